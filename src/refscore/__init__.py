@@ -1,0 +1,41 @@
+"""refscore: reference-based text metrics (BLEU, Google-BLEU, ROUGE, chrF/chrF++, TER, BERTScore) with the exact
+numbers of sacreBLEU, NLTK, rouge-score and bert-score, computed by a multi-core compiled core.
+
+>>> import refscore
+>>> refscore.from_streams([["a b", "c d"]])
+[['a b'], ['c d']]
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from refscore._inputs import from_streams
+from refscore._version import __version__
+from refscore.stats import Statistics
+
+# Public names resolved lazily (name -> module), so `import refscore` stays cheap.
+_LAZY: dict[str, str] = {
+}
+
+__all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'refscore' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
+
+def show_config() -> dict[str, Any]:
+    """Build facts: version, whether the core has OpenMP, and the default thread count."""
+    from refscore._core import openmp_enabled, resolve_num_threads
+
+    return {"version": __version__, "openmp": openmp_enabled(), "default_num_threads": resolve_num_threads()}

@@ -1,0 +1,1 @@
+"""The ``refscore`` command line."""

@@ -1,0 +1,3 @@
+from refscore.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,150 @@
+"""``refscore`` command line: ``score`` a system (or several) and run the bundled ``example``."""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from refscore._inputs import from_streams
+from refscore._version import __version__
+from refscore.cli.io import CliError, check_same_length, read_lines
+from refscore.cli.output import score_table, segment_rows, to_json
+from refscore.errors import ExitCode, InputError, MissingExtraError
+from refscore.metrics import REGISTRY, get_metric_class
+from refscore.metrics.base import Metric
+from refscore.metrics.options import CliOption
+
+
+def _metric_options() -> dict[str, CliOption]:
+    """Every metric's flags, deduplicated by destination (a shared flag such as --lowercase sets all metrics)."""
+    options: dict[str, CliOption] = {}
+    for name in REGISTRY:
+        for option in get_metric_class(name).cli_options:
+            options.setdefault(option.dest, option)
+    return options
+
+
+def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
+    for option in _metric_options().values():
+        if option.type is bool:
+            group.add_argument(*option.flags, dest=option.dest, action="store_true", default=None, help=option.help)
+        else:
+            group.add_argument(*option.flags, dest=option.dest, type=option.type, choices=option.choices,
+                               default=None, help=option.help)
+
+
+def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
+    metrics = []
+    for name in [n for n in names.split(",") if n.strip()]:
+        try:
+            cls = get_metric_class(name)
+        except InputError as exc:
+            raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
+        options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
+        try:
+            metrics.append(cls(**options))
+        except (InputError, ValueError, TypeError) as exc:
+            raise CliError(f"{name}: {exc}", ExitCode.BAD_INPUT) from None
+    if not metrics:
+        raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY), ExitCode.UNKNOWN_METRIC)
+    return metrics
+
+
+def score_systems(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
+                  with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
+    """Score each system with each metric; the result rows feed every output format."""
+    results = []
+    for system, hypotheses in systems.items():
+        scores, summaries, segments = {}, {}, {}
+        for metric in metrics:
+            stats = metric.statistics(hypotheses, references, num_threads=num_threads)
+            score = metric.score_from_statistics(stats)
+            scores[metric.name] = score
+            summaries[metric.name] = score.summary()
+            if with_segments:
+                segments[metric.name] = metric.segment_table(stats)
+        results.append({"system": system, "scores": scores, "summaries": summaries, "segments": segments})
+    return results
+
+
+def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
+    if fmt == "json":
+        print(to_json(results, with_segments))
+    elif with_segments:
+        print(segment_rows(results))
+    else:
+        print(score_table(results))
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    metrics = metrics_from_args(args.metrics, args)
+    reference_files = {path: read_lines(path) for path in args.references}
+    inputs = args.input or ["-"]
+    systems = {("<stdin>" if path == "-" else path): read_lines(path) for path in inputs}
+    check_same_length({**reference_files, **systems})
+    references = from_streams(list(reference_files.values())) if reference_files else []
+    emit(score_systems(metrics, systems, references, args.segments, args.num_threads), args.format, args.segments)
+    return ExitCode.OK
+
+
+def cmd_example(args: argparse.Namespace) -> int:
+    from refscore.example import load_example, example_metrics
+
+    example = load_example()
+    metrics, skipped = example_metrics()
+    print(f"Bundled example: {example.description}\n")
+    emit(score_systems(metrics, example.systems, example.references, False, args.num_threads), args.format, False)
+    for name, reason in skipped.items():
+        print(f"\n{name}: skipped ({reason})", file=sys.stderr)
+    return ExitCode.OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="refscore", description="Fast, exact reference-based text metrics.")
+    parser.add_argument("--version", action="version", version=f"refscore {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    score = commands.add_parser("score", help="score one or more systems against references")
+    score.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics (default: bleu); known: "
+                       + ", ".join(REGISTRY))
+    score.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
+                       help="reference file, one segment per line; repeat for several references")
+    score.add_argument("-i", "--input", nargs="+", metavar="FILE",
+                       help="hypothesis file(s), one system each (default: standard input)")
+    score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    score.add_argument("--segments", action="store_true", help="per-segment scores in input order")
+    score.add_argument("--num-threads", type=int, default=None, help="threads for the compiled core (default: all)")
+    add_metric_arguments(score)
+    score.set_defaults(handler=cmd_score)
+
+    example = commands.add_parser("example", help="score the bundled example systems with every metric")
+    example.add_argument("--format", choices=("text", "json"), default="text")
+    example.add_argument("--num-threads", type=int, default=None)
+    example.set_defaults(handler=cmd_example)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if getattr(args, "command", None) == "score" and not args.references:
+            raise CliError("score needs at least one reference file: -r REF.txt", ExitCode.USAGE)
+        return int(args.handler(args))
+    except CliError as exc:
+        print(f"refscore: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except MissingExtraError as exc:
+        print(f"refscore: error: {exc}", file=sys.stderr)
+        return ExitCode.MISSING_EXTRA
+    except (InputError, ValueError, TypeError) as exc:
+        print(f"refscore: error: {exc}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
+    except BrokenPipeError:  # e.g. `refscore score ... | head`
+        return ExitCode.OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

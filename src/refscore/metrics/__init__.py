@@ -1,0 +1,28 @@
+"""Registry of metrics by name. Modules are imported only when a metric is used."""
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+from refscore.errors import InputError
+
+if TYPE_CHECKING:
+    from refscore.metrics.base import Metric
+
+#: name -> "module:Class". Keep the order: it is the column order of tables.
+REGISTRY: dict[str, str] = {
+}
+
+
+def metric_names() -> list[str]:
+    """Names of all metrics refscore knows."""
+    return list(REGISTRY)
+
+
+def get_metric_class(name: str) -> type[Metric]:
+    """The metric class registered as ``name`` (case-insensitive)."""
+    key = name.strip().lower()
+    if key not in REGISTRY:
+        raise InputError(f"unknown metric {name!r}; choose from: {', '.join(REGISTRY)}")
+    module_name, class_name = REGISTRY[key].split(":")
+    return getattr(importlib.import_module(module_name), class_name)

@@ -1,0 +1,170 @@
+"""The metric protocol: a frozen config -> per-segment :class:`~refscore.stats.Statistics` -> a score formula.
+
+Subclasses implement :meth:`Metric.statistics` (text to statistics, through the compiled core),
+:meth:`Metric.score_from_statistics` (corpus score) and :meth:`Metric.segment_scores` (one score per row,
+vectorised). Everything else (sentence scores, corpus scores, signatures) is derived here.
+"""
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import numpy as np
+
+from refscore._version import __version__
+from refscore.errors import InputError
+from refscore.metrics.options import CliOption
+from refscore.stats import Statistics
+
+#: Bumped whenever the meaning of a statistics column changes, so old pickles refuse to merge with new ones.
+STATS_SCHEMA_VERSION = 1
+
+
+class Signature:
+    """A reproducibility record in sacreBLEU's ``key:value|key:value`` format, ending with refscore's version.
+
+    >>> str(Signature({"nrefs": "1", "tok": "13a"})).startswith("nrefs:1|tok:13a|refscore:")
+    True
+    """
+
+    def __init__(self, fields: Mapping[str, str], short_names: Mapping[str, str] | None = None) -> None:
+        self.fields = dict(fields)
+        self.fields.setdefault("refscore", __version__)
+        self.short_names = dict(short_names or {})
+
+    def format(self, short: bool = False) -> str:
+        if short:
+            return "|".join(f"{self.short_names.get(k, k)}:{v}" for k, v in self.fields.items())
+        return "|".join(f"{k}:{v}" for k, v in self.fields.items())
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return f"Signature({self.format()!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Signature) and other.fields == self.fields
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Score:
+    """A metric result. ``score`` is on the 0–1 scale (TER: edits per reference word, may exceed 1)."""
+
+    metric: str
+    score: float
+    signature: str
+    higher_is_better: bool = True
+
+    def __float__(self) -> float:
+        return float(self.score)
+
+    def format(self, digits: int = 2) -> str:
+        """sacreBLEU-style one-liner on the 0–100 scale."""
+        return f"{self.metric.upper()} = {100 * self.score:.{digits}f}"
+
+    def summary(self) -> dict[str, float]:
+        """The headline number(s) for tables, on the 0–1 scale (metrics with variants return several)."""
+        return {self.metric: float(self.score)}
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready dict (numpy arrays become lists)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.ndarray):
+                value = value.tolist()
+            elif isinstance(value, np.generic):
+                value = value.item()
+            out[f.name] = value
+        return out
+
+
+def config_hash(metric: str, config: Any) -> str:
+    """Stable hash of a metric's frozen dataclass config (independent of process and Python's hash seed)."""
+    payload = json.dumps({"metric": metric, "schema": STATS_SCHEMA_VERSION,
+                          "config": dataclasses.asdict(config)}, sort_keys=True, default=repr)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+
+
+class Metric(ABC):
+    """Base class of all metrics. Subclasses set ``name``, ``config_class`` and implement the three hooks."""
+
+    name: ClassVar[str]
+    config_class: ClassVar[type]
+    higher_is_better: ClassVar[bool] = True
+    #: True when the corpus score is a mean of per-segment scores (ROUGE, BERTScore) rather than a formula of
+    #: summed statistics (BLEU, chrF, TER, GLEU); bootstrap code resamples accordingly.
+    document_averaged: ClassVar[bool] = False
+    #: Flags of ``refscore score`` that set this metric's config fields (shared flags apply to every metric).
+    cli_options: ClassVar[tuple[CliOption, ...]] = ()
+
+    def __init__(self, config: Any = None, **options: Any) -> None:
+        if config is not None and options:
+            raise InputError(f"{type(self).__name__}: give either a config object or keyword options, not both")
+        if config is None:
+            try:
+                config = self.config_class(**options)
+            except TypeError as exc:
+                valid = [f.name for f in dataclasses.fields(self.config_class)]
+                raise InputError(f"{type(self).__name__}: {exc}; valid options: {valid}") from None
+        elif not isinstance(config, self.config_class):
+            raise InputError(f"{type(self).__name__}: config must be a {self.config_class.__name__}, "
+                             f"got {type(config).__name__}")
+        self.config = config
+        self.config_hash = config_hash(self.name, config)
+
+    def __repr__(self) -> str:
+        options = ", ".join(f"{f.name}={getattr(self.config, f.name)!r}" for f in dataclasses.fields(self.config))
+        return f"{type(self).__name__}({options})"
+
+    # -- hooks -------------------------------------------------------------------------------------------------
+    @abstractmethod
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        """Per-segment sufficient statistics of a batch (one row per hypothesis, input order)."""
+
+    @abstractmethod
+    def score_from_statistics(self, stats: Statistics) -> Score:
+        """The corpus score of (possibly merged) statistics."""
+
+    @abstractmethod
+    def segment_scores(self, stats: Statistics) -> np.ndarray:
+        """One score per row of ``stats`` (the sentence-level score), vectorised, float64."""
+
+    @abstractmethod
+    def signature(self, nrefs: int = 1) -> Signature:
+        """The reproducibility signature for results over data with ``nrefs`` references per segment."""
+
+    # -- derived -----------------------------------------------------------------------------------------------
+    def _new_statistics(self, columns: tuple[str, ...], data: np.ndarray, nrefs: int) -> Statistics:
+        return Statistics(self.name, self.config_hash, columns, data, nrefs)
+
+    def check_statistics(self, stats: Statistics) -> None:
+        """Raise unless ``stats`` were computed by this metric with this exact configuration."""
+        if not isinstance(stats, Statistics):
+            raise TypeError(f"expected refscore Statistics, got {type(stats).__name__}")
+        if stats.metric != self.name or stats.config_hash != self.config_hash:
+            raise InputError(
+                f"{type(self).__name__}: these statistics were computed by {stats.metric!r} with config hash "
+                f"{stats.config_hash}, not by this {self.name!r} metric (hash {self.config_hash}); recompute them "
+                f"with the same settings")
+
+    def corpus_score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Score:
+        """Corpus-level score of a batch."""
+        return self.score_from_statistics(self.statistics(hypotheses, references, num_threads=num_threads))
+
+    def sentence_score(self, hypothesis: Any, references: Any) -> Score:
+        """Score of one segment; ``references`` is a string or a list of strings (token ids also accepted)."""
+        return self.score_from_statistics(self.statistics([hypothesis], [references], num_threads=1))
+
+    def segment_table(self, stats: Statistics) -> dict[str, np.ndarray]:
+        """Named per-segment score columns for ``--segments`` output (one column unless a metric has variants)."""
+        return {self.name: self.segment_scores(stats)}
+
+    def sentence_scores(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
+        """Sentence-level scores of a whole batch as a float64 array, in input order."""
+        return self.segment_scores(self.statistics(hypotheses, references, num_threads=num_threads))

@@ -1,0 +1,24 @@
+"""Shared fixtures: the location of ../shared/data and skips when it is absent."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = Path(os.environ.get("REFSCORE_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+
+
+def shared_data_path(*parts: str) -> Path:
+    """A path under ../shared/data; skips the calling test with the reason when it is not there."""
+    path = SHARED_DATA.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"shared data not available: {path} (set REFSCORE_SHARED_DATA to its location)")
+    return path
+
+
+def read_segments(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    return lines[:-1] if text.endswith("\n") else lines
