@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -101,6 +102,12 @@ def cmd_example(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+#: Modules adding further subcommands; each has ``register(commands)`` taking the argparse subparsers object and
+#: setting ``handler`` (a function of the parsed args returning an exit code) on its parser.
+COMMAND_MODULES: list[str] = [
+]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="refscore", description="Fast, exact reference-based text metrics.")
     parser.add_argument("--version", action="version", version=f"refscore {__version__}")
@@ -123,6 +130,9 @@ def build_parser() -> argparse.ArgumentParser:
     example.add_argument("--format", choices=("text", "json"), default="text")
     example.add_argument("--num-threads", type=int, default=None)
     example.set_defaults(handler=cmd_example)
+
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(commands)
     return parser
 
 

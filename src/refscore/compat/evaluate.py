@@ -1,0 +1,34 @@
+"""Drop-in for Hugging Face ``evaluate``: ``load(name).compute(predictions=..., references=...)``.
+
+Returns the same dict keys and values as the HF metric scripts, computed by refscore (no hub download).
+
+>>> from refscore.compat import evaluate
+>>> sorted(evaluate.list_metrics())[:1]  # doctest: +SKIP
+['bertscore']
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from refscore.errors import InputError
+
+#: HF metric name -> "module:Class" of an object with ``compute(**kwargs) -> dict``.
+_MODULES: dict[str, str] = {
+}
+
+
+def list_metrics() -> list[str]:
+    """The HF evaluate metric names this module reproduces."""
+    return list(_MODULES)
+
+
+def load(path: str, *args: Any, **kwargs: Any) -> Any:
+    """Like ``evaluate.load(path)``: returns an object whose ``compute(predictions=..., references=..., ...)``
+    gives HF evaluate's output. Extra positional/keyword arguments (``config_name``, ``cache_dir``...) are
+    accepted and ignored, except those the metric itself documents."""
+    name = path.rstrip("/").split("/")[-1].lower()
+    if name not in _MODULES:
+        raise InputError(f"refscore.compat.evaluate.load: unknown metric {path!r}; available: {', '.join(_MODULES)}")
+    module_name, class_name = _MODULES[name].split(":")
+    return getattr(importlib.import_module(module_name), class_name)(*args, **kwargs)

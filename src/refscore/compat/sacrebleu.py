@@ -1,0 +1,11 @@
+"""Drop-in for sacreBLEU 2.6: the same functions and classes, the same 0–100 scale and signatures.
+
+``from refscore.compat import sacrebleu`` then ``sacrebleu.corpus_bleu(hyps, [refs])`` etc. References use
+sacreBLEU's *stream* layout here (``refs[k][i]``), exactly as sacreBLEU does.
+"""
+from __future__ import annotations
+
+__all__: list[str] = []
+
+# Each metric's drop-in lives in its own private module; they are re-exported here.
+# (BLEU: _sacrebleu_bleu, chrF: _sacrebleu_chrf, TER: _sacrebleu_ter)
