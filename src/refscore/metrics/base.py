@@ -1,8 +1,10 @@
 """The metric protocol: a frozen config -> per-segment :class:`~refscore.stats.Statistics` -> a score formula.
 
 Subclasses implement :meth:`Metric.statistics` (text to statistics, through the compiled core),
-:meth:`Metric.score_from_statistics` (corpus score) and :meth:`Metric.segment_scores` (one score per row,
-vectorised). Everything else (sentence scores, corpus scores, signatures) is derived here.
+:meth:`Metric.scores_from_totals` (the score formula, vectorised over rows of summed statistics),
+:meth:`Metric.score_from_statistics` (the detailed corpus :class:`Score`) and :meth:`Metric.signature`.
+Sentence scores, per-segment tables, bootstrap replicates and merged corpus scores all go through
+``scores_from_totals``, so one formula serves every use.
 """
 from __future__ import annotations
 
@@ -132,8 +134,19 @@ class Metric(ABC):
         """The corpus score of (possibly merged) statistics."""
 
     @abstractmethod
-    def segment_scores(self, stats: Statistics) -> np.ndarray:
-        """One score per row of ``stats`` (the sentence-level score), vectorised, float64."""
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """The headline score(s) of many statistics vectors at once, vectorised.
+
+        ``totals`` is ``(m, k)``: each row is a sum of segment statistics (one segment's row gives its sentence
+        score, the column sums give the corpus score, a resample's sums give a bootstrap replicate). Returns a
+        float64 ``(m, len(self.score_names))`` array on the 0–1 scale. Document-averaged metrics keep a
+        ``documents`` count column so that the mean is ``sum / documents`` and follows the same rule.
+        """
+
+    @property
+    def score_names(self) -> tuple[str, ...]:
+        """Names of the headline scores returned by :meth:`scores_from_totals` (one unless a metric has variants)."""
+        return (self.name,)
 
     @abstractmethod
     def signature(self, nrefs: int = 1) -> Signature:
@@ -161,9 +174,15 @@ class Metric(ABC):
         """Score of one segment; ``references`` is a string or a list of strings (token ids also accepted)."""
         return self.score_from_statistics(self.statistics([hypothesis], [references], num_threads=1))
 
+    def segment_scores(self, stats: Statistics) -> np.ndarray:
+        """One headline score per segment (the first of :attr:`score_names`), float64, input order."""
+        return self.segment_table(stats)[self.score_names[0]]
+
     def segment_table(self, stats: Statistics) -> dict[str, np.ndarray]:
-        """Named per-segment score columns for ``--segments`` output (one column unless a metric has variants)."""
-        return {self.name: self.segment_scores(stats)}
+        """Every headline score per segment, by name (for ``--segments`` output and per-segment reports)."""
+        self.check_statistics(stats)
+        scores = self.scores_from_totals(stats.data)
+        return {name: scores[:, i] for i, name in enumerate(self.score_names)}
 
     def sentence_scores(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
         """Sentence-level scores of a whole batch as a float64 array, in input order."""
