@@ -11,7 +11,7 @@ parallel (one GIL-free call) straight from the strings' own buffers; ids never d
 ([0, 1, 2, 3, 0, 2], [0, 4, 6])
 """
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
@@ -32,13 +32,15 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
         int64_t n_tokens
         bint failed
     cdef cppclass Interner:
-        vector[const uint32_t*] vocab_chars
-        vector[uint32_t] vocab_lengths
-        void init(size_t expected) except +
+        vector[uint32_t] lengths
+        size_t size()
+        const uint32_t* token(uint32_t id)
+    uint8_t char_class(uint32_t code_point) noexcept nogil
     int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64_t length,
                              ThreadStore& store) noexcept nogil
-    cbool intern_all(ThreadStore* stores, Interner& interner, int64_t n_segments, const int32_t* thread_of,
-                     const int64_t* first, const int64_t* offsets, uint32_t* ids) noexcept nogil
+    cbool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
+                    const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
+                    uint32_t* ids) noexcept nogil
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
@@ -69,9 +71,9 @@ def _check_texts(texts, argument):
 
 
 cdef class _Encoding:
-    """The tokens of one batch: per-thread stores, the interner, and the ids/offsets arrays."""
+    """The tokens of one batch: per-thread stores, the call's vocabulary, and the ids/offsets arrays."""
     cdef vector[ThreadStore] stores
-    cdef Interner interner
+    cdef Interner vocabulary
     cdef public object ids
     cdef public object offsets
 
@@ -118,10 +120,9 @@ cdef class _Encoding:
         ids = np.empty(total, dtype=np.uint32)
         cdef uint32_t[::1] ids_view = ids
         cdef cbool ok
-        self.interner.init(<size_t>min(total, 1 << 16))
         with nogil:
-            ok = intern_all(stores, self.interner, n, thread_of.data(), first.data(), &offsets_view[0],
-                            &ids_view[0] if total > 0 else <uint32_t*>NULL)
+            ok = merge_ids(stores, num_threads, self.vocabulary, n, thread_of.data(), first.data(),
+                           &offsets_view[0], &ids_view[0] if total > 0 else <uint32_t*>NULL)
         if not ok:
             raise MemoryError("out of memory while interning tokens")
         self.ids = ids
@@ -129,9 +130,8 @@ cdef class _Encoding:
 
     def vocab(self):
         cdef size_t k
-        cdef size_t size = self.interner.vocab_lengths.size()
-        return [PyUnicode_FromKindAndData(4, self.interner.vocab_chars[k], self.interner.vocab_lengths[k])
-                for k in range(size)]
+        return [PyUnicode_FromKindAndData(4, self.vocabulary.token(k), self.vocabulary.lengths[k])
+                for k in range(self.vocabulary.size())]
 
 
 def encode_words_with_vocab(texts, tokenizer="13a", lowercase=False, num_threads=None):
@@ -193,3 +193,14 @@ def encode_token_ids(sequences):
         return np.zeros(0, dtype=np.uint32), offsets
     unique, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
     return inverse.astype(np.uint32).reshape(-1), offsets
+
+
+def _char_classes(code_points):
+    """The class flags of the compiled table for each code point (for tests against Python and ``regex``)."""
+    cdef const uint32_t[::1] source = np.ascontiguousarray(code_points, dtype=np.uint32)
+    result = np.empty(source.shape[0], dtype=np.uint8)
+    cdef uint8_t[::1] target = result
+    cdef Py_ssize_t i
+    for i in range(source.shape[0]):
+        target[i] = char_class(source[i])
+    return result

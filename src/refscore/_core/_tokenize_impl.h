@@ -6,8 +6,8 @@
  * applied as literal passes with Python re.sub's scanning rule (try at position i; after a match resume at
  * its end, else at i + 1), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
  *
- * Tokens are appended to per-thread stores (ThreadStore); Interner then assigns ids serially in text order,
- * which makes the ids independent of the thread count.
+ * Each thread interns the tokens it produces in its own table (ThreadStore); merge_ids then maps those local
+ * ids to the call's ids serially in text order, which makes the ids independent of the thread count.
  */
 #ifndef REFSCORE_TOKENIZE_IMPL_H
 #define REFSCORE_TOKENIZE_IMPL_H
@@ -51,51 +51,101 @@ static inline void ensure_size(Buffer& buffer, size_t size) {
     if (buffer.size() < size) buffer.resize(size > 2 * buffer.size() ? size : 2 * buffer.size());
 }
 
-/* ---- token store ------------------------------------------------------------------------------------ */
+/* ---- interning ------------------------------------------------------------------------------------- */
 
+static inline uint64_t hash_token(const uint32_t* text, size_t length) {
+    uint64_t hash = 0xcbf29ce484222325ULL ^ (uint64_t)length;
+    for (size_t k = 0; k < length; ++k) hash = (hash ^ text[k]) * 0x100000001b3ULL;
+    hash ^= hash >> 32;
+    hash *= 0xd6e8feb86659fd93ULL;
+    return hash ^ (hash >> 32);
+}
+
+static inline bool same_chars(const uint32_t* a, const uint32_t* b, size_t length) {
+    for (size_t k = 0; k < length; ++k)
+        if (a[k] != b[k]) return false;
+    return true;
+}
+
+/* Open-addressing table from token characters to dense ids, in order of first interning. It keeps its own
+ * copy of each distinct token. Equality is decided on the characters, so hash collisions never merge tokens. */
+struct Interner {
+    enum : uint32_t { EMPTY = 0xFFFFFFFFu };
+
+    /* A slot holds everything a lookup needs, so a probe touches one cache line plus the characters. */
+    struct Slot {
+        uint64_t hash;
+        int64_t start;              /* in chars */
+        uint32_t id;                /* EMPTY: free slot */
+        uint32_t length;
+    };
+
+    Buffer chars;                   /* the distinct tokens' characters, back to back */
+    std::vector<int64_t> starts;    /* per id: start in chars */
+    std::vector<uint32_t> lengths;  /* per id */
+    std::vector<uint64_t> hashes;   /* per id */
+    std::vector<Slot> slots;
+    size_t mask;
+
+    Interner() : slots(1024, Slot{0, 0, (uint32_t)EMPTY, 0}), mask(1023) {}
+
+    size_t size() const { return lengths.size(); }
+    const uint32_t* token(uint32_t id) const { return chars.data() + starts[id]; }
+
+    inline uint32_t intern(const uint32_t* text, uint32_t length, uint64_t hash) {
+        size_t index = (size_t)hash & mask;
+        while (true) {
+            const Slot& slot = slots[index];
+            if (slot.id == EMPTY) break;
+            if (slot.hash == hash && slot.length == length && same_chars(chars.data() + slot.start, text, length))
+                return slot.id;
+            index = (index + 1) & mask;
+        }
+        uint32_t id = (uint32_t)lengths.size();
+        int64_t start = (int64_t)chars.size();
+        slots[index] = Slot{hash, start, id, length};
+        starts.push_back(start);
+        chars.insert(chars.end(), text, text + length);
+        lengths.push_back(length);
+        hashes.push_back(hash);
+        if (2 * lengths.size() > slots.size()) grow();
+        return id;
+    }
+
+    void grow() {
+        slots.assign(2 * slots.size(), Slot{0, 0, (uint32_t)EMPTY, 0});
+        mask = slots.size() - 1;
+        for (uint32_t id = 0; id < (uint32_t)lengths.size(); ++id) {
+            size_t index = (size_t)hashes[id] & mask;
+            while (slots[index].id != EMPTY) index = (index + 1) & mask;
+            slots[index] = Slot{hashes[id], starts[id], id, lengths[id]};
+        }
+    }
+};
+
+/* ---- per-thread token store -------------------------------------------------------------------------- */
+
+/* A thread's tokens as ids of its own interner (`local`); merge_ids maps them to the call's ids. */
 struct ThreadStore {
-    Buffer chars;                   /* characters of all tokens this thread produced, back to back */
-    std::vector<int64_t> starts;    /* per token: start in chars */
-    std::vector<uint32_t> lengths;  /* per token: length */
-    std::vector<uint64_t> hashes;   /* per token: hash of its characters */
-    int64_t n_chars = 0;
+    Interner local;
+    std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
     int64_t n_tokens = 0;
     Buffer scratch_a, scratch_b;
     bool failed = false;            /* an allocation failed (reported as MemoryError) */
 
-    void reserve_for(size_t max_chars, size_t max_tokens) {
-        size_t need_chars = (size_t)n_chars + max_chars;
-        if (chars.size() < need_chars) chars.resize(need_chars > 2 * chars.size() ? need_chars : 2 * chars.size());
-        size_t need_tokens = (size_t)n_tokens + max_tokens;
-        if (starts.size() < need_tokens) {
-            size_t grown = need_tokens > 2 * starts.size() ? need_tokens : 2 * starts.size();
-            starts.resize(grown);
-            lengths.resize(grown);
-            hashes.resize(grown);
-        }
+    void reserve_tokens(size_t max_tokens) {
+        size_t need = (size_t)n_tokens + max_tokens;
+        if (ids.size() < need) ids.resize(need > 2 * ids.size() ? need : 2 * ids.size());
     }
 
     inline void push_token(const uint32_t* text, size_t length) {
-        uint32_t* destination = chars.data() + n_chars;
-        uint64_t hash = 0xcbf29ce484222325ULL ^ (uint64_t)length;
-        for (size_t k = 0; k < length; ++k) {
-            destination[k] = text[k];
-            hash = (hash ^ text[k]) * 0x100000001b3ULL;
-        }
-        hash ^= hash >> 32;
-        hash *= 0xd6e8feb86659fd93ULL;
-        hash ^= hash >> 32;
-        starts[n_tokens] = n_chars;
-        lengths[n_tokens] = (uint32_t)length;
-        hashes[n_tokens] = hash;
-        n_chars += (int64_t)length;
-        n_tokens += 1;
+        ids[n_tokens++] = local.intern(text, (uint32_t)length, hash_token(text, length));
     }
 };
 
 /* str.split(): maximal runs of non-space characters. */
 static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& store) {
-    store.reserve_for(length, length / 2 + 1);
+    store.reserve_tokens(length / 2 + 1);
     size_t i = 0;
     while (i < length) {
         while (i < length && is_space(text[i])) ++i;
@@ -107,7 +157,7 @@ static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& 
 
 /* " ".join(line).split(): every non-space character is a token. */
 static inline void emit_chars(const uint32_t* text, size_t length, ThreadStore& store) {
-    store.reserve_for(length, length);
+    store.reserve_tokens(length);
     for (size_t i = 0; i < length; ++i)
         if (!is_space(text[i])) store.push_token(text + i, 1);
 }
@@ -340,77 +390,32 @@ static int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64
     return store.n_tokens - tokens_before;
 }
 
-/* ---- interning --------------------------------------------------------------------------------------- */
+/* ---- merging ----------------------------------------------------------------------------------------- */
 
-/* Open-addressing table from token characters to dense ids, in order of first appearance. Equality is
- * decided on the characters, so hash collisions never merge tokens. */
-struct Interner {
-    std::vector<uint64_t> slot_hashes;
-    std::vector<uint32_t> slot_ids;        /* UINT32_MAX: empty */
-    std::vector<const uint32_t*> vocab_chars;
-    std::vector<uint32_t> vocab_lengths;
-    size_t mask = 0;
-
-    enum : uint32_t { EMPTY = 0xFFFFFFFFu };
-
-    void init(size_t expected) {
-        size_t capacity = 1024;
-        while (capacity < 2 * expected) capacity <<= 1;
-        slot_hashes.assign(capacity, 0);
-        slot_ids.assign(capacity, (uint32_t)EMPTY);
-        mask = capacity - 1;
-    }
-
-    void grow() {
-        std::vector<uint64_t> old_hashes;
-        std::vector<uint32_t> old_ids;
-        old_hashes.swap(slot_hashes);
-        old_ids.swap(slot_ids);
-        size_t capacity = 2 * old_ids.size();
-        slot_hashes.assign(capacity, 0);
-        slot_ids.assign(capacity, (uint32_t)EMPTY);
-        mask = capacity - 1;
-        for (size_t k = 0; k < old_ids.size(); ++k) {
-            if (old_ids[k] == EMPTY) continue;
-            size_t slot = (size_t)old_hashes[k] & mask;
-            while (slot_ids[slot] != EMPTY) slot = (slot + 1) & mask;
-            slot_hashes[slot] = old_hashes[k];
-            slot_ids[slot] = old_ids[k];
-        }
-    }
-
-    inline uint32_t intern(const uint32_t* chars, uint32_t length, uint64_t hash) {
-        size_t slot = (size_t)hash & mask;
-        while (true) {
-            uint32_t id = slot_ids[slot];
-            if (id == EMPTY) break;
-            if (slot_hashes[slot] == hash && vocab_lengths[id] == length
-                && std::memcmp(vocab_chars[id], chars, (size_t)length * sizeof(uint32_t)) == 0)
-                return id;
-            slot = (slot + 1) & mask;
-        }
-        uint32_t id = (uint32_t)vocab_lengths.size();
-        slot_hashes[slot] = hash;
-        slot_ids[slot] = id;
-        vocab_chars.push_back(chars);
-        vocab_lengths.push_back(length);
-        if (2 * vocab_lengths.size() > slot_ids.size()) grow();
-        return id;
-    }
-};
-
-/* Assign ids to all tokens, segment by segment in input order (so ids never depend on the thread count).
- * Segment i's tokens are tokens first[i] .. first[i] + count[i] - 1 of stores[thread_of[i]].
- * Writes ids[offsets[i] .. offsets[i + 1]). Returns false when memory ran out. */
-static bool intern_all(ThreadStore* stores, Interner& interner, int64_t n_segments, const int32_t* thread_of,
-                       const int64_t* first, const int64_t* offsets, uint32_t* ids) noexcept {
+/* Map every thread's local ids to the call's ids, segment by segment in input order, so the ids (numbered in
+ * order of first appearance) never depend on the thread count. Segment i's tokens are tokens
+ * first[i] .. first[i] + count - 1 of stores[thread_of[i]]; writes ids[offsets[i] .. offsets[i + 1]).
+ * Returns false when memory ran out. */
+static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
+                      const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
+                      uint32_t* ids) noexcept {
     try {
+        std::vector<std::vector<uint32_t> > to_global((size_t)n_threads);
+        for (int t = 0; t < n_threads; ++t) to_global[t].assign(stores[t].local.size(), (uint32_t)Interner::EMPTY);
         for (int64_t i = 0; i < n_segments; ++i) {
             const ThreadStore& store = stores[thread_of[i]];
-            int64_t token = first[i];
-            for (int64_t out = offsets[i]; out < offsets[i + 1]; ++out, ++token)
-                ids[out] = interner.intern(store.chars.data() + store.starts[token], store.lengths[token],
-                                           store.hashes[token]);
+            uint32_t* mapping = to_global[thread_of[i]].data();
+            const uint32_t* local_ids = store.ids.data() + first[i];
+            for (int64_t out = offsets[i]; out < offsets[i + 1]; ++out) {
+                uint32_t local_id = *local_ids++;
+                uint32_t id = mapping[local_id];
+                if (id == Interner::EMPTY) {
+                    id = vocabulary.intern(store.local.token(local_id), store.local.lengths[local_id],
+                                           store.local.hashes[local_id]);
+                    mapping[local_id] = id;
+                }
+                ids[out] = id;
+            }
         }
     } catch (...) {
         return false;
