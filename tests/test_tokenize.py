@@ -1,6 +1,8 @@
 """The compiled tokenizers against sacreBLEU 2.6's, token for token, and the id contract of ``encode_words``."""
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 import regex
@@ -10,6 +12,7 @@ from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from conftest import read_segments, shared_data_path
+from refscore._core import _tokenize
 from refscore._core._tokenize import (
     TOKENIZERS,
     _char_classes,
@@ -23,6 +26,17 @@ SACREBLEU = {name: _get_tokenizer(name)() for name in TOKENIZERS}
 
 SPACE, NUMBER, PUNCT, SYMBOL, ZH_CHAR = 1, 2, 4, 8, 16
 ALL_CODE_POINTS = np.arange(0x110000, dtype=np.uint32)
+
+
+@contextmanager
+def every_thread_busy():
+    """Let small test batches use every requested thread (normally small batches run on one thread)."""
+    saved = _tokenize._CHARS_PER_THREAD
+    _tokenize._CHARS_PER_THREAD = 1
+    try:
+        yield
+    finally:
+        _tokenize._CHARS_PER_THREAD = saved
 
 
 def sacrebleu_tokens(text: str, tokenizer: str, lowercase: bool) -> list[str]:
@@ -85,7 +99,8 @@ def test_ids_are_interned_per_call_and_thread_independent(texts, tokenizer):
     first_seen = list(dict.fromkeys(ids.tolist()))
     assert first_seen == list(range(len(vocab))), "ids are numbered in order of first appearance"
     for threads in (2, 3):
-        other_ids, other_offsets = encode_words(texts, tokenizer, num_threads=threads)
+        with every_thread_busy():
+            other_ids, other_offsets = encode_words(texts, tokenizer, num_threads=threads)
         np.testing.assert_array_equal(other_ids, ids)
         np.testing.assert_array_equal(other_offsets, offsets)
 
@@ -189,7 +204,8 @@ def test_long_segment_and_many_threads():
     text = ("Ein Satz, mit 3.5 Zahlen & Zeichen: “ok”—我爱你 " * 5000).strip()
     for tokenizer in TOKENIZERS:
         single = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=1)
-        multi = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=4)
+        with every_thread_busy():
+            multi = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=4)
         np.testing.assert_array_equal(single[0], multi[0])
         np.testing.assert_array_equal(single[1], multi[1])
     assert_same_as_sacrebleu([text], "13a")

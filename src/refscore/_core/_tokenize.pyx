@@ -44,6 +44,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
+_CHARS_PER_THREAD = 32768
 _UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
 
@@ -86,11 +87,15 @@ cdef class _Encoding:
         data.resize(n)
         kinds.resize(n)
         lengths.resize(n)
+        cdef int64_t total_chars = 0
         for i in range(n):
             text = texts[i]
             data[i] = PyUnicode_DATA(text)
             kinds[i] = PyUnicode_KIND(text)
             lengths[i] = PyUnicode_GET_LENGTH(text)
+            total_chars += lengths[i]
+        # Waking threads costs more than tokenizing a small batch; the thread count never changes results.
+        num_threads = <int>min(num_threads, 1 + total_chars // _CHARS_PER_THREAD)
 
         cdef vector[int32_t] thread_of
         cdef vector[int64_t] first

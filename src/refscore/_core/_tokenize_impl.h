@@ -96,7 +96,7 @@ struct Interner {
     std::vector<Slot> slots;
     size_t mask;
 
-    Interner() : slots(1024, Slot{0, 0, (uint32_t)EMPTY, 0}), mask(1023) {}
+    Interner() : slots(64, Slot{0, 0, (uint32_t)EMPTY, 0}), mask(63) {}
 
     size_t size() const { return lengths.size(); }
     const uint32_t* token(uint32_t id) const { return chars.data() + starts[id]; }
