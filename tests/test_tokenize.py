@@ -1,6 +1,7 @@
 """The compiled tokenizers against sacreBLEU 2.6's, token for token, and the id contract of ``encode_words``."""
 from __future__ import annotations
 
+import doctest
 from contextlib import contextmanager
 
 import numpy as np
@@ -24,7 +25,7 @@ from refscore.errors import InputError, InputTypeError
 
 SACREBLEU = {name: _get_tokenizer(name)() for name in TOKENIZERS}
 
-SPACE, NUMBER, PUNCT, SYMBOL, ZH_CHAR = 1, 2, 4, 8, 16
+SPACE, NUMBER, PUNCT, SYMBOL, ZH_CHAR, CASED, CASE_IGNORABLE, LOWER_CHANGES = 1, 2, 4, 8, 16, 32, 64, 128
 ALL_CODE_POINTS = np.arange(0x110000, dtype=np.uint32)
 
 
@@ -134,9 +135,21 @@ def test_regex_passes_resume_after_each_match_like_re_sub():
 
 
 def test_lowercase_uses_full_unicode_case_mapping():
-    texts = ["İstanbul ΣΟΦΟΣ ẞ ǅ", "ΑΣ. Σ"]
+    texts = ["İstanbul ΣΟΦΟΣ ẞ ǅ", "ΑΣ. Σ", "AΣ'", "Σ'A", "ʰΣ", "AʰΣ"]
     assert_same_as_sacrebleu(texts, "13a", lowercase=True)
+    assert_same_as_sacrebleu(texts, "none", lowercase=True)
     assert refscore_tokens(["İ"], "none", True) == [["i\u0307"]]
+
+
+def test_lowercase_of_every_code_point_equals_str_lower():
+    text = " ".join(map(chr, range(0x110000)))
+    assert refscore_tokens([text], "none", True) == [text.lower().split()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="AaΣσΑ'.:\u0301\u00ad\u02b0\u0345 -İ1", max_size=12))
+def test_lowercase_final_sigma_rule(text):
+    assert refscore_tokens([text], "none", True) == [text.lower().split()]
 
 
 # ---- character classes (the generated table) -------------------------------------------------------------
@@ -155,6 +168,8 @@ def test_class_table_matches_python_and_regex():
     np.testing.assert_array_equal((classes & NUMBER) != 0, _matches(r"\p{N}"))
     np.testing.assert_array_equal((classes & PUNCT) != 0, _matches(r"\p{P}"))
     np.testing.assert_array_equal((classes & SYMBOL) != 0, _matches(r"\p{S}"))
+    lower_changes = np.array([chr(c).lower() != chr(c) for c in range(0x110000)])
+    np.testing.assert_array_equal((classes & LOWER_CHANGES) != 0, lower_changes)
     assert _char_classes(np.array([0x110000, 0xFFFFFFFF], dtype=np.uint32)).tolist() == [0, 0]
 
 
@@ -181,6 +196,10 @@ def test_wmt22_matches_sacrebleu(pair, tokenizer, files):
     assert_same_as_sacrebleu(lines, tokenizer)
     if tokenizer in ("13a", "zh"):
         assert_same_as_sacrebleu(lines[:500], tokenizer, lowercase=True)
+
+
+def test_docstring_examples():
+    assert doctest.testmod(_tokenize).failed == 0
 
 
 # ---- the ids contract and input checks -------------------------------------------------------------------

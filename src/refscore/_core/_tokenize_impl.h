@@ -2,7 +2,7 @@
  *
  * Every tokenizer reproduces sacreBLEU's BLEU preprocessing of one segment,
  *     tokens = tokenizer(sent.rstrip()).split()
- * (lowercasing is done by Python's str.lower before this code runs). sacreBLEU's regular expressions are
+ * (lowercasing reproduces Python's str.lower, from generated tables). sacreBLEU's regular expressions are
  * applied as literal passes with Python re.sub's scanning rule (try at position i; after a match resume at
  * its end, else at i + 1), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
  *
@@ -191,6 +191,41 @@ static inline size_t load_code_points(int kind, const void* data, size_t length,
         std::memcpy(destination, data, length * sizeof(uint32_t));
     }
     return length;
+}
+
+/* ---- lowercasing: Python's str.lower --------------------------------------------------------------- */
+
+static inline bool is_case_ignorable(uint32_t c) { return (char_class(c) & REFSCORE_CC_CASE_IGNORABLE) != 0; }
+
+/* Python's handle_capital_sigma: U+03A3 becomes final sigma when a cased letter precedes it and none follows
+ * (case-ignorable characters skipped both ways), judged on the original text. */
+static bool is_final_sigma(const uint32_t* text, size_t length, size_t i) {
+    uint32_t c = 0;
+    size_t j = i;
+    while (j > 0 && is_case_ignorable(c = text[j - 1])) --j;
+    if (j == 0 || !(char_class(c) & REFSCORE_CC_CASED)) return false;
+    size_t k = i + 1;
+    while (k < length && is_case_ignorable(text[k])) ++k;
+    return k == length || !(char_class(text[k]) & REFSCORE_CC_CASED);
+}
+
+/* text.lower() into `out` (room for 2 * length); returns the new length. */
+static size_t lowercase_into(const uint32_t* text, size_t length, uint32_t* out) {
+    size_t n = 0;
+    for (size_t i = 0; i < length; ++i) {
+        uint32_t c = text[i];
+        if (c < 0x80) { out[n++] = (c >= 'A' && c <= 'Z') ? c + 32 : c; continue; }
+        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) { out[n++] = c; continue; }
+        if (c == REFSCORE_CAPITAL_SIGMA) { out[n++] = is_final_sigma(text, length, i) ? 0x3C2 : 0x3C3; continue; }
+        size_t low = 0, high = REFSCORE_LOWER_COUNT;   /* c is in refscore_lower_from */
+        while (high - low > 1) {
+            size_t middle = (low + high) / 2;
+            if (refscore_lower_from[middle] <= c) low = middle; else high = middle;
+        }
+        out[n++] = refscore_lower_first[low];
+        if (refscore_lower_second[low]) out[n++] = refscore_lower_second[low];
+    }
+    return n;
 }
 
 static inline size_t rstrip_length(const uint32_t* text, size_t length) {
@@ -424,13 +459,21 @@ static void tokenize_intl(ThreadStore& store, size_t length) {
     emit_split(a.data(), length, store);
 }
 
-/* Tokenize one segment; its tokens are appended to `store`. Returns the number of tokens (or 0 with
- * store.failed set when memory ran out). */
-static int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64_t length,
+/* Tokenize one segment (lowercased first when `lowercase`); its tokens are appended to `store`. Returns the
+ * number of tokens (or 0 with store.failed set when memory ran out). */
+static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const void* data, int64_t length,
                                 ThreadStore& store) noexcept {
     int64_t tokens_before = store.n_tokens;
     try {
-        size_t n = load_code_points(kind, data, (size_t)length, store.scratch_a, tokenizer == TOK_13A ? 1 : 0);
+        size_t offset = tokenizer == TOK_13A ? 1 : 0;   /* room for 13a's leading space */
+        size_t n;
+        if (lowercase) {
+            load_code_points(kind, data, (size_t)length, store.scratch_b, 0);
+            ensure_size(store.scratch_a, 2 * (size_t)length + offset + 2);
+            n = lowercase_into(store.scratch_b.data(), (size_t)length, store.scratch_a.data() + offset);
+        } else {
+            n = load_code_points(kind, data, (size_t)length, store.scratch_a, offset);
+        }
         switch (tokenizer) {
             case TOK_NONE: emit_split(store.scratch_a.data(), n, store); break;
             case TOK_CHAR: emit_chars(store.scratch_a.data(), rstrip_length(store.scratch_a.data(), n), store); break;
