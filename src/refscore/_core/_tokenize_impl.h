@@ -34,7 +34,9 @@ static inline uint8_t char_class(uint32_t c) {
 
 /* Python's str.isspace (the separators of str.split / str.rstrip / str.strip). */
 static inline bool is_space(uint32_t c) {
-    if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+    /* ASCII: \t \n \v \f \r (9-13), \x1c-\x1f, ' ' */
+    if (c <= 0x20) return (0x1F0003E00ULL >> c) & 1;
+    if (c < 0x80) return false;
     return (char_class(c) & REFSCORE_CC_SPACE) != 0;
 }
 
@@ -141,6 +143,7 @@ struct ThreadStore {
     int64_t n_tokens = 0;
     Buffer scratch_a, scratch_b;
     std::vector<int64_t> marks;     /* scratch of regexp_passes */
+    std::vector<uint64_t> pending;  /* scratch of emit_split: (start, length, hash) of a segment's tokens */
     bool failed = false;            /* an allocation failed (reported as MemoryError) */
 
     void reserve_tokens(size_t max_tokens) {
@@ -153,9 +156,14 @@ struct ThreadStore {
     }
 };
 
-/* str.split(): maximal runs of non-space characters. */
+/* str.split(): maximal runs of non-space characters. The tokens are found and hashed first, then interned
+ * with the table slot of a token a few places ahead prefetched, so that cache misses overlap. */
 static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& store) {
-    store.reserve_tokens(length / 2 + 1);
+    const size_t max_tokens = length / 2 + 1;
+    store.reserve_tokens(max_tokens);
+    if (store.pending.size() < 3 * max_tokens) store.pending.resize(3 * max_tokens);
+    uint64_t* pending = store.pending.data();
+    size_t n_pending = 0;
     size_t i = 0;
     while (true) {
         while (i < length && is_space(text[i])) ++i;
@@ -164,7 +172,16 @@ static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& 
         uint64_t hash = HASH_SEED;
         do hash = hash_step(hash, text[i++]);
         while (i < length && !is_space(text[i]));
-        store.push_token(text + start, i - start, hash_finish(hash, i - start));
+        pending[3 * n_pending] = start;
+        pending[3 * n_pending + 1] = i - start;
+        pending[3 * n_pending + 2] = hash_finish(hash, i - start);
+        ++n_pending;
+    }
+    const size_t ahead = 4;
+    for (size_t k = 0; k < n_pending; ++k) {
+        if (k + ahead < n_pending)
+            __builtin_prefetch(store.local.slots.data() + (pending[3 * (k + ahead) + 2] & store.local.mask));
+        store.push_token(text + pending[3 * k], (size_t)pending[3 * k + 1], pending[3 * k + 2]);
     }
 }
 
