@@ -49,6 +49,20 @@ static inline bool is_13a_split_char(uint32_t c) {
         || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
 }
 
+/* What the first TokenizerRegexp pass does with an ASCII character. */
+enum RegexpRole : uint8_t { ROLE_COPY = 0, ROLE_SPLIT = 1, ROLE_PERIOD_OR_COMMA = 2, ROLE_DASH = 3 };
+
+struct RegexpRoleTable {
+    uint8_t role[128];
+    RegexpRoleTable() {
+        for (uint32_t c = 0; c < 128; ++c)
+            role[c] = (c != ' ' && is_13a_split_char(c)) ? ROLE_SPLIT
+                    : is_period_or_comma(c) ? ROLE_PERIOD_OR_COMMA : c == '-' ? ROLE_DASH : ROLE_COPY;
+    }
+};
+static const RegexpRoleTable REGEXP_ROLES;
+static const uint8_t* const REGEXP_ROLE = REGEXP_ROLES.role;
+
 static inline void ensure_size(Buffer& buffer, size_t size) {
     if (buffer.size() < size) buffer.resize(size > 2 * buffer.size() ? size : 2 * buffer.size());
 }
@@ -302,12 +316,12 @@ static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<
     bool has_period_or_comma = false, has_dash = false;
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = s[i];
-        if (c < 0x80 && c != ' ' && is_13a_split_char(c)) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; continue; }
-        if (c == '.' || c == ',' || c == '-') {
-            marks.push_back((int64_t)n);
-            has_period_or_comma |= c != '-';
-            has_dash |= c == '-';
-        }
+        uint8_t role = c < 0x80 ? REGEXP_ROLE[c] : 0;
+        if (role == 0) { d[n++] = c; continue; }
+        if (role == ROLE_SPLIT) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; continue; }
+        marks.push_back((int64_t)n);
+        has_period_or_comma |= role == ROLE_PERIOD_OR_COMMA;
+        has_dash |= role == ROLE_DASH;
         d[n++] = c;
     }
     length = n;
