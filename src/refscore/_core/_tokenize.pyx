@@ -29,6 +29,7 @@ cdef extern from "Python.h":
 
 cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
     cdef cppclass ThreadStore:
+        ThreadStore()
         int64_t n_tokens
         bint failed
     cdef cppclass Interner:
@@ -128,6 +129,8 @@ cdef class _Encoding:
         with nogil:
             ok = merge_ids(stores, num_threads, self.vocabulary, n, thread_of.data(), first.data(),
                            &offsets_view[0], &ids_view[0] if total > 0 else <uint32_t*>NULL)
+        self.stores.clear()  # the vocabulary keeps its own copy of every distinct token
+        self.stores.shrink_to_fit()
         if not ok:
             raise MemoryError("out of memory while interning tokens")
         self.ids = ids
