@@ -572,6 +572,13 @@ static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, 
                       const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
                       uint32_t* ids) noexcept {
     try {
+        if (n_threads == 1) {
+            /* one thread met the segments in input order: its ids already are the call's ids */
+            if (offsets[n_segments] > 0)
+                std::memcpy(ids, stores[0].ids.data(), (size_t)offsets[n_segments] * sizeof(uint32_t));
+            vocabulary = std::move(stores[0].local);
+            return true;
+        }
         std::vector<std::vector<uint32_t> > to_global((size_t)n_threads);
         for (int t = 0; t < n_threads; ++t) to_global[t].assign(stores[t].local.size(), (uint32_t)Interner::EMPTY);
         for (int64_t i = 0; i < n_segments; ++i) {
