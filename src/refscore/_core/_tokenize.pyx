@@ -75,14 +75,15 @@ def tokenizer_code(tokenizer, argument="tokenizer"):
 
 
 def _check_texts(texts, argument):
+    """``texts`` as a new list (its items are checked while the kernel reads them)."""
     if isinstance(texts, (str, bytes)) or not hasattr(texts, "__len__"):
         raise InputTypeError(f"{argument} must be a list of str, got {type(texts).__name__}")
-    items = list(texts)
-    for index, item in enumerate(items):
-        if not isinstance(item, str):
-            hint = "replace None by an empty string ''" if item is None else "convert it to str"
-            raise InputTypeError(f"{argument}[{index}] is {type(item).__name__}, expected str; {hint}")
-    return items
+    return list(texts)
+
+
+def _not_a_string(item, index, argument="texts"):
+    hint = "replace None by an empty string ''" if item is None else "convert it to str"
+    return InputTypeError(f"{argument}[{index}] is {type(item).__name__}, expected str; {hint}")
 
 
 cdef class _Encoding:
@@ -104,6 +105,8 @@ cdef class _Encoding:
         cdef int64_t total_chars = 0
         for i in range(n):
             text = texts[i]
+            if not isinstance(text, str):
+                raise _not_a_string(text, i)
             data[i] = PyUnicode_DATA(text)
             kinds[i] = PyUnicode_KIND(text)
             lengths[i] = PyUnicode_GET_LENGTH(text)
@@ -188,7 +191,7 @@ def _encode(texts, tokenizer, lowercase, num_threads):
     items = _check_texts(texts, "texts")
     lowercase = bool(lowercase)
     if lowercase and not _LOWERCASE_IN_KERNEL:
-        items = [text.lower() for text in items]
+        items = [text.lower() if isinstance(text, str) else text for text in items]
         lowercase = False
     return _Encoding(items, code, lowercase, resolve_num_threads(num_threads))
 
