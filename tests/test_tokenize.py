@@ -148,6 +148,17 @@ def test_lowercase_of_every_code_point_equals_str_lower():
     assert refscore_tokens([text], "none", True) == [text.lower().split()]
 
 
+def test_lowercase_fallback_to_str_lower_gives_the_same_ids(monkeypatch):
+    texts = ["İstanbul ΣΟΦΟΣ", "ΑΣ. Σ", "Ünïcödé ẞ"]
+    in_kernel = encode_words(texts, "13a", lowercase=True)
+    monkeypatch.setattr(_tokenize, "_LOWERCASE_IN_KERNEL", False)
+    fallback = encode_words(texts, "13a", lowercase=True)
+    for ours, theirs in zip(in_kernel, fallback):
+        np.testing.assert_array_equal(ours, theirs)
+    with pytest.raises(InputTypeError, match=r"texts\[1\] is NoneType"):
+        encode_words(["a", None], lowercase=True)
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=st.text(alphabet="AaΣσΑ'.:\u0301\u00ad\u02b0\u0345 -İ1", max_size=12))
 def test_lowercase_final_sigma_rule(text):
