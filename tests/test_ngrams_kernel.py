@@ -51,7 +51,7 @@ tokens = st.lists(st.integers(0, 5), max_size=14)
 segments = st.lists(st.tuples(tokens, st.lists(tokens, min_size=1, max_size=4)), min_size=1, max_size=8)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(segments, st.integers(1, 7), st.integers(1, 3), st.integers(0, 3))
 def test_kernels_equal_direct_counts(data, order, low, extra):
     hyps = [h for h, _ in data]
