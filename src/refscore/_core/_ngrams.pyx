@@ -292,25 +292,24 @@ cdef Slot* allocate_tables(int64_t threads, int64_t size) except NULL:
     return tables
 
 
+cdef enum Kind:
+    KIND_BLEU
+    KIND_GLEU
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
-                    const int64_t[::1] ref_offsets not None, int max_order, num_threads=None):
-    """BLEU statistics per segment: int64 array ``(n, 2 + 2 * max_order)``.
-
-    Columns: ``hyp_len, ref_len`` (closest reference length, ties to the shorter), ``match_1..N`` (hypothesis
-    n-gram counts clipped by the maximum count in any one reference), ``total_1..N`` (hypothesis n-grams).
-    """
-    if max_order < 1:
-        raise ValueError(f"max_order must be >= 1, got {max_order}")
+cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] offsets,
+                         const int64_t[::1] ref_offsets, int64_t width, int64_t low, int64_t high, num_threads):
+    """Validate the layout, allocate per-thread tables, and fill one output row per segment in one prange."""
     cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
     cdef int threads = resolve_num_threads(num_threads)
-    cdef int64_t width = 2 + 2 * max_order
     result = np.zeros((n_segments, width), dtype=np.int64)
     if n_segments == 0:
         return result
     cdef int64_t[:, ::1] out = result
-    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, max_order, True)
+    # BLEU tables hold the references' n-grams, GLEU tables the hypothesis'
+    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, high, kind == KIND_BLEU)
     if threads > n_segments:
         threads = <int>n_segments
     cdef Slot* tables = allocate_tables(threads, size)
@@ -325,17 +324,32 @@ def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
         with nogil:
             for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
                 tid = threadid()
-                bleu_segment(tokens, &offsets[0], i,
-                             n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], max_order,
-                             tables + tid * size, gens + tid * GEN_STRIDE, &out[i, 0])
+                if kind == KIND_BLEU:
+                    bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                 n_segments + ref_offsets[i + 1], high, tables + tid * size,
+                                 gens + tid * GEN_STRIDE, &out[i, 0])
+                else:
+                    gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                 n_segments + ref_offsets[i + 1], low, high, tables + tid * size,
+                                 gens + tid * GEN_STRIDE, &out[i, 0])
     finally:
         free(tables)
         free(gens)
     return result
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
+def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
+                    const int64_t[::1] ref_offsets not None, int max_order, num_threads=None):
+    """BLEU statistics per segment: int64 array ``(n, 2 + 2 * max_order)``.
+
+    Columns: ``hyp_len, ref_len`` (closest reference length, ties to the shorter), ``match_1..N`` (hypothesis
+    n-gram counts clipped by the maximum count in any one reference), ``total_1..N`` (hypothesis n-grams).
+    """
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    return run_segments(KIND_BLEU, ids, offsets, ref_offsets, 2 + 2 * max_order, 1, max_order, num_threads)
+
+
 def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
                     const int64_t[::1] ref_offsets not None, int min_len, int max_len, num_threads=None):
     """Google-BLEU statistics per segment: int64 array ``(n, 2)`` of ``(n_match, n_all)``.
@@ -346,31 +360,4 @@ def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
     """
     if min_len < 1 or max_len < min_len:
         raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
-    cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
-    cdef int threads = resolve_num_threads(num_threads)
-    result = np.zeros((n_segments, 2), dtype=np.int64)
-    if n_segments == 0:
-        return result
-    cdef int64_t[:, ::1] out = result
-    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, max_len, False)
-    if threads > n_segments:
-        threads = <int>n_segments
-    cdef Slot* tables = allocate_tables(threads, size)
-    cdef uint32_t* gens = <uint32_t*>calloc(<size_t>(threads * GEN_STRIDE), sizeof(uint32_t))
-    cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
-    cdef int64_t i
-    cdef int tid
-    if gens == NULL:
-        free(tables)
-        raise MemoryError("cannot allocate per-thread state")
-    try:
-        with nogil:
-            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
-                tid = threadid()
-                gleu_segment(tokens, &offsets[0], i,
-                             n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], min_len, max_len,
-                             tables + tid * size, gens + tid * GEN_STRIDE, &out[i, 0])
-    finally:
-        free(tables)
-        free(gens)
-    return result
+    return run_segments(KIND_GLEU, ids, offsets, ref_offsets, 2, min_len, max_len, num_threads)
