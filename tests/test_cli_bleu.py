@@ -35,7 +35,7 @@ def run(args, capsys):
 
 def test_json_scores_equal_the_peers(files, capsys):
     code, out, _ = run(["score", "-m", "bleu,gleu", "-r", files["ref"], "-r", files["ref2"], "-i", files["hyp"],
-                        "--format", "json", "-tok", "zh", "-s", "floor", "-sv", "0.2"], capsys)
+                        "--format", "json", "-tok", "zh", "--smooth", "floor", "-sv", "0.2"], capsys)
     assert code == ExitCode.OK
     scores = json.loads(out)[0]["scores"]
     expected = SacreBLEU(tokenize="zh", smooth_method="floor", smooth_value=0.2).corpus_score(HYPS, [REFS, REFS2])

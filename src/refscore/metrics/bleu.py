@@ -203,7 +203,7 @@ class BLEU(Metric):
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=WORD_TOKENIZERS),
         CliOption(("--lowercase", "-lc"), "lowercase", "lowercase before tokenizing", type=bool),
-        CliOption(("--smooth-method", "-s"), "smooth_method", "BLEU smoothing (default exp)",
+        CliOption(("--smooth-method", "--smooth", "-s"), "smooth_method", "BLEU smoothing (default exp)",
                   choices=tuple(SMOOTH_DEFAULTS)),
         CliOption(("--smooth-value", "-sv"), "smooth_value", "BLEU smoothing value for floor / add-k", type=float),
         CliOption(("--max-order",), "max_order", "BLEU maximum n-gram order (default 4)", type=int),
