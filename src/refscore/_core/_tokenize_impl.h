@@ -49,6 +49,20 @@ static inline bool is_13a_split_char(uint32_t c) {
         || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
 }
 
+/* What the first TokenizerRegexp pass does with an ASCII character. */
+enum RegexpRole : uint8_t { ROLE_COPY = 0, ROLE_SPLIT = 1, ROLE_PERIOD_OR_COMMA = 2, ROLE_DASH = 3 };
+
+struct RegexpRoleTable {
+    uint8_t role[128];
+    RegexpRoleTable() {
+        for (uint32_t c = 0; c < 128; ++c)
+            role[c] = (c != ' ' && is_13a_split_char(c)) ? ROLE_SPLIT
+                    : is_period_or_comma(c) ? ROLE_PERIOD_OR_COMMA : c == '-' ? ROLE_DASH : ROLE_COPY;
+    }
+};
+static const RegexpRoleTable REGEXP_ROLES;
+static const uint8_t* const REGEXP_ROLE = REGEXP_ROLES.role;
+
 static inline void ensure_size(Buffer& buffer, size_t size) {
     if (buffer.size() < size) buffer.resize(size > 2 * buffer.size() ? size : 2 * buffer.size());
 }
@@ -302,12 +316,12 @@ static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<
     bool has_period_or_comma = false, has_dash = false;
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = s[i];
-        if (c < 0x80 && c != ' ' && is_13a_split_char(c)) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; continue; }
-        if (c == '.' || c == ',' || c == '-') {
-            marks.push_back((int64_t)n);
-            has_period_or_comma |= c != '-';
-            has_dash |= c == '-';
-        }
+        uint8_t role = c < 0x80 ? REGEXP_ROLE[c] : 0;
+        if (role == 0) { d[n++] = c; continue; }
+        if (role == ROLE_SPLIT) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; continue; }
+        marks.push_back((int64_t)n);
+        has_period_or_comma |= role == ROLE_PERIOD_OR_COMMA;
+        has_dash |= role == ROLE_DASH;
         d[n++] = c;
     }
     length = n;
@@ -376,43 +390,85 @@ static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<
  *   (\P{N})(\p{P}) -> '\1 \2 '
  *   (\p{P})(\P{N}) -> ' \1 \2'
  *   (\p{S})        -> ' \1 '
- * `in` holds the text; returns the result's length, in `in` again. */
-static size_t intl_passes(Buffer& in, size_t length, Buffer& out) {
-    ensure_size(out, 2 * length + 2);
-    uint32_t* s = in.data();
-    uint32_t* d = out.data();
-    size_t n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && !(char_class(s[i]) & REFSCORE_CC_NUMBER) && (char_class(s[i + 1]) & REFSCORE_CC_PUNCT)) {
-            d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1]; d[n++] = ' ';
-            i += 2;
-        } else d[n++] = s[i++];
-    }
-    length = n;
-
-    ensure_size(in, 2 * length + 2);
-    s = out.data();
-    d = in.data();
-    n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && (char_class(s[i]) & REFSCORE_CC_PUNCT) && !(char_class(s[i + 1]) & REFSCORE_CC_NUMBER)) {
-            d[n++] = ' '; d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1];
-            i += 2;
-        } else d[n++] = s[i++];
-    }
-    length = n;
-
-    ensure_size(out, 3 * length + 2);
-    s = in.data();
-    d = out.data();
-    n = 0;
+ * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). As in regexp_passes, the
+ * passes visit only the marked positions (here: punctuation and symbols), copy the spans between matches and
+ * move the marks along. */
+static size_t intl_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
+    marks.clear();
+    bool has_punct = false, has_symbol = false;
     for (size_t i = 0; i < length; ++i) {
-        uint32_t c = s[i];
-        if (char_class(c) & REFSCORE_CC_SYMBOL) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
-        else d[n++] = c;
+        uint8_t k = char_class(in[i]) & (REFSCORE_CC_PUNCT | REFSCORE_CC_SYMBOL);
+        if (k) {
+            marks.push_back((int64_t)i);
+            has_punct |= (k & REFSCORE_CC_PUNCT) != 0;
+            has_symbol |= (k & REFSCORE_CC_SYMBOL) != 0;
+        }
     }
-    in.swap(out);
-    return n;
+    const int64_t n_marks = (int64_t)marks.size();
+    int64_t* mark = marks.data();
+    Buffer* source = &in;
+    Buffer* target = &out;
+    if (has_punct) {
+        /* (\P{N})(\p{P}) -> '\1 \2 ' */
+        ensure_size(*target, 2 * length + 2);
+        const uint32_t* s = source->data();
+        uint32_t* d = target->data();
+        size_t n = 0;
+        int64_t done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if ((char_class(s[j]) & REFSCORE_CC_PUNCT) && j - 1 >= done
+                && !(char_class(s[j - 1]) & REFSCORE_CC_NUMBER)) {
+                n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
+                d[n++] = s[j - 1]; d[n++] = ' ';
+                mark[k] = (int64_t)n;
+                d[n++] = s[j]; d[n++] = ' ';
+                done = j + 1;
+            } else mark[k] = (int64_t)n + (j - done);
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+        std::swap(source, target);
+
+        /* (\p{P})(\P{N}) -> ' \1 \2' */
+        ensure_size(*target, 2 * length + 2);
+        s = source->data();
+        d = target->data();
+        n = 0;
+        done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if ((char_class(s[j]) & REFSCORE_CC_PUNCT) && j >= done && (size_t)j + 1 < length
+                && !(char_class(s[j + 1]) & REFSCORE_CC_NUMBER)) {
+                n = copy_span(s, (size_t)done, (size_t)j, d, n);
+                d[n++] = ' ';
+                mark[k] = (int64_t)n;
+                d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
+                done = j + 2;
+            } else mark[k] = (int64_t)n + (j - done);
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+        std::swap(source, target);
+    }
+    if (has_symbol) {
+        /* (\p{S}) -> ' \1 ' */
+        ensure_size(*target, 3 * length + 2);
+        const uint32_t* s = source->data();
+        uint32_t* d = target->data();
+        size_t n = 0;
+        int64_t done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if (char_class(s[j]) & REFSCORE_CC_SYMBOL) {
+                n = copy_span(s, (size_t)done, (size_t)j, d, n);
+                d[n++] = ' '; d[n++] = s[j]; d[n++] = ' ';
+                done = j + 1;
+            }
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+        std::swap(source, target);
+    }
+    if (source != &in) in.swap(out);
+    return length;
 }
 
 /* ---- the tokenizers ------------------------------------------------------------------------------------ */
@@ -472,7 +528,7 @@ static void tokenize_zh(ThreadStore& store, size_t length) {
 static void tokenize_intl(ThreadStore& store, size_t length) {
     Buffer& a = store.scratch_a;
     length = rstrip_length(a.data(), length);
-    length = intl_passes(a, length, store.scratch_b);
+    length = intl_passes(a, length, store.scratch_b, store.marks);
     emit_split(a.data(), length, store);
 }
 
