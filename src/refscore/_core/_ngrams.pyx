@@ -31,8 +31,6 @@ cdef int32_t HYPOTHESIS = -2
 #: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 32 GiB).
 MAX_TABLE_SLOTS = 1 << 30
 cdef int64_t MIN_TABLE_SLOTS = 16
-#: Gens are stored per thread this many uint32 apart (64 bytes) so threads do not share cache lines.
-cdef int64_t GEN_STRIDE = 16
 
 
 cdef struct Slot:
@@ -106,13 +104,32 @@ cdef inline int64_t find(Slot* table, uint64_t mask, uint32_t gen, uint64_t key)
     return <int64_t>h if table[h].gen == gen else -1
 
 
-cdef inline uint32_t next_generation(Slot* table, int64_t capacity, uint32_t* gen) noexcept nogil:
-    """Start a new, empty table (generation stamps make clearing unnecessary, except on wrap-around)."""
-    if gen[0] == 0xFFFFFFFFu:
-        memset(table, 0, <size_t>capacity * sizeof(Slot))
-        gen[0] = 0
-    gen[0] += 1
-    return gen[0]
+# One thread's scratch table, grown on demand (never shrunk) and reused for every segment it scores.
+cdef struct Table:
+    Slot* slots
+    int64_t capacity
+    uint32_t gen        # the current generation: slots stamped with an older one are free
+    char padding[44]    # one table per 64-byte cache line (threads write their own `gen`)
+
+
+cdef inline Slot* start_segment(Table* table, int64_t size) noexcept nogil:
+    """An empty table of at least `size` slots for the next segment (NULL when memory runs out).
+
+    Generation stamps make clearing unnecessary; the whole table is zeroed only when it is (re)allocated or
+    when the 32-bit generation counter wraps around.
+    """
+    if size > table.capacity:
+        free(table.slots)
+        table.slots = <Slot*>calloc(<size_t>size, sizeof(Slot))
+        table.capacity = size if table.slots != NULL else 0
+        table.gen = 0
+        if table.slots == NULL:
+            return NULL
+    if table.gen == 0xFFFFFFFFu:
+        memset(table.slots, 0, <size_t>table.capacity * sizeof(Slot))
+        table.gen = 0
+    table.gen += 1
+    return table.slots
 
 
 cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_n, int32_t owner,
@@ -172,15 +189,15 @@ cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t m
             prefix = <uint32_t>found
 
 
-cdef void bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
-                       int64_t ref_last, int64_t max_order, Slot* table, uint32_t* gen,
-                       int64_t* row) noexcept nogil:
-    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment."""
+cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                      int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row) noexcept nogil:
+    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory."""
     cdef int64_t r, length, entries = 0, size, n
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t best_diff = -1, best_len = 0, diff
     cdef uint64_t mask
     cdef uint32_t generation
+    cdef Slot* table
 
     for n in range(2 + 2 * max_order):
         row[n] = 0
@@ -198,33 +215,42 @@ cdef void bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_
         if hyp_len - n > 0:
             row[2 + max_order + n] = hyp_len - n
     if hyp_len == 0 or entries == 0:
-        return
+        return 0
 
     size = table_size(entries)
     mask = <uint64_t>(size - 1)
-    generation = next_generation(table, size, gen)
+    table = start_segment(scratch, size)
+    if table == NULL:
+        return -1
+    generation = scratch.gen
     for r in range(ref_first, ref_last):
         count_text(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - ref_first),
                    table, mask, generation, True)
     count_clipped(ids + offsets[hyp_text], hyp_len, 1, max_order, HYPOTHESIS, table, mask, generation, row + 2, 1)
+    return 0
 
 
-cdef void gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
-                       int64_t ref_last, int64_t min_len, int64_t max_len, Slot* table, uint32_t* gen,
-                       int64_t* row) noexcept nogil:
-    """row = [n_match, n_all] of the reference with the best tp / max(tpfp, tpfn) (NLTK corpus_gleu)."""
+cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                      int64_t ref_last, int64_t min_len, int64_t max_len, Table* scratch,
+                      int64_t* row) noexcept nogil:
+    """row = [n_match, n_all] of the reference with the best tp / max(tpfp, tpfn) (NLTK corpus_gleu); -1 when
+    out of memory."""
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t r, length, tp, tpfp, tpfn, n_all
     cdef uint64_t mask
     cdef uint32_t generation
     cdef bint have_best = False
     cdef double ratio, best_ratio = 0.0
+    cdef Slot* table
 
     row[0] = 0
     row[1] = 0
     tpfp = count_ngrams_between(hyp_len, min_len, max_len)
     mask = <uint64_t>(table_size(count_ngrams(hyp_len, max_len)) - 1)
-    generation = next_generation(table, <int64_t>mask + 1, gen)
+    table = start_segment(scratch, <int64_t>mask + 1)
+    if table == NULL:
+        return -1
+    generation = scratch.gen
     count_text(ids + offsets[hyp_text], hyp_len, max_len, 0, table, mask, generation, False)
 
     for r in range(ref_first, ref_last):
@@ -243,6 +269,7 @@ cdef void gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_
                 best_ratio = ratio
                 row[0] = tp
                 row[1] = n_all
+    return 0
 
 
 cdef int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments,
@@ -276,16 +303,6 @@ def _check_layout(const uint32_t[::1] ids, const int64_t[::1] offsets, const int
     return n_segments
 
 
-cdef Slot* allocate_tables(int64_t threads, int64_t size) except NULL:
-    if size > MAX_TABLE_SLOTS:
-        raise MemoryError(f"a segment has too many n-grams for one table ({size} slots needed, at most "
-                          f"{MAX_TABLE_SLOTS}); split very long segments")
-    cdef Slot* tables = <Slot*>calloc(<size_t>(threads * size), sizeof(Slot))
-    if tables == NULL:
-        raise MemoryError(f"cannot allocate {threads} n-gram tables of {size} slots")
-    return tables
-
-
 cdef enum Kind:
     KIND_BLEU
     KIND_GLEU
@@ -303,32 +320,37 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
         return result
     cdef int64_t[:, ::1] out = result
     # BLEU tables hold the references' n-grams, GLEU tables the hypothesis'
-    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, high, kind == KIND_BLEU)
+    cdef int64_t largest = max_table_size(&offsets[0], &ref_offsets[0], n_segments, high, kind == KIND_BLEU)
+    if largest > MAX_TABLE_SLOTS:
+        raise MemoryError(f"a segment has too many n-grams for one table ({largest} slots needed, at most "
+                          f"{MAX_TABLE_SLOTS}); split very long segments")
     if threads > n_segments:
         threads = <int>n_segments
-    cdef Slot* tables = allocate_tables(threads, size)
-    cdef uint32_t* gens = <uint32_t*>calloc(<size_t>(threads * GEN_STRIDE), sizeof(uint32_t))
+    cdef Table* scratch = <Table*>calloc(<size_t>threads, sizeof(Table))
+    if scratch == NULL:
+        raise MemoryError("cannot allocate per-thread n-gram tables")
     cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
-    cdef int64_t i
-    cdef int tid
-    if gens == NULL:
-        free(tables)
-        raise MemoryError("cannot allocate per-thread state")
+    cdef int64_t i, failures = 0
+    cdef int tid, status
     try:
         with nogil:
             for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
                 tid = threadid()
                 if kind == KIND_BLEU:
-                    bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
-                                 n_segments + ref_offsets[i + 1], high, tables + tid * size,
-                                 gens + tid * GEN_STRIDE, &out[i, 0])
+                    status = bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                          n_segments + ref_offsets[i + 1], high, scratch + tid, &out[i, 0])
                 else:
-                    gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
-                                 n_segments + ref_offsets[i + 1], low, high, tables + tid * size,
-                                 gens + tid * GEN_STRIDE, &out[i, 0])
+                    status = gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                          n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0])
+                if status != 0:
+                    failures += 1
     finally:
-        free(tables)
-        free(gens)
+        for tid in range(threads):
+            free(scratch[tid].slots)
+        free(scratch)
+    if failures:
+        raise MemoryError(f"out of memory for the n-gram tables of {failures} segment(s) (largest table: "
+                          f"{largest} slots of {sizeof(Slot)} bytes per thread)")
     return result
 
 
