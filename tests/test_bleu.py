@@ -165,6 +165,11 @@ def test_token_ids_skip_tokenization():
     assert refscore.bleu(huge, huge_refs).counts == refscore.bleu(small, small_refs).counts == (4, 2, 1, 0)
     with pytest.raises(InputError, match="lowercase"):
         refscore.bleu(ids_hyps, ids_refs, lowercase=True)
+    # a batch of model outputs as one 2-D array (RL rewards): one row per segment
+    batch = np.array([[1, 2, 3, 4], [5, 6, 7, 8]], dtype=np.int32)
+    targets = np.array([[1, 2, 3, 4], [5, 6, 7, 9]], dtype=np.int64)
+    expected_rows = BLEU(tokenize="none").sentence_scores(["1 2 3 4", "5 6 7 8"], ["1 2 3 4", "5 6 7 9"])
+    assert np.array_equal(BLEU().sentence_scores(batch, targets), expected_rows)
 
 
 def test_signature_and_format():
