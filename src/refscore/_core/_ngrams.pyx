@@ -28,7 +28,7 @@ from refscore._core._parallel import resolve_num_threads
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
 cdef int32_t NO_OWNER = -1
 cdef int32_t HYPOTHESIS = -2
-#: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 32 GiB).
+#: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 24 GiB).
 MAX_TABLE_SLOTS = 1 << 30
 cdef int64_t MIN_TABLE_SLOTS = 16
 
