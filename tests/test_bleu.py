@@ -85,6 +85,19 @@ def test_smoothing_grid_golden_values():
             assert round(100 * score.score, 2) == value, (method, effective)
 
 
+@pytest.mark.parametrize("method", ["floor", "add-k"])
+def test_zero_smoothing_value_equals_sacrebleu(method):
+    hyps = ["the cat sat", "a", "the dog ran home", ""]
+    refs = [["the dog sat"], ["a b"], ["the dog ran away home"], ["x"]]
+    for effective in (False, True):
+        peer = SacreBLEU(smooth_method=method, smooth_value=0, effective_order=effective)
+        metric = BLEU(smooth_method=method, smooth_value=0, effective_order=effective)
+        assert 100 * metric.corpus_score(hyps, refs).score == pytest.approx(
+            peer.corpus_score(hyps, streams_of(refs)).score, abs=1e-9)
+        expected = [peer.sentence_score(h, r).score for h, r in zip(hyps, refs)]
+        assert np.allclose(100 * metric.sentence_scores(hyps, refs), expected, atol=1e-9, rtol=0)
+
+
 def test_closest_reference_length_ties_to_the_shorter():
     score = refscore.bleu(["a b c d e f"], [["a b c d e f g", "a b c d e"]])
     assert score.ref_len == 5 and score.bp == 1.0
