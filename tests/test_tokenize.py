@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import doctest
+import unicodedata
 from contextlib import contextmanager
 
 import numpy as np
@@ -16,6 +17,7 @@ from conftest import read_segments, shared_data_path
 from refscore._core import _tokenize
 from refscore._core._tokenize import (
     TOKENIZERS,
+    UNICODE_TABLE_VERSIONS,
     _char_classes,
     encode_token_ids,
     encode_words,
@@ -165,12 +167,21 @@ def test_class_table_matches_python_and_regex():
     classes = _char_classes(ALL_CODE_POINTS)
     is_space = np.array([chr(c).isspace() for c in range(0x110000)])
     np.testing.assert_array_equal((classes & SPACE) != 0, is_space)
-    np.testing.assert_array_equal((classes & NUMBER) != 0, _matches(r"\p{N}"))
-    np.testing.assert_array_equal((classes & PUNCT) != 0, _matches(r"\p{P}"))
-    np.testing.assert_array_equal((classes & SYMBOL) != 0, _matches(r"\p{S}"))
+    # sacreBLEU's intl output follows the installed regex module; the table is that of the generator's regex.
+    compared = np.ones(0x110000, dtype=bool)
+    if regex.__version__ != UNICODE_TABLE_VERSIONS["regex"]:
+        compared = np.array([unicodedata.category(chr(c)) != "Cn" for c in range(0x110000)])
+    for flag, pattern in ((NUMBER, r"\p{N}"), (PUNCT, r"\p{P}"), (SYMBOL, r"\p{S}")):
+        np.testing.assert_array_equal(((classes & flag) != 0)[compared], _matches(pattern)[compared])
+    assert _char_classes(np.array([0x110000, 0xFFFFFFFF], dtype=np.uint32)).tolist() == [0, 0]
+
+
+@pytest.mark.skipif(unicodedata.unidata_version != UNICODE_TABLE_VERSIONS["unicodedata"],
+                    reason="this Python's Unicode version differs from the tables'; str.lower is used instead")
+def test_lowercase_table_matches_str_lower():
+    classes = _char_classes(ALL_CODE_POINTS)
     lower_changes = np.array([chr(c).lower() != chr(c) for c in range(0x110000)])
     np.testing.assert_array_equal((classes & LOWER_CHANGES) != 0, lower_changes)
-    assert _char_classes(np.array([0x110000, 0xFFFFFFFF], dtype=np.uint32)).tolist() == [0, 0]
 
 
 def test_zh_table_reproduces_sacrebleu_range_quirk():

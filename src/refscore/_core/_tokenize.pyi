@@ -3,6 +3,7 @@ from collections.abc import Sequence
 import numpy as np
 
 TOKENIZERS: tuple[str, ...]
+UNICODE_TABLE_VERSIONS: dict[str, str]
 
 def tokenizer_code(tokenizer: str, argument: str = ...) -> int: ...
 def encode_words(

@@ -15,6 +15,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
+import unicodedata
+
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
@@ -27,8 +29,13 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object text)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
+cdef extern from "_unicode_tables.h":
+    const char* REFSCORE_TABLES_UNIDATA_VERSION
+    const char* REFSCORE_TABLES_REGEX_VERSION
+
 cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
     cdef cppclass ThreadStore:
+        ThreadStore()
         int64_t n_tokens
         bint failed
     cdef cppclass Interner:
@@ -45,6 +52,13 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
 _CHARS_PER_THREAD = 32768
+
+#: Versions the character tables were generated from (``gen_unicode_tables.py``).
+UNICODE_TABLE_VERSIONS = {"unicodedata": REFSCORE_TABLES_UNIDATA_VERSION.decode("ascii"),
+                          "regex": REFSCORE_TABLES_REGEX_VERSION.decode("ascii")}
+# The kernel lowercases exactly like str.lower of the Python the tables came from; on another Unicode
+# version str.lower itself runs before the kernel (exact, a little slower).
+_LOWERCASE_IN_KERNEL = unicodedata.unidata_version == UNICODE_TABLE_VERSIONS["unicodedata"]
 _UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
 
@@ -128,6 +142,8 @@ cdef class _Encoding:
         with nogil:
             ok = merge_ids(stores, num_threads, self.vocabulary, n, thread_of.data(), first.data(),
                            &offsets_view[0], &ids_view[0] if total > 0 else <uint32_t*>NULL)
+        self.stores.clear()  # the vocabulary keeps its own copy of every distinct token
+        self.stores.shrink_to_fit()
         if not ok:
             raise MemoryError("out of memory while interning tokens")
         self.ids = ids
@@ -170,7 +186,11 @@ def encode_words(texts, tokenizer="13a", lowercase=False, num_threads=None):
 def _encode(texts, tokenizer, lowercase, num_threads):
     code = tokenizer_code(tokenizer)
     items = _check_texts(texts, "texts")
-    return _Encoding(items, code, bool(lowercase), resolve_num_threads(num_threads))
+    lowercase = bool(lowercase)
+    if lowercase and not _LOWERCASE_IN_KERNEL:
+        items = [text.lower() for text in items]
+        lowercase = False
+    return _Encoding(items, code, lowercase, resolve_num_threads(num_threads))
 
 
 def encode_token_ids(sequences):

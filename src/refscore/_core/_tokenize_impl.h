@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <new>
+#include <utility>
 #include <vector>
 
 #include "_unicode_tables.h"
@@ -294,19 +295,92 @@ static inline size_t copy_span(const uint32_t* source, size_t from, size_t to, u
     return n + (to > from ? to - from : 0);
 }
 
+/* One re.sub pass of a pattern that matches one or two characters, run over the marked positions only.
+ * `mark` lists, in increasing order, the positions of every character that can play the marked role in a
+ * match; a match is sought exactly where re.sub would try one (from the end of the previous match on), the
+ * spans between matches are copied, and each mark is moved to its character's position in the output: a
+ * character copied with a span lands at n + (j - done) (n: output length so far, done: input consumed so far),
+ * which also holds for the unmarked character of a match. Returns the output length. */
+
+/* (A)(B) -> '\1 \2 ', B being the marked character. */
+template <class IsA, class IsB>
+static size_t pass_pair_mark_second(const uint32_t* s, size_t length, uint32_t* d, int64_t* mark, int64_t n_marks,
+                                    IsA is_a, IsB is_b) {
+    size_t n = 0;
+    int64_t done = 0;
+    for (int64_t k = 0; k < n_marks; ++k) {
+        int64_t j = mark[k];
+        if (is_b(s[j]) && j - 1 >= done && is_a(s[j - 1])) {
+            n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
+            d[n++] = s[j - 1]; d[n++] = ' ';
+            mark[k] = (int64_t)n;
+            d[n++] = s[j]; d[n++] = ' ';
+            done = j + 1;
+        } else mark[k] = (int64_t)n + (j - done);
+    }
+    return copy_span(s, (size_t)done, length, d, n);
+}
+
+/* (A)(B) -> ' \1 \2', A being the marked character. */
+template <class IsA, class IsB>
+static size_t pass_pair_mark_first(const uint32_t* s, size_t length, uint32_t* d, int64_t* mark, int64_t n_marks,
+                                   IsA is_a, IsB is_b) {
+    size_t n = 0;
+    int64_t done = 0;
+    for (int64_t k = 0; k < n_marks; ++k) {
+        int64_t j = mark[k];
+        if (is_a(s[j]) && j >= done && (size_t)j + 1 < length && is_b(s[j + 1])) {
+            n = copy_span(s, (size_t)done, (size_t)j, d, n);
+            d[n++] = ' ';
+            mark[k] = (int64_t)n;
+            d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
+            done = j + 2;
+        } else mark[k] = (int64_t)n + (j - done);
+    }
+    return copy_span(s, (size_t)done, length, d, n);
+}
+
+/* (A) -> ' \1 ', A being the marked character. */
+template <class IsA>
+static size_t pass_single(const uint32_t* s, size_t length, uint32_t* d, int64_t* mark, int64_t n_marks, IsA is_a) {
+    size_t n = 0;
+    int64_t done = 0;
+    for (int64_t k = 0; k < n_marks; ++k) {
+        int64_t j = mark[k];
+        if (is_a(s[j])) {
+            n = copy_span(s, (size_t)done, (size_t)j, d, n);
+            d[n++] = ' ';
+            mark[k] = (int64_t)n;
+            d[n++] = s[j]; d[n++] = ' ';
+            done = j + 1;
+        } else mark[k] = (int64_t)n + (j - done);
+    }
+    return copy_span(s, (size_t)done, length, d, n);
+}
+
+/* Run `pass` from `*source` into `*target` (grown to `growth` times the text), then swap the two roles. */
+template <class Pass>
+static size_t run_pass(Buffer*& source, Buffer*& target, size_t length, size_t growth, Pass pass) {
+    ensure_size(*target, growth * length + 2);
+    length = pass(source->data(), length, target->data());
+    std::swap(source, target);
+    return length;
+}
+
+static inline bool is_not_ascii_digit(uint32_t c) { return !is_ascii_digit(c); }
+static inline bool is_dash(uint32_t c) { return c == '-'; }
+static inline bool is_punct(uint32_t c) { return (char_class(c) & REFSCORE_CC_PUNCT) != 0; }
+static inline bool is_symbol(uint32_t c) { return (char_class(c) & REFSCORE_CC_SYMBOL) != 0; }
+static inline bool is_not_number(uint32_t c) { return !(char_class(c) & REFSCORE_CC_NUMBER); }
+
 /* TokenizerRegexp, the common part of 13a and zh:
  *   ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> ' \1 '
  *   ([^0-9])([\.,])                -> '\1 \2 '
  *   ([\.,])([^0-9])                -> ' \1 \2'
  *   ([0-9])(-)                     -> '\1 \2 '
  * `in` holds the text; returns the result's length, in `in` again (`out` is scratch).
- *
  * The first pass keeps a space as one space instead of three (runs of spaces match the later patterns the
- * same way whatever their length, and the final split removes them) and records where the '.', ',' and '-'
- * are (`marks`). The later passes visit only those positions, exactly where re.sub would try a match (from the
- * end of the previous match on), copy the spans between matches, and move the marks to the output. A mark
- * at j in the input of a pass lands at n + (j - done) in its output when it is copied with a span (n: output
- * length so far, done: input consumed so far), including the second character of a pass-3 match. */
+ * same way whatever their length, and the final split removes them) and marks the '.', ',' and '-'. */
 static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
     ensure_size(out, 3 * length + 2);
     marks.clear();
@@ -325,74 +399,33 @@ static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<
         d[n++] = c;
     }
     length = n;
-    const int64_t n_marks = (int64_t)marks.size();
     int64_t* mark = marks.data();
+    const int64_t n_marks = (int64_t)marks.size();
+    Buffer* source = &out;
+    Buffer* target = &in;
     if (has_period_or_comma) {
-        /* ([^0-9])([\.,]) -> '\1 \2 ': out -> in */
-        ensure_size(in, 2 * length + 2);
-        s = out.data();
-        d = in.data();
-        n = 0;
-        int64_t done = 0;
-        for (int64_t k = 0; k < n_marks; ++k) {
-            int64_t j = mark[k];
-            if (s[j] != '-' && j - 1 >= done && !is_ascii_digit(s[j - 1])) {
-                n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
-                d[n++] = s[j - 1]; d[n++] = ' ';
-                mark[k] = (int64_t)n;
-                d[n++] = s[j]; d[n++] = ' ';
-                done = j + 1;
-            } else mark[k] = (int64_t)n + (j - done);
-        }
-        length = copy_span(s, (size_t)done, length, d, n);
-
-        /* ([\.,])([^0-9]) -> ' \1 \2': in -> out */
-        ensure_size(out, 2 * length + 2);
-        s = in.data();
-        d = out.data();
-        n = 0;
-        done = 0;
-        for (int64_t k = 0; k < n_marks; ++k) {
-            int64_t j = mark[k];
-            if (s[j] != '-' && j >= done && (size_t)j + 1 < length && !is_ascii_digit(s[j + 1])) {
-                n = copy_span(s, (size_t)done, (size_t)j, d, n);
-                d[n++] = ' ';
-                mark[k] = (int64_t)n;
-                d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
-                done = j + 2;
-            } else mark[k] = (int64_t)n + (j - done);
-        }
-        length = copy_span(s, (size_t)done, length, d, n);
+        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
+            return pass_pair_mark_second(from, size, to, mark, n_marks, is_not_ascii_digit, is_period_or_comma);
+        });
+        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
+            return pass_pair_mark_first(from, size, to, mark, n_marks, is_period_or_comma, is_not_ascii_digit);
+        });
     }
-
-    /* ([0-9])(-) -> '\1 \2 ': out -> in */
-    ensure_size(in, 2 * length + 2);
-    s = out.data();
-    d = in.data();
-    if (!has_dash) {
-        std::memcpy(d, s, length * sizeof(uint32_t));
-        return length;
+    if (has_dash) {
+        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
+            return pass_pair_mark_second(from, size, to, mark, n_marks, is_ascii_digit, is_dash);
+        });
     }
-    n = 0;
-    int64_t done = 0;
-    for (int64_t k = 0; k < n_marks; ++k) {
-        int64_t j = mark[k];
-        if (s[j] == '-' && j - 1 >= done && is_ascii_digit(s[j - 1])) {
-            n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
-            d[n++] = s[j - 1]; d[n++] = ' '; d[n++] = '-'; d[n++] = ' ';
-            done = j + 1;
-        }
-    }
-    return copy_span(s, (size_t)done, length, d, n);
+    if (source != &in) in.swap(out);
+    return length;
 }
 
 /* TokenizerV14International (regex module classes):
  *   (\P{N})(\p{P}) -> '\1 \2 '
  *   (\p{P})(\P{N}) -> ' \1 \2'
  *   (\p{S})        -> ' \1 '
- * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). As in regexp_passes, the
- * passes visit only the marked positions (here: punctuation and symbols), copy the spans between matches and
- * move the marks along. */
+ * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). Punctuation and symbols
+ * are marked. */
 static size_t intl_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
     marks.clear();
     bool has_punct = false, has_symbol = false;
@@ -404,68 +437,22 @@ static size_t intl_passes(Buffer& in, size_t length, Buffer& out, std::vector<in
             has_symbol |= (k & REFSCORE_CC_SYMBOL) != 0;
         }
     }
-    const int64_t n_marks = (int64_t)marks.size();
     int64_t* mark = marks.data();
+    const int64_t n_marks = (int64_t)marks.size();
     Buffer* source = &in;
     Buffer* target = &out;
     if (has_punct) {
-        /* (\P{N})(\p{P}) -> '\1 \2 ' */
-        ensure_size(*target, 2 * length + 2);
-        const uint32_t* s = source->data();
-        uint32_t* d = target->data();
-        size_t n = 0;
-        int64_t done = 0;
-        for (int64_t k = 0; k < n_marks; ++k) {
-            int64_t j = mark[k];
-            if ((char_class(s[j]) & REFSCORE_CC_PUNCT) && j - 1 >= done
-                && !(char_class(s[j - 1]) & REFSCORE_CC_NUMBER)) {
-                n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
-                d[n++] = s[j - 1]; d[n++] = ' ';
-                mark[k] = (int64_t)n;
-                d[n++] = s[j]; d[n++] = ' ';
-                done = j + 1;
-            } else mark[k] = (int64_t)n + (j - done);
-        }
-        length = copy_span(s, (size_t)done, length, d, n);
-        std::swap(source, target);
-
-        /* (\p{P})(\P{N}) -> ' \1 \2' */
-        ensure_size(*target, 2 * length + 2);
-        s = source->data();
-        d = target->data();
-        n = 0;
-        done = 0;
-        for (int64_t k = 0; k < n_marks; ++k) {
-            int64_t j = mark[k];
-            if ((char_class(s[j]) & REFSCORE_CC_PUNCT) && j >= done && (size_t)j + 1 < length
-                && !(char_class(s[j + 1]) & REFSCORE_CC_NUMBER)) {
-                n = copy_span(s, (size_t)done, (size_t)j, d, n);
-                d[n++] = ' ';
-                mark[k] = (int64_t)n;
-                d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
-                done = j + 2;
-            } else mark[k] = (int64_t)n + (j - done);
-        }
-        length = copy_span(s, (size_t)done, length, d, n);
-        std::swap(source, target);
+        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
+            return pass_pair_mark_second(from, size, to, mark, n_marks, is_not_number, is_punct);
+        });
+        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
+            return pass_pair_mark_first(from, size, to, mark, n_marks, is_punct, is_not_number);
+        });
     }
     if (has_symbol) {
-        /* (\p{S}) -> ' \1 ' */
-        ensure_size(*target, 3 * length + 2);
-        const uint32_t* s = source->data();
-        uint32_t* d = target->data();
-        size_t n = 0;
-        int64_t done = 0;
-        for (int64_t k = 0; k < n_marks; ++k) {
-            int64_t j = mark[k];
-            if (char_class(s[j]) & REFSCORE_CC_SYMBOL) {
-                n = copy_span(s, (size_t)done, (size_t)j, d, n);
-                d[n++] = ' '; d[n++] = s[j]; d[n++] = ' ';
-                done = j + 1;
-            }
-        }
-        length = copy_span(s, (size_t)done, length, d, n);
-        std::swap(source, target);
+        length = run_pass(source, target, length, 3, [&](const uint32_t* from, size_t size, uint32_t* to) {
+            return pass_single(from, size, to, mark, n_marks, is_symbol);
+        });
     }
     if (source != &in) in.swap(out);
     return length;
@@ -572,6 +559,13 @@ static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, 
                       const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
                       uint32_t* ids) noexcept {
     try {
+        if (n_threads == 1) {
+            /* one thread met the segments in input order: its ids already are the call's ids */
+            if (offsets[n_segments] > 0)
+                std::memcpy(ids, stores[0].ids.data(), (size_t)offsets[n_segments] * sizeof(uint32_t));
+            vocabulary = std::move(stores[0].local);
+            return true;
+        }
         std::vector<std::vector<uint32_t> > to_global((size_t)n_threads);
         for (int t = 0; t < n_threads; ++t) to_global[t].assign(stores[t].local.size(), (uint32_t)Interner::EMPTY);
         for (int64_t i = 0; i < n_segments; ++i) {
