@@ -16,6 +16,14 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "BLEU": "refscore.metrics.bleu",
+    "BLEUScore": "refscore.metrics.bleu",
+    "bleu": "refscore.metrics.bleu",
+    "sentence_bleu": "refscore.metrics.bleu",
+    "GLEU": "refscore.metrics.gleu",
+    "GLEUScore": "refscore.metrics.gleu",
+    "gleu": "refscore.metrics.gleu",
+    "sentence_gleu": "refscore.metrics.gleu",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

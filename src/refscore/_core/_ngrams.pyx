@@ -1,0 +1,379 @@
+# cython: language_level=3
+"""Exact n-gram statistics over integer token ids: BLEU (clipped matches) and Google-BLEU (best reference).
+
+Input layout, shared by both kernels: the token ids of every text of a batch in one ``uint32`` array, text ``t``
+being ``ids[offsets[t]:offsets[t + 1]]``. Texts ``0 .. n-1`` are the hypotheses, texts ``n + j`` the flattened
+references; segment ``i`` owns references ``ref_offsets[i] .. ref_offsets[i + 1]``.
+
+How n-grams are made exact: every segment gets a fresh open-addressing table (per thread, reused). The key of an
+n-gram is ``(slot of its (n-1)-gram prefix << 32) | last token``, the key of a unigram uses the prefix ``2**32-1``.
+A slot index identifies one distinct prefix within the segment, so two n-grams share a key exactly when they are
+equal: no hash collision can change a count (colliding hashes only cost a probe). The references are inserted
+first; the hypothesis only looks n-grams up, and stops extending a start position at the first n-gram that is not
+in the table (no longer n-gram from there can be).
+
+One ``nogil`` ``prange`` call per batch, ``schedule='dynamic'``; each segment writes its own output row, so
+results do not depend on the thread count.
+"""
+cimport cython
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+import numpy as np
+
+from refscore._core._parallel import resolve_num_threads
+
+cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
+cdef int32_t NO_OWNER = -1
+cdef int32_t HYPOTHESIS = -2
+#: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 24 GiB).
+MAX_TABLE_SLOTS = 1 << 30
+cdef int64_t MIN_TABLE_SLOTS = 16
+
+
+cdef struct Slot:
+    uint64_t key
+    uint32_t gen        # the slot is in use when gen equals the table's current generation
+    int32_t ref_max     # BLEU: max count over the references; GLEU: count in the hypothesis
+    int32_t current     # occurrences in the text being walked (valid while owner == that text)
+    int32_t owner       # which text `current` belongs to
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64 finaliser
+    x ^= x >> 30
+    x *= 0xbf58476d1ce4e5b9ULL
+    x ^= x >> 27
+    x *= 0x94d049bb133111ebULL
+    x ^= x >> 31
+    return x
+
+
+cdef inline int64_t count_ngrams(int64_t length, int64_t max_n) noexcept nogil:
+    """Number of n-grams of orders 1..max_n in a text of `length` tokens."""
+    cdef int64_t n, total = 0
+    for n in range(1, max_n + 1):
+        if length - n + 1 <= 0:
+            break
+        total += length - n + 1
+    return total
+
+
+cdef inline int64_t count_ngrams_between(int64_t length, int64_t min_n, int64_t max_n) noexcept nogil:
+    """Number of n-grams of orders min_n..max_n (NLTK everygrams) in a text of `length` tokens."""
+    cdef int64_t n, total = 0
+    for n in range(min_n, max_n + 1):
+        if length - n + 1 <= 0:
+            break
+        total += length - n + 1
+    return total
+
+
+cdef inline int64_t table_size(int64_t entries) noexcept nogil:
+    """Power of two >= 2 * entries (load factor <= 1/2)."""
+    cdef int64_t size = MIN_TABLE_SLOTS
+    while size < 2 * entries:
+        size <<= 1
+    return size
+
+
+cdef inline uint64_t probe(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    """The slot holding `key`, or the free slot where it belongs (linear probing; free = older generation)."""
+    cdef uint64_t h = mix64(key) & mask
+    while table[h].gen == gen and table[h].key != key:
+        h = (h + 1) & mask
+    return h
+
+
+cdef inline uint32_t find_or_insert(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    cdef uint64_t h = probe(table, mask, gen, key)
+    cdef Slot* slot = &table[h]
+    if slot.gen != gen:
+        slot.gen = gen
+        slot.key = key
+        slot.ref_max = 0
+        slot.current = 0
+        slot.owner = NO_OWNER
+    return <uint32_t>h
+
+
+cdef inline int64_t find(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    cdef uint64_t h = probe(table, mask, gen, key)
+    return <int64_t>h if table[h].gen == gen else -1
+
+
+# One thread's scratch table, grown on demand (never shrunk) and reused for every segment it scores.
+cdef struct Table:
+    Slot* slots
+    int64_t capacity
+    uint32_t gen        # the current generation: slots stamped with an older one are free
+    char padding[44]    # one table per 64-byte cache line (threads write their own `gen`)
+
+
+cdef inline Slot* start_segment(Table* table, int64_t size) noexcept nogil:
+    """An empty table of at least `size` slots for the next segment (NULL when memory runs out).
+
+    Generation stamps make clearing unnecessary; the whole table is zeroed only when it is (re)allocated or
+    when the 32-bit generation counter wraps around.
+    """
+    if size > table.capacity:
+        free(table.slots)
+        table.slots = <Slot*>calloc(<size_t>size, sizeof(Slot))
+        table.capacity = size if table.slots != NULL else 0
+        table.gen = 0
+        if table.slots == NULL:
+            return NULL
+    if table.gen == 0xFFFFFFFFu:
+        memset(table.slots, 0, <size_t>table.capacity * sizeof(Slot))
+        table.gen = 0
+    table.gen += 1
+    return table.slots
+
+
+cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_n, int32_t owner,
+                            Slot* table, uint64_t mask, uint32_t gen, bint track_max) noexcept nogil:
+    """Insert every n-gram (orders 1..max_n) of one text, counting occurrences per owner.
+
+    track_max: keep `ref_max` = the maximum count over owners (BLEU's multi-reference clipping table);
+    otherwise `ref_max` = the count in this single text (GLEU's hypothesis table).
+    """
+    cdef int64_t start, n, stop
+    cdef uint32_t prefix, index
+    cdef Slot* slot
+    for start in range(length):
+        prefix = NO_PREFIX
+        stop = length - start if length - start < max_n else max_n
+        for n in range(stop):
+            index = find_or_insert(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
+            slot = &table[index]
+            if track_max:
+                if slot.owner != owner:
+                    slot.owner = owner
+                    slot.current = 0
+                slot.current += 1
+                if slot.current > slot.ref_max:
+                    slot.ref_max = slot.current
+            else:
+                slot.ref_max += 1
+            prefix = index
+
+
+cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t min_n, int64_t max_n,
+                               int32_t owner, Slot* table, uint64_t mask, uint32_t gen, int64_t* counts,
+                               int64_t stride) noexcept nogil:
+    """Look up every n-gram (orders 1..max_n) of one text in a table made by `count_text`, counting occurrences
+    under `owner`; an occurrence up to the table's `ref_max` is a clipped match, added to
+    `counts[(n - 1) * stride]` for orders n >= min_n (stride 1: one count per order; stride 0: one total).
+
+    A start position stops at its first n-gram that is not in the table: no longer n-gram from there can be.
+    """
+    cdef int64_t start, n, stop, found
+    cdef uint32_t prefix
+    cdef Slot* slot
+    for start in range(length):
+        prefix = NO_PREFIX
+        stop = length - start if length - start < max_n else max_n
+        for n in range(stop):
+            found = find(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
+            if found < 0:
+                break
+            slot = &table[found]
+            if slot.owner != owner:
+                slot.owner = owner
+                slot.current = 0
+            slot.current += 1
+            if n + 1 >= min_n and slot.current <= slot.ref_max:
+                counts[n * stride] += 1
+            prefix = <uint32_t>found
+
+
+cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                      int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row) noexcept nogil:
+    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory."""
+    cdef int64_t r, length, entries = 0, size, n
+    cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
+    cdef int64_t best_diff = -1, best_len = 0, diff
+    cdef uint64_t mask
+    cdef uint32_t generation
+    cdef Slot* table
+
+    for n in range(2 + 2 * max_order):
+        row[n] = 0
+    for r in range(ref_first, ref_last):
+        length = offsets[r + 1] - offsets[r]
+        entries += count_ngrams(length, max_order)
+        # closest reference length, ties to the shorter (sacreBLEU's _get_closest_ref_len)
+        diff = hyp_len - length if hyp_len >= length else length - hyp_len
+        if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
+            best_diff = diff
+            best_len = length
+    row[0] = hyp_len
+    row[1] = best_len
+    for n in range(max_order):
+        if hyp_len - n > 0:
+            row[2 + max_order + n] = hyp_len - n
+    if hyp_len == 0 or entries == 0:
+        return 0
+
+    size = table_size(entries)
+    mask = <uint64_t>(size - 1)
+    table = start_segment(scratch, size)
+    if table == NULL:
+        return -1
+    generation = scratch.gen
+    for r in range(ref_first, ref_last):
+        count_text(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - ref_first),
+                   table, mask, generation, True)
+    count_clipped(ids + offsets[hyp_text], hyp_len, 1, max_order, HYPOTHESIS, table, mask, generation, row + 2, 1)
+    return 0
+
+
+cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                      int64_t ref_last, int64_t min_len, int64_t max_len, Table* scratch,
+                      int64_t* row) noexcept nogil:
+    """row = [n_match, n_all] of the reference with the best tp / max(tpfp, tpfn) (NLTK corpus_gleu); -1 when
+    out of memory."""
+    cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
+    cdef int64_t r, length, tp, tpfp, tpfn, n_all
+    cdef uint64_t mask
+    cdef uint32_t generation
+    cdef bint have_best = False
+    cdef double ratio, best_ratio = 0.0
+    cdef Slot* table
+
+    row[0] = 0
+    row[1] = 0
+    tpfp = count_ngrams_between(hyp_len, min_len, max_len)
+    mask = <uint64_t>(table_size(count_ngrams(hyp_len, max_len)) - 1)
+    table = start_segment(scratch, <int64_t>mask + 1)
+    if table == NULL:
+        return -1
+    generation = scratch.gen
+    count_text(ids + offsets[hyp_text], hyp_len, max_len, 0, table, mask, generation, False)
+
+    for r in range(ref_first, ref_last):
+        length = offsets[r + 1] - offsets[r]
+        tpfn = count_ngrams_between(length, min_len, max_len)
+        tp = 0
+        if hyp_len > 0:
+            count_clipped(ids + offsets[r], length, min_len, max_len, <int32_t>(r - ref_first), table, mask,
+                          generation, &tp, 0)
+        n_all = tpfp if tpfp > tpfn else tpfn
+        if n_all > 0:
+            # NLTK: max(candidates, key=tp / n_all): the first maximum wins; same IEEE division as Python's.
+            ratio = <double>tp / <double>n_all
+            if not have_best or ratio > best_ratio:
+                have_best = True
+                best_ratio = ratio
+                row[0] = tp
+                row[1] = n_all
+    return 0
+
+
+cdef int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments,
+                            int64_t max_n, bint from_references) noexcept nogil:
+    """The largest per-segment table of a batch (references' n-grams for BLEU, the hypothesis' for GLEU)."""
+    cdef int64_t i, r, entries, largest = 0
+    for i in range(n_segments):
+        entries = 0
+        if from_references:
+            for r in range(n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1]):
+                entries += count_ngrams(offsets[r + 1] - offsets[r], max_n)
+        else:
+            entries = count_ngrams(offsets[i + 1] - offsets[i], max_n)
+        if entries > largest:
+            largest = entries
+    return table_size(largest)
+
+
+def _check_layout(const uint32_t[::1] ids, const int64_t[::1] offsets, const int64_t[::1] ref_offsets):
+    n_segments = ref_offsets.shape[0] - 1
+    if n_segments < 0:
+        raise ValueError("ref_offsets must have n_segments + 1 entries")
+    n_texts = n_segments + ref_offsets[n_segments]
+    if offsets.shape[0] != n_texts + 1:
+        raise ValueError(f"offsets must have {n_texts + 1} entries (hypotheses + references + 1), "
+                         f"got {offsets.shape[0]}")
+    if ref_offsets[0] != 0 or np.any(np.diff(np.asarray(ref_offsets)) < 0):
+        raise ValueError("ref_offsets must start at 0 and be non-decreasing")
+    if offsets[0] != 0 or offsets[n_texts] != ids.shape[0] or np.any(np.diff(np.asarray(offsets)) < 0):
+        raise ValueError("offsets must start at 0, be non-decreasing and end at len(ids)")
+    return n_segments
+
+
+cdef enum Kind:
+    KIND_BLEU
+    KIND_GLEU
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] offsets,
+                         const int64_t[::1] ref_offsets, int64_t width, int64_t low, int64_t high, num_threads):
+    """Validate the layout, allocate per-thread tables, and fill one output row per segment in one prange."""
+    cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
+    cdef int threads = resolve_num_threads(num_threads)
+    result = np.zeros((n_segments, width), dtype=np.int64)
+    if n_segments == 0:
+        return result
+    cdef int64_t[:, ::1] out = result
+    # BLEU tables hold the references' n-grams, GLEU tables the hypothesis'
+    cdef int64_t largest = max_table_size(&offsets[0], &ref_offsets[0], n_segments, high, kind == KIND_BLEU)
+    if largest > MAX_TABLE_SLOTS:
+        raise MemoryError(f"a segment has too many n-grams for one table ({largest} slots needed, at most "
+                          f"{MAX_TABLE_SLOTS}); split very long segments")
+    if threads > n_segments:
+        threads = <int>n_segments
+    cdef Table* scratch = <Table*>calloc(<size_t>threads, sizeof(Table))
+    if scratch == NULL:
+        raise MemoryError("cannot allocate per-thread n-gram tables")
+    cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
+    cdef int64_t i, failures = 0
+    cdef int tid, status
+    try:
+        with nogil:
+            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
+                tid = threadid()
+                if kind == KIND_BLEU:
+                    status = bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                          n_segments + ref_offsets[i + 1], high, scratch + tid, &out[i, 0])
+                else:
+                    status = gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                          n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0])
+                if status != 0:
+                    failures += 1
+    finally:
+        for tid in range(threads):
+            free(scratch[tid].slots)
+        free(scratch)
+    if failures:
+        raise MemoryError(f"out of memory for the n-gram tables of {failures} segment(s) (largest table: "
+                          f"{largest} slots of {sizeof(Slot)} bytes per thread)")
+    return result
+
+
+def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
+                    const int64_t[::1] ref_offsets not None, int max_order, num_threads=None):
+    """BLEU statistics per segment: int64 array ``(n, 2 + 2 * max_order)``.
+
+    Columns: ``hyp_len, ref_len`` (closest reference length, ties to the shorter), ``match_1..N`` (hypothesis
+    n-gram counts clipped by the maximum count in any one reference), ``total_1..N`` (hypothesis n-grams).
+    """
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    return run_segments(KIND_BLEU, ids, offsets, ref_offsets, 2 + 2 * max_order, 1, max_order, num_threads)
+
+
+def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
+                    const int64_t[::1] ref_offsets not None, int min_len, int max_len, num_threads=None):
+    """Google-BLEU statistics per segment: int64 array ``(n, 2)`` of ``(n_match, n_all)``.
+
+    NLTK ``corpus_gleu`` semantics: n-grams of orders ``min_len..max_len``; per segment the reference with the
+    highest ``tp / max(tpfp, tpfn)`` (the first on ties) gives ``(tp, max(tpfp, tpfn))``; ``(0, 0)`` when every
+    reference has ``max(tpfp, tpfn) == 0`` (NLTK skips such pairs).
+    """
+    if min_len < 1 or max_len < min_len:
+        raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
+    return run_segments(KIND_GLEU, ids, offsets, ref_offsets, 2, min_len, max_len, num_threads)
