@@ -16,6 +16,11 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "CHRF": "refscore.metrics.chrf",
+    "CHRFConfig": "refscore.metrics.chrf",
+    "CHRFScore": "refscore.metrics.chrf",
+    "chrf": "refscore.metrics.chrf",
+    "sentence_chrf": "refscore.metrics.chrf",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
