@@ -288,3 +288,9 @@ def test_public_api_and_config_defaults():
     peer = PeerCHRF().corpus_score([ANCHOR_HYP, "a"], [[ANCHOR_REF, "b"], [None, "a"]])
     assert 100 * score.score == pytest.approx(peer.score, abs=1e-12)
     assert score.signature.startswith("nrefs:var|")
+
+
+def test_numpy_string_arrays_are_text():
+    hyps = np.array([ANCHOR_HYP, "a"])
+    assert CHRF().sentence_scores(hyps, [ANCHOR_REF, "a"]).tolist() == \
+        CHRF().sentence_scores([ANCHOR_HYP, "a"], [ANCHOR_REF, "a"]).tolist()

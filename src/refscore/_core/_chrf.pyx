@@ -353,7 +353,7 @@ cdef int string_buffers(list texts, vector[const void*]& data, vector[int]& kind
     kind.reserve(len(texts))
     length.reserve(len(texts))
     for text in texts:
-        if type(text) is not str:
+        if not isinstance(text, str):
             raise TypeError(f"chrf_statistics: expected str, got {type(text).__name__}")
         refscore_unicode_ready(text)
         data.push_back(PyUnicode_DATA(text))
@@ -399,6 +399,7 @@ def chrf_statistics(list hypotheses, list references, const int64_t[::1] ref_off
     cdef int64_t[:, ::1] rows = out
     if n == 0:
         return out
+    scratch = NULL
     with nogil, parallel(num_threads=threads):
         scratch = new Scratch()
         scratch.generation = 0
