@@ -294,3 +294,14 @@ def test_numpy_string_arrays_are_text():
     hyps = np.array([ANCHOR_HYP, "a"])
     assert CHRF().sentence_scores(hyps, [ANCHOR_REF, "a"]).tolist() == \
         CHRF().sentence_scores([ANCHOR_HYP, "a"], [ANCHOR_REF, "a"]).tolist()
+
+
+def test_evaluate_dropin_add_batch_then_compute():
+    chrf = compat_evaluate.load("chrf")
+    chrf.add_batch(predictions=HF_PREDICTIONS[:1], references=HF_REFERENCES[:1])
+    chrf.add(prediction=HF_PREDICTIONS[1], reference=HF_REFERENCES[1])
+    assert chrf.compute()["score"] == 84.64214891738334
+    with pytest.raises(ValueError, match="add_batch first"):
+        chrf.compute()
+    with pytest.raises(TypeError, match="references must be a list"):
+        chrf.add_batch(predictions=["a"], references="a")
