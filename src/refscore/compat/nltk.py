@@ -4,6 +4,8 @@ Inputs are token lists, as in NLTK.
 """
 from __future__ import annotations
 
-from refscore.compat._nltk_chrf import corpus_chrf, sentence_chrf
+__all__: list[str] = []
 
-__all__: list[str] = ["corpus_chrf", "sentence_chrf"]
+from refscore.compat._nltk_chrf import corpus_chrf, sentence_chrf  # noqa: E402
+
+__all__ += ["corpus_chrf", "sentence_chrf"]
