@@ -2,10 +2,10 @@
 
     python benchmarks/bench_chrf.py [--data ../shared/data/wmt22] [--system Online-A] [--repeat 5]
 
-For each pair and setting (chrF and chrF++, reference A alone and both references) it prints sacreBLEU's time, refscore's
-time on 1 and 2 threads (best of ``--repeat`` wall-clock runs, text to score, validation included), the speed-ups
-(wall clock, and CPU time of the single-thread runs, which a busy machine distorts less), and whether the corpus scores agree to 1e-9 (0–100 scale) and between thread
-counts; then the peak memory allocated while scoring.
+For each pair and setting (chrF and chrF++, reference A alone and both references) it prints sacreBLEU's time,
+refscore's time on 1 and 2 threads (best of ``--repeat`` wall-clock runs, text to score, validation included), the
+speed-ups (wall clock, and CPU time of the single-thread runs, which a busy machine distorts less), and whether the
+corpus scores agree to 1e-9 (0–100 scale) and between thread counts; then the peak memory allocated while scoring.
 """
 from __future__ import annotations
 
@@ -73,7 +73,8 @@ def main() -> None:
             for n_refs in (1, len(streams)):
                 refs = streams[:n_refs]
                 per_segment = [list(r) for r in zip(*refs)]
-                peer_time, peer_cpu, peer = best_time(lambda: PeerCHRF(word_order=word_order).corpus_score(hyps, refs), 1)
+                peer_metric = PeerCHRF(word_order=word_order)
+                peer_time, peer_cpu, peer = best_time(lambda: peer_metric.corpus_score(hyps, refs), 1)
                 metric = refscore.CHRF(word_order=word_order)
                 one, one_cpu, ours = best_time(lambda: metric.corpus_score(hyps, per_segment, num_threads=1),
                                                args.repeat)

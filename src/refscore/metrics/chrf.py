@@ -81,7 +81,8 @@ class CHRFConfig:
             raise InputTypeError(f"CHRFConfig: beta must be a number, got {self.beta!r} ({type(self.beta).__name__})")
         if not math.isfinite(self.beta) or self.beta < 0:
             raise InputError(f"CHRFConfig: beta must be a finite number >= 0, got {self.beta}")
-        object.__setattr__(self, "beta", int(self.beta) if isinstance(self.beta, (int, np.integer)) else float(self.beta))
+        beta = int(self.beta) if isinstance(self.beta, (int, np.integer)) else float(self.beta)
+        object.__setattr__(self, "beta", beta)
         for name in ("lowercase", "whitespace", "eps_smoothing"):
             value = getattr(self, name)
             if not isinstance(value, (bool, np.bool_)):
