@@ -79,8 +79,12 @@ class CHRFConfig:
         object.__setattr__(self, "word_order", int(self.word_order))
         if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float, np.integer, np.floating)):
             raise InputTypeError(f"CHRFConfig: beta must be a number, got {self.beta!r} ({type(self.beta).__name__})")
-        if not math.isfinite(self.beta) or self.beta < 0:
-            raise InputError(f"CHRFConfig: beta must be a finite number >= 0, got {self.beta}")
+        try:
+            square = float(self.beta) * float(self.beta)
+        except OverflowError:
+            square = math.inf
+        if not math.isfinite(square) or self.beta < 0:
+            raise InputError(f"CHRFConfig: beta must be a finite number >= 0 whose square is finite, got {self.beta}")
         beta = int(self.beta) if isinstance(self.beta, (int, np.integer)) else float(self.beta)
         object.__setattr__(self, "beta", beta)
         for name in ("lowercase", "whitespace", "eps_smoothing"):
