@@ -129,20 +129,23 @@ cdef void table_reset(Scratch* w, int64_t n_items) noexcept nogil:
     w.next_id = 0
 
 
-cdef inline uint32_t key_id(Scratch* w, uint64_t key) noexcept nogil:
-    """The dense id of an exact 64-bit key, assigning the next id to a new key."""
-    cdef uint64_t index = mix64(key) & w.mask
-    cdef Slot* slot = &w.slots[index]
-    while slot.stamp == w.generation:
-        if slot.key == key:
-            return slot.value
-        index = (index + 1) & w.mask
-        slot = &w.slots[index]
+cdef inline uint32_t claim(Scratch* w, Slot* slot, uint64_t key) noexcept nogil:
+    """Store ``key`` in the empty ``slot`` with the next dense id, and return that id."""
     slot.stamp = w.generation
     slot.key = key
     slot.value = w.next_id
     w.next_id += 1
-    return w.next_id - 1
+    return slot.value
+
+
+cdef inline uint32_t key_id(Scratch* w, uint64_t key) noexcept nogil:
+    """The dense id of an exact 64-bit key, assigning the next id to a new key."""
+    cdef uint64_t index = mix64(key) & w.mask
+    while w.slots[index].stamp == w.generation:
+        if w.slots[index].key == key:
+            return w.slots[index].value
+        index = (index + 1) & w.mask
+    return claim(w, &w.slots[index], key)
 
 
 cdef inline bint same_token(Scratch* w, uint32_t token_id, int64_t pos, int64_t length) noexcept nogil:
@@ -164,19 +167,13 @@ cdef inline uint32_t token_id(Scratch* w, int64_t pos, int64_t length) noexcept 
         digest = (digest ^ w.raw[pos + k]) * 0x100000001B3ULL
     digest ^= <uint64_t>length
     cdef uint64_t index = mix64(digest) & w.mask
-    cdef Slot* slot = &w.slots[index]
-    while slot.stamp == w.generation:
-        if slot.key == digest and same_token(w, slot.value, pos, length):
-            return slot.value
+    while w.slots[index].stamp == w.generation:
+        if w.slots[index].key == digest and same_token(w, w.slots[index].value, pos, length):
+            return w.slots[index].value
         index = (index + 1) & w.mask
-        slot = &w.slots[index]
-    slot.stamp = w.generation
-    slot.key = digest
-    slot.value = w.next_id
     w.token_pos.push_back(pos)
     w.token_len.push_back(length)
-    w.next_id += 1
-    return w.next_id - 1
+    return claim(w, &w.slots[index], digest)
 
 
 cdef void decode(const void* data, int kind, int64_t length, uint32_t* out) noexcept nogil:
