@@ -16,6 +16,8 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
+    "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
