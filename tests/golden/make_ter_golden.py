@@ -23,11 +23,14 @@ import json
 import time
 from pathlib import Path
 
+import sys
+
 import numpy as np
 import sacrebleu
-import sacrebleu.metrics.ter as sacrebleu_ter
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from _ter_peer import recording_edits  # noqa: E402
 DEFAULT_DATA = HERE.parent.parent.parent / "shared" / "data" / "wmt22"
 DEFAULT_OUT = HERE / "ter_wmt22.npz"
 DEFAULT_CACHE = Path("/tmp/refscore_ter_golden_cache")
@@ -44,22 +47,9 @@ def reference_files(pair_dir: Path) -> list[Path]:
     return [p for p in (pair_dir / "ref.txt", pair_dir / "ref2.txt") if p.exists()]
 
 
-class EditRecorder:
-    """Wraps sacreBLEU's ``translation_edit_rate`` and keeps every (edits, ref_length) it returns, in call order."""
-
-    def __init__(self) -> None:
-        self.original = sacrebleu_ter.translation_edit_rate
-        self.calls: list[tuple[int, int]] = []
-
-    def __call__(self, words_hyp, words_ref):
-        result = self.original(words_hyp, words_ref)
-        self.calls.append((int(result[0]), int(result[1])))
-        return result
-
-
-def score_system(hypotheses: list[str], references: list[list[str]], recorder: EditRecorder) -> dict:
-    recorder.calls.clear()
-    score = sacrebleu.metrics.TER().corpus_score(hypotheses, references)
+def score_system(hypotheses: list[str], references: list[list[str]]) -> dict:
+    with recording_edits() as recorder:
+        score = sacrebleu.metrics.TER().corpus_score(hypotheses, references)
     n_refs, n_segments = len(references), len(hypotheses)
     if len(recorder.calls) != n_refs * n_segments:
         raise RuntimeError(f"expected {n_refs * n_segments} edit computations, saw {len(recorder.calls)}")
@@ -104,8 +94,6 @@ def main() -> None:
     # single-reference pairs first: they are cheaper, so an interrupted run covers the most systems
     pair_dirs.sort(key=lambda p: (len(reference_files(p)), p.name == "zh-en", p.name))
 
-    recorder = EditRecorder()
-    sacrebleu_ter.translation_edit_rate = recorder
     for pair_dir in pair_dirs:
         references = [read_segments(p) for p in reference_files(pair_dir)]
         for system_file in sorted((pair_dir / "sys").glob("*.txt")):
@@ -113,7 +101,7 @@ def main() -> None:
             if target.exists():
                 continue
             start = time.perf_counter()
-            result = score_system(read_segments(system_file), references, recorder)
+            result = score_system(read_segments(system_file), references)
             np.savez(target.with_suffix(".tmp.npz"), **result)
             target.with_suffix(".tmp.npz").replace(target)
             count = write_archive(args.cache_dir, args.out)
