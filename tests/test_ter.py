@@ -237,3 +237,30 @@ def test_compat_evaluate_single_references_and_errors():
         "score": peer.score, "num_edits": peer.num_edits, "ref_length": peer.ref_length}
     with pytest.raises(InputError, match="same number of references"):
         ter.compute(predictions=["a", "b"], references=[["a"], ["b", "c"]])
+
+
+def test_shift_candidate_cap_matches_sacrebleu(monkeypatch):
+    """Repetitive sentences make sacreBLEU evaluate its full 1,000 shift candidates; edits must still agree."""
+    import random
+
+    import sacrebleu.metrics.lib_ter as lib_ter
+
+    original_shift = lib_ter._shift
+    most_candidates = [0]
+
+    def counting_shift(words_h, words_r, cached_ed, checked):
+        result = original_shift(words_h, words_r, cached_ed, checked)
+        most_candidates[0] = max(most_candidates[0], result[2])
+        return result
+
+    monkeypatch.setattr(lib_ter, "_shift", counting_shift)
+    rng = random.Random(5)
+    hyps, refs = [], []
+    for _ in range(8):
+        n, vocabulary = rng.randint(20, 40), rng.randint(3, 6)
+        hyps.append([f"w{rng.randrange(vocabulary)}" for _ in range(n)])
+        refs.append([f"w{rng.randrange(vocabulary)}" for _ in range(n + rng.randint(-5, 5))])
+    expected = [lib_ter.translation_edit_rate(h, r)[0] for h, r in zip(hyps, refs)]
+    assert most_candidates[0] >= lib_ter._MAX_SHIFT_CANDIDATES
+    ours = TER().reference_edits([" ".join(h) for h in hyps], [" ".join(r) for r in refs], num_threads=2)
+    assert ours.edits.tolist() == expected
