@@ -16,6 +16,8 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "rouge": "refscore.metrics.rouge",
+    "ROUGE": "refscore.metrics.rouge",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
