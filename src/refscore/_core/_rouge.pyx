@@ -51,8 +51,9 @@ cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
                           int64_t* token_counts) noexcept
         int64_t lcs_length(const uint32_t* a, size_t n, const uint32_t* b, size_t m) except +
         void lcs_positions(const uint32_t* ref, size_t n, const uint32_t* can, size_t m,
-                           vector[uint32_t]& positions) except +
+                           vector[uint32_t]& positions, bint up_on_tie) except +
         void reserve_terms(uint32_t n_terms) except +
+        void set_table_limit(size_t words)
         int score_segment_ids(const uint32_t* ids, const int64_t* tok_off, const uint32_t* sent_ids,
                               const int64_t* sent_tok_off, const int64_t* bounds, const int64_t* bound_off,
                               int64_t hyp, int64_t ref_begin, int64_t ref_end, int64_t* out_counts,
@@ -297,15 +298,20 @@ def lcs_length(a, b):
     return worker.get().lcs_length(&x[0], x.shape[0], &y[0], y.shape[0])
 
 
-def lcs_positions(ref, can):
-    """rouge-score's ``lcs_ind(ref, can)``: positions in ``ref`` of the LCS its backtrack selects."""
+def lcs_positions(ref, can, table_limit_words=None, bint up_on_tie=True):
+    """rouge-score's ``lcs_ind(ref, can)``: positions in ``ref`` of the LCS its backtrack selects.
+
+    ``up_on_tie=False`` breaks ties the other way, as the ``rouge`` package's ``_recon_lcs(ref, can)``.
+    ``table_limit_words`` (tests only) lowers the table size above which the backtrack uses checkpoints."""
     cdef const uint32_t[::1] x
     cdef const uint32_t[::1] y
     x, y = _dense_ids(ref, can)
     cdef Config config
     cdef unique_ptr[Worker] worker = unique_ptr[Worker](_id_worker(&config, x, y))
     cdef vector[uint32_t] positions
+    if table_limit_words is not None:
+        worker.get().set_table_limit(table_limit_words)
     if x.shape[0] == 0 or y.shape[0] == 0:
         return []
-    worker.get().lcs_positions(&x[0], x.shape[0], &y[0], y.shape[0], positions)
+    worker.get().lcs_positions(&x[0], x.shape[0], &y[0], y.shape[0], positions, up_on_tie)
     return [int(p) for p in positions]

@@ -285,14 +285,15 @@ class Worker {
   // ---- rouge-score's `lcs_ind(ref, can)` (full DP table + `_backtrack_norec`): positions in `ref` of the LCS
   // chosen by its backtrack (on a tie between left and up it moves up, i.e. along the reference). The table is
   // kept as bit rows (row i = reference prefix i), with checkpoints when it would be large. ---------------------
+  // With `up_on_tie` false the tie goes the other way (the `rouge` package's `_recon_lcs`).
   void lcs_positions(const uint32_t* ref, std::size_t n, const uint32_t* can, std::size_t m,
-                     std::vector<uint32_t>& positions) {
+                     std::vector<uint32_t>& positions, bool up_on_tie = true) {
     positions.clear();
     if (n == 0 || m == 0) return;
     ensure_term_arrays();
     std::size_t bw = (m + 63) / 64;
     build_masks(can, m, bw);
-    backtrack_masks_ready(ref, n, can, m, bw, positions);
+    backtrack_masks_ready(ref, n, can, m, bw, positions, up_on_tie);
     clear_masks(can, m);
   }
 
@@ -398,6 +399,9 @@ class Worker {
     for (uint32_t t : hyp.ids) count_b_[t] = 0;
     return c;
   }
+
+  // Largest DP table (in 64-bit words) kept whole by the Lsum backtrack; larger ones use checkpoints.
+  void set_table_limit(std::size_t words) { table_limit_words_ = words; }
 
   // Registers external term ids 0..n_terms-1 (for kernels called on raw id arrays).
   void reserve_terms(uint32_t n_terms) {
@@ -612,12 +616,11 @@ class Worker {
 
   // Rows of the DP table for `ref` against masks of `can` (already built), then rouge-score's backtrack.
   void backtrack_masks_ready(const uint32_t* ref, std::size_t n, const uint32_t* can, std::size_t m,
-                             std::size_t bw, std::vector<uint32_t>& positions) {
+                             std::size_t bw, std::vector<uint32_t>& positions, bool up_on_tie = true) {
     positions.clear();
     // Keep every row when the table is small; otherwise checkpoints every `step` rows and one recomputed block.
-    const std::size_t full_limit = std::size_t(1) << 22;  // words (32 MiB)
     std::size_t step = n + 1;
-    if ((n + 1) * bw > full_limit) {
+    if ((n + 1) * bw > table_limit_words_) {
       step = 1;
       while (step * step < n) ++step;
     }
@@ -655,10 +658,10 @@ class Worker {
         positions.push_back(static_cast<uint32_t>(i - 1));
         --i;
         --j;
-      } else if (table_value(row(i), j - 1) > table_value(row(i - 1), j)) {
-        --j;
       } else {
-        --i;
+        int64_t left = table_value(row(i), j - 1), up = table_value(row(i - 1), j);
+        if (up_on_tie ? left > up : !(up > left)) --j;
+        else --i;
       }
     }
     std::reverse(positions.begin(), positions.end());
@@ -674,6 +677,7 @@ class Worker {
   }
 
   const Config* cfg_;
+  std::size_t table_limit_words_ = std::size_t(1) << 22;  // 32 MiB
   PorterStemmer stemmer_;
   StringTable raw_to_term_;
   StringTable term_to_id_;

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import itertools
 import re
 import unicodedata
 import warnings
@@ -231,6 +232,16 @@ def unicode_classes(code_points: np.ndarray) -> np.ndarray:
     return classes
 
 
+def _intern(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Dense uint32 ids of the tokens of many sequences (shared ``vocabulary``) and the int64 offsets."""
+    offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in sequences], out=offsets[1:])
+    ids = np.fromiter((vocabulary.setdefault(token.item() if isinstance(token, np.generic) else token,
+                                             len(vocabulary))
+                       for sequence in sequences for token in sequence), dtype=np.uint32, count=int(offsets[-1]))
+    return ids, offsets, vocabulary
+
+
 def _text_name(index: int, batch: Batch) -> str:
     n = len(batch)
     if index < n:
@@ -281,11 +292,20 @@ class ROUGE(Metric):
     def compute(self, predictions: Any, references: Any, *, num_threads: int | None = None) -> RougeResult:
         """Per-document scores of every type, their means and the statistics, in one kernel call."""
         batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
-        codes = np.array([rouge_type_code(t) for t in self.config.types], dtype=np.int64)
         if batch.is_token_ids:
-            counts, best = self._score_token_ids(batch, codes, num_threads)
+            counts, best = self.score_sequences(batch.hypotheses + batch.references, None, batch.ref_offsets,
+                                                num_threads=num_threads)
         else:
-            counts, best = self._score_texts(batch, codes, num_threads)
+            counts, best = self._score_texts(batch, num_threads)
+        return self.result_from_counts(counts, best, batch.nrefs)
+
+    @property
+    def type_codes(self) -> np.ndarray:
+        return np.array([rouge_type_code(t) for t in self.config.types], dtype=np.int64)
+
+    def result_from_counts(self, counts: np.ndarray, best: np.ndarray, nrefs: int) -> RougeResult:
+        """Scores from the kernel's ``(documents, types, 3)`` counts (matches, prediction and reference totals),
+        with rouge-score's formulas: P = matches / max(prediction total, 1), R likewise, F = 2PR / (P + R)."""
         matches = counts[:, :, 0]
         precision = matches / np.maximum(counts[:, :, 1], 1)
         recall = matches / np.maximum(counts[:, :, 2], 1)
@@ -295,10 +315,34 @@ class ROUGE(Metric):
         scores = {name: RougeTypeScores(precision[:, t].copy(), recall[:, t].copy(), fmeasure[:, t].copy(),
                                         best[:, t].copy())
                   for t, name in enumerate(self.config.types)}
-        columns = [array for t in range(len(codes)) for array in (precision[:, t], recall[:, t], fmeasure[:, t])]
-        data = np.column_stack([*columns, np.ones(len(batch))])
-        stats = self._new_statistics(self.columns, data, batch.nrefs)
+        columns = [array for t in range(len(self.config.types))
+                   for array in (precision[:, t], recall[:, t], fmeasure[:, t])]
+        data = np.column_stack([*columns, np.ones(len(counts))])
+        stats = self._new_statistics(self.columns, data, nrefs)
         return RougeResult(scores, self.score_from_statistics(stats), stats)
+
+    def score_sequences(self, sequences: Sequence[Sequence[Any]], sentences: Sequence[Sequence[Sequence[Any]]] | None,
+                        ref_offsets: np.ndarray, *, num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Kernel counts for pre-tokenized texts (predictions first, then the flattened references, as
+        :func:`~refscore._inputs.prepare_batch` lays them out). ``sequences[k]`` are text k's tokens (any hashable
+        values, or integer arrays); ``sentences[k]`` its sentences' tokens for ROUGE-Lsum (``None``: one sentence
+        per text)."""
+        ids, offsets, vocabulary = _intern(sequences, {})
+        if sentences is None:
+            sentence_ids, sentence_offsets = ids, offsets
+            lengths = np.diff(offsets)
+            bounds = np.column_stack([np.zeros_like(lengths), lengths]).ravel()
+            bound_offsets = np.arange(0, 2 * len(sequences) + 1, 2, dtype=np.int64)
+        else:
+            flat = [list(itertools.chain.from_iterable(text)) for text in sentences]
+            sentence_ids, sentence_offsets, vocabulary = _intern(flat, vocabulary)
+            bound_lists = [np.cumsum([0, *map(len, text)]) for text in sentences]
+            bounds = np.concatenate(bound_lists).astype(np.int64) if bound_lists else np.zeros(0, dtype=np.int64)
+            bound_offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+            np.cumsum([len(b) for b in bound_lists], out=bound_offsets[1:])
+        return _rouge.score_batch_ids(ids, offsets, sentence_ids, sentence_offsets, bounds, bound_offsets,
+                                      np.asarray(ref_offsets, dtype=np.int64), self.type_codes,
+                                      max(len(vocabulary), 1), num_threads)
 
     def _texts(self, batch: Batch) -> list[str]:
         texts = batch.hypotheses + batch.references
@@ -308,7 +352,7 @@ class ROUGE(Metric):
             texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
         return texts
 
-    def _score_texts(self, batch: Batch, codes: np.ndarray, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+    def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
         texts = self._texts(batch)
         encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
@@ -317,7 +361,7 @@ class ROUGE(Metric):
         tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
         keys, classes = self._unicode_table(buffer)
         counts, best, token_counts = _rouge.score_batch(
-            buffer, offsets, batch.ref_offsets, codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
+            buffer, offsets, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
         if self.config.tokenizer == "rouge-score":
             self._warn_dropped_text(batch, texts, token_counts)
         return counts, best
@@ -337,20 +381,6 @@ class ROUGE(Metric):
                 f"{len(dropped)} text(s), first {_text_name(dropped[0], batch)}, contain letters or digits but no "
                 f"token for tokenizer='rouge-score' (it keeps ASCII a-z and 0-9 only), so they score 0; use "
                 f"tokenizer='unicode' for text in other scripts", RefscoreWarning, stacklevel=4)
-
-    def _score_token_ids(self, batch: Batch, codes: np.ndarray,
-                         num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-        sequences = batch.hypotheses + batch.references
-        lengths = np.array([len(s) for s in sequences], dtype=np.int64)
-        offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
-        flat = np.concatenate(sequences) if len(sequences) else np.zeros(0, dtype=np.int64)
-        uniques, dense = np.unique(flat, return_inverse=True)
-        ids = np.ascontiguousarray(dense.ravel(), dtype=np.uint32)
-        bounds = np.column_stack([np.zeros_like(lengths), lengths]).ravel()
-        bound_offsets = np.arange(0, 2 * len(sequences) + 1, 2, dtype=np.int64)
-        return _rouge.score_batch_ids(ids, offsets, ids, offsets, bounds, bound_offsets, batch.ref_offsets, codes,
-                                      max(len(uniques), 1), num_threads)
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
