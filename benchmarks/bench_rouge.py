@@ -4,8 +4,8 @@
     python benchmarks/bench_rouge.py --peer-docs 2000  # time rouge-score on 2,000 documents and extrapolate
     python benchmarks/bench_rouge.py --full-parity     # every document of the 3 systems, stemmer on and off
 
-Times are wall-clock seconds of the scoring call (texts already in memory); memory is the peak resident set of a
-child process that only loads the data and scores it, minus the same child without the scoring call.
+Times are wall-clock seconds of the scoring call (texts already in memory); memory is the growth of the peak
+resident set of a child process during the scoring call (its peak is reset after the data is loaded; Linux).
 """
 from __future__ import annotations
 
@@ -58,30 +58,29 @@ def disagreements(result, peer, count) -> int:
     return bad
 
 
-def child_peak_rss_mib(code: str) -> float:
-    """Peak RSS (MiB) of a child Python process running ``code``."""
-    process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    if process.returncode != 0:
-        raise RuntimeError(process.stderr)
-    return float(process.stdout.strip().split()[-1]) / 1024
-
-
 _CHILD = """
-import json, resource, sys
+import gc, sys
 sys.path.insert(0, {bench_dir!r})
 import bench_rouge as b
 import refscore
 {setup}
+gc.collect()
+def status(key):
+    return int(next(l for l in open('/proc/self/status') if l.startswith(key)).split()[1])
+open('/proc/self/clear_refs', 'w').write('5')  # reset the peak resident set to the current one
+before = status('VmRSS:')
 {work}
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print((status('VmHWM:') - before) / 1024)
 """
 
 
 def memory_mib(setup: str, work: str) -> float:
-    bench_dir = str(Path(__file__).resolve().parent)
-    with_work = child_peak_rss_mib(_CHILD.format(bench_dir=bench_dir, setup=setup, work=work))
-    without = child_peak_rss_mib(_CHILD.format(bench_dir=bench_dir, setup=setup, work="pass"))
-    return with_work - without
+    """Peak resident-set growth (MiB) of a child process while it runs ``work`` after ``setup``."""
+    code = _CHILD.format(bench_dir=str(Path(__file__).resolve().parent), setup=setup, work=work)
+    process = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if process.returncode != 0:
+        raise RuntimeError(process.stderr)
+    return float(process.stdout.strip().split()[-1])
 
 
 def cnndm_benchmark(peer_docs: int | None) -> None:
