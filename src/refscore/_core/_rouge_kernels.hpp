@@ -391,6 +391,14 @@ class Worker {
       c.matches = lcs_length(hyp.ids.data(), hyp.ids.size(), ref.ids.data(), ref.ids.size());
       return c;
     }
+    for (uint32_t t : ref.ids) ++count_a_[t];
+    for (uint32_t t : hyp.ids) ++count_b_[t];
+    // A reference sentence whose every token that occurs in the prediction is already in the union can gain
+    // nothing from further prediction sentences: skip it (`open_` counts its positions still outside the union).
+    std::size_t n_ref_sentences = ref.sentences.size() - 1;
+    open_.assign(n_ref_sentences, 0);
+    for (std::size_t rs = 0; rs < n_ref_sentences; ++rs)
+      for (uint32_t p = ref.sentences[rs]; p < ref.sentences[rs + 1]; ++p) open_[rs] += count_b_[ref.ids[p]] > 0;
     in_union_.assign(ref.ids.size(), 0);
     for (std::size_t cs = 0; cs + 1 < hyp.sentences.size(); ++cs) {
       uint32_t cb = hyp.sentences[cs], ce = hyp.sentences[cs + 1];
@@ -399,16 +407,19 @@ class Worker {
       std::size_t m = ce - cb;
       std::size_t bw = (m + 63) / 64;
       build_masks(can, m, bw);
-      for (std::size_t rs = 0; rs + 1 < ref.sentences.size(); ++rs) {
+      for (std::size_t rs = 0; rs < n_ref_sentences; ++rs) {
         uint32_t rb = ref.sentences[rs], re = ref.sentences[rs + 1];
-        if (rb == re) continue;
+        if (open_[rs] == 0) continue;
         backtrack_masks_ready(ref.ids.data() + rb, re - rb, can, m, bw, positions_);
-        for (uint32_t p : positions_) in_union_[rb + p] = 1;
+        for (uint32_t p : positions_) {
+          if (!in_union_[rb + p]) {
+            in_union_[rb + p] = 1;
+            --open_[rs];
+          }
+        }
       }
       clear_masks(can, m);
     }
-    for (uint32_t t : ref.ids) ++count_a_[t];
-    for (uint32_t t : hyp.ids) ++count_b_[t];
     for (std::size_t p = 0; p < ref.ids.size(); ++p) {
       if (!in_union_[p]) continue;
       uint32_t t = ref.ids[p];
@@ -726,6 +737,7 @@ class Worker {
   std::vector<uint64_t> keys_a_, keys_b_;
   std::vector<uint32_t> pos_a_, pos_b_, positions_;
   std::vector<uint8_t> in_union_;
+  std::vector<uint32_t> open_;
 };
 
 // Distinct non-ASCII code points of UTF-8 text, ascending.
