@@ -66,8 +66,10 @@ def rouge_type_code(name: str) -> int:
         return -1
     match = _ROUGE_N.match(name) if isinstance(name, str) else None
     if match is None or int(match.group(1)) < 1:
+        others = [flavor for flavor in FLAVORS if flavor != "rouge-score"]
+        hint = f"; other flavors (flavor=...) may compute more types: {', '.join(others)}" if others else ""
         raise InputError(f"unknown ROUGE type {name!r} for flavor 'rouge-score'; it computes 'rouge<n>' for any "
-                         f"n >= 1 ('rouge1', 'rouge2', ...), 'rougeL' and 'rougeLsum'")
+                         f"n >= 1 ('rouge1', 'rouge2', ...), 'rougeL' and 'rougeLsum'{hint}")
     return int(match.group(1))
 
 
