@@ -31,6 +31,8 @@ _LAZY: dict[str, str] = {
     "sentence_chrf": "refscore.metrics.chrf",
     "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
     "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
+    "rouge": "refscore.metrics.rouge",
+    "ROUGE": "refscore.metrics.rouge",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

@@ -1,0 +1,23 @@
+from collections.abc import Sequence
+
+import numpy as np
+
+TOKENIZERS: dict[str, int]
+CLASS_SEPARATOR: int
+CLASS_WORD: int
+CLASS_SINGLE: int
+
+def score_batch(buffer: bytes, text_offsets: np.ndarray, ref_offsets: np.ndarray, types: np.ndarray, tokenizer: int,
+                stem: bool, cp_keys: np.ndarray, cp_classes: np.ndarray,
+                num_threads: int | None = ...) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+def score_batch_ids(ids: np.ndarray, token_offsets: np.ndarray, sentence_ids: np.ndarray,
+                    sentence_token_offsets: np.ndarray, bounds: np.ndarray, bound_offsets: np.ndarray,
+                    ref_offsets: np.ndarray, types: np.ndarray, n_terms: int,
+                    num_threads: int | None = ...) -> tuple[np.ndarray, np.ndarray]: ...
+def tokenize_texts(buffer: bytes, text_offsets: np.ndarray, tokenizer: int, stem: bool, cp_keys: np.ndarray,
+                   cp_classes: np.ndarray, with_sentences: bool = ...) -> list[list[str]] | list[list[list[str]]]: ...
+def porter_stem(word: str) -> str: ...
+def distinct_code_points(buffer: bytes) -> np.ndarray: ...
+def lcs_length(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> int: ...
+def lcs_positions(ref: Sequence[int] | np.ndarray, can: Sequence[int] | np.ndarray,
+                  table_limit_words: int | None = ..., up_on_tie: bool = ...) -> list[int]: ...
