@@ -1,0 +1,446 @@
+// ROUGE-1.5.5 kernels on integer token ids: n-gram hits, skip-bigrams (ROUGE-S/SU), summary-level union LCS
+// (ROUGE-L) and weighted LCS (ROUGE-W), with the exact counting rules of ROUGE-1.5.5.pl.
+//
+// Everything here is plain C++ without Python objects; _rouge_ext.pyx calls `score_document` for every
+// document inside one `prange`, each thread with its own `Scratch`. No function throws on valid input.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace rouge_ext {
+
+//: the key of a unigram in the skip-bigram table (token ids are < 0xFFFFFFFF)
+static const uint64_t UNIGRAM_SLOT = 0xFFFFFFFFull;
+
+enum Kind { KIND_NGRAM = 0, KIND_LCS = 1, KIND_WLCS = 2, KIND_SKIP = 3 };
+
+struct Seq {
+    const uint32_t* data;
+    int64_t len;
+};
+
+// ROUGE-1.5.5 rounds every score with sprintf("%7.5f") and keeps working with the rounded number.
+inline double round5(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "%.5f", value);
+    return std::strtod(buffer, nullptr);
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// LCS / WLCS hit marking: the backtrack of lcs_inner / wlcs_inner (rows = model sentence, columns = peer
+// sentence). Ties go "up" (drop the model token) when c[i-1][j] >= c[i][j-1]. A direct table is used when it
+// has at most `block_cells` cells; larger problems are split by rows (divide and conquer on the backtrack,
+// one row of DP values per recursion level), so memory stays O(peer length * log(model length)).
+// ------------------------------------------------------------------------------------------------------------
+struct PathMarker {
+    bool weighted = false;
+    const double* fpow = nullptr;  // fpow[k] = k ** weight (WLCS only)
+    const uint32_t* x = nullptr;   // model sentence
+    const uint32_t* y = nullptr;   // peer sentence
+    uint8_t* mask = nullptr;       // hit mask over the model sentence
+    int64_t block_cells = (int64_t)1 << 21;
+    std::vector<double> table;
+    std::vector<int32_t> lrow_prev, lrow_cur;
+
+    inline double match_value(double diagonal, int32_t run) const {
+        return weighted ? (diagonal + fpow[run + 1]) - fpow[run] : diagonal + 1.0;
+    }
+
+    // rows lo+1..hi over columns 0..J, starting from row lo = (c0, l0); keeps the whole block in `table`.
+    void fill_block(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0) {
+        const int64_t width = J + 1;
+        const int64_t rows = hi - lo + 1;
+        table.resize((size_t)(rows * width));
+        std::copy(c0, c0 + width, table.begin());
+        lrow_prev.assign(l0, l0 + width);
+        lrow_cur.resize((size_t)width);
+        for (int64_t r = 1; r < rows; ++r) {
+            const uint32_t xi = x[lo + r - 1];
+            double* row = &table[(size_t)(r * width)];
+            const double* prev = row - width;
+            row[0] = 0.0;
+            lrow_cur[0] = 0;
+            for (int64_t j = 1; j <= J; ++j) {
+                if (xi == y[j - 1]) {
+                    const int32_t run = lrow_prev[j - 1];
+                    row[j] = match_value(prev[j - 1], run);
+                    lrow_cur[j] = run + 1;
+                } else {
+                    row[j] = prev[j] >= row[j - 1] ? prev[j] : row[j - 1];
+                    lrow_cur[j] = 0;
+                }
+            }
+            lrow_prev.swap(lrow_cur);
+        }
+    }
+
+    // DP row `hi` from row lo = (c0, l0), with two rolling rows only.
+    void forward_rows(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0,
+                      std::vector<double>& c_out, std::vector<int32_t>& l_out) {
+        const int64_t width = J + 1;
+        std::vector<double> c_prev(c0, c0 + width), c_cur((size_t)width);
+        std::vector<int32_t> l_prev(l0, l0 + width), l_cur((size_t)width);
+        for (int64_t i = lo + 1; i <= hi; ++i) {
+            const uint32_t xi = x[i - 1];
+            c_cur[0] = 0.0;
+            l_cur[0] = 0;
+            for (int64_t j = 1; j <= J; ++j) {
+                if (xi == y[j - 1]) {
+                    const int32_t run = l_prev[j - 1];
+                    c_cur[j] = match_value(c_prev[j - 1], run);
+                    l_cur[j] = run + 1;
+                } else {
+                    c_cur[j] = c_prev[j] >= c_cur[j - 1] ? c_prev[j] : c_cur[j - 1];
+                    l_cur[j] = 0;
+                }
+            }
+            c_prev.swap(c_cur);
+            l_prev.swap(l_cur);
+        }
+        c_out.swap(c_prev);
+        l_out.swap(l_prev);
+    }
+
+    // Backtrack inside the block from (hi, J); returns the column where the path leaves the block through
+    // row lo, or -1 when it ended (column 0 reached).
+    int64_t trace_block(int64_t lo, int64_t hi, int64_t J) {
+        const int64_t width = J + 1;
+        int64_t i = hi, j = J;
+        while (i > lo && j > 0) {
+            const int64_t r = i - lo;
+            if (x[i - 1] == y[j - 1]) {
+                mask[i - 1] = 1;
+                --i;
+                --j;
+            } else if (table[(size_t)((r - 1) * width + j)] >= table[(size_t)(r * width + j - 1)]) {
+                --i;
+            } else {
+                --j;
+            }
+        }
+        return j > 0 ? j : -1;
+    }
+
+    int64_t solve(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0) {
+        if (hi - lo <= 1 || (hi - lo + 1) * (J + 1) <= block_cells) {
+            fill_block(lo, hi, J, c0, l0);
+            return trace_block(lo, hi, J);
+        }
+        const int64_t mid = lo + (hi - lo) / 2;
+        std::vector<double> c_mid;
+        std::vector<int32_t> l_mid;
+        forward_rows(lo, mid, J, c0, l0, c_mid, l_mid);
+        const int64_t exit_column = solve(mid, hi, J, c_mid.data(), l_mid.data());
+        if (exit_column <= 0) return -1;
+        return solve(lo, mid, exit_column, c0, l0);
+    }
+
+    // Mark the LCS (or WLCS) positions of model sentence `model` against peer sentence `peer` in `hit_mask`.
+    void mark(Seq model, Seq peer, uint8_t* hit_mask) {
+        if (model.len == 0 || peer.len == 0) return;
+        x = model.data;
+        y = peer.data;
+        mask = hit_mask;
+        std::vector<double> c0((size_t)(peer.len + 1), 0.0);
+        std::vector<int32_t> l0((size_t)(peer.len + 1), 0);
+        solve(0, model.len, peer.len, c0.data(), l0.data());
+    }
+
+    // The WLCS value c[m][n] alone (Lin 2004's WLCS), in memory linear in the peer length.
+    double wlcs_value(Seq model, Seq peer) {
+        if (model.len == 0 || peer.len == 0) return 0.0;
+        x = model.data;
+        y = peer.data;
+        std::vector<double> c0((size_t)(peer.len + 1), 0.0), c_out;
+        std::vector<int32_t> l0((size_t)(peer.len + 1), 0), l_out;
+        forward_rows(0, model.len, peer.len, c0.data(), l0.data(), c_out, l_out);
+        return c_out[(size_t)peer.len];
+    }
+};
+
+// ------------------------------------------------------------------------------------------------------------
+// Counting helpers
+// ------------------------------------------------------------------------------------------------------------
+
+// Sum over keys of min(count in a, count in b); both vectors sorted.
+inline int64_t clipped_overlap(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+    int64_t hits = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i] < b[j]) {
+            ++i;
+        } else if (b[j] < a[i]) {
+            ++j;
+        } else {
+            const uint64_t key = a[i];
+            int64_t count_a = 0, count_b = 0;
+            while (i < a.size() && a[i] == key) { ++i; ++count_a; }
+            while (j < b.size() && b[j] == key) { ++j; ++count_b; }
+            hits += count_a < count_b ? count_a : count_b;
+        }
+    }
+    return hits;
+}
+
+// Skip-bigram keys of createSkipBigram: pairs (t_i, t_j) with i < j <= i + skip + 1 (skip < 0: any j > i);
+// with `unigrams`, t_i for i = 0 .. len-2 (ROUGE-1.5.5 never counts the last token's unigram).
+inline void skip_bigram_keys(Seq s, int64_t skip, bool unigrams, std::vector<uint64_t>& out) {
+    out.clear();
+    for (int64_t i = 0; i + 1 < s.len; ++i) {
+        const uint64_t head = (uint64_t)s.data[i] << 32;
+        if (unigrams) out.push_back(head | UNIGRAM_SLOT);
+        int64_t last = s.len - 1;
+        if (skip >= 0 && i + skip + 1 < last) last = i + skip + 1;
+        for (int64_t j = i + 1; j <= last; ++j) out.push_back(head | (uint64_t)s.data[j]);
+    }
+    std::sort(out.begin(), out.end());
+}
+
+struct Scratch {
+    PathMarker marker;
+    std::vector<std::vector<uint64_t>> keys;     // n-gram / skip-bigram keys per text of the document
+    std::vector<uint64_t> merged;
+    std::vector<uint32_t> vocabulary;            // the document's distinct token ids (for clipping counts)
+    std::vector<int64_t> peer_unigrams, tmp_peer_unigrams, model_unigrams;
+    std::vector<uint8_t> hit_mask;
+    std::vector<double> fpow;
+};
+
+// n-gram keys of order n for every text in `texts`; n-grams of order > 2 are densified order by order so
+// that a key always fits (previous id << 32 | next token). Keys are sorted per text.
+inline void ngram_keys(const std::vector<Seq>& texts, int64_t n, Scratch& s) {
+    const size_t count = texts.size();
+    if (s.keys.size() < count) s.keys.resize(count);
+    for (size_t t = 0; t < count; ++t) {
+        s.keys[t].assign(texts[t].data, texts[t].data + texts[t].len);
+    }
+    for (int64_t k = 2; k <= n; ++k) {
+        for (size_t t = 0; t < count; ++t) {
+            std::vector<uint64_t>& key = s.keys[t];
+            const int64_t grams = texts[t].len - k + 1;
+            if (grams <= 0) { key.clear(); continue; }
+            for (int64_t i = 0; i < grams; ++i) key[i] = (key[i] << 32) | (uint64_t)texts[t].data[i + k - 1];
+            key.resize((size_t)grams);
+        }
+        if (k < n) {  // densify so that the next order's keys fit in 64 bits
+            s.merged.clear();
+            for (size_t t = 0; t < count; ++t) s.merged.insert(s.merged.end(), s.keys[t].begin(), s.keys[t].end());
+            std::sort(s.merged.begin(), s.merged.end());
+            s.merged.erase(std::unique(s.merged.begin(), s.merged.end()), s.merged.end());
+            for (size_t t = 0; t < count; ++t) {
+                for (uint64_t& v : s.keys[t]) {
+                    v = (uint64_t)(std::lower_bound(s.merged.begin(), s.merged.end(), v) - s.merged.begin());
+                }
+            }
+        }
+    }
+    for (size_t t = 0; t < count; ++t) std::sort(s.keys[t].begin(), s.keys[t].end());
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// One document: a peer (system summary) against its models (references), all requested ROUGE types.
+// ------------------------------------------------------------------------------------------------------------
+struct Corpus {
+    const uint32_t* flat_tokens;     // readText tokens (n-grams, skip-bigrams, clipping counts)
+    const int64_t* flat_offsets;     // per text
+    const uint32_t* unit_tokens;     // readText_LCS tokens (sentence units for L and W)
+    const int64_t* unit_offsets;     // per unit
+    const int64_t* text_units;       // per text: range of its units
+    const int64_t* peer_text;        // per document
+    const int64_t* model_offsets;    // per document: range in model_texts
+    const int64_t* model_texts;
+    // requested types
+    int64_t n_types;
+    const int64_t* kinds;
+    const int64_t* int_params;       // n for N, skip distance for S
+    const double* weights;           // weight for W
+    const int64_t* unigram_flags;    // S: add unigrams (SU)
+    bool best_model;                 // -f B
+    double alpha;
+};
+
+inline Seq flat_text(const Corpus& c, int64_t text) {
+    return Seq{c.flat_tokens + c.flat_offsets[text], c.flat_offsets[text + 1] - c.flat_offsets[text]};
+}
+
+inline Seq unit(const Corpus& c, int64_t u) {
+    return Seq{c.unit_tokens + c.unit_offsets[u], c.unit_offsets[u + 1] - c.unit_offsets[u]};
+}
+
+inline int64_t local_id(const std::vector<uint32_t>& vocabulary, uint32_t token) {
+    return (int64_t)(std::lower_bound(vocabulary.begin(), vocabulary.end(), token) - vocabulary.begin());
+}
+
+// Union-LCS (or WLCS) hits of one model against the peer, with ROUGE-1.5.5's unigram clipping.
+// Returns the hit count (LCS) or the weighted hit (WLCS); `base` gets sum of model unit lengths (LCS) or
+// sum of their weights (WLCS).
+inline double union_lcs_hits(const Corpus& c, int64_t model_text, int64_t peer_text, bool weighted,
+                             Scratch& s, double& base) {
+    double hit = 0.0;
+    base = 0.0;
+    for (int64_t u = c.text_units[model_text]; u < c.text_units[model_text + 1]; ++u) {
+        const Seq model = unit(c, u);
+        s.hit_mask.assign((size_t)model.len, 0);
+        base += weighted ? s.fpow[(size_t)model.len] : (double)model.len;
+        for (int64_t v = c.text_units[peer_text]; v < c.text_units[peer_text + 1]; ++v) {
+            s.marker.mark(model, unit(c, v), s.hit_mask.data());
+        }
+        int64_t run = 0;
+        for (int64_t j = 0; j < model.len; ++j) {
+            if (!s.hit_mask[(size_t)j]) continue;
+            const int64_t id = local_id(s.vocabulary, model.data[j]);
+            if (s.model_unigrams[(size_t)id] > 0 && s.tmp_peer_unigrams[(size_t)id] > 0) {
+                if (weighted) {
+                    ++run;
+                    if ((j + 1 < model.len && !s.hit_mask[(size_t)(j + 1)]) || j + 1 == model.len) {
+                        hit += s.fpow[(size_t)run];
+                        run = 0;
+                    }
+                } else {
+                    hit += 1.0;
+                }
+                --s.model_unigrams[(size_t)id];
+                --s.tmp_peer_unigrams[(size_t)id];
+            }
+        }
+    }
+    return hit;
+}
+
+inline void count_unigrams(const std::vector<uint32_t>& vocabulary, Seq text, std::vector<int64_t>& counts) {
+    counts.assign(vocabulary.size(), 0);
+    for (int64_t i = 0; i < text.len; ++i) ++counts[(size_t)local_id(vocabulary, text.data[i])];
+}
+
+inline void ensure_pow_table(Scratch& s, double weight, int64_t up_to) {
+    s.fpow.resize((size_t)(up_to + 2));
+    for (int64_t k = 0; k <= up_to + 1; ++k) s.fpow[(size_t)k] = std::pow((double)k, weight);
+}
+
+inline void finish(double total_count, double total_hit, double total_count_peer, double alpha, bool weighted,
+                   double weight, double* out) {
+    double recall = 0.0, precision = 0.0, f = 0.0;
+    if (total_count != 0.0) {
+        const double ratio = total_hit / total_count;
+        recall = round5(weighted ? std::pow(ratio, 1.0 / weight) : ratio);
+    }
+    if (total_count_peer != 0.0) {
+        const double ratio = total_hit / total_count_peer;
+        precision = round5(weighted ? std::pow(ratio, 1.0 / weight) : ratio);
+    }
+    if ((1.0 - alpha) * precision + alpha * recall > 0.0) {
+        f = round5((precision * recall) / ((1.0 - alpha) * precision + alpha * recall));
+    }
+    out[0] = total_count;
+    out[1] = total_hit;
+    out[2] = recall;
+    out[3] = total_count_peer;
+    out[4] = precision;
+    out[5] = f;
+}
+
+// out: n_types x 6 values [model count, hits, R, peer count, P, F] (ROUGE-1.5.5's @results order).
+inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out) {
+    const int64_t peer = c.peer_text[doc];
+    const int64_t first_model = c.model_offsets[doc], end_model = c.model_offsets[doc + 1];
+    const int64_t n_models = end_model - first_model;
+
+    // flat texts: peer first, then the models
+    std::vector<Seq> texts;
+    texts.reserve((size_t)(n_models + 1));
+    texts.push_back(flat_text(c, peer));
+    for (int64_t m = first_model; m < end_model; ++m) texts.push_back(flat_text(c, c.model_texts[m]));
+
+    bool needs_lcs = false;
+    int64_t longest_unit = 0;
+    for (int64_t t = 0; t < c.n_types; ++t) needs_lcs |= c.kinds[t] == KIND_LCS || c.kinds[t] == KIND_WLCS;
+    if (needs_lcs) {
+        s.vocabulary.clear();
+        for (const Seq& text : texts) s.vocabulary.insert(s.vocabulary.end(), text.data, text.data + text.len);
+        std::vector<int64_t> unit_texts{peer};
+        for (int64_t m = first_model; m < end_model; ++m) unit_texts.push_back(c.model_texts[m]);
+        for (int64_t text : unit_texts) {
+            for (int64_t u = c.text_units[text]; u < c.text_units[text + 1]; ++u) {
+                const Seq seq = unit(c, u);
+                s.vocabulary.insert(s.vocabulary.end(), seq.data, seq.data + seq.len);
+                if (seq.len > longest_unit) longest_unit = seq.len;
+            }
+        }
+        std::sort(s.vocabulary.begin(), s.vocabulary.end());
+        s.vocabulary.erase(std::unique(s.vocabulary.begin(), s.vocabulary.end()), s.vocabulary.end());
+        count_unigrams(s.vocabulary, texts[0], s.peer_unigrams);
+    }
+
+    for (int64_t t = 0; t < c.n_types; ++t) {
+        const int64_t kind = c.kinds[t];
+        const bool weighted = kind == KIND_WLCS;
+        const double weight = c.weights[t];
+        double total_count = 0.0, total_hit = 0.0, total_count_peer = 0.0, best = -1.0;
+        double peer_count = 0.0;
+        if (kind == KIND_NGRAM || kind == KIND_SKIP) {
+            if (kind == KIND_NGRAM) {
+                ngram_keys(texts, c.int_params[t], s);
+            } else {
+                if (s.keys.size() < texts.size()) s.keys.resize(texts.size());
+                for (size_t i = 0; i < texts.size(); ++i) {
+                    skip_bigram_keys(texts[i], c.int_params[t], c.unigram_flags[t] != 0, s.keys[i]);
+                }
+            }
+            peer_count = (double)s.keys[0].size();
+            for (int64_t m = 0; m < n_models; ++m) {
+                const std::vector<uint64_t>& model_keys = s.keys[(size_t)(m + 1)];
+                const double hit = (double)clipped_overlap(s.keys[0], model_keys);
+                const double model_count = (double)model_keys.size();
+                if (c.best_model) {
+                    const double score = model_count != 0.0 ? round5(hit / model_count) : 0.0;
+                    if (score > best) {
+                        best = score;
+                        total_hit = hit;
+                        total_count = model_count;
+                        total_count_peer = peer_count;
+                    }
+                } else {
+                    total_hit += hit;
+                    total_count += model_count;
+                    total_count_peer += peer_count;
+                }
+            }
+        } else {
+            if (weighted) ensure_pow_table(s, weight, std::max(longest_unit, texts[0].len));
+            s.marker.weighted = weighted;
+            s.marker.fpow = weighted ? s.fpow.data() : nullptr;
+            const double peer_tokens = (double)texts[0].len;
+            for (int64_t m = 0; m < n_models; ++m) {
+                const int64_t model_text = c.model_texts[first_model + m];
+                s.tmp_peer_unigrams = s.peer_unigrams;
+                count_unigrams(s.vocabulary, texts[(size_t)(m + 1)], s.model_unigrams);
+                double base = 0.0;
+                const double hit = union_lcs_hits(c, model_text, peer, weighted, s, base);
+                double score = 0.0;
+                if (base > 0.0) score = weighted ? std::pow(hit / base, 1.0 / weight) : hit / base;
+                const double model_count = weighted ? std::pow(base, weight) : base;
+                const double peer_total = weighted ? std::pow(peer_tokens, weight) : peer_tokens;
+                if (c.best_model) {
+                    if (score > best) {
+                        best = score;
+                        total_hit = hit;
+                        total_count = model_count;
+                        total_count_peer = peer_total;
+                    }
+                } else {
+                    total_hit += hit;
+                    total_count += model_count;
+                    total_count_peer += peer_total;
+                }
+            }
+        }
+        finish(total_count, total_hit, total_count_peer, c.alpha, weighted, weight, out + t * 6);
+    }
+}
+
+}  // namespace rouge_ext

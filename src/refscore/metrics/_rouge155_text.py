@@ -1,0 +1,325 @@
+"""ROUGE-1.5.5.pl's text handling, reproduced exactly: reading sentence-per-line text with its ``-l``/``-b``
+length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stopword removal and ``-m`` stemming
+(WordNet-2.0 exception list, then the script's own Porter stemmer), and conversion to the CSR token-id arrays of
+:mod:`refscore._core._rouge_ext`.
+
+>>> porter_stem("relational"), porter_stem("generalizations"), morph_stem("geese")
+('relat', 'gener', 'goose')
+>>> tokenize_sentence(b"U.S. state-of-the-art, 3.14 -- Caf\\xc3\\xa9")
+[b'u', b's', b'state', b'of', b'the', b'art', b'3', b'14', b'caf']
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+import numpy as np
+
+# --- bundled data -------------------------------------------------------------------------------------------
+
+_DATA_PACKAGE = "refscore"
+#: WordNet 2.0 exception lists in the order the script's WordNet-2.0.exc.db was built (later files win; the
+#: first base form of a line is used).
+_EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
+
+
+def _data_text(name: str) -> str:
+    return resources.files(_DATA_PACKAGE).joinpath("data", "rouge155", name).read_text(encoding="ascii")
+
+
+@lru_cache(maxsize=1)
+def wordnet_exceptions() -> dict[str, str]:
+    """Inflected form -> base form, as the WordNet-2.0.exc.db that ``-m`` looks up before Porter stemming."""
+    table: dict[str, str] = {}
+    for name in _EXCEPTION_FILES:
+        for line in _data_text(name).splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                table[parts[0]] = parts[1]
+    return table
+
+
+@lru_cache(maxsize=1)
+def smart_stopwords() -> frozenset[bytes]:
+    """The SMART stopword list (``smart_common_words.txt``) removed by ``-s``."""
+    return frozenset(line.encode("ascii") for line in _data_text("smart_common_words.txt").split("\n") if line)
+
+
+# --- Porter stemmer: a transcription of the Perl stemmer inside ROUGE-1.5.5.pl ------------------------------
+# (Martin Porter's Perl release 1, with Chin-Yew Lin's 2004 change to step 4: "-ement" words do not try
+# "-ment" and "-ent".) Same regular expressions, same order.
+_c = "[^aeiou]"
+_v = "[aeiouy]"
+_C = f"{_c}[^aeiouy]*"
+_V = f"{_v}[aeiou]*"
+_MGR0 = re.compile(f"^({_C})?{_V}{_C}")
+_MEQ1 = re.compile(f"^({_C})?{_V}{_C}({_V})?$")
+_MGR1 = re.compile(f"^({_C})?{_V}{_C}{_V}{_C}")
+_VOWEL_IN_STEM = re.compile(f"^({_C})?{_v}")
+_CVC = re.compile(f"^{_C}{_v}[^aeiouwxy]$")
+_STEP1A_SSES_IES = re.compile("(ss|i)es$")
+_STEP1A_S = re.compile("([^s])s$")
+_STEP1B_EED = re.compile("eed$")
+_STEP1B_ED_ING = re.compile("(ed|ing)$")
+_STEP1B_AT_BL_IZ = re.compile("(at|bl|iz)$")
+_STEP1B_DOUBLE = re.compile(r"([^aeiouylsz])\1$")
+_STEP1C_Y = re.compile("y$")
+_STEP2_LIST = {"ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance", "izer": "ize", "bli": "ble",
+               "alli": "al", "entli": "ent", "eli": "e", "ousli": "ous", "ization": "ize", "ation": "ate",
+               "ator": "ate", "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous", "aliti": "al",
+               "iviti": "ive", "biliti": "ble", "logi": "log"}
+_STEP2 = re.compile("(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|"
+                    "fulness|ousness|aliti|iviti|biliti|logi)$")
+_STEP3_LIST = {"icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic", "ful": "", "ness": ""}
+_STEP3 = re.compile("(icate|ative|alize|iciti|ical|ful|ness)$")
+_STEP4 = re.compile("(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$")
+_STEP4_MENT = re.compile("ment$")
+_STEP4_ENT = re.compile("ent$")
+_STEP4_ION = re.compile("(s|t)(ion)$")
+_STEP5_E = re.compile("e$")
+_STEP5_LL = re.compile("ll$")
+
+
+def porter_stem(word: str) -> str:
+    """ROUGE-1.5.5's Porter stemmer (``stem`` in the Perl script), for a lowercase word.
+
+    >>> [porter_stem(w) for w in ("caresses", "ponies", "agreement", "hopping", "yelling")]
+    ['caress', 'poni', 'agreement', 'hop', 'yell']
+    """
+    if len(word) < 3:
+        return word
+    w = word
+    first_y = w[0] == "y"
+    if first_y:
+        w = "Y" + w[1:]
+    # step 1a
+    if m := _STEP1A_SSES_IES.search(w):
+        w = w[:m.start()] + m.group(1)
+    elif m := _STEP1A_S.search(w):
+        w = w[:m.start()] + m.group(1)
+    # step 1b
+    if m := _STEP1B_EED.search(w):
+        if _MGR0.search(w[:m.start()]):
+            w = w[:-1]
+    elif m := _STEP1B_ED_ING.search(w):
+        stem = w[:m.start()]
+        if _VOWEL_IN_STEM.search(stem):
+            w = stem
+            if _STEP1B_AT_BL_IZ.search(w):
+                w += "e"
+            elif _STEP1B_DOUBLE.search(w):
+                w = w[:-1]
+            elif _CVC.search(w):
+                w += "e"
+    # step 1c
+    if m := _STEP1C_Y.search(w):
+        stem = w[:m.start()]
+        if _VOWEL_IN_STEM.search(stem):
+            w = stem + "i"
+    # step 2
+    if m := _STEP2.search(w):
+        stem = w[:m.start()]
+        if _MGR0.search(stem):
+            w = stem + _STEP2_LIST[m.group(1)]
+    # step 3
+    if m := _STEP3.search(w):
+        stem = w[:m.start()]
+        if _MGR0.search(stem):
+            w = stem + _STEP3_LIST[m.group(1)]
+    # step 4 (with the script's -ement change)
+    if m := _STEP4.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    if m := _STEP4_MENT.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    if m := _STEP4_ENT.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    elif m := _STEP4_ION.search(w):
+        stem = w[:m.start()] + m.group(1)
+        if _MGR1.search(stem):
+            w = stem
+    # step 5
+    if m := _STEP5_E.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem) or (_MEQ1.search(stem) and not _CVC.search(stem)):
+            w = stem
+    if _STEP5_LL.search(w) and _MGR1.search(w):
+        w = w[:-1]
+    if first_y:
+        w = w[0].lower() + w[1:]
+    return w
+
+
+def morph_stem(token: str) -> str:
+    """``MorphStem``: the WordNet-2.0 exception list first (irregular forms), else :func:`porter_stem`."""
+    base = wordnet_exceptions().get(token)
+    return base if base is not None else porter_stem(token)
+
+
+# --- reading and tokenizing ---------------------------------------------------------------------------------
+_WHITESPACE = re.compile(rb"\s+")  # Perl's \s on bytes: [ \t\n\x0b\f\r]
+_TOKEN = re.compile(rb"[a-z0-9]+")
+
+
+def perl_split(sentence: bytes) -> list[bytes]:
+    """Perl's ``split(/\\s+/, $s)``: a leading empty field is kept, trailing empty fields are dropped."""
+    fields = _WHITESPACE.split(sentence)
+    while fields and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+def sentence_lines(text: str) -> list[bytes]:
+    """SPL input: the non-empty lines of ``text`` (UTF-8 bytes, ASCII-lowercased, as ``tr/A-Z/a-z/``)."""
+    return [line for line in text.encode("utf-8").lower().split(b"\n") if line]
+
+
+def read_text(lines: list[bytes], word_limit: int, byte_limit: int) -> bytes:
+    """``readText``: the text used for n-grams, skip-bigrams and unigram clipping counts (``-l``/``-b`` cut)."""
+    if not word_limit and not byte_limit:
+        return b" ".join(lines)
+    pieces: list[bytes] = []
+    used = 0
+    for line in lines:
+        if word_limit:
+            fields = perl_split(line)
+            size = len(fields)
+            if used + size < word_limit:
+                pieces.append(b" " + line if used != 0 else line)
+                used += size
+                continue
+            pieces.append((b" " if used > 0 else b"") + b" ".join(fields[:word_limit - used]))
+        else:
+            size = len(line)
+            if used + size < byte_limit:
+                pieces.append(b" " + line if used != 0 else line)
+                used += size
+                continue
+            pieces.append((b" " if used > 0 else b"") + line[:byte_limit - used])
+        break
+    return b"".join(pieces)
+
+
+def read_text_units(lines: list[bytes], word_limit: int, byte_limit: int) -> list[bytes]:
+    """``readText_LCS``: the sentence units used by ROUGE-L and ROUGE-W.
+
+    Quirk kept from the script: with ``-b`` the running byte count is never updated, so every sentence shorter
+    than the limit is kept whole until the first one that is not, which is cut to the limit.
+    """
+    if not word_limit and not byte_limit:
+        return lines
+    units: list[bytes] = []
+    used = 0
+    for line in lines:
+        if word_limit:
+            fields = perl_split(line)
+            if used + len(fields) < word_limit:
+                used += len(fields)
+                units.append(line)
+                continue
+            units.append(b" ".join(fields[:word_limit - used]))
+        else:
+            if len(line) < byte_limit:
+                units.append(line)
+                continue
+            units.append(line[:byte_limit])
+        break
+    return units
+
+
+def tokenize_sentence(text: bytes) -> list[bytes]:
+    """The script's clean-up (``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``) and its ``^[a-z0-9$]`` token filter."""
+    return _TOKEN.findall(text.lower())
+
+
+@dataclass
+class Vocabulary:
+    """Maps raw tokens to ids of their processed form (stopwords removed with ``-s``, stemmed with ``-m``)."""
+
+    stemming: bool
+    remove_stopwords: bool
+    ids: dict[bytes, int] = field(default_factory=dict)       # processed token -> id
+    raw_ids: dict[bytes, int] = field(default_factory=dict)   # raw token -> id, or -1 for a removed stopword
+
+    def _add(self, raw: bytes) -> int:
+        if self.remove_stopwords and raw in smart_stopwords():
+            token_id = -1
+        else:
+            processed = raw
+            if self.stemming and len(raw) > 3:
+                processed = _morph_stem_bytes(raw)
+            token_id = self.ids.setdefault(processed, len(self.ids))
+        self.raw_ids[raw] = token_id
+        return token_id
+
+    def encode(self, tokens: list[bytes]) -> list[int]:
+        get = self.raw_ids.get
+        ids = [get(t) for t in tokens]
+        if None in ids:
+            ids = [self._add(t) if i is None else i for t, i in zip(tokens, ids)]
+        if self.remove_stopwords and -1 in ids:
+            ids = [i for i in ids if i != -1]
+        return ids
+
+
+@lru_cache(maxsize=1 << 18)
+def _morph_stem_bytes(token: bytes) -> bytes:
+    return morph_stem(token.decode("ascii")).encode("ascii")
+
+
+@dataclass
+class EncodedTexts:
+    """CSR token ids of many texts: flat tokens (``readText``) and sentence units (``readText_LCS``)."""
+
+    flat_tokens: np.ndarray
+    flat_offsets: np.ndarray
+    unit_tokens: np.ndarray
+    unit_offsets: np.ndarray
+    text_units: np.ndarray
+    vocabulary_size: int
+
+
+def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, word_limit: int = 0,
+                 byte_limit: int = 0) -> EncodedTexts:
+    """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files."""
+    vocabulary = Vocabulary(stemming, remove_stopwords)
+    encode = vocabulary.encode
+    limited = bool(word_limit or byte_limit)
+    unit_ids: list[int] = []
+    unit_lengths: list[int] = []
+    units_per_text: list[int] = []
+    flat_ids: list[int] = []
+    flat_lengths: list[int] = []
+    for text in texts:
+        lines = sentence_lines(text)
+        units = read_text_units(lines, word_limit, byte_limit) if limited else lines
+        for sentence in units:
+            ids = encode(_TOKEN.findall(sentence))
+            unit_ids.extend(ids)
+            unit_lengths.append(len(ids))
+        units_per_text.append(len(units))
+        if limited:
+            ids = encode(_TOKEN.findall(read_text(lines, word_limit, byte_limit)))
+            flat_ids.extend(ids)
+            flat_lengths.append(len(ids))
+    unit_tokens = np.array(unit_ids, dtype=np.uint32)
+    unit_offsets = _offsets(unit_lengths)
+    text_units = _offsets(units_per_text)
+    if limited:
+        flat_tokens, flat_offsets = np.array(flat_ids, dtype=np.uint32), _offsets(flat_lengths)
+    else:  # without limits readText's text is the concatenation of the units
+        flat_tokens, flat_offsets = unit_tokens, np.ascontiguousarray(unit_offsets[text_units])
+    return EncodedTexts(flat_tokens, flat_offsets, unit_tokens, unit_offsets, text_units, len(vocabulary.ids))
+
+
+def _offsets(lengths: list[int]) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
