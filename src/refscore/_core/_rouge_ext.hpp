@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace rouge_ext {
@@ -201,8 +203,25 @@ inline void skip_bigram_keys(Seq s, int64_t skip, bool unigrams, std::vector<uin
     std::sort(out.begin(), out.end());
 }
 
+// Cells of the largest dense skip-bigram count matrix (documents with more distinct tokens use sorted keys).
+static const int64_t DENSE_SKIP_CELLS = (int64_t)1 << 22;
+
+template <typename Visit>
+inline void for_each_skip_cell(const uint32_t* t, int64_t len, int64_t skip, bool unigrams, int64_t width,
+                               Visit&& visit) {
+    for (int64_t i = 0; i + 1 < len; ++i) {
+        const int64_t row = (int64_t)t[i] * width;
+        if (unigrams) visit(row + width - 1);
+        int64_t last = len - 1;
+        if (skip >= 0 && i + skip + 1 < last) last = i + skip + 1;
+        for (int64_t j = i + 1; j <= last; ++j) visit(row + (int64_t)t[j]);
+    }
+}
+
 struct Scratch {
     PathMarker marker;
+    std::vector<std::vector<uint32_t>> local;    // flat texts of the document in local (dense) ids
+    std::vector<int32_t> peer_cells, model_cells; // dense skip-bigram counts, kept all-zero between uses
     std::vector<std::vector<uint64_t>> keys;     // n-gram / skip-bigram keys per text of the document
     std::vector<uint64_t> merged;
     std::vector<uint32_t> vocabulary;            // the document's distinct token ids (for clipping counts)
@@ -344,6 +363,25 @@ inline void finish(double total_count, double total_hit, double total_count_peer
     out[5] = f;
 }
 
+// computeNGramScore / computeSkipBigramScore: -f A sums over models; -f B keeps the model with the best
+// rounded recall (first one on ties).
+inline void accumulate(bool best_model, double hit, double model_count, double peer_count, double& best,
+                       double& total_hit, double& total_count, double& total_count_peer) {
+    if (best_model) {
+        const double score = model_count != 0.0 ? round5(hit / model_count) : 0.0;
+        if (score > best) {
+            best = score;
+            total_hit = hit;
+            total_count = model_count;
+            total_count_peer = peer_count;
+        }
+    } else {
+        total_hit += hit;
+        total_count += model_count;
+        total_count_peer += peer_count;
+    }
+}
+
 // out: n_types x 6 values [model count, hits, R, peer count, P, F] (ROUGE-1.5.5's @results order).
 inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out) {
     const int64_t peer = c.peer_text[doc];
@@ -356,12 +394,17 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
     texts.push_back(flat_text(c, peer));
     for (int64_t m = first_model; m < end_model; ++m) texts.push_back(flat_text(c, c.model_texts[m]));
 
-    bool needs_lcs = false;
+    bool needs_lcs = false, needs_skip = false;
     int64_t longest_unit = 0;
-    for (int64_t t = 0; t < c.n_types; ++t) needs_lcs |= c.kinds[t] == KIND_LCS || c.kinds[t] == KIND_WLCS;
-    if (needs_lcs) {
+    for (int64_t t = 0; t < c.n_types; ++t) {
+        needs_lcs |= c.kinds[t] == KIND_LCS || c.kinds[t] == KIND_WLCS;
+        needs_skip |= c.kinds[t] == KIND_SKIP;
+    }
+    if (needs_lcs || needs_skip) {
         s.vocabulary.clear();
         for (const Seq& text : texts) s.vocabulary.insert(s.vocabulary.end(), text.data, text.data + text.len);
+    }
+    if (needs_lcs) {
         std::vector<int64_t> unit_texts{peer};
         for (int64_t m = first_model; m < end_model; ++m) unit_texts.push_back(c.model_texts[m]);
         for (int64_t text : unit_texts) {
@@ -371,9 +414,25 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
                 if (seq.len > longest_unit) longest_unit = seq.len;
             }
         }
+    }
+    if (needs_lcs || needs_skip) {
         std::sort(s.vocabulary.begin(), s.vocabulary.end());
         s.vocabulary.erase(std::unique(s.vocabulary.begin(), s.vocabulary.end()), s.vocabulary.end());
-        count_unigrams(s.vocabulary, texts[0], s.peer_unigrams);
+    }
+    if (needs_lcs) count_unigrams(s.vocabulary, texts[0], s.peer_unigrams);
+    const int64_t width = (int64_t)s.vocabulary.size() + 1;
+    const bool dense_skip = needs_skip && width * (width - 1) <= DENSE_SKIP_CELLS;
+    if (dense_skip) {
+        if (s.local.size() < texts.size()) s.local.resize(texts.size());
+        for (size_t i = 0; i < texts.size(); ++i) {
+            s.local[i].resize((size_t)texts[i].len);
+            for (int64_t j = 0; j < texts[i].len; ++j) s.local[i][(size_t)j] = (uint32_t)local_id(s.vocabulary, texts[i].data[j]);
+        }
+        const size_t cells = (size_t)(width * (width - 1));
+        if (s.peer_cells.size() < cells) {
+            s.peer_cells.resize(cells, 0);
+            s.model_cells.resize(cells, 0);
+        }
     }
 
     for (int64_t t = 0; t < c.n_types; ++t) {
@@ -382,7 +441,34 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
         const double weight = c.weights[t];
         double total_count = 0.0, total_hit = 0.0, total_count_peer = 0.0, best = -1.0;
         double peer_count = 0.0;
-        if (kind == KIND_NGRAM || kind == KIND_SKIP) {
+        if (kind == KIND_SKIP && dense_skip) {
+            const int64_t skip = c.int_params[t];
+            const bool unigrams = c.unigram_flags[t] != 0;
+            int32_t* peer_cells = s.peer_cells.data();
+            int32_t* model_cells = s.model_cells.data();
+            const std::vector<uint32_t>& peer_local = s.local[0];
+            int64_t peer_pairs = 0;
+            for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
+                               [&](int64_t cell) { ++peer_cells[cell]; ++peer_pairs; });
+            for (int64_t m = 0; m < n_models; ++m) {
+                const std::vector<uint32_t>& model_local = s.local[(size_t)(m + 1)];
+                int64_t model_pairs = 0, hits = 0;
+                for_each_skip_cell(model_local.data(), (int64_t)model_local.size(), skip, unigrams, width,
+                                   [&](int64_t cell) { ++model_cells[cell]; ++model_pairs; });
+                for_each_skip_cell(model_local.data(), (int64_t)model_local.size(), skip, unigrams, width,
+                                   [&](int64_t cell) {
+                                       const int32_t count = model_cells[cell];
+                                       if (count) {
+                                           hits += count < peer_cells[cell] ? count : peer_cells[cell];
+                                           model_cells[cell] = 0;
+                                       }
+                                   });
+                accumulate(c.best_model, (double)hits, (double)model_pairs, (double)peer_pairs, best, total_hit,
+                           total_count, total_count_peer);
+            }
+            for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
+                               [&](int64_t cell) { peer_cells[cell] = 0; });
+        } else if (kind == KIND_NGRAM || kind == KIND_SKIP) {
             if (kind == KIND_NGRAM) {
                 ngram_keys(texts, c.int_params[t], s);
             } else {
@@ -394,21 +480,8 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
             peer_count = (double)s.keys[0].size();
             for (int64_t m = 0; m < n_models; ++m) {
                 const std::vector<uint64_t>& model_keys = s.keys[(size_t)(m + 1)];
-                const double hit = (double)clipped_overlap(s.keys[0], model_keys);
-                const double model_count = (double)model_keys.size();
-                if (c.best_model) {
-                    const double score = model_count != 0.0 ? round5(hit / model_count) : 0.0;
-                    if (score > best) {
-                        best = score;
-                        total_hit = hit;
-                        total_count = model_count;
-                        total_count_peer = peer_count;
-                    }
-                } else {
-                    total_hit += hit;
-                    total_count += model_count;
-                    total_count_peer += peer_count;
-                }
+                accumulate(c.best_model, (double)clipped_overlap(s.keys[0], model_keys), (double)model_keys.size(),
+                           peer_count, best, total_hit, total_count, total_count_peer);
             }
         } else {
             if (weighted) ensure_pow_table(s, weight, std::max(longest_unit, texts[0].len));
@@ -440,6 +513,70 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
             }
         }
         finish(total_count, total_hit, total_count_peer, c.alpha, weighted, weight, out + t * 6);
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Tokenizer: ROUGE-1.5.5 lowercases A-Z (tr/A-Z/a-z/), turns everything but [A-Za-z0-9-] into spaces, splits on
+// "-" and whitespace, and keeps tokens starting with [a-z0-9$]: the tokens are exactly the runs of [a-z0-9]
+// after ASCII lowercasing (bytes >= 0x80 are separators). Segments are byte ranges of `buffer`; with
+// `split_lines`, each non-empty line ("\n"-separated, as the script reads SPL files) of a segment is a unit,
+// otherwise the segment is one unit. Raw token strings get ids in order of first appearance.
+// ------------------------------------------------------------------------------------------------------------
+struct Tokenized {
+    std::vector<uint32_t> ids;
+    std::vector<int64_t> unit_lengths;
+    std::vector<int64_t> units_per_segment;
+    std::vector<std::string> vocabulary;
+};
+
+inline void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
+                              bool split_lines, Tokenized& out) {
+    std::unordered_map<std::string, uint32_t> index;
+    index.reserve(1 << 16);
+    std::string token;
+    for (int64_t seg = 0; seg < n_segments; ++seg) {
+        const int64_t begin = segment_offsets[seg], end = segment_offsets[seg + 1];
+        int64_t units = 0;
+        int64_t line_start = begin;
+        while (line_start <= end) {
+            int64_t line_end = end;
+            if (split_lines) {
+                line_end = line_start;
+                while (line_end < end && buffer[line_end] != '\n') ++line_end;
+                if (line_end == line_start) {  // empty line: not a sentence
+                    line_start = line_end + 1;
+                    continue;
+                }
+            }
+            int64_t count = 0;
+            token.clear();
+            for (int64_t i = line_start; i <= line_end; ++i) {
+                char ch = i < line_end ? buffer[i] : ' ';
+                if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+                if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+                    token.push_back(ch);
+                } else if (!token.empty()) {
+                    auto found = index.find(token);
+                    uint32_t id;
+                    if (found == index.end()) {
+                        id = (uint32_t)out.vocabulary.size();
+                        index.emplace(token, id);
+                        out.vocabulary.push_back(token);
+                    } else {
+                        id = found->second;
+                    }
+                    out.ids.push_back(id);
+                    ++count;
+                    token.clear();
+                }
+            }
+            out.unit_lengths.push_back(count);
+            ++units;
+            line_start = line_end + 1;
+            if (!split_lines) break;
+        }
+        out.units_per_segment.push_back(units);
     }
 }
 

@@ -15,6 +15,7 @@ take any tokenization: ROUGE-1.5.5's own (``refscore.metrics.rouge155``) or anot
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
+from libcpp.string cimport string
 from libcpp.vector cimport vector
 
 import numpy as np
@@ -54,6 +55,14 @@ cdef extern from "_rouge_ext.hpp" namespace "rouge_ext" nogil:
         cbool best_model
         double alpha
 
+    cdef cppclass Tokenized:
+        vector[uint32_t] ids
+        vector[int64_t] unit_lengths
+        vector[int64_t] units_per_segment
+        vector[string] vocabulary
+
+    void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
+                           cbool split_lines, Tokenized& out)
     void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out)
     void ensure_pow_table(Scratch& s, double weight, int64_t up_to)
     void skip_bigram_keys(Seq s, int64_t skip, cbool unigrams, vector[uint64_t]& out)
@@ -79,6 +88,36 @@ def _check_csr(tokens, offsets, name):
         raise ValueError(f"{name}: offsets must start at 0 and end within the token array")
     if offsets.shape[0] > 1 and np.any(np.diff(offsets) < 0):
         raise ValueError(f"{name}: offsets must be non-decreasing")
+
+
+def tokenize(const unsigned char[::1] buffer, const int64_t[::1] segment_offsets, bint split_lines):
+    """ROUGE-1.5.5's tokens of byte segments ``buffer[segment_offsets[i]:segment_offsets[i+1]]``: runs of
+    ``[a-z0-9]`` after ASCII lowercasing. With ``split_lines`` every non-empty line of a segment is a unit (an SPL
+    sentence), otherwise each segment is one unit.
+
+    Returns ``(ids uint32, unit_lengths int64, units_per_segment int64, vocabulary)``: raw token ids in order of
+    first appearance, and ``vocabulary[id]`` the token bytes.
+
+    >>> ids, lengths, units, vocabulary = tokenize(b"The cat-flap.\n\nCAT 2", np.array([0, 20]), True)
+    >>> ids.tolist(), lengths.tolist(), units.tolist(), vocabulary
+    ([0, 1, 2, 1, 3], [3, 2], [2], [b'the', b'cat', b'flap', b'2'])
+    """
+    _check_csr(buffer, segment_offsets, "segments")
+    cdef Tokenized result
+    cdef char empty = 0
+    cdef const char* data = <const char*>&buffer[0] if buffer.shape[0] else &empty
+    with nogil:
+        tokenize_segments(data, &segment_offsets[0], segment_offsets.shape[0] - 1, split_lines, result)
+    ids = np.empty(result.ids.size(), dtype=np.uint32)
+    if result.ids.size():
+        ids[:] = <uint32_t[:result.ids.size()]>result.ids.data()
+    lengths = np.empty(result.unit_lengths.size(), dtype=np.int64)
+    if result.unit_lengths.size():
+        lengths[:] = <int64_t[:result.unit_lengths.size()]>result.unit_lengths.data()
+    units = np.empty(result.units_per_segment.size(), dtype=np.int64)
+    if result.units_per_segment.size():
+        units[:] = <int64_t[:result.units_per_segment.size()]>result.units_per_segment.data()
+    return ids, lengths, units, list(result.vocabulary)
 
 
 def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_offsets,

@@ -11,11 +11,13 @@ length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stop
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
+
+from refscore._core._rouge_ext import tokenize
 
 # --- bundled data -------------------------------------------------------------------------------------------
 
@@ -239,39 +241,24 @@ def tokenize_sentence(text: bytes) -> list[bytes]:
     return _TOKEN.findall(text.lower())
 
 
-@dataclass
-class Vocabulary:
-    """Maps raw tokens to ids of their processed form (stopwords removed with ``-s``, stemmed with ``-m``)."""
-
-    stemming: bool
-    remove_stopwords: bool
-    ids: dict[bytes, int] = field(default_factory=dict)       # processed token -> id
-    raw_ids: dict[bytes, int] = field(default_factory=dict)   # raw token -> id, or -1 for a removed stopword
-
-    def _add(self, raw: bytes) -> int:
-        if self.remove_stopwords and raw in smart_stopwords():
-            token_id = -1
-        else:
-            processed = raw
-            if self.stemming and len(raw) > 3:
-                processed = _morph_stem_bytes(raw)
-            token_id = self.ids.setdefault(processed, len(self.ids))
-        self.raw_ids[raw] = token_id
-        return token_id
-
-    def encode(self, tokens: list[bytes]) -> list[int]:
-        get = self.raw_ids.get
-        ids = [get(t) for t in tokens]
-        if None in ids:
-            ids = [self._add(t) if i is None else i for t, i in zip(tokens, ids)]
-        if self.remove_stopwords and -1 in ids:
-            ids = [i for i in ids if i != -1]
-        return ids
-
-
 @lru_cache(maxsize=1 << 18)
 def _morph_stem_bytes(token: bytes) -> bytes:
     return morph_stem(token.decode("ascii")).encode("ascii")
+
+
+def process_vocabulary(vocabulary: list[bytes], *, stemming: bool, remove_stopwords: bool) -> np.ndarray:
+    """Map raw token ids to ids of the processed tokens (-1: a stopword removed by ``-s``; stems with ``-m``
+    for tokens longer than 3 characters, as ``createNGram`` does)."""
+    stopwords = smart_stopwords() if remove_stopwords else frozenset()
+    ids: dict[bytes, int] = {}
+    table = np.empty(len(vocabulary), dtype=np.int64)
+    for raw_id, raw in enumerate(vocabulary):
+        if raw in stopwords:
+            table[raw_id] = -1
+            continue
+        processed = _morph_stem_bytes(raw) if stemming and len(raw) > 3 else raw
+        table[raw_id] = ids.setdefault(processed, len(ids))
+    return table
 
 
 @dataclass
@@ -283,43 +270,56 @@ class EncodedTexts:
     unit_tokens: np.ndarray
     unit_offsets: np.ndarray
     text_units: np.ndarray
-    vocabulary_size: int
 
 
 def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, word_limit: int = 0,
                  byte_limit: int = 0) -> EncodedTexts:
-    """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files."""
-    vocabulary = Vocabulary(stemming, remove_stopwords)
-    encode = vocabulary.encode
+    """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files.
+
+    The compiled tokenizer splits lines and extracts tokens; only with ``-l``/``-b`` are the script's
+    length-limit rules applied here first (to bytes, per text).
+    """
     limited = bool(word_limit or byte_limit)
-    unit_ids: list[int] = []
-    unit_lengths: list[int] = []
-    units_per_text: list[int] = []
-    flat_ids: list[int] = []
-    flat_lengths: list[int] = []
-    for text in texts:
-        lines = sentence_lines(text)
-        units = read_text_units(lines, word_limit, byte_limit) if limited else lines
-        for sentence in units:
-            ids = encode(_TOKEN.findall(sentence))
-            unit_ids.extend(ids)
-            unit_lengths.append(len(ids))
-        units_per_text.append(len(units))
-        if limited:
-            ids = encode(_TOKEN.findall(read_text(lines, word_limit, byte_limit)))
-            flat_ids.extend(ids)
-            flat_lengths.append(len(ids))
-    unit_tokens = np.array(unit_ids, dtype=np.uint32)
-    unit_offsets = _offsets(unit_lengths)
-    text_units = _offsets(units_per_text)
-    if limited:
-        flat_tokens, flat_offsets = np.array(flat_ids, dtype=np.uint32), _offsets(flat_lengths)
-    else:  # without limits readText's text is the concatenation of the units
-        flat_tokens, flat_offsets = unit_tokens, np.ascontiguousarray(unit_offsets[text_units])
-    return EncodedTexts(flat_tokens, flat_offsets, unit_tokens, unit_offsets, text_units, len(vocabulary.ids))
+    if not limited:
+        chunks = [text.encode("utf-8") for text in texts]
+        raw, unit_lengths, text_units_count, vocabulary = tokenize(
+            np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), True)
+    else:
+        unit_chunks: list[bytes] = []
+        flat_chunks: list[bytes] = []
+        units_per_text: list[int] = []
+        for text in texts:
+            lines = sentence_lines(text)
+            units = read_text_units(lines, word_limit, byte_limit)
+            unit_chunks.extend(units)
+            units_per_text.append(len(units))
+            flat_chunks.append(read_text(lines, word_limit, byte_limit))
+        chunks = unit_chunks + flat_chunks
+        raw, unit_lengths, _, vocabulary = tokenize(
+            np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), False)
+        text_units_count = np.array(units_per_text, dtype=np.int64)
+    table = process_vocabulary(vocabulary, stemming=stemming, remove_stopwords=remove_stopwords)
+    tokens = table[raw]
+    if remove_stopwords:
+        keep = tokens >= 0
+        owner = np.repeat(np.arange(len(unit_lengths)), unit_lengths)
+        unit_lengths = np.bincount(owner[keep], minlength=len(unit_lengths)).astype(np.int64)
+        tokens = tokens[keep]
+    tokens = tokens.astype(np.uint32)
+    offsets = np.zeros(len(unit_lengths) + 1, dtype=np.int64)
+    np.cumsum(unit_lengths, out=offsets[1:])
+    if not limited:  # readText's text is the concatenation of the units
+        text_units = _offsets(text_units_count)
+        return EncodedTexts(tokens, np.ascontiguousarray(offsets[text_units]), tokens, offsets, text_units)
+    n_units = len(unit_chunks)
+    unit_tokens = tokens[:offsets[n_units]]
+    flat_tokens = np.ascontiguousarray(tokens[offsets[n_units]:])
+    flat_offsets = np.ascontiguousarray(offsets[n_units:] - offsets[n_units])
+    return EncodedTexts(flat_tokens, flat_offsets, unit_tokens, np.ascontiguousarray(offsets[:n_units + 1]),
+                        _offsets(text_units_count))
 
 
-def _offsets(lengths: list[int]) -> np.ndarray:
+def _offsets(lengths: list[int] | np.ndarray) -> np.ndarray:
     offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     return offsets
