@@ -10,14 +10,18 @@ length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stop
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
 from refscore._core._rouge_ext import tokenize
+from refscore.errors import InputError
 
 # --- bundled data -------------------------------------------------------------------------------------------
 
@@ -166,6 +170,34 @@ def morph_stem(token: str) -> str:
 
 
 # --- reading and tokenizing ---------------------------------------------------------------------------------
+_SEE_LINE = (re.compile(rb'^<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'),
+             re.compile(rb'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'))
+_ISI_LINE = re.compile(rb'^<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
+
+
+def read_summary(path: str | os.PathLike[str], input_format: str = "SPL") -> str:
+    """A summary file in one of ROUGE-1.5.5's input formats (``-z`` / ``INPUT-FORMAT``), as refscore text:
+    its sentences joined by newlines. ``SPL``: one sentence per line; ``SEE``: the sentences of the
+    ``<a name=..>[k]</a> <a href=.. id=..>sentence`` lines; ``ISI``: ``<S SNTNO="..">sentence</S>`` lines.
+    Bytes that are not UTF-8 are kept (``surrogateescape``), so ``-b`` byte counts stay those of the file.
+    """
+    data = Path(path).read_bytes()
+    kind = input_format.strip().upper()
+    if kind == "SPL":
+        sentences = data.split(b"\n")
+    elif kind == "SEE":
+        sentences = []
+        for line in data.split(b"\n"):
+            match = _SEE_LINE[0].match(line) or _SEE_LINE[1].match(line)
+            if match:
+                sentences.append(match.group(2))
+    elif kind == "ISI":
+        sentences = [m.group(1) for line in data.split(b"\n") if (m := _ISI_LINE.match(line))]
+    else:
+        raise InputError(f"input_format must be 'SPL', 'SEE' or 'ISI' (ROUGE-1.5.5's text formats), "
+                         f"got {input_format!r}")
+    return b"\n".join(sentences).decode("utf-8", errors="surrogateescape")
+
 _WHITESPACE = re.compile(rb"\s+")  # Perl's \s on bytes: [ \t\n\x0b\f\r]
 _TOKEN = re.compile(rb"[a-z0-9]+")
 
@@ -180,7 +212,12 @@ def perl_split(sentence: bytes) -> list[bytes]:
 
 def sentence_lines(text: str) -> list[bytes]:
     """SPL input: the non-empty lines of ``text`` (UTF-8 bytes, ASCII-lowercased, as ``tr/A-Z/a-z/``)."""
-    return [line for line in text.encode("utf-8").lower().split(b"\n") if line]
+    return [line for line in encode_utf8(text).lower().split(b"\n") if line]
+
+
+def encode_utf8(text: str) -> bytes:
+    """UTF-8 bytes of ``text``; bytes kept by ``surrogateescape`` decoding come back unchanged."""
+    return text.encode("utf-8", errors="surrogateescape")
 
 
 def read_text(lines: list[bytes], word_limit: int, byte_limit: int) -> bytes:
@@ -272,24 +309,39 @@ class EncodedTexts:
     text_units: np.ndarray
 
 
+def _checked_utf8(texts: list[str], describe: Callable[[int], str]) -> list[bytes]:
+    try:
+        return [encode_utf8(text) for text in texts]
+    except UnicodeEncodeError:
+        for index, text in enumerate(texts):
+            try:
+                encode_utf8(text)
+            except UnicodeEncodeError as exc:
+                raise InputError(f"{describe(index)} contains the lone surrogate {text[exc.start]!r} at character "
+                                 f"{exc.start}, which has no UTF-8 form; remove it or decode the source text "
+                                 f"with errors='surrogateescape'") from None
+        raise
+
+
 def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, word_limit: int = 0,
-                 byte_limit: int = 0) -> EncodedTexts:
+                 byte_limit: int = 0, describe: Callable[[int], str] = lambda i: f"text {i}") -> EncodedTexts:
     """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files.
 
     The compiled tokenizer splits lines and extracts tokens; only with ``-l``/``-b`` are the script's
     length-limit rules applied here first (to bytes, per text).
     """
     limited = bool(word_limit or byte_limit)
+    encoded = _checked_utf8(texts, describe)
     if not limited:
-        chunks = [text.encode("utf-8") for text in texts]
+        chunks = encoded
         raw, unit_lengths, text_units_count, vocabulary = tokenize(
             np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), True)
     else:
         unit_chunks: list[bytes] = []
         flat_chunks: list[bytes] = []
         units_per_text: list[int] = []
-        for text in texts:
-            lines = sentence_lines(text)
+        for text in encoded:
+            lines = [line for line in text.lower().split(b"\n") if line]
             units = read_text_units(lines, word_limit, byte_limit)
             unit_chunks.extend(units)
             units_per_text.append(len(units))

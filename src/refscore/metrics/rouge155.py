@@ -30,7 +30,7 @@ import numpy as np
 from refscore._core._rouge_ext import KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS, perl_bootstrap_means, score_documents
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._rouge155_text import encode_texts
+from refscore.metrics._rouge155_text import encode_texts, read_summary
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
@@ -210,10 +210,18 @@ class ROUGE155(Metric):
 
     def _results(self, batch: Batch, num_threads: int | None) -> np.ndarray:
         config = self.config
+        n_docs = len(batch)
+        ref_owner = np.repeat(np.arange(n_docs), batch.refs_per_segment)
+
+        def describe(index: int) -> str:
+            if index < n_docs:
+                return f"hypotheses[{index}]"
+            ref = index - n_docs
+            return f"references[{ref_owner[ref]}][{ref - batch.ref_offsets[ref_owner[ref]]}]"
+
         encoded = encode_texts(batch.hypotheses + batch.references, stemming=config.stemming,
                                remove_stopwords=config.remove_stopwords, word_limit=config.word_limit,
-                               byte_limit=config.byte_limit)
-        n_docs = len(batch)
+                               byte_limit=config.byte_limit, describe=describe)
         types = config.parsed_types
         return score_documents(
             encoded.flat_tokens, encoded.flat_offsets, encoded.unit_tokens, encoded.unit_offsets,
