@@ -16,6 +16,8 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "ROUGE155": "refscore.metrics.rouge155",
+    "ROUGE155Config": "refscore.metrics.rouge155",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

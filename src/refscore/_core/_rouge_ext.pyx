@@ -7,10 +7,10 @@ inside one ``nogil`` ``prange``, with per-thread scratch, so results never depen
 take any tokenization: ROUGE-1.5.5's own (``refscore.metrics.rouge155``) or another flavor's token ids.
 
 >>> import numpy as np
->>> ids = np.array([1, 2, 3, 1, 3, 2], dtype=np.uint32)
->>> offsets = np.array([0, 3, 6], dtype=np.int64)
->>> skip_bigram_pairs(ids, offsets[:2], ids, offsets[1:] - 3 + 3, max_skip=-1, unigrams=False).tolist()
-[[1, 3, 3]]
+>>> ref, hyp = np.array([1, 2, 3], dtype=np.uint32), np.array([1, 3, 2], dtype=np.uint32)
+>>> offsets = np.array([0, 3], dtype=np.int64)
+>>> skip_bigram_pairs(ref, offsets, hyp, offsets, max_skip=-1, unigrams=False).tolist()  # hits, ref, hyp
+[[2, 3, 3]]
 """
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
@@ -91,7 +91,7 @@ def _check_csr(tokens, offsets, name):
 
 
 def tokenize(const unsigned char[::1] buffer, const int64_t[::1] segment_offsets, bint split_lines):
-    """ROUGE-1.5.5's tokens of byte segments ``buffer[segment_offsets[i]:segment_offsets[i+1]]``: runs of
+    r"""ROUGE-1.5.5's tokens of byte segments ``buffer[segment_offsets[i]:segment_offsets[i+1]]``: runs of
     ``[a-z0-9]`` after ASCII lowercasing. With ``split_lines`` every non-empty line of a segment is a unit (an SPL
     sentence), otherwise each segment is one unit.
 

