@@ -134,3 +134,11 @@ def test_metric_protocol_merges_and_averages():
     assert metric.sentence_score(hyps[0], refs[0]).averages["ROUGE-1"]["F"] == per_doc["ROUGE-1"].fmeasure[0]
     with pytest.raises(InputError, match="recompute"):
         ROUGE155().score_from_statistics(whole)
+
+
+def test_unbounded_skip_bigrams_on_huge_texts_are_refused_with_advice():
+    big = " ".join(f"w{i}" for i in range(50_000))
+    with pytest.raises(InputError, match=r"hypotheses\[1\] has 50000 tokens.*ROUGE-S4"):
+        rouge155(["a b", big], ["a", "b"], types=("ROUGE-S*",), printed_averages=False)
+    bounded = rouge155([big], [big], types=("ROUGE-S4", "ROUGE-2"), printed_averages=False)
+    assert bounded["ROUGE-S4"].fmeasure[0] == bounded["ROUGE-2"].fmeasure[0] == 1.0

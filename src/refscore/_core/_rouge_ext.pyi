@@ -9,6 +9,10 @@ KIND_LCS: Final[int]
 KIND_WLCS: Final[int]
 KIND_SKIP: Final[int]
 RESULT_COLUMNS: Final[tuple[str, ...]]
+MAX_SKIP_BIGRAMS: Final[int]
+
+def skip_bigram_count(length: int, max_skip: int, unigrams: bool = False) -> int: ...
+def check_skip_bigram_size(offsets: npt.NDArray[np.int64], max_skip: int, unigrams: bool, name: str) -> None: ...
 
 def tokenize(
     buffer: npt.NDArray[np.uint8] | bytes, segment_offsets: npt.NDArray[np.int64], split_lines: bool

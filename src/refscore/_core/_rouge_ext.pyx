@@ -83,6 +83,36 @@ cdef inline Seq _seq(const uint32_t* tokens, const int64_t* offsets, int64_t ind
     return s
 
 
+#: the most skip-bigrams one text may produce (the sorted-key path stores them all: 8 bytes each)
+MAX_SKIP_BIGRAMS = 1 << 30
+
+
+def skip_bigram_count(int64_t length, int64_t max_skip, bint unigrams=False):
+    """Number of skip-bigrams (plus unigrams) ROUGE-1.5.5 counts in a text of ``length`` tokens."""
+    if length < 2:
+        return 0
+    cdef int64_t pairs
+    if max_skip < 0 or max_skip + 1 >= length - 1:
+        pairs = length * (length - 1) // 2
+    else:
+        pairs = (max_skip + 1) * (length - 1) - (max_skip + 1) * max_skip // 2
+    return pairs + (length - 1 if unigrams else 0)
+
+
+def check_skip_bigram_size(const int64_t[::1] offsets, int64_t max_skip, bint unigrams, name):
+    """Refuse texts whose skip-bigram count (quadratic in the length for ROUGE-S*) exceeds MAX_SKIP_BIGRAMS."""
+    if offsets.shape[0] < 2:
+        return
+    lengths = np.diff(np.asarray(offsets))
+    longest = int(np.argmax(lengths))
+    count = skip_bigram_count(int(lengths[longest]), max_skip, unigrams)
+    if count > MAX_SKIP_BIGRAMS:
+        raise ValueError(
+            f"{name} {longest} has {int(lengths[longest])} tokens, i.e. {count} skip-bigrams (quadratic in the length "
+            f"without a maximum skip distance); use a maximum skip distance (e.g. ROUGE-S4 / max_skip=4) or "
+            f"shorter texts")
+
+
 def _check_csr(tokens, offsets, name):
     if offsets.shape[0] < 1 or offsets[0] != 0 or offsets[offsets.shape[0] - 1] > tokens.shape[0]:
         raise ValueError(f"{name}: offsets must start at 0 and end within the token array")
@@ -156,6 +186,9 @@ def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_off
         raise ValueError("peer_text / model_texts refer to texts that do not exist")
     if n_docs and np.any(np.diff(model_offsets) < 1):
         raise ValueError("every document needs at least one model")
+    for k in range(n_types):
+        if kinds[k] == KIND_SKIP:
+            check_skip_bigram_size(flat_offsets, int_params[k], unigram_flags[k] != 0, "text")
     out = np.zeros((n_docs, n_types, 6), dtype=np.float64)
     if n_docs == 0 or n_types == 0:
         return out
@@ -265,6 +298,8 @@ def skip_bigram_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_off
     cdef int64_t n = ref_offsets.shape[0] - 1
     if hyp_offsets.shape[0] - 1 != n:
         raise ValueError("ref_offsets and hyp_offsets must describe the same number of pairs")
+    check_skip_bigram_size(ref_offsets, max_skip, unigrams, "reference")
+    check_skip_bigram_size(hyp_offsets, max_skip, unigrams, "hypothesis")
     out = np.zeros((n, 3), dtype=np.int64)
     if n == 0:
         return out

@@ -27,7 +27,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._rouge_ext import KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS, perl_bootstrap_means, score_documents
+from refscore._core._rouge_ext import (KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS, MAX_SKIP_BIGRAMS,
+                                       perl_bootstrap_means, score_documents, skip_bigram_count)
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._rouge155_text import encode_texts, read_summary
@@ -212,6 +213,7 @@ class ROUGE155(Metric):
         config = self.config
         n_docs = len(batch)
         ref_owner = np.repeat(np.arange(n_docs), batch.refs_per_segment)
+        types = config.parsed_types
 
         def describe(index: int) -> str:
             if index < n_docs:
@@ -222,7 +224,15 @@ class ROUGE155(Metric):
         encoded = encode_texts(batch.hypotheses + batch.references, stemming=config.stemming,
                                remove_stopwords=config.remove_stopwords, word_limit=config.word_limit,
                                byte_limit=config.byte_limit, describe=describe)
-        types = config.parsed_types
+        lengths = np.diff(encoded.flat_offsets)
+        for t in types:
+            if t.kind == KIND_SKIP and len(lengths):
+                longest = int(np.argmax(lengths))
+                count = skip_bigram_count(int(lengths[longest]), t.int_param, t.unigrams)
+                if count > MAX_SKIP_BIGRAMS:
+                    raise InputError(f"{t.name}: {describe(longest)} has {lengths[longest]} tokens, i.e. {count} "
+                                     f"skip-bigrams (quadratic in the length); use a maximum skip distance "
+                                     f"(e.g. ROUGE-S4) or shorter texts")
         return score_documents(
             encoded.flat_tokens, encoded.flat_offsets, encoded.unit_tokens, encoded.unit_offsets,
             encoded.text_units, np.arange(n_docs, dtype=np.int64), np.ascontiguousarray(batch.ref_offsets),
