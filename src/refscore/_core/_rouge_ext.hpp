@@ -53,6 +53,23 @@ struct PathMarker {
         return weighted ? (diagonal + fpow[run + 1]) - fpow[run] : diagonal + 1.0;
     }
 
+    // One DP row: row i (model token xi) over columns 0..J from row i-1 (prev, l_prev).
+    inline void step_row(uint32_t xi, int64_t J, const double* prev, const int32_t* l_prev, double* row,
+                         int32_t* l_row) const {
+        row[0] = 0.0;
+        l_row[0] = 0;
+        for (int64_t j = 1; j <= J; ++j) {
+            if (xi == y[j - 1]) {
+                const int32_t run = l_prev[j - 1];
+                row[j] = match_value(prev[j - 1], run);
+                l_row[j] = run + 1;
+            } else {
+                row[j] = prev[j] >= row[j - 1] ? prev[j] : row[j - 1];
+                l_row[j] = 0;
+            }
+        }
+    }
+
     // rows lo+1..hi over columns 0..J, starting from row lo = (c0, l0); keeps the whole block in `table`.
     void fill_block(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0) {
         const int64_t width = J + 1;
@@ -62,21 +79,8 @@ struct PathMarker {
         lrow_prev.assign(l0, l0 + width);
         lrow_cur.resize((size_t)width);
         for (int64_t r = 1; r < rows; ++r) {
-            const uint32_t xi = x[lo + r - 1];
             double* row = &table[(size_t)(r * width)];
-            const double* prev = row - width;
-            row[0] = 0.0;
-            lrow_cur[0] = 0;
-            for (int64_t j = 1; j <= J; ++j) {
-                if (xi == y[j - 1]) {
-                    const int32_t run = lrow_prev[j - 1];
-                    row[j] = match_value(prev[j - 1], run);
-                    lrow_cur[j] = run + 1;
-                } else {
-                    row[j] = prev[j] >= row[j - 1] ? prev[j] : row[j - 1];
-                    lrow_cur[j] = 0;
-                }
-            }
+            step_row(x[lo + r - 1], J, row - width, lrow_prev.data(), row, lrow_cur.data());
             lrow_prev.swap(lrow_cur);
         }
     }
@@ -88,19 +92,7 @@ struct PathMarker {
         std::vector<double> c_prev(c0, c0 + width), c_cur((size_t)width);
         std::vector<int32_t> l_prev(l0, l0 + width), l_cur((size_t)width);
         for (int64_t i = lo + 1; i <= hi; ++i) {
-            const uint32_t xi = x[i - 1];
-            c_cur[0] = 0.0;
-            l_cur[0] = 0;
-            for (int64_t j = 1; j <= J; ++j) {
-                if (xi == y[j - 1]) {
-                    const int32_t run = l_prev[j - 1];
-                    c_cur[j] = match_value(c_prev[j - 1], run);
-                    l_cur[j] = run + 1;
-                } else {
-                    c_cur[j] = c_prev[j] >= c_cur[j - 1] ? c_prev[j] : c_cur[j - 1];
-                    l_cur[j] = 0;
-                }
-            }
+            step_row(x[i - 1], J, c_prev.data(), l_prev.data(), c_cur.data(), l_cur.data());
             c_prev.swap(c_cur);
             l_prev.swap(l_cur);
         }
@@ -363,12 +355,15 @@ inline void finish(double total_count, double total_hit, double total_count_peer
     out[5] = f;
 }
 
-// computeNGramScore / computeSkipBigramScore: -f A sums over models; -f B keeps the model with the best
-// rounded recall (first one on ties).
-inline void accumulate(bool best_model, double hit, double model_count, double peer_count, double& best,
-                       double& total_hit, double& total_count, double& total_count_peer) {
+// The -f B selection score of computeNGramScore / computeSkipBigramScore: the rounded recall of one model.
+inline double rounded_recall(double hit, double model_count) {
+    return model_count != 0.0 ? round5(hit / model_count) : 0.0;
+}
+
+// -f A sums hits and counts over models; -f B keeps the model with the best `score` (the first one on ties).
+inline void accumulate(bool best_model, double score, double hit, double model_count, double peer_count,
+                       double& best, double& total_hit, double& total_count, double& total_count_peer) {
     if (best_model) {
-        const double score = model_count != 0.0 ? round5(hit / model_count) : 0.0;
         if (score > best) {
             best = score;
             total_hit = hit;
@@ -463,8 +458,9 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
                                            model_cells[cell] = 0;
                                        }
                                    });
-                accumulate(c.best_model, (double)hits, (double)model_pairs, (double)peer_pairs, best, total_hit,
-                           total_count, total_count_peer);
+                const double score = c.best_model ? rounded_recall((double)hits, (double)model_pairs) : 0.0;
+                accumulate(c.best_model, score, (double)hits, (double)model_pairs, (double)peer_pairs, best,
+                           total_hit, total_count, total_count_peer);
             }
             for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
                                [&](int64_t cell) { peer_cells[cell] = 0; });
@@ -480,8 +476,11 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
             peer_count = (double)s.keys[0].size();
             for (int64_t m = 0; m < n_models; ++m) {
                 const std::vector<uint64_t>& model_keys = s.keys[(size_t)(m + 1)];
-                accumulate(c.best_model, (double)clipped_overlap(s.keys[0], model_keys), (double)model_keys.size(),
-                           peer_count, best, total_hit, total_count, total_count_peer);
+                const double hit = (double)clipped_overlap(s.keys[0], model_keys);
+                const double model_count = (double)model_keys.size();
+                const double score = c.best_model ? rounded_recall(hit, model_count) : 0.0;
+                accumulate(c.best_model, score, hit, model_count, peer_count, best, total_hit, total_count,
+                           total_count_peer);
             }
         } else {
             if (weighted) ensure_pow_table(s, weight, std::max(longest_unit, texts[0].len));
@@ -498,18 +497,8 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
                 if (base > 0.0) score = weighted ? std::pow(hit / base, 1.0 / weight) : hit / base;
                 const double model_count = weighted ? std::pow(base, weight) : base;
                 const double peer_total = weighted ? std::pow(peer_tokens, weight) : peer_tokens;
-                if (c.best_model) {
-                    if (score > best) {
-                        best = score;
-                        total_hit = hit;
-                        total_count = model_count;
-                        total_count_peer = peer_total;
-                    }
-                } else {
-                    total_hit += hit;
-                    total_count += model_count;
-                    total_count_peer += peer_total;
-                }
+                accumulate(c.best_model, score, hit, model_count, peer_total, best, total_hit, total_count,
+                           total_count_peer);
             }
         }
         finish(total_count, total_hit, total_count_peer, c.alpha, weighted, weight, out + t * 6);
