@@ -79,12 +79,49 @@ def run_perl(script: Path, data: Path, rows, ids) -> tuple[str, float]:
         return done.stdout, time.perf_counter() - start
 
 
+LARGE_CASES = {  # name: (tokens per document, types, tokens per sentence; 0 = one sentence)
+    "ngram-skip": (100_000, ("ROUGE-1", "ROUGE-2", "ROUGE-S4", "ROUGE-SU4"), 25),
+    "lcs-wlcs": (10_000, ("ROUGE-L", "ROUGE-W-1.2"), 0),
+}
+
+
+def large_documents(case: str) -> None:
+    """Memory stays linear: 100,000-token documents for N and bounded skip-bigrams, and 10,000-token single
+    sentences for the summary-level LCS and WLCS (whose backtrack would need a 10^8-cell table). Run in a fresh
+    process per case so that the peak RSS is its own."""
+    import random
+
+    from refscore.metrics.rouge155 import rouge155
+
+    length, types, sentence = LARGE_CASES[case]
+    rng = random.Random(155)
+    words = [f"w{i}" for i in range(5000)]
+    docs = []
+    for _ in range(2):
+        tokens = [rng.choice(words) for _ in range(length)]
+        if sentence:
+            tokens = [" ".join(tokens[i:i + sentence]) for i in range(0, length, sentence)]
+        docs.append(("\n" if sentence else " ").join(tokens))
+    before = peak_rss_mib()
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = rouge155([docs[0]], [docs[1]], types=types, printed_averages=False, num_threads=1)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    shape = "one sentence" if not sentence else f"{sentence}-token sentences"
+    print(f"two {length:,}-token documents ({shape}), {', '.join(types)}: {wall:.1f} s wall, {cpu:.1f} s CPU, "
+          f"peak RSS +{peak_rss_mib() - before:.0f} MiB; F = {', '.join(f'{r.fmeasure[0]:.4f}' for r in result.values())}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--perl-script", type=Path, help="path to ROUGE-1.5.5.pl (not shipped with refscore)")
     parser.add_argument("--perl-data", type=Path, help="its data folder (smart_common_words.txt, WordNet-2.0.exc.db)")
     parser.add_argument("--docs", type=int, default=0, help="use only the first N documents (0 = all 11,490)")
+    parser.add_argument("--skip-large", action="store_true", help="skip the large-document memory check")
+    parser.add_argument("--large-case", choices=sorted(LARGE_CASES), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.large_case:
+        large_documents(args.large_case)
+        return
     path = DATA / "summ_cnndm_see2017" / "baseline.jsonl"
     if not path.exists():
         sys.exit(f"data not found: {path}")
@@ -102,7 +139,8 @@ def main() -> None:
     timings = {}
     for threads in (1, 2, 1):  # the first run includes the cold stemmer cache, the last one is warm
         result, wall, cpu = run_refscore(predictions, references, threads)
-        label = f"{threads} thread{'s' if threads > 1 else ''}" + (" (warm cache)" if threads in timings else "")
+        label = f"{threads} thread{'s' if threads > 1 else ''}"
+        label += " (warm cache)" if label in timings else ""
         timings[label] = (wall, cpu)
         print(f"refscore {label:>22}: {wall:7.2f} s wall, {cpu:7.2f} s CPU")
     print(f"refscore peak RSS: {peak_rss_mib():.0f} MiB (+{peak_rss_mib() - rss_before:.0f} MiB while scoring)")
@@ -126,6 +164,9 @@ def main() -> None:
               f"printed values identical")
     else:
         print("ROUGE-1.5.5.pl not timed (pass --perl-script and --perl-data; the script is not shipped)")
+    if not args.skip_large:
+        for case in LARGE_CASES:
+            subprocess.run([sys.executable, __file__, "--large-case", case], check=True)
 
 
 if __name__ == "__main__":
