@@ -7,7 +7,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from refscore._core._rouge_ext import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics._rouge155_text import morph_stem, porter_stem, process_vocabulary
@@ -142,3 +145,14 @@ def test_unbounded_skip_bigrams_on_huge_texts_are_refused_with_advice():
         rouge155(["a b", big], ["a", "b"], types=("ROUGE-S*",), printed_averages=False)
     bounded = rouge155([big], [big], types=("ROUGE-S4", "ROUGE-2"), printed_averages=False)
     assert bounded["ROUGE-S4"].fmeasure[0] == bounded["ROUGE-2"].fmeasure[0] == 1.0
+
+
+def test_compiled_porter_stemmer_equals_the_transcription():
+    pairs = [line.split("\t") for line in GOLDEN.read_text().splitlines() if not line.startswith("#")]
+    assert [s.decode() for s in porter_stem_words([w.encode() for w, _ in pairs])] == [s for _, s in pairs]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aeiouybcdlmnrstwxzgk0", max_size=14))
+def test_compiled_porter_stemmer_equals_the_transcription_on_random_words(word):
+    assert porter_stem_words([word.encode()])[0].decode() == porter_stem(word)

@@ -17,6 +17,7 @@ def check_skip_bigram_size(offsets: npt.NDArray[np.int64], max_skip: int, unigra
 def tokenize(
     buffer: npt.NDArray[np.uint8] | bytes, segment_offsets: npt.NDArray[np.int64], split_lines: bool
 ) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64], npt.NDArray[np.int64], list[bytes]]: ...
+def porter_stem_words(words: list[bytes]) -> list[bytes]: ...
 def score_documents(
     flat_tokens: npt.NDArray[np.uint32],
     flat_offsets: npt.NDArray[np.int64],

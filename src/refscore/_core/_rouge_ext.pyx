@@ -61,6 +61,7 @@ cdef extern from "_rouge_ext.hpp" namespace "rouge_ext" nogil:
         vector[int64_t] units_per_segment
         vector[string] vocabulary
 
+    string porter_stem "rouge_ext::porter::stem" (string word)
     void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
                            cbool split_lines, Tokenized& out)
     void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out)
@@ -148,6 +149,21 @@ def tokenize(const unsigned char[::1] buffer, const int64_t[::1] segment_offsets
     if result.units_per_segment.size():
         units[:] = <int64_t[:result.units_per_segment.size()]>result.units_per_segment.data()
     return ids, lengths, units, list(result.vocabulary)
+
+
+def porter_stem_words(list words):
+    """ROUGE-1.5.5's Porter stemmer (the Perl ``stem`` sub, with its step-4 change) of lowercase ASCII words
+    (``bytes``), in C++.
+
+    >>> porter_stem_words([b"relational", b"ponies", b"agreement", b"yelling"])
+    [b'relat', b'poni', b'agreem', b'yell']
+    """
+    cdef vector[string] items = words
+    cdef size_t i
+    with nogil:
+        for i in range(items.size()):
+            items[i] = porter_stem(items[i])
+    return list(items)
 
 
 def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_offsets,

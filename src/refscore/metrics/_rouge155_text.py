@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from refscore._core._rouge_ext import tokenize
+from refscore._core._rouge_ext import porter_stem_words, tokenize
 from refscore.errors import InputError
 
 # --- bundled data -------------------------------------------------------------------------------------------
@@ -278,23 +278,28 @@ def tokenize_sentence(text: bytes) -> list[bytes]:
     return _TOKEN.findall(text.lower())
 
 
-@lru_cache(maxsize=1 << 18)
-def _morph_stem_bytes(token: bytes) -> bytes:
-    return morph_stem(token.decode("ascii")).encode("ascii")
+@lru_cache(maxsize=1)
+def _exceptions_bytes() -> dict[bytes, bytes]:
+    return {k.encode("ascii"): v.encode("ascii") for k, v in wordnet_exceptions().items()}
 
 
 def process_vocabulary(vocabulary: list[bytes], *, stemming: bool, remove_stopwords: bool) -> np.ndarray:
-    """Map raw token ids to ids of the processed tokens (-1: a stopword removed by ``-s``; stems with ``-m``
-    for tokens longer than 3 characters, as ``createNGram`` does)."""
+    """Map raw token ids to ids of the processed tokens (-1: a stopword removed by ``-s``; with ``-m`` tokens
+    longer than 3 characters become their WordNet base form or Porter stem, as ``createNGram`` does)."""
     stopwords = smart_stopwords() if remove_stopwords else frozenset()
+    stems: dict[bytes, bytes] = {}
+    if stemming:
+        exceptions = _exceptions_bytes()
+        to_stem = [raw for raw in vocabulary if len(raw) > 3 and raw not in exceptions and raw not in stopwords]
+        stems = dict(zip(to_stem, porter_stem_words(to_stem)))
+        stems.update((raw, exceptions[raw]) for raw in vocabulary if len(raw) > 3 and raw in exceptions)
     ids: dict[bytes, int] = {}
     table = np.empty(len(vocabulary), dtype=np.int64)
     for raw_id, raw in enumerate(vocabulary):
         if raw in stopwords:
             table[raw_id] = -1
-            continue
-        processed = _morph_stem_bytes(raw) if stemming and len(raw) > 3 else raw
-        table[raw_id] = ids.setdefault(processed, len(ids))
+        else:
+            table[raw_id] = ids.setdefault(stems.get(raw, raw), len(ids))
     return table
 
 
