@@ -67,8 +67,10 @@ def ref_ngrams(tokens, n):
     return Counter(tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1))
 
 
-def ref_skip_bigrams(tokens, skip, unigrams):
+def ref_skip_bigrams(tokens, skip, unigrams, last_unigram=False):
     grams = Counter()
+    if unigrams and last_unigram and tokens:
+        grams[(tokens[-1],)] += 1
     for i in range(len(tokens) - 1):
         if unigrams:
             grams[(tokens[i],)] += 1
@@ -191,12 +193,13 @@ def test_wlcs_value_equals_the_dp(pairs, weight):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(tokens, tokens), min_size=1, max_size=5), st.integers(-1, 4), st.booleans())
-def test_skip_bigram_pairs_equal_the_reference(pairs, skip, unigrams):
+@given(st.lists(st.tuples(tokens, tokens), min_size=1, max_size=5), st.integers(-1, 4), st.booleans(), st.booleans())
+def test_skip_bigram_pairs_equal_the_reference(pairs, skip, unigrams, last_unigram):
     got = skip_bigram_pairs(*as_csr([p[0] for p in pairs]), *as_csr([p[1] for p in pairs]), max_skip=skip,
-                            unigrams=unigrams)
+                            unigrams=unigrams, last_unigram=last_unigram)
     for (ref, hyp), row in zip(pairs, got.tolist()):
-        r, h = ref_skip_bigrams(ref, skip, unigrams), ref_skip_bigrams(hyp, skip, unigrams)
+        r = ref_skip_bigrams(ref, skip, unigrams, last_unigram)
+        h = ref_skip_bigrams(hyp, skip, unigrams, last_unigram)
         assert row == [sum(min(v, h[g]) for g, v in r.items()), sum(r.values()), sum(h.values())]
 
 

@@ -182,9 +182,12 @@ inline int64_t clipped_overlap(const std::vector<uint64_t>& a, const std::vector
 }
 
 // Skip-bigram keys of createSkipBigram: pairs (t_i, t_j) with i < j <= i + skip + 1 (skip < 0: any j > i);
-// with `unigrams`, t_i for i = 0 .. len-2 (ROUGE-1.5.5 never counts the last token's unigram).
-inline void skip_bigram_keys(Seq s, int64_t skip, bool unigrams, std::vector<uint64_t>& out) {
+// with `unigrams`, t_i for i = 0 .. len-2 (ROUGE-1.5.5 never counts the last token's unigram; `last_unigram`
+// adds it, for flavors that count every unigram).
+inline void skip_bigram_keys(Seq s, int64_t skip, bool unigrams, std::vector<uint64_t>& out,
+                             bool last_unigram = false) {
     out.clear();
+    if (unigrams && last_unigram && s.len > 0) out.push_back(((uint64_t)s.data[s.len - 1] << 32) | UNIGRAM_SLOT);
     for (int64_t i = 0; i + 1 < s.len; ++i) {
         const uint64_t head = (uint64_t)s.data[i] << 32;
         if (unigrams) out.push_back(head | UNIGRAM_SLOT);

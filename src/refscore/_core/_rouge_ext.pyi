@@ -53,6 +53,7 @@ def skip_bigram_pairs(
     hyp_offsets: npt.NDArray[np.int64],
     max_skip: int = -1,
     unigrams: bool = False,
+    last_unigram: bool = False,
     num_threads: int | None = None,
 ) -> npt.NDArray[np.int64]: ...
 def perl_bootstrap_means(

@@ -66,7 +66,7 @@ cdef extern from "_rouge_ext.hpp" namespace "rouge_ext" nogil:
                            cbool split_lines, Tokenized& out)
     void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out)
     void ensure_pow_table(Scratch& s, double weight, int64_t up_to)
-    void skip_bigram_keys(Seq s, int64_t skip, cbool unigrams, vector[uint64_t]& out)
+    void skip_bigram_keys(Seq s, int64_t skip, cbool unigrams, vector[uint64_t]& out, cbool last_unigram)
     int64_t clipped_overlap(const vector[uint64_t]& a, const vector[uint64_t]& b)
 
 #: kind codes of score_documents' ``kinds`` argument
@@ -302,12 +302,13 @@ def wlcs_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_offsets,
 
 def skip_bigram_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_offsets,
                       const uint32_t[::1] hyp_tokens, const int64_t[::1] hyp_offsets, int64_t max_skip=-1,
-                      bint unigrams=False, num_threads=None):
+                      bint unigrams=False, bint last_unigram=False, num_threads=None):
     """Skip-bigram statistics of every (reference, hypothesis) pair: int64 ``(n, 3)`` = clipped hits,
     reference count, hypothesis count.
 
     Pairs ``(t_i, t_j)`` with ``i < j <= i + max_skip + 1`` (``max_skip < 0``: unlimited); with ``unigrams``
-    (ROUGE-SU) the unigrams of positions ``0 .. len-2`` are added (ROUGE-1.5.5 skips the last token's unigram).
+    (ROUGE-SU) the unigrams of positions ``0 .. len-2`` are added (ROUGE-1.5.5 skips the last token's unigram;
+    ``last_unigram=True`` counts it too, e.g. for a rouge-score-style ROUGE-SU).
     """
     _check_csr(ref_tokens, ref_offsets, "ref")
     _check_csr(hyp_tokens, hyp_offsets, "hyp")
@@ -316,6 +317,7 @@ def skip_bigram_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_off
         raise ValueError("ref_offsets and hyp_offsets must describe the same number of pairs")
     check_skip_bigram_size(ref_offsets, max_skip, unigrams, "reference")
     check_skip_bigram_size(hyp_offsets, max_skip, unigrams, "hypothesis")
+    last_unigram = last_unigram and unigrams
     out = np.zeros((n, 3), dtype=np.int64)
     if n == 0:
         return out
@@ -331,8 +333,8 @@ def skip_bigram_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_off
     with nogil:
         for i in prange(n, num_threads=threads, schedule="dynamic"):
             tid = threadid()
-            skip_bigram_keys(_seq(ref_data, &ref_offsets[0], i), max_skip, unigrams, ref_keys[tid])
-            skip_bigram_keys(_seq(hyp_data, &hyp_offsets[0], i), max_skip, unigrams, hyp_keys[tid])
+            skip_bigram_keys(_seq(ref_data, &ref_offsets[0], i), max_skip, unigrams, ref_keys[tid], last_unigram)
+            skip_bigram_keys(_seq(hyp_data, &hyp_offsets[0], i), max_skip, unigrams, hyp_keys[tid], last_unigram)
             out_view[i, 0] = clipped_overlap(ref_keys[tid], hyp_keys[tid])
             out_view[i, 1] = ref_keys[tid].size()
             out_view[i, 2] = hyp_keys[tid].size()
