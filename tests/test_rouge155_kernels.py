@@ -259,3 +259,15 @@ def test_perl_bootstrap_draws_are_perls_drand48():
         draws = list(reference(seed, 37))
         expected = [sum(data[i, k] for i in draws) / 37 for k in range(2)]
         assert got[seed].tolist() == expected
+
+
+def test_bad_kernel_arguments_raise():
+    docs = [([[1, 2]], [[[1, 2]]])]
+    for types, message in (([(0, 0, 0.0, False)], "order must be >= 1"), ([(2, 0, 0.0, False)], "weight must be > 0"),
+                           ([(7, 0, 0.0, False)], "not a ROUGE kind")):
+        try:
+            run_kernel(docs, types, False, 0.5)
+        except ValueError as exc:
+            assert message in str(exc)
+        else:
+            raise AssertionError(f"{types} accepted")

@@ -217,7 +217,8 @@ struct Scratch {
     PathMarker marker;
     std::vector<std::vector<uint32_t>> local;    // flat texts of the document in local (dense) ids
     std::vector<int32_t> peer_cells, model_cells; // dense skip-bigram counts, kept all-zero between uses
-    std::vector<std::vector<uint64_t>> keys;     // n-gram / skip-bigram keys per text of the document
+    std::vector<std::vector<uint64_t>> keys;     // sorted n-gram / skip-bigram keys per text of the document
+    std::vector<std::vector<std::vector<uint64_t>>> levels;  // n-gram keys per order and text
     std::vector<uint64_t> merged;
     std::vector<uint32_t> vocabulary;            // the document's distinct token ids (for clipping counts)
     std::vector<int64_t> peer_unigrams, tmp_peer_unigrams, model_unigrams;
@@ -225,35 +226,36 @@ struct Scratch {
     std::vector<double> fpow;
 };
 
-// n-gram keys of order n for every text in `texts`; n-grams of order > 2 are densified order by order so
-// that a key always fits (previous id << 32 | next token). Keys are sorted per text.
-inline void ngram_keys(const std::vector<Seq>& texts, int64_t n, Scratch& s) {
+// n-gram keys of orders 1..max_n for every text in `texts`: `levels[k-1][t]` holds one key per n-gram of order k
+// of text t (unsorted). Orders below max_n are densified (ids of distinct n-grams) so that the next order's key
+// (previous id << 32 | next token) always fits in 64 bits; equal keys <=> equal n-grams at every order.
+inline void build_ngram_levels(const std::vector<Seq>& texts, int64_t max_n, Scratch& s) {
     const size_t count = texts.size();
-    if (s.keys.size() < count) s.keys.resize(count);
-    for (size_t t = 0; t < count; ++t) {
-        s.keys[t].assign(texts[t].data, texts[t].data + texts[t].len);
-    }
-    for (int64_t k = 2; k <= n; ++k) {
+    if ((int64_t)s.levels.size() < max_n) s.levels.resize((size_t)max_n);
+    for (int64_t k = 1; k <= max_n; ++k) {
+        std::vector<std::vector<uint64_t>>& level = s.levels[(size_t)(k - 1)];
+        if (level.size() < count) level.resize(count);
         for (size_t t = 0; t < count; ++t) {
-            std::vector<uint64_t>& key = s.keys[t];
+            std::vector<uint64_t>& key = level[t];
             const int64_t grams = texts[t].len - k + 1;
-            if (grams <= 0) { key.clear(); continue; }
-            for (int64_t i = 0; i < grams; ++i) key[i] = (key[i] << 32) | (uint64_t)texts[t].data[i + k - 1];
-            key.resize((size_t)grams);
+            key.clear();
+            for (int64_t i = 0; i < grams; ++i) {
+                const uint64_t prefix = k == 1 ? 0 : s.levels[(size_t)(k - 2)][t][(size_t)i] << 32;
+                key.push_back(prefix | (uint64_t)texts[t].data[i + k - 1]);
+            }
         }
-        if (k < n) {  // densify so that the next order's keys fit in 64 bits
+        if (k > 1 && k < max_n) {  // densify so that the next order's keys fit in 64 bits
             s.merged.clear();
-            for (size_t t = 0; t < count; ++t) s.merged.insert(s.merged.end(), s.keys[t].begin(), s.keys[t].end());
+            for (size_t t = 0; t < count; ++t) s.merged.insert(s.merged.end(), level[t].begin(), level[t].end());
             std::sort(s.merged.begin(), s.merged.end());
             s.merged.erase(std::unique(s.merged.begin(), s.merged.end()), s.merged.end());
             for (size_t t = 0; t < count; ++t) {
-                for (uint64_t& v : s.keys[t]) {
+                for (uint64_t& v : level[t]) {
                     v = (uint64_t)(std::lower_bound(s.merged.begin(), s.merged.end(), v) - s.merged.begin());
                 }
             }
         }
     }
-    for (size_t t = 0; t < count; ++t) std::sort(s.keys[t].begin(), s.keys[t].end());
 }
 
 // ------------------------------------------------------------------------------------------------------------
@@ -433,6 +435,12 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
         }
     }
 
+    int64_t max_order = 0;
+    for (int64_t t = 0; t < c.n_types; ++t) {
+        if (c.kinds[t] == KIND_NGRAM && c.int_params[t] > max_order) max_order = c.int_params[t];
+    }
+    if (max_order > 0) build_ngram_levels(texts, max_order, s);
+
     for (int64_t t = 0; t < c.n_types; ++t) {
         const int64_t kind = c.kinds[t];
         const bool weighted = kind == KIND_WLCS;
@@ -468,10 +476,14 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
             for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
                                [&](int64_t cell) { peer_cells[cell] = 0; });
         } else if (kind == KIND_NGRAM || kind == KIND_SKIP) {
+            if (s.keys.size() < texts.size()) s.keys.resize(texts.size());
             if (kind == KIND_NGRAM) {
-                ngram_keys(texts, c.int_params[t], s);
+                const std::vector<std::vector<uint64_t>>& level = s.levels[(size_t)(c.int_params[t] - 1)];
+                for (size_t i = 0; i < texts.size(); ++i) {
+                    s.keys[i] = level[i];
+                    std::sort(s.keys[i].begin(), s.keys[i].end());
+                }
             } else {
-                if (s.keys.size() < texts.size()) s.keys.resize(texts.size());
                 for (size_t i = 0; i < texts.size(); ++i) {
                     skip_bigram_keys(texts[i], c.int_params[t], c.unigram_flags[t] != 0, s.keys[i]);
                 }

@@ -203,6 +203,12 @@ def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_off
     if n_docs and np.any(np.diff(model_offsets) < 1):
         raise ValueError("every document needs at least one model")
     for k in range(n_types):
+        if kinds[k] not in (KIND_NGRAM, KIND_LCS, KIND_WLCS, KIND_SKIP):
+            raise ValueError(f"kinds[{k}] = {kinds[k]} is not a ROUGE kind (0 n-gram, 1 LCS, 2 WLCS, 3 skip-bigram)")
+        if kinds[k] == KIND_NGRAM and int_params[k] < 1:
+            raise ValueError(f"int_params[{k}] = {int_params[k]}: the n-gram order must be >= 1")
+        if kinds[k] == KIND_WLCS and not weights[k] > 0:
+            raise ValueError(f"weights[{k}] = {weights[k]}: the WLCS weight must be > 0")
         if kinds[k] == KIND_SKIP:
             check_skip_bigram_size(flat_offsets, int_params[k], unigram_flags[k] != 0, "text")
     out = np.zeros((n_docs, n_types, 6), dtype=np.float64)
