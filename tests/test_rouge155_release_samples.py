@@ -9,6 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import shared_data_path
 from rouge155_perl_output import parse_perl_output
@@ -74,7 +75,6 @@ def test_release_sample_averages_and_intervals(config_name, output_name, options
                           num_threads=1, **options)
         for name in types:
             r = result[name]
-            import numpy as np
             printed = perl_averages(np.stack([r.recall, r.precision, r.fmeasure], axis=1), eval_ids=eval_ids)
             for component, value in zip("RPF", printed):
                 got = tuple(f"{x:.5f}" for x in (value.average, value.low, value.high))

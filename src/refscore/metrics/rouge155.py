@@ -36,6 +36,9 @@ from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
 
+__all__ = ["ROUGE155", "ROUGE155Config", "ROUGE155Score", "ROUGE155TypeResult", "PerlAverage", "RougeType",
+           "parse_type", "perl_averages", "read_summary", "rouge155"]
+
 COMPONENTS = ("R", "P", "F")
 _NGRAM = re.compile(r"^(\d+)$")
 _WLCS = re.compile(r"^w-?(\d+(?:\.\d*)?|\.\d+)$")
