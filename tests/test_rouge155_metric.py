@@ -14,7 +14,7 @@ from refscore._core._rouge_ext import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics._rouge155_text import morph_stem, porter_stem, process_vocabulary
-from refscore.metrics.rouge155 import ROUGE155, ROUGE155Config, parse_type, rouge155
+from refscore.metrics.rouge155 import ROUGE155, ROUGE155Config, parse_type, read_summary, rouge155
 
 GOLDEN = Path(__file__).parent / "golden" / "rouge155_porter_stems.tsv"
 
@@ -156,3 +156,18 @@ def test_compiled_porter_stemmer_equals_the_transcription():
 @given(st.text(alphabet="aeiouybcdlmnrstwxzgk0", max_size=14))
 def test_compiled_porter_stemmer_equals_the_transcription_on_random_words(word):
     assert porter_stem_words([word.encode()])[0].decode() == porter_stem(word)
+
+
+def test_read_summary_formats(tmp_path):
+    see = tmp_path / "a.html"
+    see.write_bytes(b'<html>\n<a name="1">[1]</a> <a href="#1" id=1>The cat sat.</a>\n'
+                    b'<a size="7" name="2">[2]</a> <a href="#2" id=2>It slept \xe9.</a>\n</html>\n')
+    isi = tmp_path / "a.isi"
+    isi.write_text('<S SNTNO="1">The cat sat.</S>\n<S SNTNO="2a">It slept.</S>\nignored\n')
+    spl = tmp_path / "a.spl"
+    spl.write_text("The cat sat.\n\nIt slept.\n")
+    assert read_summary(see, "SEE") == "The cat sat.\nIt slept \udce9."  # undecodable bytes are kept
+    assert read_summary(isi, "isi") == "The cat sat.\nIt slept."
+    assert read_summary(spl) == "The cat sat.\n\nIt slept.\n"
+    with pytest.raises(InputError, match="input_format"):
+        read_summary(spl, "BE")
