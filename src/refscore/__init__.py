@@ -33,6 +33,8 @@ _LAZY: dict[str, str] = {
     "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
     "rouge": "refscore.metrics.rouge",
     "ROUGE": "refscore.metrics.rouge",
+    "ROUGE155": "refscore.metrics.rouge155",
+    "ROUGE155Config": "refscore.metrics.rouge155",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

@@ -16,6 +16,7 @@ REGISTRY: dict[str, str] = {
     "chrf": "refscore.metrics.chrf:CHRF",
     "ter": "refscore.metrics.ter:TER",
     "rouge": "refscore.metrics.rouge:ROUGE",
+    "rouge155": "refscore.metrics.rouge155:ROUGE155",
 }
 
 

@@ -1,0 +1,754 @@
+// ROUGE-1.5.5 kernels on integer token ids: n-gram hits, skip-bigrams (ROUGE-S/SU), summary-level union LCS
+// (ROUGE-L) and weighted LCS (ROUGE-W), with the exact counting rules of ROUGE-1.5.5.pl.
+//
+// Everything here is plain C++ without Python objects; _rouge_ext.pyx calls `score_document` for every
+// document inside one `prange`, each thread with its own `Scratch`. No function throws on valid input.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rouge_ext {
+
+//: the key of a unigram in the skip-bigram table (token ids are < 0xFFFFFFFF)
+static const uint64_t UNIGRAM_SLOT = 0xFFFFFFFFull;
+
+enum Kind { KIND_NGRAM = 0, KIND_LCS = 1, KIND_WLCS = 2, KIND_SKIP = 3 };
+
+struct Seq {
+    const uint32_t* data;
+    int64_t len;
+};
+
+// ROUGE-1.5.5 rounds every score with sprintf("%7.5f") and keeps working with the rounded number.
+inline double round5(double value) {
+    char buffer[64];
+    std::snprintf(buffer, sizeof(buffer), "%.5f", value);
+    return std::strtod(buffer, nullptr);
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// LCS / WLCS hit marking: the backtrack of lcs_inner / wlcs_inner (rows = model sentence, columns = peer
+// sentence). Ties go "up" (drop the model token) when c[i-1][j] >= c[i][j-1]. A direct table is used when it
+// has at most `block_cells` cells; larger problems are split by rows (divide and conquer on the backtrack,
+// one row of DP values per recursion level), so memory stays O(peer length * log(model length)).
+// ------------------------------------------------------------------------------------------------------------
+struct PathMarker {
+    bool weighted = false;
+    const double* fpow = nullptr;  // fpow[k] = k ** weight (WLCS only)
+    const uint32_t* x = nullptr;   // model sentence
+    const uint32_t* y = nullptr;   // peer sentence
+    uint8_t* mask = nullptr;       // hit mask over the model sentence
+    int64_t block_cells = (int64_t)1 << 21;
+    std::vector<double> table;
+    std::vector<int32_t> lrow_prev, lrow_cur;
+
+    inline double match_value(double diagonal, int32_t run) const {
+        return weighted ? (diagonal + fpow[run + 1]) - fpow[run] : diagonal + 1.0;
+    }
+
+    // One DP row: row i (model token xi) over columns 0..J from row i-1 (prev, l_prev).
+    inline void step_row(uint32_t xi, int64_t J, const double* prev, const int32_t* l_prev, double* row,
+                         int32_t* l_row) const {
+        row[0] = 0.0;
+        l_row[0] = 0;
+        for (int64_t j = 1; j <= J; ++j) {
+            if (xi == y[j - 1]) {
+                const int32_t run = l_prev[j - 1];
+                row[j] = match_value(prev[j - 1], run);
+                l_row[j] = run + 1;
+            } else {
+                row[j] = prev[j] >= row[j - 1] ? prev[j] : row[j - 1];
+                l_row[j] = 0;
+            }
+        }
+    }
+
+    // rows lo+1..hi over columns 0..J, starting from row lo = (c0, l0); keeps the whole block in `table`.
+    void fill_block(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0) {
+        const int64_t width = J + 1;
+        const int64_t rows = hi - lo + 1;
+        table.resize((size_t)(rows * width));
+        std::copy(c0, c0 + width, table.begin());
+        lrow_prev.assign(l0, l0 + width);
+        lrow_cur.resize((size_t)width);
+        for (int64_t r = 1; r < rows; ++r) {
+            double* row = &table[(size_t)(r * width)];
+            step_row(x[lo + r - 1], J, row - width, lrow_prev.data(), row, lrow_cur.data());
+            lrow_prev.swap(lrow_cur);
+        }
+    }
+
+    // DP row `hi` from row lo = (c0, l0), with two rolling rows only.
+    void forward_rows(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0,
+                      std::vector<double>& c_out, std::vector<int32_t>& l_out) {
+        const int64_t width = J + 1;
+        std::vector<double> c_prev(c0, c0 + width), c_cur((size_t)width);
+        std::vector<int32_t> l_prev(l0, l0 + width), l_cur((size_t)width);
+        for (int64_t i = lo + 1; i <= hi; ++i) {
+            step_row(x[i - 1], J, c_prev.data(), l_prev.data(), c_cur.data(), l_cur.data());
+            c_prev.swap(c_cur);
+            l_prev.swap(l_cur);
+        }
+        c_out.swap(c_prev);
+        l_out.swap(l_prev);
+    }
+
+    // Backtrack inside the block from (hi, J); returns the column where the path leaves the block through
+    // row lo, or -1 when it ended (column 0 reached).
+    int64_t trace_block(int64_t lo, int64_t hi, int64_t J) {
+        const int64_t width = J + 1;
+        int64_t i = hi, j = J;
+        while (i > lo && j > 0) {
+            const int64_t r = i - lo;
+            if (x[i - 1] == y[j - 1]) {
+                mask[i - 1] = 1;
+                --i;
+                --j;
+            } else if (table[(size_t)((r - 1) * width + j)] >= table[(size_t)(r * width + j - 1)]) {
+                --i;
+            } else {
+                --j;
+            }
+        }
+        return j > 0 ? j : -1;
+    }
+
+    int64_t solve(int64_t lo, int64_t hi, int64_t J, const double* c0, const int32_t* l0) {
+        if (hi - lo <= 1 || (hi - lo + 1) * (J + 1) <= block_cells) {
+            fill_block(lo, hi, J, c0, l0);
+            return trace_block(lo, hi, J);
+        }
+        const int64_t mid = lo + (hi - lo) / 2;
+        std::vector<double> c_mid;
+        std::vector<int32_t> l_mid;
+        forward_rows(lo, mid, J, c0, l0, c_mid, l_mid);
+        const int64_t exit_column = solve(mid, hi, J, c_mid.data(), l_mid.data());
+        if (exit_column <= 0) return -1;
+        return solve(lo, mid, exit_column, c0, l0);
+    }
+
+    // Mark the LCS (or WLCS) positions of model sentence `model` against peer sentence `peer` in `hit_mask`.
+    void mark(Seq model, Seq peer, uint8_t* hit_mask) {
+        if (model.len == 0 || peer.len == 0) return;
+        x = model.data;
+        y = peer.data;
+        mask = hit_mask;
+        std::vector<double> c0((size_t)(peer.len + 1), 0.0);
+        std::vector<int32_t> l0((size_t)(peer.len + 1), 0);
+        solve(0, model.len, peer.len, c0.data(), l0.data());
+    }
+
+    // The WLCS value c[m][n] alone (Lin 2004's WLCS), in memory linear in the peer length.
+    double wlcs_value(Seq model, Seq peer) {
+        if (model.len == 0 || peer.len == 0) return 0.0;
+        x = model.data;
+        y = peer.data;
+        std::vector<double> c0((size_t)(peer.len + 1), 0.0), c_out;
+        std::vector<int32_t> l0((size_t)(peer.len + 1), 0), l_out;
+        forward_rows(0, model.len, peer.len, c0.data(), l0.data(), c_out, l_out);
+        return c_out[(size_t)peer.len];
+    }
+};
+
+// ------------------------------------------------------------------------------------------------------------
+// Counting helpers
+// ------------------------------------------------------------------------------------------------------------
+
+// Sum over keys of min(count in a, count in b); both vectors sorted.
+inline int64_t clipped_overlap(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
+    int64_t hits = 0;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i] < b[j]) {
+            ++i;
+        } else if (b[j] < a[i]) {
+            ++j;
+        } else {
+            const uint64_t key = a[i];
+            int64_t count_a = 0, count_b = 0;
+            while (i < a.size() && a[i] == key) { ++i; ++count_a; }
+            while (j < b.size() && b[j] == key) { ++j; ++count_b; }
+            hits += count_a < count_b ? count_a : count_b;
+        }
+    }
+    return hits;
+}
+
+// Skip-bigram keys of createSkipBigram: pairs (t_i, t_j) with i < j <= i + skip + 1 (skip < 0: any j > i);
+// with `unigrams`, t_i for i = 0 .. len-2 (ROUGE-1.5.5 never counts the last token's unigram; `last_unigram`
+// adds it, for flavors that count every unigram).
+inline void skip_bigram_keys(Seq s, int64_t skip, bool unigrams, std::vector<uint64_t>& out,
+                             bool last_unigram = false) {
+    out.clear();
+    if (unigrams && last_unigram && s.len > 0) out.push_back(((uint64_t)s.data[s.len - 1] << 32) | UNIGRAM_SLOT);
+    for (int64_t i = 0; i + 1 < s.len; ++i) {
+        const uint64_t head = (uint64_t)s.data[i] << 32;
+        if (unigrams) out.push_back(head | UNIGRAM_SLOT);
+        int64_t last = s.len - 1;
+        if (skip >= 0 && i + skip + 1 < last) last = i + skip + 1;
+        for (int64_t j = i + 1; j <= last; ++j) out.push_back(head | (uint64_t)s.data[j]);
+    }
+    std::sort(out.begin(), out.end());
+}
+
+// Cells of the largest dense skip-bigram count matrix (documents with more distinct tokens use sorted keys).
+static const int64_t DENSE_SKIP_CELLS = (int64_t)1 << 22;
+
+template <typename Visit>
+inline void for_each_skip_cell(const uint32_t* t, int64_t len, int64_t skip, bool unigrams, int64_t width,
+                               Visit&& visit) {
+    for (int64_t i = 0; i + 1 < len; ++i) {
+        const int64_t row = (int64_t)t[i] * width;
+        if (unigrams) visit(row + width - 1);
+        int64_t last = len - 1;
+        if (skip >= 0 && i + skip + 1 < last) last = i + skip + 1;
+        for (int64_t j = i + 1; j <= last; ++j) visit(row + (int64_t)t[j]);
+    }
+}
+
+struct Scratch {
+    PathMarker marker;
+    std::vector<std::vector<uint32_t>> local;    // flat texts of the document in local (dense) ids
+    std::vector<int32_t> peer_cells, model_cells; // dense skip-bigram counts, kept all-zero between uses
+    std::vector<std::vector<uint64_t>> keys;     // sorted n-gram / skip-bigram keys per text of the document
+    std::vector<std::vector<std::vector<uint64_t>>> levels;  // n-gram keys per order and text
+    std::vector<uint64_t> merged;
+    std::vector<uint32_t> vocabulary;            // the document's distinct token ids (for clipping counts)
+    std::vector<int64_t> peer_unigrams, tmp_peer_unigrams, model_unigrams;
+    std::vector<uint8_t> hit_mask;
+    std::vector<double> fpow;
+};
+
+// n-gram keys of orders 1..max_n for every text in `texts`: `levels[k-1][t]` holds one key per n-gram of order k
+// of text t (unsorted). Orders below max_n are densified (ids of distinct n-grams) so that the next order's key
+// (previous id << 32 | next token) always fits in 64 bits; equal keys <=> equal n-grams at every order.
+inline void build_ngram_levels(const std::vector<Seq>& texts, int64_t max_n, Scratch& s) {
+    const size_t count = texts.size();
+    if ((int64_t)s.levels.size() < max_n) s.levels.resize((size_t)max_n);
+    for (int64_t k = 1; k <= max_n; ++k) {
+        std::vector<std::vector<uint64_t>>& level = s.levels[(size_t)(k - 1)];
+        if (level.size() < count) level.resize(count);
+        for (size_t t = 0; t < count; ++t) {
+            std::vector<uint64_t>& key = level[t];
+            const int64_t grams = texts[t].len - k + 1;
+            key.clear();
+            for (int64_t i = 0; i < grams; ++i) {
+                const uint64_t prefix = k == 1 ? 0 : s.levels[(size_t)(k - 2)][t][(size_t)i] << 32;
+                key.push_back(prefix | (uint64_t)texts[t].data[i + k - 1]);
+            }
+        }
+        if (k > 1 && k < max_n) {  // densify so that the next order's keys fit in 64 bits
+            s.merged.clear();
+            for (size_t t = 0; t < count; ++t) s.merged.insert(s.merged.end(), level[t].begin(), level[t].end());
+            std::sort(s.merged.begin(), s.merged.end());
+            s.merged.erase(std::unique(s.merged.begin(), s.merged.end()), s.merged.end());
+            for (size_t t = 0; t < count; ++t) {
+                for (uint64_t& v : level[t]) {
+                    v = (uint64_t)(std::lower_bound(s.merged.begin(), s.merged.end(), v) - s.merged.begin());
+                }
+            }
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// One document: a peer (system summary) against its models (references), all requested ROUGE types.
+// ------------------------------------------------------------------------------------------------------------
+struct Corpus {
+    const uint32_t* flat_tokens;     // readText tokens (n-grams, skip-bigrams, clipping counts)
+    const int64_t* flat_offsets;     // per text
+    const uint32_t* unit_tokens;     // readText_LCS tokens (sentence units for L and W)
+    const int64_t* unit_offsets;     // per unit
+    const int64_t* text_units;       // per text: range of its units
+    const int64_t* peer_text;        // per document
+    const int64_t* model_offsets;    // per document: range in model_texts
+    const int64_t* model_texts;
+    // requested types
+    int64_t n_types;
+    const int64_t* kinds;
+    const int64_t* int_params;       // n for N, skip distance for S
+    const double* weights;           // weight for W
+    const int64_t* unigram_flags;    // S: add unigrams (SU)
+    bool best_model;                 // -f B
+    double alpha;
+};
+
+inline Seq flat_text(const Corpus& c, int64_t text) {
+    return Seq{c.flat_tokens + c.flat_offsets[text], c.flat_offsets[text + 1] - c.flat_offsets[text]};
+}
+
+inline Seq unit(const Corpus& c, int64_t u) {
+    return Seq{c.unit_tokens + c.unit_offsets[u], c.unit_offsets[u + 1] - c.unit_offsets[u]};
+}
+
+inline int64_t local_id(const std::vector<uint32_t>& vocabulary, uint32_t token) {
+    return (int64_t)(std::lower_bound(vocabulary.begin(), vocabulary.end(), token) - vocabulary.begin());
+}
+
+// Union-LCS (or WLCS) hits of one model against the peer, with ROUGE-1.5.5's unigram clipping.
+// Returns the hit count (LCS) or the weighted hit (WLCS); `base` gets sum of model unit lengths (LCS) or
+// sum of their weights (WLCS).
+inline double union_lcs_hits(const Corpus& c, int64_t model_text, int64_t peer_text, bool weighted,
+                             Scratch& s, double& base) {
+    double hit = 0.0;
+    base = 0.0;
+    for (int64_t u = c.text_units[model_text]; u < c.text_units[model_text + 1]; ++u) {
+        const Seq model = unit(c, u);
+        s.hit_mask.assign((size_t)model.len, 0);
+        base += weighted ? s.fpow[(size_t)model.len] : (double)model.len;
+        for (int64_t v = c.text_units[peer_text]; v < c.text_units[peer_text + 1]; ++v) {
+            s.marker.mark(model, unit(c, v), s.hit_mask.data());
+        }
+        int64_t run = 0;
+        for (int64_t j = 0; j < model.len; ++j) {
+            if (!s.hit_mask[(size_t)j]) continue;
+            const int64_t id = local_id(s.vocabulary, model.data[j]);
+            if (s.model_unigrams[(size_t)id] > 0 && s.tmp_peer_unigrams[(size_t)id] > 0) {
+                if (weighted) {
+                    ++run;
+                    if ((j + 1 < model.len && !s.hit_mask[(size_t)(j + 1)]) || j + 1 == model.len) {
+                        hit += s.fpow[(size_t)run];
+                        run = 0;
+                    }
+                } else {
+                    hit += 1.0;
+                }
+                --s.model_unigrams[(size_t)id];
+                --s.tmp_peer_unigrams[(size_t)id];
+            }
+        }
+    }
+    return hit;
+}
+
+inline void count_unigrams(const std::vector<uint32_t>& vocabulary, Seq text, std::vector<int64_t>& counts) {
+    counts.assign(vocabulary.size(), 0);
+    for (int64_t i = 0; i < text.len; ++i) ++counts[(size_t)local_id(vocabulary, text.data[i])];
+}
+
+inline void ensure_pow_table(Scratch& s, double weight, int64_t up_to) {
+    s.fpow.resize((size_t)(up_to + 2));
+    for (int64_t k = 0; k <= up_to + 1; ++k) s.fpow[(size_t)k] = std::pow((double)k, weight);
+}
+
+inline void finish(double total_count, double total_hit, double total_count_peer, double alpha, bool weighted,
+                   double weight, double* out) {
+    double recall = 0.0, precision = 0.0, f = 0.0;
+    if (total_count != 0.0) {
+        const double ratio = total_hit / total_count;
+        recall = round5(weighted ? std::pow(ratio, 1.0 / weight) : ratio);
+    }
+    if (total_count_peer != 0.0) {
+        const double ratio = total_hit / total_count_peer;
+        precision = round5(weighted ? std::pow(ratio, 1.0 / weight) : ratio);
+    }
+    if ((1.0 - alpha) * precision + alpha * recall > 0.0) {
+        f = round5((precision * recall) / ((1.0 - alpha) * precision + alpha * recall));
+    }
+    out[0] = total_count;
+    out[1] = total_hit;
+    out[2] = recall;
+    out[3] = total_count_peer;
+    out[4] = precision;
+    out[5] = f;
+}
+
+// The -f B selection score of computeNGramScore / computeSkipBigramScore: the rounded recall of one model.
+inline double rounded_recall(double hit, double model_count) {
+    return model_count != 0.0 ? round5(hit / model_count) : 0.0;
+}
+
+// -f A sums hits and counts over models; -f B keeps the model with the best `score` (the first one on ties).
+inline void accumulate(bool best_model, double score, double hit, double model_count, double peer_count,
+                       double& best, double& total_hit, double& total_count, double& total_count_peer) {
+    if (best_model) {
+        if (score > best) {
+            best = score;
+            total_hit = hit;
+            total_count = model_count;
+            total_count_peer = peer_count;
+        }
+    } else {
+        total_hit += hit;
+        total_count += model_count;
+        total_count_peer += peer_count;
+    }
+}
+
+// out: n_types x 6 values [model count, hits, R, peer count, P, F] (ROUGE-1.5.5's @results order).
+inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out) {
+    const int64_t peer = c.peer_text[doc];
+    const int64_t first_model = c.model_offsets[doc], end_model = c.model_offsets[doc + 1];
+    const int64_t n_models = end_model - first_model;
+
+    // flat texts: peer first, then the models
+    std::vector<Seq> texts;
+    texts.reserve((size_t)(n_models + 1));
+    texts.push_back(flat_text(c, peer));
+    for (int64_t m = first_model; m < end_model; ++m) texts.push_back(flat_text(c, c.model_texts[m]));
+
+    bool needs_lcs = false, needs_skip = false;
+    int64_t longest_unit = 0;
+    for (int64_t t = 0; t < c.n_types; ++t) {
+        needs_lcs |= c.kinds[t] == KIND_LCS || c.kinds[t] == KIND_WLCS;
+        needs_skip |= c.kinds[t] == KIND_SKIP;
+    }
+    if (needs_lcs || needs_skip) {
+        s.vocabulary.clear();
+        for (const Seq& text : texts) s.vocabulary.insert(s.vocabulary.end(), text.data, text.data + text.len);
+    }
+    if (needs_lcs) {
+        std::vector<int64_t> unit_texts{peer};
+        for (int64_t m = first_model; m < end_model; ++m) unit_texts.push_back(c.model_texts[m]);
+        for (int64_t text : unit_texts) {
+            for (int64_t u = c.text_units[text]; u < c.text_units[text + 1]; ++u) {
+                const Seq seq = unit(c, u);
+                s.vocabulary.insert(s.vocabulary.end(), seq.data, seq.data + seq.len);
+                if (seq.len > longest_unit) longest_unit = seq.len;
+            }
+        }
+    }
+    if (needs_lcs || needs_skip) {
+        std::sort(s.vocabulary.begin(), s.vocabulary.end());
+        s.vocabulary.erase(std::unique(s.vocabulary.begin(), s.vocabulary.end()), s.vocabulary.end());
+    }
+    if (needs_lcs) count_unigrams(s.vocabulary, texts[0], s.peer_unigrams);
+    const int64_t width = (int64_t)s.vocabulary.size() + 1;
+    const bool dense_skip = needs_skip && width * (width - 1) <= DENSE_SKIP_CELLS;
+    if (dense_skip) {
+        if (s.local.size() < texts.size()) s.local.resize(texts.size());
+        for (size_t i = 0; i < texts.size(); ++i) {
+            s.local[i].resize((size_t)texts[i].len);
+            for (int64_t j = 0; j < texts[i].len; ++j) s.local[i][(size_t)j] = (uint32_t)local_id(s.vocabulary, texts[i].data[j]);
+        }
+        const size_t cells = (size_t)(width * (width - 1));
+        if (s.peer_cells.size() < cells) {
+            s.peer_cells.resize(cells, 0);
+            s.model_cells.resize(cells, 0);
+        }
+    }
+
+    int64_t max_order = 0;
+    for (int64_t t = 0; t < c.n_types; ++t) {
+        if (c.kinds[t] == KIND_NGRAM && c.int_params[t] > max_order) max_order = c.int_params[t];
+    }
+    if (max_order > 0) build_ngram_levels(texts, max_order, s);
+
+    for (int64_t t = 0; t < c.n_types; ++t) {
+        const int64_t kind = c.kinds[t];
+        const bool weighted = kind == KIND_WLCS;
+        const double weight = c.weights[t];
+        double total_count = 0.0, total_hit = 0.0, total_count_peer = 0.0, best = -1.0;
+        double peer_count = 0.0;
+        if (kind == KIND_SKIP && dense_skip) {
+            const int64_t skip = c.int_params[t];
+            const bool unigrams = c.unigram_flags[t] != 0;
+            int32_t* peer_cells = s.peer_cells.data();
+            int32_t* model_cells = s.model_cells.data();
+            const std::vector<uint32_t>& peer_local = s.local[0];
+            int64_t peer_pairs = 0;
+            for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
+                               [&](int64_t cell) { ++peer_cells[cell]; ++peer_pairs; });
+            for (int64_t m = 0; m < n_models; ++m) {
+                const std::vector<uint32_t>& model_local = s.local[(size_t)(m + 1)];
+                int64_t model_pairs = 0, hits = 0;
+                for_each_skip_cell(model_local.data(), (int64_t)model_local.size(), skip, unigrams, width,
+                                   [&](int64_t cell) { ++model_cells[cell]; ++model_pairs; });
+                for_each_skip_cell(model_local.data(), (int64_t)model_local.size(), skip, unigrams, width,
+                                   [&](int64_t cell) {
+                                       const int32_t count = model_cells[cell];
+                                       if (count) {
+                                           hits += count < peer_cells[cell] ? count : peer_cells[cell];
+                                           model_cells[cell] = 0;
+                                       }
+                                   });
+                const double score = c.best_model ? rounded_recall((double)hits, (double)model_pairs) : 0.0;
+                accumulate(c.best_model, score, (double)hits, (double)model_pairs, (double)peer_pairs, best,
+                           total_hit, total_count, total_count_peer);
+            }
+            for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
+                               [&](int64_t cell) { peer_cells[cell] = 0; });
+        } else if (kind == KIND_NGRAM || kind == KIND_SKIP) {
+            if (s.keys.size() < texts.size()) s.keys.resize(texts.size());
+            if (kind == KIND_NGRAM) {
+                const std::vector<std::vector<uint64_t>>& level = s.levels[(size_t)(c.int_params[t] - 1)];
+                for (size_t i = 0; i < texts.size(); ++i) {
+                    s.keys[i] = level[i];
+                    std::sort(s.keys[i].begin(), s.keys[i].end());
+                }
+            } else {
+                for (size_t i = 0; i < texts.size(); ++i) {
+                    skip_bigram_keys(texts[i], c.int_params[t], c.unigram_flags[t] != 0, s.keys[i]);
+                }
+            }
+            peer_count = (double)s.keys[0].size();
+            for (int64_t m = 0; m < n_models; ++m) {
+                const std::vector<uint64_t>& model_keys = s.keys[(size_t)(m + 1)];
+                const double hit = (double)clipped_overlap(s.keys[0], model_keys);
+                const double model_count = (double)model_keys.size();
+                const double score = c.best_model ? rounded_recall(hit, model_count) : 0.0;
+                accumulate(c.best_model, score, hit, model_count, peer_count, best, total_hit, total_count,
+                           total_count_peer);
+            }
+        } else {
+            if (weighted) ensure_pow_table(s, weight, std::max(longest_unit, texts[0].len));
+            s.marker.weighted = weighted;
+            s.marker.fpow = weighted ? s.fpow.data() : nullptr;
+            const double peer_tokens = (double)texts[0].len;
+            for (int64_t m = 0; m < n_models; ++m) {
+                const int64_t model_text = c.model_texts[first_model + m];
+                s.tmp_peer_unigrams = s.peer_unigrams;
+                count_unigrams(s.vocabulary, texts[(size_t)(m + 1)], s.model_unigrams);
+                double base = 0.0;
+                const double hit = union_lcs_hits(c, model_text, peer, weighted, s, base);
+                double score = 0.0;
+                if (base > 0.0) score = weighted ? std::pow(hit / base, 1.0 / weight) : hit / base;
+                const double model_count = weighted ? std::pow(base, weight) : base;
+                const double peer_total = weighted ? std::pow(peer_tokens, weight) : peer_tokens;
+                accumulate(c.best_model, score, hit, model_count, peer_total, best, total_hit, total_count,
+                           total_count_peer);
+            }
+        }
+        finish(total_count, total_hit, total_count_peer, c.alpha, weighted, weight, out + t * 6);
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// Tokenizer: ROUGE-1.5.5 lowercases A-Z (tr/A-Z/a-z/), turns everything but [A-Za-z0-9-] into spaces, splits on
+// "-" and whitespace, and keeps tokens starting with [a-z0-9$]: the tokens are exactly the runs of [a-z0-9]
+// after ASCII lowercasing (bytes >= 0x80 are separators). Segments are byte ranges of `buffer`; with
+// `split_lines`, each non-empty line ("\n"-separated, as the script reads SPL files) of a segment is a unit,
+// otherwise the segment is one unit. Raw token strings get ids in order of first appearance.
+// ------------------------------------------------------------------------------------------------------------
+struct Tokenized {
+    std::vector<uint32_t> ids;
+    std::vector<int64_t> unit_lengths;
+    std::vector<int64_t> units_per_segment;
+    std::vector<std::string> vocabulary;
+};
+
+inline void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
+                              bool split_lines, Tokenized& out) {
+    std::unordered_map<std::string, uint32_t> index;
+    index.reserve(1 << 16);
+    std::string token;
+    for (int64_t seg = 0; seg < n_segments; ++seg) {
+        const int64_t begin = segment_offsets[seg], end = segment_offsets[seg + 1];
+        int64_t units = 0;
+        int64_t line_start = begin;
+        while (line_start <= end) {
+            int64_t line_end = end;
+            if (split_lines) {
+                line_end = line_start;
+                while (line_end < end && buffer[line_end] != '\n') ++line_end;
+                if (line_end == line_start) {  // empty line: not a sentence
+                    line_start = line_end + 1;
+                    continue;
+                }
+            }
+            int64_t count = 0;
+            token.clear();
+            for (int64_t i = line_start; i <= line_end; ++i) {
+                char ch = i < line_end ? buffer[i] : ' ';
+                if (ch >= 'A' && ch <= 'Z') ch = (char)(ch - 'A' + 'a');
+                if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
+                    token.push_back(ch);
+                } else if (!token.empty()) {
+                    auto found = index.find(token);
+                    uint32_t id;
+                    if (found == index.end()) {
+                        id = (uint32_t)out.vocabulary.size();
+                        index.emplace(token, id);
+                        out.vocabulary.push_back(token);
+                    } else {
+                        id = found->second;
+                    }
+                    out.ids.push_back(id);
+                    ++count;
+                    token.clear();
+                }
+            }
+            out.unit_lengths.push_back(count);
+            ++units;
+            line_start = line_end + 1;
+            if (!split_lines) break;
+        }
+        out.units_per_segment.push_back(units);
+    }
+}
+
+// ------------------------------------------------------------------------------------------------------------
+// The Porter stemmer of ROUGE-1.5.5.pl (Martin Porter's Perl release 1 with Chin-Yew Lin's 2004 step-4 change).
+// The script's regular expressions are decided by a small backtracking matcher over the same character classes:
+// c = [^aeiou], v = [aeiouy], C = c[^aeiouy]*, V = v[aeiou]*. A suffix alternation `(a|b|...)$` matches its
+// leftmost, i.e. longest, alternative.
+// ------------------------------------------------------------------------------------------------------------
+namespace porter {
+
+enum Element { OPT_C, CONS_SEQ, VOWEL_SEQ, OPT_V, VOWEL, NOT_AEIOUWXY, END };
+
+inline bool is_aeiou(char ch) { return ch == 'a' || ch == 'e' || ch == 'i' || ch == 'o' || ch == 'u'; }
+inline bool is_aeiouy(char ch) { return is_aeiou(ch) || ch == 'y'; }
+
+inline bool match(const std::string& s, size_t pos, const Element* pattern, int n) {
+    if (n == 0) return true;
+    const size_t size = s.size();
+    switch (pattern[0]) {
+        case END:
+            return pos == size && match(s, pos, pattern + 1, n - 1);
+        case OPT_C:
+        case CONS_SEQ: {
+            if (pos < size && !is_aeiou(s[pos])) {
+                size_t end = pos + 1;
+                while (true) {
+                    if (match(s, end, pattern + 1, n - 1)) return true;
+                    if (end < size && !is_aeiouy(s[end])) ++end; else break;
+                }
+            }
+            return pattern[0] == OPT_C && match(s, pos, pattern + 1, n - 1);
+        }
+        case VOWEL_SEQ:
+        case OPT_V: {
+            if (pos < size && is_aeiouy(s[pos])) {
+                size_t end = pos + 1;
+                while (true) {
+                    if (match(s, end, pattern + 1, n - 1)) return true;
+                    if (end < size && is_aeiou(s[end])) ++end; else break;
+                }
+            }
+            return pattern[0] == OPT_V && match(s, pos, pattern + 1, n - 1);
+        }
+        case VOWEL:
+            return pos < size && is_aeiouy(s[pos]) && match(s, pos + 1, pattern + 1, n - 1);
+        case NOT_AEIOUWXY: {
+            if (pos >= size) return false;
+            const char ch = s[pos];
+            return !(is_aeiou(ch) || ch == 'w' || ch == 'x' || ch == 'y') && match(s, pos + 1, pattern + 1, n - 1);
+        }
+    }
+    return false;
+}
+
+static const Element MGR0[] = {OPT_C, VOWEL_SEQ, CONS_SEQ};                    // ^(C)?VC        m > 0
+static const Element MEQ1[] = {OPT_C, VOWEL_SEQ, CONS_SEQ, OPT_V, END};        // ^(C)?VC(V)?$   m = 1
+static const Element MGR1[] = {OPT_C, VOWEL_SEQ, CONS_SEQ, VOWEL_SEQ, CONS_SEQ};  // ^(C)?VCVC    m > 1
+static const Element HAS_VOWEL[] = {OPT_C, VOWEL};                             // ^(C)?v
+static const Element CVC[] = {CONS_SEQ, VOWEL, NOT_AEIOUWXY, END};             // ^Cv[^aeiouwxy]$
+
+inline bool m_gt0(const std::string& s) { return match(s, 0, MGR0, 3); }
+inline bool m_eq1(const std::string& s) { return match(s, 0, MEQ1, 5); }
+inline bool m_gt1(const std::string& s) { return match(s, 0, MGR1, 5); }
+inline bool has_vowel(const std::string& s) { return match(s, 0, HAS_VOWEL, 2); }
+inline bool cvc(const std::string& s) { return match(s, 0, CVC, 4); }
+
+inline bool ends_with(const std::string& s, const char* suffix) {
+    const size_t n = std::char_traits<char>::length(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+struct Rule {
+    const char* suffix;
+    const char* replacement;
+};
+
+static const Rule STEP2[] = {
+    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"}, {"anci", "ance"}, {"izer", "ize"}, {"bli", "ble"},
+    {"alli", "al"}, {"entli", "ent"}, {"eli", "e"}, {"ousli", "ous"}, {"ization", "ize"}, {"ation", "ate"},
+    {"ator", "ate"}, {"alism", "al"}, {"iveness", "ive"}, {"fulness", "ful"}, {"ousness", "ous"},
+    {"aliti", "al"}, {"iviti", "ive"}, {"biliti", "ble"}, {"logi", "log"}};
+static const Rule STEP3[] = {{"icate", "ic"}, {"ative", ""}, {"alize", "al"}, {"iciti", "ic"}, {"ical", "ic"},
+                             {"ful", ""}, {"ness", ""}};
+static const Rule STEP4[] = {{"al", ""}, {"ance", ""}, {"ence", ""}, {"er", ""}, {"ic", ""}, {"able", ""},
+                             {"ible", ""}, {"ant", ""}, {"ement", ""}, {"ou", ""}, {"ism", ""}, {"ate", ""},
+                             {"iti", ""}, {"ous", ""}, {"ive", ""}, {"ize", ""}};
+
+// The longest rule suffix that `w` ends with (the leftmost match of the alternation), or nullptr.
+template <size_t N>
+inline const Rule* longest_suffix(const std::string& w, const Rule (&rules)[N]) {
+    const Rule* best = nullptr;
+    size_t best_length = 0;
+    for (const Rule& rule : rules) {
+        const size_t n = std::char_traits<char>::length(rule.suffix);
+        if (n > best_length && ends_with(w, rule.suffix)) {
+            best = &rule;
+            best_length = n;
+        }
+    }
+    return best;
+}
+
+inline std::string stem(std::string w) {
+    if (w.size() < 3) return w;
+    const bool first_y = w[0] == 'y';
+    if (first_y) w[0] = 'Y';
+    // step 1a
+    if (ends_with(w, "sses") || ends_with(w, "ies")) {
+        w.resize(w.size() - 2);
+    } else if (w.size() >= 2 && w.back() == 's' && w[w.size() - 2] != 's') {
+        w.pop_back();
+    }
+    // step 1b
+    if (ends_with(w, "eed")) {
+        if (m_gt0(w.substr(0, w.size() - 3))) w.pop_back();
+    } else if (ends_with(w, "ing") || ends_with(w, "ed")) {
+        const std::string stem_part = w.substr(0, w.size() - (ends_with(w, "ing") ? 3 : 2));
+        if (has_vowel(stem_part)) {
+            w = stem_part;
+            const size_t n = w.size();
+            if (ends_with(w, "at") || ends_with(w, "bl") || ends_with(w, "iz")) {
+                w += 'e';
+            } else if (n >= 2 && w[n - 1] == w[n - 2] && !is_aeiouy(w[n - 1]) && w[n - 1] != 'l' && w[n - 1] != 's' &&
+                       w[n - 1] != 'z') {
+                w.pop_back();
+            } else if (cvc(w)) {
+                w += 'e';
+            }
+        }
+    }
+    // step 1c
+    if (!w.empty() && w.back() == 'y' && has_vowel(w.substr(0, w.size() - 1))) w.back() = 'i';
+    // steps 2 and 3
+    if (const Rule* rule = longest_suffix(w, STEP2)) {
+        const std::string stem_part = w.substr(0, w.size() - std::char_traits<char>::length(rule->suffix));
+        if (m_gt0(stem_part)) w = stem_part + rule->replacement;
+    }
+    if (const Rule* rule = longest_suffix(w, STEP3)) {
+        const std::string stem_part = w.substr(0, w.size() - std::char_traits<char>::length(rule->suffix));
+        if (m_gt0(stem_part)) w = stem_part + rule->replacement;
+    }
+    // step 4, with the script's separate "ment" and "ent" rules
+    if (const Rule* rule = longest_suffix(w, STEP4)) {
+        const std::string stem_part = w.substr(0, w.size() - std::char_traits<char>::length(rule->suffix));
+        if (m_gt1(stem_part)) w = stem_part;
+    }
+    if (ends_with(w, "ment")) {
+        const std::string stem_part = w.substr(0, w.size() - 4);
+        if (m_gt1(stem_part)) w = stem_part;
+    }
+    if (ends_with(w, "ent")) {
+        const std::string stem_part = w.substr(0, w.size() - 3);
+        if (m_gt1(stem_part)) w = stem_part;
+    } else if (ends_with(w, "sion") || ends_with(w, "tion")) {
+        const std::string stem_part = w.substr(0, w.size() - 3);
+        if (m_gt1(stem_part)) w = stem_part;
+    }
+    // step 5
+    if (!w.empty() && w.back() == 'e') {
+        const std::string stem_part = w.substr(0, w.size() - 1);
+        if (m_gt1(stem_part) || (m_eq1(stem_part) && !cvc(stem_part))) w = stem_part;
+    }
+    if (ends_with(w, "ll") && m_gt1(w)) w.pop_back();
+    if (first_y) w[0] = 'y';
+    return w;
+}
+
+}  // namespace porter
+
+}  // namespace rouge_ext

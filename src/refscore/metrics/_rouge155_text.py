@@ -1,0 +1,382 @@
+"""ROUGE-1.5.5.pl's text handling, reproduced exactly: reading sentence-per-line text with its ``-l``/``-b``
+length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stopword removal and ``-m`` stemming
+(WordNet-2.0 exception list, then the script's own Porter stemmer), and conversion to the CSR token-id arrays of
+:mod:`refscore._core._rouge_ext`.
+
+>>> porter_stem("relational"), porter_stem("generalizations"), morph_stem("geese")
+('relat', 'gener', 'goose')
+>>> tokenize_sentence(b"U.S. state-of-the-art, 3.14 -- Caf\\xc3\\xa9")
+[b'u', b's', b'state', b'of', b'the', b'art', b'3', b'14', b'caf']
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Callable
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from refscore._core._rouge_ext import porter_stem_words, tokenize
+from refscore.errors import InputError
+
+# --- bundled data -------------------------------------------------------------------------------------------
+
+_DATA_PACKAGE = "refscore"
+#: WordNet 2.0 exception lists in the order the script's WordNet-2.0.exc.db was built (later files win; the
+#: first base form of a line is used).
+_EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
+
+
+def _data_text(name: str) -> str:
+    return resources.files(_DATA_PACKAGE).joinpath("data", "rouge155", name).read_text(encoding="ascii")
+
+
+@lru_cache(maxsize=1)
+def wordnet_exceptions() -> dict[str, str]:
+    """Inflected form -> base form, as the WordNet-2.0.exc.db that ``-m`` looks up before Porter stemming."""
+    table: dict[str, str] = {}
+    for name in _EXCEPTION_FILES:
+        for line in _data_text(name).splitlines():
+            parts = line.split()
+            if len(parts) >= 2:
+                table[parts[0]] = parts[1]
+    return table
+
+
+@lru_cache(maxsize=1)
+def smart_stopwords() -> frozenset[bytes]:
+    """The SMART stopword list (``smart_common_words.txt``) removed by ``-s``."""
+    return frozenset(line.encode("ascii") for line in _data_text("smart_common_words.txt").split("\n") if line)
+
+
+# --- Porter stemmer: a transcription of the Perl stemmer inside ROUGE-1.5.5.pl ------------------------------
+# (Martin Porter's Perl release 1, with Chin-Yew Lin's 2004 change to step 4: "-ement" words do not try
+# "-ment" and "-ent".) Same regular expressions, same order.
+_c = "[^aeiou]"
+_v = "[aeiouy]"
+_C = f"{_c}[^aeiouy]*"
+_V = f"{_v}[aeiou]*"
+_MGR0 = re.compile(f"^({_C})?{_V}{_C}")
+_MEQ1 = re.compile(f"^({_C})?{_V}{_C}({_V})?$")
+_MGR1 = re.compile(f"^({_C})?{_V}{_C}{_V}{_C}")
+_VOWEL_IN_STEM = re.compile(f"^({_C})?{_v}")
+_CVC = re.compile(f"^{_C}{_v}[^aeiouwxy]$")
+_STEP1A_SSES_IES = re.compile("(ss|i)es$")
+_STEP1A_S = re.compile("([^s])s$")
+_STEP1B_EED = re.compile("eed$")
+_STEP1B_ED_ING = re.compile("(ed|ing)$")
+_STEP1B_AT_BL_IZ = re.compile("(at|bl|iz)$")
+_STEP1B_DOUBLE = re.compile(r"([^aeiouylsz])\1$")
+_STEP1C_Y = re.compile("y$")
+_STEP2_LIST = {"ational": "ate", "tional": "tion", "enci": "ence", "anci": "ance", "izer": "ize", "bli": "ble",
+               "alli": "al", "entli": "ent", "eli": "e", "ousli": "ous", "ization": "ize", "ation": "ate",
+               "ator": "ate", "alism": "al", "iveness": "ive", "fulness": "ful", "ousness": "ous", "aliti": "al",
+               "iviti": "ive", "biliti": "ble", "logi": "log"}
+_STEP2 = re.compile("(ational|tional|enci|anci|izer|bli|alli|entli|eli|ousli|ization|ation|ator|alism|iveness|"
+                    "fulness|ousness|aliti|iviti|biliti|logi)$")
+_STEP3_LIST = {"icate": "ic", "ative": "", "alize": "al", "iciti": "ic", "ical": "ic", "ful": "", "ness": ""}
+_STEP3 = re.compile("(icate|ative|alize|iciti|ical|ful|ness)$")
+_STEP4 = re.compile("(al|ance|ence|er|ic|able|ible|ant|ement|ou|ism|ate|iti|ous|ive|ize)$")
+_STEP4_MENT = re.compile("ment$")
+_STEP4_ENT = re.compile("ent$")
+_STEP4_ION = re.compile("(s|t)(ion)$")
+_STEP5_E = re.compile("e$")
+_STEP5_LL = re.compile("ll$")
+
+
+def porter_stem(word: str) -> str:
+    """ROUGE-1.5.5's Porter stemmer (``stem`` in the Perl script), for a lowercase word.
+
+    >>> [porter_stem(w) for w in ("caresses", "ponies", "hopping", "yelling", "agreement")]
+    ['caress', 'poni', 'hop', 'yell', 'agreem']
+    """
+    if len(word) < 3:
+        return word
+    w = word
+    first_y = w[0] == "y"
+    if first_y:
+        w = "Y" + w[1:]
+    # step 1a
+    if m := _STEP1A_SSES_IES.search(w):
+        w = w[:m.start()] + m.group(1)
+    elif m := _STEP1A_S.search(w):
+        w = w[:m.start()] + m.group(1)
+    # step 1b
+    if m := _STEP1B_EED.search(w):
+        if _MGR0.search(w[:m.start()]):
+            w = w[:-1]
+    elif m := _STEP1B_ED_ING.search(w):
+        stem = w[:m.start()]
+        if _VOWEL_IN_STEM.search(stem):
+            w = stem
+            if _STEP1B_AT_BL_IZ.search(w):
+                w += "e"
+            elif _STEP1B_DOUBLE.search(w):
+                w = w[:-1]
+            elif _CVC.search(w):
+                w += "e"
+    # step 1c
+    if m := _STEP1C_Y.search(w):
+        stem = w[:m.start()]
+        if _VOWEL_IN_STEM.search(stem):
+            w = stem + "i"
+    # step 2
+    if m := _STEP2.search(w):
+        stem = w[:m.start()]
+        if _MGR0.search(stem):
+            w = stem + _STEP2_LIST[m.group(1)]
+    # step 3
+    if m := _STEP3.search(w):
+        stem = w[:m.start()]
+        if _MGR0.search(stem):
+            w = stem + _STEP3_LIST[m.group(1)]
+    # step 4 (with the script's -ement change)
+    if m := _STEP4.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    if m := _STEP4_MENT.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    if m := _STEP4_ENT.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem):
+            w = stem
+    elif m := _STEP4_ION.search(w):
+        stem = w[:m.start()] + m.group(1)
+        if _MGR1.search(stem):
+            w = stem
+    # step 5
+    if m := _STEP5_E.search(w):
+        stem = w[:m.start()]
+        if _MGR1.search(stem) or (_MEQ1.search(stem) and not _CVC.search(stem)):
+            w = stem
+    if _STEP5_LL.search(w) and _MGR1.search(w):
+        w = w[:-1]
+    if first_y:
+        w = w[0].lower() + w[1:]
+    return w
+
+
+def morph_stem(token: str) -> str:
+    """``MorphStem``: the WordNet-2.0 exception list first (irregular forms), else :func:`porter_stem`."""
+    base = wordnet_exceptions().get(token)
+    return base if base is not None else porter_stem(token)
+
+
+# --- reading and tokenizing ---------------------------------------------------------------------------------
+_SEE_LINE = (re.compile(rb'^<a size="[0-9]+" name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'),
+             re.compile(rb'^<a name="[0-9]+">\[([0-9]+)\]</a>\s+<a href="#[0-9]+" id=[0-9]+>([^<]+)'))
+_ISI_LINE = re.compile(rb'^<S SNTNO="[0-9a-z,]+">([^<]+)</S>')
+
+
+def read_summary(path: str | os.PathLike[str], input_format: str = "SPL") -> str:
+    """A summary file in one of ROUGE-1.5.5's input formats (``-z`` / ``INPUT-FORMAT``), as refscore text:
+    its sentences joined by newlines. ``SPL``: one sentence per line; ``SEE``: the sentences of the
+    ``<a name=..>[k]</a> <a href=.. id=..>sentence`` lines; ``ISI``: ``<S SNTNO="..">sentence</S>`` lines.
+    Bytes that are not UTF-8 are kept (``surrogateescape``), so ``-b`` byte counts stay those of the file.
+    """
+    data = Path(path).read_bytes()
+    kind = input_format.strip().upper()
+    if kind == "SPL":
+        sentences = data.split(b"\n")
+    elif kind == "SEE":
+        sentences = []
+        for line in data.split(b"\n"):
+            match = _SEE_LINE[0].match(line) or _SEE_LINE[1].match(line)
+            if match:
+                sentences.append(match.group(2))
+    elif kind == "ISI":
+        sentences = [m.group(1) for line in data.split(b"\n") if (m := _ISI_LINE.match(line))]
+    else:
+        raise InputError(f"input_format must be 'SPL', 'SEE' or 'ISI' (ROUGE-1.5.5's text formats), "
+                         f"got {input_format!r}")
+    return b"\n".join(sentences).decode("utf-8", errors="surrogateescape")
+
+_WHITESPACE = re.compile(rb"\s+")  # Perl's \s on bytes: [ \t\n\x0b\f\r]
+_TOKEN = re.compile(rb"[a-z0-9]+")
+
+
+def perl_split(sentence: bytes) -> list[bytes]:
+    """Perl's ``split(/\\s+/, $s)``: a leading empty field is kept, trailing empty fields are dropped."""
+    fields = _WHITESPACE.split(sentence)
+    while fields and not fields[-1]:
+        fields.pop()
+    return fields
+
+
+def sentence_lines(text: str) -> list[bytes]:
+    """SPL input: the non-empty lines of ``text`` (UTF-8 bytes, ASCII-lowercased, as ``tr/A-Z/a-z/``)."""
+    return [line for line in encode_utf8(text).lower().split(b"\n") if line]
+
+
+def encode_utf8(text: str) -> bytes:
+    """UTF-8 bytes of ``text``; bytes kept by ``surrogateescape`` decoding come back unchanged."""
+    return text.encode("utf-8", errors="surrogateescape")
+
+
+def read_text(lines: list[bytes], word_limit: int, byte_limit: int) -> bytes:
+    """``readText``: the text used for n-grams, skip-bigrams and unigram clipping counts (``-l``/``-b`` cut)."""
+    if not word_limit and not byte_limit:
+        return b" ".join(lines)
+    pieces: list[bytes] = []
+    used = 0
+    for line in lines:
+        if word_limit:
+            fields = perl_split(line)
+            size = len(fields)
+            if used + size < word_limit:
+                pieces.append(b" " + line if used != 0 else line)
+                used += size
+                continue
+            pieces.append((b" " if used > 0 else b"") + b" ".join(fields[:word_limit - used]))
+        else:
+            size = len(line)
+            if used + size < byte_limit:
+                pieces.append(b" " + line if used != 0 else line)
+                used += size
+                continue
+            pieces.append((b" " if used > 0 else b"") + line[:byte_limit - used])
+        break
+    return b"".join(pieces)
+
+
+def read_text_units(lines: list[bytes], word_limit: int, byte_limit: int) -> list[bytes]:
+    """``readText_LCS``: the sentence units used by ROUGE-L and ROUGE-W.
+
+    Quirk kept from the script: with ``-b`` the running byte count is never updated, so every sentence shorter
+    than the limit is kept whole until the first one that is not, which is cut to the limit.
+    """
+    if not word_limit and not byte_limit:
+        return lines
+    units: list[bytes] = []
+    used = 0
+    for line in lines:
+        if word_limit:
+            fields = perl_split(line)
+            if used + len(fields) < word_limit:
+                used += len(fields)
+                units.append(line)
+                continue
+            units.append(b" ".join(fields[:word_limit - used]))
+        else:
+            if len(line) < byte_limit:
+                units.append(line)
+                continue
+            units.append(line[:byte_limit])
+        break
+    return units
+
+
+def tokenize_sentence(text: bytes) -> list[bytes]:
+    """The script's clean-up (``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``) and its ``^[a-z0-9$]`` token filter."""
+    return _TOKEN.findall(text.lower())
+
+
+@lru_cache(maxsize=1)
+def _exceptions_bytes() -> dict[bytes, bytes]:
+    return {k.encode("ascii"): v.encode("ascii") for k, v in wordnet_exceptions().items()}
+
+
+def process_vocabulary(vocabulary: list[bytes], *, stemming: bool, remove_stopwords: bool) -> np.ndarray:
+    """Map raw token ids to ids of the processed tokens (-1: a stopword removed by ``-s``; with ``-m`` tokens
+    longer than 3 characters become their WordNet base form or Porter stem, as ``createNGram`` does)."""
+    stopwords = smart_stopwords() if remove_stopwords else frozenset()
+    stems: dict[bytes, bytes] = {}
+    if stemming:
+        exceptions = _exceptions_bytes()
+        to_stem = [raw for raw in vocabulary if len(raw) > 3 and raw not in exceptions and raw not in stopwords]
+        stems = dict(zip(to_stem, porter_stem_words(to_stem)))
+        stems.update((raw, exceptions[raw]) for raw in vocabulary if len(raw) > 3 and raw in exceptions)
+    ids: dict[bytes, int] = {}
+    table = np.empty(len(vocabulary), dtype=np.int64)
+    for raw_id, raw in enumerate(vocabulary):
+        if raw in stopwords:
+            table[raw_id] = -1
+        else:
+            table[raw_id] = ids.setdefault(stems.get(raw, raw), len(ids))
+    return table
+
+
+@dataclass
+class EncodedTexts:
+    """CSR token ids of many texts: flat tokens (``readText``) and sentence units (``readText_LCS``)."""
+
+    flat_tokens: np.ndarray
+    flat_offsets: np.ndarray
+    unit_tokens: np.ndarray
+    unit_offsets: np.ndarray
+    text_units: np.ndarray
+
+
+def _checked_utf8(texts: list[str], describe: Callable[[int], str]) -> list[bytes]:
+    try:
+        return [encode_utf8(text) for text in texts]
+    except UnicodeEncodeError:
+        for index, text in enumerate(texts):
+            try:
+                encode_utf8(text)
+            except UnicodeEncodeError as exc:
+                raise InputError(f"{describe(index)} contains the lone surrogate {text[exc.start]!r} at character "
+                                 f"{exc.start}, which has no UTF-8 form; remove it or decode the source text "
+                                 f"with errors='surrogateescape'") from None
+        raise
+
+
+def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, word_limit: int = 0,
+                 byte_limit: int = 0, describe: Callable[[int], str] = lambda i: f"text {i}") -> EncodedTexts:
+    """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files.
+
+    The compiled tokenizer splits lines and extracts tokens; only with ``-l``/``-b`` are the script's
+    length-limit rules applied here first (to bytes, per text).
+    """
+    limited = bool(word_limit or byte_limit)
+    encoded = _checked_utf8(texts, describe)
+    if not limited:
+        chunks = encoded
+        raw, unit_lengths, text_units_count, vocabulary = tokenize(
+            np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), True)
+    else:
+        unit_chunks: list[bytes] = []
+        flat_chunks: list[bytes] = []
+        units_per_text: list[int] = []
+        for text in encoded:
+            lines = [line for line in text.lower().split(b"\n") if line]
+            units = read_text_units(lines, word_limit, byte_limit)
+            unit_chunks.extend(units)
+            units_per_text.append(len(units))
+            flat_chunks.append(read_text(lines, word_limit, byte_limit))
+        chunks = unit_chunks + flat_chunks
+        raw, unit_lengths, _, vocabulary = tokenize(
+            np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), False)
+        text_units_count = np.array(units_per_text, dtype=np.int64)
+    table = process_vocabulary(vocabulary, stemming=stemming, remove_stopwords=remove_stopwords)
+    tokens = table[raw]
+    if remove_stopwords:
+        keep = tokens >= 0
+        owner = np.repeat(np.arange(len(unit_lengths)), unit_lengths)
+        unit_lengths = np.bincount(owner[keep], minlength=len(unit_lengths)).astype(np.int64)
+        tokens = tokens[keep]
+    tokens = tokens.astype(np.uint32)
+    offsets = np.zeros(len(unit_lengths) + 1, dtype=np.int64)
+    np.cumsum(unit_lengths, out=offsets[1:])
+    if not limited:  # readText's text is the concatenation of the units
+        text_units = _offsets(text_units_count)
+        return EncodedTexts(tokens, np.ascontiguousarray(offsets[text_units]), tokens, offsets, text_units)
+    n_units = len(unit_chunks)
+    unit_tokens = tokens[:offsets[n_units]]
+    flat_tokens = np.ascontiguousarray(tokens[offsets[n_units]:])
+    flat_offsets = np.ascontiguousarray(offsets[n_units:] - offsets[n_units])
+    return EncodedTexts(flat_tokens, flat_offsets, unit_tokens, np.ascontiguousarray(offsets[:n_units + 1]),
+                        _offsets(text_units_count))
+
+
+def _offsets(lengths: list[int] | np.ndarray) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets

@@ -1,0 +1,55 @@
+"""ROUGE-1.5.5 text reading: the compiled tokenizer + the -l/-b rules against a plain-Python reading of the
+script's readText / readText_LCS / createNGram on hypothesis-generated multi-line text."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refscore.metrics._rouge155_text import (encode_texts, morph_stem, perl_split, read_text, read_text_units,
+                                             smart_stopwords, tokenize_sentence)
+
+WORDS = ["the", "cat", "Cats", "running", "ran", "of", "a", "geese", "U.S.", "state-of-the-art", "3.14", "über",
+         "$5", "--", "it's", "", " ", "\t", "\r", "naïve", "agreement", "hopping"]
+texts = st.lists(st.lists(st.sampled_from(WORDS), max_size=8).map(" ".join), max_size=5).map("\n".join)
+
+
+def reference_tokens(text: bytes, stemming: bool, remove_stopwords: bool) -> list[bytes]:
+    out = []
+    for token in tokenize_sentence(text):
+        if remove_stopwords and token in smart_stopwords():
+            continue
+        if stemming and len(token) > 3:
+            token = morph_stem(token.decode()).encode()
+        out.append(token)
+    return out
+
+
+def test_perl_split_keeps_a_leading_empty_field():
+    assert perl_split(b" a  b ") == [b"", b"a", b"b"]
+    assert perl_split(b"   ") == [] and perl_split(b"") == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(texts, min_size=1, max_size=4), st.booleans(), st.booleans(),
+       st.sampled_from([(0, 0), (3, 0), (7, 0), (0, 10), (0, 25)]))
+def test_encoded_texts_equal_the_script_reading(docs, stemming, remove_stopwords, limits):
+    word_limit, byte_limit = limits
+    encoded = encode_texts(docs, stemming=stemming, remove_stopwords=remove_stopwords, word_limit=word_limit,
+                           byte_limit=byte_limit)
+    vocabulary: dict[bytes, int] = {}  # ids are compared through the token strings, whatever the numbering
+    inverse: dict[int, bytes] = {}
+    for t, text in enumerate(docs):
+        lines = [line for line in text.encode().lower().split(b"\n") if line]
+        expected_units = [reference_tokens(u, stemming, remove_stopwords)
+                          for u in read_text_units(lines, word_limit, byte_limit)]
+        expected_flat = reference_tokens(read_text(lines, word_limit, byte_limit), stemming, remove_stopwords)
+        first, last = encoded.text_units[t], encoded.text_units[t + 1]
+        got_units = [encoded.unit_tokens[encoded.unit_offsets[u]:encoded.unit_offsets[u + 1]].tolist()
+                     for u in range(first, last)]
+        got_flat = encoded.flat_tokens[encoded.flat_offsets[t]:encoded.flat_offsets[t + 1]].tolist()
+        assert [len(u) for u in got_units] == [len(u) for u in expected_units]
+        assert len(got_flat) == len(expected_flat)
+        for got, expected in zip([i for u in got_units for i in u] + got_flat,
+                                 [w for u in expected_units for w in u] + expected_flat):
+            assert inverse.setdefault(got, expected) == expected  # one id <-> one processed token
+            assert vocabulary.setdefault(expected, got) == got
