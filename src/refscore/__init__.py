@@ -16,6 +16,12 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "bootstrap_ci": "refscore.significance",
+    "bootstrap_ci_from_statistics": "refscore.significance",
+    "paired_test": "refscore.significance",
+    "paired_test_from_statistics": "refscore.significance",
+    "paired_bootstrap": "refscore.significance",
+    "paired_approximate_randomization": "refscore.significance",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
