@@ -1,0 +1,120 @@
+"""Benchmark: paired significance tests, refscore vs sacreBLEU 2.6's command line, same inputs, same run.
+
+Data: ../shared/data/wmt22/en-de (9 systems x 2037 segments, reference ref.txt), metrics BLEU and chrF.
+Tests: paired bootstrap resampling (1,000 resamples) and approximate randomization (10,000 trials), seed 12345.
+
+For each test it times, as separate processes (so import and file reading count on both sides):
+  * ``sacrebleu ref.txt -i SYS... -m bleu chrf --paired-bs|--paired-ar --format json``
+  * ``refscore compare -r ref.txt -i SYS... -m bleu,chrf --paired-bs|--paired-ar --format json`` (1 and 2 threads)
+and reports wall time, peak memory (``/usr/bin/time``), the speed-up, and whether the results agree: p-values
+identical, scores to 1e-9 and bootstrap means/intervals to 1e-4 on the 0-100 scale (sacreBLEU computes resampled
+scores in float32, see docs/significance.md). It also times the in-process test alone (statistics given).
+
+Usage: python benchmarks/bench_significance.py [--tests bs,ar] [--data DIR]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "data" / "wmt22" / "en-de"
+COUNTS = {"bs": 1000, "ar": 10000}
+SACREBLEU_NAMES = {"BLEU": "bleu", "chrF2": "chrf"}
+
+
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak RSS in MiB and stdout of a command."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as rss_file:
+        start = time.perf_counter()
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file.name, *command], capture_output=True,
+                              text=True, env={**os.environ, **(env or {})})
+        seconds = time.perf_counter() - start
+        if done.returncode != 0:
+            raise SystemExit(f"command failed ({done.returncode}): {' '.join(command)}\n{done.stderr[-2000:]}")
+        peak = int(rss_file.read().strip().splitlines()[-1]) / 1024
+    return seconds, peak, done.stdout
+
+
+def sacrebleu_results(stdout: str) -> dict[str, list[dict]]:
+    rows = json.loads(stdout)
+    return {SACREBLEU_NAMES[key]: [row[key] for row in rows] for key in SACREBLEU_NAMES}
+
+
+def refscore_results(stdout: str) -> dict[str, list[dict]]:
+    payload = json.loads(stdout)
+    return {name: [system["scores"][name] for system in payload["systems"]] for name in SACREBLEU_NAMES.values()}
+
+
+def compare(theirs: dict[str, list[dict]], ours: dict[str, list[dict]]) -> tuple[bool, str]:
+    worst = {"score": 0.0, "mean": 0.0, "ci": 0.0}
+    same_p = True
+    for name in theirs:
+        for a, b in zip(theirs[name], ours[name]):
+            for key in worst:
+                if a.get(key) is not None:
+                    worst[key] = max(worst[key], abs(a[key] - 100 * b[key]))
+            same_p &= a.get("p_value") == b.get("p_value")
+    agree = same_p and worst["score"] < 1e-9 and worst["mean"] < 1e-4 and worst["ci"] < 1e-4
+    detail = (f"p-values {'identical' if same_p else 'DIFFER'}; max |diff| on 0-100: score {worst['score']:.1e}, "
+              f"mean {worst['mean']:.1e}, ci {worst['ci']:.1e}")
+    return agree, detail
+
+
+def in_process(systems: list[Path], reference: Path, test: str, threads: int) -> float:
+    """Seconds of the test alone, statistics already computed (BLEU and chrF)."""
+    from refscore.metrics import get_metric_class
+    from refscore.significance import paired_test_from_statistics
+
+    refs = [[line] for line in reference.read_text(encoding="utf-8").splitlines()]
+    start_total = 0.0
+    for name in SACREBLEU_NAMES.values():
+        metric = get_metric_class(name)()
+        stats = {str(p): metric.statistics(p.read_text(encoding="utf-8").splitlines(), refs) for p in systems}
+        start = time.perf_counter()
+        paired_test_from_statistics(metric, stats, test=test, n=COUNTS[test], num_threads=threads)
+        start_total += time.perf_counter() - start
+    return start_total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tests", default="bs,ar")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    args = parser.parse_args()
+    systems = sorted((args.data / "sys").glob("*.txt"))
+    reference = args.data / "ref.txt"
+    files = [str(p) for p in systems]
+    print(f"data: {args.data} ({len(systems)} systems, "
+          f"{len(reference.read_text(encoding='utf-8').splitlines())} segments), metrics BLEU + chrF, seed 12345")
+    for test in args.tests.split(","):
+        flag = "--paired-bs" if test == "bs" else "--paired-ar"
+        count_flag = ["--paired-bs-n" if test == "bs" else "--paired-ar-n", str(COUNTS[test])]
+        sb_seconds, sb_peak, sb_out = timed([sys.executable, "-m", "sacrebleu", str(reference), "-i", *files,
+                                             "-m", "bleu", "chrf", flag, *count_flag, "--format", "json"],
+                                            env={"SACREBLEU_SEED": "12345"})
+        theirs = sacrebleu_results(sb_out)
+        print(f"\n{test} ({COUNTS[test]} {'resamples' if test == 'bs' else 'trials'}): sacreBLEU CLI "
+              f"{sb_seconds:.2f} s, {sb_peak:.0f} MiB")
+        for threads in (1, 2):
+            seconds, peak, out = timed([sys.executable, "-m", "refscore.cli", "compare", "-r", str(reference),
+                                        "-i", *files, "-m", "bleu,chrf", flag, "--n", str(COUNTS[test]),
+                                        "--format", "json", "--num-threads", str(threads)],
+                                       env={"REFSCORE_NUM_THREADS": str(threads), "OMP_NUM_THREADS": str(threads),
+                                            "OPENBLAS_NUM_THREADS": str(threads)})
+            agree, detail = compare(theirs, refscore_results(out))
+            print(f"  refscore CLI, {threads} thread(s): {seconds:.2f} s, {peak:.0f} MiB, "
+                  f"{sb_seconds / seconds:.1f}x faster; agree: {agree} ({detail})")
+        for threads in (1, 2):
+            print(f"  refscore test alone (statistics given), {threads} thread(s): "
+                  f"{in_process(systems, reference, test, threads):.3f} s")
+
+
+if __name__ == "__main__":
+    main()
