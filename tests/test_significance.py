@@ -11,7 +11,7 @@ import refscore
 from refscore.errors import InputError, InputTypeError
 from refscore.significance import (bootstrap_ci, bootstrap_ci_from_statistics, paired_test,
                                    paired_test_from_statistics)
-from refscore.significance._sampling import (interval_indices, resampled_totals, swapped_totals)
+from refscore.significance._sampling import interval_indices, resampled_totals, swapped_totals
 from significance_metrics import MeanTokenAccuracy, SacrebleuView, TokenAccuracy
 
 WORDS = "the a cat dog sat on mat house red blue big small runs ran quickly slowly".split()
@@ -130,6 +130,10 @@ def test_swapped_totals_match_sacrebleu_masks():
     a, b = swapped_totals(first, second, masks, num_threads=2)
     assert np.array_equal(a, masks @ first + ~masks @ second)
     assert np.array_equal(b, ~masks @ first + masks @ second)
+    third = first[::-1]  # several systems side by side share one product
+    a2, b2 = swapped_totals(first, np.concatenate([second, third], axis=1), masks, num_threads=1)
+    assert np.array_equal(a2, np.concatenate([a, masks @ first + ~masks @ third], axis=1))
+    assert np.array_equal(b2[:, 4:], ~masks @ first + masks @ third)
 
 
 def test_document_averaged_metric_resamples_document_scores(corpus):

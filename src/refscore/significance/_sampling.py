@@ -106,16 +106,17 @@ def _map_chunks(function: Callable[[slice], np.ndarray], n_rows: int, n_segments
 
 
 def _exact_product(weights: np.ndarray, data: np.ndarray) -> np.ndarray:
-    """``weights @ data`` with int64-exact results for integer data (float64 BLAS when provably exact)."""
+    """``weights @ data`` for non-negative weights whose rows sum to at most N (multiplicities, 0/1 masks).
+
+    Integer data give int64-exact results: a float64 BLAS product when every partial sum provably stays below
+    2**53 (N * max|data|), an int64 product otherwise. Float data (per-document scores) are summed in float64.
+    """
     if data.dtype.kind == "f":
-        return weights.astype(np.float64, copy=False) @ data
-    # every partial sum is bounded by (sum of |weights| in a row) * max |data|; below 2**53 float64 is exact
-    row_weight = float(np.abs(weights).sum(axis=1).max()) if weights.size else 0.0
+        return weights.astype(np.float64) @ data
     largest = float(np.abs(data).max()) if data.size else 0.0
-    if row_weight * largest < _FLOAT64_EXACT_LIMIT:
-        product = weights.astype(np.float64, copy=False) @ data.astype(np.float64)
-        return np.rint(product).astype(np.int64)
-    return weights.astype(np.int64, copy=False) @ data.astype(np.int64, copy=False)
+    if weights.shape[1] * largest < _FLOAT64_EXACT_LIMIT:
+        return np.rint(weights.astype(np.float64) @ data.astype(np.float64)).astype(np.int64)
+    return weights.astype(np.int64) @ data.astype(np.int64)
 
 
 def multiplicities(indices: np.ndarray, n_segments: int) -> np.ndarray:
@@ -129,6 +130,7 @@ def resampled_totals(data: np.ndarray, indices: np.ndarray, num_threads: int | N
     """Column sums of ``data`` (``(N, k)``) over each bootstrap resample in ``indices``: ``(n_samples, k)``.
 
     Integer statistics stay exact (int64 result); float statistics (per-document scores) are summed in float64.
+    Several systems are resampled in one pass by stacking their statistics side by side.
     """
     n_segments = data.shape[0]
 
@@ -138,23 +140,27 @@ def resampled_totals(data: np.ndarray, indices: np.ndarray, num_threads: int | N
     return _map_chunks(chunk_totals, indices.shape[0], n_segments, num_threads).reshape(-1, data.shape[1])
 
 
+def masked_totals(data: np.ndarray, masks: np.ndarray, num_threads: int | None = None) -> np.ndarray:
+    """``masks @ data`` for boolean masks ``(n_trials, N)``, exact like :func:`resampled_totals`: ``(n_trials, k)``."""
+    def chunk_totals(rows: slice) -> np.ndarray:
+        return _exact_product(masks[rows], data)
+
+    return _map_chunks(chunk_totals, masks.shape[0], data.shape[0], num_threads).reshape(-1, data.shape[1])
+
+
 def swapped_totals(first: np.ndarray, second: np.ndarray, masks: np.ndarray,
                    num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Totals of the two pseudo-systems of each approximate-randomization trial.
 
     Pseudo-system A takes ``first``'s row where the mask is True and ``second``'s elsewhere; B the opposite
     (sacreBLEU: ``shuf_a = pos_sel @ bl_stats + neg_sel @ sys_stats``). Computed as
-    ``sum(second) + mask @ (first - second)`` and ``sum(first) + sum(second) - A``: one product per trial chunk.
+    ``sum(second) + masks @ (first - second)`` and ``sum(first) + sum(second) - A``. ``second`` may hold several
+    systems side by side (``first`` is then tiled to match).
     """
-    difference = first - second
-    first_total, second_total = first.sum(axis=0), second.sum(axis=0)
-
-    def chunk_totals(rows: slice) -> np.ndarray:
-        return _exact_product(masks[rows], difference)
-
-    swapped = _map_chunks(chunk_totals, masks.shape[0], first.shape[0], num_threads).reshape(-1, first.shape[1])
-    totals_a = second_total + swapped
-    totals_b = first_total + second_total - totals_a
+    reps = second.shape[1] // first.shape[1]
+    first = np.tile(first, (1, reps)) if reps > 1 else first
+    totals_a = second.sum(axis=0) + masked_totals(first - second, masks, num_threads)
+    totals_b = first.sum(axis=0) + second.sum(axis=0) - totals_a
     return totals_a, totals_b
 
 

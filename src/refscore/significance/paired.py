@@ -28,9 +28,9 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.base import Metric, Signature
 from refscore.significance._sampling import (bootstrap_indices, check_confidence, check_count, check_seed,
-                                             make_rng, seed_label, swap_masks, swapped_totals)
-from refscore.significance.intervals import (resolve_metric, check_nonempty, full_scores, interval_from_indices,
-                                             resampling_signature)
+                                             make_rng, resampled_totals, seed_label, swap_masks, swapped_totals)
+from refscore.significance.intervals import (check_nonempty, full_scores, resampling_signature, resolve_metric,
+                                             summarize_samples)
 from refscore.stats import Statistics
 
 TESTS = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
@@ -158,43 +158,63 @@ def _p_values(exceeding: np.ndarray, n: int) -> np.ndarray:
     return (exceeding + 1) / (n + 1)
 
 
+def _score_blocks(metric: Metric, totals: np.ndarray, width: int) -> np.ndarray:
+    """Score side-by-side totals of several systems, ``(m, S * width)``, in one call: ``(S, m, n_scores)``."""
+    m, n_systems = totals.shape[0], totals.shape[1] // width
+    rows = totals.reshape(m, n_systems, width).transpose(1, 0, 2).reshape(n_systems * m, width)
+    return metric.scores_from_totals(rows).reshape(n_systems, m, -1)
+
+
+def _pairwise_mean(values: np.ndarray) -> np.ndarray:
+    """Mean over axis 1 of ``(S, m, n_scores)``, summed along contiguous rows as sacreBLEU's 1-D ``.mean()``."""
+    return np.ascontiguousarray(values.transpose(0, 2, 1)).mean(axis=2)
+
+
+def _resampled_scores(metric: Metric, baseline: Statistics, systems: np.ndarray, plan: _Plan,
+                      num_threads: int | None) -> np.ndarray:
+    """Bootstrap scores of the baseline and every system, ``(S, n, n_scores)``, from one stacked product."""
+    width = baseline.data.shape[1]
+    if plan.baseline_indices is plan.indices:
+        totals = resampled_totals(np.concatenate([baseline.data, systems], axis=1), plan.indices, num_threads)
+    else:
+        totals = np.concatenate([resampled_totals(baseline.data, plan.baseline_indices, num_threads),
+                                 resampled_totals(systems, plan.indices, num_threads)], axis=1)
+    return _score_blocks(metric, totals, width)
+
+
 def _test_metric(metric: Metric, named_stats: list[tuple[str, Statistics]], plan: _Plan, confidence: float,
                  num_threads: int | None) -> dict[str, list[SystemResult]]:
     names = metric.score_names
-    rows: dict[str, list[SystemResult]] = {name: [] for name in names}
-    baseline_name, baseline = named_stats[0]
-    baseline_scores = full_scores(metric, baseline)
-    baseline_samples = None
-    if plan.baseline_indices is not None:
-        intervals, baseline_samples = interval_from_indices(metric, baseline, plan.baseline_indices, confidence,
-                                                            num_threads)
-        for name in names:
-            iv = intervals[name]
-            rows[name].append(SystemResult(baseline_name, iv.score, None, iv.mean, iv.ci, iv.lower, iv.upper))
-    else:
-        for i, name in enumerate(names):
-            rows[name].append(SystemResult(baseline_name, float(baseline_scores[i])))
+    baseline = named_stats[0][1]
+    width = baseline.data.shape[1]
+    systems = np.concatenate([stats.data for _, stats in named_stats[1:]], axis=1)
+    scores = np.stack([full_scores(metric, stats) for _, stats in named_stats])  # (S, n_scores)
+    real = np.abs(scores[0] - scores[1:])[:, None, :]  # (S - 1, 1, n_scores)
 
-    for system_name, stats in named_stats[1:]:
-        scores = full_scores(metric, stats)
-        real = np.abs(baseline_scores - scores)
-        intervals, samples = (interval_from_indices(metric, stats, plan.indices, confidence, num_threads)
-                              if plan.indices is not None else (None, None))
-        if plan.test == "bs":
-            sample_diffs = np.abs(samples - baseline_samples)
-            exceeding = np.sum(sample_diffs - sample_diffs.mean(axis=0) > real, axis=0)
-        else:
-            totals_a, totals_b = swapped_totals(baseline.data, stats.data, plan.masks, num_threads)
-            trial_diffs = np.abs(metric.scores_from_totals(totals_a) - metric.scores_from_totals(totals_b))
-            exceeding = np.sum(trial_diffs > real, axis=0)
-        p_values = _p_values(exceeding, plan.n)
+    samples = None
+    if plan.indices is not None:
+        samples = _resampled_scores(metric, baseline, systems, plan, num_threads)
+    if plan.test == "bs":
+        sample_diffs = np.abs(samples[1:] - samples[:1])
+        exceeding = np.sum(sample_diffs - _pairwise_mean(sample_diffs)[:, None, :] > real, axis=1)
+    else:
+        totals_a, totals_b = swapped_totals(baseline.data, systems, plan.masks, num_threads)
+        trial_diffs = np.abs(_score_blocks(metric, totals_a, width) - _score_blocks(metric, totals_b, width))
+        exceeding = np.sum(trial_diffs > real, axis=1)
+    p_values = _p_values(exceeding, plan.n)  # (S - 1, n_scores)
+
+    rows: dict[str, list[SystemResult]] = {name: [] for name in names}
+    for index, (system, _) in enumerate(named_stats):
+        p_value = [None] * len(names) if index == 0 else p_values[index - 1].tolist()
+        if samples is None:
+            for i, name in enumerate(names):
+                rows[name].append(SystemResult(system, float(scores[index, i]), p_value[i]))
+            continue
+        means, lowers, uppers = summarize_samples(samples[index], confidence)
         for i, name in enumerate(names):
-            if intervals is None:
-                rows[name].append(SystemResult(system_name, float(scores[i]), float(p_values[i])))
-            else:
-                iv = intervals[name]
-                rows[name].append(SystemResult(system_name, float(scores[i]), float(p_values[i]), iv.mean, iv.ci,
-                                               iv.lower, iv.upper))
+            rows[name].append(SystemResult(system, float(scores[index, i]), p_value[i], float(means[i]),
+                                           0.5 * (float(uppers[i]) - float(lowers[i])), float(lowers[i]),
+                                           float(uppers[i])))
     return rows
 
 
