@@ -22,6 +22,8 @@ _LAZY: dict[str, str] = {
     "paired_test_from_statistics": "refscore.significance",
     "paired_bootstrap": "refscore.significance",
     "paired_approximate_randomization": "refscore.significance",
+    "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
+    "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

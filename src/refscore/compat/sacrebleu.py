@@ -5,7 +5,9 @@ sacreBLEU's *stream* layout here (``refs[k][i]``), exactly as sacreBLEU does.
 """
 from __future__ import annotations
 
-__all__: list[str] = []
+from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_ter
+
+__all__: list[str] = ["TER", "TERScore", "corpus_ter", "sentence_ter"]
 
 # Each metric's drop-in lives in its own private module; they are re-exported here.
 # (BLEU: _sacrebleu_bleu, chrF: _sacrebleu_chrf, TER: _sacrebleu_ter)
