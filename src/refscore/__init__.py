@@ -24,6 +24,11 @@ _LAZY: dict[str, str] = {
     "paired_approximate_randomization": "refscore.significance",
     "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
     "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
+    "CHRF": "refscore.metrics.chrf",
+    "CHRFConfig": "refscore.metrics.chrf",
+    "CHRFScore": "refscore.metrics.chrf",
+    "chrf": "refscore.metrics.chrf",
+    "sentence_chrf": "refscore.metrics.chrf",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

@@ -4,4 +4,6 @@ Inputs are token lists, as in NLTK.
 """
 from __future__ import annotations
 
-__all__: list[str] = []
+from refscore.compat._nltk_chrf import corpus_chrf, sentence_chrf
+
+__all__: list[str] = ["corpus_chrf", "sentence_chrf"]

@@ -5,9 +5,11 @@ sacreBLEU's *stream* layout here (``refs[k][i]``), exactly as sacreBLEU does.
 """
 from __future__ import annotations
 
+from refscore.compat._sacrebleu_chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
 from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_ter
 
-__all__: list[str] = ["TER", "TERScore", "corpus_ter", "sentence_ter"]
+__all__: list[str] = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf",
+                      "TER", "TERScore", "corpus_ter", "sentence_ter"]
 
 # Each metric's drop-in lives in its own private module; they are re-exported here.
 # (BLEU: _sacrebleu_bleu, chrF: _sacrebleu_chrf, TER: _sacrebleu_ter)
