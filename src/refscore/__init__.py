@@ -29,6 +29,14 @@ _LAZY: dict[str, str] = {
     "CHRFScore": "refscore.metrics.chrf",
     "chrf": "refscore.metrics.chrf",
     "sentence_chrf": "refscore.metrics.chrf",
+    "BLEU": "refscore.metrics.bleu",
+    "BLEUScore": "refscore.metrics.bleu",
+    "bleu": "refscore.metrics.bleu",
+    "sentence_bleu": "refscore.metrics.bleu",
+    "GLEU": "refscore.metrics.gleu",
+    "GLEUScore": "refscore.metrics.gleu",
+    "gleu": "refscore.metrics.gleu",
+    "sentence_gleu": "refscore.metrics.gleu",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

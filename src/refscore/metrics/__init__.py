@@ -11,6 +11,8 @@ if TYPE_CHECKING:
 
 #: name -> "module:Class". Keep the order: it is the column order of tables.
 REGISTRY: dict[str, str] = {
+    "bleu": "refscore.metrics.bleu:BLEU",
+    "gleu": "refscore.metrics.gleu:GLEU",
     "chrf": "refscore.metrics.chrf:CHRF",
     "ter": "refscore.metrics.ter:TER",
 }

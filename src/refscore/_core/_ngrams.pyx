@@ -1,0 +1,376 @@
+# cython: language_level=3
+"""Exact n-gram statistics over integer token ids: BLEU (clipped matches) and Google-BLEU (best reference).
+
+Input layout, shared by both kernels: the token ids of every text of a batch in one ``uint32`` array, text ``t``
+being ``ids[offsets[t]:offsets[t + 1]]``. Texts ``0 .. n-1`` are the hypotheses, texts ``n + j`` the flattened
+references; segment ``i`` owns references ``ref_offsets[i] .. ref_offsets[i + 1]``.
+
+How n-grams are made exact: every segment gets a fresh open-addressing table (per thread, reused). The key of an
+n-gram is ``(slot of its (n-1)-gram prefix << 32) | last token``, the key of a unigram uses the prefix ``2**32-1``.
+A slot index identifies one distinct prefix within the segment, so two n-grams share a key exactly when they are
+equal: no hash collision can change a count (colliding hashes only cost a probe). The references are inserted
+first; the hypothesis only looks n-grams up, and stops extending a start position at the first n-gram that is not
+in the table (no longer n-gram from there can be).
+
+One ``nogil`` ``prange`` call per batch, ``schedule='dynamic'``; each segment writes its own output row, so
+results do not depend on the thread count.
+"""
+cimport cython
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+
+import numpy as np
+
+from refscore._core._parallel import resolve_num_threads
+
+cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
+#: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 32 GiB).
+MAX_TABLE_SLOTS = 1 << 30
+cdef int64_t MIN_TABLE_SLOTS = 16
+#: Gens are stored per thread this many uint32 apart (64 bytes) so threads do not share cache lines.
+cdef int64_t GEN_STRIDE = 16
+
+
+cdef struct Slot:
+    uint64_t key
+    uint32_t gen        # the slot is in use when gen equals the table's current generation
+    int32_t ref_max     # BLEU: max count over the references; GLEU: count in the hypothesis
+    int32_t current     # occurrences in the text being walked (valid while owner == that text)
+    int32_t owner       # which reference `current` belongs to
+    int32_t hyp_seen    # BLEU: hypothesis occurrences looked up so far
+
+
+cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
+    # splitmix64 finaliser
+    x ^= x >> 30
+    x *= 0xbf58476d1ce4e5b9ULL
+    x ^= x >> 27
+    x *= 0x94d049bb133111ebULL
+    x ^= x >> 31
+    return x
+
+
+cdef inline int64_t count_ngrams(int64_t length, int64_t max_n) noexcept nogil:
+    """Number of n-grams of orders 1..max_n in a text of `length` tokens."""
+    cdef int64_t n, total = 0
+    for n in range(1, max_n + 1):
+        if length - n + 1 <= 0:
+            break
+        total += length - n + 1
+    return total
+
+
+cdef inline int64_t count_ngrams_between(int64_t length, int64_t min_n, int64_t max_n) noexcept nogil:
+    """Number of n-grams of orders min_n..max_n (NLTK everygrams) in a text of `length` tokens."""
+    cdef int64_t n, total = 0
+    for n in range(min_n, max_n + 1):
+        if length - n + 1 <= 0:
+            break
+        total += length - n + 1
+    return total
+
+
+cdef inline int64_t table_size(int64_t entries) noexcept nogil:
+    """Power of two >= 2 * entries (load factor <= 1/2)."""
+    cdef int64_t size = MIN_TABLE_SLOTS
+    while size < 2 * entries:
+        size <<= 1
+    return size
+
+
+cdef inline uint32_t find_or_insert(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    cdef uint64_t h = mix64(key) & mask
+    cdef Slot* slot
+    while True:
+        slot = &table[h]
+        if slot.gen != gen:
+            slot.gen = gen
+            slot.key = key
+            slot.ref_max = 0
+            slot.current = 0
+            slot.owner = -1
+            slot.hyp_seen = 0
+            return <uint32_t>h
+        if slot.key == key:
+            return <uint32_t>h
+        h = (h + 1) & mask
+
+
+cdef inline int64_t find(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    cdef uint64_t h = mix64(key) & mask
+    cdef Slot* slot
+    while True:
+        slot = &table[h]
+        if slot.gen != gen:
+            return -1
+        if slot.key == key:
+            return <int64_t>h
+        h = (h + 1) & mask
+
+
+cdef inline uint32_t next_generation(Slot* table, int64_t capacity, uint32_t* gen) noexcept nogil:
+    """Start a new, empty table (generation stamps make clearing unnecessary, except on wrap-around)."""
+    if gen[0] == 0xFFFFFFFFu:
+        memset(table, 0, <size_t>capacity * sizeof(Slot))
+        gen[0] = 0
+    gen[0] += 1
+    return gen[0]
+
+
+cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_n, int32_t owner,
+                            Slot* table, uint64_t mask, uint32_t gen, bint track_max) noexcept nogil:
+    """Insert every n-gram (orders 1..max_n) of one text, counting occurrences per owner.
+
+    track_max: keep `ref_max` = the maximum count over owners (BLEU's multi-reference clipping table);
+    otherwise `ref_max` = the count in this single text (GLEU's hypothesis table).
+    """
+    cdef int64_t start, n, stop
+    cdef uint32_t prefix, index
+    cdef Slot* slot
+    for start in range(length):
+        prefix = NO_PREFIX
+        stop = length - start if length - start < max_n else max_n
+        for n in range(stop):
+            index = find_or_insert(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
+            slot = &table[index]
+            if track_max:
+                if slot.owner != owner:
+                    slot.owner = owner
+                    slot.current = 0
+                slot.current += 1
+                if slot.current > slot.ref_max:
+                    slot.ref_max = slot.current
+            else:
+                slot.ref_max += 1
+            prefix = index
+
+
+cdef void bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                       int64_t ref_last, int64_t max_order, Slot* table, uint32_t* gen,
+                       int64_t* row) noexcept nogil:
+    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment."""
+    cdef int64_t r, length, entries = 0, size, start, n, stop, found
+    cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
+    cdef int64_t best_diff = -1, best_len = 0, diff
+    cdef uint64_t mask
+    cdef uint32_t generation, prefix
+    cdef const uint32_t* tokens
+    cdef Slot* slot
+
+    for n in range(2 + 2 * max_order):
+        row[n] = 0
+    for r in range(ref_first, ref_last):
+        length = offsets[r + 1] - offsets[r]
+        entries += count_ngrams(length, max_order)
+        # closest reference length, ties to the shorter (sacreBLEU's _get_closest_ref_len)
+        diff = hyp_len - length if hyp_len >= length else length - hyp_len
+        if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
+            best_diff = diff
+            best_len = length
+    row[0] = hyp_len
+    row[1] = best_len
+    for n in range(max_order):
+        if hyp_len - n > 0:
+            row[2 + max_order + n] = hyp_len - n
+    if hyp_len == 0 or entries == 0:
+        return
+
+    size = table_size(entries)
+    mask = <uint64_t>(size - 1)
+    generation = next_generation(table, size, gen)
+    for r in range(ref_first, ref_last):
+        count_text(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - ref_first),
+                   table, mask, generation, True)
+
+    tokens = ids + offsets[hyp_text]
+    for start in range(hyp_len):
+        prefix = NO_PREFIX
+        stop = hyp_len - start if hyp_len - start < max_order else max_order
+        for n in range(stop):
+            found = find(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
+            if found < 0:
+                break
+            slot = &table[found]
+            slot.hyp_seen += 1
+            if slot.hyp_seen <= slot.ref_max:
+                row[2 + n] += 1
+            prefix = <uint32_t>found
+
+
+cdef void gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                       int64_t ref_last, int64_t min_len, int64_t max_len, Slot* table, uint32_t* gen,
+                       int64_t* row) noexcept nogil:
+    """row = [n_match, n_all] of the reference with the best tp / max(tpfp, tpfn) (NLTK corpus_gleu)."""
+    cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
+    cdef int64_t r, length, start, n, stop, found, tp, tpfp, tpfn, n_all
+    cdef uint64_t mask
+    cdef uint32_t generation, prefix
+    cdef const uint32_t* tokens
+    cdef Slot* slot
+    cdef bint have_best = False
+    cdef double ratio, best_ratio = 0.0
+
+    row[0] = 0
+    row[1] = 0
+    tpfp = count_ngrams_between(hyp_len, min_len, max_len)
+    mask = <uint64_t>(table_size(count_ngrams(hyp_len, max_len)) - 1)
+    generation = next_generation(table, <int64_t>mask + 1, gen)
+    count_text(ids + offsets[hyp_text], hyp_len, max_len, 0, table, mask, generation, False)
+
+    for r in range(ref_first, ref_last):
+        length = offsets[r + 1] - offsets[r]
+        tokens = ids + offsets[r]
+        tpfn = count_ngrams_between(length, min_len, max_len)
+        tp = 0
+        if hyp_len > 0:
+            for start in range(length):
+                prefix = NO_PREFIX
+                stop = length - start if length - start < max_len else max_len
+                for n in range(stop):
+                    found = find(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
+                    if found < 0:
+                        break
+                    slot = &table[found]
+                    if slot.owner != <int32_t>(r - ref_first):
+                        slot.owner = <int32_t>(r - ref_first)
+                        slot.current = 0
+                    slot.current += 1
+                    if n + 1 >= min_len and slot.current <= slot.ref_max:
+                        tp += 1
+                    prefix = <uint32_t>found
+        n_all = tpfp if tpfp > tpfn else tpfn
+        if n_all > 0:
+            # NLTK: max(candidates, key=tp / n_all): the first maximum wins; same IEEE division as Python's.
+            ratio = <double>tp / <double>n_all
+            if not have_best or ratio > best_ratio:
+                have_best = True
+                best_ratio = ratio
+                row[0] = tp
+                row[1] = n_all
+
+
+cdef int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments,
+                            int64_t max_n, bint from_references) noexcept nogil:
+    """The largest per-segment table of a batch (references' n-grams for BLEU, the hypothesis' for GLEU)."""
+    cdef int64_t i, r, entries, largest = 0
+    for i in range(n_segments):
+        entries = 0
+        if from_references:
+            for r in range(n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1]):
+                entries += count_ngrams(offsets[r + 1] - offsets[r], max_n)
+        else:
+            entries = count_ngrams(offsets[i + 1] - offsets[i], max_n)
+        if entries > largest:
+            largest = entries
+    return table_size(largest)
+
+
+def _check_layout(const uint32_t[::1] ids, const int64_t[::1] offsets, const int64_t[::1] ref_offsets):
+    n_segments = ref_offsets.shape[0] - 1
+    if n_segments < 0:
+        raise ValueError("ref_offsets must have n_segments + 1 entries")
+    n_texts = n_segments + ref_offsets[n_segments]
+    if offsets.shape[0] != n_texts + 1:
+        raise ValueError(f"offsets must have {n_texts + 1} entries (hypotheses + references + 1), "
+                         f"got {offsets.shape[0]}")
+    if ref_offsets[0] != 0 or np.any(np.diff(np.asarray(ref_offsets)) < 0):
+        raise ValueError("ref_offsets must start at 0 and be non-decreasing")
+    if offsets[0] != 0 or offsets[n_texts] != ids.shape[0] or np.any(np.diff(np.asarray(offsets)) < 0):
+        raise ValueError("offsets must start at 0, be non-decreasing and end at len(ids)")
+    return n_segments
+
+
+cdef Slot* allocate_tables(int64_t threads, int64_t size) except NULL:
+    if size > MAX_TABLE_SLOTS:
+        raise MemoryError(f"a segment has too many n-grams for one table ({size} slots needed, at most "
+                          f"{MAX_TABLE_SLOTS}); split very long segments")
+    cdef Slot* tables = <Slot*>calloc(<size_t>(threads * size), sizeof(Slot))
+    if tables == NULL:
+        raise MemoryError(f"cannot allocate {threads} n-gram tables of {size} slots")
+    return tables
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
+                    const int64_t[::1] ref_offsets not None, int max_order, num_threads=None):
+    """BLEU statistics per segment: int64 array ``(n, 2 + 2 * max_order)``.
+
+    Columns: ``hyp_len, ref_len`` (closest reference length, ties to the shorter), ``match_1..N`` (hypothesis
+    n-gram counts clipped by the maximum count in any one reference), ``total_1..N`` (hypothesis n-grams).
+    """
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
+    cdef int threads = resolve_num_threads(num_threads)
+    cdef int64_t width = 2 + 2 * max_order
+    result = np.zeros((n_segments, width), dtype=np.int64)
+    if n_segments == 0:
+        return result
+    cdef int64_t[:, ::1] out = result
+    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, max_order, True)
+    if threads > n_segments:
+        threads = <int>n_segments
+    cdef Slot* tables = allocate_tables(threads, size)
+    cdef uint32_t* gens = <uint32_t*>calloc(<size_t>(threads * GEN_STRIDE), sizeof(uint32_t))
+    cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
+    cdef int64_t i
+    cdef int tid
+    if gens == NULL:
+        free(tables)
+        raise MemoryError("cannot allocate per-thread state")
+    try:
+        with nogil:
+            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
+                tid = threadid()
+                bleu_segment(tokens, &offsets[0], i,
+                             n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], max_order,
+                             tables + tid * size, gens + tid * GEN_STRIDE, &out[i, 0])
+    finally:
+        free(tables)
+        free(gens)
+    return result
+
+
+@cython.boundscheck(False)
+@cython.wraparound(False)
+def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
+                    const int64_t[::1] ref_offsets not None, int min_len, int max_len, num_threads=None):
+    """Google-BLEU statistics per segment: int64 array ``(n, 2)`` of ``(n_match, n_all)``.
+
+    NLTK ``corpus_gleu`` semantics: n-grams of orders ``min_len..max_len``; per segment the reference with the
+    highest ``tp / max(tpfp, tpfn)`` (the first on ties) gives ``(tp, max(tpfp, tpfn))``; ``(0, 0)`` when every
+    reference has ``max(tpfp, tpfn) == 0`` (NLTK skips such pairs).
+    """
+    if min_len < 1 or max_len < min_len:
+        raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
+    cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
+    cdef int threads = resolve_num_threads(num_threads)
+    result = np.zeros((n_segments, 2), dtype=np.int64)
+    if n_segments == 0:
+        return result
+    cdef int64_t[:, ::1] out = result
+    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, max_len, False)
+    if threads > n_segments:
+        threads = <int>n_segments
+    cdef Slot* tables = allocate_tables(threads, size)
+    cdef uint32_t* gens = <uint32_t*>calloc(<size_t>(threads * GEN_STRIDE), sizeof(uint32_t))
+    cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
+    cdef int64_t i
+    cdef int tid
+    if gens == NULL:
+        free(tables)
+        raise MemoryError("cannot allocate per-thread state")
+    try:
+        with nogil:
+            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
+                tid = threadid()
+                gleu_segment(tokens, &offsets[0], i,
+                             n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], min_len, max_len,
+                             tables + tid * size, gens + tid * GEN_STRIDE, &out[i, 0])
+    finally:
+        free(tables)
+        free(gens)
+    return result

@@ -1,0 +1,206 @@
+# cython: language_level=3
+"""sacreBLEU's tokenizers, compiled: text in, integer token ids out.
+
+``encode_words(texts, tokenizer, lowercase)`` gives, token for token, what sacreBLEU 2.6's BLEU preprocessing
+gives (``tokenizer((s.lower() if lowercase else s).rstrip()).split()``), but as ids interned per call: equal
+token strings get equal ids, and ids are dense, in order of first appearance. Segments are tokenized in
+parallel (one GIL-free call) straight from the strings' own buffers; ids never depend on the thread count.
+
+>>> ids, offsets = encode_words(["Hello, world!", "hello world"], lowercase=True)
+>>> ids.tolist(), offsets.tolist()
+([0, 1, 2, 3, 0, 2], [0, 4, 6])
+"""
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libcpp cimport bool as cbool
+from libcpp.vector cimport vector
+
+import numpy as np
+
+from refscore._core._parallel import resolve_num_threads
+from refscore._inputs import as_token_ids, is_token_id_sequence
+from refscore.errors import InputError, InputTypeError
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_ssize_t PyUnicode_GET_LENGTH(object text)
+    object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+
+cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
+    cdef cppclass ThreadStore:
+        int64_t n_tokens
+        bint failed
+    cdef cppclass Interner:
+        vector[uint32_t] lengths
+        size_t size()
+        const uint32_t* token(uint32_t id)
+    uint8_t char_class(uint32_t code_point) noexcept nogil
+    int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64_t length,
+                             ThreadStore& store) noexcept nogil
+    cbool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
+                    const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
+                    uint32_t* ids) noexcept nogil
+
+TOKENIZERS = ("13a", "intl", "zh", "char", "none")
+_TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
+_UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
+
+
+def tokenizer_code(tokenizer, argument="tokenizer"):
+    """The kernel's code of a tokenizer name; a clear error for unknown or unsupported names."""
+    code = _TOKENIZER_CODES.get(tokenizer) if isinstance(tokenizer, str) else None
+    if code is not None:
+        return code
+    if tokenizer in _UNSUPPORTED or (isinstance(tokenizer, str) and tokenizer.startswith("flores")):
+        raise InputError(
+            f"{argument}={tokenizer!r} is not supported by refscore (it needs MeCab or SentencePiece models); "
+            f"choose one of {', '.join(TOKENIZERS)}, or tokenize the text yourself and pass token ids")
+    raise InputError(f"{argument}={tokenizer!r} is not a known tokenizer; choose one of {', '.join(TOKENIZERS)}")
+
+
+def _check_texts(texts, argument):
+    if isinstance(texts, (str, bytes)) or not hasattr(texts, "__len__"):
+        raise InputTypeError(f"{argument} must be a list of str, got {type(texts).__name__}")
+    items = list(texts)
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            hint = "replace None by an empty string ''" if item is None else "convert it to str"
+            raise InputTypeError(f"{argument}[{index}] is {type(item).__name__}, expected str; {hint}")
+    return items
+
+
+cdef class _Encoding:
+    """The tokens of one batch: per-thread stores, the call's vocabulary, and the ids/offsets arrays."""
+    cdef vector[ThreadStore] stores
+    cdef Interner vocabulary
+    cdef public object ids
+    cdef public object offsets
+
+    def __init__(self, list texts, int tokenizer, int num_threads):
+        cdef Py_ssize_t n = len(texts)
+        cdef Py_ssize_t i
+        cdef vector[const void*] data
+        cdef vector[int] kinds
+        cdef vector[int64_t] lengths
+        data.resize(n)
+        kinds.resize(n)
+        lengths.resize(n)
+        for i in range(n):
+            text = texts[i]
+            data[i] = PyUnicode_DATA(text)
+            kinds[i] = PyUnicode_KIND(text)
+            lengths[i] = PyUnicode_GET_LENGTH(text)
+
+        cdef vector[int32_t] thread_of
+        cdef vector[int64_t] first
+        cdef vector[int64_t] counts
+        thread_of.resize(n)
+        first.resize(n)
+        counts.resize(n)
+        self.stores.resize(num_threads)
+        cdef ThreadStore* stores = self.stores.data()
+        cdef int tid
+        with nogil:
+            for i in prange(n, num_threads=num_threads, schedule="dynamic", chunksize=16):
+                tid = threadid()
+                thread_of[i] = tid
+                first[i] = stores[tid].n_tokens
+                counts[i] = tokenize_segment(tokenizer, kinds[i], data[i], lengths[i], stores[tid])
+        for tid in range(num_threads):
+            if stores[tid].failed:
+                raise MemoryError("out of memory while tokenizing")
+
+        offsets = np.zeros(n + 1, dtype=np.int64)
+        cdef int64_t[::1] offsets_view = offsets
+        cdef int64_t total = 0
+        for i in range(n):
+            total += counts[i]
+            offsets_view[i + 1] = total
+        ids = np.empty(total, dtype=np.uint32)
+        cdef uint32_t[::1] ids_view = ids
+        cdef cbool ok
+        with nogil:
+            ok = merge_ids(stores, num_threads, self.vocabulary, n, thread_of.data(), first.data(),
+                           &offsets_view[0], &ids_view[0] if total > 0 else <uint32_t*>NULL)
+        if not ok:
+            raise MemoryError("out of memory while interning tokens")
+        self.ids = ids
+        self.offsets = offsets
+
+    def vocab(self):
+        cdef size_t k
+        return [PyUnicode_FromKindAndData(4, self.vocabulary.token(k), self.vocabulary.lengths[k])
+                for k in range(self.vocabulary.size())]
+
+
+def encode_words_with_vocab(texts, tokenizer="13a", lowercase=False, num_threads=None):
+    """Tokenize ``texts`` like sacreBLEU and intern the tokens; also return the token strings.
+
+    Returns ``(ids, offsets, vocab)``: ``ids`` (uint32) holds the tokens of all texts, those of text ``i``
+    being ``ids[offsets[i]:offsets[i + 1]]`` (``offsets``: int64, ``len(texts) + 1``); ``vocab[id]`` is the
+    token string. Ids are dense and numbered in order of first appearance.
+
+    >>> ids, offsets, vocab = encode_words_with_vocab(["It's 3.14, ok?"])
+    >>> [vocab[k] for k in ids]
+    ["It's", '3.14', ',', 'ok', '?']
+    """
+    encoding = _encode(texts, tokenizer, lowercase, num_threads)
+    return encoding.ids, encoding.offsets, encoding.vocab()
+
+
+def encode_words(texts, tokenizer="13a", lowercase=False, num_threads=None):
+    """Tokenize ``texts`` like sacreBLEU and intern the tokens: ``(ids uint32, offsets int64)``.
+
+    See :func:`encode_words_with_vocab`; equal tokens (within one call) have equal ids.
+
+    >>> ids, offsets = encode_words(["a b a", "", "b"], tokenizer="none")
+    >>> ids.tolist(), offsets.tolist()
+    ([0, 1, 0, 1], [0, 3, 3, 4])
+    """
+    encoding = _encode(texts, tokenizer, lowercase, num_threads)
+    return encoding.ids, encoding.offsets
+
+
+def _encode(texts, tokenizer, lowercase, num_threads):
+    code = tokenizer_code(tokenizer)
+    items = _check_texts(texts, "texts")
+    if lowercase:
+        items = [text.lower() for text in items]
+    return _Encoding(items, code, resolve_num_threads(num_threads))
+
+
+def encode_token_ids(sequences):
+    """Remap user token ids (one integer sequence per segment) to dense uint32 ids: ``(ids, offsets)``.
+
+    Equal input ids get equal output ids; the layout is that of :func:`encode_words`.
+
+    >>> ids, offsets = encode_token_ids([np.array([7, 99, 7]), [99]])
+    >>> ids.tolist(), offsets.tolist()
+    ([0, 1, 0, 1], [0, 3, 4])
+    """
+    if isinstance(sequences, (str, bytes)) or not hasattr(sequences, "__len__"):
+        raise InputTypeError(f"sequences must be a list of token-id sequences, got {type(sequences).__name__}")
+    arrays = []
+    for index, sequence in enumerate(sequences):
+        if isinstance(sequence, str) or not is_token_id_sequence(sequence):
+            raise InputTypeError(f"sequences[{index}] is {type(sequence).__name__}, expected a 1-D sequence of "
+                                 f"integer token ids (list of int or integer numpy array)")
+        arrays.append(as_token_ids(sequence, f"sequences[{index}]"))
+    offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
+    np.cumsum([len(array) for array in arrays], out=offsets[1:])
+    if not arrays or offsets[-1] == 0:
+        return np.zeros(0, dtype=np.uint32), offsets
+    unique, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
+    return inverse.astype(np.uint32).reshape(-1), offsets
+
+
+def _char_classes(code_points):
+    """The class flags of the compiled table for each code point (for tests against Python and ``regex``)."""
+    cdef const uint32_t[::1] source = np.ascontiguousarray(code_points, dtype=np.uint32)
+    result = np.empty(source.shape[0], dtype=np.uint8)
+    cdef uint8_t[::1] target = result
+    cdef Py_ssize_t i
+    for i in range(source.shape[0]):
+        target[i] = char_class(source[i])
+    return result

@@ -1,0 +1,428 @@
+/* Compiled sacreBLEU 2.6 tokenizers over code points, and the per-call token interner.
+ *
+ * Every tokenizer reproduces sacreBLEU's BLEU preprocessing of one segment,
+ *     tokens = tokenizer(sent.rstrip()).split()
+ * (lowercasing is done by Python's str.lower before this code runs). sacreBLEU's regular expressions are
+ * applied as literal passes with Python re.sub's scanning rule (try at position i; after a match resume at
+ * its end, else at i + 1), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
+ *
+ * Each thread interns the tokens it produces in its own table (ThreadStore); merge_ids then maps those local
+ * ids to the call's ids serially in text order, which makes the ids independent of the thread count.
+ */
+#ifndef REFSCORE_TOKENIZE_IMPL_H
+#define REFSCORE_TOKENIZE_IMPL_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <vector>
+
+#include "_unicode_tables.h"
+
+namespace refscore_tok {
+
+enum TokenizerKind { TOK_NONE = 0, TOK_CHAR = 1, TOK_13A = 2, TOK_ZH = 3, TOK_INTL = 4 };
+
+typedef std::vector<uint32_t> Buffer;
+
+static inline uint8_t char_class(uint32_t c) {
+    if (c > REFSCORE_CC_MAX_CODE_POINT) return 0;
+    return refscore_cc_stage2[((size_t)refscore_cc_stage1[c >> REFSCORE_CC_BLOCK_BITS] << REFSCORE_CC_BLOCK_BITS)
+                              | (c & ((1u << REFSCORE_CC_BLOCK_BITS) - 1))];
+}
+
+/* Python's str.isspace (the separators of str.split / str.rstrip / str.strip). */
+static inline bool is_space(uint32_t c) {
+    if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+    return (char_class(c) & REFSCORE_CC_SPACE) != 0;
+}
+
+static inline bool is_ascii_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+static inline bool is_period_or_comma(uint32_t c) { return c == '.' || c == ','; }
+
+/* The character class of sacreBLEU's first 13a regex: [\{-\~\[-\` -\&\(-\+\:-\@\/]. */
+static inline bool is_13a_split_char(uint32_t c) {
+    return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26)
+        || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
+}
+
+static inline void ensure_size(Buffer& buffer, size_t size) {
+    if (buffer.size() < size) buffer.resize(size > 2 * buffer.size() ? size : 2 * buffer.size());
+}
+
+/* ---- interning ------------------------------------------------------------------------------------- */
+
+static inline uint64_t hash_token(const uint32_t* text, size_t length) {
+    uint64_t hash = 0xcbf29ce484222325ULL ^ (uint64_t)length;
+    for (size_t k = 0; k < length; ++k) hash = (hash ^ text[k]) * 0x100000001b3ULL;
+    hash ^= hash >> 32;
+    hash *= 0xd6e8feb86659fd93ULL;
+    return hash ^ (hash >> 32);
+}
+
+static inline bool same_chars(const uint32_t* a, const uint32_t* b, size_t length) {
+    for (size_t k = 0; k < length; ++k)
+        if (a[k] != b[k]) return false;
+    return true;
+}
+
+/* Open-addressing table from token characters to dense ids, in order of first interning. It keeps its own
+ * copy of each distinct token. Equality is decided on the characters, so hash collisions never merge tokens. */
+struct Interner {
+    enum : uint32_t { EMPTY = 0xFFFFFFFFu };
+
+    /* A slot holds everything a lookup needs, so a probe touches one cache line plus the characters. */
+    struct Slot {
+        uint64_t hash;
+        int64_t start;              /* in chars */
+        uint32_t id;                /* EMPTY: free slot */
+        uint32_t length;
+    };
+
+    Buffer chars;                   /* the distinct tokens' characters, back to back */
+    std::vector<int64_t> starts;    /* per id: start in chars */
+    std::vector<uint32_t> lengths;  /* per id */
+    std::vector<uint64_t> hashes;   /* per id */
+    std::vector<Slot> slots;
+    size_t mask;
+
+    Interner() : slots(1024, Slot{0, 0, (uint32_t)EMPTY, 0}), mask(1023) {}
+
+    size_t size() const { return lengths.size(); }
+    const uint32_t* token(uint32_t id) const { return chars.data() + starts[id]; }
+
+    inline uint32_t intern(const uint32_t* text, uint32_t length, uint64_t hash) {
+        size_t index = (size_t)hash & mask;
+        while (true) {
+            const Slot& slot = slots[index];
+            if (slot.id == EMPTY) break;
+            if (slot.hash == hash && slot.length == length && same_chars(chars.data() + slot.start, text, length))
+                return slot.id;
+            index = (index + 1) & mask;
+        }
+        uint32_t id = (uint32_t)lengths.size();
+        int64_t start = (int64_t)chars.size();
+        slots[index] = Slot{hash, start, id, length};
+        starts.push_back(start);
+        chars.insert(chars.end(), text, text + length);
+        lengths.push_back(length);
+        hashes.push_back(hash);
+        if (2 * lengths.size() > slots.size()) grow();
+        return id;
+    }
+
+    void grow() {
+        slots.assign(2 * slots.size(), Slot{0, 0, (uint32_t)EMPTY, 0});
+        mask = slots.size() - 1;
+        for (uint32_t id = 0; id < (uint32_t)lengths.size(); ++id) {
+            size_t index = (size_t)hashes[id] & mask;
+            while (slots[index].id != EMPTY) index = (index + 1) & mask;
+            slots[index] = Slot{hashes[id], starts[id], id, lengths[id]};
+        }
+    }
+};
+
+/* ---- per-thread token store -------------------------------------------------------------------------- */
+
+/* A thread's tokens as ids of its own interner (`local`); merge_ids maps them to the call's ids. */
+struct ThreadStore {
+    Interner local;
+    std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
+    int64_t n_tokens = 0;
+    Buffer scratch_a, scratch_b;
+    bool failed = false;            /* an allocation failed (reported as MemoryError) */
+
+    void reserve_tokens(size_t max_tokens) {
+        size_t need = (size_t)n_tokens + max_tokens;
+        if (ids.size() < need) ids.resize(need > 2 * ids.size() ? need : 2 * ids.size());
+    }
+
+    inline void push_token(const uint32_t* text, size_t length) {
+        ids[n_tokens++] = local.intern(text, (uint32_t)length, hash_token(text, length));
+    }
+};
+
+/* str.split(): maximal runs of non-space characters. */
+static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& store) {
+    store.reserve_tokens(length / 2 + 1);
+    size_t i = 0;
+    while (i < length) {
+        while (i < length && is_space(text[i])) ++i;
+        size_t start = i;
+        while (i < length && !is_space(text[i])) ++i;
+        if (i > start) store.push_token(text + start, i - start);
+    }
+}
+
+/* " ".join(line).split(): every non-space character is a token. */
+static inline void emit_chars(const uint32_t* text, size_t length, ThreadStore& store) {
+    store.reserve_tokens(length);
+    for (size_t i = 0; i < length; ++i)
+        if (!is_space(text[i])) store.push_token(text + i, 1);
+}
+
+/* ---- input ------------------------------------------------------------------------------------------ */
+
+/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into `out` as code points. */
+static inline size_t load_code_points(int kind, const void* data, size_t length, Buffer& out) {
+    ensure_size(out, length + 2);
+    uint32_t* destination = out.data();
+    if (kind == 1) {
+        const uint8_t* source = (const uint8_t*)data;
+        for (size_t i = 0; i < length; ++i) destination[i] = source[i];
+    } else if (kind == 2) {
+        const uint16_t* source = (const uint16_t*)data;
+        for (size_t i = 0; i < length; ++i) destination[i] = source[i];
+    } else {
+        std::memcpy(destination, data, length * sizeof(uint32_t));
+    }
+    return length;
+}
+
+static inline size_t rstrip_length(const uint32_t* text, size_t length) {
+    while (length > 0 && is_space(text[length - 1])) --length;
+    return length;
+}
+
+/* ---- literal string replacements of the 13a tokenizer (in place: the result is never longer) ---------- */
+
+/* line.replace(pattern, replacement) with a replacement of zero or one character: one left-to-right scan,
+ * non-overlapping matches, no rescanning of the output (Python's semantics). */
+static size_t replace_in_place(uint32_t* text, size_t length, const char* pattern, size_t pattern_length,
+                               int32_t replacement /* -1: delete */) {
+    const uint32_t first = (uint32_t)(unsigned char)pattern[0];
+    size_t read = 0, write = 0;
+    while (read < length) {
+        if (text[read] == first && read + pattern_length <= length) {
+            size_t k = 1;
+            while (k < pattern_length && text[read + k] == (uint32_t)(unsigned char)pattern[k]) ++k;
+            if (k == pattern_length) {
+                if (replacement >= 0) text[write++] = (uint32_t)replacement;
+                read += pattern_length;
+                continue;
+            }
+        }
+        text[write++] = text[read++];
+    }
+    return write;
+}
+
+static inline bool contains(const uint32_t* text, size_t length, uint32_t c) {
+    for (size_t i = 0; i < length; ++i)
+        if (text[i] == c) return true;
+    return false;
+}
+
+/* ---- the regular-expression passes -------------------------------------------------------------------- */
+
+/* TokenizerRegexp, the common part of 13a and zh:
+ *   ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> ' \1 '
+ *   ([^0-9])([\.,])                -> '\1 \2 '
+ *   ([\.,])([^0-9])                -> ' \1 \2'
+ *   ([0-9])(-)                     -> '\1 \2 '
+ * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). */
+static size_t regexp_passes(Buffer& in, size_t length, Buffer& out) {
+    ensure_size(out, 3 * length + 2);
+    uint32_t* s = in.data();
+    uint32_t* d = out.data();
+    size_t n = 0;
+    for (size_t i = 0; i < length; ++i) {
+        uint32_t c = s[i];
+        if (is_13a_split_char(c)) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
+        else d[n++] = c;
+    }
+    length = n;
+
+    ensure_size(in, 2 * length + 2);
+    s = out.data();
+    d = in.data();
+    n = 0;
+    for (size_t i = 0; i < length;) {
+        if (i + 1 < length && !is_ascii_digit(s[i]) && is_period_or_comma(s[i + 1])) {
+            d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1]; d[n++] = ' ';
+            i += 2;
+        } else d[n++] = s[i++];
+    }
+    length = n;
+
+    ensure_size(out, 2 * length + 2);
+    s = in.data();
+    d = out.data();
+    n = 0;
+    for (size_t i = 0; i < length;) {
+        if (i + 1 < length && is_period_or_comma(s[i]) && !is_ascii_digit(s[i + 1])) {
+            d[n++] = ' '; d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1];
+            i += 2;
+        } else d[n++] = s[i++];
+    }
+    length = n;
+
+    ensure_size(in, 2 * length + 2);
+    s = out.data();
+    d = in.data();
+    n = 0;
+    for (size_t i = 0; i < length;) {
+        if (i + 1 < length && is_ascii_digit(s[i]) && s[i + 1] == '-') {
+            d[n++] = s[i]; d[n++] = ' '; d[n++] = '-'; d[n++] = ' ';
+            i += 2;
+        } else d[n++] = s[i++];
+    }
+    return n;
+}
+
+/* TokenizerV14International (regex module classes):
+ *   (\P{N})(\p{P}) -> '\1 \2 '
+ *   (\p{P})(\P{N}) -> ' \1 \2'
+ *   (\p{S})        -> ' \1 '
+ * `in` holds the text; returns the result's length, in `in` again. */
+static size_t intl_passes(Buffer& in, size_t length, Buffer& out) {
+    ensure_size(out, 2 * length + 2);
+    uint32_t* s = in.data();
+    uint32_t* d = out.data();
+    size_t n = 0;
+    for (size_t i = 0; i < length;) {
+        if (i + 1 < length && !(char_class(s[i]) & REFSCORE_CC_NUMBER) && (char_class(s[i + 1]) & REFSCORE_CC_PUNCT)) {
+            d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1]; d[n++] = ' ';
+            i += 2;
+        } else d[n++] = s[i++];
+    }
+    length = n;
+
+    ensure_size(in, 2 * length + 2);
+    s = out.data();
+    d = in.data();
+    n = 0;
+    for (size_t i = 0; i < length;) {
+        if (i + 1 < length && (char_class(s[i]) & REFSCORE_CC_PUNCT) && !(char_class(s[i + 1]) & REFSCORE_CC_NUMBER)) {
+            d[n++] = ' '; d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1];
+            i += 2;
+        } else d[n++] = s[i++];
+    }
+    length = n;
+
+    ensure_size(out, 3 * length + 2);
+    s = in.data();
+    d = out.data();
+    n = 0;
+    for (size_t i = 0; i < length; ++i) {
+        uint32_t c = s[i];
+        if (char_class(c) & REFSCORE_CC_SYMBOL) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
+        else d[n++] = c;
+    }
+    in.swap(out);
+    return n;
+}
+
+/* ---- the tokenizers ------------------------------------------------------------------------------------ */
+
+/* Tokenizer13a: XML-ish clean-up, then ' ' + line + ' ' through TokenizerRegexp. */
+static void tokenize_13a(ThreadStore& store, size_t length) {
+    Buffer& a = store.scratch_a;
+    uint32_t* text = a.data();
+    length = rstrip_length(text, length);
+    length = replace_in_place(text, length, "<skipped>", 9, -1);
+    length = replace_in_place(text, length, "-\n", 2, -1);
+    for (size_t i = 0; i < length; ++i)
+        if (text[i] == '\n') text[i] = ' ';
+    if (contains(text, length, '&')) {
+        length = replace_in_place(text, length, "&quot;", 6, '"');
+        length = replace_in_place(text, length, "&amp;", 5, '&');
+        length = replace_in_place(text, length, "&lt;", 4, '<');
+        length = replace_in_place(text, length, "&gt;", 4, '>');
+    }
+    /* pad with one space on each side */
+    std::memmove(text + 1, text, length * sizeof(uint32_t));
+    text[0] = ' ';
+    text[length + 1] = ' ';
+    length += 2;
+    length = regexp_passes(a, length, store.scratch_b);
+    emit_split(a.data(), length, store);
+}
+
+/* TokenizerZh: strip, surround sacreBLEU's "Chinese" characters with spaces, then TokenizerRegexp. */
+static void tokenize_zh(ThreadStore& store, size_t length) {
+    Buffer& a = store.scratch_a;
+    Buffer& b = store.scratch_b;
+    length = rstrip_length(a.data(), length);
+    size_t start = 0;
+    while (start < length && is_space(a[start])) ++start;
+    ensure_size(b, 3 * (length - start) + 2);
+    const uint32_t* s = a.data();
+    uint32_t* d = b.data();
+    size_t n = 0;
+    for (size_t i = start; i < length; ++i) {
+        uint32_t c = s[i];
+        if (char_class(c) & REFSCORE_CC_ZH_CHAR) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
+        else d[n++] = c;
+    }
+    a.swap(b);
+    n = regexp_passes(a, n, b);
+    emit_split(a.data(), n, store);
+}
+
+static void tokenize_intl(ThreadStore& store, size_t length) {
+    Buffer& a = store.scratch_a;
+    length = rstrip_length(a.data(), length);
+    length = intl_passes(a, length, store.scratch_b);
+    emit_split(a.data(), length, store);
+}
+
+/* Tokenize one segment; its tokens are appended to `store`. Returns the number of tokens (or 0 with
+ * store.failed set when memory ran out). */
+static int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64_t length,
+                                ThreadStore& store) noexcept {
+    int64_t tokens_before = store.n_tokens;
+    try {
+        size_t n = load_code_points(kind, data, (size_t)length, store.scratch_a);
+        switch (tokenizer) {
+            case TOK_NONE: emit_split(store.scratch_a.data(), n, store); break;
+            case TOK_CHAR: emit_chars(store.scratch_a.data(), rstrip_length(store.scratch_a.data(), n), store); break;
+            case TOK_13A: tokenize_13a(store, n); break;
+            case TOK_ZH: tokenize_zh(store, n); break;
+            default: tokenize_intl(store, n); break;
+        }
+    } catch (...) {
+        store.failed = true;
+        store.n_tokens = tokens_before;
+        return 0;
+    }
+    return store.n_tokens - tokens_before;
+}
+
+/* ---- merging ----------------------------------------------------------------------------------------- */
+
+/* Map every thread's local ids to the call's ids, segment by segment in input order, so the ids (numbered in
+ * order of first appearance) never depend on the thread count. Segment i's tokens are tokens
+ * first[i] .. first[i] + count - 1 of stores[thread_of[i]]; writes ids[offsets[i] .. offsets[i + 1]).
+ * Returns false when memory ran out. */
+static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
+                      const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
+                      uint32_t* ids) noexcept {
+    try {
+        std::vector<std::vector<uint32_t> > to_global((size_t)n_threads);
+        for (int t = 0; t < n_threads; ++t) to_global[t].assign(stores[t].local.size(), (uint32_t)Interner::EMPTY);
+        for (int64_t i = 0; i < n_segments; ++i) {
+            const ThreadStore& store = stores[thread_of[i]];
+            uint32_t* mapping = to_global[thread_of[i]].data();
+            const uint32_t* local_ids = store.ids.data() + first[i];
+            for (int64_t out = offsets[i]; out < offsets[i + 1]; ++out) {
+                uint32_t local_id = *local_ids++;
+                uint32_t id = mapping[local_id];
+                if (id == Interner::EMPTY) {
+                    id = vocabulary.intern(store.local.token(local_id), store.local.lengths[local_id],
+                                           store.local.hashes[local_id]);
+                    mapping[local_id] = id;
+                }
+                ids[out] = id;
+            }
+        }
+    } catch (...) {
+        return false;
+    }
+    return true;
+}
+
+}  // namespace refscore_tok
+
+#endif

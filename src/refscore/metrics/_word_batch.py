@@ -1,0 +1,80 @@
+"""From a validated batch to the compiled core's word-id layout, shared by the word n-gram metrics (BLEU, GLEU).
+
+The hypotheses and the flattened references are encoded in **one** call, so equal tokens get equal ids across
+hypotheses and references. Text ``t`` of the result is ``ids[offsets[t]:offsets[t + 1]]``; texts ``0 .. n-1``
+are the hypotheses and text ``n + j`` is ``batch.references[j]``.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from refscore._inputs import Batch, prepare_batch
+from refscore.errors import InputError, InputTypeError
+
+#: sacreBLEU 2.6's word tokenizers that refscore implements token for token.
+WORD_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "zh", "char", "none")
+#: sacreBLEU tokenizers that need models or extra packages and are not available in refscore.
+_UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
+
+_UINT32_LIMIT = 1 << 32
+
+
+def check_tokenizer(owner: str, tokenize: Any) -> None:
+    """Raise a clear error unless ``tokenize`` names one of :data:`WORD_TOKENIZERS`."""
+    if not isinstance(tokenize, str):
+        raise InputTypeError(f"{owner}: tokenize must be a string, one of {', '.join(WORD_TOKENIZERS)}; "
+                             f"got {type(tokenize).__name__}")
+    if tokenize not in WORD_TOKENIZERS:
+        extra = (f" ({tokenize!r} needs a model or extra package and is not available in refscore)"
+                 if tokenize in _UNSUPPORTED else "")
+        raise InputError(f"{owner}: unknown tokenizer {tokenize!r}{extra}; choose one of "
+                         f"{', '.join(WORD_TOKENIZERS)}")
+
+
+def check_flag(owner: str, name: str, value: Any) -> None:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InputTypeError(f"{owner}: {name} must be True or False, got {value!r}")
+
+
+def check_order(owner: str, name: str, value: Any, minimum: int = 1) -> None:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise InputTypeError(f"{owner}: {name} must be an int >= {minimum}, got {value!r}")
+    if value < minimum:
+        raise InputError(f"{owner}: {name} must be >= {minimum}, got {value}")
+
+
+def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Token-id segments as one uint32 array; ids outside uint32 are interned first (equal ids stay equal)."""
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    flat = np.concatenate(texts) if texts else np.zeros(0, dtype=np.int64)
+    if flat.size and (flat.min() < 0 or flat.max() >= _UINT32_LIMIT):
+        from refscore._core._tokenize import encode_token_ids
+
+        return encode_token_ids(texts)
+    return flat.astype(np.uint32), offsets
+
+
+def encode_batch(batch: Batch, *, tokenize: str, lowercase: bool,
+                 num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Word ids of a batch's hypotheses followed by its references: ``(ids uint32, offsets int64)``."""
+    texts = batch.hypotheses + batch.references
+    if batch.is_token_ids:
+        if lowercase:
+            raise InputError("lowercase=True applies to text; token-id input is used as given (set "
+                             "lowercase=False, or pass strings)")
+        return _token_id_layout(texts)
+    from refscore._core._tokenize import encode_words
+
+    return encode_words(texts, tokenizer=tokenize, lowercase=lowercase, num_threads=num_threads)
+
+
+def prepare_word_ids(hypotheses: Any, references: Any, *, tokenize: str, lowercase: bool,
+                     num_threads: int | None = None) -> tuple[Batch, np.ndarray, np.ndarray]:
+    """Validate a batch and encode it: ``(batch, ids, offsets)``."""
+    batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+    ids, offsets = encode_batch(batch, tokenize=tokenize, lowercase=lowercase, num_threads=num_threads)
+    return batch, ids, offsets

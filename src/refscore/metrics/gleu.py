@@ -1,0 +1,127 @@
+"""Google-BLEU (GLEU, Wu et al. 2016) with NLTK 3.10.4's ``corpus_gleu`` / ``sentence_gleu`` semantics.
+
+For each segment, every n-gram of orders ``min_len..max_len`` counts; against each reference,
+``tp`` = clipped matches and ``n_all = max(hypothesis n-grams, reference n-grams)``; the reference with the
+highest ``tp / n_all`` (the first one on ties) contributes its ``(tp, n_all)`` (references with ``n_all == 0``
+are skipped, as NLTK does). Statistics per segment are ``matches, n_all``; the score is
+``sum(matches) / sum(n_all)`` (0 when ``sum(n_all) == 0``). The default tokenizer is ``13a``, as in Hugging
+Face ``evaluate``'s ``google_bleu``; ``tokenize="none"`` splits on whitespace (the token lists NLTK users pass).
+
+>>> round(sentence_gleu("the cat sat on the mat", ["the cat ate the mat"]).score, 4)
+0.3333
+>>> round(gleu(["the cat sat on the mat"], [["the cat sat", "a cat sat on the mat"]]).score, 4)
+0.7778
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from refscore._core._ngrams import gleu_statistics
+from refscore.errors import InputError
+from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
+                                          prepare_word_ids)
+from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.options import CliOption
+from refscore.stats import Statistics
+
+
+@dataclass(frozen=True)
+class GLEUConfig:
+    """Settings of :class:`GLEU`: n-gram orders ``min_len..max_len`` (NLTK's names) and the text preprocessing."""
+
+    tokenize: str = "13a"
+    min_len: int = 1
+    max_len: int = 4
+    lowercase: bool = False
+
+    def __post_init__(self) -> None:
+        check_tokenizer("GLEU", self.tokenize)
+        check_flag("GLEU", "lowercase", self.lowercase)
+        check_order("GLEU", "min_len", self.min_len)
+        check_order("GLEU", "max_len", self.max_len)
+        if self.max_len < self.min_len:
+            raise InputError(f"GLEU: max_len ({self.max_len}) must be >= min_len ({self.min_len})")
+
+
+@dataclass(frozen=True, kw_only=True)
+class GLEUScore(Score):
+    """A Google-BLEU result on the 0–1 scale with its summed statistics."""
+
+    matches: int
+    n_all: int
+
+
+class GLEU(Metric):
+    """Corpus and sentence Google-BLEU with NLTK's exact numbers (HF ``google_bleu`` with the default 13a).
+
+    >>> metric = GLEU(tokenize="none", min_len=2)
+    >>> metric.sentence_scores(["a b c", "x y"], [["a b d", "a b c"], "y x"]).tolist()
+    [1.0, 0.0]
+    """
+
+    name: ClassVar[str] = "gleu"
+    config_class: ClassVar[type] = GLEUConfig
+    higher_is_better: ClassVar[bool] = True
+    columns: ClassVar[tuple[str, ...]] = ("matches", "n_all")
+    cli_options: ClassVar[tuple[CliOption, ...]] = (
+        CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
+                  choices=WORD_TOKENIZERS),
+        CliOption(("--lowercase", "-lc"), "lowercase", "lowercase before tokenizing", type=bool),
+        CliOption(("--gleu-min-len",), "min_len", "GLEU smallest n-gram order (default 1)", type=int),
+        CliOption(("--gleu-max-len",), "max_len", "GLEU largest n-gram order (default 4)", type=int),
+    )
+
+    config: GLEUConfig
+
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        """Per-segment ``(matches, n_all)`` of the best reference (one row per hypothesis, input order)."""
+        batch, ids, offsets = prepare_word_ids(hypotheses, references, tokenize=self.config.tokenize,
+                                               lowercase=self.config.lowercase, num_threads=num_threads)
+        data = gleu_statistics(ids, offsets, batch.ref_offsets, self.config.min_len, self.config.max_len,
+                               num_threads=num_threads)
+        return self._new_statistics(self.columns, data, batch.nrefs)
+
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """``matches / n_all`` per row (0 where ``n_all == 0``): ``(m, 1)`` float64."""
+        totals = np.atleast_2d(np.asarray(totals))
+        matches, n_all = totals[:, 0].astype(np.float64), totals[:, 1].astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.where(n_all == 0, 0.0, matches / np.where(n_all == 0, 1.0, n_all))[:, None]
+
+    def score_from_statistics(self, stats: Statistics) -> GLEUScore:
+        self.check_statistics(stats)
+        matches, n_all = (int(v) for v in stats.totals())
+        return GLEUScore(metric=self.name, score=matches / n_all if n_all else 0.0,
+                         signature=str(self.signature(stats.nrefs)), matches=matches, n_all=n_all)
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        """e.g. ``nrefs:1|case:mixed|tok:13a|ngram:1-4|refscore:...``."""
+        config = self.config
+        return Signature({"nrefs": "var" if nrefs == -1 else str(nrefs),
+                          "case": "lc" if config.lowercase else "mixed", "tok": config.tokenize,
+                          "ngram": f"{config.min_len}-{config.max_len}"},
+                         {"nrefs": "#", "case": "c", "ngram": "n"})
+
+
+def gleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any) -> GLEUScore:
+    """Corpus Google-BLEU (NLTK ``corpus_gleu``); ``options`` are :class:`GLEUConfig` fields.
+
+    >>> gleu(["a b c d"], ["a b c e"], tokenize="none", max_len=2).score
+    0.6
+    """
+    return GLEU(**options).corpus_score(hypotheses, references, num_threads=num_threads)
+
+
+def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore:
+    """Google-BLEU of one segment (NLTK ``sentence_gleu``); ``references`` is a string or a list of strings.
+
+    >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score
+    0.6
+    """
+    return GLEU(**options).sentence_score(hypothesis, references)
+
+
+__all__ = ["GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"]

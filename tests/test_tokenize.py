@@ -1,0 +1,247 @@
+"""The compiled tokenizers against sacreBLEU 2.6's, token for token, and the id contract of ``encode_words``."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import regex
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics.bleu import _get_tokenizer
+from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+
+from conftest import read_segments, shared_data_path
+from refscore._core._tokenize import (
+    TOKENIZERS,
+    _char_classes,
+    encode_token_ids,
+    encode_words,
+    encode_words_with_vocab,
+)
+from refscore.errors import InputError, InputTypeError
+
+SACREBLEU = {name: _get_tokenizer(name)() for name in TOKENIZERS}
+
+SPACE, NUMBER, PUNCT, SYMBOL, ZH_CHAR = 1, 2, 4, 8, 16
+ALL_CODE_POINTS = np.arange(0x110000, dtype=np.uint32)
+
+
+def sacrebleu_tokens(text: str, tokenizer: str, lowercase: bool) -> list[str]:
+    """sacreBLEU's BLEU preprocessing of one segment (``BLEU._preprocess_segment``), re-split."""
+    if lowercase:
+        text = text.lower()
+    return SACREBLEU[tokenizer](text.rstrip()).split()
+
+
+def refscore_tokens(texts: list[str], tokenizer: str, lowercase: bool, num_threads: int = 1) -> list[list[str]]:
+    ids, offsets, vocab = encode_words_with_vocab(texts, tokenizer, lowercase, num_threads)
+    assert ids.dtype == np.uint32 and offsets.dtype == np.int64 and len(offsets) == len(texts) + 1
+    return [[vocab[k] for k in ids[offsets[i]:offsets[i + 1]]] for i in range(len(texts))]
+
+
+def assert_same_as_sacrebleu(texts: list[str], tokenizer: str, lowercase: bool = False) -> None:
+    ours = refscore_tokens(texts, tokenizer, lowercase)
+    for index, text in enumerate(texts):
+        expected = sacrebleu_tokens(text, tokenizer, lowercase)
+        assert ours[index] == expected, f"{tokenizer} lowercase={lowercase} segment {index}: {text!r}"
+
+
+# ---- property tests ------------------------------------------------------------------------------------
+
+WHITESPACE = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2005\u200a\u2028\u2029\u202f\u205f\u3000"
+PIECES = [
+    "&quot;", "&amp;", "&lt;", "&gt;", "&apos;", "&amp;quot;", "<skipped>", "<skip", "-\n", "\n", "3.14", "1,000",
+    "2020.", "2020-01", "e-mail", "don't", "...", ".,", ",5", "a.", "İ", "ẞ", "Σ", "ΑΣ ", "e\u0301", "\u0308",
+    "我爱你", "。", "，", "、", "「", "」", "\uff01", "\uff10", "\u2014", "\u2026", "\u201c", "\u201d", "\u2000",
+    "\u2001", "\u2a6d", "\u2a6e", "\u2f80", "\u2f81", "\u2fa1", "\U00020000", "\U0002a6d6", "\U0001f600",
+    "²", "½", "١٢", "€", "$", "→", "\u00ad", "\ufeff", "\ud800", "한국어", "カタカナ", "ｶﾀｶﾅ",
+]
+SEGMENT = st.lists(
+    st.one_of(
+        st.sampled_from(PIECES),
+        st.sampled_from(WHITESPACE),
+        st.characters(codec="ascii"),
+        st.characters(categories=("P", "S", "N", "Mn", "Lo", "Zs")),
+        st.characters(min_codepoint=0x2000, max_codepoint=0x33FF),
+        st.characters(),
+    ),
+    max_size=30,
+).map("".join)
+BATCH = st.lists(SEGMENT, min_size=0, max_size=6)
+
+
+@pytest.mark.parametrize("tokenizer", TOKENIZERS)
+@settings(max_examples=150, deadline=None)
+@given(texts=BATCH, lowercase=st.booleans())
+def test_random_unicode_matches_sacrebleu(tokenizer, texts, lowercase):
+    assert_same_as_sacrebleu(texts, tokenizer, lowercase)
+
+
+@settings(max_examples=40, deadline=None)
+@given(texts=st.lists(SEGMENT, min_size=1, max_size=40), tokenizer=st.sampled_from(TOKENIZERS))
+def test_ids_are_interned_per_call_and_thread_independent(texts, tokenizer):
+    ids, offsets, vocab = encode_words_with_vocab(texts, tokenizer)
+    assert len(set(vocab)) == len(vocab)
+    assert sorted(set(ids.tolist())) == list(range(len(vocab)))
+    first_seen = list(dict.fromkeys(ids.tolist()))
+    assert first_seen == list(range(len(vocab))), "ids are numbered in order of first appearance"
+    for threads in (2, 3):
+        other_ids, other_offsets = encode_words(texts, tokenizer, num_threads=threads)
+        np.testing.assert_array_equal(other_ids, ids)
+        np.testing.assert_array_equal(other_offsets, offsets)
+
+
+# ---- golden examples (anchors.md §2.1.1 and §5, produced by sacreBLEU) -----------------------------------
+
+@pytest.mark.parametrize(("tokenizer", "text", "expected"), [
+    ("13a", "Don't stop-now, it's 3.14 or 1,000. E-mail: a@b.com (ok) 2020-01",
+     "Don't stop-now , it's 3.14 or 1,000 . E-mail : a @ b . com ( ok ) 2020 - 01"),
+    ("intl", "Don't stop-now, it's 3.14 or 1,000. E-mail: “quoted” in 2020.",
+     "Don ' t stop - now , it ' s 3.14 or 1,000 . E - mail : “ quoted ” in 2020."),
+    ("zh", "He said “hello”—ok… x²→y 我爱你", "He said “ hello ” — ok … x² → y 我 爱 你"),
+    ("char", "a b 我", "a b 我"),
+    ("none", "  a\u3000b\xa0 ", "a b"),
+])
+def test_golden_examples(tokenizer, text, expected):
+    assert refscore_tokens([text], tokenizer, False) == [expected.split()]
+
+
+def test_13a_unescapes_in_sacrebleu_order_and_drops_skipped():
+    text = "a &amp;quot; &amp;lt; &apos; <skipped>b c-\nd e-\n"
+    assert refscore_tokens([text], "13a", False) == [["a", "&", "quot", ";", "<", "&", "apos", ";", "b", "cd", "e-"]]
+    assert_same_as_sacrebleu([text, "<skip<skipped>ped>", "-<skipped>\nx", "&&quot;quot;"], "13a")
+
+
+def test_regex_passes_resume_after_each_match_like_re_sub():
+    # "a.,5": the ',' is consumed by the first period/comma match, so it stays attached to the 5.
+    assert refscore_tokens(["a.,5"], "13a", False) == [["a", ".", ",5"]]
+    assert_same_as_sacrebleu(["a.,5", ".5", " .5", "5.-5", "x,,y", "1-2-3", "..a..", ",,,,"], "13a")
+    assert_same_as_sacrebleu([".5", " .5", "a.,5 “x”", "\u3000.5"], "zh")
+
+
+def test_lowercase_uses_full_unicode_case_mapping():
+    texts = ["İstanbul ΣΟΦΟΣ ẞ ǅ", "ΑΣ. Σ"]
+    assert_same_as_sacrebleu(texts, "13a", lowercase=True)
+    assert refscore_tokens(["İ"], "none", True) == [["i\u0307"]]
+
+
+# ---- character classes (the generated table) -------------------------------------------------------------
+
+def _matches(pattern: str) -> np.ndarray:
+    text = "".join(map(chr, range(0x110000)))
+    found = np.zeros(0x110000, dtype=bool)
+    found[[match.start() for match in regex.finditer(pattern, text)]] = True
+    return found
+
+
+def test_class_table_matches_python_and_regex():
+    classes = _char_classes(ALL_CODE_POINTS)
+    is_space = np.array([chr(c).isspace() for c in range(0x110000)])
+    np.testing.assert_array_equal((classes & SPACE) != 0, is_space)
+    np.testing.assert_array_equal((classes & NUMBER) != 0, _matches(r"\p{N}"))
+    np.testing.assert_array_equal((classes & PUNCT) != 0, _matches(r"\p{P}"))
+    np.testing.assert_array_equal((classes & SYMBOL) != 0, _matches(r"\p{S}"))
+    assert _char_classes(np.array([0x110000, 0xFFFFFFFF], dtype=np.uint32)).tolist() == [0, 0]
+
+
+def test_zh_table_reproduces_sacrebleu_range_quirk():
+    is_chinese = TokenizerZh._is_chinese_char.__wrapped__
+    code_points = np.arange(0x30000, dtype=np.uint32)
+    expected = np.array([is_chinese(chr(c)) for c in range(0x30000)])
+    np.testing.assert_array_equal((_char_classes(code_points) & ZH_CHAR) != 0, expected)
+    assert expected[0x2014] and not expected[0x20000] and not expected[0x2000] and expected[0x2A6D]
+
+
+# ---- real data -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("pair", "tokenizer", "files"), [
+    ("en-zh", "zh", ["ref.txt", "ref2.txt", "sys/HuaweiTSC.txt", "sys/Online-W.txt"]),
+    ("en-zh", "char", ["ref.txt"]),
+    ("en-ja", "char", ["ref.txt", "sys/Online-W.txt", "sys/NT5.txt"]),
+    ("en-ja", "zh", ["ref.txt"]),
+    ("en-de", "13a", ["ref.txt", "ref2.txt", "sys/Online-W.txt"]),
+    ("en-de", "intl", ["ref.txt", "sys/Online-W.txt"]),
+])
+def test_wmt22_matches_sacrebleu(pair, tokenizer, files):
+    lines = [line for name in files for line in read_segments(shared_data_path("wmt22", pair, name))]
+    assert_same_as_sacrebleu(lines, tokenizer)
+    if tokenizer in ("13a", "zh"):
+        assert_same_as_sacrebleu(lines[:500], tokenizer, lowercase=True)
+
+
+# ---- the ids contract and input checks -------------------------------------------------------------------
+
+def test_equal_tokens_get_equal_ids_across_texts():
+    ids, offsets, vocab = encode_words_with_vocab(["the cat , the", "", "cat the"], "none")
+    assert vocab == ["the", "cat", ","]
+    assert ids.tolist() == [0, 1, 2, 0, 1, 0]
+    assert offsets.tolist() == [0, 4, 4, 6]
+
+
+def test_empty_inputs():
+    ids, offsets = encode_words([])
+    assert ids.dtype == np.uint32 and ids.size == 0 and offsets.tolist() == [0]
+    for tokenizer in TOKENIZERS:
+        ids, offsets, vocab = encode_words_with_vocab(["", " \n\t", "\u3000"], tokenizer)
+        assert ids.size == 0 and offsets.tolist() == [0, 0, 0, 0] and vocab == []
+
+
+def test_long_segment_and_many_threads():
+    text = ("Ein Satz, mit 3.5 Zahlen & Zeichen: “ok”—我爱你 " * 5000).strip()
+    for tokenizer in TOKENIZERS:
+        single = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=1)
+        multi = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=4)
+        np.testing.assert_array_equal(single[0], multi[0])
+        np.testing.assert_array_equal(single[1], multi[1])
+    assert_same_as_sacrebleu([text], "13a")
+
+
+def test_accepts_tuples_and_string_subclasses():
+    class Line(str):
+        pass
+
+    assert refscore_tokens(list((Line("a b"), "c")), "none", False) == [["a", "b"], ["c"]]
+    ids, offsets = encode_words(("a b", "b"), "none")
+    assert ids.tolist() == [0, 1, 1]
+
+
+def test_unknown_and_unsupported_tokenizers():
+    with pytest.raises(InputError, match=r"tokenizer='13b'.*13a, intl, zh, char, none"):
+        encode_words(["a"], tokenizer="13b")
+    for name in ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200"):
+        with pytest.raises(InputError, match="not supported"):
+            encode_words(["a"], tokenizer=name)
+    with pytest.raises(InputError, match="not a known tokenizer"):
+        encode_words(["a"], tokenizer=None)
+
+
+def test_bad_texts():
+    with pytest.raises(InputTypeError, match=r"texts\[1\] is NoneType.*empty string"):
+        encode_words(["a", None])
+    with pytest.raises(InputTypeError, match=r"texts\[0\] is bytes"):
+        encode_words([b"a"])
+    with pytest.raises(InputTypeError, match="list of str, got str"):
+        encode_words("a b")
+    with pytest.raises(ValueError, match="num_threads"):
+        encode_words(["a"], num_threads=0)
+
+
+def test_encode_token_ids():
+    ids, offsets = encode_token_ids([np.array([7, -99, 7], dtype=np.int32), [-99], [], (2**40,)])
+    assert ids.dtype == np.uint32 and offsets.dtype == np.int64
+    assert offsets.tolist() == [0, 3, 4, 4, 5]
+    values = ids.tolist()
+    assert values[0] == values[2] == 1 and values[1] == values[3] == 0 and values[4] == 2
+    empty_ids, empty_offsets = encode_token_ids([[], []])
+    assert empty_ids.size == 0 and empty_offsets.tolist() == [0, 0, 0]
+    assert encode_token_ids([])[1].tolist() == [0]
+
+
+def test_encode_token_ids_bad_input():
+    with pytest.raises(InputTypeError, match=r"sequences\[1\]"):
+        encode_token_ids([[1, 2], [1.5]])
+    with pytest.raises(InputTypeError, match=r"sequences\[0\]"):
+        encode_token_ids(["a b"])
+    with pytest.raises(InputTypeError, match=r"sequences\[0\]"):
+        encode_token_ids([np.zeros((2, 2), dtype=np.int64)])
+    with pytest.raises(InputTypeError, match="sequences must be"):
+        encode_token_ids(np.int64(3))
