@@ -22,6 +22,7 @@ import pytest
 from conftest import shared_data_path
 from refscore.metrics import get_metric_class
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
+from refscore.significance._sampling import resampled_totals
 
 GOLDEN = Path(__file__).parent / "golden" / "significance_wmt22_en_de.json"
 #: sacreBLEU's metric names in its results -> refscore metric names.
@@ -93,22 +94,22 @@ def test_confidence_intervals_equal_sacrebleu(golden, statistics, sacrebleu_name
         assert abs(100 * result.ci - expected["ci"]) < 1e-4, system
 
 
-def test_only_float32_arithmetic_separates_the_results(corpus, statistics):
-    """sacreBLEU's float32 cast loses nothing on this data (every summed count < 2**24); feeding its own score
-    formula the exact int64 resampled sums reproduces refscore's resampled scores to 1e-12."""
+def test_only_float32_arithmetic_separates_the_results(statistics):
+    """sacreBLEU's float32 cast loses nothing on this data (every resampled sum < 2**24), and feeding its own score
+    formula the exact int64 resampled sums (refscore's statistics have sacreBLEU's column layout) reproduces
+    refscore's resampled scores to 1e-12: the 1e-4 tolerance above is sacreBLEU's float32 arithmetic alone."""
     from sacrebleu.metrics import BLEU, CHRF, TER
 
-    systems, references = corpus
     peers = {"BLEU": BLEU(), "chrF2": CHRF(), "TER": TER()}
-    indices = np.random.default_rng(12345).choice(2037, size=(40, 2037), replace=True)
+    indices = np.random.default_rng(12345).choice(2037, size=(1000, 2037), replace=True)
     for sacrebleu_name, peer in peers.items():
         metric, stats = statistics[sacrebleu_name]
-        system = next(iter(stats))
-        sacre_stats = np.array(peer._extract_corpus_statistics(systems[system], [[r[0] for r in references]]))
-        sums = sacre_stats[indices].sum(axis=1)
-        assert np.abs(sums).max() < 2 ** 24  # so sacreBLEU's float32 sums are exact
+        for system, system_stats in stats.items():
+            sums = resampled_totals(system_stats.data, indices)  # = data[indices].sum(axis=1), see test_significance
+            assert np.abs(sums).max() < 2 ** 24, (sacrebleu_name, system)  # sacreBLEU's float32 sums are exact
+        sums = next(iter(stats.values())).data[indices[:50]].sum(axis=1)
         theirs = [peer._compute_score_from_stats(row).score for row in sums]
-        ours = 100 * metric.scores_from_totals(stats[system].data[indices].sum(axis=1))[:, 0]
+        ours = 100 * metric.scores_from_totals(sums)[:, 0]
         assert np.allclose(ours, theirs, rtol=1e-12, atol=1e-10), sacrebleu_name
 
 
