@@ -37,6 +37,8 @@ _LAZY: dict[str, str] = {
     "GLEUScore": "refscore.metrics.gleu",
     "gleu": "refscore.metrics.gleu",
     "sentence_gleu": "refscore.metrics.gleu",
+    "rouge": "refscore.metrics.rouge",
+    "ROUGE": "refscore.metrics.rouge",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

@@ -17,6 +17,7 @@ from refscore.errors import InputError
 _MODULES: dict[str, str] = {
     "chrf": "refscore.compat._evaluate_chrf:ChrF",
     "ter": "refscore.compat._evaluate_ter:Ter",
+    "rouge": "refscore.compat._evaluate_rouge:Rouge",
 }
 
 

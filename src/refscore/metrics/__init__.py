@@ -15,6 +15,7 @@ REGISTRY: dict[str, str] = {
     "gleu": "refscore.metrics.gleu:GLEU",
     "chrf": "refscore.metrics.chrf:CHRF",
     "ter": "refscore.metrics.ter:TER",
+    "rouge": "refscore.metrics.rouge:ROUGE",
 }
 
 

@@ -1,0 +1,317 @@
+# cython: language_level=3
+"""ROUGE kernels with rouge-score 0.1.2 semantics (see ``_rouge_kernels.hpp``).
+
+Python prepares one UTF-8 buffer of lowercased texts (predictions first, then the flattened references) and
+calls :func:`score_batch` once; a ``nogil`` ``prange`` loop scores every segment with per-thread workers.
+"""
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libcpp.memory cimport unique_ptr
+from libcpp.string cimport string
+from libcpp.vector cimport vector
+
+import numpy as np
+
+from refscore._core._parallel import resolve_num_threads
+
+
+cdef extern from "<string_view>" namespace "std" nogil:
+    cdef cppclass string_view:
+        string_view()
+        string_view(const char* data, size_t size)
+        const char* data()
+        size_t size()
+
+
+cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
+    cdef cppclass Config:
+        int tokenizer
+        bint stem
+        const uint32_t* cp_keys
+        const uint8_t* cp_classes
+        int64_t n_cp
+        const int64_t* types
+        int64_t n_types
+
+    cdef cppclass Tokens:
+        vector[uint32_t] ids
+        vector[uint32_t] sentences
+
+    cdef cppclass Counts:
+        int64_t matches
+        int64_t hyp_total
+        int64_t ref_total
+
+    cdef cppclass Worker:
+        Worker(const Config* config) except +
+        int64_t tokenize(const unsigned char* begin, const unsigned char* end, Tokens& out) except +
+        const string_view& term_string(uint32_t id)
+        int score_segment(const unsigned char* buffer, const int64_t* offsets, int64_t hyp, int64_t ref_begin,
+                          int64_t ref_end, int64_t* out_counts, int64_t* out_best,
+                          int64_t* token_counts) noexcept
+        int64_t lcs_length(const uint32_t* a, size_t n, const uint32_t* b, size_t m) except +
+        void lcs_positions(const uint32_t* ref, size_t n, const uint32_t* can, size_t m,
+                           vector[uint32_t]& positions, bint up_on_tie) except +
+        void reserve_terms(uint32_t n_terms) except +
+        void set_table_limit(size_t words)
+        int score_segment_ids(const uint32_t* ids, const int64_t* tok_off, const uint32_t* sent_ids,
+                              const int64_t* sent_tok_off, const int64_t* bounds, const int64_t* bound_off,
+                              int64_t hyp, int64_t ref_begin, int64_t ref_end, int64_t* out_counts,
+                              int64_t* out_best) noexcept
+
+    cdef cppclass PorterStemmer:
+        string stem(string_view word) except +
+
+    vector[uint32_t] distinct_non_ascii(const unsigned char* begin, const unsigned char* end) except +
+
+
+#: Tokenizer codes understood by the kernels.
+TOKENIZERS = {"rouge-score": 0, "unicode": 1}
+#: Character classes of the Unicode tokenizer's table.
+CLASS_SEPARATOR, CLASS_WORD, CLASS_SINGLE = 0, 1, 2
+
+
+cdef void _fill_config(Config* config, int tokenizer, bint stem, const uint32_t[::1] cp_keys,
+                       const uint8_t[::1] cp_classes, const int64_t[::1] types):
+    config.tokenizer = tokenizer
+    config.stem = stem
+    config.n_cp = cp_keys.shape[0]
+    config.cp_keys = &cp_keys[0] if cp_keys.shape[0] > 0 else NULL
+    config.cp_classes = &cp_classes[0] if cp_classes.shape[0] > 0 else NULL
+    config.n_types = types.shape[0]
+    config.types = &types[0] if types.shape[0] > 0 else NULL
+
+
+def _check_tables(cp_keys, cp_classes):
+    if cp_keys.shape[0] != cp_classes.shape[0]:
+        raise ValueError(f"cp_keys ({cp_keys.shape[0]}) and cp_classes ({cp_classes.shape[0]}) differ in length")
+
+
+def score_batch(const unsigned char[::1] buffer, const int64_t[::1] text_offsets, const int64_t[::1] ref_offsets,
+                const int64_t[::1] types, int tokenizer, bint stem, const uint32_t[::1] cp_keys,
+                const uint8_t[::1] cp_classes, num_threads=None):
+    """Score every segment.
+
+    ``buffer`` holds the texts back to back: text ``k`` is ``buffer[text_offsets[k]:text_offsets[k + 1]]``;
+    predictions are texts ``0..n-1``, segment ``i``'s references are texts ``n + ref_offsets[i] ..
+    n + ref_offsets[i + 1] - 1``. ``types``: ``n >= 1`` ROUGE-N, ``0`` ROUGE-L, ``-1`` ROUGE-Lsum.
+
+    Returns ``counts`` (int64, ``(n, len(types), 3)``: matches, prediction total, reference total of the best
+    reference), ``best`` (int64, ``(n, len(types))``: index of that reference within the segment) and
+    ``token_counts`` (int64, one per text).
+    """
+    cdef Py_ssize_t n = ref_offsets.shape[0] - 1
+    cdef Py_ssize_t n_texts = text_offsets.shape[0] - 1
+    cdef Py_ssize_t n_types = types.shape[0]
+    cdef Py_ssize_t i, t
+    if n < 0 or n_texts != n + ref_offsets[n]:
+        raise ValueError(f"score_batch: {n_texts} texts do not match {n} predictions and {ref_offsets[n]} references")
+    if text_offsets[n_texts] > buffer.shape[0]:
+        raise ValueError("score_batch: text_offsets point past the end of the buffer")
+    for t in range(n_types):
+        if types[t] < -1:
+            raise ValueError(f"score_batch: invalid type code {types[t]}")
+    for i in range(n):
+        if ref_offsets[i + 1] <= ref_offsets[i]:
+            raise ValueError(f"score_batch: segment {i} has no reference")
+    _check_tables(cp_keys, cp_classes)
+    counts_array = np.zeros((n, n_types, 3), dtype=np.int64)
+    best_array = np.zeros((n, n_types), dtype=np.int64)
+    tokens_array = np.zeros(n_texts, dtype=np.int64)
+    if n == 0:
+        return counts_array, best_array, tokens_array
+    cdef int64_t[:, :, ::1] counts = counts_array
+    cdef int64_t[:, ::1] best = best_array
+    cdef int64_t[::1] token_counts = tokens_array
+    cdef int threads = resolve_num_threads(num_threads)
+    if threads > n:
+        threads = <int>n
+    cdef Config config
+    _fill_config(&config, tokenizer, stem, cp_keys, cp_classes, types)
+    cdef vector[unique_ptr[Worker]] workers
+    for _ in range(threads):
+        workers.push_back(unique_ptr[Worker](new Worker(&config)))
+    cdef const unsigned char* data = &buffer[0] if buffer.shape[0] > 0 else <const unsigned char*>b""
+    status_array = np.zeros(n, dtype=np.int32)
+    cdef int[::1] status = status_array
+    with nogil:
+        for i in prange(n, num_threads=threads, schedule="dynamic"):
+            status[i] = workers[threadid()].get().score_segment(
+                data, &text_offsets[0], i, n + ref_offsets[i], n + ref_offsets[i + 1],
+                &counts[i, 0, 0] if n_types > 0 else NULL, &best[i, 0] if n_types > 0 else NULL,
+                &token_counts[0])
+    if status_array.any():
+        raise MemoryError("ROUGE kernel ran out of memory")
+    return counts_array, best_array, tokens_array
+
+
+def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, const uint32_t[::1] sentence_ids,
+                    const int64_t[::1] sentence_token_offsets, const int64_t[::1] bounds,
+                    const int64_t[::1] bound_offsets, const int64_t[::1] ref_offsets, const int64_t[::1] types,
+                    uint32_t n_terms, num_threads=None):
+    """:func:`score_batch` for pre-tokenized texts given as dense term ids (``< n_terms``).
+
+    Text ``k``'s tokens are ``ids[token_offsets[k]:token_offsets[k + 1]]`` (ROUGE-N and ROUGE-L); ROUGE-Lsum uses
+    ``sentence_ids[sentence_token_offsets[k]:...]`` cut into sentences at ``bounds[bound_offsets[k]:
+    bound_offsets[k + 1]]`` (token indices relative to the text: first 0, last the token count).
+    Returns ``counts`` and ``best`` as :func:`score_batch`.
+    """
+    cdef Py_ssize_t n = ref_offsets.shape[0] - 1
+    cdef Py_ssize_t n_texts = token_offsets.shape[0] - 1
+    cdef Py_ssize_t n_types = types.shape[0]
+    cdef Py_ssize_t i, k
+    if n < 0 or n_texts != n + ref_offsets[n] or sentence_token_offsets.shape[0] != n_texts + 1 \
+            or bound_offsets.shape[0] != n_texts + 1:
+        raise ValueError("score_batch_ids: offsets do not match the number of texts")
+    if token_offsets[n_texts] > ids.shape[0] or sentence_token_offsets[n_texts] > sentence_ids.shape[0] \
+            or bound_offsets[n_texts] > bounds.shape[0]:
+        raise ValueError("score_batch_ids: offsets point past the end of their arrays")
+    for k in range(n_texts):
+        if bound_offsets[k + 1] - bound_offsets[k] < 2 or bounds[bound_offsets[k]] != 0 or \
+                bounds[bound_offsets[k + 1] - 1] != sentence_token_offsets[k + 1] - sentence_token_offsets[k]:
+            raise ValueError(f"score_batch_ids: sentence bounds of text {k} must start at 0 and end at its length")
+        for i in range(bound_offsets[k] + 1, bound_offsets[k + 1]):
+            if bounds[i] < bounds[i - 1]:
+                raise ValueError(f"score_batch_ids: sentence bounds of text {k} decrease")
+    for k in range(ids.shape[0]):
+        if ids[k] >= n_terms:
+            raise ValueError(f"score_batch_ids: id {ids[k]} >= n_terms {n_terms}")
+    for k in range(sentence_ids.shape[0]):
+        if sentence_ids[k] >= n_terms:
+            raise ValueError(f"score_batch_ids: id {sentence_ids[k]} >= n_terms {n_terms}")
+    for i in range(n):
+        if ref_offsets[i + 1] <= ref_offsets[i]:
+            raise ValueError(f"score_batch_ids: segment {i} has no reference")
+    counts_array = np.zeros((n, n_types, 3), dtype=np.int64)
+    best_array = np.zeros((n, n_types), dtype=np.int64)
+    if n == 0 or n_types == 0:
+        return counts_array, best_array
+    cdef int64_t[:, :, ::1] counts = counts_array
+    cdef int64_t[:, ::1] best = best_array
+    cdef int threads = resolve_num_threads(num_threads)
+    if threads > n:
+        threads = <int>n
+    cdef Config config
+    cdef uint32_t[::1] no_keys = np.zeros(0, dtype=np.uint32)
+    cdef uint8_t[::1] no_classes = np.zeros(0, dtype=np.uint8)
+    _fill_config(&config, 0, False, no_keys, no_classes, types)
+    cdef vector[unique_ptr[Worker]] workers
+    for _ in range(threads):
+        workers.push_back(unique_ptr[Worker](new Worker(&config)))
+        workers.back().get().reserve_terms(n_terms)
+    cdef const uint32_t* id_data = &ids[0] if ids.shape[0] > 0 else NULL
+    cdef const uint32_t* sentence_data = &sentence_ids[0] if sentence_ids.shape[0] > 0 else NULL
+    status_array = np.zeros(n, dtype=np.int32)
+    cdef int[::1] status = status_array
+    with nogil:
+        for i in prange(n, num_threads=threads, schedule="dynamic"):
+            status[i] = workers[threadid()].get().score_segment_ids(
+                id_data, &token_offsets[0], sentence_data, &sentence_token_offsets[0], &bounds[0],
+                &bound_offsets[0], i, n + ref_offsets[i], n + ref_offsets[i + 1], &counts[i, 0, 0], &best[i, 0])
+    if status_array.any():
+        raise MemoryError("ROUGE kernel ran out of memory")
+    return counts_array, best_array
+
+
+def tokenize_texts(const unsigned char[::1] buffer, const int64_t[::1] text_offsets, int tokenizer, bint stem,
+                   const uint32_t[::1] cp_keys, const uint8_t[::1] cp_classes, bint with_sentences=False):
+    """The tokens (as strings, stemmed if requested) of each text; with ``with_sentences`` a list of sentences
+    (lines) of tokens per text, empty lines included."""
+    _check_tables(cp_keys, cp_classes)
+    cdef Config config
+    cdef int64_t[::1] no_types = np.zeros(0, dtype=np.int64)
+    _fill_config(&config, tokenizer, stem, cp_keys, cp_classes, no_types)
+    cdef unique_ptr[Worker] worker = unique_ptr[Worker](new Worker(&config))
+    cdef Tokens tokens
+    cdef Py_ssize_t k, s, j
+    cdef const unsigned char* data = &buffer[0] if buffer.shape[0] > 0 else <const unsigned char*>b""
+    cdef string_view view
+    result = []
+    for k in range(text_offsets.shape[0] - 1):
+        worker.get().tokenize(data + text_offsets[k], data + text_offsets[k + 1], tokens)
+        words = []
+        for j in range(<Py_ssize_t>tokens.ids.size()):
+            view = worker.get().term_string(tokens.ids[j])
+            words.append(view.data()[:view.size()].decode("utf-8", "surrogatepass"))
+        if with_sentences:
+            result.append([words[tokens.sentences[s]:tokens.sentences[s + 1]]
+                           for s in range(<Py_ssize_t>tokens.sentences.size() - 1)])
+        else:
+            result.append(words)
+    return result
+
+
+def porter_stem(str word):
+    """NLTK's ``PorterStemmer().stem(word)`` (NLTK_EXTENSIONS mode) for a lowercase ASCII word, in C++."""
+    cdef bytes data = word.encode("ascii")
+    cdef PorterStemmer stemmer
+    return stemmer.stem(string_view(data, len(data))).decode("ascii")
+
+
+def distinct_code_points(const unsigned char[::1] buffer):
+    """The distinct non-ASCII code points of UTF-8 ``buffer``, ascending (uint32)."""
+    cdef vector[uint32_t] found
+    if buffer.shape[0] > 0:
+        found = distinct_non_ascii(&buffer[0], &buffer[0] + buffer.shape[0])
+    out = np.empty(found.size(), dtype=np.uint32)
+    cdef uint32_t[::1] view = out
+    cdef size_t k
+    for k in range(found.size()):
+        view[k] = found[k]
+    return out
+
+
+cdef Worker* _id_worker(Config* config, const uint32_t[::1] a, const uint32_t[::1] b) except NULL:
+    cdef int64_t[::1] no_types = np.zeros(0, dtype=np.int64)
+    cdef uint32_t[::1] no_keys = np.zeros(0, dtype=np.uint32)
+    cdef uint8_t[::1] no_classes = np.zeros(0, dtype=np.uint8)
+    _fill_config(config, 0, False, no_keys, no_classes, no_types)
+    cdef Worker* worker = new Worker(config)
+    cdef uint32_t top = 0
+    cdef Py_ssize_t k
+    for k in range(a.shape[0]):
+        top = max(top, a[k] + 1)
+    for k in range(b.shape[0]):
+        top = max(top, b[k] + 1)
+    worker.reserve_terms(top)
+    return worker
+
+
+def _dense_ids(a, b):
+    """Dense uint32 ids of two integer sequences (equal values get equal ids)."""
+    a = np.asarray(a, dtype=np.int64).ravel()
+    b = np.asarray(b, dtype=np.int64).ravel()
+    _, inverse = np.unique(np.concatenate([a, b]), return_inverse=True)
+    inverse = np.ascontiguousarray(inverse.astype(np.uint32).ravel())
+    return inverse[:a.shape[0]].copy(), inverse[a.shape[0]:].copy()
+
+
+def lcs_length(a, b):
+    """Length of the longest common subsequence of two integer sequences (bit-parallel kernel)."""
+    cdef const uint32_t[::1] x
+    cdef const uint32_t[::1] y
+    x, y = _dense_ids(a, b)
+    cdef Config config
+    cdef unique_ptr[Worker] worker = unique_ptr[Worker](_id_worker(&config, x, y))
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        return 0
+    return worker.get().lcs_length(&x[0], x.shape[0], &y[0], y.shape[0])
+
+
+def lcs_positions(ref, can, table_limit_words=None, bint up_on_tie=True):
+    """rouge-score's ``lcs_ind(ref, can)``: positions in ``ref`` of the LCS its backtrack selects.
+
+    ``up_on_tie=False`` breaks ties the other way, as the ``rouge`` package's ``_recon_lcs(ref, can)``.
+    ``table_limit_words`` (tests only) lowers the table size above which the backtrack uses checkpoints."""
+    cdef const uint32_t[::1] x
+    cdef const uint32_t[::1] y
+    x, y = _dense_ids(ref, can)
+    cdef Config config
+    cdef unique_ptr[Worker] worker = unique_ptr[Worker](_id_worker(&config, x, y))
+    cdef vector[uint32_t] positions
+    if table_limit_words is not None:
+        worker.get().set_table_limit(table_limit_words)
+    if x.shape[0] == 0 or y.shape[0] == 0:
+        return []
+    worker.get().lcs_positions(&x[0], x.shape[0], &y[0], y.shape[0], positions, up_on_tie)
+    return [int(p) for p in positions]

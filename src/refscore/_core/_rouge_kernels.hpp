@@ -1,0 +1,722 @@
+// ROUGE kernels of refscore (rouge-score 0.1.2 semantics): tokenization to integer term ids (rouge-score's
+// default tokenizer or a Unicode-aware one, optional Porter stemming with a per-thread cache), n-gram overlap,
+// LCS length (bit-parallel, memory linear in the shorter text) and rouge-score's summary-level union LCS
+// (ROUGE-Lsum) with its exact backtrack tie-breaking and unigram clipping.
+//
+// One `Worker` per thread scores whole segments (a prediction against each of its references); term ids are
+// private to a worker, which is enough because tokens are only ever compared within one segment. Results do not
+// depend on which worker scores a segment, hence not on the thread count.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "_rouge_porter.hpp"
+
+namespace refscore_rouge {
+
+enum TokenizerKind { TOKENIZER_ROUGE_SCORE = 0, TOKENIZER_UNICODE = 1 };
+enum CharClass : uint8_t { CLASS_SEPARATOR = 0, CLASS_WORD = 1, CLASS_SINGLE = 2 };
+// Type codes: n >= 1 is ROUGE-N, 0 is ROUGE-L (whole text), -1 is ROUGE-Lsum (summary level).
+constexpr int TYPE_L = 0;
+constexpr int TYPE_LSUM = -1;
+constexpr uint32_t DROPPED = 0xFFFFFFFFu;
+
+struct Config {
+  int tokenizer = TOKENIZER_ROUGE_SCORE;
+  bool stem = false;
+  // Unicode tokenizer: classes of the non-ASCII code points present in the batch (sorted keys).
+  const uint32_t* cp_keys = nullptr;
+  const uint8_t* cp_classes = nullptr;
+  int64_t n_cp = 0;
+  const int64_t* types = nullptr;
+  int64_t n_types = 0;
+};
+
+inline uint64_t hash_bytes(const char* p, std::size_t n) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a, then a final mix
+  for (std::size_t i = 0; i < n; ++i) {
+    h ^= static_cast<unsigned char>(p[i]);
+    h *= 1099511628211ull;
+  }
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return h;
+}
+
+// Open-addressing map from byte strings (views into memory that outlives the map) to uint32 values.
+class StringTable {
+ public:
+  StringTable() { slots_.resize(1024); }
+
+  // Returns the value of the key, or inserts `value` and returns it.
+  uint32_t find_or_insert(const char* p, uint32_t len, uint64_t h, uint32_t value, bool* inserted) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    while (true) {
+      Slot& s = slots_[i];
+      if (s.p == nullptr) {
+        s = Slot{p, len, value, h};
+        ++count_;
+        *inserted = true;
+        return value;
+      }
+      if (s.h == h && s.len == len && std::memcmp(s.p, p, len) == 0) {
+        *inserted = false;
+        return s.value;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
+  const uint32_t* find(const char* p, uint32_t len, uint64_t h) const {
+    std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    while (true) {
+      const Slot& s = slots_[i];
+      if (s.p == nullptr) return nullptr;
+      if (s.h == h && s.len == len && std::memcmp(s.p, p, len) == 0) return &s.value;
+      i = (i + 1) & mask;
+    }
+  }
+
+  void set(const char* p, uint32_t len, uint64_t h, uint32_t value) {
+    bool inserted;
+    find_or_insert(p, len, h, value, &inserted);
+  }
+
+ private:
+  struct Slot {
+    const char* p = nullptr;
+    uint32_t len = 0;
+    uint32_t value = 0;
+    uint64_t h = 0;
+  };
+  void grow() {
+    std::vector<Slot> old;
+    old.swap(slots_);
+    slots_.assign(old.size() * 2, Slot{});
+    std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.p == nullptr) continue;
+      std::size_t i = s.h & mask;
+      while (slots_[i].p != nullptr) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  std::size_t count_ = 0;
+};
+
+// A tokenized text: term ids and the token index where each line (sentence) starts; `sentences` ends with the
+// token count, so line k holds tokens [sentences[k], sentences[k + 1]).
+struct Tokens {
+  std::vector<uint32_t> ids;
+  std::vector<uint32_t> sentences;
+  void clear() {
+    ids.clear();
+    sentences.clear();
+  }
+};
+
+struct Counts {
+  int64_t matches = 0, hyp_total = 0, ref_total = 0;
+  double fmeasure() const {
+    double p = static_cast<double>(matches) / static_cast<double>(hyp_total > 1 ? hyp_total : 1);
+    double r = static_cast<double>(matches) / static_cast<double>(ref_total > 1 ? ref_total : 1);
+    if (p + r > 0) return 2.0 * p * r / (p + r);  // same operation order as rouge-score's scoring.fmeasure
+    return 0.0;
+  }
+};
+
+inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+class Worker {
+ public:
+  explicit Worker(const Config* config) : cfg_(config) {}
+
+  // ---- tokenization -----------------------------------------------------------------------------------------
+  // Tokenizes bytes [begin, end) (UTF-8, already lowercased) into `out`; returns the number of tokens.
+  int64_t tokenize(const unsigned char* begin, const unsigned char* end, Tokens& out) {
+    out.clear();
+    out.sentences.push_back(0);
+    if (cfg_->tokenizer == TOKENIZER_UNICODE) return tokenize_unicode(begin, end, out);
+    const unsigned char* p = begin;
+    while (p < end) {
+      unsigned char c = *p;
+      if (is_ascii_alnum(c)) {
+        const unsigned char* start = p;
+        while (p < end && is_ascii_alnum(*p)) ++p;
+        emit(reinterpret_cast<const char*>(start), static_cast<uint32_t>(p - start), true, out);
+        continue;
+      }
+      if (c == '\n') out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
+      ++p;
+    }
+    out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
+    return static_cast<int64_t>(out.ids.size());
+  }
+
+  const std::string_view& term_string(uint32_t id) const { return term_strings_[id]; }
+
+  // ---- scoring ----------------------------------------------------------------------------------------------
+  // Scores one segment: prediction text `hyp`, references `refs[0..n_refs)`; text k is bytes
+  // [offsets[k], offsets[k + 1]) of `buffer`. Writes, per type, the counts of the best reference (highest F, the
+  // first on ties, as rouge-score's score_multi) to out_counts[3 * t ...] and its index to out_best[t];
+  // the token count of every text to token_counts. Returns 0, or 1 when memory ran out.
+  int score_segment(const unsigned char* buffer, const int64_t* offsets, int64_t hyp, int64_t ref_begin,
+                    int64_t ref_end, int64_t* out_counts, int64_t* out_best, int64_t* token_counts) noexcept {
+    try {
+      token_counts[hyp] = tokenize(buffer + offsets[hyp], buffer + offsets[hyp + 1], hyp_);
+      int64_t n_refs = ref_end - ref_begin;
+      if (static_cast<int64_t>(refs_.size()) < n_refs) refs_.resize(n_refs);
+      for (int64_t k = 0; k < n_refs; ++k) {
+        int64_t text = ref_begin + k;
+        token_counts[text] = tokenize(buffer + offsets[text], buffer + offsets[text + 1], refs_[k]);
+      }
+      ensure_term_arrays();
+      score_tokens(hyp_, hyp_, refs_, refs_, n_refs, out_counts, out_best);
+      return 0;
+    } catch (const std::bad_alloc&) {
+      return 1;
+    }
+  }
+
+  // Pre-tokenized input (dense term ids < the count given to reserve_terms). Text k: whole-text ids
+  // ids[tok_off[k], tok_off[k + 1]) (ROUGE-N, ROUGE-L); sentence view for ROUGE-Lsum: sent_ids[sent_tok_off[k],
+  // sent_tok_off[k + 1]) cut at bounds[bound_off[k], bound_off[k + 1]) (token indices relative to the text, the
+  // first 0 and the last the token count).
+  int score_segment_ids(const uint32_t* ids, const int64_t* tok_off, const uint32_t* sent_ids,
+                        const int64_t* sent_tok_off, const int64_t* bounds, const int64_t* bound_off, int64_t hyp,
+                        int64_t ref_begin, int64_t ref_end, int64_t* out_counts, int64_t* out_best) noexcept {
+    try {
+      int64_t n_refs = ref_end - ref_begin;
+      if (static_cast<int64_t>(refs_.size()) < n_refs) refs_.resize(n_refs);
+      if (static_cast<int64_t>(ref_sents_.size()) < n_refs) ref_sents_.resize(n_refs);
+      fill(ids, tok_off, hyp, hyp_);
+      fill_sentences(sent_ids, sent_tok_off, bounds, bound_off, hyp, hyp_sents_);
+      for (int64_t k = 0; k < n_refs; ++k) {
+        fill(ids, tok_off, ref_begin + k, refs_[k]);
+        fill_sentences(sent_ids, sent_tok_off, bounds, bound_off, ref_begin + k, ref_sents_[k]);
+      }
+      score_tokens(hyp_, hyp_sents_, refs_, ref_sents_, n_refs, out_counts, out_best);
+      return 0;
+    } catch (const std::bad_alloc&) {
+      return 1;
+    }
+  }
+
+  // Per type, the counts of the reference with the highest F (the first on ties, as rouge-score's score_multi).
+  void score_tokens(const Tokens& hyp, const Tokens& hyp_sents, const std::vector<Tokens>& refs,
+                    const std::vector<Tokens>& ref_sents, int64_t n_refs, int64_t* out_counts, int64_t* out_best) {
+    for (int64_t t = 0; t < cfg_->n_types; ++t) {
+      int64_t type = cfg_->types[t];
+      Counts best;
+      double best_f = -1.0;
+      int64_t best_k = 0;
+      for (int64_t k = 0; k < n_refs; ++k) {
+        Counts c = type == TYPE_LSUM ? summary_level_lcs(hyp_sents, ref_sents[k]) : score_pair(type, hyp, refs[k]);
+        double f = c.fmeasure();
+        if (f > best_f) {
+          best_f = f;
+          best = c;
+          best_k = k;
+        }
+      }
+      out_counts[3 * t] = best.matches;
+      out_counts[3 * t + 1] = best.hyp_total;
+      out_counts[3 * t + 2] = best.ref_total;
+      out_best[t] = best_k;
+    }
+  }
+
+  Counts score_pair(int64_t type, const Tokens& hyp, const Tokens& ref) {
+    if (type == TYPE_L) {
+      Counts c{0, static_cast<int64_t>(hyp.ids.size()), static_cast<int64_t>(ref.ids.size())};
+      c.matches = lcs_length(hyp.ids.data(), hyp.ids.size(), ref.ids.data(), ref.ids.size());
+      return c;
+    }
+    if (type == TYPE_LSUM) return summary_level_lcs(hyp, ref);
+    return ngram_overlap(hyp.ids, ref.ids, static_cast<std::size_t>(type));
+  }
+
+  // ---- LCS length: bit-parallel (Hyyro 2004), columns = the shorter text, processed in blocks of at most
+  // 4096 columns with the row carries kept as bits, so memory is linear in the input. ------------------------
+  int64_t lcs_length(const uint32_t* a, std::size_t n, const uint32_t* b, std::size_t m) {
+    if (n == 0 || m == 0) return 0;
+    if (m > n) {
+      std::swap(a, b);
+      std::swap(n, m);
+    }
+    ensure_term_arrays();
+    const std::size_t max_block_words = 64;
+    std::size_t total_words = (m + 63) / 64;
+    std::size_t block_words = std::min(total_words, max_block_words);
+    carries_.assign((n + 63) / 64, 0);
+    int64_t lcs = 0;
+    for (std::size_t c0 = 0; c0 < m; c0 += block_words * 64) {
+      std::size_t cols = std::min(block_words * 64, m - c0);
+      std::size_t bw = (cols + 63) / 64;
+      build_masks(b + c0, cols, bw);
+      row_.assign(bw, ~0ull);
+      uint64_t* v = row_.data();
+      for (std::size_t i = 0; i < n; ++i) {
+        int32_t slot = slot_of_[a[i]];
+        uint64_t carry = (carries_[i >> 6] >> (i & 63)) & 1ull;
+        if (slot < 0 && carry == 0) continue;
+        const uint64_t* mask = slot < 0 ? zero_mask(bw) : masks_.data() + static_cast<std::size_t>(slot) * bw;
+        carry = advance_row(v, v, mask, bw, carry);
+        if (carry) carries_[i >> 6] |= (1ull << (i & 63));
+        else carries_[i >> 6] &= ~(1ull << (i & 63));
+      }
+      lcs += static_cast<int64_t>(cols) - count_ones(v, cols);
+      clear_masks(b + c0, cols);
+    }
+    return lcs;
+  }
+
+  // ---- rouge-score's `lcs_ind(ref, can)` (full DP table + `_backtrack_norec`): positions in `ref` of the LCS
+  // chosen by its backtrack (on a tie between left and up it moves up, i.e. along the reference). The table is
+  // kept as bit rows (row i = reference prefix i), with checkpoints when it would be large. ---------------------
+  // With `up_on_tie` false the tie goes the other way (the `rouge` package's `_recon_lcs`).
+  void lcs_positions(const uint32_t* ref, std::size_t n, const uint32_t* can, std::size_t m,
+                     std::vector<uint32_t>& positions, bool up_on_tie = true) {
+    positions.clear();
+    if (n == 0 || m == 0) return;
+    ensure_term_arrays();
+    std::size_t bw = (m + 63) / 64;
+    build_masks(can, m, bw);
+    backtrack_masks_ready(ref, n, can, m, bw, positions, up_on_tie);
+    clear_masks(can, m);
+  }
+
+  // ---- ROUGE-N overlap: sum over target n-grams of min(count in target, count in prediction). --------------
+  Counts ngram_overlap(const std::vector<uint32_t>& hyp, const std::vector<uint32_t>& ref, std::size_t n) {
+    Counts c;
+    c.hyp_total = hyp.size() >= n ? static_cast<int64_t>(hyp.size() - n + 1) : 0;
+    c.ref_total = ref.size() >= n ? static_cast<int64_t>(ref.size() - n + 1) : 0;
+    if (c.hyp_total == 0 || c.ref_total == 0) return c;
+    if (n == 1) {
+      for (uint32_t t : hyp) ++count_a_[t];
+      for (uint32_t t : ref) {
+        if (count_a_[t] > 0) {
+          ++c.matches;
+          --count_a_[t];
+        }
+      }
+      for (uint32_t t : hyp) count_a_[t] = 0;
+      return c;
+    }
+    if (n == 2) {
+      keys_a_.resize(c.hyp_total);
+      keys_b_.resize(c.ref_total);
+      for (int64_t i = 0; i < c.hyp_total; ++i) keys_a_[i] = (uint64_t(hyp[i]) << 32) | hyp[i + 1];
+      for (int64_t i = 0; i < c.ref_total; ++i) keys_b_[i] = (uint64_t(ref[i]) << 32) | ref[i + 1];
+      std::sort(keys_a_.begin(), keys_a_.end());
+      std::sort(keys_b_.begin(), keys_b_.end());
+      c.matches = merge_count(keys_a_, keys_b_, [](uint64_t x, uint64_t y) { return x < y; },
+                              [](uint64_t x, uint64_t y) { return x == y; });
+      return c;
+    }
+    // n >= 3: sort n-gram start positions lexicographically by their ids.
+    const uint32_t* hp = hyp.data();
+    const uint32_t* rp = ref.data();
+    pos_a_.resize(c.hyp_total);
+    pos_b_.resize(c.ref_total);
+    for (int64_t i = 0; i < c.hyp_total; ++i) pos_a_[i] = static_cast<uint32_t>(i);
+    for (int64_t i = 0; i < c.ref_total; ++i) pos_b_[i] = static_cast<uint32_t>(i);
+    auto less_in = [n](const uint32_t* base) {
+      return [base, n](uint32_t x, uint32_t y) {
+        return std::lexicographical_compare(base + x, base + x + n, base + y, base + y + n);
+      };
+    };
+    std::sort(pos_a_.begin(), pos_a_.end(), less_in(hp));
+    std::sort(pos_b_.begin(), pos_b_.end(), less_in(rp));
+    std::size_t i = 0, j = 0;
+    while (i < pos_a_.size() && j < pos_b_.size()) {
+      int cmp = compare_ngrams(hp + pos_a_[i], rp + pos_b_[j], n);
+      if (cmp < 0) {
+        ++i;
+      } else if (cmp > 0) {
+        ++j;
+      } else {
+        std::size_t i2 = i + 1, j2 = j + 1;
+        while (i2 < pos_a_.size() && compare_ngrams(hp + pos_a_[i2], hp + pos_a_[i], n) == 0) ++i2;
+        while (j2 < pos_b_.size() && compare_ngrams(rp + pos_b_[j2], rp + pos_b_[j], n) == 0) ++j2;
+        c.matches += static_cast<int64_t>(std::min(i2 - i, j2 - j));
+        i = i2;
+        j = j2;
+      }
+    }
+    return c;
+  }
+
+  // ---- ROUGE-Lsum: rouge-score's `_summary_level_lcs(ref_sent, can_sent)`. ------------------------------------
+  Counts summary_level_lcs(const Tokens& hyp, const Tokens& ref) {
+    Counts c{0, static_cast<int64_t>(hyp.ids.size()), static_cast<int64_t>(ref.ids.size())};
+    if (c.hyp_total == 0 || c.ref_total == 0) return c;
+    std::size_t hyp_nonempty = count_nonempty(hyp), ref_nonempty = count_nonempty(ref);
+    if (hyp_nonempty == 1 && ref_nonempty == 1) {
+      // One sentence on each side: every LCS token survives the clipping, so hits = LCS length.
+      c.matches = lcs_length(hyp.ids.data(), hyp.ids.size(), ref.ids.data(), ref.ids.size());
+      return c;
+    }
+    in_union_.assign(ref.ids.size(), 0);
+    for (std::size_t cs = 0; cs + 1 < hyp.sentences.size(); ++cs) {
+      uint32_t cb = hyp.sentences[cs], ce = hyp.sentences[cs + 1];
+      if (cb == ce) continue;
+      const uint32_t* can = hyp.ids.data() + cb;
+      std::size_t m = ce - cb;
+      std::size_t bw = (m + 63) / 64;
+      build_masks(can, m, bw);
+      for (std::size_t rs = 0; rs + 1 < ref.sentences.size(); ++rs) {
+        uint32_t rb = ref.sentences[rs], re = ref.sentences[rs + 1];
+        if (rb == re) continue;
+        backtrack_masks_ready(ref.ids.data() + rb, re - rb, can, m, bw, positions_);
+        for (uint32_t p : positions_) in_union_[rb + p] = 1;
+      }
+      clear_masks(can, m);
+    }
+    for (uint32_t t : ref.ids) ++count_a_[t];
+    for (uint32_t t : hyp.ids) ++count_b_[t];
+    for (std::size_t p = 0; p < ref.ids.size(); ++p) {
+      if (!in_union_[p]) continue;
+      uint32_t t = ref.ids[p];
+      if (count_b_[t] > 0 && count_a_[t] > 0) {
+        ++c.matches;
+        --count_b_[t];
+        --count_a_[t];
+      }
+    }
+    for (uint32_t t : ref.ids) count_a_[t] = 0;
+    for (uint32_t t : hyp.ids) count_b_[t] = 0;
+    return c;
+  }
+
+  // Largest DP table (in 64-bit words) kept whole by the Lsum backtrack; larger ones use checkpoints.
+  void set_table_limit(std::size_t words) { table_limit_words_ = words; }
+
+  // Registers external term ids 0..n_terms-1 (for kernels called on raw id arrays).
+  void reserve_terms(uint32_t n_terms) {
+    if (n_terms > n_terms_) n_terms_ = n_terms;
+    ensure_term_arrays();
+  }
+
+ private:
+  static bool is_ascii_alnum(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
+
+  uint8_t classify(uint32_t cp) const {
+    if (cp < 0x80) return is_ascii_alnum(static_cast<unsigned char>(cp)) ? CLASS_WORD : CLASS_SEPARATOR;
+    const uint32_t* end = cfg_->cp_keys + cfg_->n_cp;
+    const uint32_t* it = std::lower_bound(cfg_->cp_keys, end, cp);
+    if (it == end || *it != cp) return CLASS_SEPARATOR;
+    return cfg_->cp_classes[it - cfg_->cp_keys];
+  }
+
+  // Decodes one UTF-8 sequence (input comes from Python's encoder, so it is well formed).
+  static uint32_t decode(const unsigned char*& p, const unsigned char* end) {
+    unsigned char c = *p;
+    if (c < 0x80) {
+      ++p;
+      return c;
+    }
+    int extra = c >= 0xF0 ? 3 : (c >= 0xE0 ? 2 : 1);
+    uint32_t cp = c & (extra == 3 ? 0x07 : (extra == 2 ? 0x0F : 0x1F));
+    ++p;
+    for (int k = 0; k < extra && p < end; ++k, ++p) cp = (cp << 6) | (*p & 0x3F);
+    return cp;
+  }
+
+  int64_t tokenize_unicode(const unsigned char* begin, const unsigned char* end, Tokens& out) {
+    const unsigned char* p = begin;
+    const unsigned char* word_start = nullptr;
+    bool word_ascii = true;
+    auto flush = [&](const unsigned char* stop) {
+      if (word_start != nullptr) {
+        emit(reinterpret_cast<const char*>(word_start), static_cast<uint32_t>(stop - word_start), word_ascii, out);
+        word_start = nullptr;
+      }
+    };
+    while (p < end) {
+      const unsigned char* here = p;
+      uint32_t cp = decode(p, end);
+      uint8_t cls = classify(cp);
+      if (cls == CLASS_WORD) {
+        if (word_start == nullptr) {
+          word_start = here;
+          word_ascii = true;
+        }
+        if (cp >= 0x80) word_ascii = false;
+        continue;
+      }
+      flush(here);
+      if (cls == CLASS_SINGLE) {
+        emit(reinterpret_cast<const char*>(here), static_cast<uint32_t>(p - here), false, out);
+      } else if (cp == '\n') {
+        out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
+      }
+    }
+    flush(end);
+    out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
+    return static_cast<int64_t>(out.ids.size());
+  }
+
+  // Maps a raw token to its term id (after optional stemming of ASCII tokens longer than 3 characters).
+  void emit(const char* p, uint32_t len, bool ascii, Tokens& out) {
+    uint64_t h = hash_bytes(p, len);
+    if (!cfg_->stem) {
+      bool inserted;
+      uint32_t id = raw_to_term_.find_or_insert(p, len, h, n_terms_, &inserted);
+      if (inserted) {
+        term_strings_.emplace_back(p, len);
+        ++n_terms_;
+      }
+      out.ids.push_back(id);
+      return;
+    }
+    const uint32_t* known = raw_to_term_.find(p, len, h);
+    uint32_t id;
+    if (known != nullptr) {
+      id = *known;
+    } else {
+      std::string_view term(p, len);
+      if (ascii && len > 3) {
+        stems_.push_back(stemmer_.stem(term));
+        term = std::string_view(stems_.back());
+      }
+      if (term.empty()) {
+        id = DROPPED;  // rouge-score drops tokens that are not [a-z0-9]+ after stemming
+      } else {
+        bool inserted;
+        uint64_t th = hash_bytes(term.data(), term.size());
+        id = term_to_id_.find_or_insert(term.data(), static_cast<uint32_t>(term.size()), th, n_terms_, &inserted);
+        if (inserted) {
+          term_strings_.push_back(term);
+          ++n_terms_;
+        }
+      }
+      raw_to_term_.set(p, len, h, id);
+    }
+    if (id != DROPPED) out.ids.push_back(id);
+  }
+
+  void ensure_term_arrays() {
+    if (slot_of_.size() < n_terms_) {
+      std::size_t size = std::max<std::size_t>(n_terms_, slot_of_.size() * 2);
+      slot_of_.resize(size, -1);
+      count_a_.resize(size, 0);
+      count_b_.resize(size, 0);
+    }
+  }
+
+  static void fill(const uint32_t* ids, const int64_t* off, int64_t k, Tokens& out) {
+    out.clear();
+    out.ids.assign(ids + off[k], ids + off[k + 1]);
+    out.sentences.push_back(0);
+    out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
+  }
+  static void fill_sentences(const uint32_t* ids, const int64_t* off, const int64_t* bounds, const int64_t* bound_off,
+                             int64_t k, Tokens& out) {
+    out.clear();
+    out.ids.assign(ids + off[k], ids + off[k + 1]);
+    for (int64_t b = bound_off[k]; b < bound_off[k + 1]; ++b) out.sentences.push_back(static_cast<uint32_t>(bounds[b]));
+  }
+
+  static std::size_t count_nonempty(const Tokens& t) {
+    std::size_t k = 0;
+    for (std::size_t s = 0; s + 1 < t.sentences.size(); ++s) k += t.sentences[s + 1] > t.sentences[s];
+    return k;
+  }
+
+  static int compare_ngrams(const uint32_t* x, const uint32_t* y, std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      if (x[k] != y[k]) return x[k] < y[k] ? -1 : 1;
+    }
+    return 0;
+  }
+
+  template <class Less, class Equal>
+  static int64_t merge_count(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b, Less less,
+                             Equal equal) {
+    int64_t matches = 0;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+      if (less(a[i], b[j])) {
+        ++i;
+      } else if (less(b[j], a[i])) {
+        ++j;
+      } else {
+        std::size_t i2 = i + 1, j2 = j + 1;
+        while (i2 < a.size() && equal(a[i2], a[i])) ++i2;
+        while (j2 < b.size() && equal(b[j2], b[j])) ++j2;
+        matches += static_cast<int64_t>(std::min(i2 - i, j2 - j));
+        i = i2;
+        j = j2;
+      }
+    }
+    return matches;
+  }
+
+  // Match masks of `cols` column tokens: one bit row of `bw` words per distinct token.
+  void build_masks(const uint32_t* cols_tokens, std::size_t cols, std::size_t bw) {
+    std::size_t n_slots = 0;
+    for (std::size_t j = 0; j < cols; ++j) {
+      uint32_t t = cols_tokens[j];
+      if (slot_of_[t] < 0) slot_of_[t] = static_cast<int32_t>(n_slots++);
+    }
+    masks_.assign(n_slots * bw, 0);
+    for (std::size_t j = 0; j < cols; ++j) {
+      std::size_t slot = static_cast<std::size_t>(slot_of_[cols_tokens[j]]);
+      masks_[slot * bw + (j >> 6)] |= 1ull << (j & 63);
+    }
+  }
+  void clear_masks(const uint32_t* cols_tokens, std::size_t cols) {
+    for (std::size_t j = 0; j < cols; ++j) slot_of_[cols_tokens[j]] = -1;
+  }
+  const uint64_t* zero_mask(std::size_t bw) {
+    if (zeros_.size() < bw) zeros_.assign(bw, 0);
+    return zeros_.data();
+  }
+
+  // One row of the bit-parallel LCS: out = (v + (v & mask)) | (v & ~mask), multi-word with carry-in.
+  static uint64_t advance_row(const uint64_t* v, uint64_t* out, const uint64_t* mask, std::size_t bw,
+                              uint64_t carry) {
+    for (std::size_t w = 0; w < bw; ++w) {
+      uint64_t x = v[w];
+      uint64_t u = x & mask[w];
+      uint64_t s1 = x + u;
+      uint64_t c1 = s1 < x;
+      uint64_t s2 = s1 + carry;
+      uint64_t c2 = s2 < s1;
+      carry = c1 | c2;
+      out[w] = s2 | (x - u);
+    }
+    return carry;
+  }
+
+  static int64_t count_ones(const uint64_t* v, std::size_t cols) {
+    int64_t ones = 0;
+    std::size_t full = cols >> 6;
+    for (std::size_t w = 0; w < full; ++w) ones += popcount64(v[w]);
+    if (cols & 63) ones += popcount64(v[full] & ((1ull << (cols & 63)) - 1));
+    return ones;
+  }
+
+  // LCS(ref[:i], can[:j]) = number of zero bits among the first j bits of row i.
+  static int64_t table_value(const uint64_t* row, std::size_t j) {
+    return static_cast<int64_t>(j) - count_ones(row, j);
+  }
+
+  // Rows of the DP table for `ref` against masks of `can` (already built), then rouge-score's backtrack.
+  void backtrack_masks_ready(const uint32_t* ref, std::size_t n, const uint32_t* can, std::size_t m,
+                             std::size_t bw, std::vector<uint32_t>& positions, bool up_on_tie = true) {
+    positions.clear();
+    // Keep every row when the table is small; otherwise checkpoints every `step` rows and one recomputed block.
+    std::size_t step = n + 1;
+    if ((n + 1) * bw > table_limit_words_) {
+      step = 1;
+      while (step * step < n) ++step;
+    }
+    std::size_t n_checkpoints = n / step + 1;
+    checkpoints_.assign(n_checkpoints * bw, 0);
+    std::fill(checkpoints_.begin(), checkpoints_.begin() + bw, ~0ull);
+    block_.assign(step * bw, 0);
+    {
+      row_.assign(bw, ~0ull);
+      for (std::size_t i = 1; i <= n; ++i) {
+        next_row(ref[i - 1], row_.data(), row_.data(), bw);
+        if (i % step == 0) std::copy(row_.begin(), row_.end(), checkpoints_.begin() + (i / step) * bw);
+        else if (step > n) std::copy(row_.begin(), row_.end(), block_.begin() + ((i % step) - 1) * bw);
+      }
+    }
+    std::size_t cached_block = (step > n) ? 0 : SIZE_MAX;
+    auto row = [&](std::size_t i) -> const uint64_t* {
+      if (i % step == 0) return checkpoints_.data() + (i / step) * bw;
+      std::size_t k = i / step;
+      if (cached_block != k) {
+        const uint64_t* prev = checkpoints_.data() + k * bw;
+        std::size_t last = std::min(n, k * step + step - 1);
+        for (std::size_t r = k * step + 1; r <= last; ++r) {
+          uint64_t* out = block_.data() + (r - k * step - 1) * bw;
+          next_row(ref[r - 1], prev, out, bw);
+          prev = out;
+        }
+        cached_block = k;
+      }
+      return block_.data() + (i - (i / step) * step - 1) * bw;
+    };
+    std::size_t i = n, j = m;
+    while (i > 0 && j > 0) {
+      if (ref[i - 1] == can[j - 1]) {
+        positions.push_back(static_cast<uint32_t>(i - 1));
+        --i;
+        --j;
+      } else {
+        int64_t left = table_value(row(i), j - 1), up = table_value(row(i - 1), j);
+        if (up_on_tie ? left > up : !(up > left)) --j;
+        else --i;
+      }
+    }
+    std::reverse(positions.begin(), positions.end());
+  }
+
+  void next_row(uint32_t token, const uint64_t* prev, uint64_t* out, std::size_t bw) {
+    int32_t slot = slot_of_[token];
+    if (slot < 0) {
+      if (out != prev) std::copy(prev, prev + bw, out);
+      return;
+    }
+    advance_row(prev, out, masks_.data() + static_cast<std::size_t>(slot) * bw, bw, 0);
+  }
+
+  const Config* cfg_;
+  std::size_t table_limit_words_ = std::size_t(1) << 22;  // 32 MiB
+  PorterStemmer stemmer_;
+  StringTable raw_to_term_;
+  StringTable term_to_id_;
+  std::deque<std::string> stems_;
+  std::vector<std::string_view> term_strings_;
+  uint32_t n_terms_ = 0;
+
+  Tokens hyp_, hyp_sents_;
+  std::vector<Tokens> refs_, ref_sents_;
+  std::vector<int32_t> slot_of_;
+  std::vector<uint32_t> count_a_, count_b_;
+  std::vector<uint64_t> masks_, zeros_, row_, carries_, checkpoints_, block_;
+  std::vector<uint64_t> keys_a_, keys_b_;
+  std::vector<uint32_t> pos_a_, pos_b_, positions_;
+  std::vector<uint8_t> in_union_;
+};
+
+// Distinct non-ASCII code points of UTF-8 text, ascending.
+inline std::vector<uint32_t> distinct_non_ascii(const unsigned char* begin, const unsigned char* end) {
+  std::vector<uint64_t> seen((0x110000 + 63) / 64, 0);
+  std::vector<uint32_t> result;
+  const unsigned char* p = begin;
+  while (p < end) {
+    unsigned char c = *p;
+    if (c < 0x80) {
+      ++p;
+      continue;
+    }
+    int extra = c >= 0xF0 ? 3 : (c >= 0xE0 ? 2 : 1);
+    uint32_t cp = c & (extra == 3 ? 0x07 : (extra == 2 ? 0x0F : 0x1F));
+    ++p;
+    for (int k = 0; k < extra && p < end; ++k, ++p) cp = (cp << 6) | (*p & 0x3F);
+    if (cp < 0x110000 && !((seen[cp >> 6] >> (cp & 63)) & 1ull)) {
+      seen[cp >> 6] |= 1ull << (cp & 63);
+      result.push_back(cp);
+    }
+  }
+  std::sort(result.begin(), result.end());
+  return result;
+}
+
+}  // namespace refscore_rouge

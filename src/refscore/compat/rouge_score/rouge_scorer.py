@@ -1,0 +1,89 @@
+"""rouge-score's ``rouge_scorer`` module: ``RougeScorer(rouge_types, use_stemmer, split_summaries, tokenizer)``
+with ``score(target, prediction)``, ``score_multi(targets, prediction)`` and, for speed, ``score_batch``."""
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+from refscore._inputs import prepare_batch
+from refscore.compat.rouge_score import scoring, tokenizers
+from refscore.errors import RefscoreWarning
+from refscore.metrics.rouge import ROUGE
+from refscore.metrics._sentences import nltk_sentences
+
+
+def _check_types(rouge_types: Sequence[str]) -> None:
+    """rouge-score's type rules: 'rougeL', 'rougeLsum' and 'rouge<digit>' with a positive digit."""
+    for rouge_type in rouge_types:
+        if rouge_type in ("rougeL", "rougeLsum"):
+            continue
+        if re.match(r"rouge[0-9]$", str(rouge_type)):
+            if int(rouge_type[5:]) <= 0:
+                raise ValueError("rougen requires positive n: %s" % rouge_type)
+            continue
+        raise ValueError("Invalid rouge type: %s" % rouge_type)
+
+
+class RougeScorer(scoring.BaseScorer):
+    """Calculate rouge scores between two blobs of text, with rouge-score 0.1.2's numbers.
+
+    ``tokenizer``: an object with ``tokenize(text) -> list[str]`` (then ``use_stemmer`` is ignored, as in
+    rouge-score); ``None`` or a :class:`~refscore.compat.rouge_score.tokenizers.DefaultTokenizer` runs the
+    compiled tokenizer. ``split_summaries=True`` splits ROUGE-Lsum sentences with ``nltk.sent_tokenize``.
+    """
+
+    def __init__(self, rouge_types: Sequence[str], use_stemmer: bool = False, split_summaries: bool = False,
+                 tokenizer: Any = None) -> None:
+        self.rouge_types = rouge_types
+        self._split_summaries = split_summaries
+        self._use_stemmer = bool(use_stemmer)
+        if isinstance(tokenizer, tokenizers.DefaultTokenizer):
+            self._use_stemmer, tokenizer = tokenizer.use_stemmer, None
+        self._tokenizer = tokenizer
+
+    def score(self, target: str, prediction: str) -> dict[str, scoring.Score]:
+        """Scores of ``prediction`` against ``target`` (note the order: target first, as rouge-score)."""
+        return self.score_batch([target], [prediction])[0]
+
+    def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, scoring.Score]:
+        """Per type, the score against the target with the highest F (the first on ties)."""
+        return self.score_batch([list(targets)], [prediction])[0]
+
+    def score_batch(self, targets: Sequence[str | Sequence[str]], predictions: Sequence[str], *,
+                    num_threads: int | None = None) -> list[dict[str, scoring.Score]]:
+        """``score`` (or ``score_multi`` where ``targets[i]`` is a list) for every pair, in one compiled call."""
+        _check_types(self.rouge_types)
+        types = tuple(self.rouge_types)
+        if not types:
+            return [{} for _ in predictions]
+        metric = ROUGE(types=tuple(dict.fromkeys(types)), stemmer=self._use_stemmer,
+                       split_summaries="nltk" if self._split_summaries else "newline")
+        if self._tokenizer is None:
+            with warnings.catch_warnings():  # rouge-score scores non-Latin text 0 silently; so does its drop-in
+                warnings.simplefilter("ignore", RefscoreWarning)
+                result = metric.compute(list(predictions), list(targets), num_threads=num_threads)
+        else:
+            result = self._score_with_tokenizer(metric, predictions, targets, num_threads)
+        columns = {t: (result[t].precision.tolist(), result[t].recall.tolist(), result[t].fmeasure.tolist())
+                   for t in types}
+        return [{t: scoring.Score(columns[t][0][i], columns[t][1][i], columns[t][2][i]) for t in types}
+                for i in range(len(predictions))]
+
+    def _score_with_tokenizer(self, metric: ROUGE, predictions: Sequence[str], targets: Sequence[Any],
+                              num_threads: int | None) -> Any:
+        batch = prepare_batch(list(predictions), list(targets), allow_token_ids=False, hyp_name="predictions",
+                              ref_name="targets")
+        texts = batch.hypotheses + batch.references
+        tokenize = self._tokenizer.tokenize
+        whole = [tokenize(text) for text in texts]
+        sentences = None
+        if "rougeLsum" in self.rouge_types:
+            sentences = [[tokenize(s) for s in self._sentences(text)] for text in texts]
+        counts, best = metric.score_sequences(whole, sentences, batch.ref_offsets, num_threads=num_threads)
+        return metric.result_from_counts(counts, best, batch.nrefs)
+
+    def _sentences(self, text: str) -> list[str]:
+        sentences = nltk_sentences(text) if self._split_summaries else text.split("\n")
+        return [s for s in sentences if len(s)]

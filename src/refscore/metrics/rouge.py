@@ -1,0 +1,454 @@
+"""ROUGE with rouge-score 0.1.2's exact numbers: ROUGE-N (any n >= 1), ROUGE-L and ROUGE-Lsum.
+
+Per-document precision, recall and F are identical to ``rouge_score.rouge_scorer.RougeScorer`` (its default
+tokenizer, optional NLTK Porter stemming, ``score_multi`` for several references); the corpus score is the mean of
+the per-document scores, or rouge-score's bootstrap (:meth:`RougeResult.bootstrap`).
+
+>>> result = rouge(["the cat sat on the mat"], ["the cat is on the mat"], types=("rouge1", "rougeL"))
+>>> round(float(result["rouge1"].fmeasure[0]), 4), round(result["rougeL"].mean.recall, 4)
+(0.8333, 0.8333)
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import itertools
+import re
+import unicodedata
+import warnings
+from collections.abc import Iterator, Sequence
+from typing import Any, ClassVar, NamedTuple
+
+import numpy as np
+
+from refscore._core import _rouge
+from refscore._inputs import Batch, prepare_batch
+from refscore.errors import InputError, RefscoreWarning
+from refscore.metrics._sentences import nltk_sentences, split_sentences
+from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.options import CliOption
+from refscore.stats import Statistics
+
+DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+TOKENIZERS = ("rouge-score", "unicode")
+#: Sentence splitting for ROUGE-Lsum: "newline" (rouge-score's default), "builtin" (rules in
+#: refscore.metrics._sentences, no download), "nltk" (nltk.sent_tokenize, rouge-score's split_summaries=True).
+SPLITTERS = ("newline", "builtin", "nltk")
+#: flavor -> "module:Class" of a metric with ``compute(predictions, references, num_threads=...) -> RougeResult``.
+FLAVORS: dict[str, str] = {
+    "rouge-score": "refscore.metrics.rouge:ROUGE",
+}
+
+_ROUGE_N = re.compile(r"rouge([0-9]+)$")
+
+
+class PRF(NamedTuple):
+    """Precision, recall and F-measure (0–1)."""
+
+    precision: float
+    recall: float
+    fmeasure: float
+
+
+class Interval(NamedTuple):
+    """A bootstrap estimate: the low and high percentiles and the median (``mid``) of the resampled means."""
+
+    low: PRF
+    mid: PRF
+    high: PRF
+
+
+def rouge_type_code(name: str) -> int:
+    """The kernel code of a rouge-score type: n for ``rouge<n>`` (any n >= 1), 0 for rougeL, -1 for rougeLsum."""
+    if name == "rougeL":
+        return 0
+    if name == "rougeLsum":
+        return -1
+    match = _ROUGE_N.match(name) if isinstance(name, str) else None
+    if match is None or int(match.group(1)) < 1:
+        raise InputError(f"unknown ROUGE type {name!r} for flavor 'rouge-score'; it computes 'rouge<n>' for any "
+                         f"n >= 1 ('rouge1', 'rouge2', ...), 'rougeL' and 'rougeLsum'")
+    return int(match.group(1))
+
+
+def _parse_types(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",") if part.strip()]
+    try:
+        types = tuple(value)
+    except TypeError:
+        raise InputError(f"types must be a sequence of ROUGE type names, got {type(value).__name__}") from None
+    if not types:
+        raise InputError(f"types is empty; give at least one ROUGE type, e.g. {DEFAULT_TYPES}")
+    for name in types:
+        rouge_type_code(name)
+    if len(set(types)) != len(types):
+        raise InputError(f"types lists a ROUGE type twice: {types}")
+    return types
+
+
+def _parse_splitter(value: Any) -> str:
+    if value is False or value is None:
+        return "newline"
+    if value is True:
+        return "nltk"
+    if value not in SPLITTERS:
+        raise InputError(f"split_summaries must be False/'newline', True/'nltk' or 'builtin', got {value!r}")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class ROUGEConfig:
+    """Settings of the rouge-score flavor.
+
+    ``types``: ROUGE types (``rouge<n>`` for any n >= 1 — rouge-score itself accepts single digits only —,
+    ``rougeL``, ``rougeLsum``). ``stemmer``: NLTK Porter stemming of tokens longer than 3 characters.
+    ``tokenizer``: ``"rouge-score"`` (lowercase, ASCII ``[a-z0-9]`` runs) or ``"unicode"`` (letters, marks and
+    digits of every script; CJK ideographs and kana one token each). ``split_summaries``: how ROUGE-Lsum finds
+    sentences (see :data:`SPLITTERS`).
+    """
+
+    types: tuple[str, ...] = DEFAULT_TYPES
+    stemmer: bool = False
+    tokenizer: str = "rouge-score"
+    split_summaries: str = "newline"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "types", _parse_types(self.types))
+        if not isinstance(self.stemmer, (bool, np.bool_)):
+            raise InputError(f"stemmer must be True or False, got {self.stemmer!r}")
+        object.__setattr__(self, "stemmer", bool(self.stemmer))
+        if self.tokenizer not in TOKENIZERS:
+            raise InputError(f"tokenizer must be one of {TOKENIZERS}, got {self.tokenizer!r}")
+        object.__setattr__(self, "split_summaries", _parse_splitter(self.split_summaries))
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ROUGEScore(Score):
+    """Corpus ROUGE: the mean per-document precision, recall and F of each type; ``score`` is the first type's F."""
+
+    types: tuple[str, ...]
+    precision: dict[str, float]
+    recall: dict[str, float]
+    fmeasure: dict[str, float]
+    documents: int
+
+    def format(self, digits: int = 2) -> str:
+        return ", ".join(f"{name} = {100 * self.fmeasure[name]:.{digits}f}" for name in self.types)
+
+    def summary(self) -> dict[str, float]:
+        return {name: float(self.fmeasure[name]) for name in self.types}
+
+
+@dataclasses.dataclass(frozen=True)
+class RougeTypeScores:
+    """One ROUGE type over a batch: per-document arrays (input order) and the index of the reference that gave
+    each document's score (the best F, the first on ties)."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    fmeasure: np.ndarray
+    best_reference: np.ndarray
+
+    @property
+    def mean(self) -> PRF:
+        """The corpus score: mean precision, recall and F over documents."""
+        return PRF(float(np.mean(self.precision)), float(np.mean(self.recall)), float(np.mean(self.fmeasure)))
+
+
+@dataclasses.dataclass(frozen=True)
+class RougeResult:
+    """What :func:`rouge` returns: ``result["rouge1"].fmeasure`` (array), ``result["rougeL"].mean`` (PRF),
+    ``result.score`` (the corpus :class:`ROUGEScore`), ``result.statistics`` and :meth:`bootstrap`."""
+
+    scores: dict[str, RougeTypeScores]
+    score: ROUGEScore
+    statistics: Statistics
+
+    def __getitem__(self, rouge_type: str) -> RougeTypeScores:
+        try:
+            return self.scores[rouge_type]
+        except KeyError:
+            raise KeyError(f"no ROUGE type {rouge_type!r} in this result; it has {list(self.scores)}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.scores)
+
+    @property
+    def means(self) -> dict[str, PRF]:
+        return {name: scores.mean for name, scores in self.scores.items()}
+
+    def bootstrap(self, n_samples: int = 1000, confidence_interval: float = 0.95,
+                  seed: int | np.random.RandomState | None = None) -> dict[str, Interval]:
+        """rouge-score's ``BootstrapAggregator`` on these documents: low/mid/high percentiles of resampled means.
+
+        ``seed=None`` draws from NumPy's global random state exactly as rouge-score does (so after
+        ``np.random.seed(s)`` both give the same numbers); an int seeds a private ``RandomState`` that draws the
+        same numbers as the global state after ``np.random.seed(seed)``.
+        """
+        matrices = [np.column_stack([s.precision, s.recall, s.fmeasure]) for s in self.scores.values()]
+        bounds = bootstrap_percentiles(matrices, n_samples, confidence_interval, seed)
+        return {name: Interval(*(PRF(*map(float, row)) for row in bound))
+                for name, bound in zip(self.scores, bounds)}
+
+
+def bootstrap_percentiles(matrices: Sequence[np.ndarray], n_samples: int = 1000, confidence_interval: float = 0.95,
+                          seed: int | np.random.RandomState | None = None) -> list[np.ndarray]:
+    """rouge-score's ``BootstrapAggregator._bootstrap_resample`` for each ``(documents, measures)`` matrix in turn,
+    consuming the random stream in the same order; returns ``(3, measures)`` arrays (low, mid, high)."""
+    if not 0 <= confidence_interval <= 1:
+        raise InputError(f"confidence_interval must be in [0, 1], got {confidence_interval}")
+    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples <= 0:
+        raise InputError(f"n_samples must be a positive int, got {n_samples!r}")
+    rng = np.random.RandomState(seed) if isinstance(seed, (int, np.integer)) else (seed or np.random.mtrand._rand)
+    delta = (1 - confidence_interval) / 2
+    quantiles = 100 * np.array([delta, 0.5, 1 - delta])
+    results = []
+    for matrix in matrices:
+        matrix = np.asarray(matrix, dtype=np.float64)
+        n = matrix.shape[0]
+        if n == 0:
+            raise InputError("bootstrap needs at least one document")
+        sample_mean = np.zeros((n_samples, matrix.shape[1]))
+        for i in range(n_samples):
+            sample_mean[i, :] = np.mean(matrix[rng.choice(n, size=n), :], axis=0)
+        results.append(np.percentile(sample_mean, quantiles, axis=0))
+    return results
+
+
+_CJK_RANGES = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
+               (0xFF66, 0xFF9D), (0x20000, 0x3134F))
+
+
+def unicode_classes(code_points: np.ndarray) -> np.ndarray:
+    """Classes of non-ASCII code points for the Unicode tokenizer: letters, marks and digits are word characters;
+    CJK ideographs, kana and the prolonged-sound mark are single-character tokens; the rest separates."""
+    classes = np.zeros(len(code_points), dtype=np.uint8)
+    for k, cp in enumerate(code_points.tolist()):
+        category = unicodedata.category(chr(cp))[0]
+        if category in "LNM":
+            single = category != "M" and any(lo <= cp <= hi for lo, hi in _CJK_RANGES)
+            classes[k] = _rouge.CLASS_SINGLE if single else _rouge.CLASS_WORD
+    return classes
+
+
+def _intern(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]) -> tuple[np.ndarray, np.ndarray, dict]:
+    """Dense uint32 ids of the tokens of many sequences (shared ``vocabulary``) and the int64 offsets."""
+    offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in sequences], out=offsets[1:])
+    ids = np.fromiter((vocabulary.setdefault(token.item() if isinstance(token, np.generic) else token,
+                                             len(vocabulary))
+                       for sequence in sequences for token in sequence), dtype=np.uint32, count=int(offsets[-1]))
+    return ids, offsets, vocabulary
+
+
+def _text_name(index: int, batch: Batch) -> str:
+    n = len(batch)
+    if index < n:
+        return f"predictions[{index}]"
+    flat = index - n
+    segment = int(np.searchsorted(batch.ref_offsets, flat, side="right")) - 1
+    if batch.refs_per_segment[segment] == 1:
+        return f"references[{segment}]"
+    return f"references[{segment}][{flat - int(batch.ref_offsets[segment])}]"
+
+
+class ROUGE(Metric):
+    """ROUGE with rouge-score 0.1.2's numbers (the ``"rouge-score"`` flavor), document-averaged.
+
+    Statistics hold, per type, each document's precision, recall and F (float64) plus a ``documents`` column, so
+    the corpus score (and every bootstrap replicate) is a mean.
+
+    >>> metric = ROUGE(types=("rouge1",))
+    >>> metric.corpus_score(["a b c"], ["a b d"]).fmeasure["rouge1"]
+    0.6666666666666666
+    """
+
+    name = "rouge"
+    config_class = ROUGEConfig
+    document_averaged = True
+    flavor: ClassVar[str] = "rouge-score"
+    cli_options = (
+        CliOption(("--rouge-types",), "types", "comma-separated ROUGE types (default rouge1,rouge2,rougeL,rougeLsum; "
+                  "rouge<n> for any n >= 1)", _parse_types),
+        CliOption(("--stemmer",), "stemmer", "ROUGE: Porter-stem tokens longer than 3 characters", bool),
+        CliOption(("--rouge-tokenizer",), "tokenizer", "ROUGE tokenizer (default rouge-score)", str, TOKENIZERS),
+        CliOption(("--split-summaries",), "split_summaries",
+                  "ROUGE-Lsum sentences: newline (default), builtin (rule-based), nltk (needs punkt_tab)", str,
+                  SPLITTERS),
+    )
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        names = [f"{t}_{measure}" for t in self.config.types for measure in ("precision", "recall", "fmeasure")]
+        return (*names, "documents")
+
+    @property
+    def score_names(self) -> tuple[str, ...]:
+        types = self.config.types
+        return (*types, *(f"{t}_precision" for t in types), *(f"{t}_recall" for t in types))
+
+    # -- computing ---------------------------------------------------------------------------------------------
+    def compute(self, predictions: Any, references: Any, *, num_threads: int | None = None) -> RougeResult:
+        """Per-document scores of every type, their means and the statistics, in one kernel call."""
+        batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
+        if batch.is_token_ids:
+            counts, best = self.score_sequences(batch.hypotheses + batch.references, None, batch.ref_offsets,
+                                                num_threads=num_threads)
+        else:
+            counts, best = self._score_texts(batch, num_threads)
+        return self.result_from_counts(counts, best, batch.nrefs)
+
+    @property
+    def type_codes(self) -> np.ndarray:
+        return np.array([rouge_type_code(t) for t in self.config.types], dtype=np.int64)
+
+    def result_from_counts(self, counts: np.ndarray, best: np.ndarray, nrefs: int) -> RougeResult:
+        """Scores from the kernel's ``(documents, types, 3)`` counts (matches, prediction and reference totals),
+        with rouge-score's formulas: P = matches / max(prediction total, 1), R likewise, F = 2PR / (P + R)."""
+        matches = counts[:, :, 0]
+        precision = matches / np.maximum(counts[:, :, 1], 1)
+        recall = matches / np.maximum(counts[:, :, 2], 1)
+        denominator = precision + recall
+        fmeasure = np.zeros_like(precision)
+        np.divide(2 * precision * recall, denominator, out=fmeasure, where=denominator > 0)
+        scores = {name: RougeTypeScores(precision[:, t].copy(), recall[:, t].copy(), fmeasure[:, t].copy(),
+                                        best[:, t].copy())
+                  for t, name in enumerate(self.config.types)}
+        columns = [array for t in range(len(self.config.types))
+                   for array in (precision[:, t], recall[:, t], fmeasure[:, t])]
+        data = np.column_stack([*columns, np.ones(len(counts))])
+        stats = self._new_statistics(self.columns, data, nrefs)
+        return RougeResult(scores, self.score_from_statistics(stats), stats)
+
+    def score_sequences(self, sequences: Sequence[Sequence[Any]], sentences: Sequence[Sequence[Sequence[Any]]] | None,
+                        ref_offsets: np.ndarray, *, num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Kernel counts for pre-tokenized texts (predictions first, then the flattened references, as
+        :func:`~refscore._inputs.prepare_batch` lays them out). ``sequences[k]`` are text k's tokens (any hashable
+        values, or integer arrays); ``sentences[k]`` its sentences' tokens for ROUGE-Lsum (``None``: one sentence
+        per text)."""
+        ids, offsets, vocabulary = _intern(sequences, {})
+        if sentences is None:
+            sentence_ids, sentence_offsets = ids, offsets
+            lengths = np.diff(offsets)
+            bounds = np.column_stack([np.zeros_like(lengths), lengths]).ravel()
+            bound_offsets = np.arange(0, 2 * len(sequences) + 1, 2, dtype=np.int64)
+        else:
+            flat = [list(itertools.chain.from_iterable(text)) for text in sentences]
+            sentence_ids, sentence_offsets, vocabulary = _intern(flat, vocabulary)
+            bound_lists = [np.cumsum([0, *map(len, text)]) for text in sentences]
+            bounds = np.concatenate(bound_lists).astype(np.int64) if bound_lists else np.zeros(0, dtype=np.int64)
+            bound_offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+            np.cumsum([len(b) for b in bound_lists], out=bound_offsets[1:])
+        return _rouge.score_batch_ids(ids, offsets, sentence_ids, sentence_offsets, bounds, bound_offsets,
+                                      np.asarray(ref_offsets, dtype=np.int64), self.type_codes,
+                                      max(len(vocabulary), 1), num_threads)
+
+    def _texts(self, batch: Batch) -> list[str]:
+        texts = batch.hypotheses + batch.references
+        splitter = self.config.split_summaries
+        if splitter != "newline" and "rougeLsum" in self.config.types:
+            split = split_sentences if splitter == "builtin" else nltk_sentences
+            texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
+        return texts
+
+    def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+        texts = self._texts(batch)
+        encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(e) for e in encoded], out=offsets[1:])
+        buffer = b"".join(encoded)
+        tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
+        keys, classes = self._unicode_table(buffer)
+        counts, best, token_counts = _rouge.score_batch(
+            buffer, offsets, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
+        if self.config.tokenizer == "rouge-score":
+            self._warn_dropped_text(batch, texts, token_counts)
+        return counts, best
+
+    def _unicode_table(self, buffer: bytes) -> tuple[np.ndarray, np.ndarray]:
+        if self.config.tokenizer != "unicode":
+            return np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint8)
+        keys = _rouge.distinct_code_points(buffer)
+        return keys, unicode_classes(keys)
+
+    @staticmethod
+    def _warn_dropped_text(batch: Batch, texts: list[str], token_counts: np.ndarray) -> None:
+        dropped = [k for k in np.flatnonzero(token_counts == 0).tolist()
+                   if any(ch.isalnum() for ch in texts[k])]
+        if dropped:
+            warnings.warn(
+                f"{len(dropped)} text(s), first {_text_name(dropped[0], batch)}, contain letters or digits but no "
+                f"token for tokenizer='rouge-score' (it keeps ASCII a-z and 0-9 only), so they score 0; use "
+                f"tokenizer='unicode' for text in other scripts", RefscoreWarning, stacklevel=4)
+
+    # -- Metric protocol ---------------------------------------------------------------------------------------
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        return self.compute(hypotheses, references, num_threads=num_threads).statistics
+
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
+        documents = totals[:, -1:]
+        means = np.divide(totals[:, :-1], documents, out=np.zeros_like(totals[:, :-1]), where=documents > 0)
+        n_types = len(self.config.types)
+        by_type = means.reshape(len(totals), n_types, 3)
+        return np.concatenate([by_type[:, :, 2], by_type[:, :, 0], by_type[:, :, 1]], axis=1)
+
+    def score_from_statistics(self, stats: Statistics) -> ROUGEScore:
+        self.check_statistics(stats)
+        means = self.scores_from_totals(stats.totals())[0]
+        n_types = len(self.config.types)
+        fmeasure, precision, recall = (dict(zip(self.config.types, means[k * n_types:(k + 1) * n_types].tolist()))
+                                       for k in range(3))
+        first = self.config.types[0]
+        return ROUGEScore(metric=self.name, score=fmeasure[first], signature=str(self.signature(stats.nrefs)),
+                          types=self.config.types, precision=precision, recall=recall, fmeasure=fmeasure,
+                          documents=len(stats))
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        config = self.config
+        return Signature({
+            "nrefs": "var" if nrefs == -1 else str(nrefs),
+            "flavor": self.flavor,
+            "types": ",".join(config.types),
+            "stem": "yes" if config.stemmer else "no",
+            "tok": config.tokenizer,
+            "split": config.split_summaries,
+            "multi": "best-f",
+            "agg": "mean",
+        })
+
+
+def rouge_flavor(flavor: str) -> type[Metric]:
+    """The metric class implementing a ROUGE flavor."""
+    if flavor not in FLAVORS:
+        raise InputError(f"unknown ROUGE flavor {flavor!r}; available: {', '.join(FLAVORS)}")
+    module_name, class_name = FLAVORS[flavor].split(":")
+    return getattr(importlib.import_module(module_name), class_name)
+
+
+def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAULT_TYPES, *,
+          flavor: str = "rouge-score", stemmer: bool = False, tokenizer: str | None = None,
+          split_summaries: bool | str | None = None, num_threads: int | None = None, **options: Any) -> RougeResult:
+    """ROUGE scores of a batch: per type, per-document ``precision``/``recall``/``fmeasure`` arrays (input order),
+    their means (``result[type].mean``) and the best reference's index (``result[type].best_reference``).
+
+    ``references[i]`` is a string or a list of strings; with several, each type takes the reference with the best
+    F (the first on ties), as rouge-score's ``score_multi``. ``flavor`` selects the implementation whose numbers
+    are reproduced (see :data:`FLAVORS`); ``tokenizer`` (``"rouge-score"`` or ``"unicode"``) and
+    ``split_summaries`` (``False``/``"newline"``, ``"builtin"``, ``True``/``"nltk"``) default to the flavor's
+    defaults; further ``options`` go to the flavor's configuration.
+
+    >>> r = rouge(["to make people trustworthy you need to trust them"],
+    ...           ["the way to make people trustworthy is to trust them"])
+    >>> float(r["rouge1"].recall[0]), round(float(r["rougeL"].fmeasure[0]), 5)
+    (0.7, 0.73684)
+    """
+    cls = rouge_flavor(flavor)
+    settings = dict(types=types, stemmer=stemmer, **options)
+    if tokenizer is not None:
+        settings["tokenizer"] = tokenizer
+    if split_summaries is not None:
+        settings["split_summaries"] = split_summaries
+    metric = cls(**settings)
+    return metric.compute(predictions, references, num_threads=num_threads)

@@ -1,0 +1,317 @@
+"""ROUGE (rouge-score flavor): parity with rouge-score 0.1.2 on real data and random text, the compiled kernels
+against simple references, the API, aggregation and bad input."""
+from __future__ import annotations
+
+import json
+import pickle
+import re
+import unicodedata
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.stem import porter
+from rouge_score import rouge_scorer, scoring
+
+import refscore
+from refscore._core import _rouge
+from refscore.errors import InputError, InputTypeError, RefscoreWarning
+from refscore.metrics.rouge import ROUGE, bootstrap_percentiles
+
+from conftest import shared_data_path
+
+TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+
+
+def read_jsonl(path, limit=None):
+    records = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            records.append(json.loads(line))
+            if limit is not None and len(records) == limit:
+                break
+    return records
+
+
+def peer_scores(types, predictions, references, use_stemmer=False, tokenizer=None):
+    scorer = rouge_scorer.RougeScorer(list(types), use_stemmer=use_stemmer, tokenizer=tokenizer)
+    out = []
+    for prediction, refs in zip(predictions, references):
+        if isinstance(refs, str):
+            out.append(scorer.score(refs, prediction))
+        else:
+            out.append(scorer.score_multi(refs, prediction) if len(refs) > 1 else scorer.score(refs[0], prediction))
+    return out
+
+
+def assert_same_as_peer(result, peer, types):
+    for rouge_type in types:
+        for k, measure in enumerate(("precision", "recall", "fmeasure")):
+            mine = getattr(result[rouge_type], measure)
+            theirs = np.array([score[rouge_type][k] for score in peer], dtype=np.float64)
+            mismatch = np.flatnonzero(mine != theirs)
+            assert mismatch.size == 0, (f"{rouge_type} {measure}: {mismatch.size} documents differ, first "
+                                        f"{mismatch[0]}: {mine[mismatch[0]]!r} vs {theirs[mismatch[0]]!r}")
+
+
+# -- real data -------------------------------------------------------------------------------------------------
+# A fixed subset per system and setting keeps the suite fast; the full 3 x 11,490 comparison (stemmer on and off)
+# was run with benchmarks/bench_rouge.py --full-parity and matched every document (see docs/rouge.md).
+CNNDM_SUBSET = 1500
+
+
+@pytest.mark.parametrize("system", ["baseline", "pointer-gen", "pointer-gen-cov"])
+@pytest.mark.parametrize("stemmer", [False, True])
+def test_cnndm_matches_rouge_score(system, stemmer):
+    path = shared_data_path("summ_cnndm_see2017", f"{system}.jsonl")
+    offset = {"baseline": 0, "pointer-gen": 4000, "pointer-gen-cov": 8000}[system]
+    records = read_jsonl(path, offset + CNNDM_SUBSET)[offset:]
+    predictions = [r["prediction"] for r in records]
+    references = [r["references"] for r in records]
+    result = refscore.rouge(predictions, references, TYPES, stemmer=stemmer)
+    assert_same_as_peer(result, peer_scores(TYPES, predictions, references, stemmer), TYPES)
+
+
+def test_summeval_multi_reference_matches_score_multi():
+    path = shared_data_path("summ_summeval", "summeval.jsonl")
+    records = read_jsonl(path)[::8]  # 200 of 1,600 (all 16 systems, 11 references each)
+    predictions = [r["prediction"] for r in records]
+    references = [r["references"] for r in records]
+    types = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum")
+    result = refscore.rouge(predictions, references, types, stemmer=True)
+    peer = peer_scores(types, predictions, references, use_stemmer=True)
+    assert_same_as_peer(result, peer, types)
+    scorer = rouge_scorer.RougeScorer(["rouge2"], use_stemmer=True)
+    for i in (0, 57, 199):
+        per_ref = [scorer.score(ref, predictions[i])["rouge2"].fmeasure for ref in references[i]]
+        assert result["rouge2"].best_reference[i] == int(np.argmax(per_ref))
+
+
+def test_porter_stemmer_matches_nltk_on_every_dataset_word():
+    words = set()
+    for name in ("summ_cnndm_see2017/baseline.jsonl", "summ_cnndm_see2017/pointer-gen.jsonl",
+                 "summ_cnndm_see2017/pointer-gen-cov.jsonl", "summ_summeval/summeval.jsonl",
+                 "summ_summeval/sources.jsonl", "summ_xsum_maynez2020/xsum_systems.jsonl"):
+        for record in read_jsonl(shared_data_path(*name.split("/"))):
+            for value in record.values():
+                for text in ([value] if isinstance(value, str) else value if isinstance(value, list) else []):
+                    if isinstance(text, str):
+                        words.update(re.findall(r"[a-z0-9]+", text.lower()))
+    stemmer = porter.PorterStemmer()
+    mismatches = [w for w in words if stemmer.stem(w) != _rouge.porter_stem(w)]
+    assert len(words) > 40_000 and mismatches == []
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=ord("a"), max_codepoint=ord("z")), min_size=1, max_size=14))
+def test_porter_stemmer_matches_nltk_on_generated_words(word):
+    assert _rouge.porter_stem(word) == porter.PorterStemmer().stem(word)
+
+
+# -- random text -----------------------------------------------------------------------------------------------
+WORDS = ["the", "cat", "cats", "sat", "sitting", "on", "mat", "mats", "running", "runs", "happily", "ponies",
+         "caresses", "generalization", "a", "A", "The", "Cat", "3", "2020", "U.S.", "state-of-the-art", "naïve",
+         "café", "中文", "Ж", "\u212a", "İstanbul", "x1y2"]
+SEPARATORS = [" ", " ", " ", "\n", "\n\n", ". ", ", ", "-", "\t", "\u00a0", "!", "'"]
+ascii_ish_text = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=40).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(ascii_ish_text, st.lists(ascii_ish_text, min_size=1, max_size=3)), min_size=1, max_size=4),
+       st.booleans())
+def test_random_text_matches_rouge_score(pairs, stemmer):
+    predictions = [p for p, _ in pairs]
+    references = [r for _, r in pairs]
+    types = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RefscoreWarning)
+        result = refscore.rouge(predictions, references, types, stemmer=stemmer, num_threads=2)
+    assert_same_as_peer(result, peer_scores(types, predictions, references, stemmer), types)
+
+
+_CJK = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9D),
+        (0x20000, 0x3134F))
+
+
+class PythonUnicodeTokenizer:
+    """The documented rules of tokenizer='unicode', written independently in Python."""
+
+    def __init__(self, use_stemmer):
+        self.stemmer = porter.PorterStemmer() if use_stemmer else None
+
+    def tokenize(self, text):
+        tokens, word = [], ""
+        for ch in text.lower():
+            category = unicodedata.category(ch)[0]
+            is_word = ch.isascii() and (ch.isalnum()) or (not ch.isascii() and category in "LNM")
+            single = not ch.isascii() and category in "LN" and any(lo <= ord(ch) <= hi for lo, hi in _CJK)
+            if is_word and not single:
+                word += ch
+                continue
+            if word:
+                tokens.append(word)
+                word = ""
+            if single:
+                tokens.append(ch)
+        if word:
+            tokens.append(word)
+        if self.stemmer:
+            tokens = [self.stemmer.stem(t) if t.isascii() and len(t) > 3 else t for t in tokens]
+        return tokens
+
+
+unicode_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40) | st.lists(
+    st.sampled_from(WORDS + ["日本語のテキスト", "ひらがな", "한국어 문장", "हिन्दी", "ไทย", "Ελληνικά", "١٢٣", "ﾃｽﾄ"]
+                    + SEPARATORS), max_size=30).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(unicode_text, st.lists(unicode_text, min_size=1, max_size=2)), min_size=1, max_size=3),
+       st.booleans())
+def test_unicode_tokenizer_matches_its_python_definition(pairs, stemmer):
+    predictions = [p for p, _ in pairs]
+    references = [r for _, r in pairs]
+    result = refscore.rouge(predictions, references, TYPES, stemmer=stemmer, tokenizer="unicode")
+    peer = peer_scores(TYPES, predictions, references, tokenizer=PythonUnicodeTokenizer(stemmer))
+    assert_same_as_peer(result, peer, TYPES)
+
+
+def test_unicode_tokenizer_scores_chinese_and_warns_for_rouge_score_tokenizer():
+    with pytest.warns(RefscoreWarning, match=r"predictions\[0\].*tokenizer='unicode'"):
+        zero = refscore.rouge(["这是一个测试"], ["这是测试"], ("rouge1",))
+    assert zero["rouge1"].fmeasure[0] == 0.0  # rouge-score's own result (anchors.md section 5)
+    unicode = refscore.rouge(["这是一个测试"], ["这是测试"], ("rouge1",), tokenizer="unicode")
+    assert unicode["rouge1"].precision[0] == 4 / 6 and unicode["rouge1"].recall[0] == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        refscore.rouge(["...", ""], ["", "a"], ("rouge1",))  # nothing to tokenize: no warning
+
+
+# -- kernels against simple references -------------------------------------------------------------------------
+def reference_lcs(a, b):
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        current = [0]
+        for j, y in enumerate(b):
+            current.append(previous[j] + 1 if x == y else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 5), max_size=150), st.lists(st.integers(0, 5), max_size=150),
+       st.sampled_from([None, 1, 3]))
+def test_lcs_kernels_match_dp_and_rouge_score_backtrack(a, b, table_limit):
+    assert _rouge.lcs_length(a, b) == reference_lcs(a, b)
+    expected = rouge_scorer.lcs_ind(a, b) if a and b else []
+    assert _rouge.lcs_positions(a, b, table_limit) == expected
+
+
+def test_lcs_length_across_column_blocks():
+    rng = np.random.default_rng(7)
+    a = rng.integers(0, 30, 150).tolist()
+    b = rng.integers(0, 30, 5000).tolist()  # > 4096 columns: two blocks with carried rows
+    assert _rouge.lcs_length(a, b) == reference_lcs(a, b) == _rouge.lcs_length(b, a)
+
+
+def test_two_long_documents_score_without_quadratic_memory():
+    rng = np.random.default_rng(3)
+    vocabulary = np.array([f"w{k}" for k in range(2000)])
+    first = " ".join(vocabulary[rng.integers(0, 2000, 30_000)])
+    second = " ".join(vocabulary[rng.integers(0, 2000, 30_000)])
+    result = refscore.rouge([first], [second], ("rougeL", "rougeLsum"))
+    # one sentence each: ROUGE-Lsum equals ROUGE-L; a 30k x 30k int table would need 3.6 GB
+    assert 0 < result["rougeL"].fmeasure[0] == result["rougeLsum"].fmeasure[0] < 1
+
+
+# -- API --------------------------------------------------------------------------------------------------------
+def test_blog_example_acceptance_values():
+    result = refscore.rouge(["to make people trustworthy you need to trust them"],
+                            ["the way to make people trustworthy is to trust them"])
+    assert result["rouge1"].recall[0] == 0.7
+    assert round(float(result["rougeL"].fmeasure[0]), 5) == 0.73684
+
+
+def test_anchor_values():
+    newline = refscore.rouge(["The dog.\nThe cat."], ["The cat.\nThe dog."], ("rougeLsum",))
+    flat = refscore.rouge(["The dog. The cat."], ["The cat. The dog."], ("rougeLsum",))
+    assert newline["rougeLsum"].fmeasure[0] == 1.0 and flat["rougeLsum"].fmeasure[0] == 0.5
+    builtin = refscore.rouge(["The dog. The cat."], ["The cat. The dog."], ("rougeLsum",), split_summaries="builtin")
+    assert builtin["rougeLsum"].fmeasure[0] == 1.0
+
+
+def test_any_n_and_empty_inputs():
+    result = refscore.rouge(["a b c d e f g h i j k l", "", "x"], ["a b c d e f g h i j k l", "a", ""],
+                            ("rouge12", "rouge1", "rougeL", "rougeLsum"))
+    assert result["rouge12"].fmeasure.tolist() == [1.0, 0.0, 0.0]
+    for rouge_type in ("rouge1", "rougeL", "rougeLsum"):
+        assert result[rouge_type].precision[1:].tolist() == [0.0, 0.0]  # rouge-score's defined zeros
+
+
+def test_result_means_statistics_and_metric_protocol():
+    predictions = ["the cat sat on the mat", "a dog barked", "hello world"]
+    references = [["the cat is on the mat", "a cat sat"], "the dog barked loudly", "hello there world"]
+    result = refscore.rouge(predictions, references)
+    metric = ROUGE()
+    assert result.means["rouge1"].fmeasure == pytest.approx(np.mean(result["rouge1"].fmeasure), abs=1e-15)
+    corpus = metric.corpus_score(predictions, references)
+    assert corpus.fmeasure == pytest.approx(result.score.fmeasure, abs=1e-15) and corpus.documents == 3
+    parts = metric.statistics(predictions[:1], references[:1]) + metric.statistics(predictions[1:], references[1:])
+    merged = metric.score_from_statistics(pickle.loads(pickle.dumps(parts)))
+    assert merged.fmeasure == pytest.approx(corpus.fmeasure, abs=1e-15)
+    sentence = metric.sentence_scores(predictions, references)
+    assert sentence.tolist() == result["rouge1"].fmeasure.tolist()
+    assert "flavor:rouge-score" in corpus.signature and "stem:no" in corpus.signature
+    assert refscore.rouge(predictions, references, num_threads=1)["rougeLsum"].fmeasure.tolist() == \
+        refscore.rouge(predictions, references, num_threads=2)["rougeLsum"].fmeasure.tolist()
+
+
+def test_token_id_input():
+    result = refscore.rouge([[1, 2, 3, 4]], [[[2, 3, 4, 5], [1, 2, 3]]], ("rouge1", "rougeL"))
+    assert result["rouge1"].best_reference.tolist() == [1]
+    assert result["rougeL"].recall.tolist() == [1.0]
+
+
+# -- bootstrap ---------------------------------------------------------------------------------------------------
+def test_bootstrap_equals_rouge_score_aggregator_under_the_same_seed():
+    predictions = ["the cat sat", "a dog", "hello world again", "one two", "x y z"]
+    references = ["the cat sat down", "the dog", "hello world", "two one", "z"]
+    result = refscore.rouge(predictions, references, ("rouge1", "rougeL"))
+    aggregator = scoring.BootstrapAggregator(n_samples=200)
+    for score in peer_scores(("rouge1", "rougeL"), predictions, references):
+        aggregator.add_scores(score)
+    np.random.seed(1234)
+    expected = aggregator.aggregate()
+    np.random.seed(1234)
+    assert result.bootstrap(n_samples=200) == {k: tuple(map(tuple, v)) for k, v in expected.items()}
+    assert result.bootstrap(n_samples=200, seed=1234) == {k: tuple(map(tuple, v)) for k, v in expected.items()}
+    with pytest.raises(InputError, match="n_samples"):
+        bootstrap_percentiles([np.zeros((2, 3))], n_samples=0)
+
+
+# -- bad input ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"types": ("rouge1", "rougeW")}, InputError, "unknown ROUGE type 'rougeW'.*rougeLsum"),
+    ({"types": ("rouge0",)}, InputError, "unknown ROUGE type"),
+    ({"types": ()}, InputError, "types is empty"),
+    ({"flavor": "perl"}, InputError, "unknown ROUGE flavor 'perl'; available: rouge-score"),
+    ({"tokenizer": "spacy"}, InputError, "tokenizer must be one of"),
+    ({"split_summaries": "punkt"}, InputError, "split_summaries must be"),
+    ({"stemmer": "yes"}, InputError, "stemmer must be True or False"),
+])
+def test_bad_options(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        refscore.rouge(["a"], ["a"], **kwargs)
+
+
+def test_bad_inputs_name_argument_and_position():
+    with pytest.raises(InputTypeError, match=r"references\[1\] is None"):
+        refscore.rouge(["a", "b"], ["a", None])
+    with pytest.raises(InputError, match="predictions has 2 segments but references has 1"):
+        refscore.rouge(["a", "b"], ["a"])
+    with pytest.raises(InputTypeError, match="predictions must be a list"):
+        refscore.rouge("a b", ["a b"])
+    with pytest.raises(InputError, match=r"references\[0\] is an empty list"):
+        refscore.rouge(["a"], [[]])
