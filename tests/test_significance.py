@@ -217,6 +217,16 @@ def test_from_statistics_equals_from_text_and_to_dict(corpus):
     assert set(payload["systems"][1]["scores"]["tokacc"]) == {"score", "p_value", "mean", "ci", "lower", "upper"}
 
 
+def test_docstring_examples_run():
+    import doctest
+
+    from refscore.significance import _sampling, intervals, paired
+
+    for module in (_sampling, intervals, paired):
+        failures, attempted = doctest.testmod(module)
+        assert failures == 0 and attempted > 0, module.__name__
+
+
 def test_lazy_public_names():
     assert refscore.bootstrap_ci is bootstrap_ci
     assert refscore.paired_test is paired_test

@@ -184,6 +184,11 @@ def bootstrap_ci(metric: Metric | str, hypotheses: Any, references: Any, *, n: i
 
     ``metric`` is a :class:`~refscore.metrics.base.Metric` or a registered name (default options);
     ``references[i]`` is the reference (or list of references) of segment ``i``.
+
+    >>> ci = bootstrap_ci("chrf", ["the cat sat on mat", "a dog barked"], ["the cat sat on the mat", "a dog barked"],
+    ...                   n=200, seed=1)
+    >>> ci.lower <= ci.mean <= ci.upper, ci.format().startswith("CHRF = ")
+    (True, True)
     """
     metric = resolve_metric(metric)
     stats = metric.statistics(hypotheses, references, num_threads=num_threads)

@@ -291,6 +291,16 @@ def paired_test(metrics: Metric | str | Sequence[Metric | str], systems: Any, re
         num_threads: threads for statistics and resampling (default: all cores).
 
     Returns a :class:`PairedTestResult`; everything on the metrics' 0–1 scale.
+
+    >>> refs = ["the cat sat on the mat", "a dog barked", "it rained all day"]
+    >>> systems = {"base": ["the cat sat on mat", "dog barked", "it rained"],
+    ...            "new": ["the cat sat on the mat", "a dog barked loudly", "it rained all day"]}
+    >>> result = paired_test(["bleu", "chrf"], systems, refs, test="ar", n=200)
+    >>> row = result.result("new", "chrf")
+    >>> row.score > result.result("base", "chrf").score, 0 < row.p_value <= 1
+    (True, True)
+    >>> str(result.signatures["bleu"]).startswith("nrefs:1|ar:200|seed:12345|")
+    True
     """
     n, seed, confidence, confidence_n = _check_options(test, n, seed, confidence, confidence_n)
     metric_list = [resolve_metric(m) for m in (metrics if isinstance(metrics, (list, tuple)) else [metrics])]
