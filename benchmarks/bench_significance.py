@@ -31,17 +31,20 @@ COUNTS = {"bs": 1000, "ar": 10000}
 SACREBLEU_NAMES = {"BLEU": "bleu", "chrF2": "chrf"}
 
 
-def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS in MiB and stdout of a command."""
-    with tempfile.NamedTemporaryFile("r", suffix=".time") as rss_file:
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system), peak RSS in MiB and stdout of a command.
+
+    CPU time is reported too because wall time is inflated when the machine is shared.
+    """
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as time_file:
         start = time.perf_counter()
-        done = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file.name, *command], capture_output=True,
-                              text=True, env={**os.environ, **(env or {})})
+        done = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", time_file.name, *command],
+                              capture_output=True, text=True, env={**os.environ, **(env or {})})
         seconds = time.perf_counter() - start
         if done.returncode != 0:
             raise SystemExit(f"command failed ({done.returncode}): {' '.join(command)}\n{done.stderr[-2000:]}")
-        peak = int(rss_file.read().strip().splitlines()[-1]) / 1024
-    return seconds, peak, done.stdout
+        peak_kib, user, system = time_file.read().strip().splitlines()[-1].split()
+    return seconds, float(user) + float(system), int(peak_kib) / 1024, done.stdout
 
 
 CELL = re.compile(r"([\d.]+)(?: \(([\d.]+) ± ([\d.]+)\))?(?: \(p = ([\d.]+)\))?")
@@ -111,21 +114,21 @@ def main() -> None:
     for test in args.tests.split(","):
         flag = "--paired-bs" if test == "bs" else "--paired-ar"
         count_flag = ["--paired-bs-n" if test == "bs" else "--paired-ar-n", str(COUNTS[test])]
-        sb_seconds, sb_peak, sb_out = timed([sys.executable, "-m", "sacrebleu", str(reference), "-i", *files,
+        sb_seconds, sb_cpu, sb_peak, sb_out = timed([sys.executable, "-m", "sacrebleu", str(reference), "-i", *files,
                                              "-m", "bleu", "chrf", flag, *count_flag, "--format", "latex", "-w", "4"],
                                             env={"SACREBLEU_SEED": "12345"})
         theirs = sacrebleu_results(sb_out)
         print(f"\n{test} ({COUNTS[test]} {'resamples' if test == 'bs' else 'trials'}): sacreBLEU CLI "
-              f"{sb_seconds:.2f} s, {sb_peak:.0f} MiB")
+              f"{sb_seconds:.2f} s wall, {sb_cpu:.2f} s CPU, {sb_peak:.0f} MiB")
         for threads in (1, 2):
-            seconds, peak, out = timed([sys.executable, "-m", "refscore.cli", "compare", "-r", str(reference),
+            seconds, cpu, peak, out = timed([sys.executable, "-m", "refscore.cli", "compare", "-r", str(reference),
                                         "-i", *files, "-m", "bleu,chrf", flag, "--n", str(COUNTS[test]),
                                         "--format", "json", "--num-threads", str(threads)],
                                        env={"REFSCORE_NUM_THREADS": str(threads), "OMP_NUM_THREADS": str(threads),
                                             "OPENBLAS_NUM_THREADS": str(threads)})
             agree, detail = compare(theirs, refscore_results(out))
-            print(f"  refscore CLI, {threads} thread(s): {seconds:.2f} s, {peak:.0f} MiB, "
-                  f"{sb_seconds / seconds:.1f}x faster; agree: {agree} ({detail})")
+            print(f"  refscore CLI, {threads} thread(s): {seconds:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MiB; "
+                  f"{sb_seconds / seconds:.1f}x faster (wall), {sb_cpu / cpu:.1f}x (CPU); agree: {agree} ({detail})")
         for threads in (1, 2):
             print(f"  refscore test alone (statistics given), {threads} thread(s): "
                   f"{in_process(systems, reference, test, threads):.3f} s")

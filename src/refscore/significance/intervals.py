@@ -96,25 +96,11 @@ class BootstrapCI:
     def headline(self) -> Interval:
         return next(iter(self.intervals.values()))
 
-    @property
-    def score(self) -> float:
-        return self.headline.score
-
-    @property
-    def mean(self) -> float:
-        return self.headline.mean
-
-    @property
-    def lower(self) -> float:
-        return self.headline.lower
-
-    @property
-    def upper(self) -> float:
-        return self.headline.upper
-
-    @property
-    def ci(self) -> float:
-        return self.headline.ci
+    score = property(lambda self: self.headline.score, doc="Full-corpus headline score (0–1).")
+    mean = property(lambda self: self.headline.mean, doc="Mean of the resampled headline scores.")
+    lower = property(lambda self: self.headline.lower, doc="Lower end of the headline interval.")
+    upper = property(lambda self: self.headline.upper, doc="Upper end of the headline interval.")
+    ci = property(lambda self: self.headline.ci, doc="Half-width of the headline interval (sacreBLEU's ±).")
 
     def format(self, digits: int = 2) -> str:
         """One line per score: ``BLEU = 35.21 (μ = 35.20 ± 0.78)``."""
