@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import refscore
+import refscore.metrics
 from refscore.errors import InputError, InputTypeError
 from refscore.significance import (bootstrap_ci, bootstrap_ci_from_statistics, paired_test,
                                    paired_test_from_statistics)
@@ -291,3 +292,21 @@ def test_statistics_of_another_configuration_are_refused(corpus):
     empty = TokenAccuracy().statistics(systems["sys0"], references).take(np.arange(0))
     with pytest.raises(InputError, match="no segments"):
         bootstrap_ci_from_statistics(TokenAccuracy(), empty)
+
+
+@pytest.mark.parametrize("name", sorted(refscore.metrics.REGISTRY))
+def test_every_registered_metric_gets_intervals_and_paired_tests(name):
+    """The generic protocol serves every metric: the interval's score is the metric's corpus score, and a paired
+    test of a system against itself and against a better one runs on all its score names."""
+    from refscore.metrics import get_metric_class
+
+    metric = get_metric_class(name)()
+    references = ["the cat sat on the mat", "a dog barked at the postman", "it rained all day long", "hello world"]
+    base = ["the cat sat on mat", "dog barked at postman", "it rained", "hello"]
+    stats = metric.statistics(base, references)
+    result = bootstrap_ci_from_statistics(metric, stats, n=50, seed=1)
+    assert list(result.intervals) == list(metric.score_names)
+    assert result.score == pytest.approx(float(metric.score_from_statistics(stats).score), rel=1e-12, abs=1e-15)
+    paired = paired_test(metric, {"base": base, "same": base, "better": references}, references, test="ar", n=50)
+    assert set(paired.results) == set(metric.score_names)
+    assert paired.result("same", metric.score_names[0]).p_value == 1 / 51
