@@ -99,6 +99,8 @@ def test_compare_bad_input(files, capsys, tmp_path):
     code, _, err = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[0], "--confidence",
                        "--confidence-n", "0")
     assert code == ExitCode.BAD_INPUT and "n must be >= 1" in err
+    code, _, err = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[0], "--confidence", "--segments")
+    assert code == ExitCode.USAGE and "cannot be combined with --segments" in err
     with pytest.raises(SystemExit) as exc:
         main(["compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--seed", "-3"])
     assert exc.value.code == ExitCode.USAGE

@@ -119,6 +119,9 @@ def confidence_rows(results: list[tuple[str, list[BootstrapCI]]], fmt: str, digi
 def score_with_confidence(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
                           args: argparse.Namespace) -> int:
     """``refscore score --confidence``: a bootstrap interval for every system and metric."""
+    if args.segments:
+        raise CliError("--confidence gives corpus-level intervals; it cannot be combined with --segments",
+                       ExitCode.USAGE)
     results = []
     for system, hypotheses in systems.items():
         cis = [bootstrap_ci_from_statistics(metric, metric.statistics(hypotheses, references,
