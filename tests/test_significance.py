@@ -116,11 +116,12 @@ def test_resampled_totals_match_fancy_indexing_and_are_int64():
         assert got.dtype == np.int64 and np.array_equal(got, expected)
 
 
-def test_resampled_totals_stay_exact_beyond_float_precision():
-    data = np.array([[2 ** 52 + 1, 3], [2 ** 52 + 3, 5]], dtype=np.int64)  # N * max >= 2**53: int64 path
+@pytest.mark.parametrize("base", [2 ** 22 + 1, 2 ** 30 + 1, 2 ** 52 + 1])  # float32, float64 and int64 products
+def test_resampled_totals_stay_exact_at_every_magnitude(base):
+    data = np.array([[base, 3], [base + 2, 5]], dtype=np.int64)
     indices = np.array([[0, 0], [1, 1], [0, 1]])
     assert resampled_totals(data, indices, num_threads=1).tolist() == [
-        [2 ** 53 + 2, 6], [2 ** 53 + 6, 10], [2 ** 53 + 4, 8]]
+        [2 * base, 6], [2 * base + 4, 10], [2 * base + 2, 8]]
 
 
 def test_swapped_totals_match_sacrebleu_masks():

@@ -27,7 +27,8 @@ import numpy as np
 
 from refscore.errors import InputError, InputTypeError
 
-#: Largest magnitude below which every integer (and every partial sum of integers) is exact in float64.
+#: Magnitudes below which every integer (and so every partial sum of integers) is exact in float32 / float64.
+_FLOAT32_EXACT_LIMIT = 2 ** 24
 _FLOAT64_EXACT_LIMIT = 2 ** 53
 #: Resamples per chunk are chosen so that one chunk's dense weight matrix stays near this many bytes.
 _CHUNK_BYTES = 16 * 2 ** 20
@@ -108,14 +109,16 @@ def _map_chunks(function: Callable[[slice], np.ndarray], n_rows: int, n_segments
 def _exact_product(weights: np.ndarray, data: np.ndarray) -> np.ndarray:
     """``weights @ data`` for non-negative weights whose rows sum to at most N (multiplicities, 0/1 masks).
 
-    Integer data give int64-exact results: a float64 BLAS product when every partial sum provably stays below
-    2**53 (N * max|data|), an int64 product otherwise. Float data (per-document scores) are summed in float64.
+    Integer data give int64-exact results: every partial sum is an integer bounded by N * max|data|, so a float32
+    BLAS product is exact below 2**24, a float64 one below 2**53, and an int64 product is used beyond. Float data
+    (per-document scores) are summed in float64.
     """
     if data.dtype.kind == "f":
         return weights.astype(np.float64) @ data
-    largest = float(np.abs(data).max()) if data.size else 0.0
-    if weights.shape[1] * largest < _FLOAT64_EXACT_LIMIT:
-        return np.rint(weights.astype(np.float64) @ data.astype(np.float64)).astype(np.int64)
+    bound = weights.shape[1] * (float(np.abs(data).max()) if data.size else 0.0)
+    for limit, dtype in ((_FLOAT32_EXACT_LIMIT, np.float32), (_FLOAT64_EXACT_LIMIT, np.float64)):
+        if bound < limit:
+            return np.rint(weights.astype(dtype) @ data.astype(dtype)).astype(np.int64)
     return weights.astype(np.int64) @ data.astype(np.int64)
 
 
