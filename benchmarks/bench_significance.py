@@ -112,6 +112,13 @@ def main() -> None:
     files = [str(p) for p in systems]
     print(f"data: {args.data} ({len(systems)} systems, "
           f"{len(reference.read_text(encoding='utf-8').splitlines())} segments), metrics BLEU + chrF, seed 12345")
+    # scoring alone (same inputs, no test): what both command lines spend on start-up, reading and statistics
+    sb_plain = timed([sys.executable, "-m", "sacrebleu", str(reference), "-i", *files, "-m", "bleu", "chrf"])
+    rs_plain = timed([sys.executable, "-m", "refscore.cli", "score", "-r", str(reference), "-i", *files,
+                      "-m", "bleu,chrf", "--num-threads", "1"], env={"REFSCORE_NUM_THREADS": "1",
+                                                                      "OPENBLAS_NUM_THREADS": "1"})
+    print(f"scoring only (no test): sacreBLEU CLI {sb_plain[0]:.2f} s wall, {sb_plain[1]:.2f} s CPU; "
+          f"refscore CLI (1 thread) {rs_plain[0]:.2f} s wall, {rs_plain[1]:.2f} s CPU")
     for test in args.tests.split(","):
         flag = "--paired-bs" if test == "bs" else "--paired-ar"
         count_flag = ["--paired-bs-n" if test == "bs" else "--paired-ar-n", str(COUNTS[test])]
@@ -119,6 +126,7 @@ def main() -> None:
                                              "-m", "bleu", "chrf", flag, *count_flag, "--format", "latex", "-w", "4"],
                                             env={"SACREBLEU_SEED": "12345"})
         theirs = sacrebleu_results(sb_out)
+        test_cpu = {"sacrebleu": sb_cpu - sb_plain[1]}
         print(f"\n{test} ({COUNTS[test]} {'resamples' if test == 'bs' else 'trials'}): sacreBLEU CLI "
               f"{sb_seconds:.2f} s wall, {sb_cpu:.2f} s CPU, {sb_peak:.0f} MiB")
         for threads in (1, 2):
@@ -128,8 +136,12 @@ def main() -> None:
                                        env={"REFSCORE_NUM_THREADS": str(threads), "OMP_NUM_THREADS": str(threads),
                                             "OPENBLAS_NUM_THREADS": str(threads)})
             agree, detail = compare(theirs, refscore_results(out))
+            if threads == 1:
+                test_cpu["refscore"] = cpu - rs_plain[1]
             print(f"  refscore CLI, {threads} thread(s): {seconds:.2f} s wall, {cpu:.2f} s CPU, {peak:.0f} MiB; "
                   f"{sb_seconds / seconds:.1f}x faster (wall), {sb_cpu / cpu:.1f}x (CPU); agree: {agree} ({detail})")
+        print(f"  the test's own CPU cost (paired run minus scoring only): sacreBLEU {test_cpu['sacrebleu']:.2f} s, "
+              f"refscore {test_cpu['refscore']:.2f} s")
         for threads in (1, 2):
             wall, cpu = in_process(systems, reference, test, threads)
             print(f"  refscore test alone (statistics given), {threads} thread(s): {wall:.3f} s wall, {cpu:.3f} s CPU")
