@@ -1,6 +1,9 @@
 """The compiled tokenizers against sacreBLEU 2.6's, token for token, and the id contract of ``encode_words``."""
 from __future__ import annotations
 
+import doctest
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
 import regex
@@ -10,6 +13,7 @@ from sacrebleu.metrics.bleu import _get_tokenizer
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
 from conftest import read_segments, shared_data_path
+from refscore._core import _tokenize
 from refscore._core._tokenize import (
     TOKENIZERS,
     _char_classes,
@@ -21,8 +25,19 @@ from refscore.errors import InputError, InputTypeError
 
 SACREBLEU = {name: _get_tokenizer(name)() for name in TOKENIZERS}
 
-SPACE, NUMBER, PUNCT, SYMBOL, ZH_CHAR = 1, 2, 4, 8, 16
+SPACE, NUMBER, PUNCT, SYMBOL, ZH_CHAR, CASED, CASE_IGNORABLE, LOWER_CHANGES = 1, 2, 4, 8, 16, 32, 64, 128
 ALL_CODE_POINTS = np.arange(0x110000, dtype=np.uint32)
+
+
+@contextmanager
+def every_thread_busy():
+    """Let small test batches use every requested thread (normally small batches run on one thread)."""
+    saved = _tokenize._CHARS_PER_THREAD
+    _tokenize._CHARS_PER_THREAD = 1
+    try:
+        yield
+    finally:
+        _tokenize._CHARS_PER_THREAD = saved
 
 
 def sacrebleu_tokens(text: str, tokenizer: str, lowercase: bool) -> list[str]:
@@ -85,7 +100,8 @@ def test_ids_are_interned_per_call_and_thread_independent(texts, tokenizer):
     first_seen = list(dict.fromkeys(ids.tolist()))
     assert first_seen == list(range(len(vocab))), "ids are numbered in order of first appearance"
     for threads in (2, 3):
-        other_ids, other_offsets = encode_words(texts, tokenizer, num_threads=threads)
+        with every_thread_busy():
+            other_ids, other_offsets = encode_words(texts, tokenizer, num_threads=threads)
         np.testing.assert_array_equal(other_ids, ids)
         np.testing.assert_array_equal(other_offsets, offsets)
 
@@ -119,9 +135,21 @@ def test_regex_passes_resume_after_each_match_like_re_sub():
 
 
 def test_lowercase_uses_full_unicode_case_mapping():
-    texts = ["İstanbul ΣΟΦΟΣ ẞ ǅ", "ΑΣ. Σ"]
+    texts = ["İstanbul ΣΟΦΟΣ ẞ ǅ", "ΑΣ. Σ", "AΣ'", "Σ'A", "ʰΣ", "AʰΣ"]
     assert_same_as_sacrebleu(texts, "13a", lowercase=True)
+    assert_same_as_sacrebleu(texts, "none", lowercase=True)
     assert refscore_tokens(["İ"], "none", True) == [["i\u0307"]]
+
+
+def test_lowercase_of_every_code_point_equals_str_lower():
+    text = " ".join(map(chr, range(0x110000)))
+    assert refscore_tokens([text], "none", True) == [text.lower().split()]
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet="AaΣσΑ'.:\u0301\u00ad\u02b0\u0345 -İ1", max_size=12))
+def test_lowercase_final_sigma_rule(text):
+    assert refscore_tokens([text], "none", True) == [text.lower().split()]
 
 
 # ---- character classes (the generated table) -------------------------------------------------------------
@@ -140,6 +168,8 @@ def test_class_table_matches_python_and_regex():
     np.testing.assert_array_equal((classes & NUMBER) != 0, _matches(r"\p{N}"))
     np.testing.assert_array_equal((classes & PUNCT) != 0, _matches(r"\p{P}"))
     np.testing.assert_array_equal((classes & SYMBOL) != 0, _matches(r"\p{S}"))
+    lower_changes = np.array([chr(c).lower() != chr(c) for c in range(0x110000)])
+    np.testing.assert_array_equal((classes & LOWER_CHANGES) != 0, lower_changes)
     assert _char_classes(np.array([0x110000, 0xFFFFFFFF], dtype=np.uint32)).tolist() == [0, 0]
 
 
@@ -168,6 +198,10 @@ def test_wmt22_matches_sacrebleu(pair, tokenizer, files):
         assert_same_as_sacrebleu(lines[:500], tokenizer, lowercase=True)
 
 
+def test_docstring_examples():
+    assert doctest.testmod(_tokenize).failed == 0
+
+
 # ---- the ids contract and input checks -------------------------------------------------------------------
 
 def test_equal_tokens_get_equal_ids_across_texts():
@@ -189,7 +223,8 @@ def test_long_segment_and_many_threads():
     text = ("Ein Satz, mit 3.5 Zahlen & Zeichen: “ok”—我爱你 " * 5000).strip()
     for tokenizer in TOKENIZERS:
         single = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=1)
-        multi = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=4)
+        with every_thread_busy():
+            multi = encode_words([text, text[:1000]] * 3, tokenizer, num_threads=4)
         np.testing.assert_array_equal(single[0], multi[0])
         np.testing.assert_array_equal(single[1], multi[1])
     assert_same_as_sacrebleu([text], "13a")

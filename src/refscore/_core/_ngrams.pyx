@@ -26,6 +26,8 @@ import numpy as np
 from refscore._core._parallel import resolve_num_threads
 
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
+cdef int32_t NO_OWNER = -1
+cdef int32_t HYPOTHESIS = -2
 #: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 32 GiB).
 MAX_TABLE_SLOTS = 1 << 30
 cdef int64_t MIN_TABLE_SLOTS = 16
@@ -38,8 +40,7 @@ cdef struct Slot:
     uint32_t gen        # the slot is in use when gen equals the table's current generation
     int32_t ref_max     # BLEU: max count over the references; GLEU: count in the hypothesis
     int32_t current     # occurrences in the text being walked (valid while owner == that text)
-    int32_t owner       # which reference `current` belongs to
-    int32_t hyp_seen    # BLEU: hypothesis occurrences looked up so far
+    int32_t owner       # which text `current` belongs to
 
 
 cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
@@ -80,34 +81,29 @@ cdef inline int64_t table_size(int64_t entries) noexcept nogil:
     return size
 
 
-cdef inline uint32_t find_or_insert(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+cdef inline uint64_t probe(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    """The slot holding `key`, or the free slot where it belongs (linear probing; free = older generation)."""
     cdef uint64_t h = mix64(key) & mask
-    cdef Slot* slot
-    while True:
-        slot = &table[h]
-        if slot.gen != gen:
-            slot.gen = gen
-            slot.key = key
-            slot.ref_max = 0
-            slot.current = 0
-            slot.owner = -1
-            slot.hyp_seen = 0
-            return <uint32_t>h
-        if slot.key == key:
-            return <uint32_t>h
+    while table[h].gen == gen and table[h].key != key:
         h = (h + 1) & mask
+    return h
+
+
+cdef inline uint32_t find_or_insert(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
+    cdef uint64_t h = probe(table, mask, gen, key)
+    cdef Slot* slot = &table[h]
+    if slot.gen != gen:
+        slot.gen = gen
+        slot.key = key
+        slot.ref_max = 0
+        slot.current = 0
+        slot.owner = NO_OWNER
+    return <uint32_t>h
 
 
 cdef inline int64_t find(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
-    cdef uint64_t h = mix64(key) & mask
-    cdef Slot* slot
-    while True:
-        slot = &table[h]
-        if slot.gen != gen:
-            return -1
-        if slot.key == key:
-            return <int64_t>h
-        h = (h + 1) & mask
+    cdef uint64_t h = probe(table, mask, gen, key)
+    return <int64_t>h if table[h].gen == gen else -1
 
 
 cdef inline uint32_t next_generation(Slot* table, int64_t capacity, uint32_t* gen) noexcept nogil:
@@ -147,17 +143,44 @@ cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_
             prefix = index
 
 
+cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t min_n, int64_t max_n,
+                               int32_t owner, Slot* table, uint64_t mask, uint32_t gen, int64_t* counts,
+                               int64_t stride) noexcept nogil:
+    """Look up every n-gram (orders 1..max_n) of one text in a table made by `count_text`, counting occurrences
+    under `owner`; an occurrence up to the table's `ref_max` is a clipped match, added to
+    `counts[(n - 1) * stride]` for orders n >= min_n (stride 1: one count per order; stride 0: one total).
+
+    A start position stops at its first n-gram that is not in the table: no longer n-gram from there can be.
+    """
+    cdef int64_t start, n, stop, found
+    cdef uint32_t prefix
+    cdef Slot* slot
+    for start in range(length):
+        prefix = NO_PREFIX
+        stop = length - start if length - start < max_n else max_n
+        for n in range(stop):
+            found = find(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
+            if found < 0:
+                break
+            slot = &table[found]
+            if slot.owner != owner:
+                slot.owner = owner
+                slot.current = 0
+            slot.current += 1
+            if n + 1 >= min_n and slot.current <= slot.ref_max:
+                counts[n * stride] += 1
+            prefix = <uint32_t>found
+
+
 cdef void bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
                        int64_t ref_last, int64_t max_order, Slot* table, uint32_t* gen,
                        int64_t* row) noexcept nogil:
     """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment."""
-    cdef int64_t r, length, entries = 0, size, start, n, stop, found
+    cdef int64_t r, length, entries = 0, size, n
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t best_diff = -1, best_len = 0, diff
     cdef uint64_t mask
-    cdef uint32_t generation, prefix
-    cdef const uint32_t* tokens
-    cdef Slot* slot
+    cdef uint32_t generation
 
     for n in range(2 + 2 * max_order):
         row[n] = 0
@@ -183,20 +206,7 @@ cdef void bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_
     for r in range(ref_first, ref_last):
         count_text(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - ref_first),
                    table, mask, generation, True)
-
-    tokens = ids + offsets[hyp_text]
-    for start in range(hyp_len):
-        prefix = NO_PREFIX
-        stop = hyp_len - start if hyp_len - start < max_order else max_order
-        for n in range(stop):
-            found = find(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
-            if found < 0:
-                break
-            slot = &table[found]
-            slot.hyp_seen += 1
-            if slot.hyp_seen <= slot.ref_max:
-                row[2 + n] += 1
-            prefix = <uint32_t>found
+    count_clipped(ids + offsets[hyp_text], hyp_len, 1, max_order, HYPOTHESIS, table, mask, generation, row + 2, 1)
 
 
 cdef void gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
@@ -204,11 +214,9 @@ cdef void gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_
                        int64_t* row) noexcept nogil:
     """row = [n_match, n_all] of the reference with the best tp / max(tpfp, tpfn) (NLTK corpus_gleu)."""
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
-    cdef int64_t r, length, start, n, stop, found, tp, tpfp, tpfn, n_all
+    cdef int64_t r, length, tp, tpfp, tpfn, n_all
     cdef uint64_t mask
-    cdef uint32_t generation, prefix
-    cdef const uint32_t* tokens
-    cdef Slot* slot
+    cdef uint32_t generation
     cdef bint have_best = False
     cdef double ratio, best_ratio = 0.0
 
@@ -221,25 +229,11 @@ cdef void gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_
 
     for r in range(ref_first, ref_last):
         length = offsets[r + 1] - offsets[r]
-        tokens = ids + offsets[r]
         tpfn = count_ngrams_between(length, min_len, max_len)
         tp = 0
         if hyp_len > 0:
-            for start in range(length):
-                prefix = NO_PREFIX
-                stop = length - start if length - start < max_len else max_len
-                for n in range(stop):
-                    found = find(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
-                    if found < 0:
-                        break
-                    slot = &table[found]
-                    if slot.owner != <int32_t>(r - ref_first):
-                        slot.owner = <int32_t>(r - ref_first)
-                        slot.current = 0
-                    slot.current += 1
-                    if n + 1 >= min_len and slot.current <= slot.ref_max:
-                        tp += 1
-                    prefix = <uint32_t>found
+            count_clipped(ids + offsets[r], length, min_len, max_len, <int32_t>(r - ref_first), table, mask,
+                          generation, &tp, 0)
         n_all = tpfp if tpfp > tpfn else tpfn
         if n_all > 0:
             # NLTK: max(candidates, key=tp / n_all): the first maximum wins; same IEEE division as Python's.
@@ -292,25 +286,24 @@ cdef Slot* allocate_tables(int64_t threads, int64_t size) except NULL:
     return tables
 
 
+cdef enum Kind:
+    KIND_BLEU
+    KIND_GLEU
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
-                    const int64_t[::1] ref_offsets not None, int max_order, num_threads=None):
-    """BLEU statistics per segment: int64 array ``(n, 2 + 2 * max_order)``.
-
-    Columns: ``hyp_len, ref_len`` (closest reference length, ties to the shorter), ``match_1..N`` (hypothesis
-    n-gram counts clipped by the maximum count in any one reference), ``total_1..N`` (hypothesis n-grams).
-    """
-    if max_order < 1:
-        raise ValueError(f"max_order must be >= 1, got {max_order}")
+cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] offsets,
+                         const int64_t[::1] ref_offsets, int64_t width, int64_t low, int64_t high, num_threads):
+    """Validate the layout, allocate per-thread tables, and fill one output row per segment in one prange."""
     cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
     cdef int threads = resolve_num_threads(num_threads)
-    cdef int64_t width = 2 + 2 * max_order
     result = np.zeros((n_segments, width), dtype=np.int64)
     if n_segments == 0:
         return result
     cdef int64_t[:, ::1] out = result
-    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, max_order, True)
+    # BLEU tables hold the references' n-grams, GLEU tables the hypothesis'
+    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, high, kind == KIND_BLEU)
     if threads > n_segments:
         threads = <int>n_segments
     cdef Slot* tables = allocate_tables(threads, size)
@@ -325,17 +318,32 @@ def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
         with nogil:
             for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
                 tid = threadid()
-                bleu_segment(tokens, &offsets[0], i,
-                             n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], max_order,
-                             tables + tid * size, gens + tid * GEN_STRIDE, &out[i, 0])
+                if kind == KIND_BLEU:
+                    bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                 n_segments + ref_offsets[i + 1], high, tables + tid * size,
+                                 gens + tid * GEN_STRIDE, &out[i, 0])
+                else:
+                    gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
+                                 n_segments + ref_offsets[i + 1], low, high, tables + tid * size,
+                                 gens + tid * GEN_STRIDE, &out[i, 0])
     finally:
         free(tables)
         free(gens)
     return result
 
 
-@cython.boundscheck(False)
-@cython.wraparound(False)
+def bleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
+                    const int64_t[::1] ref_offsets not None, int max_order, num_threads=None):
+    """BLEU statistics per segment: int64 array ``(n, 2 + 2 * max_order)``.
+
+    Columns: ``hyp_len, ref_len`` (closest reference length, ties to the shorter), ``match_1..N`` (hypothesis
+    n-gram counts clipped by the maximum count in any one reference), ``total_1..N`` (hypothesis n-grams).
+    """
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    return run_segments(KIND_BLEU, ids, offsets, ref_offsets, 2 + 2 * max_order, 1, max_order, num_threads)
+
+
 def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets not None,
                     const int64_t[::1] ref_offsets not None, int min_len, int max_len, num_threads=None):
     """Google-BLEU statistics per segment: int64 array ``(n, 2)`` of ``(n_match, n_all)``.
@@ -346,31 +354,4 @@ def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
     """
     if min_len < 1 or max_len < min_len:
         raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
-    cdef int64_t n_segments = _check_layout(ids, offsets, ref_offsets)
-    cdef int threads = resolve_num_threads(num_threads)
-    result = np.zeros((n_segments, 2), dtype=np.int64)
-    if n_segments == 0:
-        return result
-    cdef int64_t[:, ::1] out = result
-    cdef int64_t size = max_table_size(&offsets[0], &ref_offsets[0], n_segments, max_len, False)
-    if threads > n_segments:
-        threads = <int>n_segments
-    cdef Slot* tables = allocate_tables(threads, size)
-    cdef uint32_t* gens = <uint32_t*>calloc(<size_t>(threads * GEN_STRIDE), sizeof(uint32_t))
-    cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
-    cdef int64_t i
-    cdef int tid
-    if gens == NULL:
-        free(tables)
-        raise MemoryError("cannot allocate per-thread state")
-    try:
-        with nogil:
-            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
-                tid = threadid()
-                gleu_segment(tokens, &offsets[0], i,
-                             n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], min_len, max_len,
-                             tables + tid * size, gens + tid * GEN_STRIDE, &out[i, 0])
-    finally:
-        free(tables)
-        free(gens)
-    return result
+    return run_segments(KIND_GLEU, ids, offsets, ref_offsets, 2, min_len, max_len, num_threads)

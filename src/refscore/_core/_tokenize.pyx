@@ -36,7 +36,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
         size_t size()
         const uint32_t* token(uint32_t id)
     uint8_t char_class(uint32_t code_point) noexcept nogil
-    int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64_t length,
+    int64_t tokenize_segment(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length,
                              ThreadStore& store) noexcept nogil
     cbool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
                     const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
@@ -44,6 +44,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
+_CHARS_PER_THREAD = 32768
 _UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
 
@@ -77,7 +78,7 @@ cdef class _Encoding:
     cdef public object ids
     cdef public object offsets
 
-    def __init__(self, list texts, int tokenizer, int num_threads):
+    def __init__(self, list texts, int tokenizer, cbool lowercase, int num_threads):
         cdef Py_ssize_t n = len(texts)
         cdef Py_ssize_t i
         cdef vector[const void*] data
@@ -86,11 +87,15 @@ cdef class _Encoding:
         data.resize(n)
         kinds.resize(n)
         lengths.resize(n)
+        cdef int64_t total_chars = 0
         for i in range(n):
             text = texts[i]
             data[i] = PyUnicode_DATA(text)
             kinds[i] = PyUnicode_KIND(text)
             lengths[i] = PyUnicode_GET_LENGTH(text)
+            total_chars += lengths[i]
+        # Waking threads costs more than tokenizing a small batch; the thread count never changes results.
+        num_threads = <int>min(num_threads, 1 + total_chars // _CHARS_PER_THREAD)
 
         cdef vector[int32_t] thread_of
         cdef vector[int64_t] first
@@ -106,7 +111,7 @@ cdef class _Encoding:
                 tid = threadid()
                 thread_of[i] = tid
                 first[i] = stores[tid].n_tokens
-                counts[i] = tokenize_segment(tokenizer, kinds[i], data[i], lengths[i], stores[tid])
+                counts[i] = tokenize_segment(tokenizer, lowercase, kinds[i], data[i], lengths[i], stores[tid])
         for tid in range(num_threads):
             if stores[tid].failed:
                 raise MemoryError("out of memory while tokenizing")
@@ -165,9 +170,7 @@ def encode_words(texts, tokenizer="13a", lowercase=False, num_threads=None):
 def _encode(texts, tokenizer, lowercase, num_threads):
     code = tokenizer_code(tokenizer)
     items = _check_texts(texts, "texts")
-    if lowercase:
-        items = [text.lower() for text in items]
-    return _Encoding(items, code, resolve_num_threads(num_threads))
+    return _Encoding(items, code, bool(lowercase), resolve_num_threads(num_threads))
 
 
 def encode_token_ids(sequences):

@@ -2,7 +2,7 @@
  *
  * Every tokenizer reproduces sacreBLEU's BLEU preprocessing of one segment,
  *     tokens = tokenizer(sent.rstrip()).split()
- * (lowercasing is done by Python's str.lower before this code runs). sacreBLEU's regular expressions are
+ * (lowercasing reproduces Python's str.lower, from generated tables). sacreBLEU's regular expressions are
  * applied as literal passes with Python re.sub's scanning rule (try at position i; after a match resume at
  * its end, else at i + 1), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
  *
@@ -34,7 +34,9 @@ static inline uint8_t char_class(uint32_t c) {
 
 /* Python's str.isspace (the separators of str.split / str.rstrip / str.strip). */
 static inline bool is_space(uint32_t c) {
-    if (c < 0x80) return c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);
+    /* ASCII: \t \n \v \f \r (9-13), \x1c-\x1f, ' ' */
+    if (c <= 0x20) return (0x1F0003E00ULL >> c) & 1;
+    if (c < 0x80) return false;
     return (char_class(c) & REFSCORE_CC_SPACE) != 0;
 }
 
@@ -47,18 +49,41 @@ static inline bool is_13a_split_char(uint32_t c) {
         || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
 }
 
+/* What the first TokenizerRegexp pass does with an ASCII character. */
+enum RegexpRole : uint8_t { ROLE_COPY = 0, ROLE_SPLIT = 1, ROLE_PERIOD_OR_COMMA = 2, ROLE_DASH = 3 };
+
+struct RegexpRoleTable {
+    uint8_t role[128];
+    RegexpRoleTable() {
+        for (uint32_t c = 0; c < 128; ++c)
+            role[c] = (c != ' ' && is_13a_split_char(c)) ? ROLE_SPLIT
+                    : is_period_or_comma(c) ? ROLE_PERIOD_OR_COMMA : c == '-' ? ROLE_DASH : ROLE_COPY;
+    }
+};
+static const RegexpRoleTable REGEXP_ROLES;
+static const uint8_t* const REGEXP_ROLE = REGEXP_ROLES.role;
+
 static inline void ensure_size(Buffer& buffer, size_t size) {
     if (buffer.size() < size) buffer.resize(size > 2 * buffer.size() ? size : 2 * buffer.size());
 }
 
 /* ---- interning ------------------------------------------------------------------------------------- */
 
-static inline uint64_t hash_token(const uint32_t* text, size_t length) {
-    uint64_t hash = 0xcbf29ce484222325ULL ^ (uint64_t)length;
-    for (size_t k = 0; k < length; ++k) hash = (hash ^ text[k]) * 0x100000001b3ULL;
+static const uint64_t HASH_SEED = 0xcbf29ce484222325ULL;
+
+static inline uint64_t hash_step(uint64_t hash, uint32_t c) { return (hash ^ c) * 0x100000001b3ULL; }
+
+static inline uint64_t hash_finish(uint64_t hash, size_t length) {
+    hash ^= (uint64_t)length * 0x9e3779b97f4a7c15ULL;
     hash ^= hash >> 32;
     hash *= 0xd6e8feb86659fd93ULL;
     return hash ^ (hash >> 32);
+}
+
+static inline uint64_t hash_token(const uint32_t* text, size_t length) {
+    uint64_t hash = HASH_SEED;
+    for (size_t k = 0; k < length; ++k) hash = hash_step(hash, text[k]);
+    return hash_finish(hash, length);
 }
 
 static inline bool same_chars(const uint32_t* a, const uint32_t* b, size_t length) {
@@ -87,7 +112,7 @@ struct Interner {
     std::vector<Slot> slots;
     size_t mask;
 
-    Interner() : slots(1024, Slot{0, 0, (uint32_t)EMPTY, 0}), mask(1023) {}
+    Interner() : slots(64, Slot{0, 0, (uint32_t)EMPTY, 0}), mask(63) {}
 
     size_t size() const { return lengths.size(); }
     const uint32_t* token(uint32_t id) const { return chars.data() + starts[id]; }
@@ -131,6 +156,8 @@ struct ThreadStore {
     std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
     int64_t n_tokens = 0;
     Buffer scratch_a, scratch_b;
+    std::vector<int64_t> marks;     /* scratch of regexp_passes */
+    std::vector<uint64_t> pending;  /* scratch of emit_split: (start, length, hash) of a segment's tokens */
     bool failed = false;            /* an allocation failed (reported as MemoryError) */
 
     void reserve_tokens(size_t max_tokens) {
@@ -138,20 +165,37 @@ struct ThreadStore {
         if (ids.size() < need) ids.resize(need > 2 * ids.size() ? need : 2 * ids.size());
     }
 
-    inline void push_token(const uint32_t* text, size_t length) {
-        ids[n_tokens++] = local.intern(text, (uint32_t)length, hash_token(text, length));
+    inline void push_token(const uint32_t* text, size_t length, uint64_t hash) {
+        ids[n_tokens++] = local.intern(text, (uint32_t)length, hash);
     }
 };
 
-/* str.split(): maximal runs of non-space characters. */
+/* str.split(): maximal runs of non-space characters. The tokens are found and hashed first, then interned
+ * with the table slot of a token a few places ahead prefetched, so that cache misses overlap. */
 static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& store) {
-    store.reserve_tokens(length / 2 + 1);
+    const size_t max_tokens = length / 2 + 1;
+    store.reserve_tokens(max_tokens);
+    if (store.pending.size() < 3 * max_tokens) store.pending.resize(3 * max_tokens);
+    uint64_t* pending = store.pending.data();
+    size_t n_pending = 0;
     size_t i = 0;
-    while (i < length) {
+    while (true) {
         while (i < length && is_space(text[i])) ++i;
+        if (i == length) break;
         size_t start = i;
-        while (i < length && !is_space(text[i])) ++i;
-        if (i > start) store.push_token(text + start, i - start);
+        uint64_t hash = HASH_SEED;
+        do hash = hash_step(hash, text[i++]);
+        while (i < length && !is_space(text[i]));
+        pending[3 * n_pending] = start;
+        pending[3 * n_pending + 1] = i - start;
+        pending[3 * n_pending + 2] = hash_finish(hash, i - start);
+        ++n_pending;
+    }
+    const size_t ahead = 4;
+    for (size_t k = 0; k < n_pending; ++k) {
+        if (k + ahead < n_pending)
+            __builtin_prefetch(store.local.slots.data() + (pending[3 * (k + ahead) + 2] & store.local.mask));
+        store.push_token(text + pending[3 * k], (size_t)pending[3 * k + 1], pending[3 * k + 2]);
     }
 }
 
@@ -159,15 +203,15 @@ static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& 
 static inline void emit_chars(const uint32_t* text, size_t length, ThreadStore& store) {
     store.reserve_tokens(length);
     for (size_t i = 0; i < length; ++i)
-        if (!is_space(text[i])) store.push_token(text + i, 1);
+        if (!is_space(text[i])) store.push_token(text + i, 1, hash_token(text + i, 1));
 }
 
 /* ---- input ------------------------------------------------------------------------------------------ */
 
-/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into `out` as code points. */
-static inline size_t load_code_points(int kind, const void* data, size_t length, Buffer& out) {
-    ensure_size(out, length + 2);
-    uint32_t* destination = out.data();
+/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points. */
+static inline size_t load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
+    ensure_size(out, length + offset + 2);
+    uint32_t* destination = out.data() + offset;
     if (kind == 1) {
         const uint8_t* source = (const uint8_t*)data;
         for (size_t i = 0; i < length; ++i) destination[i] = source[i];
@@ -178,6 +222,41 @@ static inline size_t load_code_points(int kind, const void* data, size_t length,
         std::memcpy(destination, data, length * sizeof(uint32_t));
     }
     return length;
+}
+
+/* ---- lowercasing: Python's str.lower --------------------------------------------------------------- */
+
+static inline bool is_case_ignorable(uint32_t c) { return (char_class(c) & REFSCORE_CC_CASE_IGNORABLE) != 0; }
+
+/* Python's handle_capital_sigma: U+03A3 becomes final sigma when a cased letter precedes it and none follows
+ * (case-ignorable characters skipped both ways), judged on the original text. */
+static bool is_final_sigma(const uint32_t* text, size_t length, size_t i) {
+    uint32_t c = 0;
+    size_t j = i;
+    while (j > 0 && is_case_ignorable(c = text[j - 1])) --j;
+    if (j == 0 || !(char_class(c) & REFSCORE_CC_CASED)) return false;
+    size_t k = i + 1;
+    while (k < length && is_case_ignorable(text[k])) ++k;
+    return k == length || !(char_class(text[k]) & REFSCORE_CC_CASED);
+}
+
+/* text.lower() into `out` (room for 2 * length); returns the new length. */
+static size_t lowercase_into(const uint32_t* text, size_t length, uint32_t* out) {
+    size_t n = 0;
+    for (size_t i = 0; i < length; ++i) {
+        uint32_t c = text[i];
+        if (c < 0x80) { out[n++] = (c >= 'A' && c <= 'Z') ? c + 32 : c; continue; }
+        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) { out[n++] = c; continue; }
+        if (c == REFSCORE_CAPITAL_SIGMA) { out[n++] = is_final_sigma(text, length, i) ? 0x3C2 : 0x3C3; continue; }
+        size_t low = 0, high = REFSCORE_LOWER_COUNT;   /* c is in refscore_lower_from */
+        while (high - low > 1) {
+            size_t middle = (low + high) / 2;
+            if (refscore_lower_from[middle] <= c) low = middle; else high = middle;
+        }
+        out[n++] = refscore_lower_first[low];
+        if (refscore_lower_second[low]) out[n++] = refscore_lower_second[low];
+    }
+    return n;
 }
 
 static inline size_t rstrip_length(const uint32_t* text, size_t length) {
@@ -208,135 +287,220 @@ static size_t replace_in_place(uint32_t* text, size_t length, const char* patter
     return write;
 }
 
-static inline bool contains(const uint32_t* text, size_t length, uint32_t c) {
-    for (size_t i = 0; i < length; ++i)
-        if (text[i] == c) return true;
-    return false;
-}
-
 /* ---- the regular-expression passes -------------------------------------------------------------------- */
+
+static inline size_t copy_span(const uint32_t* source, size_t from, size_t to, uint32_t* destination, size_t n) {
+    if (to > from) std::memcpy(destination + n, source + from, (to - from) * sizeof(uint32_t));
+    return n + (to > from ? to - from : 0);
+}
 
 /* TokenizerRegexp, the common part of 13a and zh:
  *   ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> ' \1 '
  *   ([^0-9])([\.,])                -> '\1 \2 '
  *   ([\.,])([^0-9])                -> ' \1 \2'
  *   ([0-9])(-)                     -> '\1 \2 '
- * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). */
-static size_t regexp_passes(Buffer& in, size_t length, Buffer& out) {
+ * `in` holds the text; returns the result's length, in `in` again (`out` is scratch).
+ *
+ * The first pass keeps a space as one space instead of three (runs of spaces match the later patterns the
+ * same way whatever their length, and the final split removes them) and records where the '.', ',' and '-'
+ * are (`marks`). The later passes visit only those positions, exactly where re.sub would try a match (from the
+ * end of the previous match on), copy the spans between matches, and move the marks to the output. A mark
+ * at j in the input of a pass lands at n + (j - done) in its output when it is copied with a span (n: output
+ * length so far, done: input consumed so far), including the second character of a pass-3 match. */
+static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
     ensure_size(out, 3 * length + 2);
-    uint32_t* s = in.data();
+    marks.clear();
+    const uint32_t* s = in.data();
     uint32_t* d = out.data();
     size_t n = 0;
+    bool has_period_or_comma = false, has_dash = false;
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = s[i];
-        if (is_13a_split_char(c)) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
-        else d[n++] = c;
+        uint8_t role = c < 0x80 ? REGEXP_ROLE[c] : 0;
+        if (role == 0) { d[n++] = c; continue; }
+        if (role == ROLE_SPLIT) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; continue; }
+        marks.push_back((int64_t)n);
+        has_period_or_comma |= role == ROLE_PERIOD_OR_COMMA;
+        has_dash |= role == ROLE_DASH;
+        d[n++] = c;
     }
     length = n;
+    const int64_t n_marks = (int64_t)marks.size();
+    int64_t* mark = marks.data();
+    if (has_period_or_comma) {
+        /* ([^0-9])([\.,]) -> '\1 \2 ': out -> in */
+        ensure_size(in, 2 * length + 2);
+        s = out.data();
+        d = in.data();
+        n = 0;
+        int64_t done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if (s[j] != '-' && j - 1 >= done && !is_ascii_digit(s[j - 1])) {
+                n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
+                d[n++] = s[j - 1]; d[n++] = ' ';
+                mark[k] = (int64_t)n;
+                d[n++] = s[j]; d[n++] = ' ';
+                done = j + 1;
+            } else mark[k] = (int64_t)n + (j - done);
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
 
+        /* ([\.,])([^0-9]) -> ' \1 \2': in -> out */
+        ensure_size(out, 2 * length + 2);
+        s = in.data();
+        d = out.data();
+        n = 0;
+        done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if (s[j] != '-' && j >= done && (size_t)j + 1 < length && !is_ascii_digit(s[j + 1])) {
+                n = copy_span(s, (size_t)done, (size_t)j, d, n);
+                d[n++] = ' ';
+                mark[k] = (int64_t)n;
+                d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
+                done = j + 2;
+            } else mark[k] = (int64_t)n + (j - done);
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+    }
+
+    /* ([0-9])(-) -> '\1 \2 ': out -> in */
     ensure_size(in, 2 * length + 2);
     s = out.data();
     d = in.data();
-    n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && !is_ascii_digit(s[i]) && is_period_or_comma(s[i + 1])) {
-            d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1]; d[n++] = ' ';
-            i += 2;
-        } else d[n++] = s[i++];
+    if (!has_dash) {
+        std::memcpy(d, s, length * sizeof(uint32_t));
+        return length;
     }
-    length = n;
-
-    ensure_size(out, 2 * length + 2);
-    s = in.data();
-    d = out.data();
     n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && is_period_or_comma(s[i]) && !is_ascii_digit(s[i + 1])) {
-            d[n++] = ' '; d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1];
-            i += 2;
-        } else d[n++] = s[i++];
+    int64_t done = 0;
+    for (int64_t k = 0; k < n_marks; ++k) {
+        int64_t j = mark[k];
+        if (s[j] == '-' && j - 1 >= done && is_ascii_digit(s[j - 1])) {
+            n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
+            d[n++] = s[j - 1]; d[n++] = ' '; d[n++] = '-'; d[n++] = ' ';
+            done = j + 1;
+        }
     }
-    length = n;
-
-    ensure_size(in, 2 * length + 2);
-    s = out.data();
-    d = in.data();
-    n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && is_ascii_digit(s[i]) && s[i + 1] == '-') {
-            d[n++] = s[i]; d[n++] = ' '; d[n++] = '-'; d[n++] = ' ';
-            i += 2;
-        } else d[n++] = s[i++];
-    }
-    return n;
+    return copy_span(s, (size_t)done, length, d, n);
 }
 
 /* TokenizerV14International (regex module classes):
  *   (\P{N})(\p{P}) -> '\1 \2 '
  *   (\p{P})(\P{N}) -> ' \1 \2'
  *   (\p{S})        -> ' \1 '
- * `in` holds the text; returns the result's length, in `in` again. */
-static size_t intl_passes(Buffer& in, size_t length, Buffer& out) {
-    ensure_size(out, 2 * length + 2);
-    uint32_t* s = in.data();
-    uint32_t* d = out.data();
-    size_t n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && !(char_class(s[i]) & REFSCORE_CC_NUMBER) && (char_class(s[i + 1]) & REFSCORE_CC_PUNCT)) {
-            d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1]; d[n++] = ' ';
-            i += 2;
-        } else d[n++] = s[i++];
-    }
-    length = n;
-
-    ensure_size(in, 2 * length + 2);
-    s = out.data();
-    d = in.data();
-    n = 0;
-    for (size_t i = 0; i < length;) {
-        if (i + 1 < length && (char_class(s[i]) & REFSCORE_CC_PUNCT) && !(char_class(s[i + 1]) & REFSCORE_CC_NUMBER)) {
-            d[n++] = ' '; d[n++] = s[i]; d[n++] = ' '; d[n++] = s[i + 1];
-            i += 2;
-        } else d[n++] = s[i++];
-    }
-    length = n;
-
-    ensure_size(out, 3 * length + 2);
-    s = in.data();
-    d = out.data();
-    n = 0;
+ * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). As in regexp_passes, the
+ * passes visit only the marked positions (here: punctuation and symbols), copy the spans between matches and
+ * move the marks along. */
+static size_t intl_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
+    marks.clear();
+    bool has_punct = false, has_symbol = false;
     for (size_t i = 0; i < length; ++i) {
-        uint32_t c = s[i];
-        if (char_class(c) & REFSCORE_CC_SYMBOL) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
-        else d[n++] = c;
+        uint8_t k = char_class(in[i]) & (REFSCORE_CC_PUNCT | REFSCORE_CC_SYMBOL);
+        if (k) {
+            marks.push_back((int64_t)i);
+            has_punct |= (k & REFSCORE_CC_PUNCT) != 0;
+            has_symbol |= (k & REFSCORE_CC_SYMBOL) != 0;
+        }
     }
-    in.swap(out);
-    return n;
+    const int64_t n_marks = (int64_t)marks.size();
+    int64_t* mark = marks.data();
+    Buffer* source = &in;
+    Buffer* target = &out;
+    if (has_punct) {
+        /* (\P{N})(\p{P}) -> '\1 \2 ' */
+        ensure_size(*target, 2 * length + 2);
+        const uint32_t* s = source->data();
+        uint32_t* d = target->data();
+        size_t n = 0;
+        int64_t done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if ((char_class(s[j]) & REFSCORE_CC_PUNCT) && j - 1 >= done
+                && !(char_class(s[j - 1]) & REFSCORE_CC_NUMBER)) {
+                n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
+                d[n++] = s[j - 1]; d[n++] = ' ';
+                mark[k] = (int64_t)n;
+                d[n++] = s[j]; d[n++] = ' ';
+                done = j + 1;
+            } else mark[k] = (int64_t)n + (j - done);
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+        std::swap(source, target);
+
+        /* (\p{P})(\P{N}) -> ' \1 \2' */
+        ensure_size(*target, 2 * length + 2);
+        s = source->data();
+        d = target->data();
+        n = 0;
+        done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if ((char_class(s[j]) & REFSCORE_CC_PUNCT) && j >= done && (size_t)j + 1 < length
+                && !(char_class(s[j + 1]) & REFSCORE_CC_NUMBER)) {
+                n = copy_span(s, (size_t)done, (size_t)j, d, n);
+                d[n++] = ' ';
+                mark[k] = (int64_t)n;
+                d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
+                done = j + 2;
+            } else mark[k] = (int64_t)n + (j - done);
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+        std::swap(source, target);
+    }
+    if (has_symbol) {
+        /* (\p{S}) -> ' \1 ' */
+        ensure_size(*target, 3 * length + 2);
+        const uint32_t* s = source->data();
+        uint32_t* d = target->data();
+        size_t n = 0;
+        int64_t done = 0;
+        for (int64_t k = 0; k < n_marks; ++k) {
+            int64_t j = mark[k];
+            if (char_class(s[j]) & REFSCORE_CC_SYMBOL) {
+                n = copy_span(s, (size_t)done, (size_t)j, d, n);
+                d[n++] = ' '; d[n++] = s[j]; d[n++] = ' ';
+                done = j + 1;
+            }
+        }
+        length = copy_span(s, (size_t)done, length, d, n);
+        std::swap(source, target);
+    }
+    if (source != &in) in.swap(out);
+    return length;
 }
 
 /* ---- the tokenizers ------------------------------------------------------------------------------------ */
 
-/* Tokenizer13a: XML-ish clean-up, then ' ' + line + ' ' through TokenizerRegexp. */
+/* Tokenizer13a: XML-ish clean-up, then ' ' + line + ' ' through TokenizerRegexp. The text was loaded at
+ * offset 1 of scratch_a, leaving room for the leading space. */
 static void tokenize_13a(ThreadStore& store, size_t length) {
     Buffer& a = store.scratch_a;
-    uint32_t* text = a.data();
+    uint32_t* text = a.data() + 1;
     length = rstrip_length(text, length);
-    length = replace_in_place(text, length, "<skipped>", 9, -1);
-    length = replace_in_place(text, length, "-\n", 2, -1);
-    for (size_t i = 0; i < length; ++i)
-        if (text[i] == '\n') text[i] = ' ';
-    if (contains(text, length, '&')) {
+    bool has_less_than = false, has_newline = false, has_ampersand = false;
+    for (size_t i = 0; i < length; ++i) {
+        uint32_t c = text[i];
+        has_less_than |= c == '<';
+        has_newline |= c == '\n';
+        has_ampersand |= c == '&';
+    }
+    if (has_less_than) length = replace_in_place(text, length, "<skipped>", 9, -1);
+    if (has_newline) {
+        length = replace_in_place(text, length, "-\n", 2, -1);
+        for (size_t i = 0; i < length; ++i)
+            if (text[i] == '\n') text[i] = ' ';
+    }
+    if (has_ampersand) {
         length = replace_in_place(text, length, "&quot;", 6, '"');
         length = replace_in_place(text, length, "&amp;", 5, '&');
         length = replace_in_place(text, length, "&lt;", 4, '<');
         length = replace_in_place(text, length, "&gt;", 4, '>');
     }
-    /* pad with one space on each side */
-    std::memmove(text + 1, text, length * sizeof(uint32_t));
-    text[0] = ' ';
-    text[length + 1] = ' ';
-    length += 2;
-    length = regexp_passes(a, length, store.scratch_b);
+    a[0] = ' ';
+    a[length + 1] = ' ';
+    length = regexp_passes(a, length + 2, store.scratch_b, store.marks);
     emit_split(a.data(), length, store);
 }
 
@@ -357,24 +521,32 @@ static void tokenize_zh(ThreadStore& store, size_t length) {
         else d[n++] = c;
     }
     a.swap(b);
-    n = regexp_passes(a, n, b);
+    n = regexp_passes(a, n, b, store.marks);
     emit_split(a.data(), n, store);
 }
 
 static void tokenize_intl(ThreadStore& store, size_t length) {
     Buffer& a = store.scratch_a;
     length = rstrip_length(a.data(), length);
-    length = intl_passes(a, length, store.scratch_b);
+    length = intl_passes(a, length, store.scratch_b, store.marks);
     emit_split(a.data(), length, store);
 }
 
-/* Tokenize one segment; its tokens are appended to `store`. Returns the number of tokens (or 0 with
- * store.failed set when memory ran out). */
-static int64_t tokenize_segment(int tokenizer, int kind, const void* data, int64_t length,
+/* Tokenize one segment (lowercased first when `lowercase`); its tokens are appended to `store`. Returns the
+ * number of tokens (or 0 with store.failed set when memory ran out). */
+static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const void* data, int64_t length,
                                 ThreadStore& store) noexcept {
     int64_t tokens_before = store.n_tokens;
     try {
-        size_t n = load_code_points(kind, data, (size_t)length, store.scratch_a);
+        size_t offset = tokenizer == TOK_13A ? 1 : 0;   /* room for 13a's leading space */
+        size_t n;
+        if (lowercase) {
+            load_code_points(kind, data, (size_t)length, store.scratch_b, 0);
+            ensure_size(store.scratch_a, 2 * (size_t)length + offset + 2);
+            n = lowercase_into(store.scratch_b.data(), (size_t)length, store.scratch_a.data() + offset);
+        } else {
+            n = load_code_points(kind, data, (size_t)length, store.scratch_a, offset);
+        }
         switch (tokenizer) {
             case TOK_NONE: emit_split(store.scratch_a.data(), n, store); break;
             case TOK_CHAR: emit_chars(store.scratch_a.data(), rstrip_length(store.scratch_a.data(), n), store); break;

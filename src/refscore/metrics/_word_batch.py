@@ -10,11 +10,12 @@ from typing import Any
 
 import numpy as np
 
+from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError
 
 #: sacreBLEU 2.6's word tokenizers that refscore implements token for token.
-WORD_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "zh", "char", "none")
+WORD_TOKENIZERS: tuple[str, ...] = TOKENIZERS
 #: sacreBLEU tokenizers that need models or extra packages and are not available in refscore.
 _UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
@@ -52,8 +53,6 @@ def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     np.cumsum(lengths, out=offsets[1:])
     flat = np.concatenate(texts) if texts else np.zeros(0, dtype=np.int64)
     if flat.size and (flat.min() < 0 or flat.max() >= _UINT32_LIMIT):
-        from refscore._core._tokenize import encode_token_ids
-
         return encode_token_ids(texts)
     return flat.astype(np.uint32), offsets
 
@@ -67,8 +66,6 @@ def encode_batch(batch: Batch, *, tokenize: str, lowercase: bool,
             raise InputError("lowercase=True applies to text; token-id input is used as given (set "
                              "lowercase=False, or pass strings)")
         return _token_id_layout(texts)
-    from refscore._core._tokenize import encode_words
-
     return encode_words(texts, tokenizer=tokenize, lowercase=lowercase, num_threads=num_threads)
 
 

@@ -12,13 +12,13 @@ import dataclasses
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
 from refscore._version import __version__
-from refscore.errors import InputError
+from refscore.errors import InputError, InputTypeError
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
 
@@ -111,6 +111,8 @@ class Metric(ABC):
         if config is None:
             try:
                 config = self.config_class(**options)
+            except InputTypeError:  # a config's own check on a value's type: already a clear message
+                raise
             except TypeError as exc:
                 valid = [f.name for f in dataclasses.fields(self.config_class)]
                 raise InputError(f"{type(self).__name__}: {exc}; valid options: {valid}") from None
@@ -187,3 +189,27 @@ class Metric(ABC):
     def sentence_scores(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
         """Sentence-level scores of a whole batch as a float64 array, in input order."""
         return self.segment_scores(self.statistics(hypotheses, references, num_threads=num_threads))
+
+    def corpus_score_chunks(self, chunks: Iterable[tuple[Any, Any]], *, num_threads: int | None = None) -> Score:
+        """Corpus score of a corpus streamed as ``(hypotheses, references)`` chunks (e.g. read from files).
+
+        Memory holds one chunk and the running column sums of its statistics, never the whole corpus; the
+        result equals :meth:`corpus_score` on the concatenated chunks. (To keep per-segment statistics for
+        bootstrap or per-segment output, collect ``statistics(...)`` of each chunk and merge them with
+        :meth:`Statistics.concatenate`.)
+        """
+        totals: np.ndarray | None = None
+        columns: tuple[str, ...] = ()
+        nrefs = 1
+        for index, chunk in enumerate(chunks):
+            if not isinstance(chunk, (tuple, list)) or len(chunk) != 2:
+                raise InputTypeError(f"chunks[{index}] must be a (hypotheses, references) pair, "
+                                     f"got {type(chunk).__name__}")
+            stats = self.statistics(chunk[0], chunk[1], num_threads=num_threads)
+            nrefs = stats.nrefs if totals is None or nrefs == stats.nrefs else -1
+            totals = stats.totals() if totals is None else totals + stats.totals()
+            columns = stats.columns
+        if totals is None:
+            raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) "
+                             "chunk")
+        return self.score_from_statistics(self._new_statistics(columns, totals[None, :], nrefs))

@@ -109,8 +109,8 @@ class GLEU(Metric):
 def gleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any) -> GLEUScore:
     """Corpus Google-BLEU (NLTK ``corpus_gleu``); ``options`` are :class:`GLEUConfig` fields.
 
-    >>> gleu(["a b c d"], ["a b c e"], tokenize="none", max_len=2).score
-    0.6
+    >>> gleu(["a b c d"], ["a b c e"], tokenize="none", max_len=2).score   # 5 of 7 n-grams
+    0.7142857142857143
     """
     return GLEU(**options).corpus_score(hypotheses, references, num_threads=num_threads)
 
@@ -118,8 +118,8 @@ def gleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
 def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore:
     """Google-BLEU of one segment (NLTK ``sentence_gleu``); ``references`` is a string or a list of strings.
 
-    >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score
-    0.6
+    >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score   # 5 of 7 n-grams
+    0.7142857142857143
     """
     return GLEU(**options).sentence_score(hypothesis, references)
 

@@ -1,0 +1,211 @@
+"""BLEU and Google-BLEU: refscore against sacreBLEU 2.6 and HF-style NLTK Google-BLEU on WMT22 data.
+
+Timed in the same run on the same data, each row says whether the scores agree:
+
+1. corpus BLEU (one system per pair: en-de and zh-en with 2 references, en-zh with ``zh``, en-ja with ``char``):
+   ``sacrebleu.metrics.BLEU(tokenize=...).corpus_score`` vs ``refscore.BLEU(...).corpus_score``, 1 and 2 threads;
+2. Hugging Face-style Google-BLEU (``Tokenizer13a`` + ``nltk corpus_gleu``, what ``evaluate``'s ``google_bleu``
+   runs) vs ``refscore.gleu`` on the same four corpora;
+3. sentence BLEU on ``--sentence-pairs`` (hypothesis, reference) pairs drawn from every WMT22 system:
+   a loop over sacreBLEU's ``sentence_score`` (``effective_order=True``) vs one ``BLEU.sentence_scores`` call;
+4. a ``--stream-segments`` corpus (default 1,000,000 segments) scored in chunks with
+   ``BLEU.corpus_score_chunks`` (memory: one chunk + the column sums) and with per-chunk statistics merged by
+   ``Statistics.concatenate`` (memory: the statistics, 10 int64 per segment).
+
+Peak memory is Python-side allocation (tracemalloc, numpy arrays included) per step and the process's max RSS.
+
+    python benchmarks/bench_bleu.py                  # full run (a few minutes on 2 busy cores)
+    python benchmarks/bench_bleu.py --quick          # small sizes, to check the script
+"""
+from __future__ import annotations
+
+import argparse
+import logging
+import resource
+import time
+import tracemalloc
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from nltk.translate.gleu_score import corpus_gleu
+from sacrebleu.metrics.bleu import BLEU as SacreBLEU
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+import refscore
+from refscore import BLEU, GLEU, Statistics
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt22"
+CORPORA = [("en-de", "13a"), ("zh-en", "13a"), ("en-zh", "zh"), ("en-ja", "char")]
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+
+def read_segments(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    return lines[:-1] if text.endswith("\n") else lines
+
+
+def load_pair(pair: str) -> tuple[list[str], list[list[str]], str]:
+    """The first system (alphabetically) of a pair and all its reference streams."""
+    root = DATA / pair
+    ref_files = sorted(p.name for p in root.glob("ref*.txt"))
+    streams = [read_segments(root / name) for name in ref_files]
+    system = sorted((root / "sys").glob("*.txt"))[0]
+    return read_segments(system), streams, system.stem
+
+
+class Timing:
+    """Best wall-clock and best process CPU seconds over the repeats (CPU time is robust to a busy machine for
+    single-threaded runs; wall time is what a multi-threaded run gains)."""
+
+    def __init__(self, wall: float, cpu: float) -> None:
+        self.wall, self.cpu = wall, cpu
+
+
+def timed(function: Callable[[], Any], repeat: int = 1) -> tuple[Timing, Any]:
+    wall = cpu = float("inf")
+    result = None
+    for _ in range(repeat):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        result = function()
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+    return Timing(wall, cpu), result
+
+
+def peak_memory(function: Callable[[], Any]) -> float:
+    """Peak Python-side allocation (MiB) while running ``function``."""
+    tracemalloc.start()
+    try:
+        function()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def row(label: str, peer: Timing, one: Timing, two: Timing, agree: bool, memory: float) -> str:
+    return (f"{label:<36} {peer.cpu:8.3f} {one.cpu:8.4f} {peer.cpu / one.cpu:7.1f}x | {peer.wall:8.3f} "
+            f"{one.wall:8.4f} {two.wall:8.4f} {peer.wall / one.wall:7.1f}x {peer.wall / two.wall:7.1f}x | "
+            f"{'yes' if agree else 'NO':>5} {memory:8.1f}")
+
+
+HEADER = (f"{'':<36} {'CPU s: peer':>11} {'1 thr':>8} {'ratio':>8} | {'wall s: peer':>12} {'1 thr':>8} "
+          f"{'2 thr':>8} {'ratio1':>8} {'ratio2':>7} | {'agree':>5} {'peak MiB':>8}")
+
+
+def corpus_benchmarks(repeat: int) -> None:
+    print("Corpus BLEU (sacreBLEU corpus_score) and HF-style Google-BLEU (Tokenizer13a + nltk corpus_gleu)")
+    print(HEADER)
+    tokenizer = Tokenizer13a()
+    for pair, tokenize in CORPORA:
+        hyps, streams, system = load_pair(pair)
+        refs = refscore.from_streams(streams)
+        label = f"{pair} {system} {len(streams)} ref {tokenize}"
+
+        peer_t, peer = timed(lambda: SacreBLEU(tokenize=tokenize).corpus_score(hyps, streams))
+        metric = BLEU(tokenize=tokenize)
+        one_t, ours = timed(lambda: metric.corpus_score(hyps, refs, num_threads=1), repeat)
+        two_t, _ = timed(lambda: metric.corpus_score(hyps, refs, num_threads=2), repeat)
+        memory = peak_memory(lambda: metric.corpus_score(hyps, refs, num_threads=1))
+        print(row("BLEU " + label, peer_t, one_t, two_t, abs(100 * ours.score - peer.score) <= 1e-9, memory))
+
+        def hf_google_bleu() -> float:
+            return corpus_gleu([[tokenizer(r).split() for r in group] for group in refs],
+                               [tokenizer(h).split() for h in hyps])
+
+        peer_t, expected = timed(hf_google_bleu)
+        gleu = GLEU()
+        one_t, ours = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=1), repeat)
+        two_t, _ = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=2), repeat)
+        memory = peak_memory(lambda: gleu.corpus_score(hyps, refs, num_threads=1))
+        print(row("GLEU " + label, peer_t, one_t, two_t, ours.score == expected, memory))
+    print()
+
+
+def sentence_pairs(count: int) -> tuple[list[str], list[str]]:
+    """``count`` (hypothesis, first reference) pairs cycling over every WMT22 system output."""
+    hyps: list[str] = []
+    refs: list[str] = []
+    for pair_dir in sorted(p for p in DATA.iterdir() if (p / "ref.txt").exists()):
+        reference = read_segments(pair_dir / "ref.txt")
+        for system in sorted((pair_dir / "sys").glob("*.txt")):
+            hyps.extend(read_segments(system))
+            refs.extend(reference)
+    repeats = -(-count // len(hyps))
+    return (hyps * repeats)[:count], (refs * repeats)[:count]
+
+
+def sentence_benchmark(count: int, repeat: int) -> None:
+    hyps, refs = sentence_pairs(count)
+    print(f"Sentence BLEU on {count:,} pairs (effective_order=True): loop over sacreBLEU sentence_score vs one "
+          f"BLEU.sentence_scores call")
+    print(HEADER)
+    peer = SacreBLEU(effective_order=True)
+    peer_t, expected = timed(lambda: [peer.sentence_score(h, [r]).score for h, r in zip(hyps, refs)])
+    metric = BLEU(effective_order=True)
+    one_t, ours = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=1), repeat)
+    two_t, _ = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=2), repeat)
+    memory = peak_memory(lambda: metric.sentence_scores(hyps, refs, num_threads=1))
+    agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
+    print(row(f"sentence BLEU x {count:,}", peer_t, one_t, two_t, agree, memory))
+    print()
+
+
+def stream_benchmark(segments: int, chunk: int) -> None:
+    hyps, streams, _ = load_pair("en-de")
+    refs = refscore.from_streams(streams)
+    base = len(hyps)
+
+    def chunks():
+        for start in range(0, segments, chunk):
+            indices = [i % base for i in range(start, min(start + chunk, segments))]
+            yield [hyps[i] for i in indices], [refs[i] for i in indices]
+
+    metric = BLEU()
+    print(f"Streaming a {segments:,}-segment corpus (wmt22 en-de, 2 refs, cycled) in chunks of {chunk:,}, 2 threads")
+    tracemalloc.start()
+    timing, summed = timed(lambda: metric.corpus_score_chunks(chunks(), num_threads=2))
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    print(f"  corpus_score_chunks (running sums):            wall {timing.wall:6.2f} s, CPU {timing.cpu:6.2f} s, "
+          f"peak {peak:7.1f} MiB, BLEU {100 * summed.score:.4f}")
+
+    tracemalloc.start()
+    timing, merged = timed(lambda: Statistics.concatenate(metric.statistics(h, r, num_threads=2)
+                                                          for h, r in chunks()))
+    peak = tracemalloc.get_traced_memory()[1] / 2**20
+    tracemalloc.stop()
+    merged_score = metric.score_from_statistics(merged)
+    print(f"  per-chunk statistics + Statistics.concatenate: wall {timing.wall:6.2f} s, CPU {timing.cpu:6.2f} s, "
+          f"peak {peak:7.1f} MiB "
+          f"(statistics alone {merged.data.nbytes / 2**20:.1f} MiB), BLEU {100 * merged_score.score:.4f}")
+    one_pass = SacreBLEU().corpus_score(hyps, streams).score
+    print(f"  same score as the merged statistics: {summed.score == merged_score.score}; "
+          f"sacreBLEU on the {base} base segments: {one_pass:.4f} (the cycled corpus repeats them)")
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small sizes (check the script)")
+    parser.add_argument("--sentence-pairs", type=int, default=100_000)
+    parser.add_argument("--stream-segments", type=int, default=1_000_000)
+    parser.add_argument("--chunk", type=int, default=50_000)
+    parser.add_argument("--repeat", type=int, default=3, help="refscore timings: best of this many runs")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["corpus", "sentence", "stream"])
+    args = parser.parse_args()
+    if args.quick:
+        args.sentence_pairs, args.stream_segments, args.chunk, args.repeat = 5_000, 50_000, 10_000, 1
+    print(f"refscore {refscore.__version__}, {refscore.show_config()}\n")
+    if "corpus" not in args.skip:
+        corpus_benchmarks(args.repeat)
+    if "sentence" not in args.skip:
+        sentence_benchmark(args.sentence_pairs, args.repeat)
+    if "stream" not in args.skip:
+        stream_benchmark(args.stream_segments, args.chunk)
+    print(f"process max RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
