@@ -84,6 +84,12 @@ cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
     return x
 
 
+cdef struct Slot:
+    uint64_t key
+    uint32_t value
+    uint32_t stamp       # the table generation that wrote this slot; older = empty
+
+
 cdef cppclass Scratch:
     """One thread's working memory, reused for every segment it processes."""
     vector[uint32_t] raw          # code points of the segment's strings (hypothesis, then references)
@@ -94,10 +100,8 @@ cdef cppclass Scratch:
     vector[int64_t] hyp_count     # per id: occurrences in the hypothesis
     vector[int64_t] ref_count     # per id: occurrences in the reference being compared
     vector[int64_t] ref_stats     # per reference: [hyp, ref, match] per order
-    # Open-addressing table: exact 64-bit keys -> dense ids; `stamps` mark the live generation (no clearing).
-    vector[uint64_t] keys
-    vector[uint32_t] values
-    vector[uint32_t] stamps
+    # Open-addressing table: exact 64-bit keys -> dense ids; stamps mark the live generation (no clearing).
+    vector[Slot] slots
     vector[int64_t] token_pos     # per word id: where its first occurrence starts in `raw`, and its length
     vector[int64_t] token_len
     uint32_t generation
@@ -108,31 +112,35 @@ cdef cppclass Scratch:
 cdef void table_reset(Scratch* w, int64_t n_items) noexcept nogil:
     """Empty the table and make room for ``n_items`` distinct keys (load factor <= 1/2)."""
     cdef uint64_t capacity = 16
+    cdef Slot empty
+    empty.key = 0
+    empty.value = 0
+    empty.stamp = 0
     while capacity < <uint64_t>(2 * n_items):
         capacity <<= 1
-    if capacity > w.keys.size():
-        w.keys.resize(capacity)
-        w.values.resize(capacity)
-        w.stamps.assign(capacity, 0)
+    if capacity > w.slots.size():
+        w.slots.assign(capacity, empty)
         w.generation = 0
-    w.mask = w.keys.size() - 1
+    w.mask = w.slots.size() - 1
     w.generation += 1
     if w.generation == 0:  # wrapped around: stale stamps could look live
-        w.stamps.assign(w.stamps.size(), 0)
+        w.slots.assign(w.slots.size(), empty)
         w.generation = 1
     w.next_id = 0
 
 
 cdef inline uint32_t key_id(Scratch* w, uint64_t key) noexcept nogil:
     """The dense id of an exact 64-bit key, assigning the next id to a new key."""
-    cdef uint64_t slot = mix64(key) & w.mask
-    while w.stamps[slot] == w.generation:
-        if w.keys[slot] == key:
-            return w.values[slot]
-        slot = (slot + 1) & w.mask
-    w.stamps[slot] = w.generation
-    w.keys[slot] = key
-    w.values[slot] = w.next_id
+    cdef uint64_t index = mix64(key) & w.mask
+    cdef Slot* slot = &w.slots[index]
+    while slot.stamp == w.generation:
+        if slot.key == key:
+            return slot.value
+        index = (index + 1) & w.mask
+        slot = &w.slots[index]
+    slot.stamp = w.generation
+    slot.key = key
+    slot.value = w.next_id
     w.next_id += 1
     return w.next_id - 1
 
@@ -155,49 +163,53 @@ cdef inline uint32_t token_id(Scratch* w, int64_t pos, int64_t length) noexcept 
     for k in range(length):
         digest = (digest ^ w.raw[pos + k]) * 0x100000001B3ULL
     digest ^= <uint64_t>length
-    cdef uint64_t slot = mix64(digest) & w.mask
-    while w.stamps[slot] == w.generation:
-        if w.keys[slot] == digest and same_token(w, w.values[slot], pos, length):
-            return w.values[slot]
-        slot = (slot + 1) & w.mask
-    w.stamps[slot] = w.generation
-    w.keys[slot] = digest
-    w.values[slot] = w.next_id
+    cdef uint64_t index = mix64(digest) & w.mask
+    cdef Slot* slot = &w.slots[index]
+    while slot.stamp == w.generation:
+        if slot.key == digest and same_token(w, slot.value, pos, length):
+            return slot.value
+        index = (index + 1) & w.mask
+        slot = &w.slots[index]
+    slot.stamp = w.generation
+    slot.key = digest
+    slot.value = w.next_id
     w.token_pos.push_back(pos)
     w.token_len.push_back(length)
     w.next_id += 1
     return w.next_id - 1
 
 
-cdef void decode(const void* data, int kind, int64_t length, vector[uint32_t]& out) noexcept nogil:
-    """Append the code points of a PEP 393 string buffer."""
+cdef void decode(const void* data, int kind, int64_t length, uint32_t* out) noexcept nogil:
+    """Copy the code points of a PEP 393 string buffer to ``out``."""
     cdef int64_t i
     if kind == 1:
         for i in range(length):
-            out.push_back((<const uint8_t*>data)[i])
+            out[i] = (<const uint8_t*>data)[i]
     elif kind == 2:
         for i in range(length):
-            out.push_back((<const uint16_t*>data)[i])
+            out[i] = (<const uint16_t*>data)[i]
     else:
         for i in range(length):
-            out.push_back((<const uint32_t*>data)[i])
+            out[i] = (<const uint32_t*>data)[i]
 
 
 cdef void char_units(Scratch* w, int n_strings, int space_mode) noexcept nogil:
     """Order-1 character ids (whitespace removed per ``space_mode``), one run per string."""
     cdef int j
-    cdef int64_t p
+    cdef int64_t p, count = 0
     cdef uint32_t c
     table_reset(w, w.raw.size())
-    w.units.clear()
-    w.unit_start.clear()
+    w.units.resize(w.raw.size())
+    w.unit_start.resize(n_strings + 1)
     for j in range(n_strings):
-        w.unit_start.push_back(w.units.size())
+        w.unit_start[j] = count
         for p in range(w.raw_start[j], w.raw_start[j + 1]):
             c = w.raw[p]
             if not is_removed_space(c, space_mode):
-                w.units.push_back(key_id(w, c))
-    w.unit_start.push_back(w.units.size())
+                w.units[count] = key_id(w, c)
+                count += 1
+    w.unit_start[n_strings] = count
+    w.units.resize(count)
 
 
 cdef void word_units(Scratch* w, int n_strings) noexcept nogil:
@@ -322,14 +334,18 @@ cdef void segment_statistics(Scratch* w, int64_t segment, const void** hyp_data,
     cdef int n_columns = 3 * (char_order + word_order)
     cdef int j, best = 0, k
     cdef double best_f = -1.0, f
-    w.raw.clear()
-    w.raw_start.clear()
-    w.raw_start.push_back(0)
-    decode(hyp_data[segment], hyp_kind[segment], hyp_len[segment], w.raw)
-    w.raw_start.push_back(w.raw.size())
+    cdef int64_t length = hyp_len[segment]
     for j in range(n_refs):
-        decode(ref_data[first_ref + j], ref_kind[first_ref + j], ref_len[first_ref + j], w.raw)
-        w.raw_start.push_back(w.raw.size())
+        length += ref_len[first_ref + j]
+    w.raw.resize(length)
+    w.raw_start.resize(n_refs + 2)
+    w.raw_start[0] = 0
+    decode(hyp_data[segment], hyp_kind[segment], hyp_len[segment], w.raw.data())
+    w.raw_start[1] = hyp_len[segment]
+    for j in range(n_refs):
+        decode(ref_data[first_ref + j], ref_kind[first_ref + j], ref_len[first_ref + j],
+               w.raw.data() + w.raw_start[j + 1])
+        w.raw_start[j + 2] = w.raw_start[j + 1] + ref_len[first_ref + j]
     w.ref_stats.assign(n_refs * n_columns, 0)
     if char_order > 0:
         char_units(w, n_refs + 1, space_mode)
@@ -353,7 +369,7 @@ cdef int string_buffers(list texts, vector[const void*]& data, vector[int]& kind
     kind.reserve(len(texts))
     length.reserve(len(texts))
     for text in texts:
-        if type(text) is not str:
+        if not isinstance(text, str):
             raise TypeError(f"chrf_statistics: expected str, got {type(text).__name__}")
         refscore_unicode_ready(text)
         data.push_back(PyUnicode_DATA(text))
@@ -399,6 +415,7 @@ def chrf_statistics(list hypotheses, list references, const int64_t[::1] ref_off
     cdef int64_t[:, ::1] rows = out
     if n == 0:
         return out
+    scratch = NULL
     with nogil, parallel(num_threads=threads):
         scratch = new Scratch()
         scratch.generation = 0
