@@ -43,11 +43,35 @@ def _check_layout(const int64_t[::1] offsets, const int64_t[::1] ref_offsets, Py
     return n_refs
 
 
-def _raise_on_failure(int[::1] status):
-    failed = np.flatnonzero(np.asarray(status))
+cdef _run(const uint32_t* chars, const int64_t* ids, const int64_t[::1] offsets,
+          const int64_t[::1] ref_offsets, Py_ssize_t n_segments, int64_t n_refs, int flags, num_threads):
+    """The parallel loop shared by both entry points: text when ``chars`` is given, else token ids."""
+    cdef int threads = resolve_num_threads(num_threads)
+    edits_array = np.zeros(n_refs, dtype=np.int64)
+    lengths_array = np.zeros(n_refs, dtype=np.int64)
+    status_array = np.zeros(n_segments, dtype=np.intc)
+    cdef int64_t[::1] edits = edits_array
+    cdef int64_t[::1] lengths = lengths_array
+    cdef int[::1] status = status_array
+    cdef vector[Workspace] workspaces = vector[Workspace](threads)
+    cdef Workspace* ws = workspaces.data()
+    cdef bint is_text = chars != NULL
+    cdef Py_ssize_t i
+    with nogil:
+        for i in prange(n_segments, num_threads=threads, schedule="dynamic"):
+            if is_text:
+                status[i] = text_segment(ws + threadid(), chars, &offsets[0], i, n_segments + ref_offsets[i],
+                                         n_segments + ref_offsets[i + 1], flags, &edits[0] + ref_offsets[i],
+                                         &lengths[0] + ref_offsets[i])
+            else:
+                status[i] = ids_segment(ws + threadid(), ids, &offsets[0], i, n_segments + ref_offsets[i],
+                                        n_segments + ref_offsets[i + 1], &edits[0] + ref_offsets[i],
+                                        &lengths[0] + ref_offsets[i])
+    failed = np.flatnonzero(status_array)
     if failed.size:
         raise RuntimeError(f"TER backtracking reached an unset cell of the beam for segment {int(failed[0])} "
                            f"(sacreBLEU raises 'unknown operation' here too)")
+    return edits_array, lengths_array
 
 
 def ter_text(const uint32_t[::1] chars, const int64_t[::1] offsets, const int64_t[::1] ref_offsets,
@@ -63,24 +87,9 @@ def ter_text(const uint32_t[::1] chars, const int64_t[::1] offsets, const int64_
     cdef int64_t n_refs = _check_layout(offsets, ref_offsets, n_segments)
     if offsets[offsets.shape[0] - 1] > chars.shape[0]:
         raise ValueError("offsets point past the end of chars")
-    cdef int threads = resolve_num_threads(num_threads)
-    edits_array = np.zeros(n_refs, dtype=np.int64)
-    lengths_array = np.zeros(n_refs, dtype=np.int64)
-    status_array = np.zeros(n_segments, dtype=np.intc)
-    cdef int64_t[::1] edits = edits_array
-    cdef int64_t[::1] lengths = lengths_array
-    cdef int[::1] status = status_array
-    cdef vector[Workspace] workspaces = vector[Workspace](threads)
-    cdef Workspace* ws = workspaces.data()
-    cdef const uint32_t* chars_ptr = &chars[0] if chars.shape[0] > 0 else NULL
-    cdef Py_ssize_t i
-    with nogil:
-        for i in prange(n_segments, num_threads=threads, schedule="dynamic"):
-            status[i] = text_segment(ws + threadid(), chars_ptr, &offsets[0], i,
-                                     n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1], flags,
-                                     &edits[0] + ref_offsets[i], &lengths[0] + ref_offsets[i])
-    _raise_on_failure(status)
-    return edits_array, lengths_array
+    cdef uint32_t empty = 0
+    return _run(&chars[0] if chars.shape[0] > 0 else &empty, NULL, offsets, ref_offsets, n_segments, n_refs,
+                flags, num_threads)
 
 
 def ter_ids(const int64_t[::1] ids, const int64_t[::1] offsets, const int64_t[::1] ref_offsets,
@@ -89,21 +98,6 @@ def ter_ids(const int64_t[::1] ids, const int64_t[::1] offsets, const int64_t[::
     cdef int64_t n_refs = _check_layout(offsets, ref_offsets, n_segments)
     if offsets[offsets.shape[0] - 1] > ids.shape[0]:
         raise ValueError("offsets point past the end of ids")
-    cdef int threads = resolve_num_threads(num_threads)
-    edits_array = np.zeros(n_refs, dtype=np.int64)
-    lengths_array = np.zeros(n_refs, dtype=np.int64)
-    status_array = np.zeros(n_segments, dtype=np.intc)
-    cdef int64_t[::1] edits = edits_array
-    cdef int64_t[::1] lengths = lengths_array
-    cdef int[::1] status = status_array
-    cdef vector[Workspace] workspaces = vector[Workspace](threads)
-    cdef Workspace* ws = workspaces.data()
-    cdef const int64_t* ids_ptr = &ids[0] if ids.shape[0] > 0 else NULL
-    cdef Py_ssize_t i
-    with nogil:
-        for i in prange(n_segments, num_threads=threads, schedule="dynamic"):
-            status[i] = ids_segment(ws + threadid(), ids_ptr, &offsets[0], i,
-                                    n_segments + ref_offsets[i], n_segments + ref_offsets[i + 1],
-                                    &edits[0] + ref_offsets[i], &lengths[0] + ref_offsets[i])
-    _raise_on_failure(status)
-    return edits_array, lengths_array
+    cdef int64_t empty = 0
+    return _run(NULL, &ids[0] if ids.shape[0] > 0 else &empty, offsets, ref_offsets, n_segments, n_refs, 0,
+                num_threads)

@@ -48,7 +48,7 @@ struct Workspace {
     std::vector<int64_t> trace, align, hyp_err, ref_err;
     std::vector<int64_t> hyp, shifted, best_shifted;
     // tokenizer scratch
-    std::vector<uint32_t> text_a, text_b;
+    std::vector<uint32_t> text_a, text_b, joined;
     std::vector<int64_t> word_begin, word_end;
     std::vector<uint32_t> seg_chars;
     std::vector<int64_t> seg_word_begin, seg_word_end, seg_offsets, seg_ids;
@@ -492,6 +492,18 @@ inline void segment_to_ids(Workspace& ws, const uint32_t* chars, const int64_t* 
     for (int64_t k = -1; k < ref_end - ref_begin; ++k) {
         const int64_t t = k < 0 ? hyp_index : ref_begin + k;
         tokenize(ws, chars + text_offsets[t], text_offsets[t + 1] - text_offsets[t], flags);
+        if (k >= 0 && flags != 0) {
+            // sacreBLEU's TER preprocesses references twice (Metric._cache_references, then
+            // TER._extract_reference_info), so a reference is the tokenization of its first tokenization joined by
+            // spaces (lowercasing is idempotent and needs no second pass; without options the pass changes nothing)
+            ws.joined.clear();
+            for (size_t w = 0; w < ws.word_begin.size(); ++w) {
+                if (w > 0) ws.joined.push_back(' ');
+                ws.joined.insert(ws.joined.end(), ws.text_a.begin() + ws.word_begin[w],
+                                 ws.text_a.begin() + ws.word_end[w]);
+            }
+            tokenize(ws, ws.joined.data(), static_cast<int64_t>(ws.joined.size()), flags);
+        }
         const int64_t shift = static_cast<int64_t>(ws.seg_chars.size());
         ws.seg_chars.insert(ws.seg_chars.end(), ws.text_a.begin(), ws.text_a.end());
         for (size_t w = 0; w < ws.word_begin.size(); ++w) {

@@ -80,7 +80,7 @@ class TER:
         counts = {len(refs) for refs in per_segment}
         return counts.pop() if len(counts) == 1 else -1
 
-    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None = None,
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]] | None,
                      n_bootstrap: int = 1) -> TERScore:
         """Corpus TER; ``references`` are streams (``refs[k][i]``), or None to use those given at construction."""
         if n_bootstrap != 1:

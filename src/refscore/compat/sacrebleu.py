@@ -10,6 +10,11 @@ from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_t
 
 __all__: list[str] = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf",
                       "TER", "TERScore", "corpus_ter", "sentence_ter"]
+__all__: list[str] = []
 
 # Each metric's drop-in lives in its own private module; they are re-exported here.
 # (BLEU: _sacrebleu_bleu, chrF: _sacrebleu_chrf, TER: _sacrebleu_ter)
+
+from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_ter  # noqa: E402
+
+__all__ += ["TER", "TERScore", "corpus_ter", "sentence_ter"]

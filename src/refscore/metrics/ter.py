@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import InputTypeError
+from refscore.errors import InputError
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
@@ -49,7 +49,7 @@ class TERConfig:
         for field in dataclasses.fields(self):
             value = getattr(self, field.name)
             if not isinstance(value, (bool, np.bool_)):
-                raise InputTypeError(f"TERConfig.{field.name} must be True or False, got {value!r} "
+                raise InputError(f"TERConfig.{field.name} must be True or False, got {value!r} "
                                      f"({type(value).__name__})")
             object.__setattr__(self, field.name, bool(value))
 
@@ -155,11 +155,14 @@ class TER(Metric):
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per segment: fewest edits over the references and the average reference length (float64)."""
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
-        per_ref = self._reference_edits(batch, num_threads)
-        starts = batch.ref_offsets[:-1]
+        return self.statistics_from_edits(self._reference_edits(batch, num_threads), batch.nrefs)
+
+    def statistics_from_edits(self, per_ref: ReferenceEdits, nrefs: int) -> Statistics:
+        """Statistics from :meth:`reference_edits`: the fewest edits and the average length per segment."""
+        starts = per_ref.ref_offsets[:-1]
         edits = np.minimum.reduceat(per_ref.edits, starts).astype(np.float64)
-        ref_length = np.add.reduceat(per_ref.ref_lengths, starts) / batch.refs_per_segment
-        return self._new_statistics(self.columns, np.column_stack([edits, ref_length]), batch.nrefs)
+        ref_length = np.add.reduceat(per_ref.ref_lengths, starts) / np.diff(per_ref.ref_offsets)
+        return self._new_statistics(self.columns, np.column_stack([edits, ref_length]), nrefs)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """``edits / ref_length``; 1 when the reference length is 0 but there are edits, else 0."""
