@@ -118,12 +118,17 @@ SEPARATORS = [" ", " ", " ", "\n", "\n\n", ". ", ", ", "-", "\t", "\u00a0", "!",
 ascii_ish_text = st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(SEPARATORS)), max_size=40).map("".join)
 
 
+def corpora(text, max_references, max_documents):
+    """(predictions, references) with 1..max_documents documents of 1..max_references references each."""
+    pairs = st.lists(st.tuples(text, st.lists(text, min_size=1, max_size=max_references)), min_size=1,
+                     max_size=max_documents)
+    return pairs.map(lambda items: ([p for p, _ in items], [r for _, r in items]))
+
+
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(ascii_ish_text, st.lists(ascii_ish_text, min_size=1, max_size=3)), min_size=1, max_size=4),
-       st.booleans())
-def test_random_text_matches_rouge_score(pairs, stemmer):
-    predictions = [p for p, _ in pairs]
-    references = [r for _, r in pairs]
+@given(corpora(ascii_ish_text, 3, 4), st.booleans())
+def test_random_text_matches_rouge_score(corpus, stemmer):
+    predictions, references = corpus
     types = ("rouge1", "rouge2", "rouge3", "rougeL", "rougeLsum")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RefscoreWarning)
@@ -168,11 +173,9 @@ unicode_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.tuples(unicode_text, st.lists(unicode_text, min_size=1, max_size=2)), min_size=1, max_size=3),
-       st.booleans())
-def test_unicode_tokenizer_matches_its_python_definition(pairs, stemmer):
-    predictions = [p for p, _ in pairs]
-    references = [r for _, r in pairs]
+@given(corpora(unicode_text, 2, 3), st.booleans())
+def test_unicode_tokenizer_matches_its_python_definition(corpus, stemmer):
+    predictions, references = corpus
     result = refscore.rouge(predictions, references, TYPES, stemmer=stemmer, tokenizer="unicode")
     peer = peer_scores(TYPES, predictions, references, tokenizer=PythonUnicodeTokenizer(stemmer))
     assert_same_as_peer(result, peer, TYPES)

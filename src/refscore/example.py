@@ -7,6 +7,7 @@
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from importlib import resources
 
@@ -35,11 +36,40 @@ def load_example() -> Example:
                    "(sacreBLEU test data, Apache-2.0)", systems, references)
 
 
-def example_metrics() -> tuple[list[Metric], dict[str, str]]:
-    """Every registered metric with default settings; those whose extra is missing are reported, not fatal."""
+#: Metrics scored on the summarization example instead of the translation one.
+SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge",)
+
+
+def load_summarization_example() -> Example:
+    """The XSum sample: 4 systems x 75 documents (300 summaries), one reference (see refscore/data/CREDITS.md)."""
+    text = resources.files("refscore").joinpath("data", "xsum_maynez2020", "summaries.jsonl").read_text("utf-8")
+    systems: dict[str, list[str]] = {}
+    references: dict[str, list[str]] = {}
+    for line in text.splitlines():
+        record = json.loads(line)
+        systems.setdefault(record["system"], []).append(record["prediction"])
+        references.setdefault(record["id"], record["references"])
+    return Example("XSum summaries of Maynez et al. 2020, first 75 documents, 4 systems, 1 reference (CC BY 4.0)",
+                   systems, list(references.values()))
+
+
+def example_sets() -> list[tuple[Example, list[Metric], dict[str, str]]]:
+    """Each bundled example with the metrics scored on it (and those skipped for a missing extra)."""
+    translation, translation_skipped = example_metrics(exclude=SUMMARIZATION_METRICS)
+    summarization, summarization_skipped = example_metrics(include=SUMMARIZATION_METRICS)
+    return [(load_example(), translation, translation_skipped),
+            (load_summarization_example(), summarization, summarization_skipped)]
+
+
+def example_metrics(include: tuple[str, ...] | None = None,
+                    exclude: tuple[str, ...] = ()) -> tuple[list[Metric], dict[str, str]]:
+    """Registered metrics (those in ``include`` if given, minus ``exclude``) with default settings; those whose
+    extra is missing are reported, not fatal."""
     metrics: list[Metric] = []
     skipped: dict[str, str] = {}
     for name in REGISTRY:
+        if name in exclude or (include is not None and name not in include):
+            continue
         cls = get_metric_class(name)
         try:
             metrics.append(cls.for_example() if hasattr(cls, "for_example") else cls())

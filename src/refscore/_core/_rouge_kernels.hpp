@@ -50,7 +50,14 @@ inline uint64_t hash_bytes(const char* p, std::size_t n) {
   return h;
 }
 
-// Open-addressing map from byte strings (views into memory that outlives the map) to uint32 values.
+inline bool same_bytes(const char* a, const char* b, uint32_t len) {
+  for (uint32_t k = 0; k < len; ++k)
+    if (a[k] != b[k]) return false;
+  return true;
+}
+
+// Open-addressing map from byte strings (views into memory that outlives the map) to uint32 values. Keys of up to
+// 16 bytes are also copied into the slot, so most lookups compare without touching the (far away) key bytes.
 class StringTable {
  public:
   StringTable() { slots_.resize(1024); }
@@ -63,12 +70,16 @@ class StringTable {
     while (true) {
       Slot& s = slots_[i];
       if (s.p == nullptr) {
-        s = Slot{p, len, value, h};
+        s.p = p;
+        s.len = len;
+        s.value = value;
+        s.h = h;
+        if (len <= kInline) std::memcpy(s.inline_key, p, len);
         ++count_;
         *inserted = true;
         return value;
       }
-      if (s.h == h && s.len == len && std::memcmp(s.p, p, len) == 0) {
+      if (s.h == h && s.len == len && equal(s, p, len)) {
         *inserted = false;
         return s.value;
       }
@@ -82,7 +93,7 @@ class StringTable {
     while (true) {
       const Slot& s = slots_[i];
       if (s.p == nullptr) return nullptr;
-      if (s.h == h && s.len == len && std::memcmp(s.p, p, len) == 0) return &s.value;
+      if (s.h == h && s.len == len && equal(s, p, len)) return &s.value;
       i = (i + 1) & mask;
     }
   }
@@ -93,12 +104,17 @@ class StringTable {
   }
 
  private:
+  static constexpr uint32_t kInline = 16;
   struct Slot {
     const char* p = nullptr;
+    uint64_t h = 0;
     uint32_t len = 0;
     uint32_t value = 0;
-    uint64_t h = 0;
+    char inline_key[kInline] = {};
   };
+  static bool equal(const Slot& s, const char* p, uint32_t len) {
+    return same_bytes(len <= kInline ? s.inline_key : s.p, p, len);
+  }
   void grow() {
     std::vector<Slot> old;
     old.swap(slots_);
@@ -136,7 +152,14 @@ struct Counts {
   }
 };
 
-inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+// Portable SWAR popcount (the generic x86-64 target has no popcnt instruction; libgcc's fallback is slower).
+inline int popcount64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ull);
+  x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+  return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+}
+
 
 class Worker {
  public:
@@ -618,25 +641,28 @@ class Worker {
   void backtrack_masks_ready(const uint32_t* ref, std::size_t n, const uint32_t* can, std::size_t m,
                              std::size_t bw, std::vector<uint32_t>& positions, bool up_on_tie = true) {
     positions.clear();
-    // Keep every row when the table is small; otherwise checkpoints every `step` rows and one recomputed block.
-    std::size_t step = n + 1;
-    if ((n + 1) * bw > table_limit_words_) {
-      step = 1;
-      while (step * step < n) ++step;
+    if ((n + 1) * bw <= table_limit_words_) {
+      // Small table: keep every row (row 0 = no match yet = all ones).
+      block_.resize((n + 1) * bw);
+      std::fill(block_.begin(), block_.begin() + bw, ~0ull);
+      for (std::size_t i = 1; i <= n; ++i) next_row(ref[i - 1], block_.data() + (i - 1) * bw, block_.data() + i * bw, bw);
+      const uint64_t* rows = block_.data();
+      backtrack(ref, n, can, m, positions, up_on_tie, [rows, bw](std::size_t i) { return rows + i * bw; });
+      return;
     }
+    // Large table: checkpoints every `step` rows and one recomputed block of rows at a time.
+    std::size_t step = 1;
+    while (step * step < n) ++step;
     std::size_t n_checkpoints = n / step + 1;
     checkpoints_.assign(n_checkpoints * bw, 0);
     std::fill(checkpoints_.begin(), checkpoints_.begin() + bw, ~0ull);
     block_.assign(step * bw, 0);
-    {
-      row_.assign(bw, ~0ull);
-      for (std::size_t i = 1; i <= n; ++i) {
-        next_row(ref[i - 1], row_.data(), row_.data(), bw);
-        if (i % step == 0) std::copy(row_.begin(), row_.end(), checkpoints_.begin() + (i / step) * bw);
-        else if (step > n) std::copy(row_.begin(), row_.end(), block_.begin() + ((i % step) - 1) * bw);
-      }
+    row_.assign(bw, ~0ull);
+    for (std::size_t i = 1; i <= n; ++i) {
+      next_row(ref[i - 1], row_.data(), row_.data(), bw);
+      if (i % step == 0) std::copy(row_.begin(), row_.end(), checkpoints_.begin() + (i / step) * bw);
     }
-    std::size_t cached_block = (step > n) ? 0 : SIZE_MAX;
+    std::size_t cached_block = SIZE_MAX;
     auto row = [&](std::size_t i) -> const uint64_t* {
       if (i % step == 0) return checkpoints_.data() + (i / step) * bw;
       std::size_t k = i / step;
@@ -650,8 +676,15 @@ class Worker {
         }
         cached_block = k;
       }
-      return block_.data() + (i - (i / step) * step - 1) * bw;
+      return block_.data() + (i - k * step - 1) * bw;
     };
+    backtrack(ref, n, can, m, positions, up_on_tie, row);
+  }
+
+  // rouge-score's `_backtrack_norec` over a table given by its bit rows.
+  template <class RowAt>
+  static void backtrack(const uint32_t* ref, std::size_t n, const uint32_t* can, std::size_t m,
+                        std::vector<uint32_t>& positions, bool up_on_tie, RowAt row) {
     std::size_t i = n, j = m;
     while (i > 0 && j > 0) {
       if (ref[i - 1] == can[j - 1]) {

@@ -50,3 +50,55 @@ def check_same_length(named_lists: dict[str, list[str]]) -> None:
         detail = ", ".join(f"{name}: {n} lines" for name, n in lengths.items())
         raise CliError(f"inputs have different numbers of lines ({detail}); every file needs one line per segment",
                        ExitCode.LINE_COUNT_MISMATCH)
+
+
+def is_jsonl(path: str) -> bool:
+    """Whether an input path holds JSON Lines records (by its extension)."""
+    return path.lower().endswith(".jsonl")
+
+
+def read_jsonl(path: str) -> list[dict]:
+    """The JSON objects of a JSON Lines file (one per non-blank line), with errors naming file and line."""
+    import json
+
+    records = []
+    for number, line in enumerate(read_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise CliError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})",
+                           ExitCode.BAD_INPUT) from None
+        if not isinstance(record, dict):
+            raise CliError(f"{path}: line {number} is a JSON {type(record).__name__}, expected an object",
+                           ExitCode.BAD_INPUT)
+        records.append(record)
+    return records
+
+
+def read_jsonl_systems(path: str, prediction_field: str = "prediction", references_field: str = "references",
+                       system_field: str = "system") -> dict[str, tuple[list[str], list[list[str]]]]:
+    """Predictions and per-segment references from a JSON Lines file of objects
+    ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too).
+
+    Records with a ``system`` field are grouped into one system each (named ``path:system``), in order of first
+    appearance; otherwise the whole file is one system named ``path``.
+    """
+    systems: dict[str, tuple[list[str], list[list[str]]]] = {}
+    for number, record in enumerate(read_jsonl(path), start=1):
+        prediction = record.get(prediction_field)
+        references = record.get(references_field)
+        if not isinstance(prediction, str):
+            raise CliError(f"{path}: record {number} needs a string field {prediction_field!r}, got "
+                           f"{type(prediction).__name__}", ExitCode.BAD_INPUT)
+        if isinstance(references, str):
+            references = [references]
+        if not isinstance(references, list) or not references or not all(isinstance(r, str) for r in references):
+            raise CliError(f"{path}: record {number} needs a field {references_field!r} holding a non-empty list "
+                           f"of strings", ExitCode.BAD_INPUT)
+        name = f"{path}:{record[system_field]}" if system_field in record else path
+        predictions, reference_lists = systems.setdefault(name, ([], []))
+        predictions.append(prediction)
+        reference_lists.append(references)
+    return systems

@@ -9,7 +9,7 @@ from typing import Any
 
 from refscore._inputs import from_streams
 from refscore._version import __version__
-from refscore.cli.io import CliError, check_same_length, read_lines
+from refscore.cli.io import CliError, check_same_length, is_jsonl, read_jsonl_systems, read_lines
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
@@ -81,6 +81,8 @@ def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     metrics = metrics_from_args(args.metrics, args)
+    if args.input and any(is_jsonl(path) for path in args.input):
+        return score_jsonl(metrics, args)
     reference_files = {path: read_lines(path) for path in args.references}
     inputs = args.input or ["-"]
     systems = {("<stdin>" if path == "-" else path): read_lines(path) for path in inputs}
@@ -94,15 +96,37 @@ def cmd_score(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def cmd_example(args: argparse.Namespace) -> int:
-    from refscore.example import load_example, example_metrics
+def score_jsonl(metrics: list[Metric], args: argparse.Namespace) -> int:
+    """Score JSON Lines inputs, each record holding its prediction and references (``-r`` files not used)."""
+    if not all(is_jsonl(path) for path in args.input) or args.references:
+        raise CliError("JSONL inputs carry their own references: give only .jsonl files to -i and no -r",
+                       ExitCode.USAGE)
+    results = []
+    for path in args.input:
+        for system, (predictions, references) in read_jsonl_systems(path).items():
+            results += score_systems(metrics, {system: predictions}, references, args.segments, args.num_threads)
+    emit(results, args.format, args.segments)
+    return ExitCode.OK
 
-    example = load_example()
-    metrics, skipped = example_metrics()
-    print(f"Bundled example: {example.description}\n")
-    emit(score_systems(metrics, example.systems, example.references, False, args.num_threads), args.format, False)
-    for name, reason in skipped.items():
-        print(f"\n{name}: skipped ({reason})", file=sys.stderr)
+
+def cmd_example(args: argparse.Namespace) -> int:
+    from refscore.example import example_sets
+
+    results = []
+    for example, metrics, skipped in example_sets():
+        if not metrics:
+            continue
+        scored = score_systems(metrics, example.systems, example.references, False, args.num_threads)
+        if args.format == "json":
+            results += scored
+        else:
+            print(f"Bundled example: {example.description}\n")
+            emit(scored, args.format, False)
+            print()
+        for name, reason in skipped.items():
+            print(f"\n{name}: skipped ({reason})", file=sys.stderr)
+    if args.format == "json":
+        emit(results, args.format, False)
     return ExitCode.OK
 
 
@@ -126,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
                        help="reference file, one segment per line; repeat for several references")
     score.add_argument("-i", "--input", nargs="+", metavar="FILE",
-                       help="hypothesis file(s), one system each (default: standard input)")
+                       help="hypothesis file(s), one system each (default: standard input); a .jsonl file holds "
+                       "objects with 'prediction' and 'references' fields (then no -r)")
     score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     score.add_argument("--segments", action="store_true", help="per-segment scores in input order")
     score.add_argument("--num-threads", type=int, default=None, help="threads for the compiled core (default: all)")
@@ -150,7 +175,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if getattr(args, "command", None) == "score" and not args.references:
+        if getattr(args, "command", None) == "score" and not args.references and not (
+                args.input and any(is_jsonl(path) for path in args.input)):
             raise CliError("score needs at least one reference file: -r REF.txt", ExitCode.USAGE)
         return int(args.handler(args))
     except CliError as exc:

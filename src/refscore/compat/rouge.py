@@ -106,6 +106,17 @@ def _sentences(text: str) -> list[str]:
     return [" ".join(piece.split()) for piece in text.split(".") if len(piece) > 0]
 
 
+def _checked(names: Sequence[str] | None, available: Any, kind: str, default: list[str]) -> list[str]:
+    """Lowercased ``names`` (``default`` when None), each of which must be in ``available``."""
+    if names is None:
+        return default
+    lowered = [name.lower() for name in names]
+    for name in lowered:
+        if name not in available:
+            raise ValueError("Unknown %s '%s'" % (kind, name))
+    return lowered
+
+
 class Rouge:
     """``rouge.Rouge``: ``get_scores(hyps, refs, avg=False, ignore_empty=False)``."""
 
@@ -122,22 +133,11 @@ class Rouge:
         self.return_lengths = return_lengths
         self.raw_results = raw_results
         self.exclusive = exclusive
-        if metrics is not None:
-            self.metrics = [m.lower() for m in metrics]
-            for m in self.metrics:
-                if m not in Rouge.AVAILABLE_METRICS:
-                    raise ValueError("Unknown metric '%s'" % m)
-        else:
-            self.metrics = Rouge.DEFAULT_METRICS
+        self.metrics = _checked(metrics, Rouge.AVAILABLE_METRICS, "metric", Rouge.DEFAULT_METRICS)
         if self.raw_results:
             self.stats = ["hyp", "ref", "overlap"]
-        elif stats is not None:
-            self.stats = [s.lower() for s in stats]
-            for s in self.stats:
-                if s not in Rouge.AVAILABLE_STATS:
-                    raise ValueError("Unknown stat '%s'" % s)
         else:
-            self.stats = Rouge.DEFAULT_STATS
+            self.stats = _checked(stats, Rouge.AVAILABLE_STATS, "stat", Rouge.DEFAULT_STATS)
 
     def get_scores(self, hyps: Any, refs: Any, avg: bool = False, ignore_empty: bool = False) -> Any:
         if isinstance(hyps, str):
@@ -152,40 +152,37 @@ class Rouge:
             raise ValueError(f"hyps has {len(hyps)} items but refs has {len(refs)}")
         return self._get_avg_scores(hyps, refs) if avg else self._get_scores(hyps, refs)
 
-    def _lengths(self, hyp: list[str], ref: list[str]) -> dict[str, int]:
-        return {"hyp": len(" ".join(hyp).split()), "ref": len(" ".join(ref).split())}
+    def _pair_scores(self, hyp_text: str, ref_text: str, **options: Any) -> tuple[dict[str, Any], dict[str, int]]:
+        """Each metric's scores of one pair, and the pair's word counts."""
+        hyp, ref = _sentences(hyp_text), _sentences(ref_text)
+        scores = {m: Rouge.AVAILABLE_METRICS[m](hyp, ref, exclusive=self.exclusive, **options) for m in self.metrics}
+        return scores, {"hyp": len(" ".join(hyp).split()), "ref": len(" ".join(ref).split())}
 
     def _get_scores(self, hyps: Sequence[str], refs: Sequence[str]) -> list[dict[str, Any]]:
-        scores = []
+        results = []
         for hyp_text, ref_text in zip(hyps, refs):
-            hyp, ref = _sentences(hyp_text), _sentences(ref_text)
-            sentence_score: dict[str, Any] = {}
-            for m in self.metrics:
-                sc = Rouge.AVAILABLE_METRICS[m](hyp, ref, raw_results=self.raw_results, exclusive=self.exclusive)
-                sentence_score[m] = {s: sc[s] for s in self.stats}
+            scores, lengths = self._pair_scores(hyp_text, ref_text, raw_results=self.raw_results)
+            sentence_score: dict[str, Any] = {m: {s: sc[s] for s in self.stats} for m, sc in scores.items()}
             if self.return_lengths:
-                sentence_score["lengths"] = self._lengths(hyp, ref)
-            scores.append(sentence_score)
-        return scores
+                sentence_score["lengths"] = lengths
+            results.append(sentence_score)
+        return results
 
     def _get_avg_scores(self, hyps: Sequence[str], refs: Sequence[str]) -> dict[str, Any]:
-        scores: dict[str, Any] = {m: {s: 0 for s in self.stats} for m in self.metrics}
-        if self.return_lengths:
-            scores["lengths"] = {"hyp": 0, "ref": 0}
+        # As the package: the average path never passes raw_results to the metric functions.
+        totals: dict[str, Any] = {m: {s: 0 for s in self.stats} for m in self.metrics}
+        length_totals = {"hyp": 0, "ref": 0}
         count = 0
         for hyp_text, ref_text in zip(hyps, refs):
-            hyp, ref = _sentences(hyp_text), _sentences(ref_text)
-            for m in self.metrics:
-                sc = Rouge.AVAILABLE_METRICS[m](hyp, ref, exclusive=self.exclusive)
-                scores[m] = {s: scores[m][s] + sc[s] for s in self.stats}
-            if self.return_lengths:
-                lengths = self._lengths(hyp, ref)
-                scores["lengths"]["hyp"] += lengths["hyp"]
-                scores["lengths"]["ref"] += lengths["ref"]
+            scores, lengths = self._pair_scores(hyp_text, ref_text)
+            for m, sc in scores.items():
+                totals[m] = {s: totals[m][s] + sc[s] for s in self.stats}
+            for key in length_totals:
+                length_totals[key] += lengths[key]
             count += 1
-        averages: dict[str, Any] = {m: {s: scores[m][s] / count for s in self.stats} for m in self.metrics}
+        averages: dict[str, Any] = {m: {s: totals[m][s] / count for s in self.stats} for m in self.metrics}
         if self.return_lengths:
-            averages["lengths"] = {k: scores["lengths"][k] / count for k in ["hyp", "ref"]}
+            averages["lengths"] = {k: length_totals[k] / count for k in ["hyp", "ref"]}
         return averages
 
 

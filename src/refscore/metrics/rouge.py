@@ -336,7 +336,8 @@ class ROUGE(Metric):
         else:
             flat = [list(itertools.chain.from_iterable(text)) for text in sentences]
             sentence_ids, sentence_offsets, vocabulary = _intern(flat, vocabulary)
-            bound_lists = [np.cumsum([0, *map(len, text)]) for text in sentences]
+            bound_lists = [np.cumsum([0, *map(len, text)]) if len(text) else np.zeros(2, dtype=np.int64)
+                           for text in sentences]
             bounds = np.concatenate(bound_lists).astype(np.int64) if bound_lists else np.zeros(0, dtype=np.int64)
             bound_offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
             np.cumsum([len(b) for b in bound_lists], out=bound_offsets[1:])
