@@ -16,6 +16,19 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "bootstrap_ci": "refscore.significance",
+    "bootstrap_ci_from_statistics": "refscore.significance",
+    "paired_test": "refscore.significance",
+    "paired_test_from_statistics": "refscore.significance",
+    "paired_bootstrap": "refscore.significance",
+    "paired_approximate_randomization": "refscore.significance",
+    "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
+    "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
+    "CHRF": "refscore.metrics.chrf",
+    "CHRFConfig": "refscore.metrics.chrf",
+    "CHRFScore": "refscore.metrics.chrf",
+    "chrf": "refscore.metrics.chrf",
+    "sentence_chrf": "refscore.metrics.chrf",
     "BLEU": "refscore.metrics.bleu",
     "BLEUScore": "refscore.metrics.bleu",
     "bleu": "refscore.metrics.bleu",

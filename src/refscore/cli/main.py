@@ -88,6 +88,10 @@ def cmd_score(args: argparse.Namespace) -> int:
     systems = {("<stdin>" if path == "-" else path): read_lines(path) for path in inputs}
     check_same_length({**reference_files, **systems})
     references = from_streams(list(reference_files.values())) if reference_files else []
+    if args.confidence:
+        from refscore.cli.compare import score_with_confidence
+
+        return score_with_confidence(metrics, systems, references, args)
     emit(score_systems(metrics, systems, references, args.segments, args.num_threads), args.format, args.segments)
     return ExitCode.OK
 
@@ -129,10 +133,13 @@ def cmd_example(args: argparse.Namespace) -> int:
 #: Modules adding further subcommands; each has ``register(commands)`` taking the argparse subparsers object and
 #: setting ``handler`` (a function of the parsed args returning an exit code) on its parser.
 COMMAND_MODULES: list[str] = [
+    "refscore.cli.compare",
 ]
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from refscore.cli.compare import add_seed_argument
+
     parser = argparse.ArgumentParser(prog="refscore", description="Fast, exact reference-based text metrics.")
     parser.add_argument("--version", action="version", version=f"refscore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -148,6 +155,9 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     score.add_argument("--segments", action="store_true", help="per-segment scores in input order")
     score.add_argument("--num-threads", type=int, default=None, help="threads for the compiled core (default: all)")
+    score.add_argument("--confidence", action="store_true", help="bootstrap confidence intervals (as sacreBLEU)")
+    score.add_argument("--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
+    add_seed_argument(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 

@@ -5,6 +5,11 @@ sacreBLEU's *stream* layout here (``refs[k][i]``), exactly as sacreBLEU does.
 """
 from __future__ import annotations
 
+from refscore.compat._sacrebleu_chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf
+from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_ter
+
+__all__: list[str] = ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf",
+                      "TER", "TERScore", "corpus_ter", "sentence_ter"]
 __all__: list[str] = []
 
 # Each metric's drop-in lives in its own private module; they are re-exported here.

@@ -1,0 +1,107 @@
+"""``refscore compare`` and ``refscore score --confidence`` on a small registered test metric."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from refscore.cli.main import main
+from refscore.errors import ExitCode
+from refscore.metrics import REGISTRY
+from refscore.significance import bootstrap_ci, paired_test
+from significance_metrics import TokenAccuracy
+from test_significance import make_corpus
+
+
+@pytest.fixture()
+def files(tmp_path, monkeypatch):
+    monkeypatch.setitem(REGISTRY, "tokacc", "significance_metrics:TokenAccuracy")
+    systems, references = make_corpus(80, 3, seed=4)
+    ref = tmp_path / "ref.txt"
+    ref.write_text("\n".join(references) + "\n", encoding="utf-8")
+    paths = []
+    for name, hyps in systems.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text("\n".join(hyps) + "\n", encoding="utf-8")
+        paths.append(str(path))
+    return str(ref), paths, systems, references
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_compare_json_equals_api(files, capsys):
+    ref, paths, systems, references = files
+    code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--n", "300", "--format", "json")
+    assert code == ExitCode.OK
+    payload = json.loads(out)
+    expected = paired_test(TokenAccuracy(), dict(zip(paths, systems.values())), references, n=300)
+    assert payload["test"] == "bs" and payload["n"] == 300 and payload["seed"] == 12345
+    assert payload["baseline"] == paths[0]
+    for index, entry in enumerate(payload["systems"]):
+        row = expected.results["tokacc"][index]
+        scores = entry["scores"]["tokacc"]
+        assert scores["score"] == row.score and scores["mean"] == row.mean and scores["ci"] == row.ci
+        assert scores.get("p_value") == row.p_value
+    assert "p_value" not in payload["systems"][0]["scores"]["tokacc"]
+    assert payload["signatures"]["tokacc"].startswith("nrefs:1|bs:300|seed:12345|")
+
+
+def test_compare_text_and_latex_tables(files, capsys):
+    ref, paths, _, _ = files
+    code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--paired-ar", "--n", "200",
+                       "--seed", "0")
+    assert code == ExitCode.OK
+    assert f"Baseline: {paths[0]}" in out and "(p = " in out and "±" not in out.split("tokacc:")[0]
+    assert "tokacc: nrefs:1|ar:200|seed:0|" in out
+    code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--n", "50", "--format", "latex")
+    assert code == ExitCode.OK
+    assert "\\toprule" in out and "$\\pm$" in out and "\\_" in out  # file names have underscores escaped
+
+
+def test_compare_marks_significant_differences(files, capsys):
+    ref, paths, _, _ = files
+    code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], ref, "--n", "100")
+    assert code == ExitCode.OK  # the reference itself as a "system": far better than the baseline
+    assert "(p = 0.0099)*" in out
+
+
+def test_score_confidence_equals_bootstrap_ci(files, capsys):
+    ref, paths, systems, references = files
+    code, out, _ = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[1], "--confidence",
+                       "--confidence-n", "250", "--format", "json")
+    assert code == ExitCode.OK
+    entry = json.loads(out)[0]["scores"]["tokacc"]
+    expected = bootstrap_ci(TokenAccuracy(), systems["sys1"], references, n=250)
+    assert (entry["score"], entry["mean"], entry["ci"]) == (expected.score, expected.mean, expected.ci)
+    assert entry["signature"].startswith("nrefs:1|bs:250|seed:12345|")
+    code, out, _ = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[1], "--confidence")
+    assert code == ExitCode.OK and "μ = " in out
+
+
+def test_compare_bad_input(files, capsys, tmp_path):
+    ref, paths, _, _ = files
+    code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0])
+    assert code == ExitCode.USAGE and "a baseline and at least one other system" in err
+    short = tmp_path / "short.txt"
+    short.write_text("a b\n", encoding="utf-8")
+    code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], str(short))
+    assert code == ExitCode.LINE_COUNT_MISMATCH and "short.txt: 1 lines" in err
+    code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--n", "0")
+    assert code == ExitCode.BAD_INPUT and "n must be >= 1" in err
+    code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], paths[0])
+    assert code == ExitCode.USAGE and "more than once" in err
+    code, _, err = run(capsys, "compare", "-m", "tokacc", "-i", *paths)
+    assert code == ExitCode.USAGE and "reference file" in err
+    code, _, err = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[0], "--confidence",
+                       "--confidence-n", "0")
+    assert code == ExitCode.BAD_INPUT and "n must be >= 1" in err
+    code, _, err = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[0], "--confidence", "--segments")
+    assert code == ExitCode.USAGE and "cannot be combined with --segments" in err
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--seed", "-3"])
+    assert exc.value.code == ExitCode.USAGE
+    assert "invalid seed -3" in capsys.readouterr().err
