@@ -318,3 +318,30 @@ def test_bad_inputs_name_argument_and_position():
         refscore.rouge("a b", ["a b"])
     with pytest.raises(InputError, match=r"references\[0\] is an empty list"):
         refscore.rouge(["a"], [[]])
+
+
+@pytest.mark.parametrize("text, sentences", [
+    ("Mr. Smith arrived. He left!", ["Mr. Smith arrived.", "He left!"]),
+    ("J. R. R. Tolkien wrote it. Really?", ["J. R. R. Tolkien wrote it.", "Really?"]),
+    ("It costs 3.5 dollars, e.g. in the U.S. market. Fine.", ["It costs 3.5 dollars, e.g. in the U.S. market.",
+                                                              "Fine."]),
+    ("He said \"stop.\" Then he went... and came back.", ["He said \"stop.\"", "Then he went... and came back."]),
+    ("第一句。第二句！第三句", ["第一句。", "第二句！", "第三句"]),
+    ("line one\nline two. Next", ["line one", "line two.", "Next"]),
+    ("", []),
+])
+def test_builtin_sentence_splitter_rules(text, sentences):
+    from refscore.metrics._sentences import split_sentences
+
+    assert split_sentences(text) == sentences
+
+
+def test_nltk_splitting_reports_missing_data_or_matches_rouge_score():
+    text = "The cat sat. The dog ran. The end."
+    try:
+        result = refscore.rouge([text], ["The dog ran. The cat sat."], ("rougeLsum",), split_summaries="nltk")
+    except InputError as exc:
+        assert "punkt_tab" in str(exc)
+        return
+    scorer = rouge_scorer.RougeScorer(["rougeLsum"], split_summaries=True)
+    assert result["rougeLsum"].fmeasure[0] == scorer.score("The dog ran. The cat sat.", text)["rougeLsum"].fmeasure

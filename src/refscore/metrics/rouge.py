@@ -202,7 +202,7 @@ def bootstrap_percentiles(matrices: Sequence[np.ndarray], n_samples: int = 1000,
         raise InputError(f"confidence_interval must be in [0, 1], got {confidence_interval}")
     if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples <= 0:
         raise InputError(f"n_samples must be a positive int, got {n_samples!r}")
-    rng = np.random.RandomState(seed) if isinstance(seed, (int, np.integer)) else (seed or np.random.mtrand._rand)
+    rng = np.random.RandomState(seed) if isinstance(seed, (int, np.integer)) else (seed or np.random)
     delta = (1 - confidence_interval) / 2
     quantiles = 100 * np.array([delta, 0.5, 1 - delta])
     results = []
