@@ -173,7 +173,7 @@ def test_bad_input_errors_name_argument_and_fix():
         CHRF(char_order=-1)
     with pytest.raises(ValueError, match="at least|must be >= 1"):
         CHRF(char_order=0, word_order=0)
-    with pytest.raises(ValueError, match="beta must be a number"):
+    with pytest.raises(TypeError, match="beta must be a number"):
         CHRF(beta=True)
     with pytest.raises(ValueError, match="beta must be a finite number"):
         CHRF(beta=1e200)

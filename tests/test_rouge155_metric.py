@@ -102,7 +102,7 @@ def test_bad_option_types_are_named():
         ROUGE155Config(word_limit=True)
     with pytest.raises(InputTypeError, match="types"):
         ROUGE155Config(types=(1,))
-    with pytest.raises(InputError, match="word_limit must be a non-negative int"):  # via the metric
+    with pytest.raises(InputTypeError, match="word_limit must be a non-negative int"):  # via the metric
         ROUGE155(word_limit=2.5)
 
 
