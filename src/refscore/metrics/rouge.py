@@ -24,6 +24,7 @@ import numpy as np
 from refscore._core import _rouge
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, RefscoreWarning
+from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
@@ -37,6 +38,7 @@ SPLITTERS = ("newline", "builtin", "nltk")
 #: flavor -> "module:Class" of a metric with ``compute(predictions, references, num_threads=...) -> RougeResult``.
 FLAVORS: dict[str, str] = {
     "rouge-score": "refscore.metrics.rouge:ROUGE",
+    "rouge155": "refscore.metrics.rouge155:ROUGE155",
 }
 
 _ROUGE_N = re.compile(r"rouge([0-9]+)$")
@@ -69,7 +71,8 @@ def rouge_type_code(name: str) -> int:
         others = [flavor for flavor in FLAVORS if flavor != "rouge-score"]
         hint = f"; other flavors (flavor=...) may compute more types: {', '.join(others)}" if others else ""
         raise InputError(f"unknown ROUGE type {name!r} for flavor 'rouge-score'; it computes 'rouge<n>' for any "
-                         f"n >= 1 ('rouge1', 'rouge2', ...), 'rougeL' and 'rougeLsum'{hint}")
+                         f"n >= 1 ('rouge1', 'rouge2', ...), 'rougeL', 'rougeLsum', 'rougeW', 'rougeS' and "
+                         f"'rougeSU'{hint}")
     return int(match.group(1))
 
 
@@ -83,7 +86,8 @@ def _parse_types(value: Any) -> tuple[str, ...]:
     if not types:
         raise InputError(f"types is empty; give at least one ROUGE type, e.g. {DEFAULT_TYPES}")
     for name in types:
-        rouge_type_code(name)
+        if name not in EXTENDED_TYPES:
+            rouge_type_code(name)
     if len(set(types)) != len(types):
         raise InputError(f"types lists a ROUGE type twice: {types}")
     return types
@@ -107,13 +111,16 @@ class ROUGEConfig:
     ``rougeL``, ``rougeLsum``). ``stemmer``: NLTK Porter stemming of tokens longer than 3 characters.
     ``tokenizer``: ``"rouge-score"`` (lowercase, ASCII ``[a-z0-9]`` runs) or ``"unicode"`` (letters, marks and
     digits of every script; CJK ideographs and kana one token each). ``split_summaries``: how ROUGE-Lsum finds
-    sentences (see :data:`SPLITTERS`).
+    sentences (see :data:`SPLITTERS`). ``w_weight``: the weight of ``rougeW`` (``f(k) = k ** w_weight``);
+    ``skip_distance``: the largest gap of ``rougeS``/``rougeSU`` skip-bigrams (``None``: unlimited, ROUGE-S*).
     """
 
     types: tuple[str, ...] = DEFAULT_TYPES
     stemmer: bool = False
     tokenizer: str = "rouge-score"
     split_summaries: str = "newline"
+    w_weight: float = 1.2
+    skip_distance: int | None = 4
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "types", _parse_types(self.types))
@@ -123,6 +130,13 @@ class ROUGEConfig:
         if self.tokenizer not in TOKENIZERS:
             raise InputError(f"tokenizer must be one of {TOKENIZERS}, got {self.tokenizer!r}")
         object.__setattr__(self, "split_summaries", _parse_splitter(self.split_summaries))
+        if isinstance(self.w_weight, bool) or not isinstance(self.w_weight, (int, float)) or not self.w_weight > 1:
+            raise InputError(f"w_weight must be a number > 1 (ROUGE-W's f(k) = k ** w_weight), got {self.w_weight!r}")
+        object.__setattr__(self, "w_weight", float(self.w_weight))
+        if self.skip_distance is not None and (isinstance(self.skip_distance, bool)
+                                               or not isinstance(self.skip_distance, (int, np.integer))
+                                               or self.skip_distance < 0):
+            raise InputError(f"skip_distance must be an int >= 0 or None (unlimited), got {self.skip_distance!r}")
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -244,6 +258,17 @@ def _intern(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]) -> t
     return ids, offsets, vocabulary
 
 
+def _prf_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """rouge-score's P = matches / max(prediction total, 1), R likewise, F = 2PR / (P + R) from kernel counts."""
+    matches = counts[:, :, 0]
+    precision = matches / np.maximum(counts[:, :, 1], 1)
+    recall = matches / np.maximum(counts[:, :, 2], 1)
+    denominator = precision + recall
+    fmeasure = np.zeros_like(precision)
+    np.divide(2 * precision * recall, denominator, out=fmeasure, where=denominator > 0)
+    return precision, recall, fmeasure
+
+
 def _text_name(index: int, batch: Batch) -> str:
     n = len(batch)
     if index < n:
@@ -292,34 +317,53 @@ class ROUGE(Metric):
 
     # -- computing ---------------------------------------------------------------------------------------------
     def compute(self, predictions: Any, references: Any, *, num_threads: int | None = None) -> RougeResult:
-        """Per-document scores of every type, their means and the statistics, in one kernel call."""
+        """Per-document scores of every type, their means and the statistics (one kernel call per family)."""
         batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
-        if batch.is_token_ids:
-            counts, best = self.score_sequences(batch.hypotheses + batch.references, None, batch.ref_offsets,
-                                                num_threads=num_threads)
-        else:
-            counts, best = self._score_texts(batch, num_threads)
-        return self.result_from_counts(counts, best, batch.nrefs)
+        shape = (len(batch), len(self.config.types))
+        precision, recall, fmeasure = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+        best = np.zeros(shape, dtype=np.int64)
+        kernel_columns = [t for t, name in enumerate(self.config.types) if name not in EXTENDED_TYPES]
+        if kernel_columns:
+            if batch.is_token_ids:
+                counts, kernel_best = self.score_sequences(batch.hypotheses + batch.references, None,
+                                                           batch.ref_offsets, num_threads=num_threads)
+            else:
+                counts, kernel_best = self._score_texts(batch, num_threads)
+            (precision[:, kernel_columns], recall[:, kernel_columns],
+             fmeasure[:, kernel_columns]) = _prf_from_counts(counts)
+            best[:, kernel_columns] = kernel_best
+        extended_columns = [t for t in range(shape[1]) if t not in kernel_columns]
+        if extended_columns:
+            ids, offsets = self._token_ids(batch)
+            hyp_texts = np.repeat(np.arange(len(batch)), batch.refs_per_segment)
+            ref_texts = len(batch) + np.arange(len(batch.references))
+            for t in extended_columns:
+                p, r, f = pair_scores(self.config.types[t], ids, offsets, hyp_texts, ref_texts,
+                                      w_weight=self.config.w_weight, skip_distance=self.config.skip_distance,
+                                      num_threads=num_threads)
+                best[:, t] = best_per_document(f, batch.ref_offsets)
+                chosen = batch.ref_offsets[:-1] + best[:, t]
+                precision[:, t], recall[:, t], fmeasure[:, t] = p[chosen], r[chosen], f[chosen]
+        return self._result(precision, recall, fmeasure, best, batch.nrefs)
 
     @property
     def type_codes(self) -> np.ndarray:
-        return np.array([rouge_type_code(t) for t in self.config.types], dtype=np.int64)
+        """Kernel codes of the types computed by ``_rouge`` (all but rougeW/S/SU)."""
+        return np.array([rouge_type_code(t) for t in self.config.types if t not in EXTENDED_TYPES], dtype=np.int64)
 
     def result_from_counts(self, counts: np.ndarray, best: np.ndarray, nrefs: int) -> RougeResult:
         """Scores from the kernel's ``(documents, types, 3)`` counts (matches, prediction and reference totals),
         with rouge-score's formulas: P = matches / max(prediction total, 1), R likewise, F = 2PR / (P + R)."""
-        matches = counts[:, :, 0]
-        precision = matches / np.maximum(counts[:, :, 1], 1)
-        recall = matches / np.maximum(counts[:, :, 2], 1)
-        denominator = precision + recall
-        fmeasure = np.zeros_like(precision)
-        np.divide(2 * precision * recall, denominator, out=fmeasure, where=denominator > 0)
+        return self._result(*_prf_from_counts(counts), best, nrefs)
+
+    def _result(self, precision: np.ndarray, recall: np.ndarray, fmeasure: np.ndarray, best: np.ndarray,
+                nrefs: int) -> RougeResult:
         scores = {name: RougeTypeScores(precision[:, t].copy(), recall[:, t].copy(), fmeasure[:, t].copy(),
                                         best[:, t].copy())
                   for t, name in enumerate(self.config.types)}
         columns = [array for t in range(len(self.config.types))
                    for array in (precision[:, t], recall[:, t], fmeasure[:, t])]
-        data = np.column_stack([*columns, np.ones(len(counts))])
+        data = np.column_stack([*columns, np.ones(len(precision))])
         stats = self._new_statistics(self.columns, data, nrefs)
         return RougeResult(scores, self.score_from_statistics(stats), stats)
 
@@ -355,19 +399,34 @@ class ROUGE(Metric):
             texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
         return texts
 
-    def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+    def _encode(self, batch: Batch) -> tuple[list[str], bytes, np.ndarray, np.ndarray, np.ndarray]:
+        """The batch's texts lowercased as one UTF-8 buffer with text offsets, and the Unicode class table."""
         texts = self._texts(batch)
         encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
         np.cumsum([len(e) for e in encoded], out=offsets[1:])
         buffer = b"".join(encoded)
+        return (texts, buffer, offsets, *self._unicode_table(buffer))
+
+    def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+        texts, buffer, offsets, keys, classes = self._encode(batch)
         tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
-        keys, classes = self._unicode_table(buffer)
         counts, best, token_counts = _rouge.score_batch(
             buffer, offsets, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
         if self.config.tokenizer == "rouge-score":
             self._warn_dropped_text(batch, texts, token_counts)
         return counts, best
+
+    def _token_ids(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """Interned token ids (CSR) of predictions then references, tokenized (and stemmed) as the kernels do."""
+        if batch.is_token_ids:
+            ids, offsets, _ = _intern(batch.hypotheses + batch.references, {})
+            return ids, offsets
+        _, buffer, offsets, keys, classes = self._encode(batch)
+        tokens = _rouge.tokenize_texts(buffer, offsets, _rouge.TOKENIZERS[self.config.tokenizer],
+                                       self.config.stemmer, keys, classes)
+        ids, token_offsets, _ = _intern(tokens, {})
+        return ids, token_offsets
 
     def _unicode_table(self, buffer: bytes) -> tuple[np.ndarray, np.ndarray]:
         if self.config.tokenizer != "unicode":
@@ -417,6 +476,9 @@ class ROUGE(Metric):
             "stem": "yes" if config.stemmer else "no",
             "tok": config.tokenizer,
             "split": config.split_summaries,
+            **({"w": f"{config.w_weight:g}"} if "rougeW" in config.types else {}),
+            **({"skip": "*" if config.skip_distance is None else str(config.skip_distance)}
+               if {"rougeS", "rougeSU"} & set(config.types) else {}),
             "multi": "best-f",
             "agg": "mean",
         })
@@ -448,6 +510,12 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
     (0.7, 0.73684)
     """
     cls = rouge_flavor(flavor)
+    if flavor == "rouge155":
+        names, settings = _rouge155_settings(types, stemmer, tokenizer, split_summaries, options)
+        result = cls(**settings).compute(predictions, references, num_threads=num_threads)
+        # Report under the names the caller used (result["rouge1"], not only "ROUGE-1").
+        return RougeResult({name: result.scores[canonical] for name, canonical in names.items()},
+                           result.score, result.statistics)
     settings = dict(types=types, stemmer=stemmer, **options)
     if tokenizer is not None:
         settings["tokenizer"] = tokenizer
@@ -455,3 +523,30 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
         settings["split_summaries"] = split_summaries
     metric = cls(**settings)
     return metric.compute(predictions, references, num_threads=num_threads)
+
+
+def _rouge155_settings(types: Sequence[str] | str, stemmer: bool, tokenizer: str | None,
+                       split_summaries: bool | str | None,
+                       options: dict[str, Any]) -> tuple[dict[str, str], dict[str, Any]]:
+    """rouge()'s arguments as ROUGE155Config settings: rouge-score names (rouge1, rougeL, rougeW with
+    ``w_weight``, rougeS/rougeSU with ``skip_distance``) become ROUGE-1.5.5 measures; returns caller name ->
+    measure name, and the settings."""
+    from refscore.metrics.rouge155 import parse_type
+
+    if tokenizer is not None or split_summaries is not None:
+        raise InputError("flavor='rouge155' tokenizes and splits sentences as the Perl script does (newlines); "
+                         "tokenizer= and split_summaries= apply to flavor='rouge-score' only")
+    options = dict(options)
+    w_weight = options.pop("w_weight", 1.2)
+    skip_distance = options.pop("skip_distance", 4)
+    requested = [t.strip() for t in types.split(",")] if isinstance(types, str) else list(types)
+    names: dict[str, str] = {}
+    for index, name in enumerate(requested):
+        if name == "rougeW":
+            measure = f"ROUGE-W-{w_weight}"
+        elif name in ("rougeS", "rougeSU"):
+            measure = f"ROUGE-{name[5:]}{'*' if skip_distance is None else skip_distance}"
+        else:
+            measure = name
+        names[name] = parse_type(measure, where=f"types[{index}]").name
+    return names, dict(types=tuple(names.values()), stemming=stemmer, **options)

@@ -34,6 +34,7 @@ from refscore.errors import InputError, InputTypeError
 from refscore.metrics._rouge155_text import encode_texts, read_summary
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
+from refscore.metrics.rouge import RougeResult, RougeTypeScores
 from refscore.stats import Statistics
 
 __all__ = ["ROUGE155", "ROUGE155Config", "ROUGE155Score", "ROUGE155TypeResult", "PerlAverage", "RougeType",
@@ -247,10 +248,27 @@ class ROUGE155(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
+        return self._statistics(self._results(batch, num_threads), batch.nrefs)
+
+    def _statistics(self, results: np.ndarray, nrefs: int) -> Statistics:
+        rpf = results[:, :, [2, 4, 5]].reshape(len(results), -1)
+        data = np.concatenate([rpf, np.ones((len(results), 1))], axis=1)
+        return self._new_statistics(self.columns, data, nrefs)
+
+    def compute(self, predictions: Any, references: Any, *, num_threads: int | None = None) -> RougeResult:
+        """The result shape of :func:`refscore.rouge` (``flavor="rouge155"``): per measure, per-document P/R/F.
+
+        ROUGE-1.5.5 averages the models (``-f A``) or takes the best (``-f B``) per count, not per reference, so
+        ``best_reference`` is -1 for every document.
+        """
+        batch = prepare_batch(predictions, references, allow_token_ids=False, hyp_name="predictions")
         results = self._results(batch, num_threads)
-        rpf = results[:, :, [2, 4, 5]].reshape(len(batch), -1)
-        data = np.concatenate([rpf, np.ones((len(batch), 1))], axis=1)
-        return self._new_statistics(self.columns, data, batch.nrefs)
+        no_best = np.full(len(batch), -1, dtype=np.int64)
+        scores = {name: RougeTypeScores(results[:, t, 4].copy(), results[:, t, 2].copy(), results[:, t, 5].copy(),
+                                        no_best)
+                  for t, name in enumerate(self.config.types)}
+        stats = self._statistics(results, batch.nrefs)
+        return RougeResult(scores, self.score_from_statistics(stats), stats)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
