@@ -152,7 +152,7 @@ struct Interner {
 /* ---- per-thread token store -------------------------------------------------------------------------- */
 
 /* A thread's tokens as ids of its own interner (`local`); merge_ids maps them to the call's ids. */
-struct ThreadStore {
+struct alignas(64) ThreadStore {  /* own cache lines: no false sharing between threads */
     Interner local;
     std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
     int64_t n_tokens = 0;
