@@ -52,9 +52,38 @@ def check_same_length(named_lists: dict[str, list[str]]) -> None:
                        ExitCode.LINE_COUNT_MISMATCH)
 
 
-def is_jsonl(path: str) -> bool:
-    """Whether an input path holds JSON Lines records (by its extension)."""
-    return path.lower().endswith(".jsonl")
+RECORD_EXTENSIONS = (".jsonl", ".csv", ".tsv")
+
+
+def is_record_file(path: str) -> bool:
+    """Whether an input path holds records with their own references (JSON Lines, CSV or TSV, by extension)."""
+    return path.lower().endswith(RECORD_EXTENSIONS)
+
+
+def read_table(path: str) -> list[dict]:
+    """The rows of a CSV (``.csv``) or tab-separated (``.tsv``) file with a header line, as records
+    ``{"prediction": ..., "references": [...], "system": ...}``: the ``prediction`` column, every non-empty
+    column whose name starts with ``reference`` (``reference``, ``reference_2``, ``references`` ...), and an
+    optional ``system`` column."""
+    import csv
+
+    lines = read_lines(path)
+    reader = csv.DictReader(lines, delimiter="\t" if path.lower().endswith(".tsv") else ",")
+    header = reader.fieldnames or []
+    reference_columns = [name for name in header if name.strip().lower().startswith("reference")]
+    if "prediction" not in header or not reference_columns:
+        raise CliError(f"{path}: the header line must name a 'prediction' column and at least one 'reference...' "
+                       f"column, got {header}", ExitCode.BAD_INPUT)
+    records = []
+    for number, row in enumerate(reader, start=2):
+        if None in row:
+            raise CliError(f"{path}: line {number} has more fields than the header", ExitCode.BAD_INPUT)
+        record: dict = {"prediction": row["prediction"] or "",
+                        "references": [row[c] for c in reference_columns if row[c]] or [""]}
+        if row.get("system"):
+            record["system"] = row["system"]
+        records.append(record)
+    return records
 
 
 def read_jsonl(path: str) -> list[dict]:
@@ -77,16 +106,18 @@ def read_jsonl(path: str) -> list[dict]:
     return records
 
 
-def read_jsonl_systems(path: str, prediction_field: str = "prediction", references_field: str = "references",
-                       system_field: str = "system") -> dict[str, tuple[list[str], list[list[str]]]]:
+def read_record_systems(path: str, prediction_field: str = "prediction", references_field: str = "references",
+                        system_field: str = "system") -> dict[str, tuple[list[str], list[list[str]]]]:
     """Predictions and per-segment references from a JSON Lines file of objects
-    ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too).
+    ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too), or from a
+    CSV/TSV file (see :func:`read_table`).
 
     Records with a ``system`` field are grouped into one system each (named ``path:system``), in order of first
     appearance; otherwise the whole file is one system named ``path``.
     """
     systems: dict[str, tuple[list[str], list[list[str]]]] = {}
-    for number, record in enumerate(read_jsonl(path), start=1):
+    records = read_jsonl(path) if path.lower().endswith(".jsonl") else read_table(path)
+    for number, record in enumerate(records, start=1):
         prediction = record.get(prediction_field)
         references = record.get(references_field)
         if not isinstance(prediction, str):

@@ -9,7 +9,7 @@ from typing import Any
 
 from refscore._inputs import from_streams
 from refscore._version import __version__
-from refscore.cli.io import CliError, check_same_length, is_jsonl, read_jsonl_systems, read_lines
+from refscore.cli.io import CliError, check_same_length, is_record_file, read_record_systems, read_lines
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
@@ -81,8 +81,8 @@ def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     metrics = metrics_from_args(args.metrics, args)
-    if args.input and any(is_jsonl(path) for path in args.input):
-        return score_jsonl(metrics, args)
+    if args.input and any(is_record_file(path) for path in args.input):
+        return score_records(metrics, args)
     reference_files = {path: read_lines(path) for path in args.references}
     inputs = args.input or ["-"]
     systems = {("<stdin>" if path == "-" else path): read_lines(path) for path in inputs}
@@ -96,14 +96,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def score_jsonl(metrics: list[Metric], args: argparse.Namespace) -> int:
-    """Score JSON Lines inputs, each record holding its prediction and references (``-r`` files not used)."""
-    if not all(is_jsonl(path) for path in args.input) or args.references:
-        raise CliError("JSONL inputs carry their own references: give only .jsonl files to -i and no -r",
+def score_records(metrics: list[Metric], args: argparse.Namespace) -> int:
+    """Score JSON Lines / CSV / TSV inputs, each record holding its prediction and references (no ``-r``)."""
+    if not all(is_record_file(path) for path in args.input) or args.references:
+        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
                        ExitCode.USAGE)
     results = []
     for path in args.input:
-        for system, (predictions, references) in read_jsonl_systems(path).items():
+        for system, (predictions, references) in read_record_systems(path).items():
             results += score_systems(metrics, {system: predictions}, references, args.segments, args.num_threads)
     emit(results, args.format, args.segments)
     return ExitCode.OK
@@ -151,7 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="reference file, one segment per line; repeat for several references")
     score.add_argument("-i", "--input", nargs="+", metavar="FILE",
                        help="hypothesis file(s), one system each (default: standard input); a .jsonl file holds "
-                       "objects with 'prediction' and 'references' fields (then no -r)")
+                       "objects with 'prediction' and 'references' fields, a .csv/.tsv file a header with "
+                       "'prediction' and 'reference...' columns (then no -r; an optional 'system' field groups "
+                       "records into systems)")
     score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     score.add_argument("--segments", action="store_true", help="per-segment scores in input order")
     score.add_argument("--num-threads", type=int, default=None, help="threads for the compiled core (default: all)")
@@ -176,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if getattr(args, "command", None) == "score" and not args.references and not (
-                args.input and any(is_jsonl(path) for path in args.input)):
+                args.input and any(is_record_file(path) for path in args.input)):
             raise CliError("score needs at least one reference file: -r REF.txt", ExitCode.USAGE)
         return int(args.handler(args))
     except CliError as exc:
