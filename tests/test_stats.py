@@ -68,3 +68,8 @@ def test_unknown_column_names_the_columns():
 def test_take_selects_rows_in_order():
     stats = make([[1, 1], [2, 2], [3, 3]])
     assert stats.take([2, 0, 2]).column("hits").tolist() == [3, 1, 3]
+
+
+def test_take_nothing_gives_empty_statistics():
+    empty = make([[1, 1], [2, 2]]).take([])
+    assert len(empty) == 0 and empty.totals().tolist() == [0, 0]

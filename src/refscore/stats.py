@@ -72,7 +72,10 @@ class Statistics:
 
     def take(self, indices: np.ndarray | Iterable[int]) -> Statistics:
         """The statistics of the selected segments, in the given order (used for resampling and subsets)."""
-        return Statistics(self.metric, self.config_hash, self.columns, self.data[np.asarray(indices)], self.nrefs)
+        rows = np.asarray(indices if isinstance(indices, np.ndarray) else list(indices))
+        if rows.size == 0:
+            rows = rows.astype(np.int64)
+        return Statistics(self.metric, self.config_hash, self.columns, self.data[rows], self.nrefs)
 
     def check_compatible(self, other: Statistics) -> None:
         """Raise :class:`IncompatibleStatisticsError` unless ``other`` comes from the same metric configuration."""
