@@ -37,7 +37,7 @@ def load_example() -> Example:
 
 
 #: Metrics scored on the summarization example instead of the translation one.
-SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge",)
+SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge", "rouge155")
 
 
 def load_summarization_example() -> Example:

@@ -167,11 +167,12 @@ class ROUGE155Score(Score):
     averages: dict[str, dict[str, float]]
     documents: int
 
+    def summary(self) -> dict[str, float]:
+        """The F of each measure for tables (``ROUGE-1-F`` ...); R and P are in ``averages``."""
+        return {f"{name}-F": values["F"] for name, values in self.averages.items()}
+
     def format(self, digits: int = 2) -> str:
         return " ".join(f"{name}-F = {100 * values['F']:.{digits}f}" for name, values in self.averages.items())
-
-    def summary(self) -> dict[str, float]:
-        return {f"{name}-{c}": values[c] for name, values in self.averages.items() for c in COMPONENTS}
 
 
 class ROUGE155(Metric):
