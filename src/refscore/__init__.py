@@ -24,6 +24,11 @@ _LAZY: dict[str, str] = {
     "GLEUScore": "refscore.metrics.gleu",
     "gleu": "refscore.metrics.gleu",
     "sentence_gleu": "refscore.metrics.gleu",
+    "CHRF": "refscore.metrics.chrf",
+    "CHRFConfig": "refscore.metrics.chrf",
+    "CHRFScore": "refscore.metrics.chrf",
+    "chrf": "refscore.metrics.chrf",
+    "sentence_chrf": "refscore.metrics.chrf",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

@@ -5,3 +5,7 @@ Inputs are token lists, as in NLTK.
 from __future__ import annotations
 
 __all__: list[str] = []
+
+from refscore.compat._nltk_chrf import corpus_chrf, sentence_chrf  # noqa: E402
+
+__all__ += ["corpus_chrf", "sentence_chrf"]

@@ -9,3 +9,7 @@ __all__: list[str] = []
 
 # Each metric's drop-in lives in its own private module; they are re-exported here.
 # (BLEU: _sacrebleu_bleu, chrF: _sacrebleu_chrf, TER: _sacrebleu_ter)
+
+from refscore.compat._sacrebleu_chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf  # noqa: E402
+
+__all__ += ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 REGISTRY: dict[str, str] = {
     "bleu": "refscore.metrics.bleu:BLEU",
     "gleu": "refscore.metrics.gleu:GLEU",
+    "chrf": "refscore.metrics.chrf:CHRF",
 }
 
 

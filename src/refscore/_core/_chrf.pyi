@@ -1,0 +1,17 @@
+import numpy as np
+
+SPACE_KEEP: int
+SPACE_PYTHON: int
+SPACE_REGEX: int
+
+def chrf_statistics(
+    hypotheses: list[str],
+    references: list[str],
+    ref_offsets: np.ndarray,
+    char_order: int,
+    word_order: int,
+    factor: float,
+    eps_smoothing: bool,
+    space_mode: int,
+    num_threads: int | None = ...,
+) -> np.ndarray: ...

@@ -1,0 +1,88 @@
+"""NLTK's ``nltk.translate.chrf_score`` (``sentence_chrf``, ``corpus_chrf``) on refscore's compiled core.
+
+NLTK's chrF is a different algorithm from sacreBLEU's: β=3, character n-grams of orders ``min_len..max_len``
+(whitespace removed with the ``regex`` module's ``\\s``), one reference per hypothesis, per-order F-scores with
+1e-16 where undefined (no match), and the corpus score is the **mean of sentence scores** (macro average).
+Inputs are strings or token lists (joined with spaces), reference first, as in NLTK.
+
+>>> from refscore.compat import nltk
+>>> hyp = "the cat is on the mat".split()
+>>> round(nltk.sentence_chrf("the cat sat on the mat".split(), hyp), 6)
+0.615037
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore._core._chrf import SPACE_KEEP, SPACE_REGEX, chrf_statistics
+from refscore.errors import InputError, InputTypeError
+
+__all__ = ["corpus_chrf", "sentence_chrf"]
+
+#: NLTK's fallback F-score for an order without any match.
+EPSILON = 1e-16
+
+
+def _as_text(value: Any, where: str) -> str:
+    """NLTK's ``_preprocess`` join: a string stays, a token list becomes ``" ".join(tokens)``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(token, str) for token in value):
+        return " ".join(value)
+    hint = ("NLTK's chrF takes one reference per hypothesis" if isinstance(value, (list, tuple))
+            else "give a string or a list of token strings")
+    raise InputTypeError(f"{where} is {value!r:.60} ({type(value).__name__}); {hint}")
+
+
+def _check_orders(min_len: Any, max_len: Any) -> None:
+    for name, value in (("min_len", min_len), ("max_len", max_len)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise InputError(f"chrF: {name} must be an int >= 1, got {value!r}")
+    if min_len > max_len:
+        raise InputError(f"chrF: min_len ({min_len}) must not exceed max_len ({max_len}): no n-gram order to score")
+
+
+def corpus_chrf(references: Sequence[Any], hypotheses: Sequence[Any], min_len: int = 1, max_len: int = 6,
+                beta: float = 3.0, ignore_whitespace: bool = True, *, num_threads: int | None = None) -> float:
+    """NLTK's ``corpus_chrf``: the mean over segments of the mean over orders of per-order F-beta.
+
+    >>> corpus_chrf(["a b", "c"], ["a b", "d"], max_len=1)
+    0.5
+    """
+    for name, value in (("references", references), ("hypotheses", hypotheses)):
+        if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+            raise InputTypeError(f"chrF: {name} must be a list with one item per segment, got {type(value).__name__}")
+    if len(references) != len(hypotheses):
+        raise InputError(f"chrF: {len(references)} references but {len(hypotheses)} hypotheses; the number of "
+                         f"hypotheses and their references should be the same")
+    if not hypotheses:
+        raise InputError("chrF: hypotheses is empty: give at least one segment")
+    _check_orders(min_len, max_len)
+    refs = [_as_text(ref, f"references[{i}]") for i, ref in enumerate(references)]
+    hyps = [_as_text(hyp, f"hypotheses[{i}]") for i, hyp in enumerate(hypotheses)]
+    factor = beta ** 2
+    data = chrf_statistics(hyps, refs, np.arange(len(refs) + 1, dtype=np.int64), int(max_len), 0, float(factor),
+                           True, SPACE_REGEX if ignore_whitespace else SPACE_KEEP, num_threads)
+    order_sums = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for n in range(min_len, max_len + 1):
+            hyp_count, ref_count, matches = (data[:, 3 * (n - 1) + k] for k in range(3))
+            prec = matches / hyp_count
+            rec = matches / ref_count
+            fscore = np.where(matches > 0, (1 + factor) * (prec * rec) / (factor * prec + rec), EPSILON)
+            order_sums.append(sum(fscore.tolist()))  # Python's sum, as NLTK adds the sentence scores
+    return (sum(order_sums) / len(order_sums)) / len(hyps)
+
+
+def sentence_chrf(reference: Any, hypothesis: Any, min_len: int = 1, max_len: int = 6, beta: float = 3.0,
+                  ignore_whitespace: bool = True) -> float:
+    """NLTK's ``sentence_chrf`` (reference first).
+
+    >>> sentence_chrf("a b", "a b")  # NLTK: orders 3..6 have no n-gram in "ab" and score 1e-16
+    0.3333333333333333
+    """
+    return corpus_chrf([reference], [hypothesis], min_len, max_len, beta=beta, ignore_whitespace=ignore_whitespace,
+                       num_threads=1)

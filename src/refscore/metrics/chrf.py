@@ -1,0 +1,254 @@
+"""chrF and chrF++ (Popović 2015, 2017) with sacreBLEU 2.6's exact semantics, counted by the compiled core.
+
+Character n-grams (orders ``1..char_order``) are taken over Unicode code points of each segment with all
+whitespace removed (unless ``whitespace=True``); chrF++ adds word n-grams (orders ``1..word_order``) over
+whitespace-split words with one ASCII punctuation character peeled off each word, as sacreBLEU does. For
+several references, each segment keeps the statistics of the reference with the best sentence chrF (the first
+one on ties). The corpus score is the F-score of the summed statistics.
+
+>>> import refscore
+>>> round(100 * refscore.sentence_chrf("The cat sat.", ["The cat sat on the mat."]).score, 2)
+49.26
+>>> print(refscore.chrf(["The cat sat."], [["The cat sat on the mat."]], word_order=2))
+chrF2++ = 49.41
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import Any, ClassVar
+
+import numpy as np
+
+from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_statistics
+from refscore._inputs import prepare_batch
+from refscore.errors import InputError, InputTypeError
+from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.options import CliOption
+from refscore.stats import Statistics
+
+#: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
+SACREBLEU_VERSION = "2.6.0"
+
+#: sacreBLEU's fallback value for undefined precision, recall or F in ``_compute_f_score``.
+EPSILON = 1e-16
+
+
+def _number(text: str) -> int | float:
+    """CLI converter for beta: ``2`` stays an int (name ``chrF2``), ``2.5`` becomes a float."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def _check_order(name: str, value: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputTypeError(f"CHRFConfig: {name} must be an int, got {value!r} ({type(value).__name__})")
+    if value < 0:
+        raise InputError(f"CHRFConfig: {name} must be >= 0, got {value}")
+
+
+@dataclasses.dataclass(frozen=True)
+class CHRFConfig:
+    """Settings of chrF / chrF++; the defaults are sacreBLEU's (``chrF2``, ``word_order=2`` gives ``chrF2++``).
+
+    Attributes:
+        char_order: maximum character n-gram order.
+        word_order: maximum word n-gram order (0 = chrF, 2 = chrF++).
+        beta: weight of recall relative to precision in the F-score.
+        lowercase: lowercase hypotheses and references (Python's ``str.lower``) before counting.
+        whitespace: keep whitespace characters in character n-grams (default: removed).
+        eps_smoothing: average per-order F-scores with 1e-16 for undefined values (chrF++.py / NLTK / Moses style);
+            default: average precision and recall over the orders both sides have (sacreBLEU's ``eff:yes``).
+    """
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: int | float = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    def __post_init__(self) -> None:
+        _check_order("char_order", self.char_order)
+        _check_order("word_order", self.word_order)
+        if self.char_order + self.word_order < 1:
+            raise InputError("CHRFConfig: char_order + word_order must be >= 1 (nothing to count otherwise)")
+        object.__setattr__(self, "char_order", int(self.char_order))
+        object.__setattr__(self, "word_order", int(self.word_order))
+        if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float, np.integer, np.floating)):
+            raise InputTypeError(f"CHRFConfig: beta must be a number, got {self.beta!r} ({type(self.beta).__name__})")
+        try:
+            square = float(self.beta) * float(self.beta)
+        except OverflowError:
+            square = math.inf
+        if not math.isfinite(square) or self.beta < 0:
+            raise InputError(f"CHRFConfig: beta must be a finite number >= 0 whose square is finite, got {self.beta}")
+        beta = int(self.beta) if isinstance(self.beta, (int, np.integer)) else float(self.beta)
+        object.__setattr__(self, "beta", beta)
+        for name in ("lowercase", "whitespace", "eps_smoothing"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise InputTypeError(f"CHRFConfig: {name} must be True or False, got {value!r}")
+            object.__setattr__(self, name, bool(value))
+
+    @property
+    def order(self) -> int:
+        """Number of n-gram orders scored: ``char_order + word_order``."""
+        return self.char_order + self.word_order
+
+    @property
+    def display_name(self) -> str:
+        """sacreBLEU's name: ``chrF2``, ``chrF2++`` (one ``+`` per word order)."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+
+def statistics_columns(char_order: int, word_order: int) -> tuple[str, ...]:
+    """Column names in sacreBLEU's statistics order: ``[hyp, ref, match]`` per character order, then per word order.
+
+    >>> statistics_columns(1, 1)
+    ('char1_hyp', 'char1_ref', 'char1_match', 'word1_hyp', 'word1_ref', 'word1_match')
+    """
+    orders = [f"char{n}" for n in range(1, char_order + 1)] + [f"word{n}" for n in range(1, word_order + 1)]
+    return tuple(f"{order}_{kind}" for order in orders for kind in ("hyp", "ref", "match"))
+
+
+def f_scores_percent(totals: np.ndarray, config: CHRFConfig) -> np.ndarray:
+    """sacreBLEU's ``CHRF._compute_f_score`` (0–100 scale) for every row of ``totals`` at once.
+
+    The operations are sacreBLEU's, in its order, on float64 (exact for counts below 2**53), so each value is the
+    very float sacreBLEU computes.
+
+    >>> cfg = CHRFConfig(char_order=1)
+    >>> f_scores_percent(np.array([[4, 5, 2]]), cfg).round(4).tolist()
+    [41.6667]
+    """
+    stats = np.asarray(totals, dtype=np.float64)
+    if stats.ndim != 2 or stats.shape[1] != 3 * config.order:
+        raise InputError(f"chrF totals must have shape (m, {3 * config.order}), got {stats.shape}")
+    factor = config.beta ** 2
+    rows = stats.shape[0]
+    score = np.zeros(rows)
+    avg_prec = np.zeros(rows)
+    avg_rec = np.zeros(rows)
+    effective_order = np.zeros(rows, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(config.order):
+            n_hyp, n_ref, n_match = stats[:, 3 * i], stats[:, 3 * i + 1], stats[:, 3 * i + 2]
+            prec = np.where(n_hyp > 0, n_match / n_hyp, EPSILON)
+            rec = np.where(n_ref > 0, n_match / n_ref, EPSILON)
+            denom = factor * prec + rec
+            score += np.where(denom > 0, (1 + factor) * prec * rec / denom, EPSILON)
+            effective = (n_hyp > 0) & (n_ref > 0)
+            avg_prec = np.where(effective, avg_prec + prec, avg_prec)
+            avg_rec = np.where(effective, avg_rec + rec, avg_rec)
+            effective_order += effective
+        if config.eps_smoothing:
+            return 100 * score / config.order
+        has_order = effective_order > 0
+        avg_prec = np.where(has_order, avg_prec / np.maximum(effective_order, 1), 0.0)
+        avg_rec = np.where(has_order, avg_rec / np.maximum(effective_order, 1), 0.0)
+        f_beta = (1 + factor) * avg_prec * avg_rec
+        f_beta /= factor * avg_prec + avg_rec
+        return np.where(avg_prec + avg_rec != 0, 100 * f_beta, 0.0)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class CHRFScore(Score):
+    """A chrF result on the 0–1 scale; ``name`` is sacreBLEU's (``chrF2``, ``chrF2++``).
+
+    >>> print(CHRFScore(metric="chrf", score=0.4926, signature="", name="chrF2", char_order=6, word_order=0, beta=2))
+    chrF2 = 49.26
+    """
+
+    name: str
+    char_order: int
+    word_order: int
+    beta: int | float
+
+    def format(self, digits: int = 2) -> str:
+        return f"{self.name} = {100 * self.score:.{digits}f}"
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class CHRF(Metric):
+    """chrF / chrF++ with sacreBLEU 2.6 semantics; text only (token ids are rejected: chrF counts characters).
+
+    >>> metric = CHRF(word_order=2)
+    >>> metric.sentence_scores(["The cat sat.", "a"], ["The cat sat on the mat.", ["b", "a"]]).round(4).tolist()
+    [0.4941, 1.0]
+    >>> str(metric.signature(1))[:52]
+    'nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|versio'
+    """
+
+    name: ClassVar[str] = "chrf"
+    config_class: ClassVar[type] = CHRFConfig
+    higher_is_better: ClassVar[bool] = True
+    cli_options: ClassVar[tuple[CliOption, ...]] = (
+        CliOption(("--chrf-char-order", "-cc"), "char_order", "chrF: character n-gram order (default 6)", int),
+        CliOption(("--chrf-word-order", "-cw"), "word_order", "chrF: word n-gram order (default 0; 2 = chrF++)", int),
+        CliOption(("--chrf-beta",), "beta", "chrF: weight of recall vs precision (default 2)", _number),
+        CliOption(("--chrf-whitespace",), "whitespace", "chrF: keep whitespace in character n-grams", bool),
+        CliOption(("--chrf-lowercase",), "lowercase", "chrF: case-insensitive", bool),
+        CliOption(("--chrf-eps-smoothing",), "eps_smoothing",
+                  "chrF: epsilon smoothing (chrF++.py / NLTK / Moses) instead of effective order", bool),
+    )
+    config: CHRFConfig
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return statistics_columns(self.config.char_order, self.config.word_order)
+
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        """Per-segment ``[hyp, ref, match]`` counts per order, from the best reference of each segment."""
+        batch = prepare_batch(hypotheses, references, allow_token_ids=False)
+        hyps, refs = batch.hypotheses, batch.references
+        if self.config.lowercase:
+            hyps = [text.lower() for text in hyps]
+            refs = [text.lower() for text in refs]
+        data = chrf_statistics(hyps, refs, batch.ref_offsets, self.config.char_order, self.config.word_order,
+                               float(self.config.beta ** 2), self.config.eps_smoothing,
+                               SPACE_KEEP if self.config.whitespace else SPACE_PYTHON, num_threads)
+        return self._new_statistics(self.columns, data, batch.nrefs)
+
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        return (f_scores_percent(np.atleast_2d(totals), self.config) / 100.0)[:, None]
+
+    def score_from_statistics(self, stats: Statistics) -> CHRFScore:
+        self.check_statistics(stats)
+        percent = float(f_scores_percent(stats.totals()[None, :], self.config)[0])
+        return CHRFScore(metric=self.name, score=percent / 100.0, signature=str(self.signature(stats.nrefs)),
+                         name=self.config.display_name, char_order=self.config.char_order,
+                         word_order=self.config.word_order, beta=self.config.beta)
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        cfg = self.config
+        return Signature({"nrefs": "var" if nrefs == -1 else str(nrefs),
+                          "case": "lc" if cfg.lowercase else "mixed",
+                          "eff": "no" if cfg.eps_smoothing else "yes",
+                          "nc": str(cfg.char_order),
+                          "nw": str(cfg.word_order),
+                          "space": "yes" if cfg.whitespace else "no",
+                          "version": SACREBLEU_VERSION},
+                         short_names={"nrefs": "#", "case": "c", "eff": "e", "space": "s", "version": "v"})
+
+
+def chrf(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any) -> CHRFScore:
+    """Corpus chrF (chrF++ with ``word_order=2``); ``references[i]`` is a string or a list of strings.
+
+    >>> print(chrf(["The cat sat."], ["The cat sat on the mat."], eps_smoothing=True))
+    chrF2 = 49.19
+    """
+    return CHRF(**options).corpus_score(hypotheses, references, num_threads=num_threads)
+
+
+def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) -> CHRFScore:
+    """chrF of one hypothesis against one reference or a list of references.
+
+    >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
+    chrF2 = 49.26
+    """
+    return CHRF(**options).sentence_score(hypothesis, references)
