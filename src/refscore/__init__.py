@@ -29,6 +29,8 @@ _LAZY: dict[str, str] = {
     "CHRFScore": "refscore.metrics.chrf",
     "chrf": "refscore.metrics.chrf",
     "sentence_chrf": "refscore.metrics.chrf",
+    "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
+    "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

@@ -16,6 +16,7 @@ from refscore.errors import InputError
 #: HF metric name -> "module:Class" of an object with ``compute(**kwargs) -> dict``.
 _MODULES: dict[str, str] = {
     "chrf": "refscore.compat._evaluate_chrf:ChrF",
+    "ter": "refscore.compat._evaluate_ter:Ter",
 }
 
 

@@ -13,3 +13,6 @@ __all__: list[str] = []
 from refscore.compat._sacrebleu_chrf import CHRF, CHRFScore, CHRFSignature, corpus_chrf, sentence_chrf  # noqa: E402
 
 __all__ += ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"]
+from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_ter  # noqa: E402
+
+__all__ += ["TER", "TERScore", "corpus_ter", "sentence_ter"]

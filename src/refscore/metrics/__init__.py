@@ -14,6 +14,7 @@ REGISTRY: dict[str, str] = {
     "bleu": "refscore.metrics.bleu:BLEU",
     "gleu": "refscore.metrics.gleu:GLEU",
     "chrf": "refscore.metrics.chrf:CHRF",
+    "ter": "refscore.metrics.ter:TER",
 }
 
 

@@ -1,0 +1,13 @@
+import numpy as np
+import numpy.typing as npt
+
+NORMALIZED: int
+NO_PUNCT: int
+ASIAN_SUPPORT: int
+
+def ter_text(chars: npt.NDArray[np.uint32], offsets: npt.NDArray[np.int64], ref_offsets: npt.NDArray[np.int64],
+             n_segments: int, flags: int, num_threads: int | None = ...
+             ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+def ter_ids(ids: npt.NDArray[np.int64], offsets: npt.NDArray[np.int64], ref_offsets: npt.NDArray[np.int64],
+            n_segments: int, num_threads: int | None = ...
+            ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

@@ -1,0 +1,41 @@
+"""Hugging Face ``evaluate``'s ``ter`` metric (``load("ter").compute(...)``) computed by refscore.
+
+The HF script transposes per-prediction references into sacreBLEU streams, requires the same number of references
+for every prediction, and returns sacreBLEU's ``score`` (0–100), ``num_edits`` and ``ref_length``.
+
+>>> from refscore.compat import evaluate
+>>> evaluate.load("ter").compute(predictions=["does this sentence match??", "what about this sentence?"],
+...     references=[["does this sentence match", "does this sentence match!?!"],
+...                 ["wHaT aBoUt ThIs SeNtEnCe?", "wHaT aBoUt ThIs SeNtEnCe?"]], case_sensitive=True)
+{'score': 62.5, 'num_edits': 5, 'ref_length': 8.0}
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from refscore.errors import InputError
+from refscore.metrics.ter import TER
+
+
+class Ter:
+    """``evaluate.load("ter")``: ``compute(predictions, references, normalized, ignore_punct,
+    support_zh_ja_chars, case_sensitive)``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def compute(self, *, predictions: Sequence[str], references: Sequence[Any], normalized: bool = False,
+                ignore_punct: bool = False, support_zh_ja_chars: bool = False,
+                case_sensitive: bool = False) -> dict[str, Any]:
+        if len(references) and isinstance(references[0], str):
+            references = [[ref] for ref in references]
+        if len(references):
+            per_prediction = len(references[0])
+            if any(len(refs) != per_prediction for refs in references):
+                raise InputError("ter: Sacrebleu requires the same number of references for each prediction; "
+                                 "give every prediction the same number of references")
+        metric = TER(normalized=normalized, no_punct=ignore_punct, asian_support=support_zh_ja_chars,
+                     case_sensitive=case_sensitive)
+        result = metric.corpus_score(list(predictions), [list(refs) for refs in references])
+        return {"score": 100 * result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}

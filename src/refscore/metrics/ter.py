@@ -1,0 +1,219 @@
+"""TER (translation edit rate) with sacreBLEU 2.6's exact numbers: Tercom tokenizer, edit distance with shifts.
+
+Per segment the statistics are the fewest edits over the segment's references (``edits``) and the **average**
+reference length (``ref_length``), both float64 (edits are whole numbers, exact in float64). The corpus score is
+``sum(edits) / sum(ref_length)``; an empty reference with a non-empty hypothesis scores 1, both empty score 0.
+Lower is better. Scores are on the 0–1 scale (sacreBLEU's TER / 100).
+
+>>> from refscore.metrics.ter import TER
+>>> round(TER().sentence_score("The cat sat", ["the cat sat on the mat", "a cat sat"]).score, 4)
+0.2222
+"""
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, ClassVar
+
+import numpy as np
+
+from refscore._inputs import Batch, prepare_batch
+from refscore.errors import InputError
+from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.options import CliOption
+from refscore.stats import Statistics
+
+#: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
+SACREBLEU_VERSION = "2.6.0"
+
+_SHORT_NAMES = {"nrefs": "#", "case": "c", "tok": "t", "norm": "nr", "punct": "pn", "asian": "as", "version": "v"}
+
+
+@dataclasses.dataclass(frozen=True)
+class TERConfig:
+    """Options of sacreBLEU's ``TER`` / ``TercomTokenizer``.
+
+    Attributes:
+        normalized: Tercom normalization (XML unescaping, punctuation split, possessive ``'s``; with
+            ``asian_support`` also CJK characters split one per word).
+        no_punct: remove ``.,?:;!"()`` (with ``asian_support`` also CJK and full-width punctuation).
+        asian_support: CJK handling for ``normalized`` / ``no_punct`` (no effect without either).
+        case_sensitive: keep case (default: lowercase everything).
+    """
+
+    normalized: bool = False
+    no_punct: bool = False
+    asian_support: bool = False
+    case_sensitive: bool = False
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise InputError(f"TERConfig.{field.name} must be True or False, got {value!r} "
+                                     f"({type(value).__name__})")
+            object.__setattr__(self, field.name, bool(value))
+
+    @property
+    def kernel_flags(self) -> int:
+        from refscore._core import _ter
+
+        return ((_ter.NORMALIZED if self.normalized else 0) | (_ter.NO_PUNCT if self.no_punct else 0)
+                | (_ter.ASIAN_SUPPORT if self.asian_support else 0))
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class TERScore(Score):
+    """Corpus TER: ``score`` = ``num_edits / ref_length`` (0–1 scale, may exceed 1; lower is better).
+
+    ``num_edits`` is the summed fewest edits per segment, ``ref_length`` the summed average reference length.
+    """
+
+    num_edits: int
+    ref_length: float
+    higher_is_better: bool = False
+
+
+@dataclasses.dataclass(frozen=True)
+class ReferenceEdits:
+    """Edits of every hypothesis against every one of its references (before taking the minimum).
+
+    ``edits[ref_offsets[i]:ref_offsets[i + 1]]`` and ``ref_lengths[...]`` belong to segment ``i``.
+    """
+
+    edits: np.ndarray
+    ref_lengths: np.ndarray
+    ref_offsets: np.ndarray
+
+
+def _code_points(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """All texts as one uint32 code-point array plus int64 offsets (text t at chars[offsets[t]:offsets[t+1]])."""
+    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), out=offsets[1:])
+    chars = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    return chars, offsets
+
+
+def _token_ids(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    offsets = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, items), dtype=np.int64, count=len(items)), out=offsets[1:])
+    ids = np.concatenate(items) if items else np.zeros(0, dtype=np.int64)
+    return np.ascontiguousarray(ids, dtype=np.int64), offsets
+
+
+class TER(Metric):
+    """Translation edit rate, sacreBLEU 2.6's ``TER`` exactly (per-segment edit counts included).
+
+    Text is tokenized by sacreBLEU's Tercom tokenizer (``TERConfig`` options); token-id input
+    (``list[int]`` / int arrays per segment) skips the tokenizer and compares ids.
+
+    >>> metric = TER()
+    >>> score = metric.corpus_score(["the cat sat", "a dog"], [["the cat sat down"], ["the dog"]])
+    >>> score.num_edits, score.ref_length, round(score.score, 4), score.higher_is_better
+    (2, 6.0, 0.3333, False)
+    >>> str(metric.signature(1)).startswith("nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0")
+    True
+    """
+
+    name: ClassVar[str] = "ter"
+    config_class: ClassVar[type] = TERConfig
+    higher_is_better: ClassVar[bool] = False
+    columns: ClassVar[tuple[str, ...]] = ("edits", "ref_length")
+    cli_options: ClassVar[tuple[CliOption, ...]] = (
+        CliOption(("--ter-normalized",), "normalized", "TER: Tercom normalization (punctuation split, XML unescaping)",
+                  bool),
+        CliOption(("--ter-no-punct",), "no_punct", "TER: remove punctuation", bool),
+        CliOption(("--ter-asian-support",), "asian_support",
+                  "TER: CJK handling for --ter-normalized / --ter-no-punct", bool),
+        CliOption(("--ter-case-sensitive",), "case_sensitive", "TER: do not lowercase", bool),
+    )
+
+    config: TERConfig
+
+    def reference_edits(self, hypotheses: Any, references: Any, *,
+                        num_threads: int | None = None) -> ReferenceEdits:
+        """Edits of each hypothesis against each of its references and the reference lengths (Tercom words)."""
+        return self._reference_edits(prepare_batch(hypotheses, references, allow_token_ids=True), num_threads)
+
+    def _reference_edits(self, batch: Batch, num_threads: int | None) -> ReferenceEdits:
+        from refscore._core import _ter
+
+        texts = [*batch.hypotheses, *batch.references]
+        n_segments = len(batch)
+        if batch.is_token_ids:
+            ids, offsets = _token_ids(texts)
+            edits, lengths = _ter.ter_ids(ids, offsets, batch.ref_offsets, n_segments, num_threads)
+        else:
+            if self.config.case_sensitive:
+                texts = [text.rstrip() for text in texts]
+            else:
+                texts = [text.rstrip().lower() for text in texts]
+            chars, offsets = _code_points(texts)
+            edits, lengths = _ter.ter_text(chars, offsets, batch.ref_offsets, n_segments, self.config.kernel_flags,
+                                           num_threads)
+        return ReferenceEdits(edits, lengths, batch.ref_offsets)
+
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        """Per segment: fewest edits over the references and the average reference length (float64)."""
+        batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+        return self.statistics_from_edits(self._reference_edits(batch, num_threads), batch.nrefs)
+
+    def statistics_from_edits(self, per_ref: ReferenceEdits, nrefs: int) -> Statistics:
+        """Statistics from :meth:`reference_edits`: the fewest edits and the average length per segment."""
+        starts = per_ref.ref_offsets[:-1]
+        edits = np.minimum.reduceat(per_ref.edits, starts).astype(np.float64)
+        ref_length = np.add.reduceat(per_ref.ref_lengths, starts) / np.diff(per_ref.ref_offsets)
+        return self._new_statistics(self.columns, np.column_stack([edits, ref_length]), nrefs)
+
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """``edits / ref_length``; 1 when the reference length is 0 but there are edits, else 0."""
+        totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
+        edits, ref_length = totals[:, 0], totals[:, 1]
+        ratio = np.divide(edits, ref_length, out=np.zeros_like(edits), where=ref_length > 0)
+        scores = np.where(ref_length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
+        return scores[:, None]
+
+    def score_from_statistics(self, stats: Statistics) -> TERScore:
+        self.check_statistics(stats)
+        totals = stats.totals()
+        return TERScore(metric=self.name, score=float(self.scores_from_totals(totals)[0, 0]),
+                        signature=str(self.signature(stats.nrefs)), num_edits=int(totals[0]),
+                        ref_length=float(totals[1]))
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        config = self.config
+        fields = {
+            "nrefs": "var" if nrefs == -1 else str(nrefs),
+            "case": "mixed" if config.case_sensitive else "lc",
+            "tok": "tercom",
+            "norm": "yes" if config.normalized else "no",
+            "punct": "no" if config.no_punct else "yes",
+            "asian": "yes" if config.asian_support else "no",
+            "version": SACREBLEU_VERSION,
+        }
+        return Signature(fields, _SHORT_NAMES)
+
+
+def ter(hypotheses: Any, references: Any, *, normalized: bool = False, no_punct: bool = False,
+        asian_support: bool = False, case_sensitive: bool = False, num_threads: int | None = None) -> TERScore:
+    """Corpus TER of a batch; ``references[i]`` is a string or a list of strings (per-segment layout).
+
+    >>> import refscore
+    >>> round(refscore.ter(["The cat sat"], [["the cat sat on the mat", "a cat sat"]]).score, 6)
+    0.222222
+    """
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.corpus_score(hypotheses, references, num_threads=num_threads)
+
+
+def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, no_punct: bool = False,
+                 asian_support: bool = False, case_sensitive: bool = False) -> TERScore:
+    """TER of one hypothesis against one reference (a string) or several (a list of strings).
+
+    >>> import refscore
+    >>> refscore.sentence_ter("a b", "").score  # empty reference, non-empty hypothesis
+    1.0
+    """
+    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                 case_sensitive=case_sensitive)
+    return metric.sentence_score(hypothesis, references)
