@@ -69,7 +69,8 @@ def _as_segments(value: Any, name: str) -> list[Any]:
     return list(value)
 
 
-def _encode(hypotheses: list[Any], list_of_references: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def encode_token_lists(hypotheses: list[Any],
+                       list_of_references: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Intern every token once: ``(ids uint32, text offsets int64, reference offsets int64)``; texts ``0..n-1``
     are the hypotheses, then every segment's references in order."""
     if len(list_of_references) != len(hypotheses):
@@ -107,7 +108,7 @@ def _bleu_counts(list_of_references: Any, hypotheses: Any, max_order: int,
     """Per segment ``hyp_len, closest ref_len, clipped_1..N, hyp_ngrams_1..N`` (int64)."""
     hyps = _as_segments(hypotheses, "hypotheses")
     refs = _as_segments(list_of_references, "list_of_references")
-    ids, offsets, ref_offsets = _encode(hyps, refs)
+    ids, offsets, ref_offsets = encode_token_lists(hyps, refs)
     empty = np.flatnonzero(ref_offsets[1:] == ref_offsets[:-1])
     if empty.size:
         raise InputError(f"list_of_references[{empty[0]}] is empty: every hypothesis needs at least one reference "
@@ -300,7 +301,7 @@ def corpus_gleu(list_of_references: Sequence[Sequence[Sequence[Any]]], hypothese
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
             raise InputError(f"corpus_gleu: {name} must be an int >= 1, got {value!r}")
     hyps = _as_segments(hypotheses, "hypotheses")
-    ids, offsets, ref_offsets = _encode(hyps, _as_segments(list_of_references, "list_of_references"))
+    ids, offsets, ref_offsets = encode_token_lists(hyps, _as_segments(list_of_references, "list_of_references"))
     if max_len < min_len or not hyps:
         return 0.0   # NLTK: no n-gram of any order counts
     matches, n_all = (int(v) for v in gleu_statistics(ids, offsets, ref_offsets, int(min_len), int(max_len),

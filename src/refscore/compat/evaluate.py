@@ -17,6 +17,9 @@ from refscore.errors import InputError
 _MODULES: dict[str, str] = {
     "chrf": "refscore.compat._evaluate_chrf:ChrF",
     "ter": "refscore.compat._evaluate_ter:Ter",
+    "bleu": "refscore.compat._evaluate_bleu:Bleu",
+    "google_bleu": "refscore.compat._evaluate_bleu:GoogleBleu",
+    "sacrebleu": "refscore.compat._evaluate_bleu:Sacrebleu",
 }
 
 
