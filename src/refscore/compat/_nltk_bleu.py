@@ -28,7 +28,7 @@ import sys
 import warnings
 from collections.abc import Callable, Sequence
 from fractions import Fraction as _Fraction
-from itertools import chain
+from itertools import chain, count
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,7 @@ __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_leng
            "modified_precision", "sentence_bleu", "sentence_gleu"]
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
+_TOKEN_LISTS = (list, tuple)
 
 
 class Fraction(_Fraction):
@@ -76,12 +77,13 @@ def encode_token_lists(hypotheses: list[Any],
     if len(list_of_references) != len(hypotheses):
         raise InputError(f"{len(hypotheses)} hypotheses but {len(list_of_references)} reference lists: the number of "
                          f"hypotheses and their reference(s) should be the same")
-    ref_counts = np.zeros(len(hypotheses) + 1, dtype=np.int64)
-    for index, hypothesis in enumerate(hypotheses):
-        if not isinstance(hypothesis, Sequence):
-            raise InputTypeError(f"hypotheses[{index}] is {type(hypothesis).__name__}; give a list of tokens")
-    texts: list[Any] = list(hypotheses)
+    if not all(type(hypothesis) in _TOKEN_LISTS for hypothesis in hypotheses):   # fast path: lists / tuples
+        for index, hypothesis in enumerate(hypotheses):
+            if not isinstance(hypothesis, Sequence):
+                raise InputTypeError(f"hypotheses[{index}] is {type(hypothesis).__name__}; give a list of tokens")
     for index, references in enumerate(list_of_references):
+        if type(references) in _TOKEN_LISTS and all(type(reference) in _TOKEN_LISTS for reference in references):
+            continue
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
             raise InputTypeError(f"list_of_references[{index}] is {type(references).__name__}; each entry must be "
                                  f"a list of references, each reference a list of tokens")
@@ -89,14 +91,15 @@ def encode_token_lists(hypotheses: list[Any],
             if not isinstance(reference, Sequence):
                 raise InputTypeError(f"list_of_references[{index}][{k}] is {type(reference).__name__}; give a list "
                                      f"of tokens")
-        ref_counts[index + 1] = len(references)
-        texts.extend(references)
+    ref_counts = np.zeros(len(hypotheses) + 1, dtype=np.int64)
+    ref_counts[1:] = np.fromiter(map(len, list_of_references), dtype=np.int64, count=len(list_of_references))
+    texts: list[Any] = [*hypotheses, *chain.from_iterable(list_of_references)]
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
     offsets = np.zeros(len(texts) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     flat = list(chain.from_iterable(texts))
     try:
-        vocabulary = {token: i for i, token in enumerate(dict.fromkeys(flat))}
+        vocabulary = dict(zip(dict.fromkeys(flat), count()))
     except TypeError as exc:
         raise InputTypeError(f"tokens must be hashable (strings, as in NLTK): {exc}") from None
     ids = np.fromiter(map(vocabulary.__getitem__, flat), dtype=np.uint32, count=len(flat))
