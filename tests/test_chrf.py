@@ -173,11 +173,11 @@ def test_bad_input_errors_name_argument_and_fix():
         CHRF(char_order=-1)
     with pytest.raises(ValueError, match="at least|must be >= 1"):
         CHRF(char_order=0, word_order=0)
-    with pytest.raises(ValueError, match="beta must be a number"):
+    with pytest.raises(TypeError, match="beta must be a number"):
         CHRF(beta=True)
     with pytest.raises(ValueError, match="beta must be a finite number"):
         CHRF(beta=1e200)
-    with pytest.raises(ValueError, match="lowercase must be True or False"):
+    with pytest.raises(TypeError, match="lowercase must be True or False"):
         CHRF(lowercase="yes")
     with pytest.raises(ValueError, match="valid options"):
         CHRF(order=3)
