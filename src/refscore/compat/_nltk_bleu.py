@@ -65,6 +65,8 @@ class Fraction(_Fraction):
 
 # -- counting -------------------------------------------------------------------------------------------------
 def _as_segments(value: Any, name: str) -> list[Any]:
+    if type(value) is list:
+        return value
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise InputTypeError(f"{name} must be a list with one entry per segment, got {type(value).__name__}")
     return list(value)
@@ -112,9 +114,9 @@ def _bleu_counts(list_of_references: Any, hypotheses: Any, max_order: int,
     hyps = _as_segments(hypotheses, "hypotheses")
     refs = _as_segments(list_of_references, "list_of_references")
     ids, offsets, ref_offsets = encode_token_lists(hyps, refs)
-    empty = np.flatnonzero(ref_offsets[1:] == ref_offsets[:-1])
-    if empty.size:
-        raise InputError(f"list_of_references[{empty[0]}] is empty: every hypothesis needs at least one reference "
+    if 0 in map(len, refs):
+        index = [len(group) for group in refs].index(0)
+        raise InputError(f"list_of_references[{index}] is empty: every hypothesis needs at least one reference "
                          f"(NLTK fails on min() of no reference lengths)")
     return bleu_statistics(ids, offsets, ref_offsets, max_order, num_threads=num_threads)
 
@@ -259,9 +261,10 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Sequence[Any]]], hypothese
         raise InputError("corpus_bleu: hypotheses is empty (NLTK raises ZeroDivisionError); give at least one "
                          "segment")
     order = max_weight_length
-    hyp_lengths, ref_lengths = (int(v) for v in counts[:, :2].sum(0))
-    p_numerators = counts[:, 2:2 + order].sum(0).tolist()
-    p_denominators = np.maximum(counts[:, 2 + order:], 1).sum(0).tolist()
+    np.maximum(counts[:, 2 + order:], 1, out=counts[:, 2 + order:])   # NLTK's per-segment max(1, ·)
+    sums = counts.sum(0).tolist()
+    hyp_lengths, ref_lengths = sums[0], sums[1]
+    p_numerators, p_denominators = sums[2:2 + order], sums[2 + order:]
     bp = brevity_penalty(ref_lengths, hyp_lengths)
     p_n = [Fraction(numerator, denominator, _normalize=False)
            for numerator, denominator in zip(p_numerators, p_denominators)]
