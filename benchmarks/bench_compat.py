@@ -21,7 +21,6 @@ import logging
 import os
 import resource
 import time
-import tracemalloc
 import warnings
 from pathlib import Path
 from typing import Any, Callable
@@ -31,6 +30,7 @@ from nltk.translate import bleu_score as nltk_bleu
 from nltk.translate import gleu_score as nltk_gleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
+from bench_bleu import peak_memory, read_segments  # the sibling script (benchmarks/ is on sys.path)
 from refscore.compat import evaluate as compat_evaluate
 from refscore.compat import nltk as compat_nltk
 from refscore.compat import sacrebleu as compat_sacrebleu
@@ -40,12 +40,6 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 warnings.simplefilter("ignore")   # NLTK's method0 warnings
 
 
-def read_segments(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    return lines[:-1] if text.endswith("\n") else lines
-
-
 def best_time(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     best, result = float("inf"), None
     for _ in range(repeat):
@@ -53,15 +47,6 @@ def best_time(function: Callable[[], Any], repeat: int) -> tuple[float, Any]:
         result = function()
         best = min(best, time.perf_counter() - start)
     return best, result
-
-
-def peak_mib(function: Callable[[], Any]) -> float:
-    tracemalloc.start()
-    try:
-        function()
-        return tracemalloc.get_traced_memory()[1] / 2 ** 20
-    finally:
-        tracemalloc.stop()
 
 
 def same(a: Any, b: Any) -> bool:
@@ -80,7 +65,7 @@ def row(name: str, peer: Callable[[], Any], ours: Callable[[], Any], repeat: int
         agree &= same(our_result, peer_result)
         cells.append(f"{our_time * 1000:9.1f} ms ({peer_time / our_time:6.1f}x)")
     os.environ["REFSCORE_NUM_THREADS"] = "1"
-    print(f"{name:<44} {peer_time * 1000:10.1f} ms | {' | '.join(cells)} | {peak_mib(ours):6.1f} MiB | "
+    print(f"{name:<44} {peer_time * 1000:10.1f} ms | {' | '.join(cells)} | {peak_memory(ours):6.1f} MiB | "
           f"{'yes' if agree else 'NO'}")
 
 
