@@ -12,7 +12,7 @@ from nltk.translate import gleu_score as peer_gleu
 from refscore.compat import nltk as compat
 from refscore.errors import InputError, InputTypeError
 
-VOCABULARY = ["the", "cat", "sat", "on", "a", "mat", ".", "猫", "é", "x"]
+VOCABULARY = ["the", "cat", "sat", "on", "a", "mat", ".", "猫", "é", "x", 7, ("a", 1)]  # any hashable tokens
 tokens = st.lists(st.sampled_from(VOCABULARY), max_size=9)
 segment = st.tuples(tokens, st.lists(tokens, min_size=1, max_size=3))
 corpus = st.lists(segment, min_size=1, max_size=5)
@@ -108,3 +108,17 @@ def test_bad_input():
     with pytest.raises(InputError, match="min_len"):
         compat.corpus_gleu([[["a"]]], [["a"]], min_len=0)
     assert compat.corpus_gleu([], []) == peer_gleu.corpus_gleu([], []) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(segment, st.integers(1, 5))
+def test_helpers_equal_nltk(data, n):
+    hypothesis, references = data
+    ours, expected = compat.modified_precision(references, hypothesis, n), peer.modified_precision(references,
+                                                                                                 hypothesis, n)
+    # (== between NLTK Fractions is unreliable on Python < 3.12: they keep unreduced internals)
+    assert (ours.numerator, ours.denominator, float(ours)) == (expected.numerator, expected.denominator,
+                                                                float(expected))
+    ref_len = compat.closest_ref_length(references, len(hypothesis))
+    assert ref_len == peer.closest_ref_length(references, len(hypothesis))
+    assert compat.brevity_penalty(ref_len, len(hypothesis)) == peer.brevity_penalty(ref_len, len(hypothesis))
