@@ -92,7 +92,8 @@ def tokenize_13a(line: str) -> list[str]:
 VOCABULARY = ["the", "cat", "sat", "on", "a", "mat", ".", ",", "猫", "(x)", "don't", "3.14"]
 text = st.one_of(st.lists(st.sampled_from(VOCABULARY), max_size=9).map(" ".join), st.text(max_size=10))
 corpus = st.lists(st.tuples(text, st.lists(text, min_size=1, max_size=3)), min_size=1, max_size=5)
-CARD_PREDICTIONS = ["It is a guide to action which ensures that the rubber duck always disobeys the commands of the cat",
+CARD_PREDICTIONS = ["It is a guide to action which ensures that the rubber duck always disobeys the commands of the "
+                    "cat",
                     "he read the book because he was interested in world history"]
 CARD_REFERENCES = [["It is the guiding principle which guarantees the rubber duck forces never being under the command "
                     "of the cat", "It is a guide to action that ensures that the rubber duck will never heed the cat "
