@@ -122,3 +122,11 @@ def test_helpers_equal_nltk(data, n):
     ref_len = compat.closest_ref_length(references, len(hypothesis))
     assert ref_len == peer.closest_ref_length(references, len(hypothesis))
     assert compat.brevity_penalty(ref_len, len(hypothesis)) == peer.brevity_penalty(ref_len, len(hypothesis))
+
+
+def test_numpy_token_arrays_like_nltk():
+    import numpy as np
+
+    hypothesis, references = np.array("the cat sat on the mat".split()), [np.array("the cat sat on a mat".split())]
+    assert compat.sentence_bleu(references, hypothesis) == peer.sentence_bleu(references, hypothesis)
+    assert compat.sentence_gleu(references, hypothesis) == peer_gleu.sentence_gleu(references, hypothesis)

@@ -41,6 +41,7 @@ __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_leng
 
 DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 _TOKEN_LISTS = (list, tuple)
+_SEQUENCES = (Sequence, np.ndarray)   # what NLTK's len() / slicing accept
 
 
 class Fraction(_Fraction):
@@ -81,16 +82,16 @@ def encode_token_lists(hypotheses: list[Any],
                          f"hypotheses and their reference(s) should be the same")
     if not all(type(hypothesis) in _TOKEN_LISTS for hypothesis in hypotheses):   # fast path: lists / tuples
         for index, hypothesis in enumerate(hypotheses):
-            if not isinstance(hypothesis, Sequence):
+            if not isinstance(hypothesis, _SEQUENCES):
                 raise InputTypeError(f"hypotheses[{index}] is {type(hypothesis).__name__}; give a list of tokens")
     for index, references in enumerate(list_of_references):
         if type(references) in _TOKEN_LISTS and all(type(reference) in _TOKEN_LISTS for reference in references):
             continue
-        if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+        if isinstance(references, (str, bytes)) or not isinstance(references, _SEQUENCES):
             raise InputTypeError(f"list_of_references[{index}] is {type(references).__name__}; each entry must be "
                                  f"a list of references, each reference a list of tokens")
         for k, reference in enumerate(references):
-            if not isinstance(reference, Sequence):
+            if not isinstance(reference, _SEQUENCES):
                 raise InputTypeError(f"list_of_references[{index}][{k}] is {type(reference).__name__}; give a list "
                                      f"of tokens")
     ref_counts = np.zeros(len(hypotheses) + 1, dtype=np.int64)
