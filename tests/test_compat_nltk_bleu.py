@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -125,8 +126,6 @@ def test_helpers_equal_nltk(data, n):
 
 
 def test_numpy_token_arrays_like_nltk():
-    import numpy as np
-
     hypothesis, references = np.array("the cat sat on the mat".split()), [np.array("the cat sat on a mat".split())]
     assert compat.sentence_bleu(references, hypothesis) == peer.sentence_bleu(references, hypothesis)
     assert compat.sentence_gleu(references, hypothesis) == peer_gleu.sentence_gleu(references, hypothesis)
