@@ -203,8 +203,12 @@ def test_compat_sacrebleu_matches_sacrebleu():
     cached = compat_sacrebleu.TER(references=streams)
     peer_cached = sacrebleu.metrics.TER(references=streams)
     assert cached.corpus_score(hyps, None).score == peer_cached.corpus_score(hyps, None).score
+    ours_bs = ours_metric.corpus_score(hyps * 4, [stream * 4 for stream in streams], n_bootstrap=100)
+    peer_bs = peer_metric.corpus_score(hyps * 4, [stream * 4 for stream in streams], n_bootstrap=100)
+    assert (ours_bs._mean, ours_bs._ci) == (peer_bs._mean, peer_bs._ci)  # float32 replicates, as sacreBLEU's
+    assert str(ours_bs) == str(peer_bs) and str(ours_metric.get_signature()) == str(peer_metric.get_signature())
     with pytest.raises(InputError, match="n_bootstrap"):
-        ours_metric.corpus_score(hyps, streams, n_bootstrap=100)
+        ours_metric.corpus_score(hyps, streams, n_bootstrap=0)
     with pytest.raises(InputTypeError, match="sequence of strings"):
         ours_metric.sentence_score("a", "a")
     with pytest.raises(ValueError, match="Number of references unknown"):

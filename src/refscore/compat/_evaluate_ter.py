@@ -11,31 +11,23 @@ for every prediction, and returns sacreBLEU's ``score`` (0–100), ``num_edits``
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from refscore.errors import InputError
+from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.metrics.ter import TER
 
 
-class Ter:
+class Ter(EvaluateModule):
     """``evaluate.load("ter")``: ``compute(predictions, references, normalized, ignore_punct,
     support_zh_ja_chars, case_sensitive)``."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        pass
+    name = "ter"
 
-    def compute(self, *, predictions: Sequence[str], references: Sequence[Any], normalized: bool = False,
-                ignore_punct: bool = False, support_zh_ja_chars: bool = False,
-                case_sensitive: bool = False) -> dict[str, Any]:
-        if len(references) and isinstance(references[0], str):
-            references = [[ref] for ref in references]
-        if len(references):
-            per_prediction = len(references[0])
-            if any(len(refs) != per_prediction for refs in references):
-                raise InputError("ter: Sacrebleu requires the same number of references for each prediction; "
-                                 "give every prediction the same number of references")
+    def _compute(self, predictions: list[Any], references: list[Any], normalized: bool = False,
+                 ignore_punct: bool = False, support_zh_ja_chars: bool = False,
+                 case_sensitive: bool = False) -> dict[str, Any]:
+        per_prediction = same_count_references(references, "ter: Sacrebleu")
         metric = TER(normalized=normalized, no_punct=ignore_punct, asian_support=support_zh_ja_chars,
                      case_sensitive=case_sensitive)
-        result = metric.corpus_score(list(predictions), [list(refs) for refs in references])
+        result = metric.corpus_score(list(predictions), [list(refs) for refs in per_prediction])
         return {"score": 100 * result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}

@@ -18,6 +18,9 @@ _MODULES: dict[str, str] = {
     "chrf": "refscore.compat._evaluate_chrf:ChrF",
     "ter": "refscore.compat._evaluate_ter:Ter",
     "rouge": "refscore.compat._evaluate_rouge:Rouge",
+    "bleu": "refscore.compat._evaluate_bleu:Bleu",
+    "google_bleu": "refscore.compat._evaluate_bleu:GoogleBleu",
+    "sacrebleu": "refscore.compat._evaluate_bleu:Sacrebleu",
 }
 
 

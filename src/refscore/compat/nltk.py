@@ -9,3 +9,9 @@ __all__: list[str] = []
 from refscore.compat._nltk_chrf import corpus_chrf, sentence_chrf  # noqa: E402
 
 __all__ += ["corpus_chrf", "sentence_chrf"]
+from refscore.compat._nltk_bleu import (SmoothingFunction, brevity_penalty, closest_ref_length,  # noqa: E402
+                                        corpus_bleu, corpus_gleu, modified_precision, sentence_bleu,
+                                        sentence_gleu)
+
+__all__ += ["SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu", "corpus_gleu",
+            "modified_precision", "sentence_bleu", "sentence_gleu"]

@@ -21,3 +21,10 @@ __all__ += ["CHRF", "CHRFScore", "CHRFSignature", "corpus_chrf", "sentence_chrf"
 from refscore.compat._sacrebleu_ter import TER, TERScore, corpus_ter, sentence_ter  # noqa: E402
 
 __all__ += ["TER", "TERScore", "corpus_ter", "sentence_ter"]
+from refscore.compat._sacrebleu_ter import TER, TERScore, TERSignature, corpus_ter, sentence_ter  # noqa: E402
+
+__all__ += ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
+from refscore.compat._sacrebleu_bleu import (BLEU, BLEUScore, BLEUSignature, corpus_bleu,  # noqa: E402
+                                             raw_corpus_bleu, sentence_bleu)
+
+__all__ += ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]

@@ -88,12 +88,13 @@ class BLEUComponents(NamedTuple):
 
 def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray, *,
                      smooth_method: str = "exp", smooth_value: float | None = None,
-                     effective_order: bool = False) -> BLEUComponents:
+                     effective_order: bool = False, dtype: type = np.float64) -> BLEUComponents:
     """sacreBLEU's ``BLEU.compute_bleu`` for many rows at once, on the 0–100 scale, without mutating its inputs.
 
     ``matches`` and ``totals`` are ``(m, max_order)``; ``sys_len`` and ``ref_len`` are ``(m,)``. The floating
     point operations are sacreBLEU's, in its order, so results agree with it to the last bits (up to the ulp
-    differences of ``numpy.log``/``exp`` and ``math.log``/``exp``).
+    differences of ``numpy.log``/``exp`` and ``math.log``/``exp``). ``dtype=np.float32`` evaluates the counts and
+    precisions in float32, as sacreBLEU does for its float32 bootstrap resamples.
 
     >>> r = bleu_from_counts(np.array([[2, 1, 0]]), np.array([[3, 2, 1]]), np.array([3]), np.array([3]),
     ...                      smooth_method="add-k")
@@ -115,8 +116,8 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
         # bp = 1 if sys_len >= ref_len else (exp(1 - ref_len / sys_len) if sys_len > 0 else 0)
         bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
 
-        correct = matches.astype(np.float64)
-        total = totals.astype(np.float64)
+        correct = matches.astype(dtype)
+        total = totals.astype(dtype)
         if smooth_method == "add-k":
             correct[:, 1:] += value
             total[:, 1:] += value
@@ -124,7 +125,7 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
         precisions = np.zeros((rows, max_order), dtype=np.float64)
         stopped = np.zeros(rows, dtype=bool)        # sacreBLEU's `break` at the first order with total 0
         eff_order = np.full(rows, max_order, dtype=np.int64)
-        smooth_mteval = np.ones(rows, dtype=np.float64)
+        smooth_mteval = np.ones(rows, dtype=dtype)
         for n in range(max_order):
             stopped |= total[:, n] == 0
             live = ~stopped

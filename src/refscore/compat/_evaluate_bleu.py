@@ -1,0 +1,134 @@
+"""Hugging Face ``evaluate``'s ``bleu``, ``google_bleu`` and ``sacrebleu`` metrics (``load(name).compute(...)``)
+computed by refscore, with the HF scripts' arguments, checks and output dicts.
+
+- ``google_bleu``: the 13a tokenizer (or the ``tokenizer`` callable) then NLTK's ``corpus_gleu``.
+- ``bleu``: the 13a tokenizer (or ``tokenizer``) then tensorflow/nmt's ``compute_bleu`` as HF ships it in
+  ``metrics/bleu/nmt_bleu.py``: clipping by the max count over references, the **shortest** reference length,
+  ``smooth=True`` adds one to matches and possible matches of **every** order (unigrams too), geometric mean 0 when
+  any precision is 0, and ``length_ratio = brevity_penalty = 0.0`` when the translation or the shortest reference
+  length is 0 (the original tensorflow/nmt script raised ZeroDivisionError there, evaluate#601).
+- ``sacrebleu``: sacreBLEU's ``corpus_bleu`` on the transposed references; every prediction needs the same number
+  of references.
+
+>>> from refscore.compat import evaluate
+>>> bleu = evaluate.load("bleu")
+>>> bleu.compute(predictions=["hello there general kenobi", "foo bar foobar"],
+...              references=[["hello there general kenobi", "hello there!"], ["foo bar foobar"]])["bleu"]
+1.0
+>>> round(evaluate.load("google_bleu").compute(predictions=["the cat sat on the mat"],
+...                                            references=[["the cat ate the mat"]])["google_bleu"], 4)
+0.3333
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from refscore._core._ngrams import bleu_statistics, gleu_statistics
+from refscore.compat._evaluate_base import EvaluateModule, same_count_references
+from refscore.compat._nltk_bleu import encode_token_lists
+from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
+from refscore.errors import InputError, InputTypeError
+from refscore.metrics._word_batch import check_order, prepare_word_ids
+
+Tokenizer = Callable[[str], Any]
+
+
+def _word_ids(predictions: list[Any], references: list[Any],
+              tokenizer: Tokenizer | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ids, text offsets, reference offsets)``: sacreBLEU's 13a in the compiled tokenizer (HF's default), or
+    the user's ``tokenizer`` called on every string (as HF does) and its tokens interned."""
+    per_prediction = [[ref] if isinstance(ref, str) else ref for ref in references]
+    if tokenizer is None:
+        batch, ids, offsets = prepare_word_ids(predictions, per_prediction, tokenize="13a", lowercase=False)
+        return ids, offsets, batch.ref_offsets
+    if not callable(tokenizer):
+        raise InputTypeError(f"tokenizer must be a callable str -> list of tokens (or None for 13a), got "
+                             f"{type(tokenizer).__name__}")
+    for index, prediction in enumerate(predictions):
+        if not isinstance(prediction, str):
+            raise InputTypeError(f"predictions[{index}] is {type(prediction).__name__}, expected str")
+    tokenized_refs = []
+    for index, refs in enumerate(per_prediction):
+        if not isinstance(refs, (list, tuple)) or not all(isinstance(ref, str) for ref in refs):
+            raise InputTypeError(f"references[{index}] must be a string or a list of strings")
+        tokenized_refs.append([tokenizer(ref) for ref in refs])
+    return encode_token_lists([tokenizer(p) for p in predictions], tokenized_refs)
+
+
+class GoogleBleu(EvaluateModule):
+    """``evaluate.load("google_bleu")``: ``compute(predictions, references, tokenizer=13a, min_len=1, max_len=4)``
+    -> ``{"google_bleu": float}``."""
+
+    name = "google_bleu"
+
+    def _compute(self, predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None = None,
+                 min_len: int = 1, max_len: int = 4) -> dict[str, float]:
+        check_order("google_bleu", "min_len", min_len)
+        check_order("google_bleu", "max_len", max_len)
+        if max_len < min_len:
+            return {"google_bleu": 0.0}   # NLTK: no n-gram order to count
+        ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
+        matches, n_all = (int(v) for v in gleu_statistics(ids, offsets, ref_offsets, int(min_len),
+                                                          int(max_len)).sum(0))
+        return {"google_bleu": 0.0 if n_all == 0 else matches / n_all}
+
+
+class Bleu(EvaluateModule):
+    """``evaluate.load("bleu")``: ``compute(predictions, references, tokenizer=13a, max_order=4, smooth=False)``
+    -> ``bleu``, ``precisions``, ``brevity_penalty``, ``length_ratio``, ``translation_length``,
+    ``reference_length`` (tensorflow/nmt ``compute_bleu``)."""
+
+    name = "bleu"
+
+    def _compute(self, predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None = None,
+                 max_order: int = 4, smooth: bool = False) -> dict[str, Any]:
+        check_order("bleu", "max_order", max_order)
+        ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
+        n = len(predictions)
+        if np.any(ref_offsets[1:] == ref_offsets[:-1]):
+            raise InputError("bleu: every prediction needs at least one reference (tensorflow/nmt takes the min "
+                             "of the reference lengths)")
+        counts = bleu_statistics(ids, offsets, ref_offsets, int(max_order))
+        lengths = np.diff(offsets)
+        reference_length = int(np.minimum.reduceat(lengths[n:], ref_offsets[:-1]).sum())
+        translation_length = int(lengths[:n].sum())
+        matches = counts[:, 2:2 + max_order].sum(0).tolist()
+        possible = counts[:, 2 + max_order:].sum(0).tolist()
+        if smooth:
+            precisions = [(m + 1.) / (p + 1.) for m, p in zip(matches, possible)]
+        else:
+            precisions = [float(m) / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
+        if min(precisions) > 0:
+            geo_mean = math.exp(sum((1. / max_order) * math.log(p) for p in precisions))
+        else:
+            geo_mean = 0
+        if reference_length == 0 or translation_length == 0:
+            ratio, bp = 0.0, 0.0
+        else:
+            ratio = float(translation_length) / reference_length
+            bp = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
+        return {"bleu": geo_mean * bp, "precisions": precisions, "brevity_penalty": bp, "length_ratio": ratio,
+                "translation_length": translation_length, "reference_length": reference_length}
+
+
+class Sacrebleu(EvaluateModule):
+    """``evaluate.load("sacrebleu")``: ``compute(predictions, references, smooth_method="exp", smooth_value=None,
+    force=False, lowercase=False, tokenize=None, use_effective_order=False)`` -> ``score``, ``counts``,
+    ``totals``, ``precisions``, ``bp``, ``sys_len``, ``ref_len`` (0–100 scale, no signature, as in HF)."""
+
+    name = "sacrebleu"
+
+    def _compute(self, predictions: list[Any], references: list[Any], smooth_method: str = "exp",
+                 smooth_value: float | None = None, force: bool = False, lowercase: bool = False,
+                 tokenize: str | None = None, use_effective_order: bool = False) -> dict[str, Any]:
+        per_prediction = same_count_references(references, "Sacrebleu")
+        metric = SacreBLEU(smooth_method=smooth_method, smooth_value=smooth_value, force=force, lowercase=lowercase,
+                           effective_order=use_effective_order, **({"tokenize": tokenize} if tokenize else {}))
+        output = metric._corpus_score_per_segment(predictions, per_prediction)
+        return {"score": output.score, "counts": output.counts, "totals": output.totals,
+                "precisions": output.precisions, "bp": output.bp, "sys_len": output.sys_len,
+                "ref_len": output.ref_len}

@@ -1,0 +1,214 @@
+"""What every sacreBLEU drop-in (BLEU, chrF, TER) shares: sacreBLEU 2.6's ``Score`` printing and bootstrap interval,
+its ``Signature`` object, reference streams with a reference cache, and the bootstrap resampling.
+
+A drop-in metric subclasses :class:`SacreMetric` with a refscore :class:`~refscore.metrics.base.Metric` and one
+method, ``_scores(totals, replicates)``, that turns rows of summed statistics into sacreBLEU score objects.
+
+>>> refscore_signature = Signature({"nrefs": "1", "case": "mixed", "version": "2.6.0"}, {"case": "c"})
+>>> signature = SacreSignature.from_refscore(refscore_signature, n_bootstrap=1000, seed="12345")
+>>> signature.format(), signature.format(short=True)
+('nrefs:1|bs:1000|seed:12345|case:mixed|version:2.6.0', '#:1|bs:1000|rs:12345|c:mixed|v:2.6.0')
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore._inputs import from_streams
+from refscore.errors import InputError, InputTypeError
+from refscore.metrics.base import Metric, Signature
+
+#: sacreBLEU's ``Signature._abbr`` for the fields every metric has (``format(short=True)``).
+_BASE_ABBREVIATIONS = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o",
+                       "bs": "bs", "ar": "ar", "seed": "rs"}
+
+
+class SacreScore:
+    """sacreBLEU's ``metrics.base.Score``: ``name``, ``score`` (0–100), ``format()``, ``estimate_ci()``."""
+
+    def __init__(self, name: str, score: float) -> None:
+        self.name = name
+        self.score = score
+        self._mean = -1.0
+        self._ci = -1.0
+        self._verbose = ""
+
+    def format(self, width: int = 2, score_only: bool = False, signature: str = "", is_json: bool = False) -> str:
+        """One line (``name|signature = score verbose``), the bare score, or sacreBLEU's JSON."""
+        fields: dict[str, Any] = {"name": self.name, "score": float(f"{self.score:.{width}f}"), "signature": signature}
+        text = f"{self.score:.{width}f}"
+        if self._mean > 0:
+            mean, ci = f"{self._mean:.{width}f}", f"{self._ci:.{width}f}"
+            confidence = f"μ = {mean} ± {ci}"
+            text += f" ({confidence})"
+            if is_json:
+                fields.update(confidence_mean=float(mean), confidence_var=float(ci), confidence=confidence)
+        line = f"{self.name}|{signature}" if signature else self.name
+        line = f"{line} = {text}"
+        if self._verbose:
+            line += f" {self._verbose}"
+            fields["verbose_score"] = self._verbose
+        if score_only:
+            return text
+        if is_json:
+            for item in signature.split("|"):
+                key, value = item.split(":")
+                fields[key] = value
+            return json.dumps(fields, indent=1, ensure_ascii=False)
+        return line
+
+    def estimate_ci(self, scores: Sequence[SacreScore]) -> None:
+        """Store the mean and the half-width of the central 95% range of bootstrap ``scores`` (sacreBLEU's rule)."""
+        values = sorted(s.score for s in scores)
+        lower_index = len(values) // 40
+        self._ci = 0.5 * (values[len(values) - lower_index - 1] - values[lower_index])
+        self._mean = statistics.mean(values)
+
+    def __repr__(self) -> str:
+        return self.format()
+
+
+class SacreSignature:
+    """sacreBLEU's ``Signature``: ``info`` (ordered fields, ``None`` = omitted), ``format(short=False)``,
+    ``update(key, value)``; ``version`` always prints last."""
+
+    def __init__(self, info: Mapping[str, Any], abbreviations: Mapping[str, str] | None = None) -> None:
+        self.info = {key: value for key, value in info.items() if key != "refscore"}
+        self._abbr = {**_BASE_ABBREVIATIONS, **(abbreviations or {})}
+
+    @classmethod
+    def from_refscore(cls, signature: Signature, *, omit: Sequence[str] = (), n_bootstrap: int | None = None,
+                      seed: str | None = None) -> SacreSignature:
+        """sacreBLEU's field order (``nrefs``, ``bs``, ``seed``, then the metric's fields) from a refscore signature,
+        without the ``refscore`` field and the fields in ``omit``."""
+        fields = signature.fields
+        metric_fields = {k: v for k, v in fields.items() if k not in ("nrefs", "version", "refscore", *omit)}
+        nrefs = fields["nrefs"]
+        info = {"version": fields["version"], "nrefs": int(nrefs) if nrefs.isdigit() else nrefs, "bs": n_bootstrap,
+                "ar": None, "seed": seed, "test": None, "lang": None, "origlang": None, "subset": None,
+                **metric_fields}
+        return cls(info, signature.short_names)
+
+    def format(self, short: bool = False) -> str:
+        keys = [key for key in self.info if key != "version"] + ["version"]
+        pairs = []
+        for key in keys:
+            value = self.info.get(key)
+            if value is None:
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            pairs.append(f"{self._abbr.get(key, key) if short else key}:{value}")
+        return "|".join(pairs)
+
+    def update(self, key: str, value: Any) -> None:
+        self.info[key] = value
+
+    def __str__(self) -> str:
+        return self.format()
+
+    __repr__ = __str__
+
+
+def bootstrap_sums(data: np.ndarray, n_samples: int) -> tuple[str, np.ndarray]:
+    """sacreBLEU's ``_bootstrap_resample``: the seed string and the ``(n_samples, k)`` float32 column sums of the
+    resamples, drawn with the same RNG (``default_rng($SACREBLEU_SEED or 12345)``, ``None`` = fresh entropy)."""
+    seed = os.environ.get("SACREBLEU_SEED", "12345")
+    rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
+    indices = rng.choice(len(data), size=(n_samples, len(data)), replace=True)
+    stats32 = np.asarray(data, dtype=np.float32)
+    return seed.lower(), np.stack([stats32[row].sum(0) for row in indices])
+
+
+class SacreMetric:
+    """The sacreBLEU ``Metric`` API around a refscore metric: reference streams (``refs[k][i]``, ``None`` where
+    segment ``i`` has no k-th reference), the constructor's reference cache, ``corpus_score(..., n_bootstrap)``,
+    ``sentence_score`` and ``get_signature``. Subclasses implement :meth:`_scores`."""
+
+    _signature_class: type[SacreSignature] = SacreSignature
+    #: Fields of refscore's signature that sacreBLEU's does not print.
+    _omitted_fields: tuple[str, ...] = ()
+
+    def __init__(self, metric: Metric, references: Sequence[Sequence[str | None]] | None = None) -> None:
+        self._metric = metric
+        self.num_refs: int | None = None
+        self.n_bootstrap: int | None = None
+        self.seed: str | None = None
+        self._ref_cache: list[list[str]] | None = None
+        if references is not None:
+            self._ref_cache = self._cache_references(references)
+
+    # -- for subclasses ----------------------------------------------------------------------------------------
+    def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[SacreScore]:
+        """sacreBLEU score objects of the rows of summed statistics ``totals`` (``(m, k)``). ``replicates`` marks
+        float32 bootstrap sums (only ``score`` is used from those)."""
+        raise NotImplementedError
+
+    def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
+        """Hook for sacreBLEU's corpus-level warnings (BLEU's tokenized-period check)."""
+
+    # -- sacreBLEU's API ---------------------------------------------------------------------------------------
+    def _cache_references(self, references: Any) -> list[list[str]]:
+        name = type(self).__name__
+        if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
+            raise InputTypeError(f"{name}: `references` must be a sequence of reference streams (a list of lists "
+                                 f"of str, refs[k][i]), got {type(references).__name__}")
+        per_segment = from_streams(references)
+        counts = {len(refs) for refs in per_segment}
+        self.num_refs = counts.pop() if len(counts) == 1 else -1
+        return per_segment
+
+    def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None,
+                     n_bootstrap: int = 1) -> Any:
+        """The corpus score; ``references[k][i]`` is the k-th reference of segment ``i`` (None: use the
+        constructor's). ``n_bootstrap > 1`` adds sacreBLEU's bootstrap mean and 95% interval (same RNG and seed,
+        ``$SACREBLEU_SEED``, default 12345)."""
+        if references:
+            per_segment = self._cache_references(references)
+        elif self._ref_cache is not None:
+            per_segment = self._ref_cache
+        else:
+            raise InputError(f"{type(self).__name__}.corpus_score: no references given and none were passed to the "
+                             f"constructor")
+        return self._corpus_score_per_segment(hypotheses, per_segment, n_bootstrap)
+
+    def _corpus_score_per_segment(self, hypotheses: Sequence[str], per_segment: Sequence[Any],
+                                  n_bootstrap: int = 1) -> Any:
+        """The corpus score with refscore's per-segment references (``per_segment[i]`` = list of references)."""
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 1:
+            raise InputError(f"{type(self).__name__}.corpus_score: n_bootstrap must be an int >= 1, got "
+                             f"{n_bootstrap!r}")
+        stats = self._metric.statistics(hypotheses, per_segment)
+        self._warn_corpus(hypotheses)
+        self.num_refs = stats.nrefs
+        score = self._scores(stats.totals()[None, :])[0]
+        if n_bootstrap > 1:
+            self.n_bootstrap = int(n_bootstrap)
+            self.seed, sums = bootstrap_sums(stats.data, self.n_bootstrap)
+            score.estimate_ci(self._scores(sums, replicates=True))
+        return score
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:
+        """The score of one hypothesis against its references (a list of strings; ``None`` entries skipped)."""
+        name = type(self).__name__
+        if not isinstance(hypothesis, str):
+            raise InputTypeError(f"{name}: the argument `hyp` should be a string, got {type(hypothesis).__name__}")
+        if isinstance(references, str) or not isinstance(references, Sequence):
+            raise InputTypeError(f"{name}: the argument `refs` should be a sequence of strings, e.g. [reference]")
+        refs = [ref for ref in references if ref is not None]
+        if not refs:
+            raise InputError(f"{name}: the argument `refs` has no reference (empty, or only None); give at least one")
+        self.num_refs = len(refs)
+        return self._scores(self._metric.statistics([hypothesis], [refs], num_threads=1).totals()[None, :])[0]
+
+    def get_signature(self) -> SacreSignature:
+        """sacreBLEU's signature of the last evaluation (``nrefs``, ``bs``/``seed`` after a bootstrap, options)."""
+        if self.num_refs is None:
+            raise InputError("Number of references unknown, please evaluate the metric first.")
+        return self._signature_class.from_refscore(self._metric.signature(self.num_refs), omit=self._omitted_fields,
+                                                   n_bootstrap=self.n_bootstrap, seed=self.seed)

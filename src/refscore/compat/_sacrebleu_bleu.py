@@ -1,0 +1,170 @@
+"""sacreBLEU 2.6's BLEU API (``corpus_bleu``, ``sentence_bleu``, ``raw_corpus_bleu``, class ``BLEU``) on refscore.
+
+References use sacreBLEU's *stream* layout (``refs[k][i]``, ``None`` where segment ``i`` has no k-th reference).
+Scores are on sacreBLEU's 0–100 scale; results are :class:`BLEUScore` objects with sacreBLEU's attributes and
+printing, and ``get_signature()`` is sacreBLEU's signature.
+
+>>> from refscore.compat import sacrebleu
+>>> print(sacrebleu.corpus_bleu(["the cat sat on the mat"], [["the cat sat on a mat"], ["a cat sat on the mat"]]))
+BLEU = 95.54 83.3/100.0/100.0/100.0 (BP = 1.000 ratio = 1.000 hyp_len = 6 ref_len = 6)
+>>> metric = sacrebleu.BLEU(smooth_method="floor")
+>>> round(metric.sentence_score("the cat sat", ["the dog sat"]).score, 2)
+0.0
+>>> print(metric.get_signature())
+nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+import numpy as np
+
+from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
+from refscore.metrics.bleu import BLEU as _RefscoreBLEU
+from refscore.metrics.bleu import SMOOTH_DEFAULTS, bleu_from_counts
+from refscore.metrics._word_batch import WORD_TOKENIZERS
+
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+
+#: sacreBLEU logs its advice (tokenized periods, sentence-level effective order) on this logger.
+_logger = logging.getLogger("sacrebleu")
+_TOKENIZED_PERIOD_LINES = 100
+
+
+class BLEUScore(SacreScore):
+    """sacreBLEU's ``BLEUScore``: ``score``, ``counts``, ``totals``, ``precisions`` (0–100), ``bp``, ``sys_len``,
+    ``ref_len``, ``ratio``; ``str()`` is sacreBLEU's line (``BLEU = 34.67 66.7/50.0/... (BP = ...)``)."""
+
+    def __init__(self, score: float, counts: list, totals: list, precisions: list[float], bp: float,
+                 sys_len: int, ref_len: int) -> None:
+        super().__init__("BLEU", score)
+        self.bp = bp
+        self.counts = counts
+        self.totals = totals
+        self.sys_len = sys_len
+        self.ref_len = ref_len
+        self.precisions = precisions
+        self.prec_str = "/".join(f"{p:.1f}" for p in self.precisions)
+        self.ratio = self.sys_len / self.ref_len if self.ref_len else 0
+        self._verbose = (f"{self.prec_str} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} hyp_len = {self.sys_len:d} "
+                         f"ref_len = {self.ref_len:d})")
+
+
+class BLEUSignature(SacreSignature):
+    """sacreBLEU's BLEU signature: ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
+
+
+class BLEU(SacreMetric):
+    """Drop-in for ``sacrebleu.metrics.BLEU``: the same constructor, ``corpus_score(hyps, refs, n_bootstrap=1)``,
+    ``sentence_score(hyp, refs)`` and ``get_signature()``.
+
+    Tokenizers: ``13a`` (default), ``intl``, ``zh``, ``char``, ``none``; ``trg_lang='zh'`` picks ``zh`` as
+    sacreBLEU does (``ja``/``ko`` would pick MeCab tokenizers, which refscore does not have: a clear error).
+    Bootstrap replicates are evaluated on float32 resample sums with float32 precisions, as in sacreBLEU.
+    """
+
+    SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
+    TOKENIZERS = WORD_TOKENIZERS
+    TOKENIZER_DEFAULT = "13a"
+    _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
+    _signature_class = BLEUSignature
+    _omitted_fields = ("order",)  # refscore records a non-default max order; sacreBLEU's signature does not
+
+    def __init__(self, lowercase: bool = False, force: bool = False, tokenize: str | None = None,
+                 smooth_method: str = "exp", smooth_value: float | None = None, max_ngram_order: int = 4,
+                 effective_order: bool = False, trg_lang: str = "",
+                 references: Sequence[Sequence[str | None]] | None = None) -> None:
+        self._force = force
+        self.trg_lang = trg_lang
+        self.lowercase = lowercase
+        self.smooth_value = smooth_value
+        self.smooth_method = smooth_method
+        self.max_ngram_order = max_ngram_order
+        self.effective_order = effective_order
+        if tokenize is None:
+            tokenize = self._TOKENIZER_MAP.get(trg_lang, self.TOKENIZER_DEFAULT)
+        else:
+            for lang, best in (("zh", "zh"), ("ja", "ja-mecab"), ("ko", "ko-mecab")):
+                if trg_lang == lang and tokenize != best:
+                    extra = "'zh' or 'spm'" if lang == "zh" else f"'{best}' or 'spm'"
+                    name = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}[lang]
+                    _logger.warning(f"Consider using the {extra} tokenizer for {name}.")
+        self.tokenizer_signature = tokenize
+        super().__init__(_RefscoreBLEU(tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method,
+                                       smooth_value=smooth_value, max_order=max_ngram_order,
+                                       effective_order=effective_order), references)
+
+    def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
+        if not self._force and sum(hyp.endswith(" .") for hyp in hypotheses) >= _TOKENIZED_PERIOD_LINES:
+            _logger.warning("That's 100 lines that end in a tokenized period ('.')")
+            _logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
+            _logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message "
+                            "with the `force` parameter.")
+
+    def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[BLEUScore]:
+        order, config = self.max_ngram_order, self._metric.config
+        result = bleu_from_counts(totals[:, 2:2 + order], totals[:, 2 + order:], totals[:, 0], totals[:, 1],
+                                  smooth_method=config.smooth_method, smooth_value=config.smooth_value,
+                                  effective_order=config.effective_order,
+                                  dtype=np.float32 if replicates else np.float64)
+        scores = []
+        for row, score, precisions, bp in zip(totals.tolist(), result.score.tolist(), result.precisions.tolist(),
+                                              result.bp.tolist()):
+            if replicates:
+                row = [int(v) for v in row]   # sacreBLEU scores float32 sums; only the score is used
+            counts, order_totals = self._reported_counts(row[2:2 + order], row[2 + order:])
+            scores.append(BLEUScore(score, counts, order_totals, precisions, bp, int(row[0]), int(row[1])))
+        return scores
+
+    def _reported_counts(self, counts: list, totals: list) -> tuple[list, list]:
+        """sacreBLEU's ``compute_bleu`` adds the add-k value to the counts and totals it reports (orders >= 2, up
+        to the first order without n-grams), except when nothing matches."""
+        if self.smooth_method != "add-k" or not any(counts):
+            return counts, totals
+        value = self._metric.config.resolved_smooth_value
+        for n in range(1, len(counts)):
+            counts[n] += value
+            totals[n] += value
+            if totals[n] == 0:
+                break
+        return counts, totals
+
+    def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
+        """BLEU of one hypothesis against its references (sacreBLEU recommends ``effective_order=True`` here)."""
+        if not self.effective_order:
+            _logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        return super().sentence_score(hypothesis, references)
+
+
+def corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], smooth_method: str = "exp",
+                smooth_value: float | None = None, force: bool = False, lowercase: bool = False,
+                tokenize: str = BLEU.TOKENIZER_DEFAULT, use_effective_order: bool = False) -> BLEUScore:
+    """sacreBLEU's ``corpus_bleu``: reference streams, 0–100 scale.
+
+    >>> corpus_bleu(["a b c d"], [["a b c d"]], tokenize="none").score
+    100.00000000000004
+    """
+    metric = BLEU(lowercase=lowercase, force=force, tokenize=tokenize, smooth_method=smooth_method,
+                  smooth_value=smooth_value, effective_order=use_effective_order)
+    return metric.corpus_score(hypotheses, references)
+
+
+def raw_corpus_bleu(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]],
+                    smooth_value: float | None = SMOOTH_DEFAULTS["floor"]) -> BLEUScore:
+    """sacreBLEU's ``raw_corpus_bleu``: no tokenization, ``floor`` smoothing, effective order."""
+    return corpus_bleu(hypotheses, references, smooth_method="floor", smooth_value=smooth_value, force=True,
+                       tokenize="none", use_effective_order=True)
+
+
+def sentence_bleu(hypothesis: str, references: Sequence[str | None], smooth_method: str = "exp",
+                  smooth_value: float | None = None, lowercase: bool = False,
+                  tokenize: str = BLEU.TOKENIZER_DEFAULT, use_effective_order: bool = True) -> BLEUScore:
+    """sacreBLEU's ``sentence_bleu``: one hypothesis, a list of reference strings, effective order by default.
+
+    >>> print(sentence_bleu("the cat sat", ["the dog sat"]))
+    BLEU = 34.67 66.7/25.0/25.0/0.0 (BP = 1.000 ratio = 1.000 hyp_len = 3 ref_len = 3)
+    """
+    metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
+                  smooth_value=smooth_value, effective_order=use_effective_order)
+    return metric.sentence_score(hypothesis, references)
