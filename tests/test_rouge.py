@@ -296,7 +296,7 @@ def test_bootstrap_equals_rouge_score_aggregator_under_the_same_seed():
 
 # -- bad input ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kwargs, error, match", [
-    ({"types": ("rouge1", "rougeW")}, InputError, "unknown ROUGE type 'rougeW'.*rougeLsum"),
+    ({"types": ("rouge1", "rougeX")}, InputError, "unknown ROUGE type 'rougeX'.*rougeLsum.*rougeSU"),
     ({"types": ("rouge0",)}, InputError, "unknown ROUGE type"),
     ({"types": ()}, InputError, "types is empty"),
     ({"flavor": "perl"}, InputError, "unknown ROUGE flavor 'perl'; available: rouge-score"),
