@@ -14,41 +14,18 @@ from refscore._inputs import from_streams
 from refscore._version import __version__
 from refscore.stats import Statistics
 
-# Public names resolved lazily (name -> module), so `import refscore` stays cheap.
-_LAZY: dict[str, str] = {
-    "bootstrap_ci": "refscore.significance",
-    "bootstrap_ci_from_statistics": "refscore.significance",
-    "paired_test": "refscore.significance",
-    "paired_test_from_statistics": "refscore.significance",
-    "paired_bootstrap": "refscore.significance",
-    "paired_approximate_randomization": "refscore.significance",
-    "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
-    "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
-    "CHRF": "refscore.metrics.chrf",
-    "CHRFConfig": "refscore.metrics.chrf",
-    "CHRFScore": "refscore.metrics.chrf",
-    "chrf": "refscore.metrics.chrf",
-    "sentence_chrf": "refscore.metrics.chrf",
-    "BLEU": "refscore.metrics.bleu",
-    "BLEUScore": "refscore.metrics.bleu",
-    "bleu": "refscore.metrics.bleu",
-    "sentence_bleu": "refscore.metrics.bleu",
-    "GLEU": "refscore.metrics.gleu",
-    "GLEUScore": "refscore.metrics.gleu",
-    "gleu": "refscore.metrics.gleu",
-    "sentence_gleu": "refscore.metrics.gleu",
-    "CHRF": "refscore.metrics.chrf",
-    "CHRFConfig": "refscore.metrics.chrf",
-    "CHRFScore": "refscore.metrics.chrf",
-    "chrf": "refscore.metrics.chrf",
-    "sentence_chrf": "refscore.metrics.chrf",
-    "TER": "refscore.metrics.ter", "TERConfig": "refscore.metrics.ter", "TERScore": "refscore.metrics.ter",
-    "ter": "refscore.metrics.ter", "sentence_ter": "refscore.metrics.ter",
-    "rouge": "refscore.metrics.rouge",
-    "ROUGE": "refscore.metrics.rouge",
-    "ROUGE155": "refscore.metrics.rouge155",
-    "ROUGE155Config": "refscore.metrics.rouge155",
+# Public names resolved lazily (module -> names), so `import refscore` stays cheap.
+_PUBLIC: dict[str, tuple[str, ...]] = {
+    "refscore.metrics.bleu": ("BLEU", "BLEUConfig", "BLEUScore", "bleu", "sentence_bleu"),
+    "refscore.metrics.gleu": ("GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"),
+    "refscore.metrics.chrf": ("CHRF", "CHRFConfig", "CHRFScore", "chrf", "sentence_chrf"),
+    "refscore.metrics.ter": ("TER", "TERConfig", "TERScore", "ter", "sentence_ter"),
+    "refscore.metrics.rouge": ("ROUGE", "ROUGEConfig", "ROUGEScore", "rouge"),
+    "refscore.metrics.rouge155": ("ROUGE155", "ROUGE155Config", "rouge155"),
+    "refscore.significance": ("bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test",
+                              "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
 }
+_LAZY: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
 
