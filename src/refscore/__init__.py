@@ -16,6 +16,8 @@ from refscore.stats import Statistics
 
 # Public names resolved lazily (name -> module), so `import refscore` stays cheap.
 _LAZY: dict[str, str] = {
+    "bertscore": "refscore.metrics.bertscore",
+    "BERTScorer": "refscore.metrics.bertscore",
 }
 
 __all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]

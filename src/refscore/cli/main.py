@@ -105,6 +105,7 @@ def cmd_example(args: argparse.Namespace) -> int:
 #: Modules adding further subcommands; each has ``register(commands)`` taking the argparse subparsers object and
 #: setting ``handler`` (a function of the parsed args returning an exit code) on its parser.
 COMMAND_MODULES: list[str] = [
+    "refscore.cli.bertscore_baseline",
 ]
 
 

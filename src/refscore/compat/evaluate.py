@@ -15,6 +15,7 @@ from refscore.errors import InputError
 
 #: HF metric name -> "module:Class" of an object with ``compute(**kwargs) -> dict``.
 _MODULES: dict[str, str] = {
+    "bertscore": "refscore.compat._evaluate_bertscore:BERTScore",
 }
 
 

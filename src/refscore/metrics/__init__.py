@@ -11,6 +11,7 @@ if TYPE_CHECKING:
 
 #: name -> "module:Class". Keep the order: it is the column order of tables.
 REGISTRY: dict[str, str] = {
+    "bertscore": "refscore.metrics.bertscore:BERTScoreMetric",
 }
 
 
