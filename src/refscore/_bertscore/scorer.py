@@ -20,7 +20,7 @@ from refscore._bertscore.encoding import SentenceEncoder
 from refscore._bertscore.engine import Embedder, greedy_match, torch_threads
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, resolve_model_type
-from refscore._bertscore.tables import BERT_SCORE_VERSION
+from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
 from refscore._inputs import prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning
 from refscore.metrics.base import Signature
@@ -159,7 +159,7 @@ class BERTScorer:
         """bert-score's hash string of these settings (``utils.get_hash`` of bert-score 0.3.13)."""
         _, transformers = torch_and_transformers()
         text = (f"{self.model_type}_L{self.num_layers}{'_idf' if self.idf else '_no-idf'}"
-                f"_version={BERT_SCORE_VERSION}(hug_trans={transformers.__version__})")
+                f"_version={BERT_SCORE_HASH_VERSION}(hug_trans={transformers.__version__})")
         if self.rescale_with_baseline:
             text += "-custom-rescaled" if self.baseline_path is not None else "-rescaled"
         if self.use_fast_tokenizer:

@@ -163,3 +163,5 @@ MULTILINGUAL_MODEL = "bert-base-multilingual-cased"
 
 #: The bert-score release whose semantics and hash format refscore reproduces.
 BERT_SCORE_VERSION = "0.3.13"
+#: The version bert-score 0.3.13 writes into its hash: its ``__version__`` was left at "0.3.12".
+BERT_SCORE_HASH_VERSION = "0.3.12"
