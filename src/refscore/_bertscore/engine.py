@@ -22,7 +22,7 @@ from refscore._bertscore.models import LoadedModel
 from refscore.errors import RefscoreWarning
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
-DEFAULT_BATCH_TOKENS = {"cpu": 4096, "cuda": 65536}
+DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
 #: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings).
 MATCH_BUDGET = 1 << 24
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
@@ -61,7 +61,7 @@ class Embedder:
                  cache_size: int = 20_000) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
-        self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 4096))
+        self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 2048))
         self.progress = progress
         self.cache_size = cache_size
         self.cache: OrderedDict[bytes, Any] = OrderedDict()
