@@ -44,7 +44,7 @@ def worker(args: argparse.Namespace) -> None:
     import numpy as np
     import torch
 
-    torch.set_num_threads(args.threads)
+    torch.set_num_threads(int(args.threads))
     hyps, refs = load_pairs(args.pairs, args.repeat)
     start = time.perf_counter()
     if args.library == "bert_score":
