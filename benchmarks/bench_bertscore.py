@@ -47,7 +47,7 @@ def worker(args: argparse.Namespace) -> None:
     torch.set_num_threads(int(args.threads))
     hyps, refs = load_pairs(args.pairs, args.repeat)
     start = time.perf_counter()
-    if args.library == "bert_score":
+    if args.worker == "bert_score":
         import bert_score
 
         scorer = bert_score.BERTScorer(model_type=args.model, num_layers=args.layer, device=args.device)
