@@ -47,9 +47,16 @@ class BERTScorer(_BERTScorer):
         _check_rescale(rescale_with_baseline, lang, baseline_path)
         self.batch_size = batch_size
         self.nthreads = nthreads
-        super().__init__(model_type, num_layers, lang=lang, idf=bool(idf), idf_sentences=idf_sents,
+        super().__init__(model_type, num_layers, lang=lang, idf=bool(idf), idf_sentences=idf_sents if idf else None,
                          rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
                          all_layers=all_layers, device=device, use_fast_tokenizer=use_fast_tokenizer)
+
+    def compute_idf(self, sents: Any) -> None:
+        """Compute IDF weights from ``sents``; as in bert-score they are used only when the scorer has
+        ``idf=True``."""
+        idf = self.idf
+        super().compute_idf(sents)
+        self.idf = idf
 
     @property
     def baseline_vals(self) -> Any:
