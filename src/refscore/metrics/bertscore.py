@@ -54,9 +54,14 @@ def bertscore(hypotheses: Any, references: Any, *, model_type: str | None = None
 
 def _sentences_file(path: str) -> tuple[str, ...]:
     """CLI type of ``--bertscore-idf FILE``: the file's lines, the sentences IDF is computed from."""
-    from refscore.cli.io import read_lines
+    import argparse
 
-    return tuple(read_lines(path))
+    from refscore.cli.io import CliError, read_lines
+
+    try:
+        return tuple(read_lines(path))
+    except CliError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 @dataclasses.dataclass(frozen=True)
