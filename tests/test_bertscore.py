@@ -139,7 +139,6 @@ def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
 
 
 def test_token_id_inputs(tiny_model):
-    tokenizer = refscore.BERTScorer(tiny_model, 2).tokenizer
     scorer = refscore.BERTScorer(tiny_model, 2)
     text = scorer.score(HYPS, REFS)
     with_special = [scorer._encoder.encode_texts([s])[0] for s in HYPS]
@@ -147,7 +146,6 @@ def test_token_id_inputs(tiny_model):
     refs_ids = [scorer._encoder.encode_texts([s])[0].tolist() for s in REFS]
     for hyps_ids in (with_special, without):
         np.testing.assert_allclose(scorer.score(hyps_ids, refs_ids).f1, text.f1, atol=TOL)
-    assert tokenizer is not None
 
 
 def test_bfloat16_is_close_to_float32(tiny_bert):
@@ -209,7 +207,8 @@ def test_cli_score_and_baseline(tiny_bert, tmp_path, capsys):
     np.testing.assert_allclose(table[:, 1:], np.stack([v.mean(axis=1) for v in expected], axis=1), atol=1e-6)
     rescaled = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, rescale_with_baseline=True,
                                   baseline_path=str(out))
-    assert rescaled.f1.mean() < expected[2].mean() + 1
+    assert_close(rescaled, peer(HYPS, REFS, tiny_bert, num_layers=2, lang="en", rescale_with_baseline=True,
+                                baseline_path=str(out)))
 
 
 # -- drop-in compatibility -------------------------------------------------------------------------------------------
