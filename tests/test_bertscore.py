@@ -289,3 +289,20 @@ def test_defaultdict_idf_like_bert_score(tiny_bert):
     weights = defaultdict(lambda: 1.0, {2: 0.0, 3: 0.0})
     np.testing.assert_allclose(refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=weights).f1,
                                refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2).f1, atol=TOL)
+
+
+def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
+    expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
+    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=10_000)
+    run_model = scorer._embedder._run_model
+
+    def limited(batch):
+        if len(batch) > 3:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
+        return run_model(batch)
+
+    scorer._embedder._run_model = limited
+    with pytest.warns(RefscoreWarning, match="out of memory.*retrying with smaller batches"):
+        result = scorer.score(HYPS, REFS)
+    np.testing.assert_allclose(result.f1, expected.f1, atol=TOL)
+    assert scorer._embedder.batch_tokens < 10_000
