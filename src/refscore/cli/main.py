@@ -134,6 +134,7 @@ def cmd_example(args: argparse.Namespace) -> int:
 #: setting ``handler`` (a function of the parsed args returning an exit code) on its parser.
 COMMAND_MODULES: list[str] = [
     "refscore.cli.compare",
+    "refscore.cli.bertscore_baseline",
 ]
 
 

@@ -21,6 +21,7 @@ _MODULES: dict[str, str] = {
     "bleu": "refscore.compat._evaluate_bleu:Bleu",
     "google_bleu": "refscore.compat._evaluate_bleu:GoogleBleu",
     "sacrebleu": "refscore.compat._evaluate_bleu:Sacrebleu",
+    "bertscore": "refscore.compat._evaluate_bertscore:BERTScore",
 }
 
 

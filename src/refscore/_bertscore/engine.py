@@ -1,0 +1,214 @@
+"""The numeric core: embed unique sentences in token-budget batches, then greedy-match every (candidate, reference)
+pair (``bert_score.utils.greedy_cos_idf`` semantics) in padded batches on the model's device.
+
+Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
+a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
+are negative; see docs/bertscore.md).
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import sys
+import warnings
+from collections import OrderedDict
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore._bertscore.deps import require, torch_and_transformers
+from refscore._bertscore.models import LoadedModel
+from refscore.errors import RefscoreWarning
+
+#: Default token budget per forward pass (sentences x padded length), by device type.
+DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
+#: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings).
+MATCH_BUDGET = 1 << 24
+#: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
+PROGRESS_MIN_TOKENS = 200_000
+
+
+@contextlib.contextmanager
+def torch_threads(num_threads: int | None) -> Iterator[None]:
+    """Run torch's CPU ops with ``num_threads`` threads (None: leave torch's setting)."""
+    torch, _ = torch_and_transformers()
+    if num_threads is None:
+        yield
+        return
+    previous = torch.get_num_threads()
+    torch.set_num_threads(max(1, int(num_threads)))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(previous)
+
+
+def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
+    if not enabled:
+        return iterable
+    try:
+        tqdm = require("tqdm.auto", "BERTScore progress bars", "bertscore").tqdm
+    except ImportError:
+        return iterable
+    return tqdm(iterable, total=total, desc=description, unit="batch")
+
+
+class Embedder:
+    """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep."""
+
+    def __init__(self, loaded: LoadedModel, *, batch_tokens: int | None = None, progress: bool | None = None,
+                 cache_size: int = 20_000) -> None:
+        device_type = loaded.device.split(":")[0]
+        self.loaded = loaded
+        self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 2048))
+        self.progress = progress
+        self.cache_size = cache_size
+        self.cache: OrderedDict[bytes, Any] = OrderedDict()
+        pad = loaded.tokenizer.pad_token_id
+        self.pad_id = 0 if pad is None else int(pad)
+
+    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool]) -> list[Any]:
+        """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
+        Sequences with ``keep`` true are cached for later calls (references)."""
+        out: list[Any] = [None] * len(sequences)
+        todo: dict[bytes, list[int]] = {}
+        for i, ids in enumerate(sequences):
+            key = ids.tobytes()
+            cached = self.cache.get(key)
+            if cached is not None:
+                self.cache.move_to_end(key)
+                out[i] = cached
+            else:
+                todo.setdefault(key, []).append(i)
+        order = sorted(todo.values(), key=lambda idx: -len(sequences[idx[0]]))
+        batches = list(self._batches([len(sequences[idx[0]]) for idx in order]))
+        total_tokens = sum(len(sequences[idx[0]]) for idx in order)
+        show = self.progress if self.progress is not None else (
+            total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
+        for start, stop in _progress(batches, len(batches), show, "BERTScore embedding"):
+            group = order[start:stop]
+            embeddings = self._forward([sequences[idx[0]] for idx in group])
+            for idx, embedding in zip(group, embeddings):
+                for i in idx:
+                    out[i] = embedding
+                if any(keep[i] for i in idx):
+                    self._remember(sequences[idx[0]].tobytes(), embedding)
+        return out
+
+    def _remember(self, key: bytes, embedding: Any) -> None:
+        if self.cache_size <= 0:
+            return
+        self.cache[key] = embedding
+        while len(self.cache) > self.cache_size:
+            self.cache.popitem(last=False)
+
+    def _batches(self, lengths: list[int]) -> Iterator[tuple[int, int]]:
+        """Consecutive (start, stop) ranges of the length-sorted (longest first) sequences within the budget."""
+        start = 0
+        while start < len(lengths):
+            longest = lengths[start]
+            count = max(1, self.batch_tokens // max(longest, 1))
+            yield start, min(start + count, len(lengths))
+            start += count
+
+    def _forward(self, batch: list[np.ndarray]) -> list[Any]:
+        torch, _ = torch_and_transformers()
+        out_of_memory = getattr(torch.cuda, "OutOfMemoryError", ())
+        try:
+            return self._run_model(batch)
+        except out_of_memory:  # type: ignore[misc]
+            if len(batch) == 1:
+                raise
+            torch.cuda.empty_cache()
+            self.batch_tokens = max(1, self.batch_tokens // 2)
+            warnings.warn(f"BERTScore: CUDA out of memory on a batch of {len(batch)} sentences of up to "
+                          f"{len(batch[0])} tokens; retrying with smaller batches (batch_tokens is now "
+                          f"{self.batch_tokens}; pass a smaller batch_tokens to avoid the retry)",
+                          RefscoreWarning, stacklevel=2)
+            half = len(batch) // 2
+            return self._forward(batch[:half]) + self._forward(batch[half:])
+
+    def _run_model(self, batch: list[np.ndarray]) -> list[Any]:
+        torch, _ = torch_and_transformers()
+        loaded = self.loaded
+        lengths = [len(ids) for ids in batch]
+        width = max(lengths)
+        input_ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, ids in enumerate(batch):
+            input_ids[row, :len(ids)] = ids
+            mask[row, :len(ids)] = 1
+        with torch.inference_mode():
+            output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
+                                  attention_mask=torch.from_numpy(mask).to(loaded.device),
+                                  output_hidden_states=loaded.all_layers)
+            if loaded.all_layers:
+                hidden = torch.stack(tuple(output.hidden_states), dim=2)
+            else:
+                hidden = output[0].unsqueeze(2)
+            hidden = hidden.float()
+            hidden = hidden / torch.norm(hidden, dim=-1).unsqueeze(-1)
+            return [hidden[row, :length] for row, length in enumerate(lengths)]
+
+
+def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray], ref_embeddings: Sequence[Any],
+                 ref_weights: Sequence[np.ndarray]) -> np.ndarray:
+    """P, R, F of each pair ``(hyp_embeddings[i], ref_embeddings[i])``: ``(n_pairs, n_layers, 3)`` float32.
+
+    Every token (special tokens included) is a match candidate; each side's weights are normalised to sum 1;
+    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum.
+    """
+    torch, _ = torch_and_transformers()
+    n_pairs = len(hyp_embeddings)
+    if n_pairs == 0:
+        return np.zeros((0, 1, 3), dtype=np.float32)
+    n_layers, dim = hyp_embeddings[0].shape[1], hyp_embeddings[0].shape[2]
+    hyp_len = np.array([e.shape[0] for e in hyp_embeddings])
+    ref_len = np.array([e.shape[0] for e in ref_embeddings])
+    order = np.lexsort((ref_len, hyp_len))
+    result = np.empty((n_pairs, n_layers, 3), dtype=np.float32)
+    start = 0
+    with torch.inference_mode():
+        while start < n_pairs:
+            stop, longest_ref = start + 1, ref_len[order[start]]
+            while stop < n_pairs:
+                longest_ref = max(longest_ref, ref_len[order[stop]])
+                if (stop + 1 - start) * n_layers * hyp_len[order[stop]] * (longest_ref + 2 * dim) > MATCH_BUDGET:
+                    break
+                stop += 1
+            chunk = order[start:stop]
+            result[chunk] = _match_batch([hyp_embeddings[i] for i in chunk], [hyp_weights[i] for i in chunk],
+                                         [ref_embeddings[i] for i in chunk], [ref_weights[i] for i in chunk], torch)
+            start = stop
+    return result
+
+
+def _pad(embeddings: list[Any], weights: list[np.ndarray], torch: Any) -> tuple[Any, Any, Any]:
+    """(B, layers, L, d) zero-padded embeddings, (B, L) normalised weights, (B, L) validity mask."""
+    padded = torch.nn.utils.rnn.pad_sequence(list(embeddings), batch_first=True)  # (B, L, layers, d)
+    width = padded.shape[1]
+    lengths = torch.tensor([e.shape[0] for e in embeddings], device=padded.device)
+    valid = torch.arange(width, device=padded.device)[None, :] < lengths[:, None]
+    weight = torch.zeros((len(weights), width), dtype=torch.float32)
+    for row, w in enumerate(weights):
+        weight[row, :len(w)] = torch.from_numpy(w)
+    weight = weight.to(padded.device)
+    weight = weight / weight.sum(dim=1, keepdim=True)
+    return padded.transpose(1, 2), weight, valid
+
+
+def _match_batch(hyp_emb: list[Any], hyp_w: list[np.ndarray], ref_emb: list[Any], ref_w: list[np.ndarray],
+                 torch: Any) -> np.ndarray:
+    hyp, hyp_weight, hyp_valid = _pad(hyp_emb, hyp_w, torch)
+    ref, ref_weight, ref_valid = _pad(ref_emb, ref_w, torch)
+    sim = torch.matmul(hyp, ref.transpose(-1, -2))  # (B, layers, Lh, Lr)
+    pair_valid = hyp_valid[:, None, :, None] & ref_valid[:, None, None, :]
+    sim = sim.masked_fill(~pair_valid, -math.inf)
+    word_precision = sim.amax(dim=3).masked_fill(~hyp_valid[:, None, :], 0.0)
+    word_recall = sim.amax(dim=2).masked_fill(~ref_valid[:, None, :], 0.0)
+    precision = (word_precision * hyp_weight[:, None, :]).sum(dim=2)
+    recall = (word_recall * ref_weight[:, None, :]).sum(dim=2)
+    f1 = 2 * precision * recall / (precision + recall)
+    f1 = f1.masked_fill(torch.isnan(f1), 0.0)
+    return torch.stack((precision, recall, f1), dim=-1).cpu().numpy()

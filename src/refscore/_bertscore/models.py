@@ -1,0 +1,193 @@
+"""Choosing and loading the encoder: bert-score's model/layer defaults, offline-first loading, layer truncation.
+
+A model is a local directory or a Hugging Face hub name. Hub names are looked up in the local cache first; the
+network is tried only when the cache misses and ``HF_HUB_OFFLINE`` is not set, and a failure explains how to point
+at a local copy.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from refscore._bertscore.deps import torch_and_transformers
+from refscore._bertscore.tables import LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
+from refscore.errors import InputError
+
+DTYPES = ("float32", "bfloat16", "float16")
+
+
+def resolve_model_type(model_type: str | None, lang: str | None) -> str:
+    """The model to use: ``model_type`` if given, else bert-score's model for ``lang``.
+
+    >>> resolve_model_type(None, "EN"), resolve_model_type(None, "de")
+    ('roberta-large', 'bert-base-multilingual-cased')
+    """
+    if model_type is not None:
+        if not isinstance(model_type, str) or not model_type.strip():
+            raise InputError(f"model_type must be a model name or a local directory, got {model_type!r}")
+        return model_type
+    if lang is None:
+        raise InputError("BERTScore needs a model: give model_type (a hub name or a local directory) or lang "
+                         "(e.g. lang='en' uses roberta-large, as bert-score does)")
+    return LANG_MODELS.get(lang.lower(), MULTILINGUAL_MODEL)
+
+
+def hub_offline() -> bool:
+    """True when ``HF_HUB_OFFLINE`` (or ``TRANSFORMERS_OFFLINE``) asks for no network access."""
+    return any(os.environ.get(name, "").strip().upper() in {"1", "ON", "YES", "TRUE"}
+               for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
+
+
+def _from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> Any:
+    """``loader.from_pretrained`` from a local directory or the local cache first, the network only if allowed."""
+    if os.path.isdir(os.path.expanduser(model_type)):
+        return loader.from_pretrained(os.path.expanduser(model_type), **kwargs)
+    try:
+        return loader.from_pretrained(model_type, local_files_only=True, **kwargs)
+    except OSError as cache_miss:
+        reason = cache_miss
+    if not hub_offline():
+        try:
+            return loader.from_pretrained(model_type, **kwargs)
+        except OSError as download_error:
+            reason = download_error
+    offline = " (HF_HUB_OFFLINE is set, so nothing is downloaded)" if hub_offline() else ""
+    raise InputError(
+        f"cannot load the {what} of model {model_type!r}: it is not a local directory, not in the Hugging Face "
+        f"cache and could not be downloaded{offline}. Download it once where there is network access "
+        f"(`huggingface-cli download {model_type}`), or pass the path of a local copy as model_type="
+        f"'/path/to/model' (a directory with config.json, the weights and the tokenizer files). "
+        f"Cause: {str(reason).splitlines()[0] if str(reason) else type(reason).__name__}") from None
+
+
+def load_config(model_type: str, trust_remote_code: bool = False) -> Any:
+    _, transformers = torch_and_transformers()
+    return _from_pretrained(transformers.AutoConfig, model_type, "configuration",
+                            trust_remote_code=trust_remote_code)
+
+
+def load_tokenizer(model_type: str, use_fast: bool = False, trust_remote_code: bool = False) -> Any:
+    """The model's tokenizer; ``use_fast=False`` by default, as in bert-score (transformers 5 has fast ones only)."""
+    _, transformers = torch_and_transformers()
+    return _from_pretrained(transformers.AutoTokenizer, model_type, "tokenizer", use_fast=use_fast,
+                            trust_remote_code=trust_remote_code)
+
+
+def count_layers(config: Any) -> int | None:
+    """Number of transformer layers of an encoder config (``None`` when the config does not say)."""
+    for name in ("num_hidden_layers", "n_layers", "num_layers", "encoder_layers", "n_layer"):
+        value = getattr(config, name, None)
+        if isinstance(value, int):
+            return value
+    return None
+
+
+def resolve_num_layers(model_type: str, num_layers: int | None, config: Any) -> int:
+    """``num_layers`` if given (checked against the model), else bert-score's default for known model names."""
+    available = count_layers(config)
+    if num_layers is None:
+        if model_type not in MODEL_LAYERS:
+            size = f"it has {available} layers; " if available is not None else ""
+            raise InputError(
+                f"num_layers is required for model {model_type!r}: it is not in bert-score's table of tuned default "
+                f"layers; {size}pass num_layers=N to use the output of layer N (0 = embeddings)")
+        num_layers = MODEL_LAYERS[model_type]
+    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
+        raise InputError(f"num_layers must be an int, got {num_layers!r} ({type(num_layers).__name__})")
+    if num_layers < 0 or (available is not None and num_layers > available):
+        upper = available if available is not None else "the model's layer count"
+        raise InputError(f"num_layers={num_layers} is out of range for model {model_type!r}: choose 0..{upper} "
+                         f"(0 = embedding output, {upper} = last layer)")
+    return num_layers
+
+
+def _keep_first(layers: Any, num_layers: int) -> Any:
+    torch, _ = torch_and_transformers()
+    return torch.nn.ModuleList(list(layers[:num_layers]))
+
+
+def truncate_layers(model: Any, num_layers: int, model_type: str) -> None:
+    """Drop the layers above ``num_layers`` in place, exactly as ``bert_score.utils.get_model`` does, so that the
+    model's last hidden state is the output of layer ``num_layers`` and no unused layer is run."""
+    if hasattr(model, "n_layers"):  # xlm
+        model.n_layers = num_layers
+    elif hasattr(model, "layer"):  # xlnet
+        model.layer = _keep_first(model.layer, num_layers)
+    elif hasattr(model, "encoder"):
+        if hasattr(model.encoder, "albert_layer_groups"):
+            model.encoder.config.num_hidden_layers = num_layers
+        elif hasattr(model.encoder, "block"):  # t5
+            model.encoder.block = _keep_first(model.encoder.block, num_layers)
+        elif hasattr(model.encoder, "layer"):  # bert, roberta, electra, deberta...
+            model.encoder.layer = _keep_first(model.encoder.layer, num_layers)
+        else:
+            raise InputError(f"model {model_type!r}: unsupported encoder architecture {type(model).__name__} "
+                             f"(cannot find its layer list)")
+    elif hasattr(model, "transformer"):  # distilbert
+        model.transformer.layer = _keep_first(model.transformer.layer, num_layers)
+    elif hasattr(model, "layers"):  # bart encoder
+        model.layers = _keep_first(model.layers, num_layers)
+    else:
+        raise InputError(f"model {model_type!r}: unsupported architecture {type(model).__name__} "
+                         f"(cannot find its layer list)")
+
+
+def resolve_device(device: str | None) -> str:
+    """``auto``/``None`` -> ``cuda`` when available, else ``cpu``; other values are passed to torch."""
+    torch, _ = torch_and_transformers()
+    if device is None or device == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if isinstance(device, int) and not isinstance(device, bool):
+        return f"cuda:{device}"  # bert-score silently ignored device=0 (bert_score#77)
+    if not isinstance(device, str):
+        raise InputError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise InputError(f"device={device!r} but torch has no CUDA device here; use device='cpu' or 'auto'")
+    return device
+
+
+def resolve_dtype(dtype: str) -> Any:
+    torch, _ = torch_and_transformers()
+    if dtype not in DTYPES:
+        raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    return getattr(torch, dtype)
+
+
+@dataclass
+class LoadedModel:
+    """An encoder ready to embed: the truncated model, its tokenizer and facts about them."""
+
+    model_type: str
+    model: Any
+    tokenizer: Any
+    num_layers: int
+    total_layers: int | None
+    all_layers: bool
+    device: str
+    dtype: str
+
+
+def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = False, device: str | None = "auto",
+               dtype: str = "float32", use_fast_tokenizer: bool = False,
+               trust_remote_code: bool = False) -> LoadedModel:
+    """Load tokenizer and encoder as bert-score does (T5 -> encoder only, encoder-decoder -> ``.encoder``), keep only
+    the layers needed, move to ``device`` and ``dtype`` and switch to eval mode."""
+    _, transformers = torch_and_transformers()
+    config = load_config(model_type, trust_remote_code)
+    if all_layers and num_layers is None and model_type not in MODEL_LAYERS:
+        num_layers = count_layers(config)  # every layer is used; the number only appears in the hash
+    num_layers = resolve_num_layers(model_type, num_layers, config)
+    torch_dtype = resolve_dtype(dtype)
+    device = resolve_device(device)
+    tokenizer = load_tokenizer(model_type, use_fast_tokenizer, trust_remote_code)
+    loader = transformers.T5EncoderModel if "t5" in model_type else transformers.AutoModel
+    model = _from_pretrained(loader, model_type, "weights", trust_remote_code=trust_remote_code)
+    if hasattr(model, "decoder") and hasattr(model, "encoder"):
+        model = model.encoder
+    total_layers = count_layers(config)
+    if not all_layers:
+        truncate_layers(model, num_layers, model_type)
+    model.eval()
+    model.to(device=device, dtype=torch_dtype)
+    return LoadedModel(model_type, model, tokenizer, num_layers, total_layers, all_layers, device, dtype)

@@ -1,0 +1,269 @@
+"""``BERTScorer``: a loaded model plus settings; scores batches with bert-score 0.3.13's numbers.
+
+>>> scorer = BERTScorer("path/to/model", num_layers=4)  # doctest: +SKIP
+>>> result = scorer.score(["the cat sat"], [["a cat sat", "the cat sits"]])  # doctest: +SKIP
+>>> result.f1, result.best_reference, float(result.f1.mean())  # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import warnings
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore._bertscore import baseline as baselines
+from refscore._bertscore.deps import torch_and_transformers
+from refscore._bertscore.encoding import SentenceEncoder
+from refscore._bertscore.engine import Embedder, greedy_match, torch_threads
+from refscore._bertscore.idf import TokenWeights
+from refscore._bertscore.models import load_model, resolve_model_type
+from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
+from refscore._inputs import prepare_batch
+from refscore.errors import InputError, InputTypeError, RefscoreWarning
+from refscore.metrics.base import Signature
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class BERTScoreResult:
+    """Per-pair BERTScore in input order (float32 numpy arrays, as bert-score's tensors).
+
+    ``precision``/``recall``/``f1`` have shape ``(n,)``, or ``(layers + 1, n)`` with ``all_layers``.
+    ``best_reference[i]`` is the index (within segment i's references) of the reference with the highest F1.
+    Unpacks as ``P, R, F = result``.
+    """
+
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    best_reference: np.ndarray
+    hash: str
+    signature: str
+    nrefs: int = 1
+
+    def __iter__(self) -> Any:
+        return iter((self.precision, self.recall, self.f1))
+
+    def __len__(self) -> int:
+        return int(self.f1.shape[-1])
+
+    def mean(self) -> dict[str, float]:
+        """Corpus values: the mean of the per-pair scores (bert-score's CLI convention)."""
+        return {"precision": float(np.mean(self.precision, dtype=np.float64)),
+                "recall": float(np.mean(self.recall, dtype=np.float64)),
+                "f1": float(np.mean(self.f1, dtype=np.float64))}
+
+
+def _idf_mode(idf: Any) -> tuple[bool, TokenWeights | None, list[str] | None]:
+    """(idf on?, frozen weights from a dict, sentences to compute frozen weights from)."""
+    if isinstance(idf, bool):
+        return idf, None, None
+    if isinstance(idf, Mapping):
+        return True, TokenWeights.from_mapping(idf), None
+    if isinstance(idf, (list, tuple)):
+        for index, sentence in enumerate(idf):
+            if not isinstance(sentence, str):
+                raise InputTypeError(f"idf[{index}] is {type(sentence).__name__}; a list given as idf must hold the "
+                                     f"sentences (str) to compute IDF from")
+        return True, None, list(idf)
+    raise InputTypeError(f"idf must be True/False, a {{token_id: weight}} dict or a list of sentences, "
+                         f"got {type(idf).__name__}")
+
+
+class BERTScorer:
+    """BERTScore with a model loaded once (bert-score 0.3.13 semantics, float32 results identical to it).
+
+    Args:
+        model_type: hub name or local directory of any Hugging Face encoder (default: bert-score's model for
+            ``lang``).
+        num_layers: use the output of this layer; default from bert-score's table for known hub names, required
+            otherwise.
+        lang: bert-score's language code (chooses the model when ``model_type`` is None; built-in baselines).
+        idf: ``False`` (uniform weights), ``True`` (IDF from each call's references, or from ``idf_sentences``),
+            a ``{token_id: weight}`` dict, or a list of sentences to compute IDF from.
+        idf_sentences: sentences to compute IDF from once (bert-score's ``idf_sents``).
+        rescale_with_baseline: rescale with ``baseline_path`` or bert-score's built-in file for ``lang``.
+        all_layers: score with every hidden state (results get a leading layer axis).
+        device: ``"auto"`` (CUDA when available), ``"cpu"``, ``"cuda"``, ``"cuda:N"``.
+        dtype: ``"float32"`` (exact), ``"bfloat16"`` or ``"float16"`` (faster on GPU; see docs for tolerances).
+        batch_tokens: token budget of one forward pass (sentences x padded length).
+        use_fast_tokenizer: bert-score's ``use_fast_tokenizer`` (changes the tokenizer, hence the scores).
+        trust_remote_code: allow models with custom code from the hub (off unless asked).
+        progress: progress bar (tqdm) — None shows one on long runs when stderr is a terminal.
+        reference_cache_size: number of reference embeddings kept across calls.
+    """
+
+    def __init__(self, model_type: str | None = None, num_layers: int | None = None, *, lang: str | None = None,
+                 idf: Any = False, idf_sentences: Sequence[str] | None = None,
+                 rescale_with_baseline: bool = False, baseline_path: str | os.PathLike[str] | None = None,
+                 all_layers: bool = False, device: str | None = "auto", dtype: str = "float32",
+                 batch_tokens: int | None = None, use_fast_tokenizer: bool = False, trust_remote_code: bool = False,
+                 progress: bool | None = None, reference_cache_size: int = 20_000) -> None:
+        self.model_type = resolve_model_type(model_type, lang)
+        self.lang = lang
+        self.idf, self._frozen_idf, sentences = _idf_mode(idf)
+        self.rescale_with_baseline = bool(rescale_with_baseline)
+        self.baseline_path = None if baseline_path is None else str(baseline_path)
+        self.all_layers = bool(all_layers)
+        self.dtype = dtype
+        self.use_fast_tokenizer = bool(use_fast_tokenizer)
+        self._loaded = load_model(self.model_type, num_layers, all_layers=self.all_layers, device=device,
+                                  dtype=dtype, use_fast_tokenizer=use_fast_tokenizer,
+                                  trust_remote_code=trust_remote_code)
+        self.num_layers = self._loaded.num_layers
+        self.device = self._loaded.device
+        self._encoder = SentenceEncoder(self._loaded.tokenizer, self._loaded.model.config,
+                                        use_fast_tokenizer=use_fast_tokenizer)
+        self._embedder = Embedder(self._loaded, batch_tokens=batch_tokens, progress=progress,
+                                  cache_size=reference_cache_size)
+        self._uniform = TokenWeights.uniform([self._encoder.cls_id, self._encoder.sep_id])
+        self._baseline: np.ndarray | None = None
+        if self.rescale_with_baseline:
+            path = baselines.resolve_baseline_path(baseline_path, lang, self.model_type)
+            self._baseline = baselines.read_baseline(path, self._loaded.total_layers)
+        if idf_sentences is not None:
+            self.compute_idf(idf_sentences)
+        elif sentences is not None:
+            self.compute_idf(sentences)
+
+    # -- settings ------------------------------------------------------------------------------------------------
+    @property
+    def tokenizer(self) -> Any:
+        return self._loaded.tokenizer
+
+    @property
+    def model(self) -> Any:
+        return self._loaded.model
+
+    @property
+    def idf_weights(self) -> TokenWeights | None:
+        """The frozen IDF weights (None when IDF is off or computed per call from the references)."""
+        return self._frozen_idf if self.idf else None
+
+    def compute_idf(self, sentences: Sequence[str]) -> None:
+        """Freeze IDF weights computed from ``sentences`` (bert-score's ``compute_idf``); turns IDF on."""
+        if isinstance(sentences, str) or not isinstance(sentences, Sequence) or not sentences:
+            raise InputError("compute_idf needs a non-empty list of sentences")
+        if self._frozen_idf is not None:
+            warnings.warn("Overwriting the previous importance weights.", RefscoreWarning, stacklevel=2)
+        for index, sentence in enumerate(sentences):
+            if not isinstance(sentence, str):
+                raise InputTypeError(f"idf sentences[{index}] is {type(sentence).__name__}, expected str")
+        self._frozen_idf = TokenWeights.from_sequences(self._encode_unique(list(sentences), "idf sentences"))
+        self.idf = True
+
+    @property
+    def hash(self) -> str:
+        """bert-score's hash string of these settings (``utils.get_hash`` of bert-score 0.3.13)."""
+        _, transformers = torch_and_transformers()
+        text = (f"{self.model_type}_L{self.num_layers}{'_idf' if self.idf else '_no-idf'}"
+                f"_version={BERT_SCORE_HASH_VERSION}(hug_trans={transformers.__version__})")
+        if self.rescale_with_baseline:
+            text += "-custom-rescaled" if self.baseline_path is not None else "-rescaled"
+        if self.use_fast_tokenizer:
+            text += "_fast-tokenizer"
+        return text
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        """refscore's reproducibility signature: model, layer, idf, rescaling, dtype and library versions."""
+        torch, transformers = torch_and_transformers()
+        if not self.idf:
+            idf = "no"
+        elif self._frozen_idf is None:
+            idf = "refs"
+        else:
+            idf = f"fixed-{self._frozen_idf.fingerprint()}"
+        rescale = "no" if not self.rescale_with_baseline else (
+            f"custom-{os.path.basename(self.baseline_path)}" if self.baseline_path else f"builtin-{self.lang}")
+        fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": self.model_type,
+                  "layer": "all" if self.all_layers else str(self.num_layers), "idf": idf, "rescale": rescale,
+                  "dtype": self.dtype, "tok": "fast" if self.use_fast_tokenizer else "default",
+                  "bert_score": BERT_SCORE_VERSION, "transformers": transformers.__version__,
+                  "torch": torch.__version__.split("+")[0]}
+        return Signature(fields)
+
+    def __repr__(self) -> str:
+        return f"BERTScorer(hash={self.hash!r}, device={self.device!r}, dtype={self.dtype!r})"
+
+    # -- scoring -------------------------------------------------------------------------------------------------
+    def _encode_unique(self, items: list[Any], where: str, token_ids: bool = False) -> list[np.ndarray]:
+        if token_ids:
+            return self._encoder.encode_ids(items, where)
+        unique = list(dict.fromkeys(items))
+        encoded = dict(zip(unique, self._encoder.encode_texts(unique, where)))
+        return [encoded[item] for item in items]
+
+    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
+              hyp_name: str = "hypotheses", ref_name: str = "references") -> BERTScoreResult:
+        """Per-pair P/R/F. ``references[i]`` is a string or a list of strings (the per-component maximum over
+        them is taken, as bert-score does); token-id sequences are accepted instead of strings."""
+        batch = prepare_batch(hypotheses, references, hyp_name=hyp_name, ref_name=ref_name)
+        with torch_threads(num_threads):
+            hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids)
+            ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids)
+            if not self.idf:
+                weights = self._uniform
+            elif self._frozen_idf is not None:
+                weights = self._frozen_idf
+            else:
+                weights = TokenWeights.from_sequences(ref_ids)
+            embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids))
+            counts = batch.refs_per_segment
+            pair_hyp = np.repeat(np.arange(len(hyp_ids)), counts)
+            values = greedy_match([embeddings[i] for i in pair_hyp], [weights(hyp_ids[i]) for i in pair_hyp],
+                                  embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids])
+        self._zero_empty(values, np.array([len(hyp_ids[i]) == 2 for i in pair_hyp], dtype=bool),
+                         np.array([len(ids) == 2 for ids in ref_ids], dtype=bool))
+        values, best = self._reduce_references(values, batch.ref_offsets)
+        if self._baseline is not None:
+            table = self._baseline if self.all_layers else self._baseline[self.num_layers][None, :]
+            values = baselines.rescale(values, table[None, :, :])
+        if self.all_layers:
+            precision, recall, f1 = (np.ascontiguousarray(values[:, :, k].T) for k in range(3))
+        else:
+            precision, recall, f1 = (np.ascontiguousarray(values[:, 0, k]) for k in range(3))
+        return BERTScoreResult(precision, recall, f1, best, self.hash, str(self.signature(batch.nrefs)), batch.nrefs)
+
+    @staticmethod
+    def _zero_empty(values: np.ndarray, empty_hyp: np.ndarray, empty_ref: np.ndarray) -> None:
+        """bert-score: a candidate or reference of 2 tokens (special tokens only) gets P = R = 0 (F keeps the value
+        computed before, which is 0 unless custom IDF weights give the special tokens weight)."""
+        for empty, side in ((empty_hyp, "candidate"), (empty_ref, "reference")):
+            if empty.any():
+                warnings.warn(f"BERTScore: empty {side} sentence detected (items of pairs "
+                              f"{np.flatnonzero(empty)[:5].tolist()}); setting raw P and R to 0 as bert-score does",
+                              RefscoreWarning, stacklevel=3)
+                values[empty, :, :2] = 0.0
+
+    @staticmethod
+    def _reduce_references(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per segment: the element-wise maximum over its references (P, R, F separately, as bert-score) and the
+        index of the reference with the highest F (first one on ties)."""
+        starts = offsets[:-1]
+        counts = np.diff(offsets)
+        if bool(np.all(counts == 1)):
+            return values, np.zeros(len(counts), dtype=np.int64)
+        reduced = np.maximum.reduceat(values, starts, axis=0)
+        f1 = values[:, :, 2]
+        best = np.array([int(np.argmax(f1[start:start + count, 0])) for start, count in zip(starts, counts)],
+                        dtype=np.int64)
+        return reduced, best
+
+    def similarity_matrix(self, candidate: str, reference: str) -> tuple[np.ndarray, list[str], list[str]]:
+        """Cosine similarities of the candidate's and reference's tokens (special tokens removed) and the token
+        strings, as drawn by bert-score's ``plot_example``; rescaled with the F baseline when rescaling is on."""
+        for name, value in (("candidate", candidate), ("reference", reference)):
+            if not isinstance(value, str):
+                raise InputTypeError(f"{name} must be a str, got {type(value).__name__}")
+        hyp_ids, ref_ids = self._encoder.encode_texts([candidate, reference], "sentences")
+        hyp, ref = self._embedder.embed([hyp_ids, ref_ids], [False, False])
+        layer = self.num_layers if self.all_layers else 0
+        sim = (hyp[:, layer] @ ref[:, layer].T).cpu().numpy()[1:-1, 1:-1]
+        if self._baseline is not None:
+            base = self._baseline[self.num_layers, 2]
+            sim = (sim - base) / (np.float32(1) - base)
+        decode = self.tokenizer.decode
+        return sim, [decode([int(i)]) for i in hyp_ids[1:-1]], [decode([int(i)]) for i in ref_ids[1:-1]]
+

@@ -1,0 +1,46 @@
+"""Hugging Face ``evaluate``'s ``bertscore`` metric: ``compute(predictions=..., references=..., ...)`` ->
+``{"precision": [...], "recall": [...], "f1": [...], "hashcode": str}``, with bert-score's values.
+
+Unlike the HF script, IDF weights are recomputed from each call's references: HF caches its ``BERTScorer`` by hash
+and the hash does not cover the IDF corpus, so later calls with ``idf=True`` reuse the first call's IDF weights.
+The loaded model is still cached between calls with the same model settings.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from refscore._bertscore.models import resolve_model_type
+from refscore._bertscore.scorer import BERTScorer
+from refscore.errors import InputError
+
+
+class BERTScore:
+    """``refscore.compat.evaluate.load("bertscore")``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._scorers: dict[tuple[Any, ...], BERTScorer] = {}
+
+    def compute(self, *, predictions: Any, references: Any, lang: str | None = None, model_type: str | None = None,
+                num_layers: int | None = None, verbose: bool = False, idf: bool = False, device: Any = None,
+                batch_size: int = 64, nthreads: int = 4, all_layers: bool = False,
+                rescale_with_baseline: bool = False, baseline_path: str | None = None,
+                use_fast_tokenizer: bool = False) -> dict[str, Any]:
+        if model_type is None and lang is None:
+            raise InputError("Either 'lang' (e.g. 'en') or 'model_type' (e.g. 'microsoft/deberta-xlarge-mnli') "
+                             "must be specified")
+        if rescale_with_baseline and lang is None and baseline_path is None:
+            raise InputError("rescale_with_baseline=True needs lang (built-in baselines) or baseline_path")
+        model_type = resolve_model_type(model_type, lang)
+        key = (model_type, num_layers, bool(idf), device, all_layers, lang, rescale_with_baseline, baseline_path,
+               use_fast_tokenizer)
+        scorer = self._scorers.get(key)
+        if scorer is None:
+            self._scorers.clear()  # one model at a time, as the HF script
+            scorer = BERTScorer(model_type, num_layers, lang=lang, idf=bool(idf), all_layers=all_layers,
+                                device=device, rescale_with_baseline=rescale_with_baseline,
+                                baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer,
+                                progress=True if verbose else None)
+            self._scorers[key] = scorer
+        result = scorer.score(predictions, references, hyp_name="predictions", ref_name="references")
+        return {"precision": result.precision.tolist(), "recall": result.recall.tolist(), "f1": result.f1.tolist(),
+                "hashcode": result.hash}

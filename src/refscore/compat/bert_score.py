@@ -1,0 +1,136 @@
+"""Drop-in for ``bert_score`` 0.3.13: ``score``, ``plot_example`` and ``BERTScorer`` with the same arguments,
+returning torch tensors ``(P, R, F)`` (shape ``(N,)``, or ``(layers + 1, N)`` with ``all_layers``) with
+bert-score's values, computed by refscore.
+
+>>> from refscore.compat import bert_score
+>>> P, R, F = bert_score.score(["the cat sat"], ["a cat sat"], model_type="path/to/model",
+...                            num_layers=4)  # doctest: +SKIP
+
+Differences (see docs/bertscore.md): ``batch_size`` and ``nthreads`` are accepted and do not change anything
+(refscore batches by token count); a missing baseline file is an error instead of a printed warning;
+``plot_example`` returns the matplotlib figure instead of calling ``plt.show()``.
+"""
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from refscore._bertscore.baseline import read_baseline, resolve_baseline_path
+from refscore._bertscore.deps import require, torch_and_transformers
+from refscore._bertscore.scorer import BERTScorer as _BERTScorer
+from refscore.errors import InputError, InputTypeError
+
+__all__ = ["score", "plot_example", "BERTScorer"]
+
+
+def _check_rescale(rescale_with_baseline: bool, lang: str | None, baseline_path: Any) -> None:
+    if rescale_with_baseline and lang is None and baseline_path is None:
+        raise InputError("rescale_with_baseline=True needs lang (for bert-score's built-in baselines) or "
+                         "baseline_path")
+
+
+def _as_tensors(result: Any) -> tuple[Any, Any, Any]:
+    torch, _ = torch_and_transformers()
+    return tuple(torch.from_numpy(np.ascontiguousarray(values)) for values in result)  # type: ignore[return-value]
+
+
+class BERTScorer(_BERTScorer):
+    """bert-score's ``BERTScorer``: ``score`` returns tensors; ``idf=True`` needs ``idf_sents`` or
+    :meth:`compute_idf` first, as in bert-score."""
+
+    def __init__(self, model_type: str | None = None, num_layers: int | None = None, batch_size: int = 64,
+                 nthreads: int = 4, all_layers: bool = False, idf: bool = False, idf_sents: Any = None,
+                 device: Any = None, lang: str | None = None, rescale_with_baseline: bool = False,
+                 baseline_path: str | None = None, use_fast_tokenizer: bool = False) -> None:
+        _check_rescale(rescale_with_baseline, lang, baseline_path)
+        self.batch_size = batch_size
+        self.nthreads = nthreads
+        super().__init__(model_type, num_layers, lang=lang, idf=bool(idf), idf_sentences=idf_sents if idf else None,
+                         rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
+                         all_layers=all_layers, device=device, use_fast_tokenizer=use_fast_tokenizer)
+
+    def compute_idf(self, sents: Any) -> None:
+        """Compute IDF weights from ``sents``; as in bert-score they are used only when the scorer has
+        ``idf=True``."""
+        idf = self.idf
+        super().compute_idf(sents)
+        self.idf = idf
+
+    @property
+    def baseline_vals(self) -> Any:
+        """The baseline row(s) used for rescaling, as a float32 tensor (bert-score's property)."""
+        torch, _ = torch_and_transformers()
+        if self._baseline is None:
+            path = resolve_baseline_path(self.baseline_path, self.lang, self.model_type)
+            self._baseline = read_baseline(path, self._loaded.total_layers)
+        table = torch.from_numpy(self._baseline)
+        return table.unsqueeze(1) if self.all_layers else table[self.num_layers]
+
+    def score(self, cands: Any, refs: Any, verbose: bool = False, batch_size: int = 64,  # type: ignore[override]
+              return_hash: bool = False) -> Any:
+        if self.idf and self._frozen_idf is None:
+            raise InputError("IDF weights are not computed: pass idf_sents=... to BERTScorer or call "
+                             "compute_idf(sentences) first (bert-score raises an AssertionError here)")
+        result = super().score(cands, refs, hyp_name="cands", ref_name="refs")
+        out = _as_tensors(result)
+        return (out, self.hash) if return_hash else out
+
+    def plot_example(self, candidate: str, reference: str, fname: str = "") -> Any:
+        """Draw the token-similarity heatmap; saved to ``fname`` when given. Returns the matplotlib figure."""
+        sim, hyp_tokens, ref_tokens = self.similarity_matrix(candidate, reference)
+        return _draw_heatmap(sim, hyp_tokens, ref_tokens, self.rescale_with_baseline, fname)
+
+
+def score(cands: Any, refs: Any, model_type: str | None = None, num_layers: int | None = None,
+          verbose: bool = False, idf: Any = False, device: Any = None, batch_size: int = 64, nthreads: int = 4,
+          all_layers: bool = False, lang: str | None = None, return_hash: bool = False,
+          rescale_with_baseline: bool = False, baseline_path: str | None = None,
+          use_fast_tokenizer: bool = False) -> Any:
+    """bert-score's ``score``: ``(P, R, F)`` tensors (``((P, R, F), hash)`` with ``return_hash``).
+    ``idf`` is a bool (IDF from ``refs``) or a precomputed ``{token_id: weight}`` dict."""
+    _check_rescale(rescale_with_baseline, lang, baseline_path)
+    if not isinstance(idf, (bool, dict)):
+        raise InputTypeError(f"idf must be a bool or a {{token_id: weight}} dict, got {type(idf).__name__}")
+    scorer = _BERTScorer(model_type, num_layers, lang=lang, idf=idf, rescale_with_baseline=rescale_with_baseline,
+                         baseline_path=baseline_path, all_layers=all_layers, device=device,
+                         use_fast_tokenizer=use_fast_tokenizer, progress=True if verbose else None)
+    out = _as_tensors(scorer.score(cands, refs, hyp_name="cands", ref_name="refs"))
+    return (out, scorer.hash) if return_hash else out
+
+
+def plot_example(candidate: str, reference: str, model_type: str | None = None, num_layers: int | None = None,
+                 lang: str | None = None, rescale_with_baseline: bool = False, baseline_path: str | None = None,
+                 use_fast_tokenizer: bool = False, fname: str = "") -> Any:
+    """bert-score's ``plot_example``: the similarity heatmap of one pair (saved to ``fname`` when given)."""
+    _check_rescale(rescale_with_baseline, lang, baseline_path)
+    scorer = _BERTScorer(model_type, num_layers, lang=lang, rescale_with_baseline=rescale_with_baseline,
+                         baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer)
+    sim, hyp_tokens, ref_tokens = scorer.similarity_matrix(candidate, reference)
+    return _draw_heatmap(sim, hyp_tokens, ref_tokens, rescale_with_baseline, fname)
+
+
+def _draw_heatmap(sim: np.ndarray, hyp_tokens: list[str], ref_tokens: list[str], rescaled: bool,
+                  fname: str | os.PathLike[str]) -> Any:
+    """bert-score's heatmap layout, drawn on a non-interactive figure (no global pyplot state)."""
+    figure_module = require("matplotlib.figure", "BERTScore plot_example", "plot")
+    figure = figure_module.Figure(figsize=(max(len(ref_tokens), 1), max(len(hyp_tokens), 1)))
+    ax = figure.add_subplot()
+    image = ax.imshow(sim, cmap="Blues", vmin=0, vmax=1)
+    ax.set_xticks(np.arange(len(ref_tokens)))
+    ax.set_yticks(np.arange(len(hyp_tokens)))
+    ax.set_xticklabels(ref_tokens, fontsize=10, rotation=45, ha="right", rotation_mode="anchor")
+    ax.set_yticklabels(hyp_tokens, fontsize=10)
+    ax.grid(False)
+    ax.set_xlabel("Reference (tokenized)", fontsize=14)
+    ax.set_ylabel("Candidate (tokenized)", fontsize=14)
+    ax.set_title("Similarity Matrix" + (" (after Rescaling)" if rescaled else ""), fontsize=14)
+    figure.colorbar(image, ax=ax, fraction=0.02, pad=0.02)
+    for i in range(len(hyp_tokens)):
+        for j in range(len(ref_tokens)):
+            ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", color="k" if sim[i, j] < 0.5 else "w")
+    figure.tight_layout()
+    if fname:
+        figure.savefig(fname, dpi=100)
+    return figure

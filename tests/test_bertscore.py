@@ -1,0 +1,308 @@
+"""BERTScore on tiny random BERT/RoBERTa models: parity with bert-score 0.3.13 for every feature, and bad input.
+
+bert-score is run with ``batch_size=1`` where random models may give negative similarities: bert-score lets padding
+take part in the maximum (a padded position scores 0), so its numbers for a pair then depend on the batch
+(documented in docs/bertscore.md); without padding they are exact.
+"""
+from __future__ import annotations
+
+import sys
+import warnings
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from bertscore_helpers import (CORPUS, TINY_LAYERS, build_tiny_bert, build_tiny_roberta, transformers_major)
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+bert_score = pytest.importorskip("bert_score")
+
+import refscore  # noqa: E402
+from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
+from refscore.errors import InputError, InputTypeError, MissingExtraError, RefscoreWarning  # noqa: E402
+
+HYPS = CORPUS[:9] + ["the cat", "Über den Wolken"]
+REFS = CORPUS[4:13] + ["a cat sat on the mat", "über den wolken"]
+TOL = 1e-6
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory):
+    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
+
+
+@pytest.fixture(scope="module")
+def tiny_roberta(tmp_path_factory):
+    return str(build_tiny_roberta(tmp_path_factory.mktemp("tiny_roberta")))
+
+
+@pytest.fixture(scope="module", params=["bert", "roberta"])
+def tiny_model(request, tiny_bert, tiny_roberta):
+    return tiny_bert if request.param == "bert" else tiny_roberta
+
+
+@pytest.fixture(scope="module")
+def baseline_file(tmp_path_factory):
+    table = np.array([[0.2 + 0.05 * k, 0.25 + 0.04 * k, 0.22 + 0.045 * k] for k in range(TINY_LAYERS + 1)])
+    path = tmp_path_factory.mktemp("baseline") / "tiny.tsv"
+    path.write_text(format_baseline(table), encoding="utf-8")
+    return str(path)
+
+
+def peer(hyps, refs, model, **kwargs):
+    kwargs.setdefault("batch_size", 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [t.numpy() for t in bert_score.score(hyps, refs, model_type=model, **kwargs)]
+
+
+def assert_close(result, expected, tol=TOL):
+    for name, ours, theirs in zip(("P", "R", "F"), result, expected):
+        assert ours.shape == theirs.shape, name
+        np.testing.assert_allclose(ours, theirs, atol=tol, rtol=0, err_msg=name)
+
+
+# -- parity with bert-score -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("layer", [0, 2, TINY_LAYERS])
+def test_layers_match_bert_score(tiny_model, layer):
+    result = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=layer)
+    assert_close(result, peer(HYPS, REFS, tiny_model, num_layers=layer))
+    assert result.hash == bert_score.utils.get_hash(tiny_model, layer, False, False, False, False)
+
+
+def test_idf_and_multiple_references_match_bert_score(tiny_model):
+    refs = [[a, b] for a, b in zip(REFS, reversed(REFS))]
+    result = refscore.bertscore(HYPS, refs, model_type=tiny_model, num_layers=2, idf=True)
+    assert_close(result, peer(HYPS, refs, tiny_model, num_layers=2, idf=True))
+    single = [refscore.bertscore(HYPS, [r[k] for r in refs], model_type=tiny_model, num_layers=2,
+                                 idf=[s for r in refs for s in r]) for k in range(2)]
+    f1 = np.stack([s.f1 for s in single])
+    np.testing.assert_array_equal(result.best_reference, np.argmax(f1, axis=0))
+    np.testing.assert_allclose(result.f1, f1.max(axis=0), atol=TOL)
+
+
+def test_idf_dict_and_sentences(tiny_bert):
+    scorer = bert_score.BERTScorer(model_type=tiny_bert, num_layers=2, idf=True, idf_sents=CORPUS, batch_size=1)
+    expected = [t.numpy() for t in scorer.score(HYPS, REFS, batch_size=1)]
+    assert_close(refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(CORPUS)), expected)
+    assert_close(refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=scorer._idf_dict), expected)
+    plain = {k: v for k, v in scorer._idf_dict.items()}
+    with pytest.raises(InputError, match="no weight for token id"):
+        refscore.bertscore(["zzzz qqqq unseen"], ["a"], model_type=tiny_bert, num_layers=2,
+                           idf={k: v for k, v in list(plain.items())[:3]})
+
+
+def test_all_layers_and_rescaling_match_bert_score(tiny_model, baseline_file):
+    result = refscore.bertscore(HYPS, REFS, model_type=tiny_model, all_layers=True, num_layers=TINY_LAYERS,
+                                rescale_with_baseline=True, baseline_path=baseline_file)
+    expected = peer(HYPS, REFS, tiny_model, num_layers=TINY_LAYERS, all_layers=True, lang="en",
+                    rescale_with_baseline=True, baseline_path=baseline_file)
+    assert result.f1.shape == (TINY_LAYERS + 1, len(HYPS))
+    assert_close(result, expected)
+    one = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=1, rescale_with_baseline=True,
+                             baseline_path=baseline_file)
+    assert_close(one, peer(HYPS, REFS, tiny_model, num_layers=1, lang="en", rescale_with_baseline=True,
+                           baseline_path=baseline_file))
+    assert one.hash.endswith("-custom-rescaled")
+
+
+def test_empty_candidate_and_reference(tiny_model):
+    hyps, refs = ["", "the cat", "   ", "a dog"], ["the cat", "", "x", "a dog"]
+    with pytest.warns(RefscoreWarning, match="empty"):
+        result = refscore.bertscore(hyps, refs, model_type=tiny_model, num_layers=2)
+    for values in result:
+        assert values[0] == 0 and values[1] == 0 and values[2] == 0
+    assert result.f1[3] > 0.99
+    if transformers_major() < 5:  # bert-score 0.3.13 crashes on empty sentences under transformers 5
+        assert_close(result, peer(hyps, refs, tiny_model, num_layers=2))
+
+
+def test_single_reference_idf_gives_bert_score_nan_recall(tiny_bert):
+    result = refscore.bertscore(["the cat sat"], ["the cat sat on the mat"], model_type=tiny_bert, num_layers=2,
+                                idf=True)
+    expected = peer(["the cat sat"], ["the cat sat on the mat"], tiny_bert, num_layers=2, idf=True)
+    assert np.isnan(result.recall[0]) and np.isnan(expected[1][0]) and result.f1[0] == expected[2][0] == 0
+
+
+# -- speed features keep results --------------------------------------------------------------------------------------
+def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
+    reference = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
+    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=7)
+    permutation = np.random.default_rng(0).permutation(len(HYPS))
+    shuffled = scorer.score([HYPS[i] for i in permutation], [REFS[i] for i in permutation])
+    np.testing.assert_allclose(shuffled.f1, reference.f1[permutation], atol=TOL)
+    assert len(scorer._embedder.cache) == len(set(r.strip() for r in REFS))
+    doubled = scorer.score(HYPS + HYPS, REFS + REFS)
+    np.testing.assert_allclose(doubled.f1, np.concatenate([reference.f1, reference.f1]), atol=TOL)
+
+
+def test_token_id_inputs(tiny_model):
+    scorer = refscore.BERTScorer(tiny_model, 2)
+    text = scorer.score(HYPS, REFS)
+    with_special = [scorer._encoder.encode_texts([s])[0] for s in HYPS]
+    without = [ids[1:-1] for ids in with_special]
+    refs_ids = [scorer._encoder.encode_texts([s])[0].tolist() for s in REFS]
+    for hyps_ids in (with_special, without):
+        np.testing.assert_allclose(scorer.score(hyps_ids, refs_ids).f1, text.f1, atol=TOL)
+
+
+def test_bfloat16_is_close_to_float32(tiny_bert):
+    exact = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
+    approx = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, dtype="bfloat16")
+    assert np.abs(approx.f1 - exact.f1).max() < 0.02
+    assert "dtype:bfloat16" in approx.signature
+
+
+def test_long_inputs_truncate_with_warning(tiny_model):
+    long_text = " ".join(["goods"] * 500)
+    with pytest.warns(RefscoreWarning, match="truncated"):
+        result = refscore.bertscore([long_text], [long_text + " cat"], model_type=tiny_model, num_layers=2)
+    assert_close(result, peer([long_text], [long_text + " cat"], tiny_model, num_layers=2))
+
+
+# -- signature, metric protocol, CLI -------------------------------------------------------------------------------
+def test_signature_and_metric_statistics(tiny_bert):
+    metric = refscore.metrics.get_metric_class("bertscore")(model_type=tiny_bert, num_layers=2,
+                                                            idf_sentences=tuple(REFS))
+    stats = metric.statistics(HYPS, REFS)
+    assert stats.columns == ("precision", "recall", "f1", "documents")
+    merged = metric.statistics(HYPS[:4], REFS[:4]) + metric.statistics(HYPS[4:], REFS[4:])
+    np.testing.assert_allclose(merged.data, stats.data, atol=TOL)
+    score = metric.score_from_statistics(merged)
+    expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
+    assert score.f1 == pytest.approx(float(np.mean(expected.f1, dtype=np.float64)), abs=TOL)
+    np.testing.assert_allclose(metric.sentence_scores(HYPS, REFS), expected.f1, atol=TOL)
+    assert "idf:fixed-" in score.signature and "layer:2" in score.signature and "transformers:" in score.signature
+    other = refscore.metrics.get_metric_class("bertscore")(model_type=tiny_bert, num_layers=2,
+                                                           idf_sentences=tuple(HYPS))
+    assert other.config_hash != metric.config_hash
+    with pytest.raises(ValueError):
+        other.score_from_statistics(stats)
+
+
+def test_cli_score_and_baseline(tiny_bert, tmp_path, capsys):
+    from refscore.cli.main import main
+
+    hyp_file, ref_file = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp_file.write_text("\n".join(HYPS) + "\n", encoding="utf-8")
+    ref_file.write_text("\n".join(REFS) + "\n", encoding="utf-8")
+    assert main(["score", "-m", "bertscore", "-r", str(ref_file), "-i", str(hyp_file), "--bertscore-model",
+                 tiny_bert, "--bertscore-layers", "2", "--bertscore-idf", str(ref_file), "--format", "json"]) == 0
+    output = capsys.readouterr().out
+    expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
+    assert f"{float(np.mean(expected.f1, dtype=np.float64)):.6f}"[:6] in output
+
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\n".join(CORPUS) + "\n", encoding="utf-8")
+    out = tmp_path / "baseline.tsv"
+    assert main(["bertscore-baseline", "--model", tiny_bert, "--corpus", str(corpus), "--pairs", "30",
+                 "-o", str(out)]) == 0
+    table = np.loadtxt(out, delimiter=",", skiprows=1)
+    assert table.shape == (TINY_LAYERS + 1, 4)
+    first, second = random_pairs(len(CORPUS), 30, 0)
+    expected = peer([CORPUS[i] for i in first], [CORPUS[j] for j in second], tiny_bert, num_layers=TINY_LAYERS,
+                    all_layers=True)
+    np.testing.assert_allclose(table[:, 1:], np.stack([v.mean(axis=1) for v in expected], axis=1), atol=1e-6)
+    rescaled = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, rescale_with_baseline=True,
+                                  baseline_path=str(out))
+    assert_close(rescaled, peer(HYPS, REFS, tiny_bert, num_layers=2, lang="en", rescale_with_baseline=True,
+                                baseline_path=str(out)))
+
+
+# -- drop-in compatibility -------------------------------------------------------------------------------------------
+def test_compat_bert_score(tiny_bert, tmp_path):
+    from refscore.compat import bert_score as compat
+
+    (P, R, F), hash_code = compat.score(HYPS, REFS, model_type=tiny_bert, num_layers=2, return_hash=True)
+    assert isinstance(F, torch.Tensor) and F.dtype == torch.float32
+    assert_close([P.numpy(), R.numpy(), F.numpy()], peer(HYPS, REFS, tiny_bert, num_layers=2))
+    assert hash_code == bert_score.utils.get_hash(tiny_bert, 2, False, False, False, False)
+
+    scorer = compat.BERTScorer(model_type=tiny_bert, num_layers=2, idf=True)
+    with pytest.raises(InputError, match="IDF weights are not computed"):
+        scorer.score(HYPS, REFS)
+    scorer.compute_idf(CORPUS)
+    theirs = bert_score.BERTScorer(model_type=tiny_bert, num_layers=2, idf=True, idf_sents=CORPUS)
+    assert_close([t.numpy() for t in scorer.score(HYPS, REFS)],
+                 [t.numpy() for t in theirs.score(HYPS, REFS, batch_size=1)])
+    assert scorer.hash == theirs.hash
+    pytest.importorskip("matplotlib")
+    image = tmp_path / "heatmap.png"
+    scorer.plot_example(HYPS[0], REFS[0], fname=str(image))
+    assert image.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_compat_evaluate_recomputes_idf_per_call(tiny_bert):
+    from refscore.compat import evaluate
+
+    metric = evaluate.load("bertscore")
+    first = metric.compute(predictions=HYPS, references=REFS, model_type=tiny_bert, num_layers=2, idf=True)
+    assert set(first) == {"precision", "recall", "f1", "hashcode"}
+    second = metric.compute(predictions=HYPS[:5], references=REFS[5:10], model_type=tiny_bert, num_layers=2,
+                            idf=True)
+    expected = peer(HYPS[:5], REFS[5:10], tiny_bert, num_layers=2, idf=True)
+    np.testing.assert_allclose(second["f1"], expected[2], atol=TOL)
+    assert first["hashcode"] == bert_score.utils.get_hash(tiny_bert, 2, True, False, False, False)
+
+
+# -- bad input -------------------------------------------------------------------------------------------------------
+def test_bad_input(tiny_bert, tmp_path, monkeypatch):
+    scorer = refscore.BERTScorer(tiny_bert, 2)
+    with pytest.raises(InputError, match="has 2 segments but references has 1"):
+        scorer.score(["a", "b"], ["a"])
+    with pytest.raises(InputTypeError, match=r"hypotheses\[1\] is None"):
+        scorer.score(["a", None], ["a", "b"])
+    with pytest.raises(InputTypeError, match=r"references\[0\] is 3"):
+        scorer.score(["a"], [3])
+    with pytest.raises(InputError, match="empty"):
+        scorer.score([], [])
+    with pytest.raises(InputError, match=r"references\[0\] is an empty list"):
+        scorer.score(["a"], [[]])
+    with pytest.raises(InputError, match="out of range.*0..3"):
+        refscore.BERTScorer(tiny_bert, 4)
+    with pytest.raises(InputError, match="num_layers is required.*it has 3 layers"):
+        refscore.BERTScorer(tiny_bert)
+    with pytest.raises(InputError, match="needs a model"):
+        refscore.BERTScorer()
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(InputError, match="HF_HUB_OFFLINE is set.*local copy"):
+        refscore.BERTScorer("no-such-org/no-such-model", 2)
+    wrong = tmp_path / "wrong.tsv"
+    wrong.write_text(format_baseline(np.full((7, 3), 0.5)), encoding="utf-8")
+    with pytest.raises(InputError, match="has 7 layer rows but the model has 3 layers"):
+        refscore.BERTScorer(tiny_bert, 2, rescale_with_baseline=True, baseline_path=str(wrong))
+    with pytest.raises(InputError, match="needs a baseline"):
+        refscore.BERTScorer(tiny_bert, 2, rescale_with_baseline=True)
+    with pytest.raises(InputError, match="dtype"):
+        refscore.BERTScorer(tiny_bert, 2, dtype="float8")
+
+
+def test_missing_extra_names_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(MissingExtraError, match=r"refscore\[bertscore\]"):
+        refscore.BERTScorer("any-model", 2)
+
+
+def test_defaultdict_idf_like_bert_score(tiny_bert):
+    weights = defaultdict(lambda: 1.0, {2: 0.0, 3: 0.0})
+    np.testing.assert_allclose(refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=weights).f1,
+                               refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2).f1, atol=TOL)
+
+
+def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
+    expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
+    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=10_000)
+    run_model = scorer._embedder._run_model
+
+    def limited(batch):
+        if len(batch) > 3:
+            raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
+        return run_model(batch)
+
+    scorer._embedder._run_model = limited
+    with pytest.warns(RefscoreWarning, match="out of memory.*retrying with smaller batches"):
+        result = scorer.score(HYPS, REFS)
+    np.testing.assert_allclose(result.f1, expected.f1, atol=TOL)
+    assert scorer._embedder.batch_tokens < 10_000
