@@ -17,6 +17,7 @@ from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIN
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
+from refscore._core._hashing cimport mix64
 
 from refscore._core._parallel import resolve_num_threads
 
@@ -74,14 +75,6 @@ cdef inline bint is_ascii_punctuation(uint32_t c) noexcept nogil:
     return (33 <= c <= 47) or (58 <= c <= 64) or (91 <= c <= 96) or (123 <= c <= 126)
 
 
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    """splitmix64 finaliser: spreads keys over the table."""
-    x ^= x >> 30
-    x *= 0xBF58476D1CE4E5B9ULL
-    x ^= x >> 27
-    x *= 0x94D049BB133111EBULL
-    x ^= x >> 31
-    return x
 
 
 cdef struct Slot:

@@ -20,6 +20,7 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
+from refscore._core._hashing cimport mix64
 
 import numpy as np
 
@@ -41,14 +42,6 @@ cdef struct Slot:
     int32_t owner       # which text `current` belongs to
 
 
-cdef inline uint64_t mix64(uint64_t x) noexcept nogil:
-    # splitmix64 finaliser
-    x ^= x >> 30
-    x *= 0xbf58476d1ce4e5b9ULL
-    x ^= x >> 27
-    x *= 0x94d049bb133111ebULL
-    x ^= x >> 31
-    return x
 
 
 cdef inline int64_t count_ngrams(int64_t length, int64_t max_n) noexcept nogil:
