@@ -2,13 +2,13 @@
 
 Returns the same dict keys and values as the HF metric scripts, computed by refscore (no hub download).
 
->>> from refscore.compat import evaluate
+>>> from refscore._registry import import_entry
+from refscore.compat import evaluate
 >>> sorted(evaluate.list_metrics())[:1]  # doctest: +SKIP
 ['bertscore']
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from refscore.errors import InputError
@@ -37,5 +37,4 @@ def load(path: str, *args: Any, **kwargs: Any) -> Any:
     name = path.rstrip("/").split("/")[-1].lower()
     if name not in _MODULES:
         raise InputError(f"refscore.compat.evaluate.load: unknown metric {path!r}; available: {', '.join(_MODULES)}")
-    module_name, class_name = _MODULES[name].split(":")
-    return getattr(importlib.import_module(module_name), class_name)(*args, **kwargs)
+    return import_entry(_MODULES[name])(*args, **kwargs)

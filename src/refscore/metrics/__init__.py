@@ -1,9 +1,9 @@
 """Registry of metrics by name. Modules are imported only when a metric is used."""
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING
 
+from refscore._registry import import_entry
 from refscore.errors import InputError
 
 if TYPE_CHECKING:
@@ -31,5 +31,4 @@ def get_metric_class(name: str) -> type[Metric]:
     key = name.strip().lower()
     if key not in REGISTRY:
         raise InputError(f"unknown metric {name!r}; choose from: {', '.join(REGISTRY)}")
-    module_name, class_name = REGISTRY[key].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    return import_entry(REGISTRY[key])

@@ -11,7 +11,6 @@ the per-document scores, or rouge-score's bootstrap (:meth:`RougeResult.bootstra
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import itertools
 import re
 import unicodedata
@@ -21,6 +20,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from refscore._registry import import_entry
 from refscore._core import _rouge
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, RefscoreWarning
@@ -488,8 +488,7 @@ def rouge_flavor(flavor: str) -> type[Metric]:
     """The metric class implementing a ROUGE flavor."""
     if flavor not in FLAVORS:
         raise InputError(f"unknown ROUGE flavor {flavor!r}; available: {', '.join(FLAVORS)}")
-    module_name, class_name = FLAVORS[flavor].split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+    return import_entry(FLAVORS[flavor])
 
 
 def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAULT_TYPES, *,
