@@ -2,8 +2,7 @@
 
 Returns the same dict keys and values as the HF metric scripts, computed by refscore (no hub download).
 
->>> from refscore._registry import import_entry
-from refscore.compat import evaluate
+>>> from refscore.compat import evaluate
 >>> sorted(evaluate.list_metrics())[:1]  # doctest: +SKIP
 ['bertscore']
 """
@@ -11,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from refscore._registry import import_entry
 from refscore.errors import InputError
 
 #: HF metric name -> "module:Class" of an object with ``compute(**kwargs) -> dict``.
