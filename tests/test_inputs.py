@@ -83,3 +83,28 @@ def test_from_streams_checks_lengths_and_types():
         refscore.from_streams([["a", "b"], ["c"]])
     with pytest.raises(TypeError, match="is a string"):
         refscore.from_streams(["a b", "c d"])
+
+
+@pytest.mark.parametrize("hypotheses, references", [
+    (["a b", "", "c"], ["x", ["y", "z"], ("w",)]),
+    (("a",), ("b",)),
+])
+def test_compiled_text_layout_equals_python_validation(hypotheses, references):
+    from refscore._core._batch import text_batch_layout
+    from refscore._inputs import check_hypotheses, check_references
+
+    hyps, refs, ref_offsets = text_batch_layout(hypotheses, references)
+    expected_hyps, _ = check_hypotheses(hypotheses)
+    expected_refs, expected_offsets = check_references(references, len(expected_hyps), token_ids=False)
+    assert hyps == expected_hyps and refs == expected_refs
+    np.testing.assert_array_equal(ref_offsets, expected_offsets)
+
+
+@pytest.mark.parametrize("hypotheses, references", [
+    ([], []), (["a"], ["b", "c"]), (["a", None], ["b", "c"]), (["a"], [[]]), (["a"], [["b", 3]]),
+    (["a"], [None]), ("ab", ["a", "b"]), ([[1, 2]], [[1, 2]]), (["a"], [{"b"}]),
+])
+def test_compiled_text_layout_leaves_everything_else_to_python(hypotheses, references):
+    from refscore._core._batch import text_batch_layout
+
+    assert text_batch_layout(hypotheses, references) is None

@@ -15,6 +15,7 @@ from typing import Any, Union
 
 import numpy as np
 
+from refscore._core._batch import text_batch_layout
 from refscore.errors import InputError, InputTypeError
 
 TokenIds = Union[Sequence[int], np.ndarray]
@@ -177,7 +178,11 @@ def check_references(references: Any, n_segments: int, *, token_ids: bool, name:
 
 def prepare_batch(hypotheses: Any, references: Any, *, allow_token_ids: bool = True,
                   hyp_name: str = "hypotheses", ref_name: str = "references") -> Batch:
-    """Validate a (hypotheses, references) pair once, for any metric."""
+    """Validate a (hypotheses, references) pair once, for any metric (text in the common layout is checked by
+    the compiled :func:`~refscore._core._batch.text_batch_layout`; everything else, and every error, here)."""
+    layout = text_batch_layout(hypotheses, references)
+    if layout is not None:
+        return Batch(*layout, is_token_ids=False)
     hyps, token_ids = check_hypotheses(hypotheses, name=hyp_name, allow_token_ids=allow_token_ids)
     refs, offsets = check_references(references, len(hyps), token_ids=token_ids, name=ref_name,
                                      hyp_name=hyp_name)

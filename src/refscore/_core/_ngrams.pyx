@@ -14,23 +14,44 @@ in the table (no longer n-gram from there can be).
 
 One ``nogil`` ``prange`` call per batch, ``schedule='dynamic'``; each segment writes its own output row, so
 results do not depend on the thread count.
+
+Text input goes through ``bleu_text_statistics`` / ``gleu_text_statistics``: each segment is tokenized (sacreBLEU's
+tokenizers) and its tokens interned in a small per-segment table right before its n-grams are counted, in the
+same parallel loop, so no corpus-wide vocabulary or id array is ever built.
 """
 cimport cython
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
-from refscore._core._hashing cimport mix64
+from libcpp cimport bool as cbool
+from libcpp.vector cimport vector
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
+from refscore._core._tokenize import kernel_case, tokenizer_code
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object text)
+    void* PyUnicode_DATA(object text)
+    Py_ssize_t PyUnicode_GET_LENGTH(object text)
+
+cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
+    cdef cppclass SegmentEncoder:
+        SegmentEncoder()
+        vector[uint32_t] ids
+        vector[int64_t] offsets
+        void begin() noexcept nogil
+        cbool add_text(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length) noexcept nogil
+        cbool finish() noexcept nogil
 
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
 cdef int32_t NO_OWNER = -1
 cdef int32_t HYPOTHESIS = -2
 #: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 24 GiB).
-MAX_TABLE_SLOTS = 1 << 30
+cdef int64_t TABLE_SLOTS_LIMIT = 1 << 30
+MAX_TABLE_SLOTS = TABLE_SLOTS_LIMIT
 cdef int64_t MIN_TABLE_SLOTS = 16
 
 
@@ -74,7 +95,8 @@ cdef inline int64_t table_size(int64_t entries) noexcept nogil:
 
 cdef inline uint64_t probe(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
     """The slot holding `key`, or the free slot where it belongs (linear probing; free = older generation)."""
-    cdef uint64_t h = mix64(key) & mask
+    cdef uint64_t h = key * <uint64_t>0x9E3779B97F4A7C15ULL
+    h = (h ^ (h >> 32)) & mask
     while table[h].gen == gen and table[h].key != key:
         h = (h + 1) & mask
     return h
@@ -370,3 +392,131 @@ def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
     if min_len < 1 or max_len < min_len:
         raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
     return run_segments(KIND_GLEU, ids, offsets, ref_offsets, 2, min_len, max_len, num_threads)
+
+
+#: Characters per thread below which extra threads cost more than they save.
+cdef int64_t CHARS_PER_THREAD = 32768
+cdef int STATUS_NO_MEMORY = -1
+cdef int STATUS_TOO_LARGE = -2
+
+
+cdef int text_segment(Kind kind, SegmentEncoder* encoder, Table* scratch, const void** data, const int* kinds,
+                      const int64_t* lengths, int64_t n_segments, int64_t segment, const int64_t* ref_offsets,
+                      int tokenizer, cbool lowercase, int64_t low, int64_t high, int64_t* row) noexcept nogil:
+    """Tokenize one segment (hypothesis, then its references) into segment-local ids and count its n-grams."""
+    cdef int64_t r, t, entries = 0
+    encoder.begin()
+    if not encoder.add_text(tokenizer, lowercase, kinds[segment], data[segment], lengths[segment]):
+        return STATUS_NO_MEMORY
+    for r in range(ref_offsets[segment], ref_offsets[segment + 1]):
+        t = n_segments + r
+        if not encoder.add_text(tokenizer, lowercase, kinds[t], data[t], lengths[t]):
+            return STATUS_NO_MEMORY
+    if not encoder.finish():
+        return STATUS_NO_MEMORY
+    cdef int64_t n_refs = ref_offsets[segment + 1] - ref_offsets[segment]
+    cdef const int64_t* offsets = encoder.offsets.data()
+    cdef const uint32_t* ids = encoder.ids.data()
+    if kind == KIND_BLEU:
+        for t in range(1, 1 + n_refs):
+            entries += count_ngrams(offsets[t + 1] - offsets[t], high)
+    else:
+        entries = count_ngrams(offsets[1], high)
+    if table_size(entries) > TABLE_SLOTS_LIMIT:
+        return STATUS_TOO_LARGE
+    if kind == KIND_BLEU:
+        return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row)
+    return gleu_segment(ids, offsets, 0, 1, 1 + n_refs, low, high, scratch, row)
+
+
+cdef object run_text_segments(Kind kind, list hypotheses, list references, const int64_t[::1] ref_offsets,
+                              tokenizer, bint lowercase, int64_t width, int64_t low, int64_t high, num_threads):
+    """Check the layout, point at every string's buffer, and fill one output row per segment in one prange."""
+    cdef int code = tokenizer_code(tokenizer)
+    cdef int64_t n_segments = len(hypotheses)
+    if ref_offsets.shape[0] != n_segments + 1 or ref_offsets[0] != 0 \
+            or ref_offsets[n_segments] != len(references) or np.any(np.diff(np.asarray(ref_offsets)) < 0):
+        raise ValueError(f"ref_offsets must have len(hypotheses) + 1 = {n_segments + 1} non-decreasing entries "
+                         f"from 0 to len(references) = {len(references)}")
+    texts, lowercase = kernel_case(hypotheses + references, lowercase)
+    cdef int64_t n_texts = len(texts)
+    cdef vector[const void*] data
+    cdef vector[int] kinds
+    cdef vector[int64_t] lengths
+    data.resize(n_texts)
+    kinds.resize(n_texts)
+    lengths.resize(n_texts)
+    cdef int64_t t, total_chars = 0
+    for t in range(n_texts):
+        text = texts[t]
+        if not isinstance(text, str):
+            where = f"hypotheses[{t}]" if t < n_segments else f"references[{t - n_segments}] (flattened)"
+            raise TypeError(f"{where} is {type(text).__name__}, expected str")
+        data[t] = PyUnicode_DATA(text)
+        kinds[t] = PyUnicode_KIND(text)
+        lengths[t] = PyUnicode_GET_LENGTH(text)
+        total_chars += lengths[t]
+
+    result = np.zeros((n_segments, width), dtype=np.int64)
+    if n_segments == 0:
+        return result
+    cdef int64_t[:, ::1] out = result
+    cdef int threads = <int>min(resolve_num_threads(num_threads), 1 + total_chars // CHARS_PER_THREAD, n_segments)
+    cdef vector[SegmentEncoder] encoders
+    encoders.resize(threads)
+    cdef SegmentEncoder* encoder = encoders.data()
+    cdef Table* scratch = <Table*>calloc(<size_t>threads, sizeof(Table))
+    if scratch == NULL:
+        raise MemoryError("cannot allocate per-thread n-gram tables")
+    cdef int64_t i, no_memory = 0, too_large = 0
+    cdef int tid, status
+    try:
+        with nogil:
+            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
+                tid = threadid()
+                status = text_segment(kind, encoder + tid, scratch + tid, data.data(), kinds.data(),
+                                      lengths.data(), n_segments, i, &ref_offsets[0], code, lowercase, low, high,
+                                      &out[i, 0])
+                if status == STATUS_NO_MEMORY:
+                    no_memory += 1
+                elif status == STATUS_TOO_LARGE:
+                    too_large += 1
+    finally:
+        for tid in range(threads):
+            free(scratch[tid].slots)
+        free(scratch)
+    if too_large:
+        raise MemoryError(f"{too_large} segment(s) have too many n-grams for one table (at most "
+                          f"{MAX_TABLE_SLOTS} slots); split very long segments")
+    if no_memory:
+        raise MemoryError(f"out of memory while tokenizing and counting the n-grams of {no_memory} segment(s)")
+    return result
+
+
+def bleu_text_statistics(list hypotheses not None, list references not None, const int64_t[::1] ref_offsets not None,
+                         tokenizer, bint lowercase, int max_order, num_threads=None):
+    """BLEU statistics per segment straight from text (see :func:`bleu_statistics` for the columns).
+
+    ``references`` is the flat list of every segment's references; segment ``i`` owns
+    ``references[ref_offsets[i]:ref_offsets[i + 1]]``. ``tokenizer`` and ``lowercase`` are sacreBLEU's.
+
+    >>> bleu_text_statistics(["The cat sat."], ["the cat sat ."], np.array([0, 1]), "13a", True, 2).tolist()
+    [[4, 4, 4, 3, 4, 3]]
+    """
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    return run_text_segments(KIND_BLEU, hypotheses, references, ref_offsets, tokenizer, lowercase,
+                             2 + 2 * max_order, 1, max_order, num_threads)
+
+
+def gleu_text_statistics(list hypotheses not None, list references not None, const int64_t[::1] ref_offsets not None,
+                         tokenizer, bint lowercase, int min_len, int max_len, num_threads=None):
+    """Google-BLEU statistics per segment straight from text (see :func:`gleu_statistics`).
+
+    >>> gleu_text_statistics(["a b c"], ["a b d", "a b c"], np.array([0, 2]), "none", False, 1, 2).tolist()
+    [[5, 5]]
+    """
+    if min_len < 1 or max_len < min_len:
+        raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
+    return run_text_segments(KIND_GLEU, hypotheses, references, ref_offsets, tokenizer, lowercase, 2, min_len,
+                             max_len, num_threads)

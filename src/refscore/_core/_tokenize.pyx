@@ -186,13 +186,18 @@ def encode_words(texts, tokenizer="13a", lowercase=False, num_threads=None):
     return encoding.ids, encoding.offsets
 
 
-def _encode(texts, tokenizer, lowercase, num_threads):
-    code = tokenizer_code(tokenizer)
-    items = _check_texts(texts, "texts")
+def kernel_case(texts, lowercase):
+    """``(texts, lowercase)`` for the kernel: it lowercases exactly like ``str.lower`` when its tables match this
+    Python's Unicode version; otherwise the texts are lowercased here and the kernel is told not to."""
     lowercase = bool(lowercase)
     if lowercase and not _LOWERCASE_IN_KERNEL:
-        items = [text.lower() if isinstance(text, str) else text for text in items]
-        lowercase = False
+        return [text.lower() if isinstance(text, str) else text for text in texts], False
+    return texts, lowercase
+
+
+def _encode(texts, tokenizer, lowercase, num_threads):
+    code = tokenizer_code(tokenizer)
+    items, lowercase = kernel_case(_check_texts(texts, "texts"), lowercase)
     return _Encoding(items, code, lowercase, resolve_num_threads(num_threads))
 
 

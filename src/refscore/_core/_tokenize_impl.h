@@ -1,13 +1,17 @@
-/* Compiled sacreBLEU 2.6 tokenizers over code points, and the per-call token interner.
+/* Compiled sacreBLEU 2.6 tokenizers over code points, and token interning.
  *
  * Every tokenizer reproduces sacreBLEU's BLEU preprocessing of one segment,
  *     tokens = tokenizer(sent.rstrip()).split()
- * (lowercasing reproduces Python's str.lower, from generated tables). sacreBLEU's regular expressions are
- * applied as literal passes with Python re.sub's scanning rule (try at position i; after a match resume at
- * its end, else at i + 1), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
+ * (lowercasing reproduces Python's str.lower, from generated tables). A text becomes token spans (start,
+ * length, hash) in one scan: sacreBLEU's regular expressions only insert spaces, and which characters they
+ * isolate follows from re.sub's scanning rule (see regexp_spans), so overlapping cases such as "a.,5" split
+ * exactly as in sacreBLEU.
  *
- * Each thread interns the tokens it produces in its own table (ThreadStore); merge_ids then maps those local
- * ids to the call's ids serially in text order, which makes the ids independent of the thread count.
+ * Spans are then interned in one of two ways. For a whole call (encode_words), each thread interns in its own
+ * table (ThreadStore) and merge_ids maps those ids to the call's ids serially in text order, which makes the
+ * ids independent of the thread count. For n-gram statistics (SegmentEncoder), the texts of one segment are
+ * interned in a small table of their own, cleared for the next segment: a few cache lines instead of a
+ * corpus-wide vocabulary.
  */
 #ifndef REFSCORE_TOKENIZE_IMPL_H
 #define REFSCORE_TOKENIZE_IMPL_H
@@ -15,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <new>
 #include <utility>
 #include <vector>
@@ -42,28 +47,6 @@ static inline bool is_space(uint32_t c) {
 }
 
 static inline bool is_ascii_digit(uint32_t c) { return c >= '0' && c <= '9'; }
-static inline bool is_period_or_comma(uint32_t c) { return c == '.' || c == ','; }
-
-/* The character class of sacreBLEU's first 13a regex: [\{-\~\[-\` -\&\(-\+\:-\@\/]. */
-static inline bool is_13a_split_char(uint32_t c) {
-    return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26)
-        || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
-}
-
-/* What the first TokenizerRegexp pass does with an ASCII character. */
-enum RegexpRole : uint8_t { ROLE_COPY = 0, ROLE_SPLIT = 1, ROLE_PERIOD_OR_COMMA = 2, ROLE_DASH = 3 };
-
-struct RegexpRoleTable {
-    uint8_t role[128];
-    RegexpRoleTable() {
-        for (uint32_t c = 0; c < 128; ++c)
-            role[c] = (c != ' ' && is_13a_split_char(c)) ? ROLE_SPLIT
-                    : is_period_or_comma(c) ? ROLE_PERIOD_OR_COMMA : c == '-' ? ROLE_DASH : ROLE_COPY;
-    }
-};
-static const RegexpRoleTable REGEXP_ROLES;
-static const uint8_t* const REGEXP_ROLE = REGEXP_ROLES.role;
-
 static inline void ensure_size(Buffer& buffer, size_t size) {
     if (buffer.size() < size) buffer.resize(size > 2 * buffer.size() ? size : 2 * buffer.size());
 }
@@ -72,7 +55,7 @@ static inline void ensure_size(Buffer& buffer, size_t size) {
 
 static const uint64_t HASH_SEED = 0xcbf29ce484222325ULL;
 
-static inline uint64_t hash_step(uint64_t hash, uint32_t c) { return (hash ^ c) * 0x100000001b3ULL; }
+static const uint64_t HASH_MULTIPLIER = 0x100000001b3ULL;
 
 static inline uint64_t hash_finish(uint64_t hash, size_t length) {
     hash ^= (uint64_t)length * 0x9e3779b97f4a7c15ULL;
@@ -81,9 +64,17 @@ static inline uint64_t hash_finish(uint64_t hash, size_t length) {
     return hash ^ (hash >> 32);
 }
 
+/* A token's hash: code points (< 2**21) packed three to a 64-bit word, one multiply per word. */
 static inline uint64_t hash_token(const uint32_t* text, size_t length) {
     uint64_t hash = HASH_SEED;
-    for (size_t k = 0; k < length; ++k) hash = hash_step(hash, text[k]);
+    size_t k = 0;
+    for (; k + 3 <= length; k += 3)
+        hash = (hash ^ (text[k] | ((uint64_t)text[k + 1] << 21) | ((uint64_t)text[k + 2] << 42))) * HASH_MULTIPLIER;
+    if (k < length) {
+        uint64_t rest = text[k];
+        if (k + 1 < length) rest |= (uint64_t)text[k + 1] << 21;
+        hash = (hash ^ rest) * HASH_MULTIPLIER;
+    }
     return hash_finish(hash, length);
 }
 
@@ -138,6 +129,8 @@ struct Interner {
         return id;
     }
 
+    inline void prefetch(uint64_t hash) const { __builtin_prefetch(slots.data() + (hash & mask)); }
+
     void grow() {
         slots.assign(2 * slots.size(), Slot{0, 0, (uint32_t)EMPTY, 0});
         mask = slots.size() - 1;
@@ -148,64 +141,6 @@ struct Interner {
         }
     }
 };
-
-/* ---- per-thread token store -------------------------------------------------------------------------- */
-
-/* A thread's tokens as ids of its own interner (`local`); merge_ids maps them to the call's ids. */
-struct alignas(64) ThreadStore {  /* own cache lines: no false sharing between threads */
-    Interner local;
-    std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
-    int64_t n_tokens = 0;
-    Buffer scratch_a, scratch_b;
-    std::vector<int64_t> marks;     /* scratch of regexp_passes */
-    std::vector<uint64_t> pending;  /* scratch of emit_split: (start, length, hash) of a segment's tokens */
-    bool failed = false;            /* an allocation failed (reported as MemoryError) */
-
-    void reserve_tokens(size_t max_tokens) {
-        size_t need = (size_t)n_tokens + max_tokens;
-        if (ids.size() < need) ids.resize(need > 2 * ids.size() ? need : 2 * ids.size());
-    }
-
-    inline void push_token(const uint32_t* text, size_t length, uint64_t hash) {
-        ids[n_tokens++] = local.intern(text, (uint32_t)length, hash);
-    }
-};
-
-/* str.split(): maximal runs of non-space characters. The tokens are found and hashed first, then interned
- * with the table slot of a token a few places ahead prefetched, so that cache misses overlap. */
-static inline void emit_split(const uint32_t* text, size_t length, ThreadStore& store) {
-    const size_t max_tokens = length / 2 + 1;
-    store.reserve_tokens(max_tokens);
-    if (store.pending.size() < 3 * max_tokens) store.pending.resize(3 * max_tokens);
-    uint64_t* pending = store.pending.data();
-    size_t n_pending = 0;
-    size_t i = 0;
-    while (true) {
-        while (i < length && is_space(text[i])) ++i;
-        if (i == length) break;
-        size_t start = i;
-        uint64_t hash = HASH_SEED;
-        do hash = hash_step(hash, text[i++]);
-        while (i < length && !is_space(text[i]));
-        pending[3 * n_pending] = start;
-        pending[3 * n_pending + 1] = i - start;
-        pending[3 * n_pending + 2] = hash_finish(hash, i - start);
-        ++n_pending;
-    }
-    const size_t ahead = 4;
-    for (size_t k = 0; k < n_pending; ++k) {
-        if (k + ahead < n_pending)
-            __builtin_prefetch(store.local.slots.data() + (pending[3 * (k + ahead) + 2] & store.local.mask));
-        store.push_token(text + pending[3 * k], (size_t)pending[3 * k + 1], pending[3 * k + 2]);
-    }
-}
-
-/* " ".join(line).split(): every non-space character is a token. */
-static inline void emit_chars(const uint32_t* text, size_t length, ThreadStore& store) {
-    store.reserve_tokens(length);
-    for (size_t i = 0; i < length; ++i)
-        if (!is_space(text[i])) store.push_token(text + i, 1, hash_token(text + i, 1));
-}
 
 /* ---- input ------------------------------------------------------------------------------------------ */
 
@@ -288,184 +223,14 @@ static size_t replace_in_place(uint32_t* text, size_t length, const char* patter
     return write;
 }
 
-/* ---- the regular-expression passes -------------------------------------------------------------------- */
-
-static inline size_t copy_span(const uint32_t* source, size_t from, size_t to, uint32_t* destination, size_t n) {
-    if (to > from) std::memcpy(destination + n, source + from, (to - from) * sizeof(uint32_t));
-    return n + (to > from ? to - from : 0);
-}
-
-/* One re.sub pass of a pattern that matches one or two characters, run over the marked positions only.
- * `mark` lists, in increasing order, the positions of every character that can play the marked role in a
- * match; a match is sought exactly where re.sub would try one (from the end of the previous match on), the
- * spans between matches are copied, and each mark is moved to its character's position in the output: a
- * character copied with a span lands at n + (j - done) (n: output length so far, done: input consumed so far),
- * which also holds for the unmarked character of a match. Returns the output length. */
-
-/* (A)(B) -> '\1 \2 ', B being the marked character. */
-template <class IsA, class IsB>
-static size_t pass_pair_mark_second(const uint32_t* s, size_t length, uint32_t* d, int64_t* mark, int64_t n_marks,
-                                    IsA is_a, IsB is_b) {
-    size_t n = 0;
-    int64_t done = 0;
-    for (int64_t k = 0; k < n_marks; ++k) {
-        int64_t j = mark[k];
-        if (is_b(s[j]) && j - 1 >= done && is_a(s[j - 1])) {
-            n = copy_span(s, (size_t)done, (size_t)(j - 1), d, n);
-            d[n++] = s[j - 1]; d[n++] = ' ';
-            mark[k] = (int64_t)n;
-            d[n++] = s[j]; d[n++] = ' ';
-            done = j + 1;
-        } else mark[k] = (int64_t)n + (j - done);
-    }
-    return copy_span(s, (size_t)done, length, d, n);
-}
-
-/* (A)(B) -> ' \1 \2', A being the marked character. */
-template <class IsA, class IsB>
-static size_t pass_pair_mark_first(const uint32_t* s, size_t length, uint32_t* d, int64_t* mark, int64_t n_marks,
-                                   IsA is_a, IsB is_b) {
-    size_t n = 0;
-    int64_t done = 0;
-    for (int64_t k = 0; k < n_marks; ++k) {
-        int64_t j = mark[k];
-        if (is_a(s[j]) && j >= done && (size_t)j + 1 < length && is_b(s[j + 1])) {
-            n = copy_span(s, (size_t)done, (size_t)j, d, n);
-            d[n++] = ' ';
-            mark[k] = (int64_t)n;
-            d[n++] = s[j]; d[n++] = ' '; d[n++] = s[j + 1];
-            done = j + 2;
-        } else mark[k] = (int64_t)n + (j - done);
-    }
-    return copy_span(s, (size_t)done, length, d, n);
-}
-
-/* (A) -> ' \1 ', A being the marked character. */
-template <class IsA>
-static size_t pass_single(const uint32_t* s, size_t length, uint32_t* d, int64_t* mark, int64_t n_marks, IsA is_a) {
-    size_t n = 0;
-    int64_t done = 0;
-    for (int64_t k = 0; k < n_marks; ++k) {
-        int64_t j = mark[k];
-        if (is_a(s[j])) {
-            n = copy_span(s, (size_t)done, (size_t)j, d, n);
-            d[n++] = ' ';
-            mark[k] = (int64_t)n;
-            d[n++] = s[j]; d[n++] = ' ';
-            done = j + 1;
-        } else mark[k] = (int64_t)n + (j - done);
-    }
-    return copy_span(s, (size_t)done, length, d, n);
-}
-
-/* Run `pass` from `*source` into `*target` (grown to `growth` times the text), then swap the two roles. */
-template <class Pass>
-static size_t run_pass(Buffer*& source, Buffer*& target, size_t length, size_t growth, Pass pass) {
-    ensure_size(*target, growth * length + 2);
-    length = pass(source->data(), length, target->data());
-    std::swap(source, target);
-    return length;
-}
-
-static inline bool is_not_ascii_digit(uint32_t c) { return !is_ascii_digit(c); }
-static inline bool is_dash(uint32_t c) { return c == '-'; }
-static inline bool is_punct(uint32_t c) { return (char_class(c) & REFSCORE_CC_PUNCT) != 0; }
-static inline bool is_symbol(uint32_t c) { return (char_class(c) & REFSCORE_CC_SYMBOL) != 0; }
-static inline bool is_not_number(uint32_t c) { return !(char_class(c) & REFSCORE_CC_NUMBER); }
-
-/* TokenizerRegexp, the common part of 13a and zh:
- *   ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> ' \1 '
- *   ([^0-9])([\.,])                -> '\1 \2 '
- *   ([\.,])([^0-9])                -> ' \1 \2'
- *   ([0-9])(-)                     -> '\1 \2 '
- * `in` holds the text; returns the result's length, in `in` again (`out` is scratch).
- * The first pass keeps a space as one space instead of three (runs of spaces match the later patterns the
- * same way whatever their length, and the final split removes them) and marks the '.', ',' and '-'. */
-static size_t regexp_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
-    ensure_size(out, 3 * length + 2);
-    marks.clear();
-    const uint32_t* s = in.data();
-    uint32_t* d = out.data();
-    size_t n = 0;
-    bool has_period_or_comma = false, has_dash = false;
+/* Tokenizer13a's clean-up before its regular expressions; returns the new length. */
+static size_t clean_13a(uint32_t* text, size_t length) {
+    uint32_t any = 0;  /* one vectorisable pass first: most texts have none of the three */
     for (size_t i = 0; i < length; ++i) {
-        uint32_t c = s[i];
-        uint8_t role = c < 0x80 ? REGEXP_ROLE[c] : 0;
-        if (role == 0) { d[n++] = c; continue; }
-        if (role == ROLE_SPLIT) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; continue; }
-        marks.push_back((int64_t)n);
-        has_period_or_comma |= role == ROLE_PERIOD_OR_COMMA;
-        has_dash |= role == ROLE_DASH;
-        d[n++] = c;
+        const uint32_t c = text[i];
+        any |= (uint32_t)(c == '<') | (uint32_t)(c == '\n') | (uint32_t)(c == '&');
     }
-    length = n;
-    int64_t* mark = marks.data();
-    const int64_t n_marks = (int64_t)marks.size();
-    Buffer* source = &out;
-    Buffer* target = &in;
-    if (has_period_or_comma) {
-        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
-            return pass_pair_mark_second(from, size, to, mark, n_marks, is_not_ascii_digit, is_period_or_comma);
-        });
-        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
-            return pass_pair_mark_first(from, size, to, mark, n_marks, is_period_or_comma, is_not_ascii_digit);
-        });
-    }
-    if (has_dash) {
-        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
-            return pass_pair_mark_second(from, size, to, mark, n_marks, is_ascii_digit, is_dash);
-        });
-    }
-    if (source != &in) in.swap(out);
-    return length;
-}
-
-/* TokenizerV14International (regex module classes):
- *   (\P{N})(\p{P}) -> '\1 \2 '
- *   (\p{P})(\P{N}) -> ' \1 \2'
- *   (\p{S})        -> ' \1 '
- * `in` holds the text; returns the result's length, in `in` again (`out` is scratch). Punctuation and symbols
- * are marked. */
-static size_t intl_passes(Buffer& in, size_t length, Buffer& out, std::vector<int64_t>& marks) {
-    marks.clear();
-    bool has_punct = false, has_symbol = false;
-    for (size_t i = 0; i < length; ++i) {
-        uint8_t k = char_class(in[i]) & (REFSCORE_CC_PUNCT | REFSCORE_CC_SYMBOL);
-        if (k) {
-            marks.push_back((int64_t)i);
-            has_punct |= (k & REFSCORE_CC_PUNCT) != 0;
-            has_symbol |= (k & REFSCORE_CC_SYMBOL) != 0;
-        }
-    }
-    int64_t* mark = marks.data();
-    const int64_t n_marks = (int64_t)marks.size();
-    Buffer* source = &in;
-    Buffer* target = &out;
-    if (has_punct) {
-        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
-            return pass_pair_mark_second(from, size, to, mark, n_marks, is_not_number, is_punct);
-        });
-        length = run_pass(source, target, length, 2, [&](const uint32_t* from, size_t size, uint32_t* to) {
-            return pass_pair_mark_first(from, size, to, mark, n_marks, is_punct, is_not_number);
-        });
-    }
-    if (has_symbol) {
-        length = run_pass(source, target, length, 3, [&](const uint32_t* from, size_t size, uint32_t* to) {
-            return pass_single(from, size, to, mark, n_marks, is_symbol);
-        });
-    }
-    if (source != &in) in.swap(out);
-    return length;
-}
-
-/* ---- the tokenizers ------------------------------------------------------------------------------------ */
-
-/* Tokenizer13a: XML-ish clean-up, then ' ' + line + ' ' through TokenizerRegexp. The text was loaded at
- * offset 1 of scratch_a, leaving room for the leading space. */
-static void tokenize_13a(ThreadStore& store, size_t length) {
-    Buffer& a = store.scratch_a;
-    uint32_t* text = a.data() + 1;
-    length = rstrip_length(text, length);
+    if (!any) return length;
     bool has_less_than = false, has_newline = false, has_ampersand = false;
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = text[i];
@@ -485,69 +250,321 @@ static void tokenize_13a(ThreadStore& store, size_t length) {
         length = replace_in_place(text, length, "&lt;", 4, '<');
         length = replace_in_place(text, length, "&gt;", 4, '>');
     }
-    a[0] = ' ';
-    a[length + 1] = ' ';
-    length = regexp_passes(a, length + 2, store.scratch_b, store.marks);
-    emit_split(a.data(), length, store);
+    return length;
 }
 
-/* TokenizerZh: strip, surround sacreBLEU's "Chinese" characters with spaces, then TokenizerRegexp. */
-static void tokenize_zh(ThreadStore& store, size_t length) {
-    Buffer& a = store.scratch_a;
-    Buffer& b = store.scratch_b;
-    length = rstrip_length(a.data(), length);
-    size_t start = 0;
-    while (start < length && is_space(a[start])) ++start;
-    ensure_size(b, 3 * (length - start) + 2);
-    const uint32_t* s = a.data();
-    uint32_t* d = b.data();
-    size_t n = 0;
-    for (size_t i = start; i < length; ++i) {
-        uint32_t c = s[i];
-        if (char_class(c) & REFSCORE_CC_ZH_CHAR) { d[n++] = ' '; d[n++] = c; d[n++] = ' '; }
-        else d[n++] = c;
+/* ---- token spans ----------------------------------------------------------------------------------------- */
+
+/* One token: `length` code points of a text buffer from `start`, and their hash. */
+struct Span {
+    size_t start;
+    size_t length;
+    uint64_t hash;
+};
+
+/* Writes the tokens of one text left to right into a span array (room for one per character): characters
+ * join the open token, separators close it. All state is local, so it lives in registers. */
+class SpanWriter {
+  public:
+    SpanWriter(const uint32_t* text, Span* out) : text_(text), out_(out), next_(out) {}
+
+    inline void extend(size_t i) {
+        if (!open_) { open_ = true; start_ = i; }
     }
-    a.swap(b);
-    n = regexp_passes(a, n, b, store.marks);
-    emit_split(a.data(), n, store);
+    inline void close(size_t end) {
+        if (open_) { *next_++ = Span{start_, end - start_, hash_token(text_ + start_, end - start_)}; open_ = false; }
+    }
+    /* text[i] is a token of its own. */
+    inline void isolate(size_t i) {
+        close(i);
+        *next_++ = Span{i, 1, hash_token(text_ + i, 1)};
+    }
+    inline size_t count() const { return (size_t)(next_ - out_); }
+
+  private:
+    const uint32_t* text_;
+    Span* out_;
+    Span* next_;
+    bool open_ = false;
+    size_t start_ = 0;
+};
+
+/* str.split(): maximal runs of non-space characters of text[first, n). */
+static size_t split_spans(const uint32_t* text, size_t first, size_t n, Span* out) {
+    SpanWriter writer(text, out);
+    for (size_t i = first; i < n; ++i) {
+        if (is_space(text[i])) writer.close(i);
+        else writer.extend(i);
+    }
+    writer.close(n);
+    return writer.count();
 }
 
-static void tokenize_intl(ThreadStore& store, size_t length) {
-    Buffer& a = store.scratch_a;
-    length = rstrip_length(a.data(), length);
-    length = intl_passes(a, length, store.scratch_b, store.marks);
-    emit_split(a.data(), length, store);
+/* " ".join(line).split(): every non-space character is a token. */
+static size_t char_spans(const uint32_t* text, size_t first, size_t n, Span* out) {
+    SpanWriter writer(text, out);
+    for (size_t i = first; i < n; ++i)
+        if (!is_space(text[i])) writer.isolate(i);
+    return writer.count();
 }
 
-/* Tokenize one segment (lowercased first when `lowercase`); its tokens are appended to `store`. Returns the
- * number of tokens (or 0 with store.failed set when memory ran out). */
+/* ---- the regular-expression tokenizers, as one scan ---------------------------------------------------- */
+
+/* What a character does under a tokenizer's regular expressions:
+ *   ROLE_ISOLATE  always a token of its own: 13a's ([\{-\~\[-\` -\&\(-\+\:-\@\/]) -> ' \1 ', zh's Chinese
+ *                 characters as well, intl's (\p{S}) -> ' \1 ';
+ *   ROLE_PUNCT    the separable punctuation: [\.,] (13a, zh), \p{P} (intl);
+ *   ROLE_DIGIT    what blocks separating it: [0-9] (13a, zh), \p{N} (intl);
+ *   ROLE_DASH     '-' (13a, zh): a token of its own after [0-9] (([0-9])(-) -> '\1 \2 ');
+ *   ROLE_SPACE    str.split's separators. */
+enum Role : uint8_t { ROLE_OTHER = 0, ROLE_DIGIT, ROLE_SPACE, ROLE_ISOLATE, ROLE_PUNCT, ROLE_DASH };
+
+static inline bool is_13a_split_char(uint32_t c) {
+    return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26)
+        || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
+}
+
+static inline uint8_t intl_role_of_class(uint8_t k) {
+    return (k & REFSCORE_CC_SPACE) ? ROLE_SPACE : (k & REFSCORE_CC_PUNCT) ? ROLE_PUNCT
+         : (k & REFSCORE_CC_SYMBOL) ? ROLE_ISOLATE : (k & REFSCORE_CC_NUMBER) ? ROLE_DIGIT : ROLE_OTHER;
+}
+
+struct AsciiRoles {
+    uint8_t regexp[128];  /* 13a and zh */
+    uint8_t intl[128];
+    AsciiRoles() {
+        for (uint32_t c = 0; c < 128; ++c) {
+            regexp[c] = is_space(c) ? ROLE_SPACE : is_13a_split_char(c) ? ROLE_ISOLATE
+                      : (c == '.' || c == ',') ? ROLE_PUNCT : c == '-' ? ROLE_DASH
+                      : is_ascii_digit(c) ? ROLE_DIGIT : ROLE_OTHER;
+            intl[c] = intl_role_of_class(char_class(c));
+        }
+    }
+};
+static const AsciiRoles ASCII_ROLES;
+
+struct Role13a {
+    inline uint8_t operator()(uint32_t c) const {
+        return c < 0x80 ? ASCII_ROLES.regexp[c] : (char_class(c) & REFSCORE_CC_SPACE) ? ROLE_SPACE : ROLE_OTHER;
+    }
+};
+struct RoleZh {
+    inline uint8_t operator()(uint32_t c) const {
+        if (c < 0x80) return ASCII_ROLES.regexp[c];
+        uint8_t k = char_class(c);
+        return (k & REFSCORE_CC_SPACE) ? ROLE_SPACE : (k & REFSCORE_CC_ZH_CHAR) ? ROLE_ISOLATE : ROLE_OTHER;
+    }
+};
+struct RoleIntl {
+    inline uint8_t operator()(uint32_t c) const {
+        return c < 0x80 ? ASCII_ROLES.intl[c] : intl_role_of_class(char_class(c));
+    }
+};
+
+/* The tokens of sacreBLEU's regular-expression passes followed by str.split(), over s[first, n), in one scan.
+ *
+ * The passes only ever insert spaces, so the tokens are the runs of non-space characters between inserted
+ * spaces. Which characters the passes isolate follows from re.sub's scanning rule (non-overlapping matches,
+ * left to right) applied to
+ *     (1) isolating characters -> ' \1 '      (13a and zh first; intl last, which changes nothing below)
+ *     (2) ([^digit])([punct]) -> '\1 \2 '
+ *     (3) ([punct])([^digit]) -> ' \1 \2'
+ *     (4) ([0-9])(-)          -> '\1 \2 '     (13a, zh)
+ * For a maximal run of punctuation s..e-1: pass (2) matches at s when a non-digit precedes it (13a's wrapping
+ * space counts; at the start of an unwrapped text nothing does), and then at every other character of the run
+ * (a match consumes its punctuation, which cannot be the \1 of the next one). So within a run of two or more,
+ * every pair of neighbours is separated after pass (2); pass (3) therefore matches at every character but the
+ * last, and at the last when what follows it (an inserted space, 13a's wrapping space, or the next character)
+ * exists and is not a digit. A punctuation character matched by (2) or (3) is a token of its own; otherwise it
+ * stays joined to its neighbours. Pass (4) isolates a '-' right after an ASCII digit (nothing can separate the
+ * two before it). WRAP: 13a's ' ' + line + ' '. */
+template <class RoleOf, bool WRAP, bool DASH_RULE>
+static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out, RoleOf role_of) {
+    SpanWriter writer(s, out);
+    size_t i = first;
+    while (i < n) {
+        const uint8_t role = role_of(s[i]);
+        if (role <= ROLE_DIGIT) { writer.extend(i++); continue; }
+        if (role == ROLE_SPACE) { writer.close(i++); continue; }
+        if (role == ROLE_ISOLATE) { writer.isolate(i++); continue; }
+        if (role == ROLE_DASH) {
+            if (DASH_RULE && i > first && is_ascii_digit(s[i - 1])) writer.isolate(i);
+            else writer.extend(i);
+            ++i;
+            continue;
+        }
+        size_t e = i + 1;
+        while (e < n && role_of(s[e]) == ROLE_PUNCT) ++e;
+        const bool first_matched = (WRAP || i > first) && !(i > first && role_of(s[i - 1]) == ROLE_DIGIT);
+        const bool last_matched = ((e - 1 - i) & 1) ? !first_matched : first_matched;  /* by pass (2) */
+        for (size_t j = i; j + 1 < e; ++j) writer.isolate(j);
+        const bool has_next = WRAP || e < n || last_matched;
+        const bool next_is_digit = !last_matched && e < n && role_of(s[e]) == ROLE_DIGIT;
+        if (last_matched || (has_next && !next_is_digit)) writer.isolate(e - 1);
+        else writer.extend(e - 1);
+        i = e;
+    }
+    writer.close(n);
+    return writer.count();
+}
+
+/* ---- the tokenizers ------------------------------------------------------------------------------------ */
+
+/* Load one text at text[offset ...] (lowercased first when `lowercase`) and write its tokens, as sacreBLEU's
+ * `tokenizer(line.rstrip()).split()`, to spans[n_spans ...] (grown as needed); span starts index `text`.
+ * Returns the new number of spans. `scratch` holds the text before lowercasing. Throws std::bad_alloc. */
+static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length,
+                            Buffer& text, size_t offset, Buffer& scratch, std::vector<Span>& spans,
+                            size_t n_spans) {
+    size_t n;
+    if (lowercase) {
+        load_code_points(kind, data, length, scratch, 0);
+        ensure_size(text, offset + 2 * length + 2);
+        n = lowercase_into(scratch.data(), length, text.data() + offset);
+    } else {
+        n = load_code_points(kind, data, length, text, offset);
+    }
+    uint32_t* s = text.data();
+    const size_t end = offset + rstrip_length(s + offset, n);
+    if (spans.size() < n_spans + (end - offset) + 1) spans.resize(std::max(2 * spans.size(), n_spans + n + 1));
+    Span* out = spans.data() + n_spans;
+    switch (tokenizer) {
+        case TOK_NONE: return n_spans + split_spans(s, offset, end, out);
+        case TOK_CHAR: return n_spans + char_spans(s, offset, end, out);
+        case TOK_13A:
+            return n_spans + regexp_spans<Role13a, true, true>(
+                s, offset, offset + clean_13a(s + offset, end - offset), out, Role13a());
+        case TOK_ZH: {  /* TokenizerZh strips the line: the text starts at its first non-space */
+            size_t first = offset;
+            while (first < end && is_space(s[first])) ++first;
+            return n_spans + regexp_spans<RoleZh, false, true>(s, first, end, out, RoleZh());
+        }
+        default: return n_spans + regexp_spans<RoleIntl, false, false>(s, offset, end, out, RoleIntl());
+    }
+}
+
+/* ---- per-thread token store of a whole call ------------------------------------------------------------ */
+
+/* A thread's tokens as ids of its own interner (`local`); merge_ids maps them to the call's ids. */
+struct alignas(64) ThreadStore {  /* own cache lines: no false sharing between threads */
+    Interner local;
+    std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
+    int64_t n_tokens = 0;
+    Buffer text, scratch;
+    std::vector<Span> spans;
+    bool failed = false;            /* an allocation failed (reported as MemoryError) */
+};
+
+/* Tokenize one segment (lowercased first when `lowercase`); its tokens are appended to `store`, interned with
+ * the table slot of a token a few places ahead prefetched so that cache misses overlap. Returns the number of
+ * tokens (or 0 with store.failed set when memory ran out). */
 static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const void* data, int64_t length,
                                 ThreadStore& store) noexcept {
-    int64_t tokens_before = store.n_tokens;
     try {
-        size_t offset = tokenizer == TOK_13A ? 1 : 0;   /* room for 13a's leading space */
-        size_t n;
-        if (lowercase) {
-            load_code_points(kind, data, (size_t)length, store.scratch_b, 0);
-            ensure_size(store.scratch_a, 2 * (size_t)length + offset + 2);
-            n = lowercase_into(store.scratch_b.data(), (size_t)length, store.scratch_a.data() + offset);
-        } else {
-            n = load_code_points(kind, data, (size_t)length, store.scratch_a, offset);
+        const size_t count = tokenize_into(tokenizer, lowercase, kind, data, (size_t)length, store.text, 0,
+                                           store.scratch, store.spans, 0);
+        if (store.ids.size() < (size_t)store.n_tokens + count)
+            store.ids.resize(std::max(2 * store.ids.size(), (size_t)store.n_tokens + count));
+        const Span* spans = store.spans.data();
+        const uint32_t* text = store.text.data();
+        uint32_t* out = store.ids.data() + store.n_tokens;
+        const size_t ahead = 4;
+        for (size_t k = 0; k < count; ++k) {
+            if (k + ahead < count) store.local.prefetch(spans[k + ahead].hash);
+            out[k] = store.local.intern(text + spans[k].start, (uint32_t)spans[k].length, spans[k].hash);
         }
-        switch (tokenizer) {
-            case TOK_NONE: emit_split(store.scratch_a.data(), n, store); break;
-            case TOK_CHAR: emit_chars(store.scratch_a.data(), rstrip_length(store.scratch_a.data(), n), store); break;
-            case TOK_13A: tokenize_13a(store, n); break;
-            case TOK_ZH: tokenize_zh(store, n); break;
-            default: tokenize_intl(store, n); break;
-        }
+        store.n_tokens += (int64_t)count;
+        return (int64_t)count;
     } catch (...) {
         store.failed = true;
-        store.n_tokens = tokens_before;
         return 0;
     }
-    return store.n_tokens - tokens_before;
 }
+
+/* ---- per-segment encoding (segment-local ids) ------------------------------------------------------------ */
+
+/* The texts of one segment (a hypothesis and its references) as ids interned within the segment: equal
+ * tokens of the segment get equal ids, which is all n-gram matching needs. The texts stay in one buffer, so
+ * the table refers to their characters without copying them; it is sized for the segment's tokens before
+ * interning and emptied by a new stamp. Reused from segment to segment. */
+struct alignas(64) SegmentEncoder {
+    struct Slot {
+        uint64_t hash;
+        uint32_t start;   /* of the token's first occurrence in `text` */
+        uint32_t length;
+        uint32_t id;
+        uint32_t stamp;   /* in use when equal to `stamp` */
+    };
+
+    Buffer text, scratch;
+    size_t text_length = 0;
+    std::vector<Span> spans;
+    size_t n_spans = 0;
+    std::vector<int64_t> offsets;   /* text t of the segment is ids[offsets[t] .. offsets[t + 1]) */
+    std::vector<uint32_t> ids;
+    std::vector<Slot> slots;
+    uint32_t stamp = 0;
+
+    void begin() {
+        text_length = 0;
+        n_spans = 0;
+        offsets.assign(1, 0);
+    }
+
+    /* Append one text's tokens; false when memory ran out or the segment exceeds 2**32 characters. */
+    bool add_text(int tokenizer, bool lowercase, int kind, const void* data, int64_t length) noexcept {
+        try {
+            n_spans = tokenize_into(tokenizer, lowercase, kind, data, (size_t)length, text, text_length, scratch,
+                                    spans, n_spans);
+            text_length += (lowercase ? 2 : 1) * (size_t)length;
+            if (text_length > 0xFFFFFFFFu) return false;
+            offsets.push_back((int64_t)n_spans);
+            return true;
+        } catch (...) {
+            return false;
+        }
+    }
+
+    /* Intern every token of the segment into `ids`; false when memory ran out. */
+    bool finish() noexcept {
+        try {
+            size_t size = 64;
+            while (size < 2 * n_spans) size <<= 1;
+            if (slots.size() < size || ++stamp == 0) {
+                slots.assign(std::max(size, slots.size()), Slot{0, 0, 0, 0, 0});
+                stamp = 1;
+            }
+            ids.resize(n_spans);
+        } catch (...) {
+            return false;
+        }
+        size_t mask = 1;
+        while (mask < 2 * n_spans || mask < 64) mask <<= 1;
+        mask -= 1;
+        const uint32_t* chars = text.data();
+        Slot* table = slots.data();
+        uint32_t next_id = 0;
+        for (size_t k = 0; k < n_spans; ++k) {
+            const Span& span = spans[k];
+            size_t index = (size_t)span.hash & mask;
+            while (true) {
+                Slot& slot = table[index];
+                if (slot.stamp != stamp) {
+                    slot = Slot{span.hash, (uint32_t)span.start, (uint32_t)span.length, next_id, stamp};
+                    ids[k] = next_id++;
+                    break;
+                }
+                if (slot.hash == span.hash && slot.length == span.length
+                        && same_chars(chars + slot.start, chars + span.start, span.length)) {
+                    ids[k] = slot.id;
+                    break;
+                }
+                index = (index + 1) & mask;
+            }
+        }
+        return true;
+    }
+};
 
 /* ---- merging ----------------------------------------------------------------------------------------- */
 

@@ -1,8 +1,10 @@
-"""From a validated batch to the compiled core's word-id layout, shared by the word n-gram metrics (BLEU, GLEU).
+"""From user input to word n-gram statistics, shared by the word n-gram metrics (BLEU, GLEU).
 
-The hypotheses and the flattened references are encoded in **one** call, so equal tokens get equal ids across
-hypotheses and references. Text ``t`` of the result is ``ids[offsets[t]:offsets[t + 1]]``; texts ``0 .. n-1``
-are the hypotheses and text ``n + j`` is ``batch.references[j]``.
+Text goes straight to the compiled kernels that tokenize and count in one pass (:func:`ngram_statistics`).
+Token ids, and callers that need the ids themselves, use the word-id layout (:func:`prepare_word_ids`): the
+hypotheses and the flattened references encoded in **one** call, so equal tokens get equal ids across hypotheses
+and references. Text ``t`` of that layout is ``ids[offsets[t]:offsets[t + 1]]``; texts ``0 .. n-1`` are the
+hypotheses and text ``n + j`` is ``batch.references[j]``.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
 from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError
@@ -75,3 +78,20 @@ def prepare_word_ids(hypotheses: Any, references: Any, *, tokenize: str, lowerca
     batch = prepare_batch(hypotheses, references, allow_token_ids=True)
     ids, offsets = encode_batch(batch, tokenize=tokenize, lowercase=lowercase, num_threads=num_threads)
     return batch, ids, offsets
+
+
+_ID_KERNELS = {"bleu": bleu_statistics, "gleu": gleu_statistics}
+_TEXT_KERNELS = {"bleu": bleu_text_statistics, "gleu": gleu_text_statistics}
+
+
+def ngram_statistics(kernel: str, hypotheses: Any, references: Any, *, tokenize: str, lowercase: bool,
+                     orders: tuple[int, ...], num_threads: int | None = None) -> tuple[Batch, np.ndarray]:
+    """Validate a batch and count its per-segment n-gram statistics with the ``"bleu"`` or ``"gleu"`` kernel
+    (``orders``: its order arguments): ``(batch, int64 rows)``. Text is tokenized and counted in one compiled
+    pass; token ids are remapped and counted."""
+    batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+    if batch.is_token_ids:
+        ids, offsets = encode_batch(batch, tokenize=tokenize, lowercase=lowercase, num_threads=num_threads)
+        return batch, _ID_KERNELS[kernel](ids, offsets, batch.ref_offsets, *orders, num_threads=num_threads)
+    return batch, _TEXT_KERNELS[kernel](batch.hypotheses, batch.references, batch.ref_offsets, tokenize,
+                                        lowercase, *orders, num_threads=num_threads)

@@ -21,10 +21,9 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from refscore._core._ngrams import bleu_statistics
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
-                                          prepare_word_ids)
+                                          ngram_statistics)
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
@@ -222,9 +221,9 @@ class BLEU(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment BLEU statistics (one row per hypothesis, input order)."""
-        batch, ids, offsets = prepare_word_ids(hypotheses, references, tokenize=self.config.tokenize,
-                                               lowercase=self.config.lowercase, num_threads=num_threads)
-        data = bleu_statistics(ids, offsets, batch.ref_offsets, self.config.max_order, num_threads=num_threads)
+        batch, data = ngram_statistics("bleu", hypotheses, references, tokenize=self.config.tokenize,
+                                       lowercase=self.config.lowercase, orders=(self.config.max_order,),
+                                       num_threads=num_threads)
         return self._new_statistics(self.columns, data, batch.nrefs)
 
     def _components(self, totals: np.ndarray) -> BLEUComponents:

@@ -19,10 +19,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._ngrams import gleu_statistics
 from refscore.errors import InputError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
-                                          prepare_word_ids)
+                                          ngram_statistics)
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
@@ -78,10 +77,9 @@ class GLEU(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment ``(matches, n_all)`` of the best reference (one row per hypothesis, input order)."""
-        batch, ids, offsets = prepare_word_ids(hypotheses, references, tokenize=self.config.tokenize,
-                                               lowercase=self.config.lowercase, num_threads=num_threads)
-        data = gleu_statistics(ids, offsets, batch.ref_offsets, self.config.min_len, self.config.max_len,
-                               num_threads=num_threads)
+        batch, data = ngram_statistics("gleu", hypotheses, references, tokenize=self.config.tokenize,
+                                       lowercase=self.config.lowercase,
+                                       orders=(self.config.min_len, self.config.max_len), num_threads=num_threads)
         return self._new_statistics(self.columns, data, batch.nrefs)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:

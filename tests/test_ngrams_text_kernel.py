@@ -1,0 +1,83 @@
+"""The fused tokenize-and-count kernels (text in, statistics out) against the two-step path: sacreBLEU-exact
+tokens interned for the whole call (``encode_words``) and then counted (``bleu_statistics`` / ``gleu_statistics``)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
+from refscore._core._tokenize import TOKENIZERS, encode_words
+
+WORDS = ["the", "The", "cat", "3.14", "1,000", "a.", "...", "-", "5-6", "猫", "。", "Σ", "ΑΣ", "&amp;", "x,y",
+         "don't", "\u3000", "\t", "e-mail", "İ", "١٢", "$"]
+text = st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=4)), max_size=12).map(" ".join)
+segments = st.lists(st.tuples(text, st.lists(text, min_size=1, max_size=3)), min_size=1, max_size=8)
+
+
+def two_step(kind: str, data, tokenizer: str, lowercase: bool, orders: tuple[int, ...]) -> np.ndarray:
+    hyps = [h for h, _ in data]
+    refs = [r for _, group in data for r in group]
+    ref_offsets = np.cumsum([0] + [len(group) for _, group in data]).astype(np.int64)
+    ids, offsets = encode_words(hyps + refs, tokenizer=tokenizer, lowercase=lowercase)
+    kernel = bleu_statistics if kind == "bleu" else gleu_statistics
+    return kernel(ids, offsets, ref_offsets, *orders)
+
+
+def fused(kind: str, data, tokenizer: str, lowercase: bool, orders: tuple[int, ...], threads: int = 1) -> np.ndarray:
+    hyps = [h for h, _ in data]
+    refs = [r for _, group in data for r in group]
+    ref_offsets = np.cumsum([0] + [len(group) for _, group in data]).astype(np.int64)
+    kernel = bleu_text_statistics if kind == "bleu" else gleu_text_statistics
+    return kernel(hyps, refs, ref_offsets, tokenizer, lowercase, *orders, num_threads=threads)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=segments, tokenizer=st.sampled_from(TOKENIZERS), lowercase=st.booleans(), order=st.integers(1, 5))
+def test_fused_bleu_equals_two_step(data, tokenizer, lowercase, order):
+    np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (order,)),
+                                  two_step("bleu", data, tokenizer, lowercase, (order,)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=segments, tokenizer=st.sampled_from(TOKENIZERS), lowercase=st.booleans(), low=st.integers(1, 3),
+       extra=st.integers(0, 2))
+def test_fused_gleu_equals_two_step(data, tokenizer, lowercase, low, extra):
+    orders = (low, low + extra)
+    np.testing.assert_array_equal(fused("gleu", data, tokenizer, lowercase, orders),
+                                  two_step("gleu", data, tokenizer, lowercase, orders))
+
+
+def test_thread_count_never_changes_results():
+    rng = np.random.default_rng(7)
+    vocabulary = np.array(WORDS + [f"w{k}" for k in range(300)])
+    data = [(" ".join(rng.choice(vocabulary, rng.integers(0, 40))),
+             [" ".join(rng.choice(vocabulary, rng.integers(0, 40))) for _ in range(rng.integers(1, 4))])
+            for _ in range(3000)]
+    one = fused("bleu", data, "13a", False, (4,), threads=1)
+    np.testing.assert_array_equal(one, two_step("bleu", data, "13a", False, (4,)))
+    for threads in (2, 3, 8):
+        np.testing.assert_array_equal(fused("bleu", data, "13a", False, (4,), threads=threads), one)
+        np.testing.assert_array_equal(fused("gleu", data, "intl", True, (1, 4), threads=threads),
+                                      fused("gleu", data, "intl", True, (1, 4), threads=1))
+
+
+def test_long_segment_with_many_distinct_tokens():
+    hyp = " ".join(f"t{k}" for k in range(50_000))
+    ref = " ".join(f"t{k}" for k in range(0, 100_000, 2))
+    data = [(hyp, [ref, hyp])]
+    np.testing.assert_array_equal(fused("bleu", data, "13a", False, (4,)), two_step("bleu", data, "13a", False, (4,)))
+
+
+def test_layout_and_type_errors():
+    with pytest.raises(ValueError, match="ref_offsets must have"):
+        bleu_text_statistics(["a"], ["a"], np.array([0, 2]), "13a", False, 4)
+    with pytest.raises(TypeError, match=r"references\[0\] \(flattened\) is NoneType"):
+        bleu_text_statistics(["a"], [None], np.array([0, 1]), "13a", False, 4)
+    with pytest.raises(ValueError, match="max_order"):
+        bleu_text_statistics(["a"], ["a"], np.array([0, 1]), "13a", False, 0)
+    with pytest.raises(ValueError, match="min_len"):
+        gleu_text_statistics(["a"], ["a"], np.array([0, 1]), "13a", False, 3, 2)
+    with pytest.raises(ValueError, match="not a known tokenizer"):
+        gleu_text_statistics(["a"], ["a"], np.array([0, 1]), "nope", False, 1, 4)
