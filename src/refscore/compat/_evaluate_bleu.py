@@ -32,7 +32,7 @@ from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._nltk_bleu import encode_token_lists
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._word_batch import check_order, prepare_word_ids
+from refscore.metrics._word_batch import check_order, ngram_statistics, prepare_word_ids
 
 Tokenizer = Callable[[str], Any]
 
@@ -71,9 +71,14 @@ class GoogleBleu(EvaluateModule):
         check_order("google_bleu", "max_len", max_len)
         if max_len < min_len:
             return {"google_bleu": 0.0}   # NLTK: no n-gram order to count
-        ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
-        matches, n_all = (int(v) for v in gleu_statistics(ids, offsets, ref_offsets, int(min_len),
-                                                          int(max_len)).sum(0))
+        if tokenizer is None:   # 13a text: tokenized and counted in one compiled pass
+            per_prediction = [[ref] if isinstance(ref, str) else ref for ref in references]
+            _, rows = ngram_statistics("gleu", predictions, per_prediction, tokenize="13a", lowercase=False,
+                                       orders=(int(min_len), int(max_len)))
+        else:
+            ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
+            rows = gleu_statistics(ids, offsets, ref_offsets, int(min_len), int(max_len))
+        matches, n_all = (int(v) for v in rows.sum(0))
         return {"google_bleu": 0.0 if n_all == 0 else matches / n_all}
 
 
