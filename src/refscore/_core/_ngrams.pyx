@@ -47,6 +47,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
         cbool finish() noexcept nogil
 
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
+cdef uint64_t NO_LIMIT = 1ULL << 32   # above every uint32 token id: all may match
 cdef int32_t NO_OWNER = -1
 cdef int32_t HYPOTHESIS = -2
 #: Largest table a segment may need (slot indices must stay below NO_PREFIX; 2**30 slots = 24 GiB).
@@ -148,11 +149,13 @@ cdef inline Slot* start_segment(Table* table, int64_t size) noexcept nogil:
 
 
 cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_n, int32_t owner,
-                            Slot* table, uint64_t mask, uint32_t gen, bint track_max) noexcept nogil:
+                            Slot* table, uint64_t mask, uint32_t gen, bint track_max,
+                            uint64_t limit) noexcept nogil:
     """Insert every n-gram (orders 1..max_n) of one text, counting occurrences per owner.
 
     track_max: keep `ref_max` = the maximum count over owners (BLEU's multi-reference clipping table);
-    otherwise `ref_max` = the count in this single text (GLEU's hypothesis table).
+    otherwise `ref_max` = the count in this single text (GLEU's hypothesis table). A start position stops at
+    the first token >= `limit`: the other side has no such token, so no n-gram with it can ever match.
     """
     cdef int64_t start, n, stop
     cdef uint32_t prefix, index
@@ -161,6 +164,8 @@ cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_
         prefix = NO_PREFIX
         stop = length - start if length - start < max_n else max_n
         for n in range(stop):
+            if tokens[start + n] >= limit:
+                break
             index = find_or_insert(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
             slot = &table[index]
             if track_max:
@@ -177,12 +182,13 @@ cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_
 
 cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t min_n, int64_t max_n,
                                int32_t owner, Slot* table, uint64_t mask, uint32_t gen, int64_t* counts,
-                               int64_t stride) noexcept nogil:
+                               int64_t stride, uint64_t limit) noexcept nogil:
     """Look up every n-gram (orders 1..max_n) of one text in a table made by `count_text`, counting occurrences
     under `owner`; an occurrence up to the table's `ref_max` is a clipped match, added to
     `counts[(n - 1) * stride]` for orders n >= min_n (stride 1: one count per order; stride 0: one total).
 
-    A start position stops at its first n-gram that is not in the table: no longer n-gram from there can be.
+    A start position stops at its first n-gram that is not in the table: no longer n-gram from there can be
+    (nor at a token >= `limit`, which the table cannot hold).
     """
     cdef int64_t start, n, stop, found
     cdef uint32_t prefix
@@ -191,6 +197,8 @@ cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t m
         prefix = NO_PREFIX
         stop = length - start if length - start < max_n else max_n
         for n in range(stop):
+            if tokens[start + n] >= limit:
+                break
             found = find(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
             if found < 0:
                 break
@@ -205,8 +213,10 @@ cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t m
 
 
 cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
-                      int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row) noexcept nogil:
-    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory."""
+                      int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row,
+                      uint64_t hyp_limit) noexcept nogil:
+    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory.
+    Every hypothesis token is < `hyp_limit` (segment-local ids: the hypothesis' tokens are numbered first)."""
     cdef int64_t r, length, entries = 0, size, n
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t best_diff = -1, best_len = 0, diff
@@ -240,14 +250,15 @@ cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
     generation = scratch.gen
     for r in range(ref_first, ref_last):
         count_text(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - ref_first),
-                   table, mask, generation, True)
-    count_clipped(ids + offsets[hyp_text], hyp_len, 1, max_order, HYPOTHESIS, table, mask, generation, row + 2, 1)
+                   table, mask, generation, True, hyp_limit)
+    count_clipped(ids + offsets[hyp_text], hyp_len, 1, max_order, HYPOTHESIS, table, mask, generation, row + 2, 1,
+                  NO_LIMIT)
     return 0
 
 
 cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
                       int64_t ref_last, int64_t min_len, int64_t max_len, Table* scratch,
-                      int64_t* row) noexcept nogil:
+                      int64_t* row, uint64_t hyp_limit) noexcept nogil:
     """row = [n_match, n_all] of the reference with the best tp / max(tpfp, tpfn) (NLTK corpus_gleu); -1 when
     out of memory."""
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
@@ -266,7 +277,7 @@ cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
     if table == NULL:
         return -1
     generation = scratch.gen
-    count_text(ids + offsets[hyp_text], hyp_len, max_len, 0, table, mask, generation, False)
+    count_text(ids + offsets[hyp_text], hyp_len, max_len, 0, table, mask, generation, False, NO_LIMIT)
 
     for r in range(ref_first, ref_last):
         length = offsets[r + 1] - offsets[r]
@@ -274,7 +285,7 @@ cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
         tp = 0
         if hyp_len > 0:
             count_clipped(ids + offsets[r], length, min_len, max_len, <int32_t>(r - ref_first), table, mask,
-                          generation, &tp, 0)
+                          generation, &tp, 0, hyp_limit)
         n_all = tpfp if tpfp > tpfn else tpfn
         if n_all > 0:
             # NLTK: max(candidates, key=tp / n_all): the first maximum wins; same IEEE division as Python's.
@@ -353,10 +364,11 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
                 tid = threadid()
                 if kind == KIND_BLEU:
                     status = bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
-                                          n_segments + ref_offsets[i + 1], high, scratch + tid, &out[i, 0])
+                                          n_segments + ref_offsets[i + 1], high, scratch + tid, &out[i, 0],
+                                          NO_LIMIT)
                 else:
                     status = gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
-                                          n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0])
+                                          n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0], NO_LIMIT)
                 if status != 0:
                     failures += 1
     finally:
@@ -424,9 +436,15 @@ cdef int text_segment(Kind kind, SegmentEncoder* encoder, Table* scratch, const 
         entries = count_ngrams(offsets[1], high)
     if table_size(entries) > TABLE_SLOTS_LIMIT:
         return STATUS_TOO_LARGE
+    # ids are numbered in order of first appearance, the hypothesis first: a reference token >= the number of
+    # distinct hypothesis tokens does not occur in the hypothesis
+    cdef uint64_t hyp_limit = 0
+    for t in range(offsets[1]):
+        if ids[t] >= hyp_limit:
+            hyp_limit = ids[t] + 1
     if kind == KIND_BLEU:
-        return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row)
-    return gleu_segment(ids, offsets, 0, 1, 1 + n_refs, low, high, scratch, row)
+        return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row, hyp_limit)
+    return gleu_segment(ids, offsets, 0, 1, 1 + n_refs, low, high, scratch, row, hyp_limit)
 
 
 cdef object run_text_segments(Kind kind, list hypotheses, list references, const int64_t[::1] ref_offsets,

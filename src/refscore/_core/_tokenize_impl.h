@@ -144,20 +144,27 @@ struct Interner {
 
 /* ---- input ------------------------------------------------------------------------------------------ */
 
-/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points. */
-static inline size_t load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
+/* Copy code points to destination[0, length); returns whether any is '<', '&' or '\n' (what 13a's clean-up
+ * replaces), found in the same vectorisable loop. */
+template <class Char>
+static inline bool copy_code_points(const Char* source, size_t length, uint32_t* destination) {
+    uint32_t markup = 0;
+    for (size_t i = 0; i < length; ++i) {
+        const uint32_t c = source[i];
+        destination[i] = c;
+        markup |= (uint32_t)(c == '<') | (uint32_t)(c == '&') | (uint32_t)(c == '\n');
+    }
+    return markup != 0;
+}
+
+/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points; returns
+ * whether it holds a character of 13a's clean-up. */
+static inline bool load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
     ensure_size(out, length + offset + 2);
     uint32_t* destination = out.data() + offset;
-    if (kind == 1) {
-        const uint8_t* source = (const uint8_t*)data;
-        for (size_t i = 0; i < length; ++i) destination[i] = source[i];
-    } else if (kind == 2) {
-        const uint16_t* source = (const uint16_t*)data;
-        for (size_t i = 0; i < length; ++i) destination[i] = source[i];
-    } else {
-        std::memcpy(destination, data, length * sizeof(uint32_t));
-    }
-    return length;
+    if (kind == 1) return copy_code_points((const uint8_t*)data, length, destination);
+    if (kind == 2) return copy_code_points((const uint16_t*)data, length, destination);
+    return copy_code_points((const uint32_t*)data, length, destination);
 }
 
 /* ---- lowercasing: Python's str.lower --------------------------------------------------------------- */
@@ -225,12 +232,6 @@ static size_t replace_in_place(uint32_t* text, size_t length, const char* patter
 
 /* Tokenizer13a's clean-up before its regular expressions; returns the new length. */
 static size_t clean_13a(uint32_t* text, size_t length) {
-    uint32_t any = 0;  /* one vectorisable pass first: most texts have none of the three */
-    for (size_t i = 0; i < length; ++i) {
-        const uint32_t c = text[i];
-        any |= (uint32_t)(c == '<') | (uint32_t)(c == '\n') | (uint32_t)(c == '&');
-    }
-    if (!any) return length;
     bool has_less_than = false, has_newline = false, has_ampersand = false;
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = text[i];
@@ -292,11 +293,14 @@ class SpanWriter {
 /* str.split(): maximal runs of non-space characters of text[first, n). */
 static size_t split_spans(const uint32_t* text, size_t first, size_t n, Span* out) {
     SpanWriter writer(text, out);
-    for (size_t i = first; i < n; ++i) {
-        if (is_space(text[i])) writer.close(i);
-        else writer.extend(i);
+    size_t i = first;
+    while (true) {
+        while (i < n && is_space(text[i])) ++i;
+        if (i == n) break;
+        writer.extend(i++);
+        while (i < n && !is_space(text[i])) ++i;
+        writer.close(i);
     }
-    writer.close(n);
     return writer.count();
 }
 
@@ -383,8 +387,12 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
     SpanWriter writer(s, out);
     size_t i = first;
     while (i < n) {
-        const uint8_t role = role_of(s[i]);
-        if (role <= ROLE_DIGIT) { writer.extend(i++); continue; }
+        uint8_t role = role_of(s[i]);
+        if (role <= ROLE_DIGIT) {   /* a run of word characters joins (or opens) the token */
+            writer.extend(i++);
+            while (i < n && (role = role_of(s[i])) <= ROLE_DIGIT) ++i;
+            if (i == n) break;
+        }
         if (role == ROLE_SPACE) { writer.close(i++); continue; }
         if (role == ROLE_ISOLATE) { writer.isolate(i++); continue; }
         if (role == ROLE_DASH) {
@@ -416,13 +424,14 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
 static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length,
                             Buffer& text, size_t offset, Buffer& scratch, std::vector<Span>& spans,
                             size_t n_spans) {
-    size_t n;
+    size_t n = length;
+    bool markup;   /* '<', '&' or '\n' present: 13a's clean-up has work to do */
     if (lowercase) {
-        load_code_points(kind, data, length, scratch, 0);
+        markup = load_code_points(kind, data, length, scratch, 0);
         ensure_size(text, offset + 2 * length + 2);
         n = lowercase_into(scratch.data(), length, text.data() + offset);
     } else {
-        n = load_code_points(kind, data, length, text, offset);
+        markup = load_code_points(kind, data, length, text, offset);
     }
     uint32_t* s = text.data();
     const size_t end = offset + rstrip_length(s + offset, n);
@@ -433,7 +442,7 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
         case TOK_CHAR: return n_spans + char_spans(s, offset, end, out);
         case TOK_13A:
             return n_spans + regexp_spans<Role13a, true, true>(
-                s, offset, offset + clean_13a(s + offset, end - offset), out, Role13a());
+                s, offset, markup ? offset + clean_13a(s + offset, end - offset) : end, out, Role13a());
         case TOK_ZH: {  /* TokenizerZh strips the line: the text starts at its first non-space */
             size_t first = offset;
             while (first < end && is_space(s[first])) ++first;
