@@ -38,11 +38,19 @@ static inline uint8_t char_class(uint32_t c) {
                               | (c & ((1u << REFSCORE_CC_BLOCK_BITS) - 1))];
 }
 
-/* Python's str.isspace (the separators of str.split / str.rstrip / str.strip). */
+/* ASCII whitespace of str.isspace: \t \n \v \f \r (9-13), \x1c-\x1f, ' '. */
+struct AsciiSpaces {
+    bool space[128];
+    AsciiSpaces() {
+        for (uint32_t c = 0; c < 128; ++c) space[c] = c <= 0x20 && ((0x1F0003E00ULL >> c) & 1);
+    }
+};
+static const AsciiSpaces ASCII_SPACES;
+
+/* Python's str.isspace (the separators of str.split / str.rstrip / str.strip); a table lookup for ASCII, so
+ * that scanning text has no data-dependent branch but the token boundaries. */
 static inline bool is_space(uint32_t c) {
-    /* ASCII: \t \n \v \f \r (9-13), \x1c-\x1f, ' ' */
-    if (c <= 0x20) return (0x1F0003E00ULL >> c) & 1;
-    if (c < 0x80) return false;
+    if (c < 0x80) return ASCII_SPACES.space[c];
     return (char_class(c) & REFSCORE_CC_SPACE) != 0;
 }
 
@@ -64,17 +72,26 @@ static inline uint64_t hash_finish(uint64_t hash, size_t length) {
     return hash ^ (hash >> 32);
 }
 
-/* A token's hash: code points (< 2**21) packed three to a 64-bit word, one multiply per word. */
+/* Three code points (< 2**21) in one 64-bit word; only the first `count` of them (0..3) count. */
+static inline uint64_t pack3(const uint32_t* text, size_t count) {
+    const uint64_t keep0 = -(uint64_t)(count > 0), keep1 = -(uint64_t)(count > 1), keep2 = -(uint64_t)(count > 2);
+    return ((uint64_t)text[0] & keep0) | (((uint64_t)text[1] << 21) & keep1) | (((uint64_t)text[2] << 42) & keep2);
+}
+
+/* Characters a text buffer must have readable after its last code point for hash_token. */
+static const size_t TOKEN_READ_SLACK = 12;
+
+/* A token's hash: code points packed three to a 64-bit word, one multiply per word. The last (up to) nine
+ * characters are packed without branches (reading up to TOKEN_READ_SLACK characters past the token, which do
+ * not count), so the usual short token costs no mispredicted loop exit. */
 static inline uint64_t hash_token(const uint32_t* text, size_t length) {
     uint64_t hash = HASH_SEED;
     size_t k = 0;
-    for (; k + 3 <= length; k += 3)
-        hash = (hash ^ (text[k] | ((uint64_t)text[k + 1] << 21) | ((uint64_t)text[k + 2] << 42))) * HASH_MULTIPLIER;
-    if (k < length) {
-        uint64_t rest = text[k];
-        if (k + 1 < length) rest |= (uint64_t)text[k + 1] << 21;
-        hash = (hash ^ rest) * HASH_MULTIPLIER;
-    }
+    for (; k + 9 < length; k += 3) hash = (hash ^ pack3(text + k, 3)) * HASH_MULTIPLIER;
+    const size_t rest = length - k;   /* 0..9; min/max compile to conditional moves */
+    hash = (hash ^ pack3(text + k, std::min<size_t>(rest, 3))) * HASH_MULTIPLIER;
+    hash = (hash ^ pack3(text + k + 3, std::min<size_t>(std::max<size_t>(rest, 3) - 3, 3))) * HASH_MULTIPLIER;
+    hash = (hash ^ pack3(text + k + 6, std::max<size_t>(rest, 6) - 6)) * HASH_MULTIPLIER;
     return hash_finish(hash, length);
 }
 
@@ -147,12 +164,13 @@ struct Interner {
 /* Copy code points to destination[0, length); returns whether any is '<', '&' or '\n' (what 13a's clean-up
  * replaces), found in the same vectorisable loop. */
 template <class Char>
-static inline bool copy_code_points(const Char* source, size_t length, uint32_t* destination) {
+static inline bool copy_code_points(const Char* __restrict__ source, size_t length,
+                                    uint32_t* __restrict__ destination) {
     uint32_t markup = 0;
     for (size_t i = 0; i < length; ++i) {
         const uint32_t c = source[i];
         destination[i] = c;
-        markup |= (uint32_t)(c == '<') | (uint32_t)(c == '&') | (uint32_t)(c == '\n');
+        markup |= -(uint32_t)(c == '<') | -(uint32_t)(c == '&') | -(uint32_t)(c == '\n');  /* vectorises */
     }
     return markup != 0;
 }
@@ -160,7 +178,7 @@ static inline bool copy_code_points(const Char* source, size_t length, uint32_t*
 /* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points; returns
  * whether it holds a character of 13a's clean-up. */
 static inline bool load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
-    ensure_size(out, length + offset + 2);
+    ensure_size(out, length + offset + TOKEN_READ_SLACK);
     uint32_t* destination = out.data() + offset;
     if (kind == 1) return copy_code_points((const uint8_t*)data, length, destination);
     if (kind == 2) return copy_code_points((const uint16_t*)data, length, destination);
@@ -428,7 +446,7 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
     bool markup;   /* '<', '&' or '\n' present: 13a's clean-up has work to do */
     if (lowercase) {
         markup = load_code_points(kind, data, length, scratch, 0);
-        ensure_size(text, offset + 2 * length + 2);
+        ensure_size(text, offset + 2 * length + TOKEN_READ_SLACK);
         n = lowercase_into(scratch.data(), length, text.data() + offset);
     } else {
         markup = load_code_points(kind, data, length, text, offset);
