@@ -74,8 +74,8 @@ static inline uint64_t hash_finish(uint64_t hash, size_t length) {
 
 /* Three code points (< 2**21) in one 64-bit word; only the first `count` of them (0..3) count. */
 static inline uint64_t pack3(const uint32_t* text, size_t count) {
-    const uint64_t keep0 = -(uint64_t)(count > 0), keep1 = -(uint64_t)(count > 1), keep2 = -(uint64_t)(count > 2);
-    return ((uint64_t)text[0] & keep0) | (((uint64_t)text[1] << 21) & keep1) | (((uint64_t)text[2] << 42) & keep2);
+    const uint64_t word = (uint64_t)text[0] | ((uint64_t)text[1] << 21) | ((uint64_t)text[2] << 42);
+    return word & ((1ULL << (21 * count)) - 1);
 }
 
 /* Characters a text buffer must have readable after its last code point for hash_token. */
