@@ -1,6 +1,11 @@
 """The numeric core: embed unique sentences in token-budget batches, then greedy-match every (candidate, reference)
 pair (``bert_score.utils.greedy_cos_idf`` semantics) in padded batches on the model's device.
 
+On CPU with several threads the batches are embedded by that many Python worker threads at once, each running
+torch with one intra-op thread (torch releases the GIL inside its ops): the encoder's matrices are small, so
+independent streams scale better than splitting each product over threads. Every batch is computed the same way
+whatever the thread count, so the results do not depend on it.
+
 Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
 a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
 are negative; see docs/bertscore.md).
@@ -12,6 +17,7 @@ import math
 import sys
 import warnings
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -44,6 +50,26 @@ def torch_threads(num_threads: int | None) -> Iterator[None]:
         torch.set_num_threads(previous)
 
 
+def embedding_workers(num_threads: int | None, device: str) -> int:
+    """How many batches to embed at once: on CPU ``num_threads`` (default: torch's thread count), else 1.
+
+    >>> embedding_workers(3, "cuda:0"), embedding_workers(3, "cpu"), embedding_workers(0, "cpu")
+    (1, 3, 1)
+    """
+    if device.split(":")[0] != "cpu":
+        return 1
+    if num_threads is None:
+        torch, _ = torch_and_transformers()
+        num_threads = torch.get_num_threads()
+    return max(1, int(num_threads))
+
+
+def _one_intra_op_thread() -> None:
+    """Worker-thread initializer: torch ops of this thread run single-threaded."""
+    torch, _ = torch_and_transformers()
+    torch.set_num_threads(1)
+
+
 def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
     if not enabled:
         return iterable
@@ -68,9 +94,10 @@ class Embedder:
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
 
-    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool]) -> list[Any]:
+    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool], workers: int = 1) -> list[Any]:
         """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
-        Sequences with ``keep`` true are cached for later calls (references)."""
+        Sequences with ``keep`` true are cached for later calls (references). ``workers > 1`` embeds that many
+        batches at once, each with one torch thread (CPU only; the batches and results are the same)."""
         out: list[Any] = [None] * len(sequences)
         todo: dict[bytes, list[int]] = {}
         for i, ids in enumerate(sequences):
@@ -86,9 +113,10 @@ class Embedder:
         total_tokens = sum(len(sequences[idx[0]]) for idx in order)
         show = self.progress if self.progress is not None else (
             total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
-        for start, stop in _progress(batches, len(batches), show, "BERTScore embedding"):
-            group = order[start:stop]
-            embeddings = self._forward([sequences[idx[0]] for idx in group])
+        groups = [order[start:stop] for start, stop in batches]
+        inputs = [[sequences[idx[0]] for idx in group] for group in groups]
+        for group, embeddings in zip(groups, _progress(self._forward_all(inputs, workers), len(groups), show,
+                                                        "BERTScore embedding")):
             for idx, embedding in zip(group, embeddings):
                 for i in idx:
                     out[i] = embedding
@@ -111,6 +139,23 @@ class Embedder:
             count = max(1, self.batch_tokens // max(longest, 1))
             yield start, min(start + count, len(lengths))
             start += count
+
+    def _forward_all(self, batches: list[list[np.ndarray]], workers: int) -> Iterator[list[Any]]:
+        """The embeddings of each batch, in order; with ``workers > 1`` computed by a pool of single-threaded
+        workers that take the batches longest first (at most ``workers`` batches are in flight)."""
+        workers = min(workers, len(batches))
+        if workers <= 1:
+            yield from map(self._forward, batches)
+            return
+        torch, _ = torch_and_transformers()
+        previous = torch.get_num_threads()
+        torch.set_num_threads(1)
+        try:
+            with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore",
+                                    initializer=_one_intra_op_thread) as pool:
+                yield from pool.map(self._forward, batches)
+        finally:
+            torch.set_num_threads(previous)
 
     def _forward(self, batch: list[np.ndarray]) -> list[Any]:
         torch, _ = torch_and_transformers()

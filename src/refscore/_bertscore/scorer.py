@@ -17,7 +17,7 @@ import numpy as np
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder
-from refscore._bertscore.engine import Embedder, greedy_match, torch_threads
+from refscore._bertscore.engine import Embedder, embedding_workers, greedy_match, torch_threads
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
@@ -209,7 +209,8 @@ class BERTScorer:
                 weights = self._frozen_idf
             else:
                 weights = TokenWeights.from_sequences(ref_ids)
-            embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids))
+            embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids),
+                                              workers=embedding_workers(num_threads, self.device))
             counts = batch.refs_per_segment
             pair_hyp = np.repeat(np.arange(len(hyp_ids)), counts)
             values = greedy_match([embeddings[i] for i in pair_hyp], [weights(hyp_ids[i]) for i in pair_hyp],
