@@ -25,6 +25,7 @@ import numpy as np
 
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.models import LoadedModel
+from refscore._bertscore.packed import PackedEncoder
 from refscore.errors import RefscoreWarning
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
@@ -81,10 +82,14 @@ def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any
 
 
 class Embedder:
-    """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep."""
+    """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep.
+
+    ``packed``: run BERT-family encoders on CPU without padding (:mod:`refscore._bertscore.packed`) when the
+    architecture allows it; ``self.packed`` is None when the model's own forward is used.
+    """
 
     def __init__(self, loaded: LoadedModel, *, batch_tokens: int | None = None, progress: bool | None = None,
-                 cache_size: int = 20_000) -> None:
+                 cache_size: int = 20_000, packed: bool = True) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
         self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 2048))
@@ -93,6 +98,7 @@ class Embedder:
         self.cache: OrderedDict[bytes, Any] = OrderedDict()
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
+        self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id) if packed else None
 
     def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool], workers: int = 1) -> list[Any]:
         """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
@@ -185,6 +191,9 @@ class Embedder:
             input_ids[row, :len(ids)] = ids
             mask[row, :len(ids)] = 1
         with torch.inference_mode():
+            if self.packed is not None:
+                hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, loaded.all_layers)
+                return list(torch.split(_normalise(hidden.float()), lengths))
             output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
                                   attention_mask=torch.from_numpy(mask).to(loaded.device),
                                   output_hidden_states=loaded.all_layers)
@@ -192,9 +201,14 @@ class Embedder:
                 hidden = torch.stack(tuple(output.hidden_states), dim=2)
             else:
                 hidden = output[0].unsqueeze(2)
-            hidden = hidden.float()
-            hidden = hidden / torch.norm(hidden, dim=-1).unsqueeze(-1)
+            hidden = _normalise(hidden.float())
             return [hidden[row, :length] for row, length in enumerate(lengths)]
+
+
+def _normalise(hidden: Any) -> Any:
+    """Each vector of the last axis divided by its L2 norm (bert-score's normalisation)."""
+    torch, _ = torch_and_transformers()
+    return hidden / torch.norm(hidden, dim=-1).unsqueeze(-1)
 
 
 def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray], ref_embeddings: Sequence[Any],
