@@ -18,7 +18,7 @@ import sys
 import warnings
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -69,6 +69,25 @@ def _one_intra_op_thread() -> None:
     """Worker-thread initializer: torch ops of this thread run single-threaded."""
     torch, _ = torch_and_transformers()
     torch.set_num_threads(1)
+
+
+def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int) -> Iterator[Any]:
+    """``function(item)`` for each item, in order. With ``workers > 1`` the items are processed by that many
+    threads, in order of submission, each running torch ops with one intra-op thread; torch's thread setting is
+    restored afterwards. At most ``workers`` items are in progress at a time."""
+    workers = min(workers, len(items))
+    if workers <= 1:
+        yield from map(function, items)
+        return
+    torch, _ = torch_and_transformers()
+    previous = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore",
+                                initializer=_one_intra_op_thread) as pool:
+            yield from pool.map(function, items)
+    finally:
+        torch.set_num_threads(previous)
 
 
 def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
@@ -147,21 +166,9 @@ class Embedder:
             start += count
 
     def _forward_all(self, batches: list[list[np.ndarray]], workers: int) -> Iterator[list[Any]]:
-        """The embeddings of each batch, in order; with ``workers > 1`` computed by a pool of single-threaded
-        workers that take the batches longest first (at most ``workers`` batches are in flight)."""
-        workers = min(workers, len(batches))
-        if workers <= 1:
-            yield from map(self._forward, batches)
-            return
-        torch, _ = torch_and_transformers()
-        previous = torch.get_num_threads()
-        torch.set_num_threads(1)
-        try:
-            with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore",
-                                    initializer=_one_intra_op_thread) as pool:
-                yield from pool.map(self._forward, batches)
-        finally:
-            torch.set_num_threads(previous)
+        """The embeddings of each batch, in order; with ``workers > 1`` computed by single-threaded workers that
+        take the batches longest first."""
+        return parallel_map(self._forward, batches, workers)
 
     def _forward(self, batch: list[np.ndarray]) -> list[Any]:
         torch, _ = torch_and_transformers()
@@ -212,11 +219,12 @@ def _normalise(hidden: Any) -> Any:
 
 
 def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray], ref_embeddings: Sequence[Any],
-                 ref_weights: Sequence[np.ndarray]) -> np.ndarray:
+                 ref_weights: Sequence[np.ndarray], workers: int = 1) -> np.ndarray:
     """P, R, F of each pair ``(hyp_embeddings[i], ref_embeddings[i])``: ``(n_pairs, n_layers, 3)`` float32.
 
     Every token (special tokens included) is a match candidate; each side's weights are normalised to sum 1;
-    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum.
+    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum. ``workers > 1``
+    matches that many batches at once (see :func:`parallel_map`).
     """
     torch, _ = torch_and_transformers()
     n_pairs = len(hyp_embeddings)
@@ -225,22 +233,33 @@ def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray
     n_layers, dim = hyp_embeddings[0].shape[1], hyp_embeddings[0].shape[2]
     hyp_len = np.array([e.shape[0] for e in hyp_embeddings])
     ref_len = np.array([e.shape[0] for e in ref_embeddings])
-    order = np.lexsort((ref_len, hyp_len))
+    chunks = list(_match_chunks(hyp_len, ref_len, n_layers, dim))
+
+    def match(chunk: np.ndarray) -> np.ndarray:
+        with torch.inference_mode():
+            return _match_batch([hyp_embeddings[i] for i in chunk], [hyp_weights[i] for i in chunk],
+                                [ref_embeddings[i] for i in chunk], [ref_weights[i] for i in chunk], torch)
+
     result = np.empty((n_pairs, n_layers, 3), dtype=np.float32)
-    start = 0
-    with torch.inference_mode():
-        while start < n_pairs:
-            stop, longest_ref = start + 1, ref_len[order[start]]
-            while stop < n_pairs:
-                longest_ref = max(longest_ref, ref_len[order[stop]])
-                if (stop + 1 - start) * n_layers * hyp_len[order[stop]] * (longest_ref + 2 * dim) > MATCH_BUDGET:
-                    break
-                stop += 1
-            chunk = order[start:stop]
-            result[chunk] = _match_batch([hyp_embeddings[i] for i in chunk], [hyp_weights[i] for i in chunk],
-                                         [ref_embeddings[i] for i in chunk], [ref_weights[i] for i in chunk], torch)
-            start = stop
+    for chunk, values in zip(chunks, parallel_map(match, chunks, workers)):
+        result[chunk] = values
     return result
+
+
+def _match_chunks(hyp_len: np.ndarray, ref_len: np.ndarray, n_layers: int, dim: int) -> Iterator[np.ndarray]:
+    """Pair indices sorted by (hypothesis, reference) length, cut into batches within :data:`MATCH_BUDGET`."""
+    order = np.lexsort((ref_len, hyp_len))
+    n_pairs = len(order)
+    start = 0
+    while start < n_pairs:
+        stop, longest_ref = start + 1, ref_len[order[start]]
+        while stop < n_pairs:
+            longest_ref = max(longest_ref, ref_len[order[stop]])
+            if (stop + 1 - start) * n_layers * hyp_len[order[stop]] * (longest_ref + 2 * dim) > MATCH_BUDGET:
+                break
+            stop += 1
+        yield order[start:stop]
+        start = stop
 
 
 def _pad(embeddings: list[Any], weights: list[np.ndarray], torch: Any) -> tuple[Any, Any, Any]:

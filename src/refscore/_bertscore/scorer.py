@@ -209,12 +209,13 @@ class BERTScorer:
                 weights = self._frozen_idf
             else:
                 weights = TokenWeights.from_sequences(ref_ids)
+            workers = embedding_workers(num_threads, self.device)
             embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids),
-                                              workers=embedding_workers(num_threads, self.device))
+                                              workers=workers)
             counts = batch.refs_per_segment
             pair_hyp = np.repeat(np.arange(len(hyp_ids)), counts)
             values = greedy_match([embeddings[i] for i in pair_hyp], [weights(hyp_ids[i]) for i in pair_hyp],
-                                  embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids])
+                                  embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids], workers=workers)
         self._zero_empty(values, np.array([len(hyp_ids[i]) == 2 for i in pair_hyp], dtype=bool),
                          np.array([len(ids) == 2 for ids in ref_ids], dtype=bool))
         values, best = self._reduce_references(values, batch.ref_offsets)
