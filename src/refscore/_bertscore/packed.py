@@ -52,6 +52,13 @@ def unsupported_reason(model: Any, device: str) -> str | None:
     return None
 
 
+def _is_exact_gelu(activation: Any) -> bool:
+    """Whether ``activation`` is transformers' ``GELUActivation`` computing ``torch.nn.functional.gelu`` (erf)."""
+    torch, _ = torch_and_transformers()
+    return (type(activation).__name__ == "GELUActivation"
+            and getattr(activation, "act", None) is torch.nn.functional.gelu)
+
+
 @dataclass(frozen=True)
 class _AttentionShape:
     heads: int
@@ -90,6 +97,7 @@ class PackedEncoder:
         self.model = model
         self.layers = list(model.encoder.layer)
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
+        self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
 
     @classmethod
     def for_model(cls, model: Any, device: str, pad_id: int) -> PackedEncoder | None:
@@ -110,17 +118,22 @@ class PackedEncoder:
         hidden = self.model.embeddings(input_ids=input_ids)[real]
         states = [hidden] if all_layers else []
         runs = length_runs(lengths)
-        for layer, shape in zip(self.layers, self.shapes):
-            hidden = self._layer(layer, shape, hidden, runs)
+        for layer, shape, exact_gelu in zip(self.layers, self.shapes, self.exact_gelu):
+            hidden = self._layer(layer, shape, exact_gelu, hidden, runs)
             if all_layers:
                 states.append(hidden)
         return torch.stack(states, dim=1) if all_layers else hidden.unsqueeze(1)
 
-    @staticmethod
-    def _layer(layer: Any, shape: _AttentionShape, hidden: Any, runs: list[tuple[int, int, int]]) -> Any:
-        context = PackedEncoder._self_attention(layer.attention.self, shape, hidden, runs)
+    def _layer(self, layer: Any, shape: _AttentionShape, exact_gelu: bool, hidden: Any,
+               runs: list[tuple[int, int, int]]) -> Any:
+        context = self._self_attention(layer.attention.self, shape, hidden, runs)
         attended = layer.attention.output(context, hidden)
-        return layer.output(layer.intermediate(attended), attended)
+        if exact_gelu:  # the same kernel in place: the largest activation is not allocated (and page-faulted) twice
+            torch, _ = torch_and_transformers()
+            intermediate = torch.ops.aten.gelu_(layer.intermediate.dense(attended))
+        else:
+            intermediate = layer.intermediate(attended)
+        return layer.output(intermediate, attended)
 
     @staticmethod
     def _self_attention(self_attention: Any, shape: _AttentionShape, hidden: Any,
