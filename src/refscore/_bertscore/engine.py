@@ -188,28 +188,37 @@ class Embedder:
             return self._forward(batch[:half]) + self._forward(batch[half:])
 
     def _run_model(self, batch: list[np.ndarray]) -> list[Any]:
+        """Normalised embeddings of the sequences of one batch: packed when possible, else the model's forward."""
         torch, _ = torch_and_transformers()
-        loaded = self.loaded
         lengths = [len(ids) for ids in batch]
-        width = max(lengths)
+        input_ids, mask = self._padded(batch)
+        with torch.inference_mode():
+            if self.packed is not None:
+                hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, self.loaded.all_layers)
+                return list(torch.split(_normalise(hidden.float()), lengths))
+            hidden = _normalise(self._model_forward(input_ids, mask).float())
+            return [hidden[row, :length] for row, length in enumerate(lengths)]
+
+    def _padded(self, batch: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(input ids padded with the pad id, attention mask), both ``(len(batch), longest)`` int64."""
+        width = max(len(ids) for ids in batch)
         input_ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.int64)
         for row, ids in enumerate(batch):
             input_ids[row, :len(ids)] = ids
             mask[row, :len(ids)] = 1
-        with torch.inference_mode():
-            if self.packed is not None:
-                hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, loaded.all_layers)
-                return list(torch.split(_normalise(hidden.float()), lengths))
-            output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
-                                  attention_mask=torch.from_numpy(mask).to(loaded.device),
-                                  output_hidden_states=loaded.all_layers)
-            if loaded.all_layers:
-                hidden = torch.stack(tuple(output.hidden_states), dim=2)
-            else:
-                hidden = output[0].unsqueeze(2)
-            hidden = _normalise(hidden.float())
-            return [hidden[row, :length] for row, length in enumerate(lengths)]
+        return input_ids, mask
+
+    def _model_forward(self, input_ids: np.ndarray, mask: np.ndarray) -> Any:
+        """The Hugging Face forward: ``(batch, width, n_states, hidden)`` hidden states of the layer(s) used."""
+        torch, _ = torch_and_transformers()
+        loaded = self.loaded
+        output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
+                              attention_mask=torch.from_numpy(mask).to(loaded.device),
+                              output_hidden_states=loaded.all_layers)
+        if loaded.all_layers:
+            return torch.stack(tuple(output.hidden_states), dim=2)
+        return output[0].unsqueeze(2)
 
 
 def _normalise(hidden: Any) -> Any:
