@@ -23,6 +23,7 @@ bert_score = pytest.importorskip("bert_score")
 
 import refscore  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
+from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
 from refscore._bertscore.packed import PackedEncoder, length_runs, unsupported_reason  # noqa: E402
 from refscore.errors import InputError, InputTypeError, MissingExtraError, RefscoreWarning  # noqa: E402
 
@@ -158,6 +159,17 @@ def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, mon
     assert len(threads_used) > 1 and all(name.startswith("refscore-bertscore") for name in threads_used)
     for ours, single in zip(three, one):
         np.testing.assert_array_equal(ours, single)
+
+
+def test_many_threads_are_shared_among_at_most_max_workers(tiny_bert):
+    assert thread_plan(2, "cpu") == ThreadPlan(2, 1)
+    assert thread_plan(4 * MAX_WORKERS, "cpu") == ThreadPlan(MAX_WORKERS, 4)
+    assert thread_plan(MAX_WORKERS + 2, "cpu") == ThreadPlan((MAX_WORKERS + 2) // 2, 2)
+    assert thread_plan(8, "cuda") == ThreadPlan(1, 1)
+    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16)
+    shared = scorer.score(HYPS, REFS, num_threads=MAX_WORKERS + 2)
+    for ours, single in zip(shared, scorer.score(HYPS, REFS, num_threads=1)):
+        np.testing.assert_allclose(ours, single, atol=TOL, rtol=0)
 
 
 def test_packed_forward_matches_the_model_forward(tiny_model):

@@ -18,6 +18,7 @@ import sys
 import warnings
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -32,6 +33,8 @@ from refscore.errors import RefscoreWarning
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
 #: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings).
 MATCH_BUDGET = 1 << 24
+#: Most batches embedded (or matched) at once on CPU; more threads are shared out among this many workers.
+MAX_WORKERS = 8
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
 PROGRESS_MIN_TOKENS = 200_000
 
@@ -51,40 +54,53 @@ def torch_threads(num_threads: int | None) -> Iterator[None]:
         torch.set_num_threads(previous)
 
 
-def embedding_workers(num_threads: int | None, device: str) -> int:
-    """How many batches to embed at once: on CPU ``num_threads`` (default: torch's thread count), else 1.
+@dataclass(frozen=True)
+class ThreadPlan:
+    """How a call uses the CPU: ``workers`` batches at once, each with ``threads_per_worker`` torch threads."""
 
-    >>> embedding_workers(3, "cuda:0"), embedding_workers(3, "cpu"), embedding_workers(0, "cpu")
-    (1, 3, 1)
+    workers: int
+    threads_per_worker: int
+
+
+#: Everything in the calling thread, with torch's thread setting as it is.
+SERIAL = ThreadPlan(1, 1)
+
+
+def thread_plan(num_threads: int | None, device: str) -> ThreadPlan:
+    """``num_threads`` (default: torch's thread count) as parallel workers on CPU: one thread each, or up to
+    :data:`MAX_WORKERS` workers sharing the threads when there are more (bounding the activation memory).
+    On GPUs one worker.
+
+    >>> [(plan.workers, plan.threads_per_worker) for plan in map(thread_plan, (1, 2, 12, 64), ["cpu"] * 4)]
+    [(1, 1), (2, 1), (6, 2), (8, 8)]
+    >>> thread_plan(3, "cuda:0") == SERIAL
+    True
     """
     if device.split(":")[0] != "cpu":
-        return 1
+        return SERIAL
     if num_threads is None:
         torch, _ = torch_and_transformers()
         num_threads = torch.get_num_threads()
-    return max(1, int(num_threads))
+    threads = max(1, int(num_threads))
+    threads_per_worker = -(-threads // MAX_WORKERS)
+    return ThreadPlan(threads // threads_per_worker, threads_per_worker)
 
 
-def _one_intra_op_thread() -> None:
-    """Worker-thread initializer: torch ops of this thread run single-threaded."""
-    torch, _ = torch_and_transformers()
-    torch.set_num_threads(1)
-
-
-def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], workers: int) -> Iterator[Any]:
-    """``function(item)`` for each item, in order. With ``workers > 1`` the items are processed by that many
-    threads, in order of submission, each running torch ops with one intra-op thread; torch's thread setting is
-    restored afterwards. At most ``workers`` items are in progress at a time."""
-    workers = min(workers, len(items))
+def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: ThreadPlan) -> Iterator[Any]:
+    """``function(item)`` for each item, in order. With several workers in ``plan`` the items are processed by
+    that many threads, in order of submission, each running torch ops with ``plan.threads_per_worker`` intra-op
+    threads; torch's thread setting is restored afterwards. At most ``plan.workers`` items are in progress at a
+    time. With one worker the items are processed in the calling thread, with torch's setting as it is."""
+    workers = min(plan.workers, len(items))
     if workers <= 1:
         yield from map(function, items)
         return
     torch, _ = torch_and_transformers()
     previous = torch.get_num_threads()
-    torch.set_num_threads(1)
+    torch.set_num_threads(plan.threads_per_worker)
     try:
-        with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore",
-                                initializer=_one_intra_op_thread) as pool:
+        with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore", initializer=torch.set_num_threads,
+                                initargs=(plan.threads_per_worker,)) as pool:
             yield from pool.map(function, items)
     finally:
         torch.set_num_threads(previous)
@@ -119,10 +135,11 @@ class Embedder:
         self.pad_id = 0 if pad is None else int(pad)
         self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id) if packed else None
 
-    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool], workers: int = 1) -> list[Any]:
+    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool],
+              plan: ThreadPlan = SERIAL) -> list[Any]:
         """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
-        Sequences with ``keep`` true are cached for later calls (references). ``workers > 1`` embeds that many
-        batches at once, each with one torch thread (CPU only; the batches and results are the same)."""
+        Sequences with ``keep`` true are cached for later calls (references). A ``plan`` with several workers
+        embeds that many batches at once (see :func:`parallel_map`; the batches and results are the same)."""
         out: list[Any] = [None] * len(sequences)
         todo: dict[bytes, list[int]] = {}
         for i, ids in enumerate(sequences):
@@ -140,7 +157,7 @@ class Embedder:
             total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
         groups = [order[start:stop] for start, stop in batches]
         inputs = [[sequences[idx[0]] for idx in group] for group in groups]
-        for group, embeddings in zip(groups, _progress(self._forward_all(inputs, workers), len(groups), show,
+        for group, embeddings in zip(groups, _progress(parallel_map(self._forward, inputs, plan), len(groups), show,
                                                         "BERTScore embedding")):
             for idx, embedding in zip(group, embeddings):
                 for i in idx:
@@ -164,11 +181,6 @@ class Embedder:
             count = max(1, self.batch_tokens // max(longest, 1))
             yield start, min(start + count, len(lengths))
             start += count
-
-    def _forward_all(self, batches: list[list[np.ndarray]], workers: int) -> Iterator[list[Any]]:
-        """The embeddings of each batch, in order; with ``workers > 1`` computed by single-threaded workers that
-        take the batches longest first."""
-        return parallel_map(self._forward, batches, workers)
 
     def _forward(self, batch: list[np.ndarray]) -> list[Any]:
         torch, _ = torch_and_transformers()
@@ -228,12 +240,12 @@ def _normalise(hidden: Any) -> Any:
 
 
 def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray], ref_embeddings: Sequence[Any],
-                 ref_weights: Sequence[np.ndarray], workers: int = 1) -> np.ndarray:
+                 ref_weights: Sequence[np.ndarray], plan: ThreadPlan = SERIAL) -> np.ndarray:
     """P, R, F of each pair ``(hyp_embeddings[i], ref_embeddings[i])``: ``(n_pairs, n_layers, 3)`` float32.
 
     Every token (special tokens included) is a match candidate; each side's weights are normalised to sum 1;
-    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum. ``workers > 1``
-    matches that many batches at once (see :func:`parallel_map`).
+    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum. A ``plan`` with
+    several workers matches that many batches at once (see :func:`parallel_map`).
     """
     torch, _ = torch_and_transformers()
     n_pairs = len(hyp_embeddings)
@@ -250,7 +262,7 @@ def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray
                                 [ref_embeddings[i] for i in chunk], [ref_weights[i] for i in chunk], torch)
 
     result = np.empty((n_pairs, n_layers, 3), dtype=np.float32)
-    for chunk, values in zip(chunks, parallel_map(match, chunks, workers)):
+    for chunk, values in zip(chunks, parallel_map(match, chunks, plan)):
         result[chunk] = values
     return result
 
