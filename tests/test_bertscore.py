@@ -195,7 +195,11 @@ def test_packed_forward_is_checked_and_falls_back(tiny_bert, monkeypatch):
     monkeypatch.setattr(PackedEncoder, "agrees_with_model", lambda self, pad_id: False)
     fallback = refscore.BERTScorer(tiny_bert, 2)
     assert fallback._embedder.packed is None
-    assert_close(fallback.score(HYPS, REFS), peer(HYPS, REFS, tiny_bert, num_layers=2))
+    assert_close(fallback.score(HYPS, REFS, num_threads=2), peer(HYPS, REFS, tiny_bert, num_layers=2))
+    every_layer = refscore.BERTScorer(tiny_bert, 2, all_layers=True, batch_tokens=16)
+    assert every_layer._embedder.packed is None
+    assert_close(every_layer.score(HYPS, REFS, num_threads=2),
+                 peer(HYPS, REFS, tiny_bert, num_layers=2, all_layers=True))
 
 
 def test_unsupported_architectures_use_the_model_forward():
@@ -211,6 +215,23 @@ def test_unsupported_architectures_use_the_model_forward():
     assert unsupported_reason(bert, "cpu") is None
     assert unsupported_reason(bert, "cuda:0") == "device cuda:0 is not the CPU"
     assert length_runs([5, 5, 5, 2, 5]) == [(0, 3, 5), (15, 1, 2), (17, 1, 5)]
+
+
+@pytest.mark.parametrize("name", ["XLMRoberta", "Camembert"])
+def test_other_bert_family_encoders_run_packed(name):
+    transformers = pytest.importorskip("transformers")
+    config = getattr(transformers, f"{name}Config")(vocab_size=60, hidden_size=32, num_hidden_layers=2,
+                                                    num_attention_heads=4, intermediate_size=64, pad_token_id=1,
+                                                    max_position_embeddings=20)
+    torch.manual_seed(0)
+    model = getattr(transformers, f"{name}Model")(config).eval()
+    packed = PackedEncoder.for_model(model, "cpu", pad_id=1)
+    assert packed is not None
+    input_ids = torch.tensor([[0, 5, 9, 7, 2], [0, 8, 2, 1, 1]])
+    with torch.inference_mode():
+        expected = model(input_ids, attention_mask=(input_ids != 1).long())[0][input_ids != 1]
+        ours = packed.hidden_states(input_ids, [5, 3], all_layers=False)[:, 0]
+    np.testing.assert_allclose(ours.numpy(), expected.numpy(), atol=1e-5, rtol=0)
 
 
 def test_token_id_inputs(tiny_model):
