@@ -1,10 +1,11 @@
 """The numeric core: embed unique sentences in token-budget batches, then greedy-match every (candidate, reference)
 pair (``bert_score.utils.greedy_cos_idf`` semantics) in padded batches on the model's device.
 
-On CPU with several threads the batches are embedded by that many Python worker threads at once, each running
-torch with one intra-op thread (torch releases the GIL inside its ops): the encoder's matrices are small, so
-independent streams scale better than splitting each product over threads. Every batch is computed the same way
-whatever the thread count, so the results do not depend on it.
+On CPU with several threads the batches are embedded (then matched) by that many Python worker threads at once,
+each running torch with one intra-op thread (torch releases the GIL inside its ops; above :data:`MAX_WORKERS` threads
+the workers share them): the encoder's matrices are small, so independent streams scale better than splitting each
+product over threads. Every batch is computed the same way whatever the thread count, so the results do not depend
+on it. BERT-family encoders run without padding (:mod:`refscore._bertscore.packed`).
 
 Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
 a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
@@ -17,9 +18,9 @@ import math
 import sys
 import warnings
 from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -119,12 +120,12 @@ def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any
 class Embedder:
     """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep.
 
-    ``packed``: run BERT-family encoders on CPU without padding (:mod:`refscore._bertscore.packed`) when the
-    architecture allows it; ``self.packed`` is None when the model's own forward is used.
+    BERT-family encoders on CPU run without padding (:mod:`refscore._bertscore.packed`) when the architecture
+    allows it; ``self.packed`` is None when the model's own forward is used.
     """
 
     def __init__(self, loaded: LoadedModel, *, batch_tokens: int | None = None, progress: bool | None = None,
-                 cache_size: int = 20_000, packed: bool = True) -> None:
+                 cache_size: int = 20_000) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
         self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 2048))
@@ -133,7 +134,7 @@ class Embedder:
         self.cache: OrderedDict[bytes, Any] = OrderedDict()
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
-        self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id) if packed else None
+        self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id)
 
     def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool],
               plan: ThreadPlan = SERIAL) -> list[Any]:
