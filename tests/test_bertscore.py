@@ -6,7 +6,9 @@ take part in the maximum (a padded position scores 0), so its numbers for a pair
 """
 from __future__ import annotations
 
+import dataclasses
 import sys
+import threading
 import warnings
 from collections import defaultdict
 
@@ -21,6 +23,8 @@ bert_score = pytest.importorskip("bert_score")
 
 import refscore  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
+from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
+from refscore._bertscore.packed import PackedEncoder, length_runs, unsupported_reason  # noqa: E402
 from refscore.errors import InputError, InputTypeError, MissingExtraError, RefscoreWarning  # noqa: E402
 
 HYPS = CORPUS[:9] + ["the cat", "Über den Wolken"]
@@ -136,6 +140,98 @@ def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
     assert len(scorer._embedder.cache) == len(set(r.strip() for r in REFS))
     doubled = scorer.score(HYPS + HYPS, REFS + REFS)
     np.testing.assert_allclose(doubled.f1, np.concatenate([reference.f1, reference.f1]), atol=TOL)
+
+
+def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, monkeypatch):
+    one = refscore.BERTScorer(tiny_model, 2, batch_tokens=16).score(HYPS, REFS, num_threads=1)
+    scorer = refscore.BERTScorer(tiny_model, 2, batch_tokens=16)
+    threads_used = set()
+    forward = scorer._embedder._forward
+
+    def recording(batch):
+        threads_used.add(threading.current_thread().name)
+        return forward(batch)
+
+    monkeypatch.setattr(scorer._embedder, "_forward", recording)
+    before = torch.get_num_threads()
+    three = scorer.score(HYPS, REFS, num_threads=3)
+    assert torch.get_num_threads() == before
+    assert len(threads_used) > 1 and all(name.startswith("refscore-bertscore") for name in threads_used)
+    for ours, single in zip(three, one):
+        np.testing.assert_array_equal(ours, single)
+
+
+def test_many_threads_are_shared_among_at_most_max_workers(tiny_bert):
+    assert thread_plan(2, "cpu") == ThreadPlan(2, 1)
+    assert thread_plan(4 * MAX_WORKERS, "cpu") == ThreadPlan(MAX_WORKERS, 4)
+    assert thread_plan(MAX_WORKERS + 2, "cpu") == ThreadPlan((MAX_WORKERS + 2) // 2, 2)
+    assert thread_plan(8, "cuda") == ThreadPlan(1, 1)
+    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16)
+    shared = scorer.score(HYPS, REFS, num_threads=MAX_WORKERS + 2)
+    for ours, single in zip(shared, scorer.score(HYPS, REFS, num_threads=1)):
+        np.testing.assert_allclose(ours, single, atol=TOL, rtol=0)
+
+
+def test_packed_forward_matches_the_model_forward(tiny_model):
+    packed = refscore.BERTScorer(tiny_model, 2, all_layers=True, batch_tokens=40)
+    plain = refscore.BERTScorer(tiny_model, 2, all_layers=True, batch_tokens=40)
+    plain._embedder.packed = None
+    assert packed._embedder.packed is not None
+    sequences = packed._encode_unique(HYPS + REFS, "sentences")
+    ours = packed._embedder.embed(sequences, [False] * len(sequences))
+    theirs = plain._embedder.embed(sequences, [False] * len(sequences))
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape == (len(a), TINY_LAYERS + 1, 32)
+        np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-6, rtol=0)
+    assert_close(packed.score(HYPS, REFS), plain.score(HYPS, REFS))
+
+
+def test_packed_forward_is_checked_and_falls_back(tiny_bert, monkeypatch):
+    scorer = refscore.BERTScorer(tiny_bert, 2)
+    packed = scorer._embedder.packed
+    assert packed.agrees_with_model(scorer._embedder.pad_id)
+    packed.shapes[0] = dataclasses.replace(packed.shapes[0], scaling=packed.shapes[0].scaling * 2)
+    assert not packed.agrees_with_model(scorer._embedder.pad_id)
+    monkeypatch.setattr(PackedEncoder, "agrees_with_model", lambda self, pad_id: False)
+    fallback = refscore.BERTScorer(tiny_bert, 2)
+    assert fallback._embedder.packed is None
+    assert_close(fallback.score(HYPS, REFS, num_threads=2), peer(HYPS, REFS, tiny_bert, num_layers=2))
+    every_layer = refscore.BERTScorer(tiny_bert, 2, all_layers=True, batch_tokens=16)
+    assert every_layer._embedder.packed is None
+    assert_close(every_layer.score(HYPS, REFS, num_threads=2),
+                 peer(HYPS, REFS, tiny_bert, num_layers=2, all_layers=True))
+
+
+def test_unsupported_architectures_use_the_model_forward():
+    transformers = pytest.importorskip("transformers")
+    distil = transformers.DistilBertModel(transformers.DistilBertConfig(
+        vocab_size=50, dim=32, n_layers=1, n_heads=4, hidden_dim=64)).eval()
+    assert "DistilBertModel is not one of" in unsupported_reason(distil, "cpu")
+    assert PackedEncoder.for_model(distil, "cpu", 0) is None
+    bert = transformers.BertModel(transformers.BertConfig(
+        vocab_size=50, hidden_size=32, num_hidden_layers=1, num_attention_heads=4, intermediate_size=64))
+    assert unsupported_reason(bert, "cpu") == "the model is in training mode"
+    bert.eval()
+    assert unsupported_reason(bert, "cpu") is None
+    assert unsupported_reason(bert, "cuda:0") == "device cuda:0 is not the CPU"
+    assert length_runs([5, 5, 5, 2, 5]) == [(0, 3, 5), (15, 1, 2), (17, 1, 5)]
+
+
+@pytest.mark.parametrize("name", ["XLMRoberta", "Camembert"])
+def test_other_bert_family_encoders_run_packed(name):
+    transformers = pytest.importorskip("transformers")
+    config = getattr(transformers, f"{name}Config")(vocab_size=60, hidden_size=32, num_hidden_layers=2,
+                                                    num_attention_heads=4, intermediate_size=64, pad_token_id=1,
+                                                    max_position_embeddings=20)
+    torch.manual_seed(0)
+    model = getattr(transformers, f"{name}Model")(config).eval()
+    packed = PackedEncoder.for_model(model, "cpu", pad_id=1)
+    assert packed is not None
+    input_ids = torch.tensor([[0, 5, 9, 7, 2], [0, 8, 2, 1, 1]])
+    with torch.inference_mode():
+        expected = model(input_ids, attention_mask=(input_ids != 1).long())[0][input_ids != 1]
+        ours = packed.hidden_states(input_ids, [5, 3], all_layers=False)[:, 0]
+    np.testing.assert_allclose(ours.numpy(), expected.numpy(), atol=1e-5, rtol=0)
 
 
 def test_token_id_inputs(tiny_model):

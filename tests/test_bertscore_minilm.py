@@ -62,3 +62,13 @@ def test_every_layer_rescaled(data, golden):
                                 baseline_path=str(GOLDEN / "bertscore_minilm_baseline.tsv"))
     assert result.f1.shape == (7, len(hyps))
     assert_close(result, golden["all_layers_rescaled"])
+
+
+def test_packed_forward_and_two_worker_threads_keep_the_scores(data, golden):
+    hyps, refs, _ = data
+    scorer = refscore.BERTScorer(minilm_path(), 4, reference_cache_size=0)
+    assert scorer._embedder.packed is not None
+    two_threads = scorer.score(hyps, refs, num_threads=2)
+    assert_close(two_threads, golden["layer4"])
+    for ours, single in zip(two_threads, scorer.score(hyps, refs, num_threads=1)):
+        np.testing.assert_array_equal(ours, single)

@@ -1,6 +1,12 @@
 """The numeric core: embed unique sentences in token-budget batches, then greedy-match every (candidate, reference)
 pair (``bert_score.utils.greedy_cos_idf`` semantics) in padded batches on the model's device.
 
+On CPU with several threads the batches are embedded (then matched) by that many Python worker threads at once,
+each running torch with one intra-op thread (torch releases the GIL inside its ops; above :data:`MAX_WORKERS` threads
+the workers share them): the encoder's matrices are small, so independent streams scale better than splitting each
+product over threads. Every batch is computed the same way whatever the thread count, so the results do not depend
+on it. BERT-family encoders run without padding (:mod:`refscore._bertscore.packed`).
+
 Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
 a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
 are negative; see docs/bertscore.md).
@@ -12,19 +18,24 @@ import math
 import sys
 import warnings
 from collections import OrderedDict
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.models import LoadedModel
+from refscore._bertscore.packed import PackedEncoder
 from refscore.errors import RefscoreWarning
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
 #: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings).
 MATCH_BUDGET = 1 << 24
+#: Most batches embedded (or matched) at once on CPU; more threads are shared out among this many workers.
+MAX_WORKERS = 8
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
 PROGRESS_MIN_TOKENS = 200_000
 
@@ -44,6 +55,58 @@ def torch_threads(num_threads: int | None) -> Iterator[None]:
         torch.set_num_threads(previous)
 
 
+@dataclass(frozen=True)
+class ThreadPlan:
+    """How a call uses the CPU: ``workers`` batches at once, each with ``threads_per_worker`` torch threads."""
+
+    workers: int
+    threads_per_worker: int
+
+
+#: Everything in the calling thread, with torch's thread setting as it is.
+SERIAL = ThreadPlan(1, 1)
+
+
+def thread_plan(num_threads: int | None, device: str) -> ThreadPlan:
+    """``num_threads`` (default: torch's thread count) as parallel workers on CPU: one thread each, or up to
+    :data:`MAX_WORKERS` workers sharing the threads when there are more (bounding the activation memory).
+    On GPUs one worker.
+
+    >>> [(plan.workers, plan.threads_per_worker) for plan in map(thread_plan, (1, 2, 12, 64), ["cpu"] * 4)]
+    [(1, 1), (2, 1), (6, 2), (8, 8)]
+    >>> thread_plan(3, "cuda:0") == SERIAL
+    True
+    """
+    if device.split(":")[0] != "cpu":
+        return SERIAL
+    if num_threads is None:
+        torch, _ = torch_and_transformers()
+        num_threads = torch.get_num_threads()
+    threads = max(1, int(num_threads))
+    threads_per_worker = -(-threads // MAX_WORKERS)
+    return ThreadPlan(threads // threads_per_worker, threads_per_worker)
+
+
+def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: ThreadPlan) -> Iterator[Any]:
+    """``function(item)`` for each item, in order. With several workers in ``plan`` the items are processed by
+    that many threads, in order of submission, each running torch ops with ``plan.threads_per_worker`` intra-op
+    threads; torch's thread setting is restored afterwards. At most ``plan.workers`` items are in progress at a
+    time. With one worker the items are processed in the calling thread, with torch's setting as it is."""
+    workers = min(plan.workers, len(items))
+    if workers <= 1:
+        yield from map(function, items)
+        return
+    torch, _ = torch_and_transformers()
+    previous = torch.get_num_threads()
+    torch.set_num_threads(plan.threads_per_worker)
+    try:
+        with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore", initializer=torch.set_num_threads,
+                                initargs=(plan.threads_per_worker,)) as pool:
+            yield from pool.map(function, items)
+    finally:
+        torch.set_num_threads(previous)
+
+
 def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
     if not enabled:
         return iterable
@@ -55,7 +118,11 @@ def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any
 
 
 class Embedder:
-    """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep."""
+    """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep.
+
+    BERT-family encoders on CPU run without padding (:mod:`refscore._bertscore.packed`) when the architecture
+    allows it; ``self.packed`` is None when the model's own forward is used.
+    """
 
     def __init__(self, loaded: LoadedModel, *, batch_tokens: int | None = None, progress: bool | None = None,
                  cache_size: int = 20_000) -> None:
@@ -67,10 +134,13 @@ class Embedder:
         self.cache: OrderedDict[bytes, Any] = OrderedDict()
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
+        self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id)
 
-    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool]) -> list[Any]:
+    def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool],
+              plan: ThreadPlan = SERIAL) -> list[Any]:
         """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
-        Sequences with ``keep`` true are cached for later calls (references)."""
+        Sequences with ``keep`` true are cached for later calls (references). A ``plan`` with several workers
+        embeds that many batches at once (see :func:`parallel_map`; the batches and results are the same)."""
         out: list[Any] = [None] * len(sequences)
         todo: dict[bytes, list[int]] = {}
         for i, ids in enumerate(sequences):
@@ -86,9 +156,10 @@ class Embedder:
         total_tokens = sum(len(sequences[idx[0]]) for idx in order)
         show = self.progress if self.progress is not None else (
             total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
-        for start, stop in _progress(batches, len(batches), show, "BERTScore embedding"):
-            group = order[start:stop]
-            embeddings = self._forward([sequences[idx[0]] for idx in group])
+        groups = [order[start:stop] for start, stop in batches]
+        inputs = [[sequences[idx[0]] for idx in group] for group in groups]
+        for group, embeddings in zip(groups, _progress(parallel_map(self._forward, inputs, plan), len(groups), show,
+                                                        "BERTScore embedding")):
             for idx, embedding in zip(group, embeddings):
                 for i in idx:
                     out[i] = embedding
@@ -130,34 +201,52 @@ class Embedder:
             return self._forward(batch[:half]) + self._forward(batch[half:])
 
     def _run_model(self, batch: list[np.ndarray]) -> list[Any]:
+        """Normalised embeddings of the sequences of one batch: packed when possible, else the model's forward."""
         torch, _ = torch_and_transformers()
-        loaded = self.loaded
         lengths = [len(ids) for ids in batch]
-        width = max(lengths)
+        input_ids, mask = self._padded(batch)
+        with torch.inference_mode():
+            if self.packed is not None:
+                hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, self.loaded.all_layers)
+                return list(torch.split(_normalise(hidden.float()), lengths))
+            hidden = _normalise(self._model_forward(input_ids, mask).float())
+            return [hidden[row, :length] for row, length in enumerate(lengths)]
+
+    def _padded(self, batch: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """(input ids padded with the pad id, attention mask), both ``(len(batch), longest)`` int64."""
+        width = max(len(ids) for ids in batch)
         input_ids = np.full((len(batch), width), self.pad_id, dtype=np.int64)
         mask = np.zeros((len(batch), width), dtype=np.int64)
         for row, ids in enumerate(batch):
             input_ids[row, :len(ids)] = ids
             mask[row, :len(ids)] = 1
-        with torch.inference_mode():
-            output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
-                                  attention_mask=torch.from_numpy(mask).to(loaded.device),
-                                  output_hidden_states=loaded.all_layers)
-            if loaded.all_layers:
-                hidden = torch.stack(tuple(output.hidden_states), dim=2)
-            else:
-                hidden = output[0].unsqueeze(2)
-            hidden = hidden.float()
-            hidden = hidden / torch.norm(hidden, dim=-1).unsqueeze(-1)
-            return [hidden[row, :length] for row, length in enumerate(lengths)]
+        return input_ids, mask
+
+    def _model_forward(self, input_ids: np.ndarray, mask: np.ndarray) -> Any:
+        """The Hugging Face forward: ``(batch, width, n_states, hidden)`` hidden states of the layer(s) used."""
+        torch, _ = torch_and_transformers()
+        loaded = self.loaded
+        output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
+                              attention_mask=torch.from_numpy(mask).to(loaded.device),
+                              output_hidden_states=loaded.all_layers)
+        if loaded.all_layers:
+            return torch.stack(tuple(output.hidden_states), dim=2)
+        return output[0].unsqueeze(2)
+
+
+def _normalise(hidden: Any) -> Any:
+    """Each vector of the last axis divided by its L2 norm (bert-score's normalisation)."""
+    torch, _ = torch_and_transformers()
+    return hidden / torch.norm(hidden, dim=-1).unsqueeze(-1)
 
 
 def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray], ref_embeddings: Sequence[Any],
-                 ref_weights: Sequence[np.ndarray]) -> np.ndarray:
+                 ref_weights: Sequence[np.ndarray], plan: ThreadPlan = SERIAL) -> np.ndarray:
     """P, R, F of each pair ``(hyp_embeddings[i], ref_embeddings[i])``: ``(n_pairs, n_layers, 3)`` float32.
 
     Every token (special tokens included) is a match candidate; each side's weights are normalised to sum 1;
-    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum.
+    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum. A ``plan`` with
+    several workers matches that many batches at once (see :func:`parallel_map`).
     """
     torch, _ = torch_and_transformers()
     n_pairs = len(hyp_embeddings)
@@ -166,22 +255,33 @@ def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray
     n_layers, dim = hyp_embeddings[0].shape[1], hyp_embeddings[0].shape[2]
     hyp_len = np.array([e.shape[0] for e in hyp_embeddings])
     ref_len = np.array([e.shape[0] for e in ref_embeddings])
-    order = np.lexsort((ref_len, hyp_len))
+    chunks = list(_match_chunks(hyp_len, ref_len, n_layers, dim))
+
+    def match(chunk: np.ndarray) -> np.ndarray:
+        with torch.inference_mode():
+            return _match_batch([hyp_embeddings[i] for i in chunk], [hyp_weights[i] for i in chunk],
+                                [ref_embeddings[i] for i in chunk], [ref_weights[i] for i in chunk], torch)
+
     result = np.empty((n_pairs, n_layers, 3), dtype=np.float32)
-    start = 0
-    with torch.inference_mode():
-        while start < n_pairs:
-            stop, longest_ref = start + 1, ref_len[order[start]]
-            while stop < n_pairs:
-                longest_ref = max(longest_ref, ref_len[order[stop]])
-                if (stop + 1 - start) * n_layers * hyp_len[order[stop]] * (longest_ref + 2 * dim) > MATCH_BUDGET:
-                    break
-                stop += 1
-            chunk = order[start:stop]
-            result[chunk] = _match_batch([hyp_embeddings[i] for i in chunk], [hyp_weights[i] for i in chunk],
-                                         [ref_embeddings[i] for i in chunk], [ref_weights[i] for i in chunk], torch)
-            start = stop
+    for chunk, values in zip(chunks, parallel_map(match, chunks, plan)):
+        result[chunk] = values
     return result
+
+
+def _match_chunks(hyp_len: np.ndarray, ref_len: np.ndarray, n_layers: int, dim: int) -> Iterator[np.ndarray]:
+    """Pair indices sorted by (hypothesis, reference) length, cut into batches within :data:`MATCH_BUDGET`."""
+    order = np.lexsort((ref_len, hyp_len))
+    n_pairs = len(order)
+    start = 0
+    while start < n_pairs:
+        stop, longest_ref = start + 1, ref_len[order[start]]
+        while stop < n_pairs:
+            longest_ref = max(longest_ref, ref_len[order[stop]])
+            if (stop + 1 - start) * n_layers * hyp_len[order[stop]] * (longest_ref + 2 * dim) > MATCH_BUDGET:
+                break
+            stop += 1
+        yield order[start:stop]
+        start = stop
 
 
 def _pad(embeddings: list[Any], weights: list[np.ndarray], torch: Any) -> tuple[Any, Any, Any]:

@@ -17,7 +17,7 @@ import numpy as np
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder
-from refscore._bertscore.engine import Embedder, greedy_match, torch_threads
+from refscore._bertscore.engine import Embedder, greedy_match, thread_plan, torch_threads
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
@@ -209,11 +209,13 @@ class BERTScorer:
                 weights = self._frozen_idf
             else:
                 weights = TokenWeights.from_sequences(ref_ids)
-            embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids))
+            plan = thread_plan(num_threads, self.device)
+            embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids),
+                                              plan)
             counts = batch.refs_per_segment
             pair_hyp = np.repeat(np.arange(len(hyp_ids)), counts)
             values = greedy_match([embeddings[i] for i in pair_hyp], [weights(hyp_ids[i]) for i in pair_hyp],
-                                  embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids])
+                                  embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids], plan)
         self._zero_empty(values, np.array([len(hyp_ids[i]) == 2 for i in pair_hyp], dtype=bool),
                          np.array([len(ids) == 2 for ids in ref_ids], dtype=bool))
         values, best = self._reduce_references(values, batch.ref_offsets)

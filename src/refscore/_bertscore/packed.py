@@ -1,0 +1,171 @@
+"""Padding-free ("packed") forward pass for BERT-family encoders on CPU.
+
+The real tokens of a batch are packed into one ``(n_tokens, hidden)`` matrix, so every position-wise part of a
+layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, through the
+model's own modules. Self-attention runs per group of equal-length sequences (consecutive in refscore's
+length-sorted batches) without a mask. This is the model's math: the only difference with the Hugging Face forward
+is that no padded position is computed (the outputs agree to float rounding, ~1e-7).
+
+It is used only for architectures whose layers have the standard BERT structure (:data:`PACKED_MODELS`), and only
+after a check against the model's own forward on a small input; anything else runs the Hugging Face forward.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from refscore._bertscore.deps import torch_and_transformers
+
+#: Encoder classes whose embeddings and layers have the standard BERT structure (``BertLayer`` and its copies).
+PACKED_MODELS = {"BertModel": "BertLayer", "RobertaModel": "RobertaLayer", "XLMRobertaModel": "XLMRobertaLayer",
+                 "CamembertModel": "CamembertLayer"}
+#: Attention implementations that compute plain softmax attention.
+EXACT_ATTENTION = {None, "eager", "sdpa"}
+#: Largest difference with the Hugging Face forward accepted by the start-up check (normalised hidden states).
+CHECK_TOLERANCE = 1e-5
+#: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
+_CHECK_LENGTHS = (9, 5, 5)
+
+
+def unsupported_reason(model: Any, device: str) -> str | None:
+    """Why the packed forward cannot run ``model`` (None when it can)."""
+    layer_class = PACKED_MODELS.get(type(model).__name__)
+    if layer_class is None:
+        return f"{type(model).__name__} is not one of {', '.join(sorted(PACKED_MODELS))}"
+    if device.split(":")[0] != "cpu":
+        return f"device {device} is not the CPU"
+    if model.training:
+        return "the model is in training mode"
+    config = model.config
+    if getattr(config, "is_decoder", False) or getattr(config, "add_cross_attention", False):
+        return "the model is configured as a decoder"
+    if getattr(config, "position_embedding_type", "absolute") != "absolute":
+        return f"position_embedding_type={config.position_embedding_type!r} (relative attention)"
+    if getattr(config, "_attn_implementation", None) not in EXACT_ATTENTION:
+        return f"attention implementation {config._attn_implementation!r}"
+    for index, layer in enumerate(model.encoder.layer):
+        if type(layer).__name__ != layer_class:
+            return f"layer {index} is a {type(layer).__name__}, not a {layer_class}"
+    return None
+
+
+def _is_exact_gelu(activation: Any) -> bool:
+    """Whether ``activation`` is transformers' ``GELUActivation`` computing ``torch.nn.functional.gelu`` (erf)."""
+    torch, _ = torch_and_transformers()
+    return (type(activation).__name__ == "GELUActivation"
+            and getattr(activation, "act", None) is torch.nn.functional.gelu)
+
+
+@dataclass(frozen=True)
+class _AttentionShape:
+    heads: int
+    head_size: int
+    scaling: float
+
+
+def _attention_shape(self_attention: Any) -> _AttentionShape:
+    head_size = int(self_attention.attention_head_size)
+    scaling = float(getattr(self_attention, "scaling", head_size ** -0.5))
+    return _AttentionShape(int(self_attention.num_attention_heads), head_size, scaling)
+
+
+def length_runs(lengths: Sequence[int]) -> list[tuple[int, int, int]]:
+    """``(first token, number of sequences, length)`` of each run of consecutive equal lengths.
+
+    >>> length_runs([4, 4, 3, 4])
+    [(0, 2, 4), (8, 1, 3), (11, 1, 4)]
+    """
+    runs: list[tuple[int, int, int]] = []
+    token = 0
+    for length in lengths:
+        if runs and runs[-1][2] == length:
+            first, count, _ = runs[-1]
+            runs[-1] = (first, count + 1, length)
+        else:
+            runs.append((token, 1, length))
+        token += length
+    return runs
+
+
+class PackedEncoder:
+    """The packed forward of one BERT-family model (see the module docstring); build with :meth:`for_model`."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.layers = list(model.encoder.layer)
+        self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
+        self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
+
+    @classmethod
+    def for_model(cls, model: Any, device: str, pad_id: int) -> PackedEncoder | None:
+        """The packed forward of ``model``, or None when the architecture is not supported or the check against
+        the model's own forward fails."""
+        if unsupported_reason(model, device) is not None:
+            return None
+        packed = cls(model)
+        return packed if packed.agrees_with_model(pad_id) else None
+
+    def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool) -> Any:
+        """``(n_tokens, n_states, hidden)`` hidden states of the real tokens of the padded ``input_ids`` (rows in
+        order, each row's first ``lengths[row]`` tokens): the last layer only, or every state from the embeddings
+        on with ``all_layers``."""
+        torch, _ = torch_and_transformers()
+        width = input_ids.shape[1]
+        real = torch.from_numpy(np.arange(width)[None, :] < np.asarray(lengths)[:, None])
+        hidden = self.model.embeddings(input_ids=input_ids)[real]
+        states = [hidden] if all_layers else []
+        runs = length_runs(lengths)
+        for layer, shape, exact_gelu in zip(self.layers, self.shapes, self.exact_gelu):
+            hidden = self._layer(layer, shape, exact_gelu, hidden, runs)
+            if all_layers:
+                states.append(hidden)
+        return torch.stack(states, dim=1) if all_layers else hidden.unsqueeze(1)
+
+    def _layer(self, layer: Any, shape: _AttentionShape, exact_gelu: bool, hidden: Any,
+               runs: list[tuple[int, int, int]]) -> Any:
+        context = self._self_attention(layer.attention.self, shape, hidden, runs)
+        attended = layer.attention.output(context, hidden)
+        if exact_gelu:  # the same kernel in place: the largest activation is not allocated (and page-faulted) twice
+            torch, _ = torch_and_transformers()
+            intermediate = torch.ops.aten.gelu_(layer.intermediate.dense(attended))
+        else:
+            intermediate = layer.intermediate(attended)
+        return layer.output(intermediate, attended)
+
+    @staticmethod
+    def _self_attention(self_attention: Any, shape: _AttentionShape, hidden: Any,
+                        runs: list[tuple[int, int, int]]) -> Any:
+        """Multi-head softmax attention within each sequence, one run of equal-length sequences at a time."""
+        torch, _ = torch_and_transformers()
+        attention = torch.nn.functional.scaled_dot_product_attention
+        query, key, value = (self_attention.query(hidden), self_attention.key(hidden), self_attention.value(hidden))
+        context = torch.empty_like(query)
+        for first, count, length in runs:
+            rows = slice(first, first + count * length)
+            split = (count, length, shape.heads, shape.head_size)
+            heads = [matrix[rows].view(split).transpose(1, 2) for matrix in (query, key, value)]
+            output = attention(*heads, scale=shape.scaling)
+            context[rows].view(split).copy_(output.transpose(1, 2))
+        return context
+
+    def agrees_with_model(self, pad_id: int) -> bool:
+        """Whether this forward gives the model's own (padded, masked) last hidden states on a small batch."""
+        torch, _ = torch_and_transformers()
+        vocabulary = int(self.model.config.vocab_size)
+        width = max(_CHECK_LENGTHS)
+        input_ids = torch.full((len(_CHECK_LENGTHS), width), pad_id, dtype=torch.long)
+        mask = torch.zeros_like(input_ids)
+        generator = torch.Generator().manual_seed(0)
+        for row, length in enumerate(_CHECK_LENGTHS):
+            input_ids[row, :length] = torch.randint(0, vocabulary, (length,), generator=generator)
+            mask[row, :length] = 1
+        with torch.inference_mode():
+            expected = self.model(input_ids, attention_mask=mask)[0][mask.bool()]
+            ours = self.hidden_states(input_ids, _CHECK_LENGTHS, all_layers=False)[:, 0]
+        if ours.shape != expected.shape:
+            return False
+        scale = expected.abs().amax(dim=-1, keepdim=True).clamp_min(1e-30)
+        return bool(((ours - expected).abs() / scale).max() <= CHECK_TOLERANCE)
