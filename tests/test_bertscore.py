@@ -7,10 +7,13 @@ take part in the maximum (a padded position scores 0), so its numbers for a pair
 from __future__ import annotations
 
 import dataclasses
+import json
+import shutil
 import sys
 import threading
 import warnings
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,6 +25,7 @@ pytest.importorskip("transformers")
 bert_score = pytest.importorskip("bert_score")
 
 import refscore  # noqa: E402
+import refscore.metrics  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
 from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
 from refscore._bertscore.packed import PackedEncoder, length_runs, unsupported_reason  # noqa: E402
@@ -271,6 +275,7 @@ def test_signature_and_metric_statistics(tiny_bert):
     assert score.f1 == pytest.approx(float(np.mean(expected.f1, dtype=np.float64)), abs=TOL)
     np.testing.assert_allclose(metric.sentence_scores(HYPS, REFS), expected.f1, atol=TOL)
     assert "idf:fixed-" in score.signature and "layer:2" in score.signature and "transformers:" in score.signature
+    assert str(tiny_bert) not in score.signature and f"model:{Path(tiny_bert).name}@" in score.signature
     other = refscore.metrics.get_metric_class("bertscore")(model_type=tiny_bert, num_layers=2,
                                                            idf_sentences=tuple(HYPS))
     assert other.config_hash != metric.config_hash
@@ -402,3 +407,16 @@ def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
         result = scorer.score(HYPS, REFS)
     np.testing.assert_allclose(result.f1, expected.f1, atol=TOL)
     assert scorer._embedder.batch_tokens < 10_000
+
+
+def test_local_model_signature_is_path_independent(tiny_bert, tmp_path):
+    from refscore._bertscore.models import model_label
+
+    copy = tmp_path / Path(tiny_bert).name
+    shutil.copytree(tiny_bert, copy)
+    assert model_label(str(copy)) == model_label(str(tiny_bert))
+    config = json.loads((copy / "config.json").read_text())
+    config["num_hidden_layers"] += 1
+    (copy / "config.json").write_text(json.dumps(config))
+    assert model_label(str(copy)) != model_label(str(tiny_bert))
+    assert model_label("roberta-large") == "roberta-large"

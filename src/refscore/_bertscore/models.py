@@ -6,8 +6,10 @@ at a local copy.
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from refscore._bertscore.deps import torch_and_transformers
@@ -191,3 +193,30 @@ def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = Fa
     model.eval()
     model.to(device=device, dtype=torch_dtype)
     return LoadedModel(model_type, model, tokenizer, num_layers, total_layers, all_layers, device, dtype)
+
+
+#: Files of a local model directory whose contents identify the model's configuration and vocabulary.
+_FINGERPRINT_CONTENTS = ("config.json", "tokenizer.json", "tokenizer_config.json", "vocab.txt", "vocab.json",
+                         "merges.txt", "special_tokens_map.json", "sentencepiece.bpe.model", "spiece.model")
+#: Weight files, identified by name and size (hashing gigabytes of weights would cost more than scoring).
+_WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".h5", ".msgpack")
+
+
+def model_label(model_type: str) -> str:
+    """How a signature names a model: a hub name as given; a local directory by its name and a fingerprint of
+    its configuration, vocabulary and weight files, so that the same model copied to another path signs the same
+    and a different model in the same path does not.
+
+    >>> model_label("roberta-large")
+    'roberta-large'
+    """
+    directory = Path(model_type)
+    if not directory.is_dir():
+        return model_type
+    digest = hashlib.sha256()
+    for file in sorted(directory.iterdir()):
+        if file.name in _FINGERPRINT_CONTENTS:
+            digest.update(f"{file.name}\0".encode() + file.read_bytes())
+        elif file.suffix in _WEIGHT_SUFFIXES:
+            digest.update(f"{file.name}\0{file.stat().st_size}\0".encode())
+    return f"{directory.resolve().name}@{digest.hexdigest()[:12]}"

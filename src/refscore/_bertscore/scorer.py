@@ -19,7 +19,7 @@ from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder
 from refscore._bertscore.engine import Embedder, greedy_match, thread_plan, torch_threads
 from refscore._bertscore.idf import TokenWeights
-from refscore._bertscore.models import load_model, resolve_model_type
+from refscore._bertscore.models import load_model, model_label, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
 from refscore._inputs import prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning
@@ -177,7 +177,7 @@ class BERTScorer:
             idf = f"fixed-{self._frozen_idf.fingerprint()}"
         rescale = "no" if not self.rescale_with_baseline else (
             f"custom-{os.path.basename(self.baseline_path)}" if self.baseline_path else f"builtin-{self.lang}")
-        fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": self.model_type,
+        fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": model_label(self.model_type),
                   "layer": "all" if self.all_layers else str(self.num_layers), "idf": idf, "rescale": rescale,
                   "dtype": self.dtype, "tok": "fast" if self.use_fast_tokenizer else "default",
                   "bert_score": BERT_SCORE_VERSION, "transformers": transformers.__version__,
