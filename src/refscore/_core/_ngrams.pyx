@@ -507,7 +507,8 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
         raise MemoryError(f"{too_large} segment(s) have too many n-grams for one table (at most "
                           f"{MAX_TABLE_SLOTS} slots); split very long segments")
     if no_memory:
-        raise MemoryError(f"out of memory while tokenizing and counting the n-grams of {no_memory} segment(s)")
+        raise MemoryError(f"out of memory while tokenizing and counting the n-grams of {no_memory} segment(s) (or a "
+                          f"segment of more than 2**32 characters in all; split very long segments)")
     return result
 
 
