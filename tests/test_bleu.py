@@ -231,3 +231,22 @@ def test_bad_input_names_argument_and_position():
         refscore.bleu("a b c", "a b c")
     with pytest.raises(InputTypeError, match="one string"):
         refscore.sentence_bleu(["a b", "c"], ["a b"])
+
+
+@pytest.mark.parametrize("options", [dict(), dict(effective_order=True), dict(smooth_method="floor"),
+                                     dict(smooth_method="floor", smooth_value=0.3, effective_order=True),
+                                     dict(smooth_method="add-k", effective_order=True), dict(smooth_method="none")])
+def test_scalar_formula_of_small_batches_equals_the_vectorised_one(options):
+    from refscore.metrics.bleu import SCALAR_ROWS, bleu_from_counts
+
+    rng = np.random.default_rng(3)
+    totals = np.sort(rng.integers(0, 6, size=(4000, 4)), axis=1)[:, ::-1].copy()
+    matches = np.minimum(totals, rng.integers(0, 5, size=totals.shape))
+    sys_len, ref_len = rng.integers(0, 8, 4000), rng.integers(0, 8, 4000)
+    vectorised = bleu_from_counts(matches, totals, sys_len, ref_len, **options)
+    for start in range(0, 4000, SCALAR_ROWS):
+        stop = start + SCALAR_ROWS
+        scalar = bleu_from_counts(matches[start:stop], totals[start:stop], sys_len[start:stop], ref_len[start:stop],
+                                  **options)
+        for ours, expected in zip(scalar, vectorised):
+            np.testing.assert_allclose(ours, expected[start:stop], rtol=1e-13, atol=1e-13)

@@ -47,11 +47,14 @@ class Batch:
     @property
     def nrefs(self) -> int:
         """References per segment, or -1 when the count varies (sacreBLEU's ``nrefs:var``)."""
-        counts = self.refs_per_segment
-        if len(counts) == 0:
+        offsets = self.ref_offsets
+        segments = len(offsets) - 1
+        if segments <= 0:
             return 1
-        first = int(counts[0])
-        return first if bool(np.all(counts == first)) else -1
+        first = int(offsets[1] - offsets[0])
+        if int(offsets[-1]) != first * segments:
+            return -1
+        return first if segments == 1 or bool(np.all(np.diff(offsets) == first)) else -1
 
     def segment_references(self, index: int) -> list[Any]:
         return self.references[self.ref_offsets[index]:self.ref_offsets[index + 1]]
