@@ -11,6 +11,7 @@ the per-document scores, or rouge-score's bootstrap (:meth:`RougeResult.bootstra
 from __future__ import annotations
 
 import dataclasses
+import functools
 import itertools
 import re
 import unicodedata
@@ -305,7 +306,7 @@ class ROUGE(Metric):
                   SPLITTERS),
     )
 
-    @property
+    @functools.cached_property
     def columns(self) -> tuple[str, ...]:
         names = [f"{t}_{measure}" for t in self.config.types for measure in ("precision", "recall", "fmeasure")]
         return (*names, "documents")
@@ -318,6 +319,11 @@ class ROUGE(Metric):
     # -- computing ---------------------------------------------------------------------------------------------
     def compute(self, predictions: Any, references: Any, *, num_threads: int | None = None) -> RougeResult:
         """Per-document scores of every type, their means and the statistics (one kernel call per family)."""
+        return self._result(*self._document_scores(predictions, references, num_threads))
+
+    def _document_scores(self, predictions: Any, references: Any, num_threads: int | None
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """``(precision, recall, fmeasure, best reference, nrefs)``: ``(documents, types)`` arrays."""
         batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
         shape = (len(batch), len(self.config.types))
         precision, recall, fmeasure = np.zeros(shape), np.zeros(shape), np.zeros(shape)
@@ -344,7 +350,7 @@ class ROUGE(Metric):
                 best[:, t] = best_per_document(f, batch.ref_offsets)
                 chosen = batch.ref_offsets[:-1] + best[:, t]
                 precision[:, t], recall[:, t], fmeasure[:, t] = p[chosen], r[chosen], f[chosen]
-        return self._result(precision, recall, fmeasure, best, batch.nrefs)
+        return precision, recall, fmeasure, best, batch.nrefs
 
     @property
     def type_codes(self) -> np.ndarray:
@@ -361,11 +367,16 @@ class ROUGE(Metric):
         scores = {name: RougeTypeScores(precision[:, t].copy(), recall[:, t].copy(), fmeasure[:, t].copy(),
                                         best[:, t].copy())
                   for t, name in enumerate(self.config.types)}
-        columns = [array for t in range(len(self.config.types))
-                   for array in (precision[:, t], recall[:, t], fmeasure[:, t])]
-        data = np.column_stack([*columns, np.ones(len(precision))])
-        stats = self._new_statistics(self.columns, data, nrefs)
+        stats = self._statistics(precision, recall, fmeasure, nrefs)
         return RougeResult(scores, self.score_from_statistics(stats), stats)
+
+    def _statistics(self, precision: np.ndarray, recall: np.ndarray, fmeasure: np.ndarray, nrefs: int) -> Statistics:
+        """Per type its (precision, recall, F) columns, then ``documents`` (1 per row)."""
+        documents, n_types = precision.shape
+        data = np.empty((documents, 3 * n_types + 1))
+        data[:, :-1] = np.stack((precision, recall, fmeasure), axis=2).reshape(documents, 3 * n_types)
+        data[:, -1] = 1.0
+        return self._new_statistics(self.columns, data, nrefs)
 
     def score_sequences(self, sequences: Sequence[Sequence[Any]], sentences: Sequence[Sequence[Sequence[Any]]] | None,
                         ref_offsets: np.ndarray, *, num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -446,7 +457,8 @@ class ROUGE(Metric):
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
-        return self.compute(hypotheses, references, num_threads=num_threads).statistics
+        precision, recall, fmeasure, _, nrefs = self._document_scores(hypotheses, references, num_threads)
+        return self._statistics(precision, recall, fmeasure, nrefs)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
