@@ -13,11 +13,11 @@ the thread count.
 """
 import numpy as np
 
-from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
 from cython.parallel cimport parallel, prange
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t, uint64_t
 from libcpp.vector cimport vector
 from refscore._core._hashing cimport mix64
+from refscore._core._strings cimport point_at_strings
 
 from refscore._core._parallel import resolve_num_threads
 
@@ -29,17 +29,8 @@ cdef extern from *:
         volatile double product = a * b;
         return product + c;
     }
-    static int refscore_unicode_ready(PyObject *text) {
-    #if PY_VERSION_HEX < 0x030C0000
-        return PyUnicode_READY(text);
-    #else
-        (void)text;
-        return 0;
-    #endif
-    }
     """
     double refscore_mul_add(double a, double b, double c) noexcept nogil
-    int refscore_unicode_ready(object text) except -1
 
 cdef enum:
     KEEP_SPACE = 0
@@ -354,17 +345,10 @@ cdef void segment_statistics(Scratch* w, int64_t segment, const void** hyp_data,
 
 cdef int string_buffers(list texts, vector[const void*]& data, vector[int]& kind,
                         vector[int64_t]& length) except -1:
-    cdef object text
-    data.reserve(len(texts))
-    kind.reserve(len(texts))
-    length.reserve(len(texts))
-    for text in texts:
-        if not isinstance(text, str):
-            raise TypeError(f"chrf_statistics: expected str, got {type(text).__name__}")
-        refscore_unicode_ready(text)
-        data.push_back(PyUnicode_DATA(text))
-        kind.push_back(PyUnicode_KIND(text))
-        length.push_back(PyUnicode_GET_LENGTH(text))
+    cdef int64_t total_chars = 0
+    cdef Py_ssize_t index = point_at_strings(texts, data, kind, length, &total_chars)
+    if index >= 0:
+        raise TypeError(f"chrf_statistics: expected str, got {type(texts[index]).__name__}")
     return 0
 
 

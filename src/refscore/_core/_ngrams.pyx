@@ -26,16 +26,12 @@ from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
+from refscore._core._strings cimport CHARS_PER_THREAD, point_at_strings
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case, tokenizer_code
-
-cdef extern from "Python.h":
-    int PyUnicode_KIND(object text)
-    void* PyUnicode_DATA(object text)
-    Py_ssize_t PyUnicode_GET_LENGTH(object text)
 
 cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
     cdef cppclass SegmentEncoder:
@@ -406,8 +402,6 @@ def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
     return run_segments(KIND_GLEU, ids, offsets, ref_offsets, 2, min_len, max_len, num_threads)
 
 
-#: Characters per thread below which extra threads cost more than they save.
-cdef int64_t CHARS_PER_THREAD = 32768
 cdef int STATUS_NO_MEMORY = -1
 cdef int STATUS_TOO_LARGE = -2
 
@@ -463,23 +457,14 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
         raise ValueError(f"ref_offsets must have len(hypotheses) + 1 = {n_segments + 1} non-decreasing entries "
                          f"from 0 to len(references) = {len(references)}")
     texts, lowercase = kernel_case(hypotheses + references, lowercase)
-    cdef int64_t n_texts = len(texts)
     cdef vector[const void*] data
     cdef vector[int] kinds
     cdef vector[int64_t] lengths
-    data.resize(n_texts)
-    kinds.resize(n_texts)
-    lengths.resize(n_texts)
     cdef int64_t total_chars = 0
-    for t in range(n_texts):
-        text = texts[t]
-        if not isinstance(text, str):
-            where = f"hypotheses[{t}]" if t < n_segments else f"references[{t - n_segments}] (flattened)"
-            raise TypeError(f"{where} is {type(text).__name__}, expected str")
-        data[t] = PyUnicode_DATA(text)
-        kinds[t] = PyUnicode_KIND(text)
-        lengths[t] = PyUnicode_GET_LENGTH(text)
-        total_chars += lengths[t]
+    t = point_at_strings(texts, data, kinds, lengths, &total_chars)
+    if t >= 0:
+        where = f"hypotheses[{t}]" if t < n_segments else f"references[{t - n_segments}] (flattened)"
+        raise TypeError(f"{where} is {type(texts[t]).__name__}, expected str")
 
     result = np.zeros((n_segments, width), dtype=np.int64)
     if n_segments == 0:

@@ -14,6 +14,7 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
+from refscore._core._strings cimport CHARS_PER_THREAD, point_at_strings
 
 import unicodedata
 
@@ -24,9 +25,6 @@ from refscore._inputs import as_token_ids, is_token_id_sequence
 from refscore.errors import InputError, InputTypeError
 
 cdef extern from "Python.h":
-    int PyUnicode_KIND(object text)
-    void* PyUnicode_DATA(object text)
-    Py_ssize_t PyUnicode_GET_LENGTH(object text)
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
 
 cdef extern from "_unicode_tables.h":
@@ -51,7 +49,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
-_CHARS_PER_THREAD = 32768
+_CHARS_PER_THREAD = CHARS_PER_THREAD   # a module global, so that tests can force threads
 
 #: Versions the character tables were generated from (``gen_unicode_tables.py``).
 UNICODE_TABLE_VERSIONS = {"unicodedata": REFSCORE_TABLES_UNIDATA_VERSION.decode("ascii"),
@@ -99,18 +97,10 @@ cdef class _Encoding:
         cdef vector[const void*] data
         cdef vector[int] kinds
         cdef vector[int64_t] lengths
-        data.resize(n)
-        kinds.resize(n)
-        lengths.resize(n)
         cdef int64_t total_chars = 0
-        for i in range(n):
-            text = texts[i]
-            if not isinstance(text, str):
-                raise _not_a_string(text, i)
-            data[i] = PyUnicode_DATA(text)
-            kinds[i] = PyUnicode_KIND(text)
-            lengths[i] = PyUnicode_GET_LENGTH(text)
-            total_chars += lengths[i]
+        i = point_at_strings(texts, data, kinds, lengths, &total_chars)
+        if i >= 0:
+            raise _not_a_string(texts[i], i)
         # Waking threads costs more than tokenizing a small batch; the thread count never changes results.
         num_threads = <int>min(num_threads, 1 + total_chars // _CHARS_PER_THREAD)
 
