@@ -22,7 +22,7 @@ same parallel loop, so no corpus-wide vocabulary or id array is ever built.
 cimport cython
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
@@ -38,6 +38,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
         SegmentEncoder()
         vector[uint32_t] ids
         vector[int64_t] offsets
+        uint32_t first_text_vocabulary
         void begin() noexcept nogil
         cbool add_text(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length) noexcept nogil
         cbool finish() noexcept nogil
@@ -364,7 +365,8 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
                                           NO_LIMIT)
                 else:
                     status = gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
-                                          n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0], NO_LIMIT)
+                                          n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0],
+                                          NO_LIMIT)
                 if status != 0:
                     failures += 1
     finally:
@@ -432,10 +434,7 @@ cdef int text_segment(Kind kind, SegmentEncoder* encoder, Table* scratch, const 
         return STATUS_TOO_LARGE
     # ids are numbered in order of first appearance, the hypothesis first: a reference token >= the number of
     # distinct hypothesis tokens does not occur in the hypothesis
-    cdef uint64_t hyp_limit = 0
-    for t in range(offsets[1]):
-        if ids[t] >= hyp_limit:
-            hyp_limit = ids[t] + 1
+    cdef uint64_t hyp_limit = encoder.first_text_vocabulary
     if kind == KIND_BLEU:
         return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row, hyp_limit)
     return gleu_segment(ids, offsets, 0, 1, 1 + n_refs, low, high, scratch, row, hyp_limit)

@@ -531,6 +531,7 @@ struct alignas(64) SegmentEncoder {
     std::vector<uint32_t> ids;
     std::vector<Slot> slots;
     uint32_t stamp = 0;
+    uint32_t first_text_vocabulary = 0;   /* distinct tokens of the first text (set by finish) */
 
     void begin() {
         text_length = 0;
@@ -552,11 +553,12 @@ struct alignas(64) SegmentEncoder {
         }
     }
 
-    /* Intern every token of the segment into `ids`; false when memory ran out. */
+    /* Intern every token of the segment into `ids` (numbered in order of first appearance, so the first text's
+     * tokens get ids 0 .. first_text_vocabulary - 1); false when memory ran out. */
     bool finish() noexcept {
+        size_t size = 64;
+        while (size < 2 * n_spans) size <<= 1;
         try {
-            size_t size = 64;
-            while (size < 2 * n_spans) size <<= 1;
             if (slots.size() < size || ++stamp == 0) {
                 slots.assign(std::max(size, slots.size()), Slot{0, 0, 0, 0, 0});
                 stamp = 1;
@@ -565,30 +567,34 @@ struct alignas(64) SegmentEncoder {
         } catch (...) {
             return false;
         }
-        size_t mask = 1;
-        while (mask < 2 * n_spans || mask < 64) mask <<= 1;
-        mask -= 1;
+        const size_t mask = size - 1;
         const uint32_t* chars = text.data();
         Slot* table = slots.data();
         uint32_t next_id = 0;
-        for (size_t k = 0; k < n_spans; ++k) {
-            const Span& span = spans[k];
-            size_t index = (size_t)span.hash & mask;
-            while (true) {
-                Slot& slot = table[index];
-                if (slot.stamp != stamp) {
-                    slot = Slot{span.hash, (uint32_t)span.start, (uint32_t)span.length, next_id, stamp};
-                    ids[k] = next_id++;
-                    break;
+        auto intern = [&](size_t from, size_t to) {
+            for (size_t k = from; k < to; ++k) {
+                const Span& span = spans[k];
+                size_t index = (size_t)span.hash & mask;
+                while (true) {
+                    Slot& slot = table[index];
+                    if (slot.stamp != stamp) {
+                        slot = Slot{span.hash, (uint32_t)span.start, (uint32_t)span.length, next_id, stamp};
+                        ids[k] = next_id++;
+                        break;
+                    }
+                    if (slot.hash == span.hash && slot.length == span.length
+                            && same_chars(chars + slot.start, chars + span.start, span.length)) {
+                        ids[k] = slot.id;
+                        break;
+                    }
+                    index = (index + 1) & mask;
                 }
-                if (slot.hash == span.hash && slot.length == span.length
-                        && same_chars(chars + slot.start, chars + span.start, span.length)) {
-                    ids[k] = slot.id;
-                    break;
-                }
-                index = (index + 1) & mask;
             }
-        }
+        };
+        const size_t first_text_end = offsets.size() > 1 ? (size_t)offsets[1] : n_spans;
+        intern(0, first_text_end);
+        first_text_vocabulary = next_id;
+        intern(first_text_end, n_spans);
         return true;
     }
 };

@@ -37,11 +37,16 @@ from refscore.metrics._word_batch import check_order, ngram_statistics, prepare_
 Tokenizer = Callable[[str], Any]
 
 
+def _per_prediction(references: list[Any]) -> list[Any]:
+    """HF's references: a string or a list of strings per prediction, as a list of strings per prediction."""
+    return [[ref] if isinstance(ref, str) else ref for ref in references]
+
+
 def _word_ids(predictions: list[Any], references: list[Any],
               tokenizer: Tokenizer | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(ids, text offsets, reference offsets)``: sacreBLEU's 13a in the compiled tokenizer (HF's default), or
     the user's ``tokenizer`` called on every string (as HF does) and its tokens interned."""
-    per_prediction = [[ref] if isinstance(ref, str) else ref for ref in references]
+    per_prediction = _per_prediction(references)
     if tokenizer is None:
         batch, ids, offsets = prepare_word_ids(predictions, per_prediction, tokenize="13a", lowercase=False)
         return ids, offsets, batch.ref_offsets
@@ -72,9 +77,8 @@ class GoogleBleu(EvaluateModule):
         if max_len < min_len:
             return {"google_bleu": 0.0}   # NLTK: no n-gram order to count
         if tokenizer is None:   # 13a text: tokenized and counted in one compiled pass
-            per_prediction = [[ref] if isinstance(ref, str) else ref for ref in references]
-            _, rows = ngram_statistics("gleu", predictions, per_prediction, tokenize="13a", lowercase=False,
-                                       orders=(int(min_len), int(max_len)))
+            _, rows = ngram_statistics("gleu", predictions, _per_prediction(references), tokenize="13a",
+                                       lowercase=False, orders=(int(min_len), int(max_len)))
         else:
             ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
             rows = gleu_statistics(ids, offsets, ref_offsets, int(min_len), int(max_len))
