@@ -97,14 +97,10 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: Thr
         yield from map(function, items)
         return
     torch, _ = torch_and_transformers()
-    previous = torch.get_num_threads()
-    torch.set_num_threads(plan.threads_per_worker)
-    try:
-        with ThreadPoolExecutor(workers, thread_name_prefix="refscore-bertscore", initializer=torch.set_num_threads,
-                                initargs=(plan.threads_per_worker,)) as pool:
-            yield from pool.map(function, items)
-    finally:
-        torch.set_num_threads(previous)
+    with torch_threads(plan.threads_per_worker), ThreadPoolExecutor(
+            workers, thread_name_prefix="refscore-bertscore", initializer=torch.set_num_threads,
+            initargs=(plan.threads_per_worker,)) as pool:
+        yield from pool.map(function, items)
 
 
 def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
