@@ -187,6 +187,15 @@ def test_class_table_matches_python_and_regex():
     assert _char_classes(np.array([0x110000, 0xFFFFFFFF], dtype=np.uint32)).tolist() == [0, 0]
 
 
+def test_every_space_separates_tokens_like_sacrebleu():
+    # 13a looks U+0000-U+00FF up in a table and tests wider characters for spaces only within U+1680-U+3000
+    spaces = [c for c in range(0x110000) if chr(c).isspace()]
+    assert all(c <= 0xFF or 0x1680 <= c <= 0x3000 for c in spaces)
+    texts = [f"a{chr(c)}b{chr(c)}-.{chr(c)}" for c in spaces] + [f"a{chr(c)}b" for c in range(0x100, 0x3100)]
+    for tokenizer in TOKENIZERS:
+        assert_same_as_sacrebleu(texts, tokenizer, False)
+
+
 @pytest.mark.skipif(unicodedata.unidata_version != UNICODE_TABLE_VERSIONS["unicodedata"],
                     reason="this Python's Unicode version differs from the tables'; str.lower is used instead")
 def test_lowercase_table_matches_str_lower():

@@ -245,9 +245,10 @@ cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
     if table == NULL:
         return -1
     generation = scratch.gen
+    # with one reference, its count is the maximum: plain counting skips the per-owner bookkeeping
     for r in range(ref_first, ref_last):
         count_text(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - ref_first),
-                   table, mask, generation, True, hyp_limit)
+                   table, mask, generation, ref_last - ref_first > 1, hyp_limit)
     count_clipped(ids + offsets[hyp_text], hyp_len, 1, max_order, HYPOTHESIS, table, mask, generation, row + 2, 1,
                   NO_LIMIT)
     return 0

@@ -24,6 +24,10 @@
 #include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "_unicode_tables.h"
 
 namespace refscore_tok {
@@ -72,26 +76,65 @@ static inline uint64_t hash_finish(uint64_t hash, size_t length) {
     return hash ^ (hash >> 32);
 }
 
-/* Three code points (< 2**21) in one 64-bit word; only the first `count` of them (0..3) count. */
-static inline uint64_t pack3(const uint32_t* text, size_t count) {
-    const uint64_t word = (uint64_t)text[0] | ((uint64_t)text[1] << 21) | ((uint64_t)text[2] << 42);
-    return word & ((1ULL << (21 * count)) - 1);
-}
-
-/* Characters a text buffer must have readable after its last code point for hash_token. */
+/* Characters a text buffer must have readable after its last code point for hash_token / same_token. */
 static const size_t TOKEN_READ_SLACK = 12;
 
-/* A token's hash: code points packed three to a 64-bit word, one multiply per word. The last (up to) nine
- * characters are packed without branches (reading up to TOKEN_READ_SLACK characters past the token, which do
- * not count), so the usual short token costs no mispredicted loop exit. */
+/* Four code points, of which only the first `count` (0..4) count: the others are zeroed by a lane mask. */
+struct LaneMasks {
+    alignas(16) uint32_t lanes[5][4];
+    LaneMasks() {
+        for (int count = 0; count <= 4; ++count)
+            for (int lane = 0; lane < 4; ++lane) lanes[count][lane] = lane < count ? 0xFFFFFFFFu : 0u;
+    }
+};
+static const LaneMasks LANE_MASKS;
+
+#if defined(__SSE2__)
+typedef __m128i Block;
+static inline Block load_block(const uint32_t* text, size_t count) {
+    return _mm_and_si128(_mm_loadu_si128((const __m128i*)text), _mm_load_si128((const __m128i*)LANE_MASKS.lanes[count]));
+}
+static inline Block xor_blocks(Block a, Block b) { return _mm_xor_si128(a, b); }
+static inline Block or_blocks(Block a, Block b) { return _mm_or_si128(a, b); }
+static inline uint64_t low_half(Block a) { return (uint64_t)_mm_cvtsi128_si64(a); }
+static inline uint64_t high_half(Block a) { return (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a)); }
+static inline bool is_zero(Block a) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(a, _mm_setzero_si128())) == 0xFFFF;
+}
+#else
+struct Block { uint64_t low, high; };
+static inline Block load_block(const uint32_t* text, size_t count) {
+    Block block;
+    std::memcpy(&block, text, sizeof block);
+    const uint64_t* mask = (const uint64_t*)LANE_MASKS.lanes[count];
+    block.low &= mask[0];
+    block.high &= mask[1];
+    return block;
+}
+static inline Block xor_blocks(Block a, Block b) { return Block{a.low ^ b.low, a.high ^ b.high}; }
+static inline Block or_blocks(Block a, Block b) { return Block{a.low | b.low, a.high | b.high}; }
+static inline uint64_t low_half(Block a) { return a.low; }
+static inline uint64_t high_half(Block a) { return a.high; }
+static inline bool is_zero(Block a) { return (a.low | a.high) == 0; }
+#endif
+
+/* A token's hash: its code points read four at a time (two 64-bit halves, each multiplied by its own
+ * constant, so the products are independent). The last (up to) eight code points are read as two masked blocks,
+ * without branches: up to TOKEN_READ_SLACK characters past the token are read and do not count. */
 static inline uint64_t hash_token(const uint32_t* text, size_t length) {
     uint64_t hash = HASH_SEED;
     size_t k = 0;
-    for (; k + 9 < length; k += 3) hash = (hash ^ pack3(text + k, 3)) * HASH_MULTIPLIER;
-    const size_t rest = length - k;   /* 0..9; min/max compile to conditional moves */
-    hash = (hash ^ pack3(text + k, std::min<size_t>(rest, 3))) * HASH_MULTIPLIER;
-    hash = (hash ^ pack3(text + k + 3, std::min<size_t>(std::max<size_t>(rest, 3) - 3, 3))) * HASH_MULTIPLIER;
-    hash = (hash ^ pack3(text + k + 6, std::max<size_t>(rest, 6) - 6)) * HASH_MULTIPLIER;
+    for (; k + 8 < length; k += 4) {
+        const Block block = load_block(text + k, 4);
+        hash = (hash ^ (low_half(block) * 0x9e3779b97f4a7c15ULL) ^ high_half(block)) * HASH_MULTIPLIER;
+    }
+    const size_t rest = length - k;   /* 0..8; min/max compile to conditional moves */
+    const Block first = load_block(text + k, std::min<size_t>(rest, 4));
+    const Block second = load_block(text + k + 4, std::max<size_t>(rest, 4) - 4);
+    hash ^= low_half(first) * 0x9e3779b97f4a7c15ULL;
+    hash ^= high_half(first) * 0xc2b2ae3d27d4eb4fULL;
+    hash ^= low_half(second) * 0x165667b19e3779f9ULL;
+    hash ^= high_half(second) * 0xd6e8feb86659fd93ULL;
     return hash_finish(hash, length);
 }
 
@@ -99,6 +142,15 @@ static inline bool same_chars(const uint32_t* a, const uint32_t* b, size_t lengt
     for (size_t k = 0; k < length; ++k)
         if (a[k] != b[k]) return false;
     return true;
+}
+
+/* same_chars for tokens that both have TOKEN_READ_SLACK readable characters after them: the usual token of up
+ * to eight characters is compared as two masked blocks, without a loop. */
+static inline bool same_token(const uint32_t* a, const uint32_t* b, size_t length) {
+    if (length > 8) return same_chars(a, b, length);
+    const size_t low = std::min<size_t>(length, 4), high = std::max<size_t>(length, 4) - 4;
+    return is_zero(or_blocks(xor_blocks(load_block(a, low), load_block(b, low)),
+                             xor_blocks(load_block(a + 4, high), load_block(b + 4, high))));
 }
 
 /* Open-addressing table from token characters to dense ids, in order of first interning. It keeps its own
@@ -161,28 +213,20 @@ struct Interner {
 
 /* ---- input ------------------------------------------------------------------------------------------ */
 
-/* Copy code points to destination[0, length); returns whether any is '<', '&' or '\n' (what 13a's clean-up
- * replaces), found in the same vectorisable loop. */
+/* Copy code points to destination[0, length) (a widening copy the compiler vectorises). */
 template <class Char>
-static inline bool copy_code_points(const Char* __restrict__ source, size_t length,
+static inline void copy_code_points(const Char* __restrict__ source, size_t length,
                                     uint32_t* __restrict__ destination) {
-    uint32_t markup = 0;
-    for (size_t i = 0; i < length; ++i) {
-        const uint32_t c = source[i];
-        destination[i] = c;
-        markup |= -(uint32_t)(c == '<') | -(uint32_t)(c == '&') | -(uint32_t)(c == '\n');  /* vectorises */
-    }
-    return markup != 0;
+    for (size_t i = 0; i < length; ++i) destination[i] = source[i];
 }
 
-/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points; returns
- * whether it holds a character of 13a's clean-up. */
-static inline bool load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
+/* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points. */
+static inline void load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
     ensure_size(out, length + offset + TOKEN_READ_SLACK);
     uint32_t* destination = out.data() + offset;
-    if (kind == 1) return copy_code_points((const uint8_t*)data, length, destination);
-    if (kind == 2) return copy_code_points((const uint16_t*)data, length, destination);
-    return copy_code_points((const uint32_t*)data, length, destination);
+    if (kind == 1) copy_code_points((const uint8_t*)data, length, destination);
+    else if (kind == 2) copy_code_points((const uint16_t*)data, length, destination);
+    else if (length > 0) std::memcpy(destination, data, length * sizeof(uint32_t));
 }
 
 /* ---- lowercasing: Python's str.lower --------------------------------------------------------------- */
@@ -351,9 +395,14 @@ static inline uint8_t intl_role_of_class(uint8_t k) {
          : (k & REFSCORE_CC_SYMBOL) ? ROLE_ISOLATE : (k & REFSCORE_CC_NUMBER) ? ROLE_DIGIT : ROLE_OTHER;
 }
 
+/* Every space of str.isspace above U+00FF lies in [U+1680, U+3000] (U+1680, U+2000-U+200A, U+2028, U+2029,
+ * U+202F, U+205F, U+3000; tests/test_tokenize.py checks each code point). */
+static const uint32_t FIRST_WIDE_SPACE = 0x1680, LAST_WIDE_SPACE = 0x3000;
+
 struct AsciiRoles {
     uint8_t regexp[128];  /* 13a and zh */
     uint8_t intl[128];
+    uint8_t latin1_13a[257];  /* 13a's roles of U+0000-U+00FF; [256]: any wider character outside the spaces' range */
     AsciiRoles() {
         for (uint32_t c = 0; c < 128; ++c) {
             regexp[c] = is_space(c) ? ROLE_SPACE : is_13a_split_char(c) ? ROLE_ISOLATE
@@ -361,13 +410,18 @@ struct AsciiRoles {
                       : is_ascii_digit(c) ? ROLE_DIGIT : ROLE_OTHER;
             intl[c] = intl_role_of_class(char_class(c));
         }
+        for (uint32_t c = 0; c < 256; ++c) latin1_13a[c] = c < 128 ? regexp[c] : is_space(c) ? ROLE_SPACE : ROLE_OTHER;
+        latin1_13a[256] = ROLE_OTHER;
     }
 };
 static const AsciiRoles ASCII_ROLES;
 
 struct Role13a {
+    /* One table lookup (the index clamped without a branch); the test for wide spaces is almost never true. */
     inline uint8_t operator()(uint32_t c) const {
-        return c < 0x80 ? ASCII_ROLES.regexp[c] : (char_class(c) & REFSCORE_CC_SPACE) ? ROLE_SPACE : ROLE_OTHER;
+        const uint8_t role = ASCII_ROLES.latin1_13a[std::min<uint32_t>(c, 256)];
+        if (c - FIRST_WIDE_SPACE <= LAST_WIDE_SPACE - FIRST_WIDE_SPACE) return is_space(c) ? ROLE_SPACE : ROLE_OTHER;
+        return role;
     }
 };
 struct RoleZh {
@@ -400,19 +454,29 @@ struct RoleIntl {
  * exists and is not a digit. A punctuation character matched by (2) or (3) is a token of its own; otherwise it
  * stays joined to its neighbours. Pass (4) isolates a '-' right after an ASCII digit (nothing can separate the
  * two before it). WRAP: 13a's ' ' + line + ' '. */
-template <class RoleOf, bool WRAP, bool DASH_RULE>
-static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out, RoleOf role_of) {
+template <class RoleOf, bool WRAP, bool DASH_RULE, bool FIND_MARKUP>
+static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out, RoleOf role_of,
+                           bool* markup = nullptr) {
     SpanWriter writer(s, out);
     size_t i = first;
+    bool markup_seen = false;
     while (i < n) {
         uint8_t role = role_of(s[i]);
         if (role <= ROLE_DIGIT) {   /* a run of word characters joins (or opens) the token */
             writer.extend(i++);
-            while (i < n && (role = role_of(s[i])) <= ROLE_DIGIT) ++i;
+            while ((role = role_of(s[i])) <= ROLE_DIGIT) ++i;   /* s[n] is a space */
             if (i == n) break;
         }
-        if (role == ROLE_SPACE) { writer.close(i++); continue; }
-        if (role == ROLE_ISOLATE) { writer.isolate(i++); continue; }
+        if (role == ROLE_SPACE) {
+            if (FIND_MARKUP) markup_seen |= s[i] == '\n';
+            writer.close(i++);
+            continue;
+        }
+        if (role == ROLE_ISOLATE) {
+            if (FIND_MARKUP) markup_seen |= (s[i] == '<') | (s[i] == '&');
+            writer.isolate(i++);
+            continue;
+        }
         if (role == ROLE_DASH) {
             if (DASH_RULE && i > first && is_ascii_digit(s[i - 1])) writer.isolate(i);
             else writer.extend(i);
@@ -431,6 +495,7 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
         i = e;
     }
     writer.close(n);
+    if (FIND_MARKUP) *markup = markup_seen;
     return writer.count();
 }
 
@@ -443,30 +508,37 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
                             Buffer& text, size_t offset, Buffer& scratch, std::vector<Span>& spans,
                             size_t n_spans) {
     size_t n = length;
-    bool markup;   /* '<', '&' or '\n' present: 13a's clean-up has work to do */
     if (lowercase) {
-        markup = load_code_points(kind, data, length, scratch, 0);
+        load_code_points(kind, data, length, scratch, 0);
         ensure_size(text, offset + 2 * length + TOKEN_READ_SLACK);
         n = lowercase_into(scratch.data(), length, text.data() + offset);
     } else {
-        markup = load_code_points(kind, data, length, text, offset);
+        load_code_points(kind, data, length, text, offset);
     }
     uint32_t* s = text.data();
-    const size_t end = offset + rstrip_length(s + offset, n);
+    size_t end = offset + rstrip_length(s + offset, n);
+    s[end] = ' ';   /* the sentinel regexp_spans' word runs stop at (within the read slack) */
     if (spans.size() < n_spans + (end - offset) + 1) spans.resize(std::max(2 * spans.size(), n_spans + n + 1));
     Span* out = spans.data() + n_spans;
     switch (tokenizer) {
         case TOK_NONE: return n_spans + split_spans(s, offset, end, out);
         case TOK_CHAR: return n_spans + char_spans(s, offset, end, out);
-        case TOK_13A:
-            return n_spans + regexp_spans<Role13a, true, true>(
-                s, offset, markup ? offset + clean_13a(s + offset, end - offset) : end, out, Role13a());
+        case TOK_13A: {
+            /* 13a's clean-up only changes texts with '<', '&' or '\n', which are isolated or spaces: the scan
+             * notices them, and only then is the text cleaned and scanned again */
+            bool markup = false;
+            const size_t count = regexp_spans<Role13a, true, true, true>(s, offset, end, out, Role13a(), &markup);
+            if (!markup) return n_spans + count;
+            end = offset + clean_13a(s + offset, end - offset);
+            s[end] = ' ';
+            return n_spans + regexp_spans<Role13a, true, true, false>(s, offset, end, out, Role13a());
+        }
         case TOK_ZH: {  /* TokenizerZh strips the line: the text starts at its first non-space */
             size_t first = offset;
             while (first < end && is_space(s[first])) ++first;
-            return n_spans + regexp_spans<RoleZh, false, true>(s, first, end, out, RoleZh());
+            return n_spans + regexp_spans<RoleZh, false, true, false>(s, first, end, out, RoleZh());
         }
-        default: return n_spans + regexp_spans<RoleIntl, false, false>(s, offset, end, out, RoleIntl());
+        default: return n_spans + regexp_spans<RoleIntl, false, false, false>(s, offset, end, out, RoleIntl());
     }
 }
 
@@ -583,7 +655,7 @@ struct alignas(64) SegmentEncoder {
                         break;
                     }
                     if (slot.hash == span.hash && slot.length == span.length
-                            && same_chars(chars + slot.start, chars + span.start, span.length)) {
+                            && same_token(chars + slot.start, chars + span.start, span.length)) {
                         ids[k] = slot.id;
                         break;
                     }

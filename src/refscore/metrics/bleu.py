@@ -22,6 +22,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
+from refscore._core._bleu import bleu_scores
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
                                           ngram_statistics)
@@ -91,10 +92,11 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
                      effective_order: bool = False, dtype: type = np.float64) -> BLEUComponents:
     """sacreBLEU's ``BLEU.compute_bleu`` for many rows at once, on the 0–100 scale, without mutating its inputs.
 
-    ``matches`` and ``totals`` are ``(m, max_order)``; ``sys_len`` and ``ref_len`` are ``(m,)``. The floating
-    point operations are sacreBLEU's, in its order, so results agree with it to the last bits (up to the ulp
-    differences of ``numpy.log``/``exp`` and ``math.log``/``exp``). ``dtype=np.float32`` evaluates the counts and
-    precisions in float32, as sacreBLEU does for its float32 bootstrap resamples.
+    ``matches`` and ``totals`` are ``(m, max_order)``; ``sys_len`` and ``ref_len`` are ``(m,)``. In float64 (the
+    default) every row runs sacreBLEU's statements compiled (``refscore._core._bleu``), with the C library's
+    ``log``/``exp`` that Python's ``math`` module calls: equal to sacreBLEU to the last bit.
+    ``dtype=np.float32`` evaluates the counts and precisions in float32 with numpy, in sacreBLEU's order of
+    operations, as sacreBLEU does for its float32 bootstrap resamples.
 
     >>> r = bleu_from_counts(np.array([[2, 1, 0]]), np.array([[3, 2, 1]]), np.array([3]), np.array([3]),
     ...                      smooth_method="add-k")
@@ -111,12 +113,11 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
     if totals.shape != matches.shape or sys_len.shape[0] != rows or ref_len.shape[0] != rows:
         raise InputError(f"bleu_from_counts: matches {matches.shape} and totals {totals.shape} must have the same "
                          f"(rows, max_order) shape, sys_len and ref_len one entry per row")
-    if rows <= SCALAR_ROWS and dtype is np.float64:   # one sentence or a corpus: no per-call cost of numpy
-        results = [_compute_bleu(matches[row].tolist(), totals[row].tolist(), float(sys_len[row]),
-                                 float(ref_len[row]), smooth_method, value, effective_order) for row in range(rows)]
-        return BLEUComponents(np.array([r[0] for r in results], dtype=np.float64).reshape(rows),
-                              np.array([r[1] for r in results], dtype=np.float64).reshape(rows, max_order),
-                              np.array([r[2] for r in results], dtype=np.float64).reshape(rows))
+    if dtype is np.float64:     # sacreBLEU's scalar statements in one compiled loop
+        return BLEUComponents(*bleu_scores(
+            np.ascontiguousarray(matches, dtype=np.float64), np.ascontiguousarray(totals, dtype=np.float64),
+            np.ascontiguousarray(sys_len), np.ascontiguousarray(ref_len), smooth_method,
+            0.0 if value is None else float(value), effective_order))
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # bp = 1 if sys_len >= ref_len else (exp(1 - ref_len / sys_len) if sys_len > 0 else 0)
@@ -158,40 +159,6 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
     score[no_matches] = 0.0
     precisions[no_matches] = 0.0
     return BLEUComponents(score, precisions, bp)
-
-
-#: Up to this many rows, :func:`bleu_from_counts` evaluates sacreBLEU's scalar formula row by row.
-SCALAR_ROWS = 4
-
-
-def _compute_bleu(correct: list[float], total: list[float], sys_len: float, ref_len: float, smooth_method: str,
-                  value: float | int | None, effective_order: bool) -> tuple[float, list[float], float]:
-    """``(score, precisions, bp)`` of one row: sacreBLEU 2.6's ``BLEU.compute_bleu``, statement by statement."""
-    bp = (math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0) if sys_len < ref_len else 1.0
-    max_order = len(correct)
-    precisions = [0.0] * max_order
-    if not any(correct):                 # the early zero (sacreBLEU #141)
-        return 0.0, precisions, bp
-    smooth_mteval = 1.
-    eff_order = max_order
-    for n in range(1, max_order + 1):
-        if smooth_method == "add-k" and n > 1:
-            correct[n - 1] += value
-            total[n - 1] += value
-        if total[n - 1] == 0:
-            break
-        if effective_order:
-            eff_order = n
-        if correct[n - 1] == 0:
-            if smooth_method == "exp":
-                smooth_mteval *= 2
-                precisions[n - 1] = 100. / (smooth_mteval * total[n - 1])
-            elif smooth_method == "floor":
-                precisions[n - 1] = 100. * value / total[n - 1]
-        else:
-            precisions[n - 1] = 100. * correct[n - 1] / total[n - 1]
-    log_sum = sum([LOG_ZERO if p == 0.0 else math.log(p) for p in precisions[:eff_order]])
-    return bp * math.exp(log_sum / eff_order), precisions, bp
 
 
 @dataclass(frozen=True, kw_only=True)
