@@ -17,7 +17,9 @@ results do not depend on the thread count.
 
 Text input goes through ``bleu_text_statistics`` / ``gleu_text_statistics``: each segment is tokenized (sacreBLEU's
 tokenizers) and its tokens interned in a small per-segment table right before its n-grams are counted, in the
-same parallel loop, so no corpus-wide vocabulary or id array is ever built.
+same parallel loop, so no corpus-wide vocabulary or id array is ever built. Their ids are numbered from the
+hypothesis' tokens on, so BLEU counts unigrams in dense per-id arrays and keys bigrams by their first token's id
+(``bleu_text_segment``): one table probe per token fewer.
 """
 cimport cython
 from cython.parallel cimport prange, threadid
@@ -122,7 +124,9 @@ cdef struct Table:
     Slot* slots
     int64_t capacity
     uint32_t gen        # the current generation: slots stamped with an older one are free
-    char padding[44]    # one table per 64-byte cache line (threads write their own `gen`)
+    int32_t* unigrams   # text kernels: dense unigram counters (see bleu_text_segment), 3 per token id
+    int64_t unigram_capacity
+    char padding[28]    # one table per 64-byte cache line (threads write their own `gen`)
 
 
 cdef inline Slot* start_segment(Table* table, int64_t size) noexcept nogil:
@@ -254,6 +258,139 @@ cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
     return 0
 
 
+#: Bit 31 marks a bigram key's prefix as a token id (dense unigrams); slot indices stay below 2**30.
+cdef uint32_t TOKEN_PREFIX = 0x80000000u
+
+
+cdef inline int32_t* start_unigrams(Table* scratch, int64_t vocabulary) noexcept nogil:
+    """Zeroed dense unigram counters for token ids 0 .. vocabulary-1: ``[max | current | owner]`` blocks
+    (NULL when memory runs out)."""
+    cdef int64_t k
+    if vocabulary > scratch.unigram_capacity:
+        free(scratch.unigrams)
+        scratch.unigrams = <int32_t*>calloc(<size_t>(3 * vocabulary), sizeof(int32_t))
+        scratch.unigram_capacity = vocabulary if scratch.unigrams != NULL else 0
+        if scratch.unigrams == NULL:
+            return NULL
+    memset(scratch.unigrams, 0, <size_t>(2 * vocabulary) * sizeof(int32_t))
+    for k in range(vocabulary):
+        scratch.unigrams[2 * vocabulary + k] = NO_OWNER
+    return scratch.unigrams
+
+
+cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t n_refs, int64_t max_order,
+                           Table* scratch, int64_t* row, uint32_t vocabulary) noexcept nogil:
+    """:func:`bleu_segment` for segment-local ids whose hypothesis tokens are ``0 .. vocabulary-1`` (text 0 is
+    the hypothesis, texts 1..n_refs its references). Unigrams are counted in dense per-id arrays instead of the
+    table, and a bigram's key takes its first token's id (marked by TOKEN_PREFIX) as prefix: one table probe per
+    token fewer on both sides. Same row as bleu_segment; -1 when out of memory."""
+    cdef int64_t r, t, length, entries = 0, size, n, start, stop, found
+    cdef int64_t hyp_len = offsets[1]
+    cdef int64_t best_diff = -1, best_len = 0, diff
+    cdef uint64_t mask
+    cdef uint32_t generation, token, prefix, index
+    cdef int32_t owner
+    cdef bint track_max = n_refs > 1
+    cdef Slot* table
+    cdef Slot* slot
+    cdef int32_t* unigram_max
+    cdef int32_t* unigram_current
+    cdef int32_t* unigram_owner
+    cdef const uint32_t* tokens
+
+    for n in range(2 + 2 * max_order):
+        row[n] = 0
+    for r in range(1, 1 + n_refs):
+        length = offsets[r + 1] - offsets[r]
+        entries += count_ngrams(length, max_order)
+        diff = hyp_len - length if hyp_len >= length else length - hyp_len
+        if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
+            best_diff = diff
+            best_len = length
+    row[0] = hyp_len
+    row[1] = best_len
+    for n in range(max_order):
+        if hyp_len - n > 0:
+            row[2 + max_order + n] = hyp_len - n
+    if hyp_len == 0 or entries == 0:
+        return 0
+
+    size = table_size(entries)
+    mask = <uint64_t>(size - 1)
+    table = start_segment(scratch, size)
+    unigram_max = start_unigrams(scratch, vocabulary)
+    if table == NULL or unigram_max == NULL:
+        return -1
+    unigram_current = unigram_max + vocabulary
+    unigram_owner = unigram_max + 2 * <int64_t>vocabulary
+    generation = scratch.gen
+
+    # references: unigrams counted per id (the maximum over references), longer n-grams inserted in the table;
+    # a start position stops at a token absent from the hypothesis (id >= vocabulary)
+    for r in range(1, 1 + n_refs):
+        tokens = ids + offsets[r]
+        length = offsets[r + 1] - offsets[r]
+        owner = <int32_t>(r - 1)
+        for start in range(length):
+            token = tokens[start]
+            if token >= vocabulary:
+                continue
+            if track_max:
+                if unigram_owner[token] != owner:
+                    unigram_owner[token] = owner
+                    unigram_current[token] = 0
+                unigram_current[token] += 1
+                if unigram_current[token] > unigram_max[token]:
+                    unigram_max[token] = unigram_current[token]
+            else:
+                unigram_max[token] += 1
+            prefix = TOKEN_PREFIX | token
+            stop = length - start if length - start < max_order else max_order
+            for n in range(1, stop):
+                if tokens[start + n] >= vocabulary:
+                    break
+                index = find_or_insert(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
+                slot = &table[index]
+                if track_max:
+                    if slot.owner != owner:
+                        slot.owner = owner
+                        slot.current = 0
+                    slot.current += 1
+                    if slot.current > slot.ref_max:
+                        slot.ref_max = slot.current
+                else:
+                    slot.ref_max += 1
+                prefix = index
+
+    # the hypothesis: occurrences up to the references' maximum are clipped matches
+    tokens = ids
+    for start in range(hyp_len):
+        token = tokens[start]
+        if unigram_owner[token] != HYPOTHESIS:
+            unigram_owner[token] = HYPOTHESIS
+            unigram_current[token] = 0
+        unigram_current[token] += 1
+        if unigram_max[token] == 0:
+            continue    # in no reference: no n-gram from here can match
+        if unigram_current[token] <= unigram_max[token]:
+            row[2] += 1
+        prefix = TOKEN_PREFIX | token
+        stop = hyp_len - start if hyp_len - start < max_order else max_order
+        for n in range(1, stop):
+            found = find(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
+            if found < 0:
+                break
+            slot = &table[found]
+            if slot.owner != HYPOTHESIS:
+                slot.owner = HYPOTHESIS
+                slot.current = 0
+            slot.current += 1
+            if slot.current <= slot.ref_max:
+                row[2 + n] += 1
+            prefix = <uint32_t>found
+    return 0
+
+
 cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
                       int64_t ref_last, int64_t min_len, int64_t max_len, Table* scratch,
                       int64_t* row, uint64_t hyp_limit) noexcept nogil:
@@ -373,6 +510,7 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
     finally:
         for tid in range(threads):
             free(scratch[tid].slots)
+            free(scratch[tid].unigrams)
         free(scratch)
     if failures:
         raise MemoryError(f"out of memory for the n-gram tables of {failures} segment(s) (largest table: "
@@ -437,6 +575,8 @@ cdef int text_segment(Kind kind, SegmentEncoder* encoder, Table* scratch, const 
     # distinct hypothesis tokens does not occur in the hypothesis
     cdef uint64_t hyp_limit = encoder.first_text_vocabulary
     if kind == KIND_BLEU:
+        if hyp_limit < TOKEN_PREFIX:
+            return bleu_text_segment(ids, offsets, n_refs, high, scratch, row, <uint32_t>hyp_limit)
         return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row, hyp_limit)
     return gleu_segment(ids, offsets, 0, 1, 1 + n_refs, low, high, scratch, row, hyp_limit)
 
@@ -493,6 +633,7 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     finally:
         for tid in range(threads):
             free(scratch[tid].slots)
+            free(scratch[tid].unigrams)
         free(scratch)
     if too_large:
         raise MemoryError(f"{too_large} segment(s) have too many n-grams for one table (at most "
