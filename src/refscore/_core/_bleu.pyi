@@ -1,6 +1,12 @@
 import numpy as np
 
+from collections.abc import Sequence
+
 SMOOTHING_CODES: dict[str, int]
+
+def bleu_score_one(correct: Sequence[float], total: Sequence[float], sys_len: float, ref_len: float,
+                   smooth_method: str, smooth_value: float, effective_order: bool
+                   ) -> tuple[float, list[float], float]: ...
 
 def bleu_scores(correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray,
                 smooth_method: str, smooth_value: float, effective_order: bool

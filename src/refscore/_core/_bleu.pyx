@@ -6,6 +6,7 @@ Python's ``math.log`` and ``math.exp`` call, so every row equals sacreBLEU's sca
 """
 cimport cython
 from libc.math cimport exp, log
+from libcpp.vector cimport vector
 
 import numpy as np
 
@@ -60,6 +61,33 @@ cdef void bleu_row(const double* correct_counts, const double* total_counts, int
     score[0] = bp[0] * exp(log_sum / eff_order)
 
 
+cdef int smoothing_code(str smooth_method) except -1:
+    if smooth_method not in SMOOTHING_CODES:
+        raise ValueError(f"smooth_method must be one of {', '.join(SMOOTHING_CODES)}, got {smooth_method!r}")
+    return SMOOTHING_CODES[smooth_method]
+
+
+def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_method, double smooth_value,
+                   bint effective_order):
+    """``(score, precisions, bp)`` of one row as Python floats (a list of precisions), 0–100 scale: what
+    :func:`bleu_scores` gives for that row, without numpy (a single sentence or corpus score).
+
+    >>> score, precisions, bp = bleu_score_one([2, 1, 0], [3, 2, 1], 3, 3, "add-k", 1.0, False)
+    >>> round(score, 2), [round(p, 2) for p in precisions], bp
+    (60.57, [66.67, 66.67, 50.0], 1.0)
+    """
+    cdef int smoothing = smoothing_code(smooth_method)
+    cdef vector[double] counts = correct, totals = total
+    cdef int max_order = <int>counts.size()
+    if max_order < 1 or <int>totals.size() != max_order:
+        raise ValueError(f"correct ({max_order}) and total ({totals.size()}) need the same number (>= 1) of orders")
+    cdef vector[double] precisions = vector[double](max_order)
+    cdef double score, bp
+    bleu_row(counts.data(), totals.data(), max_order, sys_len, ref_len, smoothing, smooth_value, effective_order,
+             &score, precisions.data(), &bp)
+    return score, list(precisions), bp
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
 def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] total not None,
@@ -75,8 +103,7 @@ def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] tota
     >>> round(float(score[0]), 2), [round(float(p), 2) for p in precisions[0]], float(bp[0])
     (60.57, [66.67, 66.67, 50.0], 1.0)
     """
-    if smooth_method not in SMOOTHING_CODES:
-        raise ValueError(f"smooth_method must be one of {', '.join(SMOOTHING_CODES)}, got {smooth_method!r}")
+    cdef int smoothing = smoothing_code(smooth_method)
     cdef Py_ssize_t rows = correct.shape[0], row
     cdef int max_order = <int>correct.shape[1]
     if (total.shape[0] != rows or total.shape[1] != max_order or sys_len.shape[0] != rows
@@ -86,7 +113,6 @@ def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] tota
                          f"per row")
     if max_order < 1:
         raise ValueError("need at least one n-gram order")
-    cdef int smoothing = SMOOTHING_CODES[smooth_method]
     scores = np.empty(rows, dtype=np.float64)
     precisions = np.empty((rows, max_order), dtype=np.float64)
     bps = np.empty(rows, dtype=np.float64)

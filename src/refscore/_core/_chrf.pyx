@@ -306,6 +306,25 @@ cdef double f_score(const int64_t* stats, int order, double factor, bint eps_smo
     return 0.0
 
 
+def chrf_f_scores(const int64_t[:, ::1] totals not None, int order, double factor, bint eps_smoothing):
+    """sacreBLEU's ``CHRF._compute_f_score`` (0–100) of every row of ``(m, 3 * order)`` integer statistics,
+    compiled: each value is the very float sacreBLEU computes.
+
+    >>> chrf_f_scores(np.array([[4, 5, 2]]), 1, 4.0, False).round(4).tolist()
+    [41.6667]
+    """
+    if order < 1 or totals.shape[1] != 3 * order:
+        raise ValueError(f"chrF totals must have shape (m, {3 * order}) for order {order}, got "
+                         f"({totals.shape[0]}, {totals.shape[1]})")
+    cdef Py_ssize_t rows = totals.shape[0], row
+    scores = np.empty(rows, dtype=np.float64)
+    cdef double[::1] out = scores
+    with nogil:
+        for row in range(rows):
+            out[row] = f_score(&totals[row, 0], order, factor, eps_smoothing)
+    return scores
+
+
 cdef void segment_statistics(Scratch* w, int64_t segment, const void** hyp_data, const int* hyp_kind,
                              const int64_t* hyp_len, const void** ref_data, const int* ref_kind,
                              const int64_t* ref_len, const int64_t* ref_offsets, int char_order, int word_order,

@@ -9,6 +9,7 @@ Sentence scores, per-segment tables, bootstrap replicates and merged corpus scor
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import json
 from abc import ABC, abstractmethod
@@ -213,3 +214,24 @@ class Metric(ABC):
             raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) "
                              "chunk")
         return self.score_from_statistics(self._new_statistics(columns, totals[None, :], nrefs))
+
+
+@functools.lru_cache(maxsize=64)
+def _metric_with(metric_class: type[Metric], options: tuple[tuple[str, Any], ...]) -> Metric:
+    return metric_class(**dict(options))
+
+
+def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metric:
+    """``metric_class(**options)``, reused by later calls with the same options (a metric is its frozen config),
+    so one-segment helpers such as :func:`refscore.sentence_bleu` do not rebuild it on every call.
+
+    >>> from refscore.metrics.bleu import BLEU
+    >>> metric_with(BLEU, {"tokenize": "none"}) is metric_with(BLEU, {"tokenize": "none"})
+    True
+    """
+    key = tuple(sorted(options.items()))
+    try:
+        hash(key)
+    except TypeError:   # an unhashable option value: build a fresh metric (its config check reports bad values)
+        return metric_class(**options)
+    return _metric_with(metric_class, key)

@@ -22,11 +22,11 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from refscore._core._bleu import bleu_scores
+from refscore._core._bleu import bleu_score_one, bleu_scores
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
                                           ngram_statistics)
-from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
 
@@ -250,17 +250,27 @@ class BLEU(Metric):
 
     def score_from_statistics(self, stats: Statistics) -> BLEUScore:
         self.check_statistics(stats)
-        totals = stats.totals()
-        result = self._components(totals[None, :])
-        order = self.config.max_order
+        totals = stats.totals().tolist()
+        config, order = self.config, self.config.max_order
+        counts, order_totals = [int(c) for c in totals[2:2 + order]], [int(t) for t in totals[2 + order:]]
         sys_len, ref_len = int(totals[0]), int(totals[1])
-        return BLEUScore(metric=self.name, score=float(result.score[0]) / 100.0,
-                         signature=str(self.signature(stats.nrefs)), higher_is_better=True,
-                         counts=tuple(int(c) for c in totals[2:2 + order]),
-                         totals=tuple(int(t) for t in totals[2 + order:]),
-                         precisions=tuple(float(p) / 100.0 for p in result.precisions[0]),
-                         bp=float(result.bp[0]), sys_len=sys_len, ref_len=ref_len,
+        score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
+                                               float(config.resolved_smooth_value or 0.0), config.effective_order)
+        return BLEUScore(metric=self.name, score=score / 100.0, signature=self._signature_text(stats.nrefs),
+                         higher_is_better=True, counts=tuple(counts), totals=tuple(order_totals),
+                         precisions=tuple(p / 100.0 for p in precisions), bp=bp, sys_len=sys_len, ref_len=ref_len,
                          ratio=sys_len / ref_len if ref_len else 0.0)
+
+    @functools.cached_property
+    def _signature_texts(self) -> dict[int, str]:
+        return {}
+
+    def _signature_text(self, nrefs: int) -> str:
+        """``str(self.signature(nrefs))``, formatted once per reference count."""
+        text = self._signature_texts.get(nrefs)
+        if text is None:
+            text = self._signature_texts[nrefs] = str(self.signature(nrefs))
+        return text
 
     def signature(self, nrefs: int = 1) -> Signature:
         """sacreBLEU's BLEU signature, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
@@ -282,7 +292,7 @@ def bleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> round(bleu(["a b c d e"], ["a b c d f"], tokenize="none").score, 4)
     0.6687
     """
-    return BLEU(**options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return metric_with(BLEU, options).corpus_score(hypotheses, references, num_threads=num_threads)
 
 
 def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore:
@@ -299,7 +309,7 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
     options.setdefault("effective_order", True)
-    return BLEU(**options).sentence_score(hypothesis, references)
+    return metric_with(BLEU, options).sentence_score(hypothesis, references)
 
 
 __all__ = ["BLEU", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts", "sentence_bleu",

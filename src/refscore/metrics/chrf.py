@@ -20,10 +20,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_statistics
+from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_f_scores, chrf_statistics
 from refscore._inputs import prepare_batch
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
 
@@ -117,17 +117,22 @@ def statistics_columns(char_order: int, word_order: int) -> tuple[str, ...]:
 def f_scores_percent(totals: np.ndarray, config: CHRFConfig) -> np.ndarray:
     """sacreBLEU's ``CHRF._compute_f_score`` (0–100 scale) for every row of ``totals`` at once.
 
-    The operations are sacreBLEU's, in its order, on float64 (exact for counts below 2**53), so each value is the
-    very float sacreBLEU computes.
+    The operations are sacreBLEU's, in its order, so each value is the very float sacreBLEU computes: compiled
+    row by row for integer counts (``refscore._core._chrf.chrf_f_scores``, the function the kernel ranks
+    references with), vectorised with numpy on float64 for other totals (exact for counts below 2**53).
 
     >>> cfg = CHRFConfig(char_order=1)
     >>> f_scores_percent(np.array([[4, 5, 2]]), cfg).round(4).tolist()
     [41.6667]
     """
-    stats = np.asarray(totals, dtype=np.float64)
-    if stats.ndim != 2 or stats.shape[1] != 3 * config.order:
-        raise InputError(f"chrF totals must have shape (m, {3 * config.order}), got {stats.shape}")
+    totals = np.asarray(totals)
+    if totals.ndim != 2 or totals.shape[1] != 3 * config.order:
+        raise InputError(f"chrF totals must have shape (m, {3 * config.order}), got {totals.shape}")
     factor = config.beta ** 2
+    if totals.dtype.kind in "iu":   # counts: sacreBLEU's statements compiled, row by row
+        return chrf_f_scores(np.ascontiguousarray(totals, dtype=np.int64), config.order, float(factor),
+                             config.eps_smoothing)
+    stats = totals.astype(np.float64)
     rows = stats.shape[0]
     score = np.zeros(rows)
     avg_prec = np.zeros(rows)
@@ -242,7 +247,7 @@ def chrf(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> print(chrf(["The cat sat."], ["The cat sat on the mat."], eps_smoothing=True))
     chrF2 = 49.19
     """
-    return CHRF(**options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return metric_with(CHRF, options).corpus_score(hypotheses, references, num_threads=num_threads)
 
 
 def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) -> CHRFScore:
@@ -251,4 +256,4 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
     chrF2 = 49.26
     """
-    return CHRF(**options).sentence_score(hypothesis, references)
+    return metric_with(CHRF, options).sentence_score(hypothesis, references)

@@ -22,7 +22,7 @@ import numpy as np
 from refscore.errors import InputError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
                                           ngram_statistics)
-from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
 
@@ -110,7 +110,7 @@ def gleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> gleu(["a b c d"], ["a b c e"], tokenize="none", max_len=2).score   # 5 of 7 n-grams
     0.7142857142857143
     """
-    return GLEU(**options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return metric_with(GLEU, options).corpus_score(hypotheses, references, num_threads=num_threads)
 
 
 def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore:
@@ -119,7 +119,7 @@ def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore
     >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score   # 5 of 7 n-grams
     0.7142857142857143
     """
-    return GLEU(**options).sentence_score(hypothesis, references)
+    return metric_with(GLEU, options).sentence_score(hypothesis, references)
 
 
 __all__ = ["GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"]
