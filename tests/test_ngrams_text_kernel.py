@@ -81,3 +81,15 @@ def test_layout_and_type_errors():
         gleu_text_statistics(["a"], ["a"], np.array([0, 1]), "13a", False, 3, 2)
     with pytest.raises(ValueError, match="not a known tokenizer"):
         gleu_text_statistics(["a"], ["a"], np.array([0, 1]), "nope", False, 1, 4)
+
+
+@pytest.mark.parametrize("tokens", [40, 300, 5000])
+def test_many_distinct_tokens_of_one_shape(tokens):
+    # short segments hash tokens by first and last character and length: these all share one such hash (and
+    # segments above 2,048 characters hash every character)
+    words = [f"1{k:04d}1" for k in range(tokens)]
+    rng = np.random.default_rng(tokens)
+    data = [(" ".join(rng.choice(words, tokens)), [" ".join(rng.choice(words, tokens)), " ".join(words[::-1])])]
+    for kind, orders in (("bleu", (4,)), ("gleu", (1, 4))):
+        np.testing.assert_array_equal(fused(kind, data, "13a", False, orders),
+                                      two_step(kind, data, "13a", False, orders))

@@ -41,7 +41,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
         vector[uint32_t] ids
         vector[int64_t] offsets
         uint32_t first_text_vocabulary
-        void begin() noexcept nogil
+        void begin(int64_t characters) noexcept nogil
         cbool add_text(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length) noexcept nogil
         cbool finish() noexcept nogil
 
@@ -551,8 +551,10 @@ cdef int text_segment(Kind kind, SegmentEncoder* encoder, Table* scratch, const 
                       const int64_t* lengths, int64_t n_segments, int64_t segment, const int64_t* ref_offsets,
                       int tokenizer, cbool lowercase, int64_t low, int64_t high, int64_t* row) noexcept nogil:
     """Tokenize one segment (hypothesis, then its references) into segment-local ids and count its n-grams."""
-    cdef int64_t r, t, entries = 0
-    encoder.begin()
+    cdef int64_t r, t, entries = 0, characters = lengths[segment]
+    for r in range(ref_offsets[segment], ref_offsets[segment + 1]):
+        characters += lengths[n_segments + r]
+    encoder.begin(characters)
     if not encoder.add_text(tokenizer, lowercase, kinds[segment], data[segment], lengths[segment]):
         return STATUS_NO_MEMORY
     for r in range(ref_offsets[segment], ref_offsets[segment + 1]):

@@ -138,6 +138,26 @@ static inline uint64_t hash_token(const uint32_t* text, size_t length) {
     return hash_finish(hash, length);
 }
 
+/* How spans are hashed. A call's vocabulary (encode_words) interns every distinct token of a corpus in one table,
+ * so it needs the full hash of the characters. A short segment's table (SegmentEncoder) holds a few dozen
+ * tokens, and there a hash of the first and last characters and the length spreads them well enough: tokens that
+ * share it only cost a probe and a character comparison (equality is always decided on the characters). Long
+ * segments use the full hash, so that many distinct tokens of one shape (say, numbers) never make interning
+ * quadratic: with at most SHORT_SEGMENT_CHARS characters, distinct tokens sharing a SegmentHash are at most a few
+ * hundred. */
+static const int64_t SHORT_SEGMENT_CHARS = 2048;
+
+struct CharactersHash {
+    static inline uint64_t of(const uint32_t* text, size_t length) { return hash_token(text, length); }
+};
+struct SegmentHash {
+    static inline uint64_t of(const uint32_t* text, size_t length) {
+        const uint64_t h = ((uint64_t)text[0] | ((uint64_t)text[length - 1] << 21) | ((uint64_t)length << 42))
+                         * 0x9E3779B97F4A7C15ULL;
+        return h ^ (h >> 29);
+    }
+};
+
 static inline bool same_chars(const uint32_t* a, const uint32_t* b, size_t length) {
     for (size_t k = 0; k < length; ++k)
         if (a[k] != b[k]) return false;
@@ -327,6 +347,7 @@ struct Span {
 
 /* Writes the tokens of one text left to right into a span array (room for one per character): characters
  * join the open token, separators close it. All state is local, so it lives in registers. */
+template <class Hash>
 class SpanWriter {
   public:
     SpanWriter(const uint32_t* text, Span* out) : text_(text), out_(out), next_(out) {}
@@ -335,12 +356,12 @@ class SpanWriter {
         if (!open_) { open_ = true; start_ = i; }
     }
     inline void close(size_t end) {
-        if (open_) { *next_++ = Span{start_, end - start_, hash_token(text_ + start_, end - start_)}; open_ = false; }
+        if (open_) { *next_++ = Span{start_, end - start_, Hash::of(text_ + start_, end - start_)}; open_ = false; }
     }
     /* text[i] is a token of its own. */
     inline void isolate(size_t i) {
         close(i);
-        *next_++ = Span{i, 1, hash_token(text_ + i, 1)};
+        *next_++ = Span{i, 1, Hash::of(text_ + i, 1)};
     }
     inline size_t count() const { return (size_t)(next_ - out_); }
 
@@ -353,8 +374,9 @@ class SpanWriter {
 };
 
 /* str.split(): maximal runs of non-space characters of text[first, n). */
+template <class Hash>
 static size_t split_spans(const uint32_t* text, size_t first, size_t n, Span* out) {
-    SpanWriter writer(text, out);
+    SpanWriter<Hash> writer(text, out);
     size_t i = first;
     while (true) {
         while (i < n && is_space(text[i])) ++i;
@@ -367,8 +389,9 @@ static size_t split_spans(const uint32_t* text, size_t first, size_t n, Span* ou
 }
 
 /* " ".join(line).split(): every non-space character is a token. */
+template <class Hash>
 static size_t char_spans(const uint32_t* text, size_t first, size_t n, Span* out) {
-    SpanWriter writer(text, out);
+    SpanWriter<Hash> writer(text, out);
     for (size_t i = first; i < n; ++i)
         if (!is_space(text[i])) writer.isolate(i);
     return writer.count();
@@ -454,10 +477,10 @@ struct RoleIntl {
  * exists and is not a digit. A punctuation character matched by (2) or (3) is a token of its own; otherwise it
  * stays joined to its neighbours. Pass (4) isolates a '-' right after an ASCII digit (nothing can separate the
  * two before it). WRAP: 13a's ' ' + line + ' '. */
-template <class RoleOf, bool WRAP, bool DASH_RULE, bool FIND_MARKUP>
+template <class Hash, class RoleOf, bool WRAP, bool DASH_RULE, bool FIND_MARKUP>
 static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out, RoleOf role_of,
                            bool* markup = nullptr) {
-    SpanWriter writer(s, out);
+    SpanWriter<Hash> writer(s, out);
     size_t i = first;
     bool markup_seen = false;
     while (i < n) {
@@ -504,6 +527,7 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
 /* Load one text at text[offset ...] (lowercased first when `lowercase`) and write its tokens, as sacreBLEU's
  * `tokenizer(line.rstrip()).split()`, to spans[n_spans ...] (grown as needed); span starts index `text`.
  * Returns the new number of spans. `scratch` holds the text before lowercasing. Throws std::bad_alloc. */
+template <class Hash>
 static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length,
                             Buffer& text, size_t offset, Buffer& scratch, std::vector<Span>& spans,
                             size_t n_spans) {
@@ -521,24 +545,25 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
     if (spans.size() < n_spans + (end - offset) + 1) spans.resize(std::max(2 * spans.size(), n_spans + n + 1));
     Span* out = spans.data() + n_spans;
     switch (tokenizer) {
-        case TOK_NONE: return n_spans + split_spans(s, offset, end, out);
-        case TOK_CHAR: return n_spans + char_spans(s, offset, end, out);
+        case TOK_NONE: return n_spans + split_spans<Hash>(s, offset, end, out);
+        case TOK_CHAR: return n_spans + char_spans<Hash>(s, offset, end, out);
         case TOK_13A: {
             /* 13a's clean-up only changes texts with '<', '&' or '\n', which are isolated or spaces: the scan
              * notices them, and only then is the text cleaned and scanned again */
             bool markup = false;
-            const size_t count = regexp_spans<Role13a, true, true, true>(s, offset, end, out, Role13a(), &markup);
+            const size_t count = regexp_spans<Hash, Role13a, true, true, true>(s, offset, end, out, Role13a(),
+                                                                                &markup);
             if (!markup) return n_spans + count;
             end = offset + clean_13a(s + offset, end - offset);
             s[end] = ' ';
-            return n_spans + regexp_spans<Role13a, true, true, false>(s, offset, end, out, Role13a());
+            return n_spans + regexp_spans<Hash, Role13a, true, true, false>(s, offset, end, out, Role13a());
         }
         case TOK_ZH: {  /* TokenizerZh strips the line: the text starts at its first non-space */
             size_t first = offset;
             while (first < end && is_space(s[first])) ++first;
-            return n_spans + regexp_spans<RoleZh, false, true, false>(s, first, end, out, RoleZh());
+            return n_spans + regexp_spans<Hash, RoleZh, false, true, false>(s, first, end, out, RoleZh());
         }
-        default: return n_spans + regexp_spans<RoleIntl, false, false, false>(s, offset, end, out, RoleIntl());
+        default: return n_spans + regexp_spans<Hash, RoleIntl, false, false, false>(s, offset, end, out, RoleIntl());
     }
 }
 
@@ -560,8 +585,8 @@ struct alignas(64) ThreadStore {  /* own cache lines: no false sharing between t
 static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const void* data, int64_t length,
                                 ThreadStore& store) noexcept {
     try {
-        const size_t count = tokenize_into(tokenizer, lowercase, kind, data, (size_t)length, store.text, 0,
-                                           store.scratch, store.spans, 0);
+        const size_t count = tokenize_into<CharactersHash>(tokenizer, lowercase, kind, data, (size_t)length,
+                                                           store.text, 0, store.scratch, store.spans, 0);
         if (store.ids.size() < (size_t)store.n_tokens + count)
             store.ids.resize(std::max(2 * store.ids.size(), (size_t)store.n_tokens + count));
         const Span* spans = store.spans.data();
@@ -605,7 +630,11 @@ struct alignas(64) SegmentEncoder {
     uint32_t stamp = 0;
     uint32_t first_text_vocabulary = 0;   /* distinct tokens of the first text (set by finish) */
 
-    void begin() {
+    bool short_segment = true;   /* hash with SegmentHash (else CharactersHash) */
+
+    /* Start a segment whose texts have `characters` code points in all. */
+    void begin(int64_t characters) {
+        short_segment = characters <= SHORT_SEGMENT_CHARS;
         text_length = 0;
         n_spans = 0;
         offsets.assign(1, 0);
@@ -614,8 +643,11 @@ struct alignas(64) SegmentEncoder {
     /* Append one text's tokens; false when memory ran out or the segment exceeds 2**32 characters. */
     bool add_text(int tokenizer, bool lowercase, int kind, const void* data, int64_t length) noexcept {
         try {
-            n_spans = tokenize_into(tokenizer, lowercase, kind, data, (size_t)length, text, text_length, scratch,
-                                    spans, n_spans);
+            n_spans = short_segment
+                ? tokenize_into<SegmentHash>(tokenizer, lowercase, kind, data, (size_t)length, text, text_length,
+                                             scratch, spans, n_spans)
+                : tokenize_into<CharactersHash>(tokenizer, lowercase, kind, data, (size_t)length, text, text_length,
+                                                scratch, spans, n_spans);
             text_length += (lowercase ? 2 : 1) * (size_t)length;
             if (text_length > 0xFFFFFFFFu) return false;
             offsets.push_back((int64_t)n_spans);
