@@ -216,6 +216,16 @@ def test_bad_options(options, error, match):
         BLEU(**options)
 
 
+def test_helpers_reuse_metrics_but_still_check_every_option():
+    refscore.sentence_bleu("a b", "a b", lowercase=True, max_order=4)
+    with pytest.raises(InputTypeError, match="lowercase"):
+        refscore.sentence_bleu("a b", "a b", lowercase=1, max_order=4)
+    with pytest.raises(InputTypeError, match="max_order"):
+        refscore.sentence_bleu("a b", "a b", lowercase=True, max_order=4.0)
+    assert refscore.sentence_bleu("a b", "A b", lowercase=True).score == pytest.approx(1.0)
+    assert refscore.sentence_bleu("a b", "A b").score < 1.0
+
+
 def test_bad_input_names_argument_and_position():
     with pytest.raises(InputError, match="hypotheses has 2 segments but references has 1"):
         refscore.bleu(["a", "b"], ["a"])
@@ -255,3 +265,14 @@ def test_formula_equals_sacrebleu_compute_bleu_to_the_last_bit(options):
         assert ours.score[row] == expected.score, row
         assert ours.precisions[row].tolist() == expected.precisions, row
         assert ours.bp[row] == expected.bp, row
+
+
+@pytest.mark.parametrize("module", ["refscore._core._bleu", "refscore._core._ngrams", "refscore.metrics.bleu",
+                                    "refscore.metrics.base", "refscore.metrics.gleu", "refscore.metrics.chrf",
+                                    "refscore._core._chrf"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0

@@ -217,8 +217,8 @@ class Metric(ABC):
 
 
 @functools.lru_cache(maxsize=64)
-def _metric_with(metric_class: type[Metric], options: tuple[tuple[str, Any], ...]) -> Metric:
-    return metric_class(**dict(options))
+def _metric_with(metric_class: type[Metric], options: tuple[tuple[str, type, Any], ...]) -> Metric:
+    return metric_class(**{name: value for name, _, value in options})
 
 
 def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metric:
@@ -229,7 +229,8 @@ def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metri
     >>> metric_with(BLEU, {"tokenize": "none"}) is metric_with(BLEU, {"tokenize": "none"})
     True
     """
-    key = tuple(sorted(options.items()))
+    # each value's type is part of the key: 1 == True and 4.0 == 4, but the config accepts only one of each
+    key = tuple(sorted((name, type(value), value) for name, value in options.items()))
     try:
         hash(key)
     except TypeError:   # an unhashable option value: build a fresh metric (its config check reports bad values)
