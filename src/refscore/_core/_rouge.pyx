@@ -145,6 +145,32 @@ def score_batch(const unsigned char[::1] buffer, const int64_t[::1] text_offsets
     return counts_array, best_array, tokens_array
 
 
+def prf_from_counts(const int64_t[:, :, ::1] counts not None):
+    """rouge-score's scores from ``(documents, types, 3)`` counts (matches, prediction total, reference total):
+    ``P = matches / max(prediction total, 1)``, ``R`` likewise, ``F = 2PR / (P + R)`` (0 when ``P + R`` is 0), as
+    three float64 ``(documents, types)`` arrays.
+
+    >>> [a.tolist() for a in prf_from_counts(np.array([[[2, 4, 3], [0, 0, 5]]]))]
+    [[[0.5, 0.0]], [[0.6666666666666666, 0.0]], [[0.5714285714285715, 0.0]]]
+    """
+    cdef Py_ssize_t documents = counts.shape[0], types = counts.shape[1], d, t
+    if counts.shape[2] != 3:
+        raise ValueError(f"counts must have shape (documents, types, 3), got ({counts.shape[0]}, {counts.shape[1]}, {counts.shape[2]})")
+    precision = np.empty((documents, types))
+    recall = np.empty((documents, types))
+    fmeasure = np.empty((documents, types))
+    cdef double[:, ::1] p = precision, r = recall, f = fmeasure
+    cdef double matches
+    with nogil:
+        for d in range(documents):
+            for t in range(types):
+                matches = <double>counts[d, t, 0]
+                p[d, t] = matches / <double>(counts[d, t, 1] if counts[d, t, 1] > 1 else 1)
+                r[d, t] = matches / <double>(counts[d, t, 2] if counts[d, t, 2] > 1 else 1)
+                f[d, t] = 2 * p[d, t] * r[d, t] / (p[d, t] + r[d, t]) if p[d, t] + r[d, t] > 0 else 0.0
+    return precision, recall, fmeasure
+
+
 def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, const uint32_t[::1] sentence_ids,
                     const int64_t[::1] sentence_token_offsets, const int64_t[::1] bounds,
                     const int64_t[::1] bound_offsets, const int64_t[::1] ref_offsets, const int64_t[::1] types,

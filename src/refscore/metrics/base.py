@@ -156,6 +156,17 @@ class Metric(ABC):
         """The reproducibility signature for results over data with ``nrefs`` references per segment."""
 
     # -- derived -----------------------------------------------------------------------------------------------
+    @functools.cached_property
+    def _signature_texts(self) -> dict[int, str]:
+        return {}
+
+    def signature_text(self, nrefs: int = 1) -> str:
+        """``str(self.signature(nrefs))``, formatted once per reference count (a metric's config never changes)."""
+        text = self._signature_texts.get(nrefs)
+        if text is None:
+            text = self._signature_texts[nrefs] = str(self.signature(nrefs))
+        return text
+
     def _new_statistics(self, columns: tuple[str, ...], data: np.ndarray, nrefs: int) -> Statistics:
         return Statistics(self.name, self.config_hash, columns, data, nrefs)
 

@@ -256,21 +256,10 @@ class BLEU(Metric):
         sys_len, ref_len = int(totals[0]), int(totals[1])
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                float(config.resolved_smooth_value or 0.0), config.effective_order)
-        return BLEUScore(metric=self.name, score=score / 100.0, signature=self._signature_text(stats.nrefs),
+        return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(stats.nrefs),
                          higher_is_better=True, counts=tuple(counts), totals=tuple(order_totals),
                          precisions=tuple(p / 100.0 for p in precisions), bp=bp, sys_len=sys_len, ref_len=ref_len,
                          ratio=sys_len / ref_len if ref_len else 0.0)
-
-    @functools.cached_property
-    def _signature_texts(self) -> dict[int, str]:
-        return {}
-
-    def _signature_text(self, nrefs: int) -> str:
-        """``str(self.signature(nrefs))``, formatted once per reference count."""
-        text = self._signature_texts.get(nrefs)
-        if text is None:
-            text = self._signature_texts[nrefs] = str(self.signature(nrefs))
-        return text
 
     def signature(self, nrefs: int = 1) -> Signature:
         """sacreBLEU's BLEU signature, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""

@@ -225,7 +225,7 @@ class CHRF(Metric):
     def score_from_statistics(self, stats: Statistics) -> CHRFScore:
         self.check_statistics(stats)
         percent = float(f_scores_percent(stats.totals()[None, :], self.config)[0])
-        return CHRFScore(metric=self.name, score=percent / 100.0, signature=str(self.signature(stats.nrefs)),
+        return CHRFScore(metric=self.name, score=percent / 100.0, signature=self.signature_text(stats.nrefs),
                          name=self.config.display_name, char_order=self.config.char_order,
                          word_order=self.config.word_order, beta=self.config.beta)
 

@@ -93,7 +93,7 @@ class GLEU(Metric):
         self.check_statistics(stats)
         matches, n_all = (int(v) for v in stats.totals())
         return GLEUScore(metric=self.name, score=matches / n_all if n_all else 0.0,
-                         signature=str(self.signature(stats.nrefs)), matches=matches, n_all=n_all)
+                         signature=self.signature_text(stats.nrefs), matches=matches, n_all=n_all)
 
     def signature(self, nrefs: int = 1) -> Signature:
         """e.g. ``nrefs:1|case:mixed|tok:13a|ngram:1-4|refscore:...``."""

@@ -27,7 +27,7 @@ from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, RefscoreWarning
 from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
-from refscore.metrics.base import Metric, Score, Signature
+from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
 
@@ -259,15 +259,16 @@ def _intern(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]) -> t
     return ids, offsets, vocabulary
 
 
+#: The empty code point table passed to the kernels by the ASCII tokenizer (read-only, shared).
+_NO_CODE_POINTS = np.zeros(0, dtype=np.uint32)
+_NO_CLASSES = np.zeros(0, dtype=np.uint8)
+_NO_CODE_POINTS.setflags(write=False)
+_NO_CLASSES.setflags(write=False)
+
+
 def _prf_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """rouge-score's P = matches / max(prediction total, 1), R likewise, F = 2PR / (P + R) from kernel counts."""
-    matches = counts[:, :, 0]
-    precision = matches / np.maximum(counts[:, :, 1], 1)
-    recall = matches / np.maximum(counts[:, :, 2], 1)
-    denominator = precision + recall
-    fmeasure = np.zeros_like(precision)
-    np.divide(2 * precision * recall, denominator, out=fmeasure, where=denominator > 0)
-    return precision, recall, fmeasure
+    return _rouge.prf_from_counts(np.ascontiguousarray(counts, dtype=np.int64))
 
 
 def _text_name(index: int, batch: Batch) -> str:
@@ -326,17 +327,20 @@ class ROUGE(Metric):
         """``(precision, recall, fmeasure, best reference, nrefs)``: ``(documents, types)`` arrays."""
         batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
         shape = (len(batch), len(self.config.types))
-        precision, recall, fmeasure = np.zeros(shape), np.zeros(shape), np.zeros(shape)
-        best = np.zeros(shape, dtype=np.int64)
-        kernel_columns = [t for t, name in enumerate(self.config.types) if name not in EXTENDED_TYPES]
+        kernel_columns = self._kernel_columns
         if kernel_columns:
             if batch.is_token_ids:
                 counts, kernel_best = self.score_sequences(batch.hypotheses + batch.references, None,
                                                            batch.ref_offsets, num_threads=num_threads)
             else:
                 counts, kernel_best = self._score_texts(batch, num_threads)
-            (precision[:, kernel_columns], recall[:, kernel_columns],
-             fmeasure[:, kernel_columns]) = _prf_from_counts(counts)
+            kernel_scores = _prf_from_counts(counts)
+        if len(kernel_columns) == shape[1]:    # no extended type: the kernel's arrays are the result
+            return (*kernel_scores, np.asarray(kernel_best, dtype=np.int64), batch.nrefs)
+        precision, recall, fmeasure = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+        best = np.zeros(shape, dtype=np.int64)
+        if kernel_columns:
+            precision[:, kernel_columns], recall[:, kernel_columns], fmeasure[:, kernel_columns] = kernel_scores
             best[:, kernel_columns] = kernel_best
         extended_columns = [t for t in range(shape[1]) if t not in kernel_columns]
         if extended_columns:
@@ -352,10 +356,17 @@ class ROUGE(Metric):
                 precision[:, t], recall[:, t], fmeasure[:, t] = p[chosen], r[chosen], f[chosen]
         return precision, recall, fmeasure, best, batch.nrefs
 
-    @property
+    @functools.cached_property
     def type_codes(self) -> np.ndarray:
         """Kernel codes of the types computed by ``_rouge`` (all but rougeW/S/SU)."""
-        return np.array([rouge_type_code(t) for t in self.config.types if t not in EXTENDED_TYPES], dtype=np.int64)
+        codes = np.array([rouge_type_code(t) for t in self.config.types if t not in EXTENDED_TYPES], dtype=np.int64)
+        codes.setflags(write=False)
+        return codes
+
+    @functools.cached_property
+    def _kernel_columns(self) -> list[int]:
+        """Positions in ``types`` of the types computed by ``_rouge``."""
+        return [t for t, name in enumerate(self.config.types) if name not in EXTENDED_TYPES]
 
     def result_from_counts(self, counts: np.ndarray, best: np.ndarray, nrefs: int) -> RougeResult:
         """Scores from the kernel's ``(documents, types, 3)`` counts (matches, prediction and reference totals),
@@ -374,7 +385,7 @@ class ROUGE(Metric):
         """Per type its (precision, recall, F) columns, then ``documents`` (1 per row)."""
         documents, n_types = precision.shape
         data = np.empty((documents, 3 * n_types + 1))
-        data[:, :-1] = np.stack((precision, recall, fmeasure), axis=2).reshape(documents, 3 * n_types)
+        data[:, 0:-1:3], data[:, 1:-1:3], data[:, 2:-1:3] = precision, recall, fmeasure
         data[:, -1] = 1.0
         return self._new_statistics(self.columns, data, nrefs)
 
@@ -415,7 +426,7 @@ class ROUGE(Metric):
         texts = self._texts(batch)
         encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum([len(e) for e in encoded], out=offsets[1:])
+        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
         buffer = b"".join(encoded)
         return (texts, buffer, offsets, *self._unicode_table(buffer))
 
@@ -441,12 +452,14 @@ class ROUGE(Metric):
 
     def _unicode_table(self, buffer: bytes) -> tuple[np.ndarray, np.ndarray]:
         if self.config.tokenizer != "unicode":
-            return np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint8)
+            return _NO_CODE_POINTS, _NO_CLASSES
         keys = _rouge.distinct_code_points(buffer)
         return keys, unicode_classes(keys)
 
     @staticmethod
     def _warn_dropped_text(batch: Batch, texts: list[str], token_counts: np.ndarray) -> None:
+        if token_counts.all():
+            return
         dropped = [k for k in np.flatnonzero(token_counts == 0).tolist()
                    if any(ch.isalnum() for ch in texts[k])]
         if dropped:
@@ -470,12 +483,13 @@ class ROUGE(Metric):
 
     def score_from_statistics(self, stats: Statistics) -> ROUGEScore:
         self.check_statistics(stats)
-        means = self.scores_from_totals(stats.totals())[0]
-        n_types = len(self.config.types)
-        fmeasure, precision, recall = (dict(zip(self.config.types, means[k * n_types:(k + 1) * n_types].tolist()))
-                                       for k in range(3))
-        first = self.config.types[0]
-        return ROUGEScore(metric=self.name, score=fmeasure[first], signature=str(self.signature(stats.nrefs)),
+        totals = stats.totals().tolist()
+        documents = totals[-1]
+        means = [value / documents if documents > 0 else 0.0 for value in totals[:-1]]   # as scores_from_totals
+        types = self.config.types
+        precision, recall, fmeasure = ({name: means[3 * t + k] for t, name in enumerate(types)} for k in range(3))
+        first = types[0]
+        return ROUGEScore(metric=self.name, score=fmeasure[first], signature=self.signature_text(stats.nrefs),
                           types=self.config.types, precision=precision, recall=recall, fmeasure=fmeasure,
                           documents=len(stats))
 
@@ -523,17 +537,16 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
     cls = rouge_flavor(flavor)
     if flavor == "rouge155":
         names, settings = _rouge155_settings(types, stemmer, tokenizer, split_summaries, options)
-        result = cls(**settings).compute(predictions, references, num_threads=num_threads)
+        result = metric_with(cls, settings).compute(predictions, references, num_threads=num_threads)
         # Report under the names the caller used (result["rouge1"], not only "ROUGE-1").
         return RougeResult({name: result.scores[canonical] for name, canonical in names.items()},
                            result.score, result.statistics)
-    settings = dict(types=types, stemmer=stemmer, **options)
+    settings = dict(types=tuple(types) if isinstance(types, list) else types, stemmer=stemmer, **options)
     if tokenizer is not None:
         settings["tokenizer"] = tokenizer
     if split_summaries is not None:
         settings["split_summaries"] = split_summaries
-    metric = cls(**settings)
-    return metric.compute(predictions, references, num_threads=num_threads)
+    return metric_with(cls, settings).compute(predictions, references, num_threads=num_threads)
 
 
 def _rouge155_settings(types: Sequence[str] | str, stemmer: bool, tokenizer: str | None,

@@ -286,7 +286,7 @@ class ROUGE155(Metric):
         averages = {name: {"R": float(means[3 * i + 1]), "P": float(means[3 * i + 2]), "F": float(means[3 * i])}
                     for i, name in enumerate(self.config.types)}
         first = self.config.types[0]
-        return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=str(self.signature(stats.nrefs)),
+        return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=self.signature_text(stats.nrefs),
                              averages=averages, documents=len(stats))
 
     def signature(self, nrefs: int = 1) -> Signature:

@@ -176,7 +176,7 @@ class TER(Metric):
         self.check_statistics(stats)
         totals = stats.totals()
         return TERScore(metric=self.name, score=float(self.scores_from_totals(totals)[0, 0]),
-                        signature=str(self.signature(stats.nrefs)), num_edits=int(totals[0]),
+                        signature=self.signature_text(stats.nrefs), num_edits=int(totals[0]),
                         ref_length=float(totals[1]))
 
     def signature(self, nrefs: int = 1) -> Signature:

@@ -2,6 +2,7 @@
 with ``score(target, prediction)``, ``score_multi(targets, prediction)`` and, for speed, ``score_batch``."""
 from __future__ import annotations
 
+import functools
 import re
 import warnings
 from collections.abc import Sequence
@@ -10,12 +11,29 @@ from typing import Any
 from refscore._inputs import prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
+from refscore.metrics.base import metric_with
 from refscore.metrics.rouge import ROUGE
 from refscore.metrics._sentences import nltk_sentences
 
 
 def _check_types(rouge_types: Sequence[str]) -> None:
-    """rouge-score's type rules: 'rougeL', 'rougeLsum' and 'rouge<digit>' with a positive digit."""
+    """rouge-score's type rules: 'rougeL', 'rougeLsum' and 'rouge<digit>' with a positive digit (a scorer checks
+    its types on every call, as rouge-score does; a valid list is remembered)."""
+    key = tuple(rouge_types)
+    try:
+        hash(key)
+    except TypeError:   # an unhashable entry: checked (and rejected) without the memo
+        _check_type_list(key)
+        return
+    _checked_type_list(key)
+
+
+@functools.lru_cache(maxsize=64)
+def _checked_type_list(rouge_types: tuple[str, ...]) -> None:
+    _check_type_list(rouge_types)
+
+
+def _check_type_list(rouge_types: tuple[str, ...]) -> None:
     for rouge_type in rouge_types:
         if rouge_type in ("rougeL", "rougeLsum"):
             continue
@@ -58,8 +76,8 @@ class RougeScorer(scoring.BaseScorer):
         types = tuple(self.rouge_types)
         if not types:
             return [{} for _ in predictions]
-        metric = ROUGE(types=tuple(dict.fromkeys(types)), stemmer=self._use_stemmer,
-                       split_summaries="nltk" if self._split_summaries else "newline")
+        metric = metric_with(ROUGE, {"types": tuple(dict.fromkeys(types)), "stemmer": self._use_stemmer,
+                                     "split_summaries": "nltk" if self._split_summaries else "newline"})
         if self._tokenizer is None:
             with warnings.catch_warnings():  # rouge-score scores non-Latin text 0 silently; so does its drop-in
                 warnings.simplefilter("ignore", RefscoreWarning)
