@@ -106,3 +106,8 @@ def test_layout_errors():
         bleu_statistics(ids, offsets[:-1], ref_offsets, 4)
     with pytest.raises(ValueError, match="offsets"):
         bleu_statistics(ids[:1], offsets, ref_offsets, 4)
+    two_ids, two_offsets, two_ref_offsets = layout([[1, 2], [3]], [[[1, 2]], [[3]]])
+    with pytest.raises(ValueError, match="offsets must start at 0, be non-decreasing"):
+        bleu_statistics(two_ids, np.array([0, 3, 2, 5, 6], dtype=np.int64), two_ref_offsets, 4)
+    with pytest.raises(ValueError, match="ref_offsets must start at 0 and be non-decreasing"):
+        bleu_statistics(two_ids, two_offsets, np.array([0, 3, 2], dtype=np.int64), 4)

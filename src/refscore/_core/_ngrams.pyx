@@ -449,6 +449,14 @@ cdef int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, 
     return table_size(largest)
 
 
+cdef bint non_decreasing(const int64_t[::1] values) noexcept:
+    cdef Py_ssize_t k
+    for k in range(1, values.shape[0]):
+        if values[k] < values[k - 1]:
+            return False
+    return True
+
+
 def _check_layout(const uint32_t[::1] ids, const int64_t[::1] offsets, const int64_t[::1] ref_offsets):
     n_segments = ref_offsets.shape[0] - 1
     if n_segments < 0:
@@ -457,9 +465,9 @@ def _check_layout(const uint32_t[::1] ids, const int64_t[::1] offsets, const int
     if offsets.shape[0] != n_texts + 1:
         raise ValueError(f"offsets must have {n_texts + 1} entries (hypotheses + references + 1), "
                          f"got {offsets.shape[0]}")
-    if ref_offsets[0] != 0 or np.any(np.diff(np.asarray(ref_offsets)) < 0):
+    if ref_offsets[0] != 0 or not non_decreasing(ref_offsets):
         raise ValueError("ref_offsets must start at 0 and be non-decreasing")
-    if offsets[0] != 0 or offsets[n_texts] != ids.shape[0] or np.any(np.diff(np.asarray(offsets)) < 0):
+    if offsets[0] != 0 or offsets[n_texts] != ids.shape[0] or not non_decreasing(offsets):
         raise ValueError("offsets must start at 0, be non-decreasing and end at len(ids)")
     return n_segments
 
