@@ -20,8 +20,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from refscore._core._bleu import bleu_score_one
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
+from refscore.metrics.base import metric_with
 from refscore.metrics.bleu import SMOOTH_DEFAULTS, bleu_from_counts
 from refscore.metrics._word_batch import WORD_TOKENIZERS
 
@@ -91,9 +93,10 @@ class BLEU(SacreMetric):
                     name = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}[lang]
                     _logger.warning(f"Consider using the {extra} tokenizer for {name}.")
         self.tokenizer_signature = tokenize
-        super().__init__(_RefscoreBLEU(tokenize=tokenize, lowercase=lowercase, smooth_method=smooth_method,
-                                       smooth_value=smooth_value, max_order=max_ngram_order,
-                                       effective_order=effective_order), references)
+        super().__init__(metric_with(_RefscoreBLEU, {
+            "tokenize": tokenize, "lowercase": lowercase, "smooth_method": smooth_method,
+            "smooth_value": smooth_value, "max_order": max_ngram_order, "effective_order": effective_order}),
+            references)
 
     def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
         if not self._force and sum(hyp.endswith(" .") for hyp in hypotheses) >= _TOKENIZED_PERIOD_LINES:
@@ -104,13 +107,17 @@ class BLEU(SacreMetric):
 
     def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[BLEUScore]:
         order, config = self.max_ngram_order, self._metric.config
-        result = bleu_from_counts(totals[:, 2:2 + order], totals[:, 2 + order:], totals[:, 0], totals[:, 1],
-                                  smooth_method=config.smooth_method, smooth_value=config.smooth_value,
-                                  effective_order=config.effective_order,
-                                  dtype=np.float32 if replicates else np.float64)
+        if replicates:   # sacreBLEU scores float32 resamples
+            result = bleu_from_counts(totals[:, 2:2 + order], totals[:, 2 + order:], totals[:, 0], totals[:, 1],
+                                      smooth_method=config.smooth_method, smooth_value=config.smooth_value,
+                                      effective_order=config.effective_order, dtype=np.float32)
+            rows = zip(totals.tolist(), result.score.tolist(), result.precisions.tolist(), result.bp.tolist())
+        else:   # a corpus or sentence score: sacreBLEU's compiled formula, row by row, without numpy
+            value = float(config.resolved_smooth_value or 0.0)
+            rows = ((row, *bleu_score_one(row[2:2 + order], row[2 + order:], row[0], row[1], config.smooth_method,
+                                          value, config.effective_order)) for row in totals.tolist())
         scores = []
-        for row, score, precisions, bp in zip(totals.tolist(), result.score.tolist(), result.precisions.tolist(),
-                                              result.bp.tolist()):
+        for row, score, precisions, bp in rows:
             if replicates:
                 row = [int(v) for v in row]   # sacreBLEU scores float32 sums; only the score is used
             counts, order_totals = self._reported_counts(row[2:2 + order], row[2 + order:])

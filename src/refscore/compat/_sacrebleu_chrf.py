@@ -19,6 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
+from refscore.metrics.base import metric_with
 from refscore.metrics.chrf import CHRF as _CHRFMetric
 from refscore.metrics.chrf import f_scores_percent
 
@@ -56,8 +57,9 @@ class CHRF(SacreMetric):
     def __init__(self, char_order: int = CHAR_ORDER, word_order: int = WORD_ORDER, beta: int = BETA,
                  lowercase: bool = False, whitespace: bool = False, eps_smoothing: bool = False,
                  references: Sequence[Sequence[str]] | None = None) -> None:
-        metric = _CHRFMetric(char_order=char_order, word_order=word_order, beta=beta, lowercase=lowercase,
-                             whitespace=whitespace, eps_smoothing=eps_smoothing)
+        metric = metric_with(_CHRFMetric, {"char_order": char_order, "word_order": word_order, "beta": beta,
+                                           "lowercase": lowercase, "whitespace": whitespace,
+                                           "eps_smoothing": eps_smoothing})
         config = metric.config
         self.char_order, self.word_order, self.beta = config.char_order, config.word_order, config.beta
         self.order = config.order

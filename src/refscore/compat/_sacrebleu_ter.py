@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
+from refscore.metrics.base import metric_with
 from refscore.metrics.ter import TER as _RefscoreTER
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]
@@ -50,8 +51,9 @@ class TER(SacreMetric):
         self.no_punct = no_punct
         self.asian_support = asian_support
         self.case_sensitive = case_sensitive
-        super().__init__(_RefscoreTER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                                      case_sensitive=case_sensitive), references)
+        super().__init__(metric_with(_RefscoreTER, {"normalized": normalized, "no_punct": no_punct,
+                                                    "asian_support": asian_support,
+                                                    "case_sensitive": case_sensitive}), references)
 
     def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[TERScore]:
         if replicates:  # sacreBLEU divides the float32 sums in float32
