@@ -5,7 +5,9 @@ metric; the batch APIs (``sentence_scores``, ``score_batch``) are the fast way f
 Rows (microseconds per call, best of ``--repeat`` loops; ratio = peer / refscore; whether every result agrees):
 
 1. BLEU: sacreBLEU ``BLEU(effective_order=True).sentence_score`` vs ``refscore.BLEU(effective_order=True)
-   .sentence_score``; ``sacrebleu.sentence_bleu`` vs ``refscore.sentence_bleu`` (metric built by the call);
+   .sentence_score``; ``sacrebleu.sentence_bleu`` vs ``refscore.sentence_bleu`` (metric built by the call) and
+   vs the drop-in ``refscore.compat.sacrebleu.sentence_bleu``; NLTK ``sentence_bleu`` (``method1``, 13a token
+   lists) vs ``refscore.compat.nltk.sentence_bleu``;
 2. chrF: sacreBLEU ``CHRF().sentence_score`` vs ``refscore.CHRF().sentence_score``;
 3. TER: sacreBLEU ``TER().sentence_score`` vs ``refscore.TER().sentence_score``;
 4. ROUGE (rouge1, rouge2, rougeL): rouge-score ``RougeScorer.score`` vs the drop-in
@@ -22,13 +24,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import sacrebleu
+from nltk.translate import bleu_score as nltk_bleu
 from rouge_score import rouge_scorer as peer_rouge
 from sacrebleu.metrics import BLEU as SacreBLEU
 from sacrebleu.metrics import CHRF as SacreCHRF
 from sacrebleu.metrics import TER as SacreTER
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import refscore
 from bench_bleu import DATA, read_segments  # the sibling script (benchmarks/ is on sys.path)
+from refscore.compat import nltk as compat_nltk
+from refscore.compat import sacrebleu as compat_sacrebleu
 from refscore.compat.rouge_score import rouge_scorer as compat_rouge
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -76,6 +82,15 @@ def main() -> None:
         lambda: [100 * our_bleu.sentence_score(h, r).score for h, r in pairs], close, calls, repeat)
     row("sentence_bleu (metric built per call)", lambda: [sacrebleu.sentence_bleu(h, [r]).score for h, r in pairs],
         lambda: [100 * refscore.sentence_bleu(h, r).score for h, r in pairs], close, calls, repeat)
+    row("sentence_bleu (drop-in)", lambda: [sacrebleu.sentence_bleu(h, [r]).score for h, r in pairs],
+        lambda: [compat_sacrebleu.sentence_bleu(h, [r]).score for h, r in pairs], close, calls, repeat)
+    tokenize = Tokenizer13a()
+    token_pairs = [(tokenize(h).split(), tokenize(r).split()) for h, r in pairs]
+    peer_method1, our_method1 = nltk_bleu.SmoothingFunction().method1, compat_nltk.SmoothingFunction().method1
+    row("NLTK sentence_bleu, method1 (drop-in)",
+        lambda: [nltk_bleu.sentence_bleu([r], h, smoothing_function=peer_method1) for h, r in token_pairs],
+        lambda: [compat_nltk.sentence_bleu([r], h, smoothing_function=our_method1) for h, r in token_pairs],
+        lambda a, b: a == b, calls, repeat)
     peer_chrf, our_chrf = SacreCHRF(), refscore.CHRF()
     row("chrF sentence_score", lambda: [peer_chrf.sentence_score(h, [r]).score for h, r in pairs],
         lambda: [100 * our_chrf.sentence_score(h, r).score for h, r in pairs], close, calls, repeat)
