@@ -55,12 +55,17 @@ MAX_TABLE_SLOTS = TABLE_SLOTS_LIMIT
 cdef int64_t MIN_TABLE_SLOTS = 16
 
 
-cdef struct Slot:
-    uint64_t key
-    uint32_t gen        # the slot is in use when gen equals the table's current generation
+# The occurrence counts of one n-gram (a table slot's, or a dense unigram counter's).
+cdef struct Count:
     int32_t ref_max     # BLEU: max count over the references; GLEU: count in the hypothesis
     int32_t current     # occurrences in the text being walked (valid while owner == that text)
     int32_t owner       # which text `current` belongs to
+
+
+cdef struct Slot:
+    uint64_t key
+    uint32_t gen        # the slot is in use when gen equals the table's current generation
+    Count count
 
 
 
@@ -108,9 +113,9 @@ cdef inline uint32_t find_or_insert(Slot* table, uint64_t mask, uint32_t gen, ui
     if slot.gen != gen:
         slot.gen = gen
         slot.key = key
-        slot.ref_max = 0
-        slot.current = 0
-        slot.owner = NO_OWNER
+        slot.count.ref_max = 0
+        slot.count.current = 0
+        slot.count.owner = NO_OWNER
     return <uint32_t>h
 
 
@@ -124,7 +129,7 @@ cdef struct Table:
     Slot* slots
     int64_t capacity
     uint32_t gen        # the current generation: slots stamped with an older one are free
-    int32_t* unigrams   # text kernels: dense unigram counters (see bleu_text_segment), 3 per token id
+    Count* unigrams     # text kernels: dense unigram counters (see bleu_text_segment), one per token id
     int64_t unigram_capacity
     char padding[28]    # one table per 64-byte cache line (threads write their own `gen`)
 
@@ -149,36 +154,75 @@ cdef inline Slot* start_segment(Table* table, int64_t size) noexcept nogil:
     return table.slots
 
 
+cdef inline void add_reference_occurrence(Count* count, int32_t owner, bint track_max) noexcept nogil:
+    """One more occurrence in text `owner`: track_max keeps `ref_max` = the maximum count over owners (BLEU's
+    multi-reference clipping); otherwise `ref_max` counts every occurrence (one text)."""
+    if track_max:
+        if count.owner != owner:
+            count.owner = owner
+            count.current = 0
+        count.current += 1
+        if count.current > count.ref_max:
+            count.ref_max = count.current
+    else:
+        count.ref_max += 1
+
+
+cdef inline bint add_clipped_occurrence(Count* count, int32_t owner) noexcept nogil:
+    """One more occurrence in text `owner`; whether it is a clipped match (at most `ref_max` of them)."""
+    if count.owner != owner:
+        count.owner = owner
+        count.current = 0
+    count.current += 1
+    return count.current <= count.ref_max
+
+
+cdef inline void insert_ngrams(const uint32_t* tokens, int64_t first, int64_t stop, uint32_t prefix,
+                               int32_t owner, Slot* table, uint64_t mask, uint32_t gen, bint track_max,
+                               uint64_t limit) noexcept nogil:
+    """Insert the n-grams ``tokens[0:n + 1]`` for n = first .. stop - 1 (``prefix``: the key prefix of
+    ``tokens[0:first]``), counting them for `owner`; stops at a token >= `limit`."""
+    cdef int64_t n
+    cdef uint32_t index
+    for n in range(first, stop):
+        if tokens[n] >= limit:
+            break
+        index = find_or_insert(table, mask, gen, (<uint64_t>prefix << 32) | tokens[n])
+        add_reference_occurrence(&table[index].count, owner, track_max)
+        prefix = index
+
+
+cdef inline void match_ngrams(const uint32_t* tokens, int64_t first, int64_t stop, uint32_t prefix, int64_t min_n,
+                              int32_t owner, Slot* table, uint64_t mask, uint32_t gen, int64_t* counts,
+                              int64_t stride, uint64_t limit) noexcept nogil:
+    """Look the n-grams ``tokens[0:n + 1]`` (n = first .. stop - 1) up, counting them for `owner`; a clipped
+    match of order n + 1 >= min_n adds one to ``counts[n * stride]``. Stops at the first n-gram not in the table
+    (no longer one can be) or at a token >= `limit`."""
+    cdef int64_t n, found
+    cdef bint matched
+    for n in range(first, stop):
+        if tokens[n] >= limit:
+            break
+        found = find(table, mask, gen, (<uint64_t>prefix << 32) | tokens[n])
+        if found < 0:
+            break
+        matched = add_clipped_occurrence(&table[found].count, owner)
+        if matched and n + 1 >= min_n:
+            counts[n * stride] += 1
+        prefix = <uint32_t>found
+
+
 cdef inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_n, int32_t owner,
                             Slot* table, uint64_t mask, uint32_t gen, bint track_max,
                             uint64_t limit) noexcept nogil:
-    """Insert every n-gram (orders 1..max_n) of one text, counting occurrences per owner.
-
-    track_max: keep `ref_max` = the maximum count over owners (BLEU's multi-reference clipping table);
-    otherwise `ref_max` = the count in this single text (GLEU's hypothesis table). A start position stops at
+    """Insert every n-gram (orders 1..max_n) of one text (see :func:`add_reference_occurrence` for
+    `track_max`: BLEU's multi-reference clipping table, or GLEU's hypothesis table). A start position stops at
     the first token >= `limit`: the other side has no such token, so no n-gram with it can ever match.
     """
-    cdef int64_t start, n, stop
-    cdef uint32_t prefix, index
-    cdef Slot* slot
+    cdef int64_t start
     for start in range(length):
-        prefix = NO_PREFIX
-        stop = length - start if length - start < max_n else max_n
-        for n in range(stop):
-            if tokens[start + n] >= limit:
-                break
-            index = find_or_insert(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
-            slot = &table[index]
-            if track_max:
-                if slot.owner != owner:
-                    slot.owner = owner
-                    slot.current = 0
-                slot.current += 1
-                if slot.current > slot.ref_max:
-                    slot.ref_max = slot.current
-            else:
-                slot.ref_max += 1
-            prefix = index
+        insert_ngrams(tokens + start, 0, length - start if length - start < max_n else max_n, NO_PREFIX, owner,
+                      table, mask, gen, track_max, limit)
 
 
 cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t min_n, int64_t max_n,
@@ -187,44 +231,20 @@ cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t m
     """Look up every n-gram (orders 1..max_n) of one text in a table made by `count_text`, counting occurrences
     under `owner`; an occurrence up to the table's `ref_max` is a clipped match, added to
     `counts[(n - 1) * stride]` for orders n >= min_n (stride 1: one count per order; stride 0: one total).
-
-    A start position stops at its first n-gram that is not in the table: no longer n-gram from there can be
-    (nor at a token >= `limit`, which the table cannot hold).
     """
-    cdef int64_t start, n, stop, found
-    cdef uint32_t prefix
-    cdef Slot* slot
+    cdef int64_t start
     for start in range(length):
-        prefix = NO_PREFIX
-        stop = length - start if length - start < max_n else max_n
-        for n in range(stop):
-            if tokens[start + n] >= limit:
-                break
-            found = find(table, mask, gen, (<uint64_t>prefix << 32) | tokens[start + n])
-            if found < 0:
-                break
-            slot = &table[found]
-            if slot.owner != owner:
-                slot.owner = owner
-                slot.current = 0
-            slot.current += 1
-            if n + 1 >= min_n and slot.current <= slot.ref_max:
-                counts[n * stride] += 1
-            prefix = <uint32_t>found
+        match_ngrams(tokens + start, 0, length - start if length - start < max_n else max_n, NO_PREFIX, min_n,
+                     owner, table, mask, gen, counts, stride, limit)
 
 
-cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
-                      int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row,
-                      uint64_t hyp_limit) noexcept nogil:
-    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory.
-    Every hypothesis token is < `hyp_limit` (segment-local ids: the hypothesis' tokens are numbered first)."""
-    cdef int64_t r, length, entries = 0, size, n
+cdef inline int64_t start_row(const int64_t* offsets, int64_t hyp_text, int64_t ref_first, int64_t ref_last,
+                              int64_t max_order, int64_t* row) noexcept nogil:
+    """A segment's BLEU row without its matches: ``[hyp_len, closest ref_len, 0.., total_1..N]``; returns the
+    number of reference n-grams (what its table must hold)."""
+    cdef int64_t r, n, length, entries = 0
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t best_diff = -1, best_len = 0, diff
-    cdef uint64_t mask
-    cdef uint32_t generation
-    cdef Slot* table
-
     for n in range(2 + 2 * max_order):
         row[n] = 0
     for r in range(ref_first, ref_last):
@@ -240,6 +260,20 @@ cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
     for n in range(max_order):
         if hyp_len - n > 0:
             row[2 + max_order + n] = hyp_len - n
+    return entries
+
+
+cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
+                      int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row,
+                      uint64_t hyp_limit) noexcept nogil:
+    """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory.
+    Every hypothesis token is < `hyp_limit` (segment-local ids: the hypothesis' tokens are numbered first)."""
+    cdef int64_t r, size
+    cdef int64_t entries = start_row(offsets, hyp_text, ref_first, ref_last, max_order, row)
+    cdef int64_t hyp_len = row[0]
+    cdef uint64_t mask
+    cdef uint32_t generation
+    cdef Slot* table
     if hyp_len == 0 or entries == 0:
         return 0
 
@@ -262,19 +296,19 @@ cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_t
 cdef uint32_t TOKEN_PREFIX = 0x80000000u
 
 
-cdef inline int32_t* start_unigrams(Table* scratch, int64_t vocabulary) noexcept nogil:
-    """Zeroed dense unigram counters for token ids 0 .. vocabulary-1: ``[max | current | owner]`` blocks
-    (NULL when memory runs out)."""
+cdef inline Count* start_unigrams(Table* scratch, int64_t vocabulary) noexcept nogil:
+    """Empty dense unigram counters for token ids 0 .. vocabulary-1 (NULL when memory runs out)."""
     cdef int64_t k
     if vocabulary > scratch.unigram_capacity:
         free(scratch.unigrams)
-        scratch.unigrams = <int32_t*>calloc(<size_t>(3 * vocabulary), sizeof(int32_t))
+        scratch.unigrams = <Count*>calloc(<size_t>vocabulary, sizeof(Count))
         scratch.unigram_capacity = vocabulary if scratch.unigrams != NULL else 0
         if scratch.unigrams == NULL:
             return NULL
-    memset(scratch.unigrams, 0, <size_t>(2 * vocabulary) * sizeof(int32_t))
     for k in range(vocabulary):
-        scratch.unigrams[2 * vocabulary + k] = NO_OWNER
+        scratch.unigrams[k].ref_max = 0
+        scratch.unigrams[k].current = 0
+        scratch.unigrams[k].owner = NO_OWNER
     return scratch.unigrams
 
 
@@ -284,45 +318,25 @@ cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t 
     the hypothesis, texts 1..n_refs its references). Unigrams are counted in dense per-id arrays instead of the
     table, and a bigram's key takes its first token's id (marked by TOKEN_PREFIX) as prefix: one table probe per
     token fewer on both sides. Same row as bleu_segment; -1 when out of memory."""
-    cdef int64_t r, t, length, entries = 0, size, n, start, stop, found
-    cdef int64_t hyp_len = offsets[1]
-    cdef int64_t best_diff = -1, best_len = 0, diff
+    cdef int64_t r, length, size, start, stop
+    cdef int64_t entries = start_row(offsets, 0, 1, 1 + n_refs, max_order, row)
+    cdef int64_t hyp_len = row[0]
     cdef uint64_t mask
-    cdef uint32_t generation, token, prefix, index
+    cdef uint32_t generation, token
     cdef int32_t owner
-    cdef bint track_max = n_refs > 1
+    cdef bint track_max = n_refs > 1, matched
     cdef Slot* table
-    cdef Slot* slot
-    cdef int32_t* unigram_max
-    cdef int32_t* unigram_current
-    cdef int32_t* unigram_owner
+    cdef Count* unigrams
     cdef const uint32_t* tokens
-
-    for n in range(2 + 2 * max_order):
-        row[n] = 0
-    for r in range(1, 1 + n_refs):
-        length = offsets[r + 1] - offsets[r]
-        entries += count_ngrams(length, max_order)
-        diff = hyp_len - length if hyp_len >= length else length - hyp_len
-        if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
-            best_diff = diff
-            best_len = length
-    row[0] = hyp_len
-    row[1] = best_len
-    for n in range(max_order):
-        if hyp_len - n > 0:
-            row[2 + max_order + n] = hyp_len - n
     if hyp_len == 0 or entries == 0:
         return 0
 
     size = table_size(entries)
     mask = <uint64_t>(size - 1)
     table = start_segment(scratch, size)
-    unigram_max = start_unigrams(scratch, vocabulary)
-    if table == NULL or unigram_max == NULL:
+    unigrams = start_unigrams(scratch, vocabulary)
+    if table == NULL or unigrams == NULL:
         return -1
-    unigram_current = unigram_max + vocabulary
-    unigram_owner = unigram_max + 2 * <int64_t>vocabulary
     generation = scratch.gen
 
     # references: unigrams counted per id (the maximum over references), longer n-grams inserted in the table;
@@ -335,59 +349,22 @@ cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t 
             token = tokens[start]
             if token >= vocabulary:
                 continue
-            if track_max:
-                if unigram_owner[token] != owner:
-                    unigram_owner[token] = owner
-                    unigram_current[token] = 0
-                unigram_current[token] += 1
-                if unigram_current[token] > unigram_max[token]:
-                    unigram_max[token] = unigram_current[token]
-            else:
-                unigram_max[token] += 1
-            prefix = TOKEN_PREFIX | token
+            add_reference_occurrence(&unigrams[token], owner, track_max)
             stop = length - start if length - start < max_order else max_order
-            for n in range(1, stop):
-                if tokens[start + n] >= vocabulary:
-                    break
-                index = find_or_insert(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
-                slot = &table[index]
-                if track_max:
-                    if slot.owner != owner:
-                        slot.owner = owner
-                        slot.current = 0
-                    slot.current += 1
-                    if slot.current > slot.ref_max:
-                        slot.ref_max = slot.current
-                else:
-                    slot.ref_max += 1
-                prefix = index
+            insert_ngrams(tokens + start, 1, stop, TOKEN_PREFIX | token, owner, table, mask, generation, track_max,
+                          vocabulary)
 
     # the hypothesis: occurrences up to the references' maximum are clipped matches
-    tokens = ids
     for start in range(hyp_len):
-        token = tokens[start]
-        if unigram_owner[token] != HYPOTHESIS:
-            unigram_owner[token] = HYPOTHESIS
-            unigram_current[token] = 0
-        unigram_current[token] += 1
-        if unigram_max[token] == 0:
+        token = ids[start]
+        matched = add_clipped_occurrence(&unigrams[token], HYPOTHESIS)
+        if unigrams[token].ref_max == 0:
             continue    # in no reference: no n-gram from here can match
-        if unigram_current[token] <= unigram_max[token]:
+        if matched:
             row[2] += 1
-        prefix = TOKEN_PREFIX | token
         stop = hyp_len - start if hyp_len - start < max_order else max_order
-        for n in range(1, stop):
-            found = find(table, mask, generation, (<uint64_t>prefix << 32) | tokens[start + n])
-            if found < 0:
-                break
-            slot = &table[found]
-            if slot.owner != HYPOTHESIS:
-                slot.owner = HYPOTHESIS
-                slot.current = 0
-            slot.current += 1
-            if slot.current <= slot.ref_max:
-                row[2 + n] += 1
-            prefix = <uint32_t>found
+        match_ngrams(ids + start, 1, stop, TOKEN_PREFIX | token, 1, HYPOTHESIS, table, mask, generation, row + 2, 1,
+                     NO_LIMIT)
     return 0
 
 
@@ -597,12 +574,7 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     cdef int code = tokenizer_code(tokenizer)
     cdef int64_t n_segments = len(hypotheses)
     cdef int64_t t
-    cdef bint ordered = ref_offsets.shape[0] == n_segments + 1
-    if ordered:
-        for t in range(n_segments):
-            if ref_offsets[t + 1] < ref_offsets[t]:
-                ordered = False
-                break
+    cdef bint ordered = ref_offsets.shape[0] == n_segments + 1 and non_decreasing(ref_offsets)
     if not ordered or ref_offsets[0] != 0 or ref_offsets[n_segments] != len(references):
         raise ValueError(f"ref_offsets must have len(hypotheses) + 1 = {n_segments + 1} non-decreasing entries "
                          f"from 0 to len(references) = {len(references)}")
