@@ -307,3 +307,12 @@ def test_evaluate_dropin_add_batch_then_compute():
         chrf.compute()
     with pytest.raises(TypeError, match="references must be a list"):
         chrf.add_batch(predictions=["a"], references="a")
+
+
+@pytest.mark.parametrize("module", ["refscore.metrics.chrf", "refscore._core._chrf"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0
