@@ -28,7 +28,8 @@ import refscore  # noqa: E402
 import refscore.metrics  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
 from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
-from refscore._bertscore.packed import PackedEncoder, length_runs, unsupported_reason  # noqa: E402
+from refscore._bertscore.packed import (  # noqa: E402
+    PackedEncoder, Workspace, WorkspacePool, length_runs, unsupported_reason)
 from refscore.errors import InputError, InputTypeError, MissingExtraError, RefscoreWarning  # noqa: E402
 
 HYPS = CORPUS[:9] + ["the cat", "Über den Wolken"]
@@ -152,9 +153,9 @@ def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, mon
     threads_used = set()
     forward = scorer._embedder._forward
 
-    def recording(batch):
+    def recording(batch, workspaces):
         threads_used.add(threading.current_thread().name)
-        return forward(batch)
+        return forward(batch, workspaces)
 
     monkeypatch.setattr(scorer._embedder, "_forward", recording)
     before = torch.get_num_threads()
@@ -188,6 +189,26 @@ def test_packed_forward_matches_the_model_forward(tiny_model):
         assert a.shape == b.shape == (len(a), TINY_LAYERS + 1, 32)
         np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-6, rtol=0)
     assert_close(packed.score(HYPS, REFS), plain.score(HYPS, REFS))
+
+
+def test_workspace_buffers_are_reused_from_batch_to_batch():
+    workspace = Workspace()
+    first = workspace.matrix("intermediate", 4, 3, torch.float32)
+    smaller = workspace.matrix("intermediate", 2, 3, torch.float32)
+    assert smaller.shape == (2, 3) and smaller.data_ptr() == first.data_ptr()
+    larger = workspace.matrix("intermediate", 5, 3, torch.float32)
+    assert larger.shape == (5, 3) and larger.numel() == 15
+    assert workspace.matrix("intermediate", 5, 3, torch.bfloat16).dtype == torch.bfloat16
+    assert workspace.matrix("query", 2, 3, torch.float32).data_ptr() != first.data_ptr()
+
+
+def test_workspace_pool_lends_one_workspace_per_batch_in_progress():
+    pool = WorkspacePool()
+    with pool.borrow() as first:
+        with pool.borrow() as second:
+            assert first is not second
+    with pool.borrow() as again:
+        assert again is first or again is second
 
 
 def test_packed_forward_is_checked_and_falls_back(tiny_bert, monkeypatch):
@@ -397,10 +418,10 @@ def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
     scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=10_000)
     run_model = scorer._embedder._run_model
 
-    def limited(batch):
+    def limited(batch, workspaces):
         if len(batch) > 3:
             raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
-        return run_model(batch)
+        return run_model(batch, workspaces)
 
     scorer._embedder._run_model = limited
     with pytest.warns(RefscoreWarning, match="out of memory.*retrying with smaller batches"):

@@ -14,6 +14,7 @@ are negative; see docs/bertscore.md).
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import sys
 import warnings
@@ -27,13 +28,13 @@ import numpy as np
 
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.models import LoadedModel
-from refscore._bertscore.packed import PackedEncoder
+from refscore._bertscore.packed import PackedEncoder, WorkspacePool
 from refscore.errors import RefscoreWarning
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
 #: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings).
-MATCH_BUDGET = 1 << 24
+MATCH_BUDGET = 1 << 20
 #: Most batches embedded (or matched) at once on CPU; more threads are shared out among this many workers.
 MAX_WORKERS = 8
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
@@ -154,7 +155,8 @@ class Embedder:
             total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
         groups = [order[start:stop] for start, stop in batches]
         inputs = [[sequences[idx[0]] for idx in group] for group in groups]
-        for group, embeddings in zip(groups, _progress(parallel_map(self._forward, inputs, plan), len(groups), show,
+        forward = functools.partial(self._forward, workspaces=WorkspacePool())
+        for group, embeddings in zip(groups, _progress(parallel_map(forward, inputs, plan), len(groups), show,
                                                         "BERTScore embedding")):
             for idx, embedding in zip(group, embeddings):
                 for i in idx:
@@ -179,11 +181,11 @@ class Embedder:
             yield start, min(start + count, len(lengths))
             start += count
 
-    def _forward(self, batch: list[np.ndarray]) -> list[Any]:
+    def _forward(self, batch: list[np.ndarray], workspaces: WorkspacePool) -> list[Any]:
         torch, _ = torch_and_transformers()
         out_of_memory = getattr(torch.cuda, "OutOfMemoryError", ())
         try:
-            return self._run_model(batch)
+            return self._run_model(batch, workspaces)
         except out_of_memory:  # type: ignore[misc]
             if len(batch) == 1:
                 raise
@@ -194,16 +196,19 @@ class Embedder:
                           f"{self.batch_tokens}; pass a smaller batch_tokens to avoid the retry)",
                           RefscoreWarning, stacklevel=2)
             half = len(batch) // 2
-            return self._forward(batch[:half]) + self._forward(batch[half:])
+            return self._forward(batch[:half], workspaces) + self._forward(batch[half:], workspaces)
 
-    def _run_model(self, batch: list[np.ndarray]) -> list[Any]:
-        """Normalised embeddings of the sequences of one batch: packed when possible, else the model's forward."""
+    def _run_model(self, batch: list[np.ndarray], workspaces: WorkspacePool) -> list[Any]:
+        """Normalised embeddings of the sequences of one batch: packed (with a workspace borrowed from
+        ``workspaces``) when possible, else the model's forward."""
         torch, _ = torch_and_transformers()
         lengths = [len(ids) for ids in batch]
         input_ids, mask = self._padded(batch)
         with torch.inference_mode():
             if self.packed is not None:
-                hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, self.loaded.all_layers)
+                with workspaces.borrow() as workspace:
+                    hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, self.loaded.all_layers,
+                                                       workspace)
                 return list(torch.split(_normalise(hidden.float()), lengths))
             hidden = _normalise(self._model_forward(input_ids, mask).float())
             return [hidden[row, :length] for row, length in enumerate(lengths)]

@@ -1,17 +1,23 @@
 """Padding-free ("packed") forward pass for BERT-family encoders on CPU.
 
 The real tokens of a batch are packed into one ``(n_tokens, hidden)`` matrix, so every position-wise part of a
-layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, through the
-model's own modules. Self-attention runs per group of equal-length sequences (consecutive in refscore's
-length-sorted batches) without a mask. This is the model's math: the only difference with the Hugging Face forward
-is that no padded position is computed (the outputs agree to float rounding, ~1e-7).
+layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, with the model's
+own weights, activation and layer-norm modules. Self-attention runs per group of equal-length sequences
+(consecutive in refscore's length-sorted batches) without a mask. This is the model's math: the differences with
+the Hugging Face forward are that no padded position is computed and that each residual is added to the bias
+before the product is accumulated onto it (the outputs agree to float rounding, ~1e-7).
+
+The largest activations live in a :class:`Workspace` that a worker thread reuses from batch to batch, so they are
+not allocated (and page-faulted by the operating system) again for every batch.
 
 It is used only for architectures whose layers have the standard BERT structure (:data:`PACKED_MODELS`), and only
 after a check against the model's own forward on a small input; anything else runs the Hugging Face forward.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import queue
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,6 +96,42 @@ def length_runs(lengths: Sequence[int]) -> list[tuple[int, int, int]]:
     return runs
 
 
+class Workspace:
+    """Activation buffers for one batch at a time: each named buffer grows to the largest batch seen and is reused
+    by the next batch."""
+
+    def __init__(self) -> None:
+        self._buffers: dict[str, Any] = {}
+
+    def matrix(self, name: str, rows: int, columns: int, dtype: Any) -> Any:
+        """A ``(rows, columns)`` matrix of ``dtype`` in buffer ``name`` (uninitialised values)."""
+        torch, _ = torch_and_transformers()
+        size = rows * columns
+        buffer = self._buffers.get(name)
+        if buffer is None or buffer.numel() < size or buffer.dtype != dtype:
+            buffer = self._buffers[name] = torch.empty(size, dtype=dtype)
+        return buffer[:size].view(rows, columns)
+
+
+class WorkspacePool:
+    """The workspaces of one call's worker threads: a batch borrows one and gives it back when done, so there are
+    as many workspaces as batches in progress at a time."""
+
+    def __init__(self) -> None:
+        self._idle: queue.SimpleQueue[Workspace] = queue.SimpleQueue()
+
+    @contextlib.contextmanager
+    def borrow(self) -> Iterator[Workspace]:
+        try:
+            workspace = self._idle.get_nowait()
+        except queue.Empty:
+            workspace = Workspace()
+        try:
+            yield workspace
+        finally:
+            self._idle.put(workspace)
+
+
 class PackedEncoder:
     """The packed forward of one BERT-family model (see the module docstring); build with :meth:`for_model`."""
 
@@ -108,45 +150,58 @@ class PackedEncoder:
         packed = cls(model)
         return packed if packed.agrees_with_model(pad_id) else None
 
-    def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool) -> Any:
+    def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool,
+                      workspace: Workspace | None = None) -> Any:
         """``(n_tokens, n_states, hidden)`` hidden states of the real tokens of the padded ``input_ids`` (rows in
         order, each row's first ``lengths[row]`` tokens): the last layer only, or every state from the embeddings
-        on with ``all_layers``."""
+        on with ``all_layers``. The largest intermediate activations are computed in ``workspace`` (a new one by
+        default)."""
         torch, _ = torch_and_transformers()
+        workspace = workspace or Workspace()
         width = input_ids.shape[1]
         real = torch.from_numpy(np.arange(width)[None, :] < np.asarray(lengths)[:, None])
         hidden = self.model.embeddings(input_ids=input_ids)[real]
         states = [hidden] if all_layers else []
         runs = length_runs(lengths)
         for layer, shape, exact_gelu in zip(self.layers, self.shapes, self.exact_gelu):
-            hidden = self._layer(layer, shape, exact_gelu, hidden, runs)
+            hidden = self._layer(layer, shape, exact_gelu, hidden, runs, workspace)
             if all_layers:
                 states.append(hidden)
         return torch.stack(states, dim=1) if all_layers else hidden.unsqueeze(1)
 
     def _layer(self, layer: Any, shape: _AttentionShape, exact_gelu: bool, hidden: Any,
-               runs: list[tuple[int, int, int]]) -> Any:
-        context = self._self_attention(layer.attention.self, shape, hidden, runs)
-        attended = layer.attention.output(context, hidden)
-        if exact_gelu:  # the same kernel in place: the largest activation is not allocated (and page-faulted) twice
-            torch, _ = torch_and_transformers()
-            intermediate = torch.ops.aten.gelu_(layer.intermediate.dense(attended))
+               runs: list[tuple[int, int, int]], workspace: Workspace) -> Any:
+        """One BERT layer on the packed ``hidden``; the result is a new tensor."""
+        torch, _ = torch_and_transformers()
+        context = self._self_attention(layer.attention.self, shape, hidden, runs, workspace)
+        attention_output = layer.attention.output
+        attended = _dense_residual_norm(attention_output.dense, context, hidden, attention_output.LayerNorm,
+                                        workspace)
+        dense = layer.intermediate.dense
+        intermediate = workspace.matrix("intermediate", hidden.shape[0], dense.out_features, hidden.dtype)
+        torch.addmm(dense.bias, attended, dense.weight.t(), out=intermediate)
+        if exact_gelu:  # the same kernel, in place
+            torch.ops.aten.gelu_(intermediate)
         else:
-            intermediate = layer.intermediate(attended)
-        return layer.output(intermediate, attended)
+            intermediate = layer.intermediate.intermediate_act_fn(intermediate)
+        return _dense_residual_norm(layer.output.dense, intermediate, attended, layer.output.LayerNorm, workspace)
 
     @staticmethod
     def _self_attention(self_attention: Any, shape: _AttentionShape, hidden: Any,
-                        runs: list[tuple[int, int, int]]) -> Any:
+                        runs: list[tuple[int, int, int]], workspace: Workspace) -> Any:
         """Multi-head softmax attention within each sequence, one run of equal-length sequences at a time."""
         torch, _ = torch_and_transformers()
         attention = torch.nn.functional.scaled_dot_product_attention
-        query, key, value = (self_attention.query(hidden), self_attention.key(hidden), self_attention.value(hidden))
-        context = torch.empty_like(query)
+        projections = []
+        for name in ("query", "key", "value"):
+            dense = getattr(self_attention, name)
+            projection = workspace.matrix(name, hidden.shape[0], dense.out_features, hidden.dtype)
+            projections.append(torch.addmm(dense.bias, hidden, dense.weight.t(), out=projection))
+        context = workspace.matrix("context", *projections[0].shape, hidden.dtype)
         for first, count, length in runs:
             rows = slice(first, first + count * length)
             split = (count, length, shape.heads, shape.head_size)
-            heads = [matrix[rows].view(split).transpose(1, 2) for matrix in (query, key, value)]
+            heads = [matrix[rows].view(split).transpose(1, 2) for matrix in projections]
             output = attention(*heads, scale=shape.scaling)
             context[rows].view(split).copy_(output.transpose(1, 2))
         return context
@@ -169,3 +224,12 @@ class PackedEncoder:
             return False
         scale = expected.abs().amax(dim=-1, keepdim=True).clamp_min(1e-30)
         return bool(((ours - expected).abs() / scale).max() <= CHECK_TOLERANCE)
+
+
+def _dense_residual_norm(dense: Any, inputs: Any, residual: Any, norm: Any, workspace: Workspace) -> Any:
+    """``norm(dense(inputs) + residual)``: the residual plus the bias is computed first (into the workspace) and
+    the product accumulated onto it, so no other matrix is allocated or passed over; the result is a new tensor."""
+    torch, _ = torch_and_transformers()
+    total = workspace.matrix("pre_norm", *residual.shape, residual.dtype)
+    torch.add(residual, dense.bias, out=total).addmm_(inputs, dense.weight.t())
+    return norm(total)
