@@ -123,6 +123,19 @@ def test_golden_examples(tokenizer, text, expected):
     assert refscore_tokens([text], tokenizer, False) == [expected.split()]
 
 
+def test_13a_word_runs_across_eight_character_blocks():
+    """13a's word runs are scanned eight characters at a time: runs of every length around the block size, made of
+    ASCII letters and digits, Latin-1 letters, Latin-1 and wide spaces and the characters just outside each range
+    the scan tests."""
+    pieces = ["a", "z", "A", "Z", "0", "9", "`", "{", "@", "[", "/", ":", ".", ",", "-", " ", "\t", "é", "ÿ",
+              "\xa0", "\x85", "\x80", "Ā", "č", "\u167f", "\u1680", "\u2000", "\u200b", "\u3000", "\u3001"]
+    generator = np.random.default_rng(0)
+    texts = ["".join(generator.choice(pieces, size=length)) for length in range(1, 26) for _ in range(40)]
+    texts += ["x" * n for n in range(1, 26)] + ["Straße" * 3, "příliš žluťoučký kůň", "abcdefgh ijklmnop q1234567"]
+    assert_same_as_sacrebleu(texts, "13a")
+    assert_same_as_sacrebleu(texts, "13a", lowercase=True)
+
+
 def test_13a_unescapes_in_sacrebleu_order_and_drops_skipped():
     text = "a &amp;quot; &amp;lt; &apos; <skipped>b c-\nd e-\n"
     assert refscore_tokens([text], "13a", False) == [["a", "&", "quot", ";", "<", "&", "apos", ";", "b", "cd", "e-"]]

@@ -439,6 +439,14 @@ struct AsciiRoles {
 };
 static const AsciiRoles ASCII_ROLES;
 
+/* The end of the run of word characters (roles ROLE_OTHER and ROLE_DIGIT) that starts at s[i]; the run stops at
+ * a space at the latest (the sentinel s[n]). Generic form, one character at a time. */
+template <class RoleOf>
+inline size_t word_run_end(const uint32_t* s, size_t i, RoleOf role_of) {
+    while (role_of(s[i]) <= ROLE_DIGIT) ++i;
+    return i;
+}
+
 struct Role13a {
     /* One table lookup (the index clamped without a branch); the test for wide spaces is almost never true. */
     inline uint8_t operator()(uint32_t c) const {
@@ -447,6 +455,44 @@ struct Role13a {
         return role;
     }
 };
+
+#if defined(__SSE2__)
+/* 13a's word runs eight characters at a time: a mask of the characters that are word characters for certain
+ * (ASCII letters and digits, code points above Latin-1 outside the wide-space range) finds the run's end without
+ * a branch per character; any other character (a Latin-1 letter, say) is looked up in the table. Reads up to 7
+ * characters past the sentinel, within TOKEN_READ_SLACK. */
+static inline int certain_13a_word_mask(const uint32_t* s) {
+    const __m128i lower_a = _mm_set1_epi32('a' - 1), lower_z = _mm_set1_epi32('z' + 1), case_bit = _mm_set1_epi32(0x20);
+    const __m128i digit_0 = _mm_set1_epi32('0' - 1), digit_9 = _mm_set1_epi32('9' + 1);
+    const __m128i latin1_end = _mm_set1_epi32(0xFF);
+    const __m128i wide_first = _mm_set1_epi32((int)FIRST_WIDE_SPACE), wide_last = _mm_set1_epi32((int)LAST_WIDE_SPACE);
+    int mask = 0;
+    for (int half = 0; half < 2; ++half) {
+        const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + 4 * half));
+        const __m128i folded = _mm_or_si128(c, case_bit);
+        const __m128i letter = _mm_and_si128(_mm_cmpgt_epi32(folded, lower_a), _mm_cmplt_epi32(folded, lower_z));
+        const __m128i digit = _mm_and_si128(_mm_cmpgt_epi32(c, digit_0), _mm_cmplt_epi32(c, digit_9));
+        const __m128i wide = _mm_or_si128(_mm_cmplt_epi32(c, wide_first), _mm_cmpgt_epi32(c, wide_last));
+        const __m128i high = _mm_and_si128(_mm_cmpgt_epi32(c, latin1_end), wide);
+        mask |= _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(_mm_or_si128(letter, digit), high))) << (4 * half);
+    }
+    return mask;
+}
+
+template <>
+inline size_t word_run_end<Role13a>(const uint32_t* s, size_t i, Role13a role_of) {
+    while (true) {
+        const int certain = certain_13a_word_mask(s + i);
+        if (certain == 0xFF) {
+            i += 8;
+            continue;
+        }
+        i += (size_t)__builtin_ctz(~certain);
+        if (role_of(s[i]) > ROLE_DIGIT) return i;
+        ++i;   /* a word character outside the mask */
+    }
+}
+#endif
 struct RoleZh {
     inline uint8_t operator()(uint32_t c) const {
         if (c < 0x80) return ASCII_ROLES.regexp[c];
@@ -487,8 +533,9 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
         uint8_t role = role_of(s[i]);
         if (role <= ROLE_DIGIT) {   /* a run of word characters joins (or opens) the token */
             writer.extend(i++);
-            while ((role = role_of(s[i])) <= ROLE_DIGIT) ++i;   /* s[n] is a space */
+            i = word_run_end(s, i, role_of);   /* s[n] is a space */
             if (i == n) break;
+            role = role_of(s[i]);
         }
         if (role == ROLE_SPACE) {
             if (FIND_MARKUP) markup_seen |= s[i] == '\n';
