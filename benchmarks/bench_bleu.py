@@ -8,6 +8,8 @@ Timed in the same run on the same data, each row says whether the scores agree:
    runs) vs ``refscore.gleu`` on the same four corpora;
 3. sentence BLEU on ``--sentence-pairs`` (hypothesis, reference) pairs drawn from every WMT22 system:
    a loop over sacreBLEU's ``sentence_score`` (``effective_order=True``) vs one ``BLEU.sentence_scores`` call;
+   each system's pairs share the reference str objects (both libraries tokenize a repeated object once), and a
+   second row repeats the step with every reference a distinct object;
 4. a ``--stream-segments`` corpus (default 1,000,000 segments) scored in chunks with
    ``BLEU.corpus_score_chunks`` (memory: one chunk + the column sums) and with per-chunk statistics merged by
    ``Statistics.concatenate`` (memory: the statistics, 10 int64 per segment).
@@ -143,17 +145,29 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
           f"BLEU.sentence_scores call")
     print(HEADER)
 
-    def peer_loop() -> list[float]:
+    def peer_loop(references: list[str]) -> list[float]:
         peer = SacreBLEU(effective_order=True)  # per run: a cold tokenizer cache each time, as in a first run
-        return [peer.sentence_score(h, [r]).score for h, r in zip(hyps, refs)]
+        return [peer.sentence_score(h, [r]).score for h, r in zip(hyps, references)]
 
-    peer_t, expected = timed(peer_loop, peer_repeat)
+    peer_t, expected = timed(lambda: peer_loop(refs), peer_repeat)
     metric = BLEU(effective_order=True)
     one_t, ours = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=1), repeat)
     two_t, _ = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=2), repeat)
     memory = peak_memory(lambda: metric.sentence_scores(hyps, refs, num_threads=1))
     agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
     print(row(f"sentence BLEU x {count:,}", peer_t, one_t, two_t, agree, memory))
+    # Each system's references are the same str objects (as when several systems are scored against one reference
+    # list): refscore tokenizes a repeated object once per thread, sacreBLEU's tokenizer cache (by value) skips it
+    # too. The second row gives every reference its own object, so refscore tokenizes each one.
+    copies = [(reference + "\n")[:-1] for reference in refs]
+    distinct = len({id(reference) for reference in refs})
+    peer_t, expected = timed(lambda: peer_loop(copies), peer_repeat)
+    one_t, ours = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=1), repeat)
+    two_t, _ = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=2), repeat)
+    memory = peak_memory(lambda: metric.sentence_scores(hyps, copies, num_threads=1))
+    agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
+    print(row(f"  references as {count:,} objects", peer_t, one_t, two_t, agree, memory))
+    print(f"(first row: {distinct:,} distinct reference objects among the {count:,} pairs)")
     print()
 
 

@@ -63,6 +63,33 @@ def test_thread_count_never_changes_results():
                                       fused("gleu", data, "intl", True, (1, 4), threads=1))
 
 
+@settings(max_examples=60, deadline=None)
+@given(data=segments, tokenizer=st.sampled_from(TOKENIZERS), lowercase=st.booleans(), order=st.integers(1, 5),
+       picks=st.lists(st.integers(0, 63), min_size=1, max_size=24))
+def test_repeated_text_objects_equal_two_step(data, tokenizer, lowercase, order, picks):
+    """A str object met several times in a call (a reference list repeated for each system scored, a hypothesis
+    that is also a reference) is tokenized once and its tokens copied afterwards: the statistics stay those of the
+    two-step path."""
+    texts = [h for h, _ in data] + [r for _, group in data for r in group]
+    repeated = [(texts[p % len(texts)], [texts[(p + k) % len(texts)] for k in range(1 + p % 3)]) for p in picks]
+    for kind, orders in (("bleu", (order,)), ("gleu", (1, order))):
+        np.testing.assert_array_equal(fused(kind, repeated, tokenizer, lowercase, orders),
+                                      two_step(kind, repeated, tokenizer, lowercase, orders))
+
+
+def test_references_repeated_for_several_systems_on_several_threads():
+    rng = np.random.default_rng(11)
+    vocabulary = np.array(WORDS + ["<b>", "&lt;", "x\ny"] + [f"w{k}" for k in range(300)])
+    references = [[" ".join(rng.choice(vocabulary, rng.integers(0, 40))) for _ in range(rng.integers(1, 3))]
+                  for _ in range(1500)]
+    data = [(" ".join(rng.choice(vocabulary, rng.integers(0, 40))), group)
+            for _system in range(3) for group in references]   # the same reference objects for every system
+    for tokenizer, lowercase in (("13a", False), ("13a", True), ("intl", False), ("zh", True)):
+        expected = two_step("bleu", data, tokenizer, lowercase, (4,))
+        for threads in (1, 2, 3):
+            np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (4,), threads=threads), expected)
+
+
 def test_long_segment_with_many_distinct_tokens():
     hyp = " ".join(f"t{k}" for k in range(50_000))
     ref = " ".join(f"t{k}" for k in range(0, 100_000, 2))

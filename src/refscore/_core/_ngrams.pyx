@@ -36,14 +36,21 @@ from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case, tokenizer_code
 
 cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
+    cdef cppclass RepeatedTextCache:
+        RepeatedTextCache()
+        void reset(int64_t groups) except +
+
     cdef cppclass SegmentEncoder:
         SegmentEncoder()
         vector[uint32_t] ids
         vector[int64_t] offsets
         uint32_t first_text_vocabulary
         void begin(int64_t characters) noexcept nogil
-        cbool add_text(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length) noexcept nogil
+        cbool add_repeated_text(RepeatedTextCache& cache, int64_t group, int tokenizer, cbool lowercase, int kind,
+                                const void* data, int64_t length) noexcept nogil
         cbool finish() noexcept nogil
+
+    int64_t repeated_text_groups(const void* const* data, int64_t n, int64_t* group) except +
 
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
 cdef uint64_t NO_LIMIT = 1ULL << 32   # above every uint32 token id: all may match
@@ -532,19 +539,22 @@ cdef int STATUS_NO_MEMORY = -1
 cdef int STATUS_TOO_LARGE = -2
 
 
-cdef int text_segment(Kind kind, SegmentEncoder* encoder, Table* scratch, const void** data, const int* kinds,
-                      const int64_t* lengths, int64_t n_segments, int64_t segment, const int64_t* ref_offsets,
-                      int tokenizer, cbool lowercase, int64_t low, int64_t high, int64_t* row) noexcept nogil:
-    """Tokenize one segment (hypothesis, then its references) into segment-local ids and count its n-grams."""
+cdef int text_segment(Kind kind, SegmentEncoder* encoder, RepeatedTextCache* cache, Table* scratch,
+                      const void** data, const int* kinds, const int64_t* lengths, const int64_t* groups,
+                      int64_t n_segments, int64_t segment, const int64_t* ref_offsets, int tokenizer,
+                      cbool lowercase, int64_t low, int64_t high, int64_t* row) noexcept nogil:
+    """Tokenize one segment (hypothesis, then its references) into segment-local ids and count its n-grams. A
+    text met several times in the call (``groups``) is tokenized once per thread (``cache``)."""
     cdef int64_t r, t, entries = 0, characters = lengths[segment]
     for r in range(ref_offsets[segment], ref_offsets[segment + 1]):
         characters += lengths[n_segments + r]
     encoder.begin(characters)
-    if not encoder.add_text(tokenizer, lowercase, kinds[segment], data[segment], lengths[segment]):
+    if not encoder.add_repeated_text(cache[0], groups[segment], tokenizer, lowercase, kinds[segment], data[segment],
+                                     lengths[segment]):
         return STATUS_NO_MEMORY
     for r in range(ref_offsets[segment], ref_offsets[segment + 1]):
         t = n_segments + r
-        if not encoder.add_text(tokenizer, lowercase, kinds[t], data[t], lengths[t]):
+        if not encoder.add_repeated_text(cache[0], groups[t], tokenizer, lowercase, kinds[t], data[t], lengths[t]):
             return STATUS_NO_MEMORY
     if not encoder.finish():
         return STATUS_NO_MEMORY
@@ -593,6 +603,15 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
         return result
     cdef int64_t[:, ::1] out = result
     cdef int threads = <int>min(resolve_num_threads(num_threads), 1 + total_chars // CHARS_PER_THREAD, n_segments)
+    cdef vector[int64_t] groups
+    groups.resize(data.size())
+    cdef int64_t n_groups = repeated_text_groups(data.data(), <int64_t>data.size(), groups.data())
+    cdef vector[RepeatedTextCache] caches
+    caches.resize(threads)
+    cdef int worker
+    for worker in range(threads):
+        caches[worker].reset(n_groups)
+    cdef RepeatedTextCache* cache = caches.data()
     cdef vector[SegmentEncoder] encoders
     encoders.resize(threads)
     cdef SegmentEncoder* encoder = encoders.data()
@@ -605,9 +624,9 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
         with nogil:
             for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
                 tid = threadid()
-                status = text_segment(kind, encoder + tid, scratch + tid, data.data(), kinds.data(),
-                                      lengths.data(), n_segments, i, &ref_offsets[0], code, lowercase, low, high,
-                                      &out[i, 0])
+                status = text_segment(kind, encoder + tid, cache + tid, scratch + tid, data.data(), kinds.data(),
+                                      lengths.data(), groups.data(), n_segments, i, &ref_offsets[0], code,
+                                      lowercase, low, high, &out[i, 0])
                 if status == STATUS_NO_MEMORY:
                     no_memory += 1
                 elif status == STATUS_TOO_LARGE:

@@ -652,6 +652,61 @@ static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const v
     }
 }
 
+/* ---- texts repeated within a call ---------------------------------------------------------------------- */
+
+/* Number the texts that are one string object met several times (the same buffer: a reference list repeated
+ * for each system scored, say): group[t] is -1 for a text met once, else a number shared by its repeats,
+ * 0 .. (return value) - 1 in order of first appearance. Throws std::bad_alloc. */
+static int64_t repeated_text_groups(const void* const* data, int64_t n, int64_t* group) {
+    /* key: the buffer; value: the first index of a text met once so far, or -1 - its group */
+    struct Slot { const void* key; int64_t value; };
+    size_t size = 16;
+    while (size < 2 * (size_t)n) size <<= 1;
+    std::vector<Slot> table(size, Slot{nullptr, 0});
+    const size_t mask = size - 1;
+    int64_t groups = 0;
+    for (int64_t t = 0; t < n; ++t) {
+        const void* key = data[t];
+        size_t index = (size_t)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+        group[t] = -1;
+        while (true) {
+            Slot& slot = table[index];
+            if (slot.key == nullptr) {
+                slot = Slot{key, t};
+                break;
+            }
+            if (slot.key == key) {
+                if (slot.value >= 0) {
+                    group[slot.value] = groups;
+                    slot.value = -1 - groups++;
+                }
+                group[t] = -1 - slot.value;
+                break;
+            }
+            index = (index + 1) & mask;
+        }
+    }
+    return groups;
+}
+
+/* One thread's tokens of the repeated texts it has met (see repeated_text_groups): the code points its tokens
+ * are read from (lowercased and cleaned as the tokenizer left them) and the tokens' positions in them. A
+ * SegmentEncoder tokenizes a repeated text once per thread and copies it afterwards. At most MAX_CHARS code
+ * points are kept; texts met later are tokenized each time. */
+struct RepeatedTextCache {
+    struct Entry {
+        size_t chars_from, chars_count, tokens_from, tokens_count;
+    };
+    static const size_t MAX_CHARS = (size_t)1 << 24;
+
+    std::vector<int64_t> entry_of_group;   /* -1 while the group's text is not cached */
+    std::vector<Entry> entries;
+    Buffer chars;
+    std::vector<uint32_t> tokens;          /* start (relative to the entry's chars) and length of each token */
+
+    void reset(int64_t groups) { entry_of_group.assign((size_t)groups, -1); }
+};
+
 /* ---- per-segment encoding (segment-local ids) ------------------------------------------------------------ */
 
 /* The texts of one segment (a hypothesis and its references) as ids interned within the segment: equal
@@ -704,6 +759,33 @@ struct alignas(64) SegmentEncoder {
         }
     }
 
+    /* add_text for a text of repeat group `group` (-1: none): the first time on this thread it is tokenized
+     * and kept in `cache`, later its code points and tokens are copied from there (the same tokens). */
+    bool add_repeated_text(RepeatedTextCache& cache, int64_t group, int tokenizer, bool lowercase, int kind,
+                           const void* data, int64_t length) noexcept {
+        const int64_t entry = group < 0 ? -1 : cache.entry_of_group[(size_t)group];
+        if (entry >= 0) return copy_text(cache, cache.entries[(size_t)entry]);
+        const size_t chars_from = text_length, tokens_from = n_spans;
+        if (!add_text(tokenizer, lowercase, kind, data, length)) return false;
+        if (group < 0 || cache.chars.size() >= RepeatedTextCache::MAX_CHARS) return true;
+        try {
+            size_t used = 0;
+            for (size_t k = tokens_from; k < n_spans; ++k)
+                used = std::max(used, spans[k].start + spans[k].length - chars_from);
+            RepeatedTextCache::Entry kept{cache.chars.size(), used, cache.tokens.size() / 2, n_spans - tokens_from};
+            cache.chars.insert(cache.chars.end(), text.begin() + (std::ptrdiff_t)chars_from,
+                               text.begin() + (std::ptrdiff_t)(chars_from + used));
+            for (size_t k = tokens_from; k < n_spans; ++k) {
+                cache.tokens.push_back((uint32_t)(spans[k].start - chars_from));
+                cache.tokens.push_back((uint32_t)spans[k].length);
+            }
+            cache.entry_of_group[(size_t)group] = (int64_t)cache.entries.size();
+            cache.entries.push_back(kept);
+        } catch (...) {   /* not kept: the text was tokenized all the same */
+        }
+        return true;
+    }
+
     /* Intern every token of the segment into `ids` (numbered in order of first appearance, so the first text's
      * tokens get ids 0 .. first_text_vocabulary - 1); false when memory ran out. */
     bool finish() noexcept {
@@ -747,6 +829,34 @@ struct alignas(64) SegmentEncoder {
         first_text_vocabulary = next_id;
         intern(first_text_end, n_spans);
         return true;
+    }
+
+  private:
+    /* Append a cached text's code points and tokens (their hashes computed as add_text would). */
+    bool copy_text(const RepeatedTextCache& cache, const RepeatedTextCache::Entry& entry) noexcept {
+        try {
+            ensure_size(text, text_length + entry.chars_count + TOKEN_READ_SLACK);
+            if (entry.chars_count)
+                std::memcpy(text.data() + text_length, cache.chars.data() + entry.chars_from,
+                            entry.chars_count * sizeof(uint32_t));
+            if (spans.size() < n_spans + entry.tokens_count + 1)
+                spans.resize(std::max(2 * spans.size(), n_spans + entry.tokens_count + 1));
+            const uint32_t* token = cache.tokens.data() + 2 * entry.tokens_from;
+            const uint32_t* chars = text.data();
+            Span* out = spans.data() + n_spans;
+            for (size_t k = 0; k < entry.tokens_count; ++k, token += 2) {
+                const size_t start = text_length + token[0], length = token[1];
+                out[k] = Span{start, length, short_segment ? SegmentHash::of(chars + start, length)
+                                                           : CharactersHash::of(chars + start, length)};
+            }
+            n_spans += entry.tokens_count;
+            text_length += entry.chars_count;
+            if (text_length > 0xFFFFFFFFu) return false;
+            offsets.push_back((int64_t)n_spans);
+            return true;
+        } catch (...) {
+            return false;
+        }
     }
 };
 
