@@ -588,15 +588,18 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     if not ordered or ref_offsets[0] != 0 or ref_offsets[n_segments] != len(references):
         raise ValueError(f"ref_offsets must have len(hypotheses) + 1 = {n_segments + 1} non-decreasing entries "
                          f"from 0 to len(references) = {len(references)}")
-    texts, lowercase = kernel_case(hypotheses + references, lowercase)
-    cdef vector[const void*] data
+    hypothesis_texts, kernel_lowercase = kernel_case(hypotheses, lowercase)
+    reference_texts, _ = kernel_case(references, lowercase)
+    lowercase = kernel_lowercase
+    cdef vector[const void*] data   # the hypotheses' buffers, then the references'
     cdef vector[int] kinds
     cdef vector[int64_t] lengths
     cdef int64_t total_chars = 0
-    t = point_at_strings(texts, data, kinds, lengths, &total_chars)
-    if t >= 0:
-        where = f"hypotheses[{t}]" if t < n_segments else f"references[{t - n_segments}] (flattened)"
-        raise TypeError(f"{where} is {type(texts[t]).__name__}, expected str")
+    for name, texts in (("hypotheses", hypothesis_texts), ("references", reference_texts)):
+        t = point_at_strings(texts, data, kinds, lengths, &total_chars)
+        if t >= 0:
+            where = f"hypotheses[{t}]" if name == "hypotheses" else f"references[{t}] (flattened)"
+            raise TypeError(f"{where} is {type(texts[t]).__name__}, expected str")
 
     result = np.zeros((n_segments, width), dtype=np.int64)
     if n_segments == 0:
