@@ -312,9 +312,11 @@ def test_cli_score_and_baseline(tiny_bert, tmp_path, capsys):
     ref_file.write_text("\n".join(REFS) + "\n", encoding="utf-8")
     assert main(["score", "-m", "bertscore", "-r", str(ref_file), "-i", str(hyp_file), "--bertscore-model",
                  tiny_bert, "--bertscore-layers", "2", "--bertscore-idf", str(ref_file), "--format", "json"]) == 0
-    output = capsys.readouterr().out
+    scores = json.loads(capsys.readouterr().out)[0]["scores"]["bertscore"]
     expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
-    assert f"{float(np.mean(expected.f1, dtype=np.float64)):.6f}"[:6] in output
+    assert scores["f1"] == pytest.approx(float(np.mean(expected.f1, dtype=np.float64)), abs=TOL)
+    assert scores["precision"] == pytest.approx(float(np.mean(expected.precision, dtype=np.float64)), abs=TOL)
+    assert "idf:fixed-" in scores["signature"] and "layer:2" in scores["signature"]
 
     corpus = tmp_path / "corpus.txt"
     corpus.write_text("\n".join(CORPUS) + "\n", encoding="utf-8")
