@@ -33,7 +33,8 @@ from refscore.errors import RefscoreWarning
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
-#: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings).
+#: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings): 4 MB, so a
+#: batch stays in cache and its memory is reused by the next one.
 MATCH_BUDGET = 1 << 20
 #: Most batches embedded (or matched) at once on CPU; more threads are shared out among this many workers.
 MAX_WORKERS = 8
