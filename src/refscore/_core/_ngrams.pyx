@@ -141,6 +141,22 @@ cdef struct Table:
     char padding[28]    # one table per 64-byte cache line (threads write their own `gen`)
 
 
+cdef Table* new_tables(int threads) except NULL:
+    """One empty n-gram table per thread (each grows on first use); release with :func:`free_tables`."""
+    cdef Table* tables = <Table*>calloc(<size_t>threads, sizeof(Table))
+    if tables == NULL:
+        raise MemoryError("cannot allocate per-thread n-gram tables")
+    return tables
+
+
+cdef void free_tables(Table* tables, int threads) noexcept:
+    cdef int tid
+    for tid in range(threads):
+        free(tables[tid].slots)
+        free(tables[tid].unigrams)
+    free(tables)
+
+
 cdef inline Slot* start_segment(Table* table, int64_t size) noexcept nogil:
     """An empty table of at least `size` slots for the next segment (NULL when memory runs out).
 
@@ -479,9 +495,7 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
                           f"{MAX_TABLE_SLOTS}); split very long segments")
     if threads > n_segments:
         threads = <int>n_segments
-    cdef Table* scratch = <Table*>calloc(<size_t>threads, sizeof(Table))
-    if scratch == NULL:
-        raise MemoryError("cannot allocate per-thread n-gram tables")
+    cdef Table* scratch = new_tables(threads)
     cdef const uint32_t* tokens = &ids[0] if ids.shape[0] > 0 else NULL
     cdef int64_t i, failures = 0
     cdef int tid, status
@@ -500,10 +514,7 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
                 if status != 0:
                     failures += 1
     finally:
-        for tid in range(threads):
-            free(scratch[tid].slots)
-            free(scratch[tid].unigrams)
-        free(scratch)
+        free_tables(scratch, threads)
     if failures:
         raise MemoryError(f"out of memory for the n-gram tables of {failures} segment(s) (largest table: "
                           f"{largest} slots of {sizeof(Slot)} bytes per thread)")
@@ -618,9 +629,7 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     cdef vector[SegmentEncoder] encoders
     encoders.resize(threads)
     cdef SegmentEncoder* encoder = encoders.data()
-    cdef Table* scratch = <Table*>calloc(<size_t>threads, sizeof(Table))
-    if scratch == NULL:
-        raise MemoryError("cannot allocate per-thread n-gram tables")
+    cdef Table* scratch = new_tables(threads)
     cdef int64_t i, no_memory = 0, too_large = 0
     cdef int tid, status
     try:
@@ -635,10 +644,7 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
                 elif status == STATUS_TOO_LARGE:
                     too_large += 1
     finally:
-        for tid in range(threads):
-            free(scratch[tid].slots)
-            free(scratch[tid].unigrams)
-        free(scratch)
+        free_tables(scratch, threads)
     if too_large:
         raise MemoryError(f"{too_large} segment(s) have too many n-grams for one table (at most "
                           f"{MAX_TABLE_SLOTS} slots); split very long segments")
