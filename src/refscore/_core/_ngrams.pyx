@@ -51,6 +51,7 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
         cbool finish() noexcept nogil
 
     int64_t repeated_text_groups(const void* const* data, int64_t n, int64_t* group) except +
+    uint64_t multiply_mix64(uint64_t key) noexcept nogil
 
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
 cdef uint64_t NO_LIMIT = 1ULL << 32   # above every uint32 token id: all may match
@@ -107,8 +108,7 @@ cdef inline int64_t table_size(int64_t entries) noexcept nogil:
 
 cdef inline uint64_t probe(Slot* table, uint64_t mask, uint32_t gen, uint64_t key) noexcept nogil:
     """The slot holding `key`, or the free slot where it belongs (linear probing; free = older generation)."""
-    cdef uint64_t h = key * <uint64_t>0x9E3779B97F4A7C15ULL
-    h = (h ^ (h >> 32)) & mask
+    cdef uint64_t h = multiply_mix64(key) & mask
     while table[h].gen == gen and table[h].key != key:
         h = (h + 1) & mask
     return h

@@ -150,11 +150,15 @@ static const int64_t SHORT_SEGMENT_CHARS = 2048;
 struct CharactersHash {
     static inline uint64_t of(const uint32_t* text, size_t length) { return hash_token(text, length); }
 };
+/* One multiply by 2**64 / golden ratio and a fold of the high bits: spreads small integer keys (a token's
+ * shape, a pointer) over a power-of-two table. */
+static inline uint64_t multiply_mix64(uint64_t key) {
+    const uint64_t h = key * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
+}
 struct SegmentHash {
     static inline uint64_t of(const uint32_t* text, size_t length) {
-        const uint64_t h = ((uint64_t)text[0] | ((uint64_t)text[length - 1] << 21) | ((uint64_t)length << 42))
-                         * 0x9E3779B97F4A7C15ULL;
-        return h ^ (h >> 29);
+        return multiply_mix64((uint64_t)text[0] | ((uint64_t)text[length - 1] << 21) | ((uint64_t)length << 42));
     }
 };
 
@@ -667,7 +671,7 @@ static int64_t repeated_text_groups(const void* const* data, int64_t n, int64_t*
     int64_t groups = 0;
     for (int64_t t = 0; t < n; ++t) {
         const void* key = data[t];
-        size_t index = (size_t)(((uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ULL) >> 20) & mask;
+        size_t index = (size_t)multiply_mix64((uint64_t)(uintptr_t)key) & mask;
         group[t] = -1;
         while (true) {
             Slot& slot = table[index];
