@@ -90,6 +90,30 @@ def test_references_repeated_for_several_systems_on_several_threads():
             np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (4,), threads=threads), expected)
 
 
+def test_segments_sharing_one_reference_are_scored_from_it_once():
+    """Segments whose lone reference is one text (the same object, or an equal str) are scored in runs against one
+    count of that reference. Hypotheses repeat words (clipping must restart for each of them), runs longer than
+    RUN_LIMIT are split, and segments with two references or more than 2,048 characters go the usual way."""
+    rng = np.random.default_rng(5)
+    vocabulary = np.array(WORDS[:12] + ["<b>", "&amp;", "Ab", "ab", "AB", "语言", "模型"])
+    references = [" ".join(rng.choice(vocabulary, rng.integers(0, 30))) for _ in range(40)]
+    references += ["the the the cat", "", " ".join(["w"] * 1500)]   # repeats, empty, over 2,048 characters
+    data = []
+    for system in range(30):
+        for index, reference in enumerate(references):
+            hypothesis = " ".join(rng.choice(vocabulary[: 4 + system % 15], rng.integers(0, 25)))
+            if index % 7 == 3:
+                group = [reference, references[(index + 1) % len(references)]]
+            else:
+                group = [reference if system % 2 else (reference + "\n")[:-1]]   # an equal str, another object
+            data.append((hypothesis, group))
+    data += [("the the cat the", ["the the the cat"])] * 2_100   # one reference in runs of at most 1,024
+    for tokenizer, lowercase in (("13a", False), ("13a", True), ("zh", False), ("char", True)):
+        expected = two_step("bleu", data, tokenizer, lowercase, (4,))
+        for threads in (1, 2, 3):
+            np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (4,), threads=threads), expected)
+
+
 def test_long_segment_with_many_distinct_tokens():
     hyp = " ".join(f"t{k}" for k in range(50_000))
     ref = " ".join(f"t{k}" for k in range(0, 100_000, 2))

@@ -50,7 +50,17 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
                                 const void* data, int64_t length) noexcept nogil
         cbool finish() noexcept nogil
 
-    int64_t repeated_text_groups(const void* const* data, int64_t n, int64_t* group) except +
+    cdef cppclass ReferenceVocabularies:
+        ReferenceVocabularies()
+        size_t bytes() noexcept nogil
+        void clear() noexcept nogil
+        int64_t add(const SegmentEncoder& encoder) noexcept nogil
+        cbool lookup(int64_t entry, SegmentEncoder& encoder) noexcept nogil
+
+    int64_t SHORT_SEGMENT_CHARS
+
+    int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
+                                 int64_t* group) except +
     uint64_t multiply_mix64(uint64_t key) noexcept nogil
 
 cdef uint32_t NO_PREFIX = 0xFFFFFFFFu
@@ -391,6 +401,138 @@ cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t 
     return 0
 
 
+cdef int STATUS_NO_MEMORY = -1
+cdef int STATUS_TOO_LARGE = -2
+
+
+# ---- references scored against several hypotheses ------------------------------------------------------------
+#
+# When one reference is the lone reference of several short BLEU segments of a call (one reference list scored for
+# several systems), those segments are scored one after the other as a run (see shared_reference_runs): the
+# reference is tokenized, interned and counted once, its distinct tokens numbered in order of first appearance
+# (ReferenceVocabularies, in C++), its unigrams in dense counters and its longer n-grams in the thread's table,
+# exactly as bleu_text_segment counts them. Each hypothesis is tokenized and its tokens looked up in that
+# vocabulary (a token the reference lacks matches nothing), then its n-grams are looked up as always, under an
+# owner number of its own, so that no occurrence count of an earlier hypothesis leaks in. Rows are written per
+# segment, so the order of work never shows in the results.
+
+#: Segments per run at most (longer runs are split: the reference is counted again for each piece), so that
+#: threads share the work of a reference scored many times.
+cdef int64_t RUN_LIMIT = 1024
+
+
+cdef int64_t shared_reference_runs(Kind kind, const int64_t* groups, const int64_t* lengths,
+                                   const int64_t* ref_offsets, int64_t n_segments, int64_t n_groups,
+                                   vector[int64_t]& order, vector[int64_t]& runs, vector[char]& shared) except -1:
+    """The order of work: run ``r`` is the segments ``order[runs[r] .. runs[r + 1])``; ``shared[r]`` says they are
+    short one-reference BLEU segments sharing their reference (in input order, the run placed where the first of
+    them is), else the run is one segment. Returns the number of runs."""
+    cdef vector[int64_t] key, members, place
+    cdef int64_t i, t, group, position = 0, start, stop
+    key.assign(n_segments, -1)
+    members.assign(n_groups, 0)
+    if kind == KIND_BLEU:
+        for i in range(n_segments):
+            t = n_segments + ref_offsets[i]
+            if (ref_offsets[i + 1] - ref_offsets[i] == 1 and groups[t] >= 0 and lengths[t] <= SHORT_SEGMENT_CHARS
+                    and lengths[i] <= SHORT_SEGMENT_CHARS):
+                key[i] = groups[t]
+                members[groups[t]] += 1
+    place.assign(n_groups, -1)
+    order.resize(n_segments)
+    runs.assign(1, 0)
+    shared.clear()
+    for i in range(n_segments):
+        group = key[i]
+        if group >= 0 and members[group] >= 2:
+            if place[group] < 0:
+                place[group] = start = position
+                position += members[group]
+                while start < position:
+                    stop = min(start + RUN_LIMIT, position)
+                    runs.push_back(stop)
+                    shared.push_back(1)
+                    start = stop
+            order[place[group]] = i
+            place[group] += 1
+        else:
+            order[position] = i
+            position += 1
+            runs.push_back(position)
+            shared.push_back(0)
+    return <int64_t>shared.size()
+
+
+cdef int shared_reference_run(SegmentEncoder* encoder, RepeatedTextCache* cache,
+                              ReferenceVocabularies* vocabulary, Table* scratch, const void** data, const int* kinds,
+                              const int64_t* lengths, const int64_t* groups, const int64_t* segments, int64_t count,
+                              int64_t ref_text, int tokenizer, cbool lowercase, int64_t max_order, int64_t* out,
+                              int64_t width) noexcept nogil:
+    """Score the `count` segments ``segments[..]`` whose lone reference is text `ref_text` into their rows of
+    `out`; 0, or STATUS_NO_MEMORY."""
+    cdef int64_t length, size, start, stop, k, segment, hyp_len, n
+    cdef int32_t owner
+    cdef uint32_t words, token
+    cdef uint64_t mask
+    cdef uint32_t generation
+    cdef Slot* table
+    cdef Count* unigrams
+    cdef const uint32_t* ids
+    cdef int64_t* row
+    encoder.begin(lengths[ref_text])
+    if not (encoder.add_repeated_text(cache[0], groups[ref_text], tokenizer, lowercase, kinds[ref_text],
+                                      data[ref_text], lengths[ref_text])
+            and encoder.finish()):
+        return STATUS_NO_MEMORY
+    vocabulary.clear()
+    if vocabulary.add(encoder[0]) < 0:
+        return STATUS_NO_MEMORY
+    length = encoder.offsets[1]
+    words = encoder.first_text_vocabulary
+    size = table_size(count_ngrams(length, max_order) - length)
+    mask = <uint64_t>(size - 1)
+    table = start_segment(scratch, size)
+    unigrams = start_unigrams(scratch, words)
+    if table == NULL or (unigrams == NULL and words > 0):
+        return STATUS_NO_MEMORY
+    generation = scratch.gen
+    ids = encoder.ids.data()
+    for start in range(length):
+        token = ids[start]
+        add_reference_occurrence(&unigrams[token], 0, False)
+        stop = length - start if length - start < max_order else max_order
+        insert_ngrams(ids + start, 1, stop, TOKEN_PREFIX | token, 0, table, mask, generation, False, NO_LIMIT)
+
+    for k in range(count):
+        segment = segments[k]
+        owner = <int32_t>k     # a fresh owner per hypothesis: the counters' `current` restarts for it
+        encoder.begin(lengths[segment])
+        if not (encoder.add_repeated_text(cache[0], groups[segment], tokenizer, lowercase, kinds[segment],
+                                          data[segment], lengths[segment])
+                and vocabulary.lookup(0, encoder[0])):
+            return STATUS_NO_MEMORY
+        ids = encoder.ids.data()
+        hyp_len = encoder.offsets[1]
+        row = out + segment * width
+        for n in range(width):
+            row[n] = 0
+        row[0] = hyp_len
+        row[1] = length
+        for n in range(max_order):
+            if hyp_len - n > 0:
+                row[2 + max_order + n] = hyp_len - n
+        for start in range(hyp_len):
+            token = ids[start]
+            if token >= words:
+                continue    # not in the reference: no n-gram from here can match
+            if add_clipped_occurrence(&unigrams[token], owner):
+                row[2] += 1
+            stop = hyp_len - start if hyp_len - start < max_order else max_order
+            match_ngrams(ids + start, 1, stop, TOKEN_PREFIX | token, 1, owner, table, mask, generation, row + 2, 1,
+                         words)
+    return 0
+
+
 cdef int gleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
                       int64_t ref_last, int64_t min_len, int64_t max_len, Table* scratch,
                       int64_t* row, uint64_t hyp_limit) noexcept nogil:
@@ -546,10 +688,6 @@ def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
     return run_segments(KIND_GLEU, ids, offsets, ref_offsets, 2, min_len, max_len, num_threads)
 
 
-cdef int STATUS_NO_MEMORY = -1
-cdef int STATUS_TOO_LARGE = -2
-
-
 cdef int text_segment(Kind kind, SegmentEncoder* encoder, RepeatedTextCache* cache, Table* scratch,
                       const void** data, const int* kinds, const int64_t* lengths, const int64_t* groups,
                       int64_t n_segments, int64_t segment, const int64_t* ref_offsets, int tokenizer,
@@ -619,7 +757,8 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     cdef int threads = <int>min(resolve_num_threads(num_threads), 1 + total_chars // CHARS_PER_THREAD, n_segments)
     cdef vector[int64_t] groups
     groups.resize(data.size())
-    cdef int64_t n_groups = repeated_text_groups(data.data(), <int64_t>data.size(), groups.data())
+    cdef int64_t n_groups = repeated_text_groups(data.data(), kinds.data(), lengths.data(), <int64_t>data.size(),
+                                                    groups.data())
     cdef vector[RepeatedTextCache] caches
     caches.resize(threads)
     cdef int worker
@@ -629,16 +768,31 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     cdef vector[SegmentEncoder] encoders
     encoders.resize(threads)
     cdef SegmentEncoder* encoder = encoders.data()
+    cdef vector[ReferenceVocabularies] vocabularies
+    vocabularies.resize(threads)
+    cdef ReferenceVocabularies* vocabulary = vocabularies.data()
+    cdef vector[int64_t] order, runs
+    cdef vector[char] shared
+    cdef int64_t n_runs = shared_reference_runs(kind, groups.data(), lengths.data(), &ref_offsets[0], n_segments,
+                                                n_groups, order, runs, shared)
     cdef Table* scratch = new_tables(threads)
-    cdef int64_t i, no_memory = 0, too_large = 0
+    cdef int64_t run, first, no_memory = 0, too_large = 0
     cdef int tid, status
     try:
         with nogil:
-            for i in prange(n_segments, num_threads=threads, schedule="dynamic", chunksize=16):
+            for run in prange(n_runs, num_threads=threads, schedule="dynamic", chunksize=8):
                 tid = threadid()
-                status = text_segment(kind, encoder + tid, cache + tid, scratch + tid, data.data(), kinds.data(),
-                                      lengths.data(), groups.data(), n_segments, i, &ref_offsets[0], code,
-                                      lowercase, low, high, &out[i, 0])
+                first = order[runs[run]]
+                if shared[run]:
+                    status = shared_reference_run(encoder + tid, cache + tid, vocabulary + tid, scratch + tid,
+                                                  data.data(), kinds.data(), lengths.data(), groups.data(),
+                                                  &order[runs[run]], runs[run + 1] - runs[run],
+                                                  n_segments + ref_offsets[first], code, lowercase, high,
+                                                  &out[0, 0], width)
+                else:
+                    status = text_segment(kind, encoder + tid, cache + tid, scratch + tid, data.data(),
+                                          kinds.data(), lengths.data(), groups.data(), n_segments, first,
+                                          &ref_offsets[0], code, lowercase, low, high, &out[first, 0])
                 if status == STATUS_NO_MEMORY:
                     no_memory += 1
                 elif status == STATUS_TOO_LARGE:

@@ -658,28 +658,63 @@ static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const v
 
 /* ---- texts repeated within a call ---------------------------------------------------------------------- */
 
-/* Number the texts that are one string object met several times (the same buffer: a reference list repeated
- * for each system scored, say): group[t] is -1 for a text met once, else a number shared by its repeats,
- * 0 .. (return value) - 1 in order of first appearance. Throws std::bad_alloc. */
-static int64_t repeated_text_groups(const void* const* data, int64_t n, int64_t* group) {
-    /* key: the buffer; value: the first index of a text met once so far, or -1 - its group */
-    struct Slot { const void* key; int64_t value; };
+/* A hash of a PEP 393 buffer's bytes (`length` code points of `kind` bytes each), eight bytes at a time. */
+static inline uint64_t text_content_hash(int kind, const void* data, int64_t length) {
+    const unsigned char* bytes = (const unsigned char*)data;
+    const size_t size = (size_t)length * (size_t)kind;
+    uint64_t hash = multiply_mix64(size ^ ((uint64_t)kind << 56));
+    size_t k = 0;
+    for (; k + 8 <= size; k += 8) {
+        uint64_t word;
+        std::memcpy(&word, bytes + k, 8);
+        hash = multiply_mix64(hash ^ word);
+    }
+    if (k < size) {
+        uint64_t word = 0;
+        std::memcpy(&word, bytes + k, size - k);
+        hash = multiply_mix64(hash ^ word);
+    }
+    return hash;
+}
+
+/* Number the texts met several times in a call (equal strings: a reference list repeated for each system
+ * scored, or systems that produced the same output): group[t] is -1 for a text met once, else a number shared
+ * by the texts equal to it, 0 .. (return value) - 1 in order of first appearance. Texts are equal when they
+ * have the same buffer, or the same kind, length and bytes (a hash only picks the candidates). Throws
+ * std::bad_alloc. */
+static int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
+                                    int64_t* group) {
+    /* the texts' buffers are scattered over memory, and so are the table's slots: both are fetched a few
+     * texts ahead, so that their cache misses overlap */
+    const int64_t ahead = 8;
+    std::vector<uint64_t> hashes((size_t)n);
+    for (int64_t t = 0; t < n; ++t) {
+        if (t + ahead < n) __builtin_prefetch(data[t + ahead]);
+        hashes[(size_t)t] = text_content_hash(kinds[t], data[t], lengths[t]);
+    }
+    /* first: the first index of the text's hash; value: that index while the text was met once, or -1 - its
+     * group */
+    struct Slot { int64_t first; int64_t value; };
     size_t size = 16;
     while (size < 2 * (size_t)n) size <<= 1;
-    std::vector<Slot> table(size, Slot{nullptr, 0});
+    std::vector<Slot> table(size, Slot{-1, 0});
     const size_t mask = size - 1;
     int64_t groups = 0;
     for (int64_t t = 0; t < n; ++t) {
-        const void* key = data[t];
-        size_t index = (size_t)multiply_mix64((uint64_t)(uintptr_t)key) & mask;
+        if (t + ahead < n) __builtin_prefetch(&table[(size_t)hashes[(size_t)(t + ahead)] & mask]);
+        const uint64_t hash = hashes[(size_t)t];
+        size_t index = (size_t)hash & mask;
         group[t] = -1;
         while (true) {
             Slot& slot = table[index];
-            if (slot.key == nullptr) {
-                slot = Slot{key, t};
+            if (slot.first < 0) {
+                slot = Slot{t, t};
                 break;
             }
-            if (slot.key == key) {
+            const int64_t first = slot.first;
+            if (hashes[(size_t)first] == hash && kinds[first] == kinds[t] && lengths[first] == lengths[t]
+                    && (data[first] == data[t]
+                        || std::memcmp(data[first], data[t], (size_t)lengths[t] * (size_t)kinds[t]) == 0)) {
                 if (slot.value >= 0) {
                     group[slot.value] = groups;
                     slot.value = -1 - groups++;
@@ -861,6 +896,102 @@ struct alignas(64) SegmentEncoder {
         } catch (...) {
             return false;
         }
+    }
+};
+
+/* ---- references scored against several hypotheses ------------------------------------------------------ */
+
+/* One thread's vocabularies of references it scores against several hypotheses (the BLEU text kernel keeps
+ * their n-gram counts beside them): per reference, its distinct tokens numbered 0 .. size - 1 in order of first
+ * appearance and a table from a token's characters to that number, so that a hypothesis is looked up instead
+ * of the reference being tokenized, interned and counted again. All references share the arenas; clear()
+ * drops them together. */
+struct ReferenceVocabularies {
+    enum : uint32_t { ABSENT = 0xFFFFFFFFu };   /* the id of a hypothesis token that is not in the reference */
+    struct Slot {
+        uint64_t hash;
+        uint32_t start;    /* in the entry's characters */
+        uint32_t length;
+        uint32_t id;       /* ABSENT: free slot */
+    };
+    struct Entry {
+        size_t chars_from, slots_from, mask;
+        bool short_segment;   /* hashed with SegmentHash (else CharactersHash) */
+    };
+
+    Buffer chars;
+    std::vector<Slot> slots;
+    std::vector<Entry> entries;
+
+    size_t bytes() const {
+        return chars.size() * sizeof(uint32_t) + slots.size() * sizeof(Slot) + entries.size() * sizeof(Entry);
+    }
+
+    void clear() {
+        chars.clear();
+        slots.clear();
+        entries.clear();
+    }
+
+    /* Keep the distinct tokens of `encoder`'s only text (after finish(), which numbered them in order of first
+     * appearance); returns the entry's number, or -1 when memory ran out. */
+    int64_t add(const SegmentEncoder& encoder) noexcept {
+        const size_t n = encoder.offsets.size() > 1 ? (size_t)encoder.offsets[1] : encoder.n_spans;
+        size_t size = 16;
+        while (size < 2 * (size_t)encoder.first_text_vocabulary) size <<= 1;
+        try {
+            const Entry entry{chars.size(), slots.size(), size - 1, encoder.short_segment};
+            size_t used = 0;
+            for (size_t k = 0; k < n; ++k)
+                used = std::max(used, encoder.spans[k].start + encoder.spans[k].length);
+            chars.insert(chars.end(), encoder.text.begin(), encoder.text.begin() + (std::ptrdiff_t)used);
+            chars.insert(chars.end(), TOKEN_READ_SLACK, 0u);   /* what same_token may read past a token */
+            slots.resize(slots.size() + size, Slot{0, 0, 0, (uint32_t)ABSENT});
+            Slot* table = slots.data() + entry.slots_from;
+            uint32_t next_id = 0;
+            for (size_t k = 0; k < n; ++k) {
+                if (encoder.ids[k] != next_id) continue;   /* not the token's first occurrence */
+                const Span& span = encoder.spans[k];
+                size_t index = (size_t)span.hash & entry.mask;
+                while (table[index].id != ABSENT) index = (index + 1) & entry.mask;
+                table[index] = Slot{span.hash, (uint32_t)span.start, (uint32_t)span.length, next_id++};
+            }
+            entries.push_back(entry);
+            return (int64_t)entries.size() - 1;
+        } catch (...) {
+            return -1;
+        }
+    }
+
+    /* Write the ids in reference `entry` of the tokens of `encoder`'s first text (tokenized, not finished) to
+     * encoder.ids, ABSENT for a token the reference lacks; false when memory ran out or the texts were hashed
+     * differently. */
+    bool lookup(int64_t entry_number, SegmentEncoder& encoder) const noexcept {
+        const Entry& entry = entries[(size_t)entry_number];
+        if (entry.short_segment != encoder.short_segment) return false;
+        const size_t n = encoder.offsets.size() > 1 ? (size_t)encoder.offsets[1] : encoder.n_spans;
+        try {
+            encoder.ids.resize(n);
+        } catch (...) {
+            return false;
+        }
+        const Slot* table = slots.data() + entry.slots_from;
+        const uint32_t* reference = chars.data() + entry.chars_from;
+        const uint32_t* text = encoder.text.data();
+        for (size_t k = 0; k < n; ++k) {
+            const Span& span = encoder.spans[k];
+            size_t index = (size_t)span.hash & entry.mask;
+            while (true) {
+                const Slot& slot = table[index];
+                if (slot.id == ABSENT || (slot.hash == span.hash && slot.length == span.length
+                                          && same_token(reference + slot.start, text + span.start, span.length))) {
+                    encoder.ids[k] = slot.id;
+                    break;
+                }
+                index = (index + 1) & entry.mask;
+            }
+        }
+        return true;
     }
 };
 
