@@ -3,14 +3,34 @@
 
 The statements are sacreBLEU 2.6's, in its order and in C doubles; ``log`` and ``exp`` are the C library's, which
 Python's ``math.log`` and ``math.exp`` call, so every row equals sacreBLEU's scalar result to the last bit.
+
+Sentence statistics repeat the same small counts over and over, so :func:`bleu_scores` remembers the ``log`` of
+each precision ``100 * correct / total`` and the brevity penalty of each ``(sys_len, ref_len)`` with small integer
+counts (:class:`Remembered`): the same C expression on the same doubles, computed once.
 """
 cimport cython
-from libc.math cimport exp, log
+from libc.math cimport NAN, exp, log
 from libcpp.vector cimport vector
 
 import numpy as np
 
 cdef double LOG_ZERO = -9999999999.0
+#: Counts below this are remembered (two tables of SMALL * SMALL doubles: 128 KiB each).
+cdef int SMALL = 128
+
+
+# Results of log and exp already computed in one bleu_scores call, by small integer counts; NaN: not yet.
+cdef struct Remembered:
+    double* logs    # [total * SMALL + correct]: log(100. * correct / total)
+    double* bps     # [sys_len * SMALL + ref_len]: exp(1 - ref_len / sys_len)
+
+
+cdef inline int small_index(double first, double second) noexcept nogil:
+    """``first * SMALL + second`` when both are integers in 0 .. SMALL - 1, else -1."""
+    if 0 <= first < SMALL and 0 <= second < SMALL and first == <double>(<int>first) \
+            and second == <double>(<int>second):
+        return <int>first * SMALL + <int>second
+    return -1
 
 #: Smoothing method codes of :func:`bleu_scores`.
 SMOOTHING_CODES = {"none": 0, "floor": 1, "add-k": 2, "exp": 3}
@@ -25,13 +45,20 @@ cdef enum Smoothing:
 @cython.wraparound(False)
 cdef void bleu_row(const double* correct_counts, const double* total_counts, int max_order, double sys_len,
                    double ref_len, int smoothing, double value, bint effective_order, double* score,
-                   double* precisions, double* bp) noexcept nogil:
-    cdef int n, eff_order = max_order
+                   double* precisions, double* bp, Remembered* remembered) noexcept nogil:
+    """One row of sacreBLEU's compute_bleu; `remembered` (or NULL) holds log and exp results of earlier rows."""
+    cdef int n, index, eff_order = max_order
     cdef double smooth_mteval = 1.0, log_sum = 0.0, correct, total
     cdef bint any_match = False
     bp[0] = 1.0
     if sys_len < ref_len:
-        bp[0] = exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        index = small_index(sys_len, ref_len) if remembered != NULL and sys_len > 0 else -1
+        if index < 0:
+            bp[0] = exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+        else:
+            if remembered.bps[index] != remembered.bps[index]:
+                remembered.bps[index] = exp(1 - ref_len / sys_len)
+            bp[0] = remembered.bps[index]
     for n in range(max_order):
         precisions[n] = 0.0
         any_match = any_match or correct_counts[n] != 0
@@ -57,7 +84,24 @@ cdef void bleu_row(const double* correct_counts, const double* total_counts, int
         else:
             precisions[n] = 100. * correct / total
     for n in range(eff_order):
-        log_sum = log_sum + (LOG_ZERO if precisions[n] == 0.0 else log(precisions[n]))
+        if precisions[n] == 0.0:
+            log_sum = log_sum + LOG_ZERO
+            continue
+        index = -1
+        if remembered != NULL:
+            correct = correct_counts[n]
+            total = total_counts[n]
+            if smoothing == SMOOTH_ADD_K and n > 0:
+                correct = correct + value
+                total = total + value
+            if correct != 0:    # then precisions[n] is 100. * correct / total (smoothing only sets the others)
+                index = small_index(total, correct)
+        if index < 0:
+            log_sum = log_sum + log(precisions[n])
+        else:
+            if remembered.logs[index] != remembered.logs[index]:
+                remembered.logs[index] = log(precisions[n])
+            log_sum = log_sum + remembered.logs[index]
     score[0] = bp[0] * exp(log_sum / eff_order)
 
 
@@ -84,7 +128,7 @@ def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_me
     cdef vector[double] precisions = vector[double](max_order)
     cdef double score, bp
     bleu_row(counts.data(), totals.data(), max_order, sys_len, ref_len, smoothing, smooth_value, effective_order,
-             &score, precisions.data(), &bp)
+             &score, precisions.data(), &bp, NULL)
     return score, list(precisions), bp
 
 
@@ -120,8 +164,18 @@ def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] tota
     cdef double[:, ::1] precision_view = precisions
     if rows == 0:
         return scores, precisions, bps
+    cdef vector[double] logs, brevity
+    cdef Remembered remembered
+    cdef Remembered* memory = NULL
+    if rows >= SMALL:   # worth the tables
+        logs.assign(SMALL * SMALL, NAN)
+        brevity.assign(SMALL * SMALL, NAN)
+        remembered.logs = logs.data()
+        remembered.bps = brevity.data()
+        memory = &remembered
     with nogil:
         for row in range(rows):
             bleu_row(&correct[row, 0], &total[row, 0], max_order, sys_len[row], ref_len[row], smoothing,
-                     smooth_value, effective_order, &score_view[row], &precision_view[row, 0], &bp_view[row])
+                     smooth_value, effective_order, &score_view[row], &precision_view[row, 0], &bp_view[row],
+                     memory)
     return scores, precisions, bps
