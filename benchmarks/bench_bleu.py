@@ -8,8 +8,10 @@ Timed in the same run on the same data, each row says whether the scores agree:
    runs) vs ``refscore.gleu`` on the same four corpora;
 3. sentence BLEU on ``--sentence-pairs`` (hypothesis, reference) pairs drawn from every WMT22 system:
    a loop over sacreBLEU's ``sentence_score`` (``effective_order=True``) vs one ``BLEU.sentence_scores`` call;
-   each system's pairs share the reference str objects (both libraries tokenize a repeated object once), and a
-   second row repeats the step with every reference a distinct object;
+   each system's pairs share the reference str objects (sacreBLEU's tokenizer cache and refscore both notice a
+   repeated text; refscore also scores the segments sharing a reference against one count of it), a second row
+   gives every reference its own (equal) object, and a third takes one system per WMT22 pair, so that no
+   reference text repeats (all of them, or ``--sentence-pairs`` if fewer);
 4. a ``--stream-segments`` corpus (default 1,000,000 segments) scored in chunks with
    ``BLEU.corpus_score_chunks`` (memory: one chunk + the column sums) and with per-chunk statistics merged by
    ``Statistics.concatenate`` (memory: the statistics, 10 int64 per segment).
@@ -139,17 +141,32 @@ def sentence_pairs(count: int) -> tuple[list[str], list[str]]:
     return (hyps * repeats)[:count], (refs * repeats)[:count]
 
 
+def distinct_reference_pairs(count: int) -> tuple[list[str], list[str]]:
+    """Up to ``count`` (hypothesis, reference) pairs, one system per WMT22 pair, whose references never repeat."""
+    hyps: list[str] = []
+    refs: list[str] = []
+    seen: set[str] = set()
+    for pair_dir in sorted(p for p in DATA.iterdir() if (p / "ref.txt").exists()):
+        system = sorted((pair_dir / "sys").glob("*.txt"))[0]
+        for hypothesis, reference in zip(read_segments(system), read_segments(pair_dir / "ref.txt")):
+            if reference not in seen:
+                seen.add(reference)
+                hyps.append(hypothesis)
+                refs.append(reference)
+    return hyps[:count], refs[:count]
+
+
 def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
     hyps, refs = sentence_pairs(count)
     print(f"Sentence BLEU on {count:,} pairs (effective_order=True): loop over sacreBLEU sentence_score vs one "
           f"BLEU.sentence_scores call")
     print(HEADER)
 
-    def peer_loop(references: list[str]) -> list[float]:
+    def peer_loop(hypotheses: list[str], references: list[str]) -> list[float]:
         peer = SacreBLEU(effective_order=True)  # per run: a cold tokenizer cache each time, as in a first run
-        return [peer.sentence_score(h, [r]).score for h, r in zip(hyps, references)]
+        return [peer.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)]
 
-    peer_t, expected = timed(lambda: peer_loop(refs), peer_repeat)
+    peer_t, expected = timed(lambda: peer_loop(hyps, refs), peer_repeat)
     metric = BLEU(effective_order=True)
     one_t, ours = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=1), repeat)
     two_t, _ = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=2), repeat)
@@ -161,12 +178,19 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
     # too. The second row gives every reference its own object, so refscore tokenizes each one.
     copies = [(reference + "\n")[:-1] for reference in refs]
     distinct = len({id(reference) for reference in refs})
-    peer_t, expected = timed(lambda: peer_loop(copies), peer_repeat)
+    peer_t, expected = timed(lambda: peer_loop(hyps, copies), peer_repeat)
     one_t, ours = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=1), repeat)
     two_t, _ = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=2), repeat)
     memory = peak_memory(lambda: metric.sentence_scores(hyps, copies, num_threads=1))
     agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
     print(row(f"  references as {count:,} objects", peer_t, one_t, two_t, agree, memory))
+    own_hyps, unique = distinct_reference_pairs(count)
+    peer_t, expected = timed(lambda: peer_loop(own_hyps, unique), peer_repeat)
+    one_t, ours = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1), repeat)
+    two_t, _ = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=2), repeat)
+    memory = peak_memory(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1))
+    agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
+    print(row(f"  {len(own_hyps):,} pairs, no ref repeated", peer_t, one_t, two_t, agree, memory))
     print(f"(first row: {distinct:,} distinct reference objects among the {count:,} pairs)")
     print()
 
