@@ -68,14 +68,23 @@ class Timing:
         self.wall, self.cpu = wall, cpu
 
 
-def timed(function: Callable[[], Any], repeat: int = 1) -> tuple[Timing, Any]:
+#: refscore's timings run for at least this long in all (and at least --repeat times), as timeit's autorange
+#: does: one run of a tenth of a second is easily caught by another job on a shared machine, while the peer's
+#: runs last seconds each.
+OURS_MIN_SECONDS = 2.0
+
+
+def timed(function: Callable[[], Any], repeat: int = 1, min_seconds: float = 0.0) -> tuple[Timing, Any]:
+    """Best times over `repeat` runs, more while less than `min_seconds` have passed (at most 100 runs)."""
     wall = cpu = float("inf")
     result = None
-    for _ in range(repeat):
+    runs, began = 0, time.perf_counter()
+    while runs < repeat or (time.perf_counter() - began < min_seconds and runs < 100):
         start, start_cpu = time.perf_counter(), time.process_time()
         result = function()
         wall = min(wall, time.perf_counter() - start)
         cpu = min(cpu, time.process_time() - start_cpu)
+        runs += 1
     return Timing(wall, cpu), result
 
 
@@ -109,8 +118,8 @@ def corpus_benchmarks(repeat: int, peer_repeat: int) -> None:
 
         peer_t, peer = timed(lambda: SacreBLEU(tokenize=tokenize).corpus_score(hyps, streams), peer_repeat)
         metric = BLEU(tokenize=tokenize)
-        one_t, ours = timed(lambda: metric.corpus_score(hyps, refs, num_threads=1), repeat)
-        two_t, _ = timed(lambda: metric.corpus_score(hyps, refs, num_threads=2), repeat)
+        one_t, ours = timed(lambda: metric.corpus_score(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
+        two_t, _ = timed(lambda: metric.corpus_score(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
         memory = peak_memory(lambda: metric.corpus_score(hyps, refs, num_threads=1))
         print(row("BLEU " + label, peer_t, one_t, two_t, abs(100 * ours.score - peer.score) <= 1e-9, memory))
 
@@ -121,8 +130,8 @@ def corpus_benchmarks(repeat: int, peer_repeat: int) -> None:
 
         peer_t, expected = timed(hf_google_bleu, peer_repeat)
         gleu = GLEU()
-        one_t, ours = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=1), repeat)
-        two_t, _ = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=2), repeat)
+        one_t, ours = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
+        two_t, _ = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
         memory = peak_memory(lambda: gleu.corpus_score(hyps, refs, num_threads=1))
         print(row("GLEU " + label, peer_t, one_t, two_t, ours.score == expected, memory))
     print()
@@ -168,8 +177,8 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
 
     peer_t, expected = timed(lambda: peer_loop(hyps, refs), peer_repeat)
     metric = BLEU(effective_order=True)
-    one_t, ours = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=1), repeat)
-    two_t, _ = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=2), repeat)
+    one_t, ours = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
+    two_t, _ = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
     memory = peak_memory(lambda: metric.sentence_scores(hyps, refs, num_threads=1))
     agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
     print(row(f"sentence BLEU x {count:,}", peer_t, one_t, two_t, agree, memory))
@@ -179,15 +188,15 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
     copies = [(reference + "\n")[:-1] for reference in refs]
     distinct = len({id(reference) for reference in refs})
     peer_t, expected = timed(lambda: peer_loop(hyps, copies), peer_repeat)
-    one_t, ours = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=1), repeat)
-    two_t, _ = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=2), repeat)
+    one_t, ours = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=1), repeat, OURS_MIN_SECONDS)
+    two_t, _ = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=2), repeat, OURS_MIN_SECONDS)
     memory = peak_memory(lambda: metric.sentence_scores(hyps, copies, num_threads=1))
     agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
     print(row(f"  references as {count:,} objects", peer_t, one_t, two_t, agree, memory))
     own_hyps, unique = distinct_reference_pairs(count)
     peer_t, expected = timed(lambda: peer_loop(own_hyps, unique), peer_repeat)
-    one_t, ours = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1), repeat)
-    two_t, _ = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=2), repeat)
+    one_t, ours = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1), repeat, OURS_MIN_SECONDS)
+    two_t, _ = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=2), repeat, OURS_MIN_SECONDS)
     memory = peak_memory(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1))
     agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
     print(row(f"  {len(own_hyps):,} pairs, no ref repeated", peer_t, one_t, two_t, agree, memory))

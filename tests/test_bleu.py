@@ -258,7 +258,11 @@ def test_formula_equals_sacrebleu_compute_bleu_to_the_last_bit(options):
     totals = np.sort(rng.integers(0, 6, size=(3000, max_order)) * scale, axis=1)[:, ::-1].copy()
     matches = np.minimum(totals, rng.integers(0, 5, size=totals.shape) * scale)
     sys_len, ref_len = rng.integers(0, 8, 3000) * scale[:, 0], rng.integers(0, 8, 3000) * scale[:, 0]
-    ours = bleu_from_counts(matches, totals, sys_len, ref_len, **options)
+    ours = bleu_from_counts(matches, totals, sys_len, ref_len, **options)   # int64, read in place
+    as_float = bleu_from_counts(matches.astype(float), totals.astype(float), sys_len.astype(float),
+                                ref_len.astype(float), **options)
+    np.testing.assert_array_equal(as_float.score, ours.score)
+    np.testing.assert_array_equal(as_float.precisions, ours.precisions)
     method = options.get("smooth_method", "exp")
     for row in range(3000):
         expected = SacreBLEU.compute_bleu(matches[row].tolist(), totals[row].tolist(), int(sys_len[row]),

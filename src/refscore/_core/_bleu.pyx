@@ -10,6 +10,7 @@ counts (:class:`Remembered`): the same C expression on the same doubles, compute
 """
 cimport cython
 from libc.math cimport NAN, exp, log
+from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 
 import numpy as np
@@ -132,15 +133,21 @@ def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_me
     return score, list(precisions), bp
 
 
+ctypedef fused count_t:
+    double
+    int64_t
+
+
 @cython.boundscheck(False)
 @cython.wraparound(False)
-def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] total not None,
-                const double[::1] sys_len not None, const double[::1] ref_len not None, smooth_method: str,
+def bleu_scores(const count_t[:, :] correct not None, const count_t[:, :] total not None,
+                const count_t[:] sys_len not None, const count_t[:] ref_len not None, smooth_method: str,
                 double smooth_value, bint effective_order):
     """``(score, precisions, bp)`` arrays on sacreBLEU's 0–100 scale, one row per row of statistics.
 
     ``correct`` and ``total`` are ``(rows, max_order)`` n-gram matches and totals, ``sys_len`` and ``ref_len``
-    ``(rows,)``; ``smooth_value`` is used by ``floor`` and ``add-k``.
+    ``(rows,)``, all float64 or all int64 (strided views, such as columns of a statistics table, are read in
+    place); ``smooth_value`` is used by ``floor`` and ``add-k``.
 
     >>> score, precisions, bp = bleu_scores(np.array([[2., 1., 0.]]), np.array([[3., 2., 1.]]), np.array([3.]),
     ...                                     np.array([3.]), "add-k", 1.0, False)
@@ -149,7 +156,7 @@ def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] tota
     """
     cdef int smoothing = smoothing_code(smooth_method)
     cdef Py_ssize_t rows = correct.shape[0], row
-    cdef int max_order = <int>correct.shape[1]
+    cdef int max_order = <int>correct.shape[1], n
     if (total.shape[0] != rows or total.shape[1] != max_order or sys_len.shape[0] != rows
             or ref_len.shape[0] != rows):
         raise ValueError(f"correct {(rows, max_order)} and total {(total.shape[0], total.shape[1])} must have the "
@@ -165,6 +172,7 @@ def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] tota
     if rows == 0:
         return scores, precisions, bps
     cdef vector[double] logs, brevity
+    cdef vector[double] counts = vector[double](2 * max_order)   # one row's matches, then its totals, as doubles
     cdef Remembered remembered
     cdef Remembered* memory = NULL
     if rows >= SMALL:   # worth the tables
@@ -175,7 +183,10 @@ def bleu_scores(const double[:, ::1] correct not None, const double[:, ::1] tota
         memory = &remembered
     with nogil:
         for row in range(rows):
-            bleu_row(&correct[row, 0], &total[row, 0], max_order, sys_len[row], ref_len[row], smoothing,
-                     smooth_value, effective_order, &score_view[row], &precision_view[row, 0], &bp_view[row],
-                     memory)
+            for n in range(max_order):
+                counts[n] = <double>correct[row, n]
+                counts[max_order + n] = <double>total[row, n]
+            bleu_row(counts.data(), counts.data() + max_order, max_order, <double>sys_len[row],
+                     <double>ref_len[row], smoothing, smooth_value, effective_order, &score_view[row],
+                     &precision_view[row, 0], &bp_view[row], memory)
     return scores, precisions, bps

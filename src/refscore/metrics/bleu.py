@@ -107,17 +107,18 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
     value = SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value
     matches = np.atleast_2d(np.asarray(matches))
     totals = np.atleast_2d(np.asarray(totals))
-    sys_len = np.asarray(sys_len, dtype=np.float64).reshape(-1)
-    ref_len = np.asarray(ref_len, dtype=np.float64).reshape(-1)
+    sys_len, ref_len = np.asarray(sys_len).reshape(-1), np.asarray(ref_len).reshape(-1)
     rows, max_order = matches.shape
     if totals.shape != matches.shape or sys_len.shape[0] != rows or ref_len.shape[0] != rows:
         raise InputError(f"bleu_from_counts: matches {matches.shape} and totals {totals.shape} must have the same "
                          f"(rows, max_order) shape, sys_len and ref_len one entry per row")
     if dtype is np.float64:     # sacreBLEU's scalar statements in one compiled loop
-        return BLEUComponents(*bleu_scores(
-            np.ascontiguousarray(matches, dtype=np.float64), np.ascontiguousarray(totals, dtype=np.float64),
-            np.ascontiguousarray(sys_len), np.ascontiguousarray(ref_len), smooth_method,
-            0.0 if value is None else float(value), effective_order))
+        arrays = (matches, totals, sys_len, ref_len)
+        if not all(array.dtype == np.int64 for array in arrays):   # int64 statistics are read in place
+            arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)
+        return BLEUComponents(*bleu_scores(*arrays, smooth_method, 0.0 if value is None else float(value),
+                                           effective_order))
+    sys_len, ref_len = sys_len.astype(np.float64), ref_len.astype(np.float64)
 
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # bp = 1 if sys_len >= ref_len else (exp(1 - ref_len / sys_len) if sys_len > 0 else 0)
