@@ -171,35 +171,30 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
           f"BLEU.sentence_scores call")
     print(HEADER)
 
+    metric = BLEU(effective_order=True)
+
     def peer_loop(hypotheses: list[str], references: list[str]) -> list[float]:
         peer = SacreBLEU(effective_order=True)  # per run: a cold tokenizer cache each time, as in a first run
         return [peer.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)]
 
-    peer_t, expected = timed(lambda: peer_loop(hyps, refs), peer_repeat)
-    metric = BLEU(effective_order=True)
-    one_t, ours = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
-    two_t, _ = timed(lambda: metric.sentence_scores(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
-    memory = peak_memory(lambda: metric.sentence_scores(hyps, refs, num_threads=1))
-    agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
-    print(row(f"sentence BLEU x {count:,}", peer_t, one_t, two_t, agree, memory))
+    def compare(label: str, hypotheses: list[str], references: list[str]) -> None:
+        peer_t, expected = timed(lambda: peer_loop(hypotheses, references), peer_repeat)
+        one_t, ours = timed(lambda: metric.sentence_scores(hypotheses, references, num_threads=1), repeat,
+                            OURS_MIN_SECONDS)
+        two_t, _ = timed(lambda: metric.sentence_scores(hypotheses, references, num_threads=2), repeat,
+                         OURS_MIN_SECONDS)
+        memory = peak_memory(lambda: metric.sentence_scores(hypotheses, references, num_threads=1))
+        agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
+        print(row(label, peer_t, one_t, two_t, agree, memory))
+
+    compare(f"sentence BLEU x {count:,}", hyps, refs)
     # Each system's references are the same str objects (as when several systems are scored against one reference
-    # list): refscore tokenizes a repeated object once per thread, sacreBLEU's tokenizer cache (by value) skips it
-    # too. The second row gives every reference its own object, so refscore tokenizes each one.
-    copies = [(reference + "\n")[:-1] for reference in refs]
+    # list); the second row gives every reference its own (equal) object, the third takes one system per pair, so
+    # that no reference text repeats.
     distinct = len({id(reference) for reference in refs})
-    peer_t, expected = timed(lambda: peer_loop(hyps, copies), peer_repeat)
-    one_t, ours = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=1), repeat, OURS_MIN_SECONDS)
-    two_t, _ = timed(lambda: metric.sentence_scores(hyps, copies, num_threads=2), repeat, OURS_MIN_SECONDS)
-    memory = peak_memory(lambda: metric.sentence_scores(hyps, copies, num_threads=1))
-    agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
-    print(row(f"  references as {count:,} objects", peer_t, one_t, two_t, agree, memory))
+    compare(f"  references as {count:,} objects", hyps, [(reference + "\n")[:-1] for reference in refs])
     own_hyps, unique = distinct_reference_pairs(count)
-    peer_t, expected = timed(lambda: peer_loop(own_hyps, unique), peer_repeat)
-    one_t, ours = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1), repeat, OURS_MIN_SECONDS)
-    two_t, _ = timed(lambda: metric.sentence_scores(own_hyps, unique, num_threads=2), repeat, OURS_MIN_SECONDS)
-    memory = peak_memory(lambda: metric.sentence_scores(own_hyps, unique, num_threads=1))
-    agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
-    print(row(f"  {len(own_hyps):,} pairs, no ref repeated", peer_t, one_t, two_t, agree, memory))
+    compare(f"  {len(own_hyps):,} pairs, no ref repeated", own_hyps, unique)
     print(f"(first row: {distinct:,} distinct reference objects among the {count:,} pairs)")
     print()
 
