@@ -19,7 +19,9 @@ Text input goes through ``bleu_text_statistics`` / ``gleu_text_statistics``: eac
 tokenizers) and its tokens interned in a small per-segment table right before its n-grams are counted, in the
 same parallel loop, so no corpus-wide vocabulary or id array is ever built. Their ids are numbered from the
 hypothesis' tokens on, so BLEU counts unigrams in dense per-id arrays and keys bigrams by their first token's id
-(``bleu_text_segment``): one table probe per token fewer.
+(``bleu_text_segment``): one table probe per token fewer. Texts met several times in a call (equal strings) are
+tokenized once per thread, and BLEU segments whose lone reference is such a text are scored as runs against one
+count of it (``shared_reference_runs``).
 """
 cimport cython
 from cython.parallel cimport prange, threadid
@@ -50,12 +52,10 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
                                 const void* data, int64_t length) noexcept nogil
         cbool finish() noexcept nogil
 
-    cdef cppclass ReferenceVocabularies:
-        ReferenceVocabularies()
-        size_t bytes() noexcept nogil
-        void clear() noexcept nogil
-        int64_t add(const SegmentEncoder& encoder) noexcept nogil
-        cbool lookup(int64_t entry, SegmentEncoder& encoder) noexcept nogil
+    cdef cppclass ReferenceVocabulary:
+        ReferenceVocabulary()
+        cbool assign(const SegmentEncoder& encoder) noexcept nogil
+        cbool lookup(SegmentEncoder& encoder) noexcept nogil
 
     int64_t SHORT_SEGMENT_CHARS
 
@@ -410,7 +410,7 @@ cdef int STATUS_TOO_LARGE = -2
 # When one reference is the lone reference of several short BLEU segments of a call (one reference list scored for
 # several systems), those segments are scored one after the other as a run (see shared_reference_runs): the
 # reference is tokenized, interned and counted once, its distinct tokens numbered in order of first appearance
-# (ReferenceVocabularies, in C++), its unigrams in dense counters and its longer n-grams in the thread's table,
+# (ReferenceVocabulary, in C++), its unigrams in dense counters and its longer n-grams in the thread's table,
 # exactly as bleu_text_segment counts them. Each hypothesis is tokenized and its tokens looked up in that
 # vocabulary (a token the reference lacks matches nothing), then its n-grams are looked up as always, under an
 # owner number of its own, so that no occurrence count of an earlier hypothesis leaks in. Rows are written per
@@ -464,7 +464,7 @@ cdef int64_t shared_reference_runs(Kind kind, const int64_t* groups, const int64
 
 
 cdef int shared_reference_run(SegmentEncoder* encoder, RepeatedTextCache* cache,
-                              ReferenceVocabularies* vocabulary, Table* scratch, const void** data, const int* kinds,
+                              ReferenceVocabulary* vocabulary, Table* scratch, const void** data, const int* kinds,
                               const int64_t* lengths, const int64_t* groups, const int64_t* segments, int64_t count,
                               int64_t ref_text, int tokenizer, cbool lowercase, int64_t max_order, int64_t* out,
                               int64_t width) noexcept nogil:
@@ -484,8 +484,7 @@ cdef int shared_reference_run(SegmentEncoder* encoder, RepeatedTextCache* cache,
                                       data[ref_text], lengths[ref_text])
             and encoder.finish()):
         return STATUS_NO_MEMORY
-    vocabulary.clear()
-    if vocabulary.add(encoder[0]) < 0:
+    if not vocabulary.assign(encoder[0]):
         return STATUS_NO_MEMORY
     length = encoder.offsets[1]
     words = encoder.first_text_vocabulary
@@ -509,7 +508,7 @@ cdef int shared_reference_run(SegmentEncoder* encoder, RepeatedTextCache* cache,
         encoder.begin(lengths[segment])
         if not (encoder.add_repeated_text(cache[0], groups[segment], tokenizer, lowercase, kinds[segment],
                                           data[segment], lengths[segment])
-                and vocabulary.lookup(0, encoder[0])):
+                and vocabulary.lookup(encoder[0])):
             return STATUS_NO_MEMORY
         ids = encoder.ids.data()
         hyp_len = encoder.offsets[1]
@@ -768,9 +767,9 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     cdef vector[SegmentEncoder] encoders
     encoders.resize(threads)
     cdef SegmentEncoder* encoder = encoders.data()
-    cdef vector[ReferenceVocabularies] vocabularies
+    cdef vector[ReferenceVocabulary] vocabularies
     vocabularies.resize(threads)
-    cdef ReferenceVocabularies* vocabulary = vocabularies.data()
+    cdef ReferenceVocabulary* vocabulary = vocabularies.data()
     cdef vector[int64_t] order, runs
     cdef vector[char] shared
     cdef int64_t n_runs = shared_reference_runs(kind, groups.data(), lengths.data(), &ref_offsets[0], n_segments,

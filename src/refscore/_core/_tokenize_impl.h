@@ -898,96 +898,76 @@ struct alignas(64) SegmentEncoder {
     }
 };
 
-/* ---- references scored against several hypotheses ------------------------------------------------------ */
+/* ---- a reference scored against several hypotheses ---------------------------------------------------- */
 
-/* One thread's vocabularies of references it scores against several hypotheses (the BLEU text kernel keeps
- * their n-gram counts beside them): per reference, its distinct tokens numbered 0 .. size - 1 in order of first
- * appearance and a table from a token's characters to that number, so that a hypothesis is looked up instead
- * of the reference being tokenized, interned and counted again. All references share the arenas; clear()
- * drops them together. */
-struct ReferenceVocabularies {
+/* The distinct tokens of one reference, numbered 0 .. size - 1 in order of first appearance, and a table from a
+ * token's characters to that number: the hypotheses scored against the reference are looked up in it instead of
+ * the reference being tokenized and interned again with each of them (the BLEU text kernel's runs). */
+struct ReferenceVocabulary {
     enum : uint32_t { ABSENT = 0xFFFFFFFFu };   /* the id of a hypothesis token that is not in the reference */
     struct Slot {
         uint64_t hash;
-        uint32_t start;    /* in the entry's characters */
+        uint32_t start;    /* in chars */
         uint32_t length;
         uint32_t id;       /* ABSENT: free slot */
     };
-    struct Entry {
-        size_t chars_from, slots_from, mask;
-        bool short_segment;   /* hashed with SegmentHash (else CharactersHash) */
-    };
 
-    Buffer chars;
+    Buffer chars;                 /* the reference's code points, as its tokenizer left them */
     std::vector<Slot> slots;
-    std::vector<Entry> entries;
+    size_t mask = 0;
+    bool short_segment = true;    /* hashed with SegmentHash (else CharactersHash) */
 
-    size_t bytes() const {
-        return chars.size() * sizeof(uint32_t) + slots.size() * sizeof(Slot) + entries.size() * sizeof(Entry);
-    }
-
-    void clear() {
-        chars.clear();
-        slots.clear();
-        entries.clear();
-    }
-
-    /* Keep the distinct tokens of `encoder`'s only text (after finish(), which numbered them in order of first
-     * appearance); returns the entry's number, or -1 when memory ran out. */
-    int64_t add(const SegmentEncoder& encoder) noexcept {
+    /* Take the distinct tokens of `encoder`'s only text (after finish(), which numbered them in order of first
+     * appearance); false when memory ran out. */
+    bool assign(const SegmentEncoder& encoder) noexcept {
         const size_t n = encoder.offsets.size() > 1 ? (size_t)encoder.offsets[1] : encoder.n_spans;
         size_t size = 16;
         while (size < 2 * (size_t)encoder.first_text_vocabulary) size <<= 1;
         try {
-            const Entry entry{chars.size(), slots.size(), size - 1, encoder.short_segment};
             size_t used = 0;
             for (size_t k = 0; k < n; ++k)
                 used = std::max(used, encoder.spans[k].start + encoder.spans[k].length);
-            chars.insert(chars.end(), encoder.text.begin(), encoder.text.begin() + (std::ptrdiff_t)used);
-            chars.insert(chars.end(), TOKEN_READ_SLACK, 0u);   /* what same_token may read past a token */
-            slots.resize(slots.size() + size, Slot{0, 0, 0, (uint32_t)ABSENT});
-            Slot* table = slots.data() + entry.slots_from;
-            uint32_t next_id = 0;
-            for (size_t k = 0; k < n; ++k) {
-                if (encoder.ids[k] != next_id) continue;   /* not the token's first occurrence */
-                const Span& span = encoder.spans[k];
-                size_t index = (size_t)span.hash & entry.mask;
-                while (table[index].id != ABSENT) index = (index + 1) & entry.mask;
-                table[index] = Slot{span.hash, (uint32_t)span.start, (uint32_t)span.length, next_id++};
-            }
-            entries.push_back(entry);
-            return (int64_t)entries.size() - 1;
+            chars.assign(encoder.text.begin(), encoder.text.begin() + (std::ptrdiff_t)used);
+            chars.resize(used + TOKEN_READ_SLACK, 0u);   /* what same_token may read past a token */
+            slots.assign(size, Slot{0, 0, 0, (uint32_t)ABSENT});
         } catch (...) {
-            return -1;
+            return false;
         }
+        mask = size - 1;
+        short_segment = encoder.short_segment;
+        uint32_t next_id = 0;
+        for (size_t k = 0; k < n; ++k) {
+            if (encoder.ids[k] != next_id) continue;   /* not the token's first occurrence */
+            const Span& span = encoder.spans[k];
+            size_t index = (size_t)span.hash & mask;
+            while (slots[index].id != ABSENT) index = (index + 1) & mask;
+            slots[index] = Slot{span.hash, (uint32_t)span.start, (uint32_t)span.length, next_id++};
+        }
+        return true;
     }
 
-    /* Write the ids in reference `entry` of the tokens of `encoder`'s first text (tokenized, not finished) to
-     * encoder.ids, ABSENT for a token the reference lacks; false when memory ran out or the texts were hashed
-     * differently. */
-    bool lookup(int64_t entry_number, SegmentEncoder& encoder) const noexcept {
-        const Entry& entry = entries[(size_t)entry_number];
-        if (entry.short_segment != encoder.short_segment) return false;
+    /* Write the ids of the tokens of `encoder`'s first text (tokenized, not finished) to encoder.ids, ABSENT for
+     * a token the reference lacks; false when memory ran out or the texts were hashed differently. */
+    bool lookup(SegmentEncoder& encoder) const noexcept {
+        if (short_segment != encoder.short_segment) return false;
         const size_t n = encoder.offsets.size() > 1 ? (size_t)encoder.offsets[1] : encoder.n_spans;
         try {
             encoder.ids.resize(n);
         } catch (...) {
             return false;
         }
-        const Slot* table = slots.data() + entry.slots_from;
-        const uint32_t* reference = chars.data() + entry.chars_from;
         const uint32_t* text = encoder.text.data();
         for (size_t k = 0; k < n; ++k) {
             const Span& span = encoder.spans[k];
-            size_t index = (size_t)span.hash & entry.mask;
+            size_t index = (size_t)span.hash & mask;
             while (true) {
-                const Slot& slot = table[index];
+                const Slot& slot = slots[index];
                 if (slot.id == ABSENT || (slot.hash == span.hash && slot.length == span.length
-                                          && same_token(reference + slot.start, text + span.start, span.length))) {
+                                          && same_token(chars.data() + slot.start, text + span.start, span.length))) {
                     encoder.ids[k] = slot.id;
                     break;
                 }
-                index = (index + 1) & entry.mask;
+                index = (index + 1) & mask;
             }
         }
         return true;
