@@ -681,6 +681,11 @@ static inline uint64_t text_content_hash(int kind, const void* data, int64_t len
  * by the texts equal to it, 0 .. (return value) - 1 in order of first appearance. Texts are equal when they
  * have the same buffer, or the same kind, length and bytes (a hash only picks the candidates). Throws
  * std::bad_alloc. */
+/* Occupied slots a text's lookup may pass before it gives up (the text is then treated as met once): at load
+ * factor 1/2 natural text needs one or two, so only crafted input with colliding hashes (the hash is not keyed)
+ * reaches it, and it keeps such input from making the search quadratic. */
+static const int REPEAT_MAX_PROBES = 256;
+
 static int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
                                     int64_t* group) {
     /* the texts' buffers are scattered over memory, and so are the table's slots: both are fetched a few
@@ -703,6 +708,7 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
         if (t + ahead < n) __builtin_prefetch(&table[(size_t)hashes[(size_t)(t + ahead)] & mask]);
         const uint64_t hash = hashes[(size_t)t];
         size_t index = (size_t)hash & mask;
+        int probes = 0;
         group[t] = -1;
         while (true) {
             Slot& slot = table[index];
@@ -722,6 +728,7 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
                 break;
             }
             index = (index + 1) & mask;
+            if (++probes == REPEAT_MAX_PROBES) break;   /* left ungrouped: repeats are only a shortcut */
         }
     }
     return groups;
