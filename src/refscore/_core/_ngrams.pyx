@@ -271,15 +271,25 @@ cdef inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t m
                      owner, table, mask, gen, counts, stride, limit)
 
 
+cdef inline void begin_row(int64_t* row, int64_t max_order, int64_t hyp_len, int64_t ref_len) noexcept nogil:
+    """A BLEU row without its matches: ``[hyp_len, ref_len, 0.., total_1..N]``."""
+    cdef int64_t n
+    for n in range(2 + 2 * max_order):
+        row[n] = 0
+    row[0] = hyp_len
+    row[1] = ref_len
+    for n in range(max_order):
+        if hyp_len - n > 0:
+            row[2 + max_order + n] = hyp_len - n
+
+
 cdef inline int64_t start_row(const int64_t* offsets, int64_t hyp_text, int64_t ref_first, int64_t ref_last,
                               int64_t max_order, int64_t* row) noexcept nogil:
     """A segment's BLEU row without its matches: ``[hyp_len, closest ref_len, 0.., total_1..N]``; returns the
     number of reference n-grams (what its table must hold)."""
-    cdef int64_t r, n, length, entries = 0
+    cdef int64_t r, length, entries = 0
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t best_diff = -1, best_len = 0, diff
-    for n in range(2 + 2 * max_order):
-        row[n] = 0
     for r in range(ref_first, ref_last):
         length = offsets[r + 1] - offsets[r]
         entries += count_ngrams(length, max_order)
@@ -288,11 +298,7 @@ cdef inline int64_t start_row(const int64_t* offsets, int64_t hyp_text, int64_t 
         if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
             best_diff = diff
             best_len = length
-    row[0] = hyp_len
-    row[1] = best_len
-    for n in range(max_order):
-        if hyp_len - n > 0:
-            row[2 + max_order + n] = hyp_len - n
+    begin_row(row, max_order, hyp_len, best_len)
     return entries
 
 
@@ -345,22 +351,55 @@ cdef inline Count* start_unigrams(Table* scratch, int64_t vocabulary) noexcept n
     return scratch.unigrams
 
 
+cdef inline void count_reference(const uint32_t* tokens, int64_t length, int64_t max_order, int32_t owner,
+                                 bint track_max, uint64_t limit, Count* unigrams, Slot* table, uint64_t mask,
+                                 uint32_t gen) noexcept nogil:
+    """Count one reference's n-grams for `owner` (see :func:`add_reference_occurrence` for `track_max`): unigrams
+    in the dense per-id counters, longer n-grams in the table, a bigram keyed by its first token's id (marked by
+    TOKEN_PREFIX). A start position stops at a token >= `limit` (the hypothesis has none)."""
+    cdef int64_t start, stop
+    cdef uint32_t token
+    for start in range(length):
+        token = tokens[start]
+        if token >= limit:
+            continue
+        add_reference_occurrence(&unigrams[token], owner, track_max)
+        stop = length - start if length - start < max_order else max_order
+        insert_ngrams(tokens + start, 1, stop, TOKEN_PREFIX | token, owner, table, mask, gen, track_max, limit)
+
+
+cdef inline void match_hypothesis(const uint32_t* tokens, int64_t length, int64_t max_order, int32_t owner,
+                                  uint64_t limit, Count* unigrams, Slot* table, uint64_t mask, uint32_t gen,
+                                  int64_t* matches) noexcept nogil:
+    """Add a hypothesis' clipped matches of orders 1..max_order to ``matches[0 .. max_order)``, against references
+    counted by :func:`count_reference`: occurrences (under `owner`) up to the references' maximum match. A token
+    >= `limit`, or one in no reference, starts no match."""
+    cdef int64_t start, stop
+    cdef uint32_t token
+    for start in range(length):
+        token = tokens[start]
+        if token >= limit or unigrams[token].ref_max == 0:
+            continue
+        if add_clipped_occurrence(&unigrams[token], owner):
+            matches[0] += 1
+        stop = length - start if length - start < max_order else max_order
+        match_ngrams(tokens + start, 1, stop, TOKEN_PREFIX | token, 1, owner, table, mask, gen, matches, 1, limit)
+
+
 cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t n_refs, int64_t max_order,
                            Table* scratch, int64_t* row, uint32_t vocabulary) noexcept nogil:
     """:func:`bleu_segment` for segment-local ids whose hypothesis tokens are ``0 .. vocabulary-1`` (text 0 is
     the hypothesis, texts 1..n_refs its references). Unigrams are counted in dense per-id arrays instead of the
     table, and a bigram's key takes its first token's id (marked by TOKEN_PREFIX) as prefix: one table probe per
     token fewer on both sides. Same row as bleu_segment; -1 when out of memory."""
-    cdef int64_t r, length, size, start, stop
+    cdef int64_t r, size
     cdef int64_t entries = start_row(offsets, 0, 1, 1 + n_refs, max_order, row)
     cdef int64_t hyp_len = row[0]
     cdef uint64_t mask
-    cdef uint32_t generation, token
-    cdef int32_t owner
-    cdef bint track_max = n_refs > 1, matched
+    cdef uint32_t generation
+    cdef bint track_max = n_refs > 1
     cdef Slot* table
     cdef Count* unigrams
-    cdef const uint32_t* tokens
     if hyp_len == 0 or entries == 0:
         return 0
 
@@ -375,29 +414,9 @@ cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t 
     # references: unigrams counted per id (the maximum over references), longer n-grams inserted in the table;
     # a start position stops at a token absent from the hypothesis (id >= vocabulary)
     for r in range(1, 1 + n_refs):
-        tokens = ids + offsets[r]
-        length = offsets[r + 1] - offsets[r]
-        owner = <int32_t>(r - 1)
-        for start in range(length):
-            token = tokens[start]
-            if token >= vocabulary:
-                continue
-            add_reference_occurrence(&unigrams[token], owner, track_max)
-            stop = length - start if length - start < max_order else max_order
-            insert_ngrams(tokens + start, 1, stop, TOKEN_PREFIX | token, owner, table, mask, generation, track_max,
-                          vocabulary)
-
-    # the hypothesis: occurrences up to the references' maximum are clipped matches
-    for start in range(hyp_len):
-        token = ids[start]
-        matched = add_clipped_occurrence(&unigrams[token], HYPOTHESIS)
-        if unigrams[token].ref_max == 0:
-            continue    # in no reference: no n-gram from here can match
-        if matched:
-            row[2] += 1
-        stop = hyp_len - start if hyp_len - start < max_order else max_order
-        match_ngrams(ids + start, 1, stop, TOKEN_PREFIX | token, 1, HYPOTHESIS, table, mask, generation, row + 2, 1,
-                     NO_LIMIT)
+        count_reference(ids + offsets[r], offsets[r + 1] - offsets[r], max_order, <int32_t>(r - 1), track_max,
+                        vocabulary, unigrams, table, mask, generation)
+    match_hypothesis(ids, hyp_len, max_order, HYPOTHESIS, vocabulary, unigrams, table, mask, generation, row + 2)
     return 0
 
 
@@ -470,14 +489,11 @@ cdef int shared_reference_run(SegmentEncoder* encoder, RepeatedTextCache* cache,
                               int64_t width) noexcept nogil:
     """Score the `count` segments ``segments[..]`` whose lone reference is text `ref_text` into their rows of
     `out`; 0, or STATUS_NO_MEMORY."""
-    cdef int64_t length, size, start, stop, k, segment, hyp_len, n
-    cdef int32_t owner
-    cdef uint32_t words, token
+    cdef int64_t length, size, k, segment, hyp_len
+    cdef uint32_t words, generation
     cdef uint64_t mask
-    cdef uint32_t generation
     cdef Slot* table
     cdef Count* unigrams
-    cdef const uint32_t* ids
     cdef int64_t* row
     encoder.begin(lengths[ref_text])
     if not (encoder.add_repeated_text(cache[0], groups[ref_text], tokenizer, lowercase, kinds[ref_text],
@@ -495,40 +511,22 @@ cdef int shared_reference_run(SegmentEncoder* encoder, RepeatedTextCache* cache,
     if table == NULL or (unigrams == NULL and words > 0):
         return STATUS_NO_MEMORY
     generation = scratch.gen
-    ids = encoder.ids.data()
-    for start in range(length):
-        token = ids[start]
-        add_reference_occurrence(&unigrams[token], 0, False)
-        stop = length - start if length - start < max_order else max_order
-        insert_ngrams(ids + start, 1, stop, TOKEN_PREFIX | token, 0, table, mask, generation, False, NO_LIMIT)
+    count_reference(encoder.ids.data(), length, max_order, 0, False, NO_LIMIT, unigrams, table, mask, generation)
 
     for k in range(count):
         segment = segments[k]
-        owner = <int32_t>k     # a fresh owner per hypothesis: the counters' `current` restarts for it
         encoder.begin(lengths[segment])
         if not (encoder.add_repeated_text(cache[0], groups[segment], tokenizer, lowercase, kinds[segment],
                                           data[segment], lengths[segment])
                 and vocabulary.lookup(encoder[0])):
             return STATUS_NO_MEMORY
-        ids = encoder.ids.data()
         hyp_len = encoder.offsets[1]
         row = out + segment * width
-        for n in range(width):
-            row[n] = 0
-        row[0] = hyp_len
-        row[1] = length
-        for n in range(max_order):
-            if hyp_len - n > 0:
-                row[2 + max_order + n] = hyp_len - n
-        for start in range(hyp_len):
-            token = ids[start]
-            if token >= words:
-                continue    # not in the reference: no n-gram from here can match
-            if add_clipped_occurrence(&unigrams[token], owner):
-                row[2] += 1
-            stop = hyp_len - start if hyp_len - start < max_order else max_order
-            match_ngrams(ids + start, 1, stop, TOKEN_PREFIX | token, 1, owner, table, mask, generation, row + 2, 1,
-                         words)
+        begin_row(row, max_order, hyp_len, length)
+        # a fresh owner per hypothesis: the counters' `current` restarts for it; tokens >= words are not in the
+        # reference
+        match_hypothesis(encoder.ids.data(), hyp_len, max_order, <int32_t>k, words, unigrams, table, mask,
+                         generation, row + 2)
     return 0
 
 

@@ -676,16 +676,16 @@ static inline uint64_t text_content_hash(int kind, const void* data, int64_t len
     return multiply_mix64(multiply_mix64(first ^ rest[0]) ^ second ^ rest[1]);
 }
 
-/* Number the texts met several times in a call (equal strings: a reference list repeated for each system
- * scored, or systems that produced the same output): group[t] is -1 for a text met once, else a number shared
- * by the texts equal to it, 0 .. (return value) - 1 in order of first appearance. Texts are equal when they
- * have the same buffer, or the same kind, length and bytes (a hash only picks the candidates). Throws
- * std::bad_alloc. */
 /* Occupied slots a text's lookup may pass before it gives up (the text is then treated as met once): at load
  * factor 1/2 natural text needs one or two, so only crafted input with colliding hashes (the hash is not keyed)
  * reaches it, and it keeps such input from making the search quadratic. */
 static const int REPEAT_MAX_PROBES = 256;
 
+/* Number the texts met several times in a call (equal strings: a reference list repeated for each system
+ * scored, or systems that produced the same output): group[t] is -1 for a text met once, else a number shared
+ * by the texts equal to it, 0 .. (return value) - 1 in order of first appearance. Texts are equal when they
+ * have the same buffer, or the same kind, length and bytes (a hash only picks the candidates). Throws
+ * std::bad_alloc. */
 static int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
                                     int64_t* group) {
     /* the texts' buffers are scattered over memory, and so are the table's slots: both are fetched a few
@@ -696,12 +696,11 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
         if (t + ahead < n) __builtin_prefetch(data[t + ahead]);
         hashes[(size_t)t] = text_content_hash(kinds[t], data[t], lengths[t]);
     }
-    /* first: the first index of the text's hash; value: that index while the text was met once, or -1 - its
-     * group */
-    struct Slot { int64_t first; int64_t value; };
+    /* first: the first text with these contents (-1: free slot); group: their group, -1 while met once */
+    struct Slot { int64_t first; int64_t group; };
     size_t size = 16;
     while (size < 2 * (size_t)n) size <<= 1;
-    std::vector<Slot> table(size, Slot{-1, 0});
+    std::vector<Slot> table(size, Slot{-1, -1});
     const size_t mask = size - 1;
     int64_t groups = 0;
     for (int64_t t = 0; t < n; ++t) {
@@ -713,18 +712,15 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
         while (true) {
             Slot& slot = table[index];
             if (slot.first < 0) {
-                slot = Slot{t, t};
+                slot = Slot{t, -1};
                 break;
             }
             const int64_t first = slot.first;
             if (hashes[(size_t)first] == hash && kinds[first] == kinds[t] && lengths[first] == lengths[t]
                     && (data[first] == data[t]
                         || std::memcmp(data[first], data[t], (size_t)lengths[t] * (size_t)kinds[t]) == 0)) {
-                if (slot.value >= 0) {
-                    group[slot.value] = groups;
-                    slot.value = -1 - groups++;
-                }
-                group[t] = -1 - slot.value;
+                if (slot.group < 0) group[first] = slot.group = groups++;
+                group[t] = slot.group;
                 break;
             }
             index = (index + 1) & mask;
@@ -804,6 +800,17 @@ struct alignas(64) SegmentEncoder {
         }
     }
 
+    /* The number of tokens of the segment's first text. */
+    size_t first_text_tokens() const { return offsets.size() > 1 ? (size_t)offsets[1] : n_spans; }
+
+    /* How many code points from `chars_from` on tokens tokens_from .. tokens_to - 1 reach into. */
+    size_t chars_used(size_t tokens_from, size_t tokens_to, size_t chars_from) const {
+        size_t used = 0;
+        for (size_t k = tokens_from; k < tokens_to; ++k)
+            used = std::max(used, spans[k].start + spans[k].length - chars_from);
+        return used;
+    }
+
     /* add_text for a text of repeat group `group` (-1: none): the first time on this thread it is tokenized
      * and kept in `cache`, later its code points and tokens are copied from there (the same tokens). */
     bool add_repeated_text(RepeatedTextCache& cache, int64_t group, int tokenizer, bool lowercase, int kind,
@@ -814,9 +821,7 @@ struct alignas(64) SegmentEncoder {
         if (!add_text(tokenizer, lowercase, kind, data, length)) return false;
         if (group < 0 || cache.chars.size() >= RepeatedTextCache::MAX_CHARS) return true;
         try {
-            size_t used = 0;
-            for (size_t k = tokens_from; k < n_spans; ++k)
-                used = std::max(used, spans[k].start + spans[k].length - chars_from);
+            const size_t used = chars_used(tokens_from, n_spans, chars_from);
             RepeatedTextCache::Entry kept{cache.chars.size(), used, cache.tokens.size() / 2, n_spans - tokens_from};
             cache.chars.insert(cache.chars.end(), text.begin() + (std::ptrdiff_t)chars_from,
                                text.begin() + (std::ptrdiff_t)(chars_from + used));
@@ -869,7 +874,7 @@ struct alignas(64) SegmentEncoder {
                 }
             }
         };
-        const size_t first_text_end = offsets.size() > 1 ? (size_t)offsets[1] : n_spans;
+        const size_t first_text_end = first_text_tokens();
         intern(0, first_text_end);
         first_text_vocabulary = next_id;
         intern(first_text_end, n_spans);
@@ -927,13 +932,11 @@ struct ReferenceVocabulary {
     /* Take the distinct tokens of `encoder`'s only text (after finish(), which numbered them in order of first
      * appearance); false when memory ran out. */
     bool assign(const SegmentEncoder& encoder) noexcept {
-        const size_t n = encoder.offsets.size() > 1 ? (size_t)encoder.offsets[1] : encoder.n_spans;
+        const size_t n = encoder.first_text_tokens();
         size_t size = 16;
         while (size < 2 * (size_t)encoder.first_text_vocabulary) size <<= 1;
         try {
-            size_t used = 0;
-            for (size_t k = 0; k < n; ++k)
-                used = std::max(used, encoder.spans[k].start + encoder.spans[k].length);
+            const size_t used = encoder.chars_used(0, n, 0);
             chars.assign(encoder.text.begin(), encoder.text.begin() + (std::ptrdiff_t)used);
             chars.resize(used + TOKEN_READ_SLACK, 0u);   /* what same_token may read past a token */
             slots.assign(size, Slot{0, 0, 0, (uint32_t)ABSENT});
@@ -957,7 +960,7 @@ struct ReferenceVocabulary {
      * a token the reference lacks; false when memory ran out or the texts were hashed differently. */
     bool lookup(SegmentEncoder& encoder) const noexcept {
         if (short_segment != encoder.short_segment) return false;
-        const size_t n = encoder.offsets.size() > 1 ? (size_t)encoder.offsets[1] : encoder.n_spans;
+        const size_t n = encoder.first_text_tokens();
         try {
             encoder.ids.resize(n);
         } catch (...) {
