@@ -177,9 +177,7 @@ class PackedEncoder:
         attention_output = layer.attention.output
         attended = _dense_residual_norm(attention_output.dense, context, hidden, attention_output.LayerNorm,
                                         workspace)
-        dense = layer.intermediate.dense
-        intermediate = workspace.matrix("intermediate", hidden.shape[0], dense.out_features, hidden.dtype)
-        torch.addmm(dense.bias, attended, dense.weight.t(), out=intermediate)
+        intermediate = _dense_into(layer.intermediate.dense, attended, workspace, "intermediate")
         if exact_gelu:  # the same kernel, in place
             torch.ops.aten.gelu_(intermediate)
         else:
@@ -192,11 +190,8 @@ class PackedEncoder:
         """Multi-head softmax attention within each sequence, one run of equal-length sequences at a time."""
         torch, _ = torch_and_transformers()
         attention = torch.nn.functional.scaled_dot_product_attention
-        projections = []
-        for name in ("query", "key", "value"):
-            dense = getattr(self_attention, name)
-            projection = workspace.matrix(name, hidden.shape[0], dense.out_features, hidden.dtype)
-            projections.append(torch.addmm(dense.bias, hidden, dense.weight.t(), out=projection))
+        projections = [_dense_into(getattr(self_attention, name), hidden, workspace, name)
+                       for name in ("query", "key", "value")]
         context = workspace.matrix("context", *projections[0].shape, hidden.dtype)
         for first, count, length in runs:
             rows = slice(first, first + count * length)
@@ -224,6 +219,13 @@ class PackedEncoder:
             return False
         scale = expected.abs().amax(dim=-1, keepdim=True).clamp_min(1e-30)
         return bool(((ours - expected).abs() / scale).max() <= CHECK_TOLERANCE)
+
+
+def _dense_into(dense: Any, inputs: Any, workspace: Workspace, name: str) -> Any:
+    """``dense(inputs)`` (a ``torch.nn.Linear``), written into the workspace's buffer ``name``."""
+    torch, _ = torch_and_transformers()
+    out = workspace.matrix(name, inputs.shape[0], dense.out_features, inputs.dtype)
+    return torch.addmm(dense.bias, inputs, dense.weight.t(), out=out)
 
 
 def _dense_residual_norm(dense: Any, inputs: Any, residual: Any, norm: Any, workspace: Workspace) -> Any:
