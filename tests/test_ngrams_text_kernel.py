@@ -77,6 +77,15 @@ def test_repeated_text_objects_equal_two_step(data, tokenizer, lowercase, order,
                                       two_step(kind, repeated, tokenizer, lowercase, orders))
 
 
+def assert_bleu_equals_two_step_on_threads(data, settings) -> None:
+    """BLEU statistics (order 4) of the fused path on 1-3 threads equal the two-step path's, for each
+    (tokenizer, lowercase) of `settings`."""
+    for tokenizer, lowercase in settings:
+        expected = two_step("bleu", data, tokenizer, lowercase, (4,))
+        for threads in (1, 2, 3):
+            np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (4,), threads=threads), expected)
+
+
 def test_references_repeated_for_several_systems_on_several_threads():
     rng = np.random.default_rng(11)
     vocabulary = np.array(WORDS + ["<b>", "&lt;", "x\ny"] + [f"w{k}" for k in range(300)])
@@ -84,10 +93,7 @@ def test_references_repeated_for_several_systems_on_several_threads():
                   for _ in range(1500)]
     data = [(" ".join(rng.choice(vocabulary, rng.integers(0, 40))), group)
             for _system in range(3) for group in references]   # the same reference objects for every system
-    for tokenizer, lowercase in (("13a", False), ("13a", True), ("intl", False), ("zh", True)):
-        expected = two_step("bleu", data, tokenizer, lowercase, (4,))
-        for threads in (1, 2, 3):
-            np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (4,), threads=threads), expected)
+    assert_bleu_equals_two_step_on_threads(data, (("13a", False), ("13a", True), ("intl", False), ("zh", True)))
 
 
 def test_segments_sharing_one_reference_are_scored_from_it_once():
@@ -108,10 +114,7 @@ def test_segments_sharing_one_reference_are_scored_from_it_once():
                 group = [reference if system % 2 else (reference + "\n")[:-1]]   # an equal str, another object
             data.append((hypothesis, group))
     data += [("the the cat the", ["the the the cat"])] * 2_100   # one reference in runs of at most 1,024
-    for tokenizer, lowercase in (("13a", False), ("13a", True), ("zh", False), ("char", True)):
-        expected = two_step("bleu", data, tokenizer, lowercase, (4,))
-        for threads in (1, 2, 3):
-            np.testing.assert_array_equal(fused("bleu", data, tokenizer, lowercase, (4,), threads=threads), expected)
+    assert_bleu_equals_two_step_on_threads(data, (("13a", False), ("13a", True), ("zh", False), ("char", True)))
 
 
 def test_long_segment_with_many_distinct_tokens():
