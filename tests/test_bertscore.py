@@ -26,6 +26,7 @@ bert_score = pytest.importorskip("bert_score")
 
 import refscore  # noqa: E402
 import refscore.metrics  # noqa: E402
+from refscore._bertscore import first_layer  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
 from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
 from refscore._bertscore.packed import (  # noqa: E402
@@ -136,6 +137,22 @@ def test_single_reference_idf_gives_bert_score_nan_recall(tiny_bert):
 
 
 # -- speed features keep results --------------------------------------------------------------------------------------
+def test_batches_follow_the_token_budget_and_split_the_tail_on_cpu(tiny_bert):
+    embedder = refscore.BERTScorer(tiny_bert, 2, batch_tokens=100)._embedder
+    lengths = [50] * 6 + [10] * 40 + [5] * 10  # 750 tokens, longest first
+
+    def tokens(batches):
+        pairs = list(batches)
+        assert [start for start, _ in pairs] == [0] + [stop for _, stop in pairs[:-1]]
+        assert pairs[-1][1] == len(lengths)
+        return [sum(lengths[start:stop]) for start, stop in pairs]
+
+    # Once at most 4 budgets (400 tokens) remain, batches hold a quarter budget (25 tokens: two 10s, five 5s).
+    assert tokens(embedder._batches(lengths)) == [100] * 4 + [20] * 15 + [25] * 2
+    embedder.split_tail = False
+    assert tokens(embedder._batches(lengths)) == [100] * 7 + [50]
+
+
 def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
     reference = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
     scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=7)
@@ -153,9 +170,9 @@ def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, mon
     threads_used = set()
     forward = scorer._embedder._forward
 
-    def recording(batch, workspaces):
+    def recording(batch, workspaces, table):
         threads_used.add(threading.current_thread().name)
-        return forward(batch, workspaces)
+        return forward(batch, workspaces, table)
 
     monkeypatch.setattr(scorer._embedder, "_forward", recording)
     before = torch.get_num_threads()
@@ -189,6 +206,58 @@ def test_packed_forward_matches_the_model_forward(tiny_model):
         assert a.shape == b.shape == (len(a), TINY_LAYERS + 1, 32)
         np.testing.assert_allclose(a.numpy(), b.numpy(), atol=1e-6, rtol=0)
     assert_close(packed.score(HYPS, REFS), plain.score(HYPS, REFS))
+
+
+@pytest.mark.parametrize("table_rows", [None, 5])
+def test_first_layer_tables_give_the_per_token_products(tiny_model, monkeypatch, table_rows):
+    scorer = refscore.BERTScorer(tiny_model, 2)
+    model, first = scorer._loaded.model, scorer._embedder.packed.first
+    assert first is not None
+    pad = scorer._embedder.pad_id
+    sequences = scorer._encode_unique(HYPS, "hypotheses")
+    # A real token equal to the pad id: RoBERTa's embeddings give it the padding position.
+    sequences[0] = np.concatenate([sequences[0][:2], [pad], sequences[0][2:]])
+    if table_rows is not None:
+        monkeypatch.setattr(first_layer, "TABLE_BYTES", table_rows * first.weight.shape[0] * 4)
+    table = first.token_table(sequences)
+    assert (table.slot_of >= 0).sum() == (table_rows or len(np.unique(np.concatenate(sequences))))
+    input_ids = torch.from_numpy(scorer._embedder._padded(sequences)[0])
+    real = torch.from_numpy(np.arange(input_ids.shape[1])[None, :] < np.array([len(s) for s in sequences])[:, None])
+    token_ids = input_ids[real]
+    positions = first.position_ids(input_ids, real)
+    with torch.inference_mode():
+        hidden, rstd = first.embed(token_ids, positions)
+        expected_hidden = model.embeddings(input_ids=input_ids)[real]
+        products = first.products(table, token_ids, positions, rstd, hidden,
+                                  torch.empty(len(token_ids), first.weight.shape[0]))
+        expected = torch.addmm(first.bias, expected_hidden, first.weight.t())
+    np.testing.assert_array_equal(hidden.numpy(), expected_hidden.numpy())
+    np.testing.assert_allclose(products.numpy(), expected.numpy(), atol=2e-6, rtol=2e-6)
+
+
+def test_first_layer_kernel_rejects_rows_outside_its_tables():
+    from refscore._core._encoder import first_layer_products
+
+    rows, positions = np.ones((2, 3), np.float32), np.ones((4, 3), np.float32)
+    out = np.zeros((2, 3), np.float32)
+    args = (np.ones(2, np.float32), np.zeros(3, np.float32), out)
+    with pytest.raises(ValueError, match="token 1 has slot 2 .of 2. and position 0"):
+        first_layer_products(rows, positions, np.array([0, 2]), np.array([1, 0]), *args)
+    with pytest.raises(ValueError, match="token 0 has slot 0 .of 2. and position 4 .of 4."):
+        first_layer_products(rows, positions, np.array([0, -1]), np.array([4, 0]), *args)
+    with pytest.raises(ValueError, match="1 slots, 2 positions and 2 scales for 2 tokens"):
+        first_layer_products(rows, positions, np.array([0]), np.array([1, 0]), *args)
+    assert not out.any()
+
+
+@pytest.mark.parametrize("module", ["refscore._core._encoder", "refscore._bertscore.packed",
+                                    "refscore._bertscore.engine"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0
 
 
 def test_workspace_buffers_are_reused_from_batch_to_batch():
@@ -420,10 +489,10 @@ def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
     scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=10_000)
     run_model = scorer._embedder._run_model
 
-    def limited(batch, workspaces):
+    def limited(batch, workspaces, table):
         if len(batch) > 3:
             raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
-        return run_model(batch, workspaces)
+        return run_model(batch, workspaces, table)
 
     scorer._embedder._run_model = limited
     with pytest.warns(RefscoreWarning, match="out of memory.*retrying with smaller batches"):

@@ -28,16 +28,21 @@ import numpy as np
 
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.models import LoadedModel
+from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
 from refscore.errors import RefscoreWarning
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
-#: Upper bound on floats held by one greedy-matching batch (similarities plus padded embeddings): 4 MB, so a
-#: batch stays in cache and its memory is reused by the next one.
+#: Upper bound on values held by one greedy-matching batch (similarities plus padded embeddings, float64): 8 MB,
+#: so a batch stays in cache and its memory is reused by the next one.
 MATCH_BUDGET = 1 << 20
 #: Most batches embedded (or matched) at once on CPU; more threads are shared out among this many workers.
 MAX_WORKERS = 8
+#: On CPU the last TAIL_BATCHES budgets' worth of tokens are embedded in batches of a TAIL_SPLIT-th of the budget,
+#: so that worker threads finish at about the same time (the cut does not depend on the thread count).
+TAIL_BATCHES = 4
+TAIL_SPLIT = 4
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
 PROGRESS_MIN_TOKENS = 200_000
 
@@ -127,6 +132,7 @@ class Embedder:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
         self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 2048))
+        self.split_tail = device_type == "cpu"
         self.progress = progress
         self.cache_size = cache_size
         self.cache: OrderedDict[bytes, Any] = OrderedDict()
@@ -156,7 +162,11 @@ class Embedder:
             total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
         groups = [order[start:stop] for start, stop in batches]
         inputs = [[sequences[idx[0]] for idx in group] for group in groups]
-        forward = functools.partial(self._forward, workspaces=WorkspacePool())
+        table = None
+        if self.packed is not None and order:
+            table = self.packed.token_table([sequences[idx[0]] for idx in order],
+                                            lambda function, items: parallel_map(function, list(items), plan))
+        forward = functools.partial(self._forward, workspaces=WorkspacePool(), table=table)
         for group, embeddings in zip(groups, _progress(parallel_map(forward, inputs, plan), len(groups), show,
                                                         "BERTScore embedding")):
             for idx, embedding in zip(group, embeddings):
@@ -174,19 +184,24 @@ class Embedder:
             self.cache.popitem(last=False)
 
     def _batches(self, lengths: list[int]) -> Iterator[tuple[int, int]]:
-        """Consecutive (start, stop) ranges of the length-sorted (longest first) sequences within the budget."""
+        """Consecutive (start, stop) ranges of the length-sorted (longest first) sequences within the budget; on
+        CPU the last :data:`TAIL_BATCHES` budgets' worth of tokens within a :data:`TAIL_SPLIT`-th of it."""
+        remaining = sum(lengths)
         start = 0
         while start < len(lengths):
-            longest = lengths[start]
-            count = max(1, self.batch_tokens // max(longest, 1))
-            yield start, min(start + count, len(lengths))
-            start += count
+            budget = self.batch_tokens
+            if self.split_tail and remaining <= TAIL_BATCHES * budget:
+                budget = max(1, budget // TAIL_SPLIT)
+            stop = min(start + max(1, budget // max(lengths[start], 1)), len(lengths))
+            remaining -= sum(lengths[start:stop])
+            yield start, stop
+            start = stop
 
-    def _forward(self, batch: list[np.ndarray], workspaces: WorkspacePool) -> list[Any]:
+    def _forward(self, batch: list[np.ndarray], workspaces: WorkspacePool, table: TokenTable | None) -> list[Any]:
         torch, _ = torch_and_transformers()
         out_of_memory = getattr(torch.cuda, "OutOfMemoryError", ())
         try:
-            return self._run_model(batch, workspaces)
+            return self._run_model(batch, workspaces, table)
         except out_of_memory:  # type: ignore[misc]
             if len(batch) == 1:
                 raise
@@ -197,11 +212,11 @@ class Embedder:
                           f"{self.batch_tokens}; pass a smaller batch_tokens to avoid the retry)",
                           RefscoreWarning, stacklevel=2)
             half = len(batch) // 2
-            return self._forward(batch[:half], workspaces) + self._forward(batch[half:], workspaces)
+            return self._forward(batch[:half], workspaces, table) + self._forward(batch[half:], workspaces, table)
 
-    def _run_model(self, batch: list[np.ndarray], workspaces: WorkspacePool) -> list[Any]:
+    def _run_model(self, batch: list[np.ndarray], workspaces: WorkspacePool, table: TokenTable | None) -> list[Any]:
         """Normalised embeddings of the sequences of one batch: packed (with a workspace borrowed from
-        ``workspaces``) when possible, else the model's forward."""
+        ``workspaces`` and the call's first-layer ``table``) when possible, else the model's forward."""
         torch, _ = torch_and_transformers()
         lengths = [len(ids) for ids in batch]
         input_ids, mask = self._padded(batch)
@@ -209,7 +224,7 @@ class Embedder:
             if self.packed is not None:
                 with workspaces.borrow() as workspace:
                     hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, self.loaded.all_layers,
-                                                       workspace)
+                                                       workspace, table)
                 return list(torch.split(_normalise(hidden.float()), lengths))
             hidden = _normalise(self._model_forward(input_ids, mask).float())
             return [hidden[row, :length] for row, length in enumerate(lengths)]
@@ -247,7 +262,9 @@ def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray
     """P, R, F of each pair ``(hyp_embeddings[i], ref_embeddings[i])``: ``(n_pairs, n_layers, 3)`` float32.
 
     Every token (special tokens included) is a match candidate; each side's weights are normalised to sum 1;
-    ``F = 2PR/(P+R)`` with NaN -> 0. Pairs are batched by length; padding never wins a maximum. A ``plan`` with
+    ``F = 2PR/(P+R)`` with NaN -> 0. The similarities and weighted sums are computed in float64 from the float32
+    embeddings and P and R rounded to float32 once, so the matching adds almost no rounding to that of the
+    embeddings (bert-score's float32 matching adds its own); F is bert-score's float32 ``2PR/(P+R)`` of them. Pairs are batched by length; padding never wins a maximum. A ``plan`` with
     several workers matches that many batches at once (see :func:`parallel_map`).
     """
     torch, _ = torch_and_transformers()
@@ -287,12 +304,12 @@ def _match_chunks(hyp_len: np.ndarray, ref_len: np.ndarray, n_layers: int, dim: 
 
 
 def _pad(embeddings: list[Any], weights: list[np.ndarray], torch: Any) -> tuple[Any, Any, Any]:
-    """(B, layers, L, d) zero-padded embeddings, (B, L) normalised weights, (B, L) validity mask."""
-    padded = torch.nn.utils.rnn.pad_sequence(list(embeddings), batch_first=True)  # (B, L, layers, d)
+    """(B, layers, L, d) zero-padded embeddings, (B, L) normalised weights (both float64), (B, L) validity mask."""
+    padded = torch.nn.utils.rnn.pad_sequence(list(embeddings), batch_first=True).double()  # (B, L, layers, d)
     width = padded.shape[1]
     lengths = torch.tensor([e.shape[0] for e in embeddings], device=padded.device)
     valid = torch.arange(width, device=padded.device)[None, :] < lengths[:, None]
-    weight = torch.zeros((len(weights), width), dtype=torch.float32)
+    weight = torch.zeros((len(weights), width), dtype=torch.float64)
     for row, w in enumerate(weights):
         weight[row, :len(w)] = torch.from_numpy(w)
     weight = weight.to(padded.device)
@@ -309,8 +326,8 @@ def _match_batch(hyp_emb: list[Any], hyp_w: list[np.ndarray], ref_emb: list[Any]
     sim = sim.masked_fill(~pair_valid, -math.inf)
     word_precision = sim.amax(dim=3).masked_fill(~hyp_valid[:, None, :], 0.0)
     word_recall = sim.amax(dim=2).masked_fill(~ref_valid[:, None, :], 0.0)
-    precision = (word_precision * hyp_weight[:, None, :]).sum(dim=2)
-    recall = (word_recall * ref_weight[:, None, :]).sum(dim=2)
+    precision = (word_precision * hyp_weight[:, None, :]).sum(dim=2).float()
+    recall = (word_recall * ref_weight[:, None, :]).sum(dim=2).float()
     f1 = 2 * precision * recall / (precision + recall)
     f1 = f1.masked_fill(torch.isnan(f1), 0.0)
     return torch.stack((precision, recall, f1), dim=-1).cpu().numpy()

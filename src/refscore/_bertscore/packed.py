@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from refscore._bertscore.deps import torch_and_transformers
+from refscore._bertscore.first_layer import ChunkMap, FirstLayerProjection, TokenTable
 
 #: Encoder classes whose embeddings and layers have the standard BERT structure (``BertLayer`` and its copies).
 PACKED_MODELS = {"BertModel": "BertLayer", "RobertaModel": "RobertaLayer", "XLMRobertaModel": "XLMRobertaLayer",
@@ -140,6 +141,8 @@ class PackedEncoder:
         self.layers = list(model.encoder.layer)
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
         self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
+        self.stacked = [_stack_projections(layer.attention.self) for layer in self.layers]
+        self.first = FirstLayerProjection.for_model(model, *self.stacked[0]) if self.layers else None
 
     @classmethod
     def for_model(cls, model: Any, device: str, pad_id: int) -> PackedEncoder | None:
@@ -150,30 +153,51 @@ class PackedEncoder:
         packed = cls(model)
         return packed if packed.agrees_with_model(pad_id) else None
 
+    def token_table(self, sequences: Sequence[np.ndarray], map_chunks: ChunkMap = map) -> TokenTable | None:
+        """The first layer's per-id table for the tokens of ``sequences`` (None when the model's embeddings are
+        not the standard sum); see :mod:`refscore._bertscore.first_layer`."""
+        return None if self.first is None else self.first.token_table(sequences, map_chunks)
+
     def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool,
-                      workspace: Workspace | None = None) -> Any:
+                      workspace: Workspace | None = None, table: TokenTable | None = None) -> Any:
         """``(n_tokens, n_states, hidden)`` hidden states of the real tokens of the padded ``input_ids`` (rows in
         order, each row's first ``lengths[row]`` tokens): the last layer only, or every state from the embeddings
         on with ``all_layers``. The largest intermediate activations are computed in ``workspace`` (a new one by
-        default)."""
+        default); the first layer's products come from ``table`` (by default one made for this batch)."""
         torch, _ = torch_and_transformers()
         workspace = workspace or Workspace()
         width = input_ids.shape[1]
         real = torch.from_numpy(np.arange(width)[None, :] < np.asarray(lengths)[:, None])
-        hidden = self.model.embeddings(input_ids=input_ids)[real]
+        products = None  # the first layer's, when computed from the tables
+        if self.first is None:
+            hidden = self.model.embeddings(input_ids=input_ids)[real]
+        else:
+            token_ids = input_ids[real]
+            positions = self.first.position_ids(input_ids, real)
+            hidden, rstd = self.first.embed(token_ids, positions)
+            if table is None:
+                table = self.first.token_table([token_ids.numpy()])
+            out = workspace.matrix("projections", len(token_ids), self.first.weight.shape[0], hidden.dtype)
+            products = self.first.products(table, token_ids, positions, rstd, hidden, out)
         states = [hidden] if all_layers else []
         runs = length_runs(lengths)
-        for layer, shape, exact_gelu in zip(self.layers, self.shapes, self.exact_gelu):
-            hidden = self._layer(layer, shape, exact_gelu, hidden, runs, workspace)
+        for layer, shape, exact_gelu, (weight, bias) in zip(self.layers, self.shapes, self.exact_gelu,
+                                                             self.stacked):
+            if products is None:
+                out = workspace.matrix("projections", hidden.shape[0], weight.shape[0], hidden.dtype)
+                products = torch.addmm(bias, hidden, weight.t(), out=out)
+            hidden = self._layer(layer, shape, exact_gelu, hidden, runs, workspace, products)
+            products = None
             if all_layers:
                 states.append(hidden)
         return torch.stack(states, dim=1) if all_layers else hidden.unsqueeze(1)
 
     def _layer(self, layer: Any, shape: _AttentionShape, exact_gelu: bool, hidden: Any,
-               runs: list[tuple[int, int, int]], workspace: Workspace) -> Any:
-        """One BERT layer on the packed ``hidden``; the result is a new tensor."""
+               runs: list[tuple[int, int, int]], workspace: Workspace, products: Any) -> Any:
+        """One BERT layer on the packed ``hidden``, whose stacked query/key/value ``products`` are computed;
+        the result is a new tensor."""
         torch, _ = torch_and_transformers()
-        context = self._self_attention(layer.attention.self, shape, hidden, runs, workspace)
+        context = self._self_attention(shape, products, runs, workspace)
         attention_output = layer.attention.output
         attended = _dense_residual_norm(attention_output.dense, context, hidden, attention_output.LayerNorm,
                                         workspace)
@@ -185,14 +209,14 @@ class PackedEncoder:
         return _dense_residual_norm(layer.output.dense, intermediate, attended, layer.output.LayerNorm, workspace)
 
     @staticmethod
-    def _self_attention(self_attention: Any, shape: _AttentionShape, hidden: Any,
-                        runs: list[tuple[int, int, int]], workspace: Workspace) -> Any:
-        """Multi-head softmax attention within each sequence, one run of equal-length sequences at a time."""
+    def _self_attention(shape: _AttentionShape, products: Any, runs: list[tuple[int, int, int]],
+                        workspace: Workspace) -> Any:
+        """Multi-head softmax attention within each sequence, one run of equal-length sequences at a time, from
+        the stacked query/key/value ``products``."""
         torch, _ = torch_and_transformers()
         attention = torch.nn.functional.scaled_dot_product_attention
-        projections = [_dense_into(getattr(self_attention, name), hidden, workspace, name)
-                       for name in ("query", "key", "value")]
-        context = workspace.matrix("context", *projections[0].shape, hidden.dtype)
+        projections = products.chunk(3, dim=1)
+        context = workspace.matrix("context", *projections[0].shape, products.dtype)
         for first, count, length in runs:
             rows = slice(first, first + count * length)
             split = (count, length, shape.heads, shape.head_size)
@@ -219,6 +243,21 @@ class PackedEncoder:
             return False
         scale = expected.abs().amax(dim=-1, keepdim=True).clamp_min(1e-30)
         return bool(((ours - expected).abs() / scale).max() <= CHECK_TOLERANCE)
+
+
+def _stack_projections(self_attention: Any) -> tuple[Any, Any]:
+    """One ``(3·hidden, hidden)`` weight and bias for the query, key and value projections; the projections'
+    parameters become views of them (same values, no second copy)."""
+    torch, _ = torch_and_transformers()
+    projections = [getattr(self_attention, name) for name in ("query", "key", "value")]
+    with torch.no_grad():
+        weight = torch.cat([p.weight for p in projections])
+        bias = torch.cat([p.bias for p in projections])
+        rows = projections[0].weight.shape[0]
+        for index, projection in enumerate(projections):
+            projection.weight.data = weight[index * rows:(index + 1) * rows]
+            projection.bias.data = bias[index * rows:(index + 1) * rows]
+    return weight, bias
 
 
 def _dense_into(dense: Any, inputs: Any, workspace: Workspace, name: str) -> Any:
