@@ -30,7 +30,7 @@ from refscore._bertscore import first_layer  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
 from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
 from refscore._bertscore.packed import (  # noqa: E402
-    PackedEncoder, Workspace, WorkspacePool, length_runs, unsupported_reason)
+    PackedEncoder, Workspace, WorkspacePool, length_runs, real_tokens, unsupported_reason)
 from refscore.errors import InputError, InputTypeError, MissingExtraError, RefscoreWarning  # noqa: E402
 
 HYPS = CORPUS[:9] + ["the cat", "Über den Wolken"]
@@ -222,7 +222,7 @@ def test_first_layer_tables_give_the_per_token_products(tiny_model, monkeypatch,
     table = first.token_table(sequences)
     assert (table.slot_of >= 0).sum() == (table_rows or len(np.unique(np.concatenate(sequences))))
     input_ids = torch.from_numpy(scorer._embedder._padded(sequences)[0])
-    real = torch.from_numpy(np.arange(input_ids.shape[1])[None, :] < np.array([len(s) for s in sequences])[:, None])
+    real = real_tokens(input_ids.shape[1], [len(s) for s in sequences])
     token_ids = input_ids[real]
     positions = first.position_ids(input_ids, real)
     with torch.inference_mode():

@@ -99,12 +99,12 @@ class FirstLayerProjection:
         return out
 
     def token_table(self, sequences: Sequence[np.ndarray], map_chunks: ChunkMap = map) -> TokenTable:
-        """The per-id term for the ids of ``sequences`` (the most frequent ones within :data:`TABLE_BYTES`); its
-        chunks are computed by ``map_chunks(function, items)`` (default: one after the other)."""
+        """The per-id term for the ids of ``sequences`` (at least one; the most frequent ids within
+        :data:`TABLE_BYTES`); its chunks are computed by ``map_chunks(function, items)`` (default: one after the
+        other)."""
         torch, _ = torch_and_transformers()
         vocabulary = self.embeddings.word_embeddings.weight
-        ids, counts = np.unique(np.concatenate(list(sequences)) if sequences else np.zeros(0, np.int64),
-                                return_counts=True)
+        ids, counts = np.unique(np.concatenate(list(sequences)), return_counts=True)
         most_rows = TABLE_BYTES // (self.weight.shape[0] * self.weight.element_size())
         if len(ids) > most_rows:
             ids = np.sort(ids[np.argsort(-counts, kind="stable")[:most_rows]])

@@ -97,6 +97,16 @@ def length_runs(lengths: Sequence[int]) -> list[tuple[int, int, int]]:
     return runs
 
 
+def real_tokens(width: int, lengths: Sequence[int]) -> Any:
+    """``(len(lengths), width)`` boolean tensor: true at each row's first ``lengths[row]`` positions.
+
+    >>> real_tokens(3, [3, 1]).tolist()
+    [[True, True, True], [True, False, False]]
+    """
+    torch, _ = torch_and_transformers()
+    return torch.from_numpy(np.arange(width)[None, :] < np.asarray(lengths)[:, None])
+
+
 class Workspace:
     """Activation buffers for one batch at a time: each named buffer grows to the largest batch seen and is reused
     by the next batch."""
@@ -166,8 +176,7 @@ class PackedEncoder:
         default); the first layer's products come from ``table`` (by default one made for this batch)."""
         torch, _ = torch_and_transformers()
         workspace = workspace or Workspace()
-        width = input_ids.shape[1]
-        real = torch.from_numpy(np.arange(width)[None, :] < np.asarray(lengths)[:, None])
+        real = real_tokens(input_ids.shape[1], lengths)
         products = None  # the first layer's, when computed from the tables
         if self.first is None:
             hidden = self.model.embeddings(input_ids=input_ids)[real]
