@@ -96,6 +96,7 @@ def run(library: str, model: str, layer: int, threads: int, pairs: int | None, d
 
 
 def describe(name: str, timing: dict, pairs: int) -> str:
+    """One library's run on one line."""
     return (f"{name:19s}  load {timing['load']:6.2f} s  score {timing['score']:7.2f} s  (CPU {timing['cpu']:7.2f} s, "
             f"{pairs / timing['score']:8.1f} pairs/s)  max RSS {timing['rss_mb']:6.0f} MB  GPU {timing['gpu_mb']:6.0f} MB")
 
@@ -175,6 +176,8 @@ def main() -> None:
     parser.add_argument("--out", help=argparse.SUPPRESS)
     parser.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
     if args.worker:
         worker(args)
         return
