@@ -97,8 +97,9 @@ def run(library: str, model: str, layer: int, threads: int, pairs: int | None, d
 
 def describe(name: str, timing: dict, pairs: int) -> str:
     """One library's run on one line."""
-    return (f"{name:19s}  load {timing['load']:6.2f} s  score {timing['score']:7.2f} s  (CPU {timing['cpu']:7.2f} s, "
-            f"{pairs / timing['score']:8.1f} pairs/s)  max RSS {timing['rss_mb']:6.0f} MB  GPU {timing['gpu_mb']:6.0f} MB")
+    return (f"{name:19s}  load {timing['load']:6.2f} s  score {timing['score']:7.2f} s  "
+            f"(CPU {timing['cpu']:7.2f} s, {pairs / timing['score']:8.1f} pairs/s)  "
+            f"max RSS {timing['rss_mb']:6.0f} MB  GPU {timing['gpu_mb']:6.0f} MB")
 
 
 def compare(label: str, model: str, layer: int, threads: int, pairs: int | None, device: str,

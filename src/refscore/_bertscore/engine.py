@@ -264,8 +264,9 @@ def greedy_match(hyp_embeddings: Sequence[Any], hyp_weights: Sequence[np.ndarray
     Every token (special tokens included) is a match candidate; each side's weights are normalised to sum 1;
     ``F = 2PR/(P+R)`` with NaN -> 0. The similarities and weighted sums are computed in float64 from the float32
     embeddings and P and R rounded to float32 once, so the matching adds almost no rounding to that of the
-    embeddings (bert-score's float32 matching adds its own); F is bert-score's float32 ``2PR/(P+R)`` of them. Pairs are batched by length; padding never wins a maximum. A ``plan`` with
-    several workers matches that many batches at once (see :func:`parallel_map`).
+    embeddings (bert-score's float32 matching adds its own); F is bert-score's float32 ``2PR/(P+R)`` of them.
+    Pairs are batched by length; padding never wins a maximum. A ``plan`` with several workers matches that many
+    batches at once (see :func:`parallel_map`).
     """
     torch, _ = torch_and_transformers()
     n_pairs = len(hyp_embeddings)
