@@ -512,3 +512,93 @@ def test_local_model_signature_is_path_independent(tiny_bert, tmp_path):
     (copy / "config.json").write_text(json.dumps(config))
     assert model_label(str(copy)) != model_label(str(tiny_bert))
     assert model_label("roberta-large") == "roberta-large"
+
+
+def test_empty_idf_dict_means_no_idf_as_in_bert_score(tiny_bert):
+    from refscore.compat import bert_score as compat
+
+    for empty in ({}, defaultdict(lambda: 1.0)):
+        (P, R, F), ours = compat.score(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=empty, return_hash=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            expected, theirs = bert_score.score(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=empty,
+                                                batch_size=1, return_hash=True)
+        assert_close([P.numpy(), R.numpy(), F.numpy()], [t.numpy() for t in expected])
+        assert ours == theirs and "_no-idf" in ours
+
+
+def test_built_in_baselines_ignore_the_case_of_lang(tiny_bert):
+    from refscore._bertscore.baseline import builtin_baseline_path
+
+    assert builtin_baseline_path("EN", "roberta-large") == builtin_baseline_path("en", "roberta-large") is not None
+    assert refscore.BERTScorer(tiny_bert, 2, lang="EN").lang == "en"
+    with pytest.raises(InputTypeError, match="lang must be a language code"):
+        refscore.BERTScorer(tiny_bert, 2, lang=1)
+
+
+def test_compat_evaluate_add_and_add_batch(tiny_bert):
+    from refscore.compat import evaluate
+
+    metric = evaluate.load("bertscore")
+    metric.add_batch(predictions=HYPS[:-1], references=REFS[:-1])
+    metric.add(prediction=HYPS[-1], reference=REFS[-1])
+    result = metric.compute(model_type=tiny_bert, num_layers=2)
+    np.testing.assert_allclose(result["f1"], peer(HYPS, REFS, tiny_bert, num_layers=2)[2], atol=TOL)
+    with pytest.raises(InputError, match="needs predictions"):
+        metric.compute(model_type=tiny_bert, num_layers=2)  # the queue was emptied by the previous compute
+
+
+def test_warnings_name_the_positions_the_user_passed(tiny_bert):
+    long_text = " ".join(["goods"] * 600)
+    with pytest.warns(RefscoreWarning, match=r"truncated.*: hypotheses\[3\]$"):
+        refscore.bertscore(["a", "a", "b", long_text], ["x", "y", "z", "w"], model_type=tiny_bert, num_layers=2)
+    with pytest.warns(RefscoreWarning) as caught:
+        refscore.bertscore(["a", "", "b"], [["x", "u"], ["", "y"], "z"], model_type=tiny_bert, num_layers=2)
+    messages = [str(w.message) for w in caught]
+    assert any("empty candidate" in m and "(hypotheses[1])" in m for m in messages)
+    assert any("empty reference" in m and "(references[1][0])" in m for m in messages)
+    assert all(w.filename == __file__ for w in caught)  # the warning points at the caller, not into refscore
+
+
+def test_token_ids_outside_the_vocabulary_are_errors(tiny_bert):
+    scorer = refscore.BERTScorer(tiny_bert, 2)
+    vocabulary = scorer.model.config.vocab_size
+    expected = rf"hypotheses\[1\] holds token id {vocabulary} at position 2.*0..{vocabulary - 1}"
+    with pytest.raises(InputError, match=expected):
+        scorer.score([[5, 6], [5, 6, vocabulary]], [[5], [6]])
+    with pytest.raises(InputError, match=r"references\[0\]\[1\] holds token id -1 at position 0"):
+        scorer.score([[5, 6]], [[[5], [-1]]])
+    with pytest.raises(InputTypeError, match="token ids must be a list of ints or a 1-D integer numpy array"):
+        scorer.score([np.array([5.0, 6.0])], [[5]])
+
+
+def test_bad_settings_are_clear_errors(tiny_bert, tmp_path):
+    headless = tmp_path / "headless.tsv"
+    headless.write_text("\n".join(format_baseline(np.full((TINY_LAYERS + 2, 3), 0.5)).splitlines()[1:]) + "\n")
+    with pytest.raises(InputError, match="has no header: line 1 is '0,0.5,0.5,0.5'"):
+        refscore.BERTScorer(tiny_bert, 2, rescale_with_baseline=True, baseline_path=str(headless))
+    with pytest.raises(InputError, match="'tpu' is not a torch device"):
+        refscore.BERTScorer(tiny_bert, 2, device="tpu")
+    assert refscore.BERTScorer(tiny_bert, 2, device="CPU").device == "cpu"
+    if not torch.cuda.is_available():
+        with pytest.raises(InputError, match="'cuda:0' but torch has no CUDA device"):
+            refscore.BERTScorer(tiny_bert, 2, device=0)
+    for value in (0, -5):
+        with pytest.raises(InputError, match="batch_tokens must be >= 1"):
+            refscore.BERTScorer(tiny_bert, 2, batch_tokens=value)
+    with pytest.raises(InputTypeError, match="batch_tokens must be a positive int"):
+        refscore.BERTScorer(tiny_bert, 2, batch_tokens=2.5)
+    with pytest.raises(InputError, match="num_threads must be >= 1"):
+        refscore.BERTScorer(tiny_bert, 2).score(["a"], ["b"], num_threads=0)
+    missing = tmp_path / "no" / "such" / "model"
+    with pytest.raises(InputError, match="looks like a local path but does not exist"):
+        refscore.BERTScorer(str(missing), 2)
+
+
+def test_progress_bar_completes(tiny_bert, capsys):
+    pytest.importorskip("tqdm")
+    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, progress=True)
+    scorer.score(HYPS, REFS)
+    bar = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
+    done, total = bar.split("|")[2].split()[0].split("/")
+    assert done == total and int(total) > 1, bar

@@ -87,6 +87,16 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _not_str_hint(value: Any) -> str:
+    """How to fix an item that is neither a string nor accepted token ids."""
+    if value is None:
+        return "replace None by an empty string ''"
+    if isinstance(value, np.ndarray) or hasattr(value, "tolist"):
+        return ("text must be str; token ids must be a list of ints or a 1-D integer numpy array (e.g. "
+                "tensor.tolist() or array.astype(np.int64))")
+    return "convert it to str"
+
+
 def _check_sequence(value: Any, name: str) -> None:
     if isinstance(value, (str, bytes)):
         raise InputTypeError(
@@ -119,7 +129,7 @@ def check_hypotheses(hypotheses: Any, *, name: str = "hypotheses", allow_token_i
                     f"of token ids; give every segment as token ids, or every segment as a string")
             items[index] = as_token_ids(item, f"{name}[{index}]")
         elif not isinstance(item, str):
-            hint = "replace None by an empty string ''" if item is None else "convert it to str"
+            hint = _not_str_hint(item)
             raise InputTypeError(f"{name}[{index}] is {_describe(item)} ({type(item).__name__}), expected str; {hint}")
     return items, token_ids
 
@@ -168,7 +178,7 @@ def check_references(references: Any, n_segments: int, *, token_ids: bool, name:
                         raise InputTypeError(
                             f"{where}[{k}] is a list; nested reference lists look like reference streams; "
                             f"convert them with refscore.from_streams({name})")
-                    hint = "replace None by an empty string ''" if ref is None else "convert it to str"
+                    hint = _not_str_hint(ref)
                     raise InputTypeError(f"{where}[{k}] is {_describe(ref)} ({type(ref).__name__}), expected str; "
                                          f"{hint}")
             flat.extend(entry)

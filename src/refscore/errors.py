@@ -5,6 +5,11 @@ already catch those keep working; the subclasses below let tools tell refscore's
 """
 from __future__ import annotations
 
+import os
+import sys
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
 
 class RefscoreError(Exception):
     """Base class of refscore's own errors."""
@@ -36,6 +41,17 @@ class MissingExtraError(RefscoreError, ImportError):
 
 class RefscoreWarning(UserWarning):
     """Warnings about input that is valid but probably not what the user meant."""
+
+
+def caller_stacklevel() -> int:
+    """The ``stacklevel`` for :func:`warnings.warn` that points at the first frame outside refscore (the user's
+    call), however deep inside the package the warning is raised."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 class ExitCode:

@@ -22,6 +22,7 @@ def builtin_baseline_path(lang: str | None, model_type: str) -> Path | None:
     """bert-score's shipped baseline file for (lang, model), when bert-score is installed (not imported)."""
     if lang is None:
         return None
+    lang = lang.lower()  # bert-score's files are under lower-case codes
     spec = importlib.util.find_spec("bert_score")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -56,6 +57,10 @@ def read_baseline(path: str | os.PathLike[str], total_layers: int | None) -> np.
     if not rows or len(rows[0]) != 4:
         raise InputError(f"baseline file {str(path)!r} must start with the header LAYER,P,R,F (comma-separated, "
                          f"bert-score's format)")
+    if _numeric(rows[0]):
+        raise InputError(f"baseline file {str(path)!r} has no header: line 1 is {','.join(rows[0])!r}, a row of "
+                         f"numbers (bert-score would read it as the header and shift every layer by one); add the "
+                         f"line LAYER,P,R,F at the top")
     values = []
     for line_number, row in enumerate(rows[1:], start=2):
         if len(row) != 4:
@@ -71,6 +76,14 @@ def read_baseline(path: str | os.PathLike[str], total_layers: int | None) -> np.
                          f"layers (expected {total_layers + 1} rows: layer 0 = embeddings to layer {total_layers}); "
                          f"it was made for another model — create one with `refscore bertscore-baseline`")
     return table
+
+
+def _numeric(row: list[str]) -> bool:
+    try:
+        [float(field) for field in row]
+    except ValueError:
+        return False
+    return True
 
 
 def rescale(values: np.ndarray, baseline: np.ndarray) -> np.ndarray:

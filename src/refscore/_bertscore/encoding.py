@@ -9,12 +9,12 @@ docs/bertscore.md.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
-from refscore.errors import RefscoreWarning
+from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
 
 #: Tokenizer classes that bert-score encodes with ``add_prefix_space=True`` (byte-level BPE).
 PREFIX_SPACE_TOKENIZERS = ("GPT2Tokenizer", "RobertaTokenizer")
@@ -68,9 +68,14 @@ class SentenceEncoder:
         self.num_special = len(self.empty_ids)
         self.cls_id = tokenizer.cls_token_id
         self.sep_id = tokenizer.sep_token_id
+        vocab_size = getattr(config, "vocab_size", None)
+        self.vocab_size = vocab_size if isinstance(vocab_size, int) and vocab_size > 0 else None
 
-    def encode_texts(self, sentences: Sequence[str], where: str = "inputs") -> list[np.ndarray]:
-        """Token ids of each sentence (special tokens included, truncated to :attr:`max_length`)."""
+    def encode_texts(self, sentences: Sequence[str], labels: Callable[[int], str] | None = None,
+                     where: str = "inputs") -> list[np.ndarray]:
+        """Token ids of each sentence (special tokens included, truncated to :attr:`max_length`).
+
+        ``labels(i)`` names sentence ``i`` in the truncation warning (default ``"{where}[i]"``)."""
         stripped = [sentence.strip() for sentence in sentences]
         nonempty = [i for i, text in enumerate(stripped) if text]
         texts = [(" " + stripped[i]) if self.prefix_space else stripped[i] for i in nonempty]
@@ -85,16 +90,19 @@ class SentenceEncoder:
                         (" " + stripped[i]) if self.prefix_space else stripped[i], add_special_tokens=True,
                         truncation=True, max_length=self.max_length, verbose=False)["input_ids"]
                 encoded[i] = np.asarray(token_ids, dtype=np.int64)
-            self._warn_truncated(too_long, where)
+            self._warn_truncated(too_long, labels, where)
         return encoded
 
-    def encode_ids(self, sequences: Sequence[np.ndarray], where: str = "inputs") -> list[np.ndarray]:
+    def encode_ids(self, sequences: Sequence[np.ndarray], labels: Callable[[int], str] | None = None,
+                   where: str = "inputs") -> list[np.ndarray]:
         """Pre-tokenized inputs: special tokens are added unless the sequence already starts with the CLS (BOS)
-        id and ends with the SEP (EOS) id; too long sequences are truncated like text."""
+        id and ends with the SEP (EOS) id; too long sequences are truncated like text. Ids outside the model's
+        vocabulary are an error naming ``labels(i)``."""
         encoded = []
         too_long = []
         for i, ids in enumerate(sequences):
             ids = np.asarray(ids, dtype=np.int64)
+            self._check_vocabulary(ids, labels(i) if labels is not None else f"{where}[{i}]")
             has_special = len(ids) >= 2 and ids[0] == self.cls_id and ids[-1] == self.sep_id
             body = ids[1:-1] if has_special else ids
             if len(body) + self.num_special > self.max_length:
@@ -102,12 +110,23 @@ class SentenceEncoder:
                 body = body[: max(self.max_length - self.num_special, 0)]
             encoded.append(np.asarray(self.add_special_tokens(body.tolist()),
                                       dtype=np.int64))
-        self._warn_truncated(too_long, where)
+        self._warn_truncated(too_long, labels, where)
         return encoded
 
-    def _warn_truncated(self, indices: list[int], where: str) -> None:
+    def _check_vocabulary(self, ids: np.ndarray, label: str) -> None:
+        if not len(ids) or self.vocab_size is None:
+            return
+        low, high = int(ids.min()), int(ids.max())
+        if low < 0 or high >= self.vocab_size:
+            bad = low if low < 0 else high
+            position = int(np.flatnonzero(ids == bad)[0])
+            raise InputError(f"{label} holds token id {bad} at position {position}, outside the model's vocabulary "
+                             f"(ids 0..{self.vocab_size - 1}); give ids from this model's tokenizer, or pass text")
+
+    def _warn_truncated(self, indices: list[int], labels: Callable[[int], str] | None, where: str) -> None:
         if indices:
-            shown = ", ".join(str(i) for i in indices[:5]) + (", ..." if len(indices) > 5 else "")
+            names = [labels(i) if labels is not None else f"{where}[{i}]" for i in indices[:5]]
+            shown = ", ".join(names) + (", ..." if len(indices) > 5 else "")
             warnings.warn(f"BERTScore: {len(indices)} of the {where} are longer than the model's maximum of "
-                          f"{self.max_length} tokens and were truncated (as bert-score does); items: {shown}",
-                          RefscoreWarning, stacklevel=4)
+                          f"{self.max_length} tokens and were truncated (as bert-score does): {shown}",
+                          RefscoreWarning, stacklevel=caller_stacklevel())

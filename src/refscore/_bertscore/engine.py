@@ -30,7 +30,7 @@ from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.models import LoadedModel
 from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
-from refscore.errors import RefscoreWarning
+from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
@@ -45,6 +45,21 @@ TAIL_BATCHES = 4
 TAIL_SPLIT = 4
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
 PROGRESS_MIN_TOKENS = 200_000
+
+
+def optional_positive_int(value: Any, name: str) -> int | None:
+    """``value`` checked to be None or an int >= 1 (an error naming ``name`` otherwise).
+
+    >>> optional_positive_int(None, "num_threads"), optional_positive_int(4, "num_threads")
+    (None, 4)
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputTypeError(f"{name} must be a positive int or None, got {value!r} ({type(value).__name__})")
+    if value < 1:
+        raise InputError(f"{name} must be >= 1 (or None for the default), got {value}")
+    return int(value)
 
 
 @contextlib.contextmanager
@@ -131,7 +146,8 @@ class Embedder:
                  cache_size: int = 20_000) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
-        self.batch_tokens = int(batch_tokens or DEFAULT_BATCH_TOKENS.get(device_type, 2048))
+        batch_tokens = optional_positive_int(batch_tokens, "batch_tokens")
+        self.batch_tokens = batch_tokens if batch_tokens is not None else DEFAULT_BATCH_TOKENS.get(device_type, 2048)
         self.split_tail = device_type == "cpu"
         self.progress = progress
         self.cache_size = cache_size
@@ -167,8 +183,9 @@ class Embedder:
             table = self.packed.token_table([sequences[idx[0]] for idx in order],
                                             lambda function, items: parallel_map(function, list(items), plan))
         forward = functools.partial(self._forward, workspaces=WorkspacePool(), table=table)
-        for group, embeddings in zip(groups, _progress(parallel_map(forward, inputs, plan), len(groups), show,
-                                                        "BERTScore embedding")):
+        # The progress iterator comes first in zip so that it is exhausted (and its bar completed and closed).
+        for embeddings, group in zip(_progress(parallel_map(forward, inputs, plan), len(groups), show,
+                                               "BERTScore embedding"), groups):
             for idx, embedding in zip(group, embeddings):
                 for i in idx:
                     out[i] = embedding
@@ -210,7 +227,7 @@ class Embedder:
             warnings.warn(f"BERTScore: CUDA out of memory on a batch of {len(batch)} sentences of up to "
                           f"{len(batch[0])} tokens; retrying with smaller batches (batch_tokens is now "
                           f"{self.batch_tokens}; pass a smaller batch_tokens to avoid the retry)",
-                          RefscoreWarning, stacklevel=2)
+                          RefscoreWarning, stacklevel=caller_stacklevel())
             half = len(batch) // 2
             return self._forward(batch[:half], workspaces, table) + self._forward(batch[half:], workspaces, table)
 

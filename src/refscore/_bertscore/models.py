@@ -43,8 +43,13 @@ def hub_offline() -> bool:
 
 def _from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> Any:
     """``loader.from_pretrained`` from a local directory or the local cache first, the network only if allowed."""
-    if os.path.isdir(os.path.expanduser(model_type)):
-        return loader.from_pretrained(os.path.expanduser(model_type), **kwargs)
+    local = os.path.expanduser(model_type)
+    if os.path.isdir(local):
+        return loader.from_pretrained(local, **kwargs)
+    if os.path.isabs(local) or model_type.startswith(("./", "../", "~", ".\\", "..\\")) or os.path.exists(local):
+        state = "is not a directory" if os.path.exists(local) else "does not exist"
+        raise InputError(f"model_type {model_type!r} looks like a local path but {state}; give the directory that "
+                         f"holds the model's config.json, weights and tokenizer files")
     try:
         return loader.from_pretrained(model_type, local_files_only=True, **kwargs)
     except OSError as cache_miss:
@@ -135,17 +140,34 @@ def truncate_layers(model: Any, num_layers: int, model_type: str) -> None:
                          f"(cannot find its layer list)")
 
 
-def resolve_device(device: str | None) -> str:
-    """``auto``/``None`` -> ``cuda`` when available, else ``cpu``; other values are passed to torch."""
+def resolve_device(device: str | int | None) -> str:
+    """``auto``/``None`` -> ``cuda`` when available, else ``cpu``; an int N -> ``cuda:N``; other strings are checked
+    by torch (case-insensitive) and must name a device this machine has.
+
+    >>> resolve_device("CPU")
+    'cpu'
+    """
     torch, _ = torch_and_transformers()
     if device is None or device == "auto":
         return "cuda" if torch.cuda.is_available() else "cpu"
     if isinstance(device, int) and not isinstance(device, bool):
-        return f"cuda:{device}"  # bert-score silently ignored device=0 (bert_score#77)
+        device = f"cuda:{device}"  # bert-score silently ignored device=0 (bert_score#77)
     if not isinstance(device, str):
         raise InputError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
-    if device.startswith("cuda") and not torch.cuda.is_available():
-        raise InputError(f"device={device!r} but torch has no CUDA device here; use device='cpu' or 'auto'")
+    device = device.strip().lower()
+    try:
+        kind = torch.device(device).type
+    except (RuntimeError, ValueError):
+        raise InputError(f"device={device!r} is not a torch device; use 'auto', 'cpu', 'cuda' or 'cuda:N'") from None
+    backend = torch.backends.mps if kind == "mps" else getattr(torch, kind, None)
+    is_available = getattr(backend, "is_available", None)
+    if kind != "cpu" and (is_available is None or not is_available()):
+        raise InputError(f"device={device!r} but torch has no {kind.upper()} device here; use device='cpu' or "
+                         f"'auto'")
+    index = torch.device(device).index
+    if kind == "cuda" and index is not None and index >= torch.cuda.device_count():
+        raise InputError(f"device={device!r} but this machine has {torch.cuda.device_count()} CUDA device(s) "
+                         f"(cuda:0..cuda:{torch.cuda.device_count() - 1})")
     return device
 
 

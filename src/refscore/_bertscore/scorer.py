@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -17,12 +17,12 @@ import numpy as np
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder
-from refscore._bertscore.engine import Embedder, greedy_match, thread_plan, torch_threads
+from refscore._bertscore.engine import Embedder, greedy_match, optional_positive_int, thread_plan, torch_threads
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, model_label, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
-from refscore._inputs import prepare_batch
-from refscore.errors import InputError, InputTypeError, RefscoreWarning
+from refscore._inputs import Batch, prepare_batch
+from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 from refscore.metrics.base import Signature
 
 
@@ -56,11 +56,29 @@ class BERTScoreResult:
                 "f1": float(np.mean(self.f1, dtype=np.float64))}
 
 
+def _position_labels(batch: Batch, hyp_name: str, ref_name: str) -> tuple[Callable[[int], str],
+                                                                         Callable[[int], str]]:
+    """Functions naming hypothesis ``i`` and flattened reference ``j`` as the user passed them
+    (``references[i]``, or ``references[i][k]`` when segments have several references)."""
+    offsets = batch.ref_offsets
+    single = len(batch.references) == len(batch.hypotheses)
+
+    def reference(j: int) -> str:
+        if single:
+            return f"{ref_name}[{j}]"
+        segment = int(np.searchsorted(offsets, j, side="right")) - 1
+        return f"{ref_name}[{segment}][{j - int(offsets[segment])}]"
+
+    return (lambda i: f"{hyp_name}[{i}]"), reference
+
+
 def _idf_mode(idf: Any) -> tuple[bool, TokenWeights | None, list[str] | None]:
     """(idf on?, frozen weights from a dict, sentences to compute frozen weights from)."""
     if isinstance(idf, bool):
         return idf, None, None
     if isinstance(idf, Mapping):
+        if not idf:  # bert-score's `if not idf:`: an empty dict (even a defaultdict) means no IDF
+            return False, None, None
         return True, TokenWeights.from_mapping(idf), None
     if isinstance(idf, (list, tuple)):
         for index, sentence in enumerate(idf):
@@ -101,8 +119,10 @@ class BERTScorer:
                  all_layers: bool = False, device: str | None = "auto", dtype: str = "float32",
                  batch_tokens: int | None = None, use_fast_tokenizer: bool = False, trust_remote_code: bool = False,
                  progress: bool | None = None, reference_cache_size: int = 20_000) -> None:
+        if lang is not None and not isinstance(lang, str):
+            raise InputTypeError(f"lang must be a language code (str) such as 'en', got {type(lang).__name__}")
         self.model_type = resolve_model_type(model_type, lang)
-        self.lang = lang
+        self.lang = None if lang is None else lang.lower()  # built-in baselines are stored under lower-case codes
         self.idf, self._frozen_idf, sentences = _idf_mode(idf)
         self.rescale_with_baseline = bool(rescale_with_baseline)
         self.baseline_path = None if baseline_path is None else str(baseline_path)
@@ -121,7 +141,7 @@ class BERTScorer:
         self._uniform = TokenWeights.uniform([self._encoder.cls_id, self._encoder.sep_id])
         self._baseline: np.ndarray | None = None
         if self.rescale_with_baseline:
-            path = baselines.resolve_baseline_path(baseline_path, lang, self.model_type)
+            path = baselines.resolve_baseline_path(baseline_path, self.lang, self.model_type)
             self._baseline = baselines.read_baseline(path, self._loaded.total_layers)
         if idf_sentences is not None:
             self.compute_idf(idf_sentences)
@@ -147,7 +167,8 @@ class BERTScorer:
         if isinstance(sentences, str) or not isinstance(sentences, Sequence) or not sentences:
             raise InputError("compute_idf needs a non-empty list of sentences")
         if self._frozen_idf is not None:
-            warnings.warn("Overwriting the previous importance weights.", RefscoreWarning, stacklevel=2)
+            warnings.warn("Overwriting the previous importance weights.", RefscoreWarning,
+                          stacklevel=caller_stacklevel())
         for index, sentence in enumerate(sentences):
             if not isinstance(sentence, str):
                 raise InputTypeError(f"idf sentences[{index}] is {type(sentence).__name__}, expected str")
@@ -188,21 +209,32 @@ class BERTScorer:
         return f"BERTScorer(hash={self.hash!r}, device={self.device!r}, dtype={self.dtype!r})"
 
     # -- scoring -------------------------------------------------------------------------------------------------
-    def _encode_unique(self, items: list[Any], where: str, token_ids: bool = False) -> list[np.ndarray]:
+    def _encode_unique(self, items: list[Any], where: str, token_ids: bool = False,
+                       labels: Callable[[int], str] | None = None) -> list[np.ndarray]:
+        """Token ids of every item; texts are tokenized once per distinct sentence. ``labels(i)`` names item ``i``
+        in warnings and errors (default ``"{where}[i]"``)."""
+        if labels is None:
+            labels = lambda index: f"{where}[{index}]"  # noqa: E731
         if token_ids:
-            return self._encoder.encode_ids(items, where)
-        unique = list(dict.fromkeys(items))
-        encoded = dict(zip(unique, self._encoder.encode_texts(unique, where)))
+            return self._encoder.encode_ids(items, labels, where)
+        first_index: dict[str, int] = {}
+        for index, item in enumerate(items):
+            first_index.setdefault(item, index)
+        unique = list(first_index)
+        firsts = list(first_index.values())
+        encoded = dict(zip(unique, self._encoder.encode_texts(unique, lambda j: labels(firsts[j]), where)))
         return [encoded[item] for item in items]
 
     def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
               hyp_name: str = "hypotheses", ref_name: str = "references") -> BERTScoreResult:
         """Per-pair P/R/F. ``references[i]`` is a string or a list of strings (the per-component maximum over
         them is taken, as bert-score does); token-id sequences are accepted instead of strings."""
+        num_threads = optional_positive_int(num_threads, "num_threads")
         batch = prepare_batch(hypotheses, references, hyp_name=hyp_name, ref_name=ref_name)
         with torch_threads(num_threads):
-            hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids)
-            ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids)
+            hyp_label, ref_label = _position_labels(batch, hyp_name, ref_name)
+            hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids, hyp_label)
+            ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids, ref_label)
             if not self.idf:
                 weights = self._uniform
             elif self._frozen_idf is not None:
@@ -216,8 +248,8 @@ class BERTScorer:
             pair_hyp = np.repeat(np.arange(len(hyp_ids)), counts)
             values = greedy_match([embeddings[i] for i in pair_hyp], [weights(hyp_ids[i]) for i in pair_hyp],
                                   embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids], plan)
-        self._zero_empty(values, np.array([len(hyp_ids[i]) == 2 for i in pair_hyp], dtype=bool),
-                         np.array([len(ids) == 2 for ids in ref_ids], dtype=bool))
+        self._zero_empty(values, pair_hyp, np.array([len(ids) == 2 for ids in hyp_ids], dtype=bool),
+                         np.array([len(ids) == 2 for ids in ref_ids], dtype=bool), hyp_label, ref_label)
         values, best = self._reduce_references(values, batch.ref_offsets)
         if self._baseline is not None:
             table = self._baseline if self.all_layers else self._baseline[self.num_layers][None, :]
@@ -229,15 +261,19 @@ class BERTScorer:
         return BERTScoreResult(precision, recall, f1, best, self.hash, str(self.signature(batch.nrefs)), batch.nrefs)
 
     @staticmethod
-    def _zero_empty(values: np.ndarray, empty_hyp: np.ndarray, empty_ref: np.ndarray) -> None:
+    def _zero_empty(values: np.ndarray, pair_hyp: np.ndarray, empty_hyp: np.ndarray, empty_ref: np.ndarray,
+                    hyp_label: Callable[[int], str], ref_label: Callable[[int], str]) -> None:
         """bert-score: a candidate or reference of 2 tokens (special tokens only) gets P = R = 0 (F keeps the value
-        computed before, which is 0 unless custom IDF weights give the special tokens weight)."""
-        for empty, side in ((empty_hyp, "candidate"), (empty_ref, "reference")):
+        computed before, which is 0 unless custom IDF weights give the special tokens weight). ``values`` has a row
+        per (hypothesis, reference) pair; ``pair_hyp`` is the hypothesis of each row."""
+        for empty, label, side in ((empty_hyp, hyp_label, "candidate"), (empty_ref, ref_label, "reference")):
             if empty.any():
-                warnings.warn(f"BERTScore: empty {side} sentence detected (items of pairs "
-                              f"{np.flatnonzero(empty)[:5].tolist()}); setting raw P and R to 0 as bert-score does",
-                              RefscoreWarning, stacklevel=3)
-                values[empty, :, :2] = 0.0
+                where = np.flatnonzero(empty)
+                shown = ", ".join(label(int(i)) for i in where[:5]) + (", ..." if len(where) > 5 else "")
+                warnings.warn(f"BERTScore: {len(where)} empty {side} sentence(s) ({shown}); setting raw P and R to "
+                              f"0 as bert-score does", RefscoreWarning, stacklevel=caller_stacklevel())
+        rows = empty_hyp[pair_hyp] | empty_ref
+        values[rows, :, :2] = 0.0
 
     @staticmethod
     def _reduce_references(values: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -259,7 +295,7 @@ class BERTScorer:
         for name, value in (("candidate", candidate), ("reference", reference)):
             if not isinstance(value, str):
                 raise InputTypeError(f"{name} must be a str, got {type(value).__name__}")
-        hyp_ids, ref_ids = self._encoder.encode_texts([candidate, reference], "sentences")
+        hyp_ids, ref_ids = self._encoder.encode_texts([candidate, reference], where="sentences")
         hyp, ref = self._embedder.embed([hyp_ids, ref_ids], [False, False])
         layer = self.num_layers if self.all_layers else 0
         sim = (hyp[:, layer] @ ref[:, layer].T).cpu().numpy()[1:-1, 1:-1]

@@ -11,20 +11,30 @@ from typing import Any
 
 from refscore._bertscore.models import resolve_model_type
 from refscore._bertscore.scorer import BERTScorer
+from refscore.compat._evaluate_base import EvaluateModule
 from refscore.errors import InputError
 
 
-class BERTScore:
-    """``refscore.compat.evaluate.load("bertscore")``."""
+class BERTScore(EvaluateModule):
+    """``refscore.compat.evaluate.load("bertscore")``: ``add``/``add_batch`` queue examples, ``compute`` scores them.
+
+    >>> from refscore.compat import evaluate
+    >>> bertscore = evaluate.load("bertscore")
+    >>> bertscore.add_batch(predictions=["the cat sat"], references=[["a cat sat"]])
+    >>> bertscore.compute(model_type="roberta-large")["f1"]  # doctest: +SKIP
+    """
+
+    name = "bertscore"
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self._scorers: dict[tuple[Any, ...], BERTScorer] = {}
 
-    def compute(self, *, predictions: Any, references: Any, lang: str | None = None, model_type: str | None = None,
-                num_layers: int | None = None, verbose: bool = False, idf: bool = False, device: Any = None,
-                batch_size: int = 64, nthreads: int = 4, all_layers: bool = False,
-                rescale_with_baseline: bool = False, baseline_path: str | None = None,
-                use_fast_tokenizer: bool = False) -> dict[str, Any]:
+    def _compute(self, predictions: list[Any], references: list[Any], *, lang: str | None = None,
+                 model_type: str | None = None, num_layers: int | None = None, verbose: bool = False,
+                 idf: bool = False, device: Any = None, batch_size: int = 64, nthreads: int = 4,
+                 all_layers: bool = False, rescale_with_baseline: bool = False, baseline_path: str | None = None,
+                 use_fast_tokenizer: bool = False) -> dict[str, Any]:
         if model_type is None and lang is None:
             raise InputError("Either 'lang' (e.g. 'en') or 'model_type' (e.g. 'microsoft/deberta-xlarge-mnli') "
                              "must be specified")
