@@ -90,18 +90,20 @@ def test_compare_bad_input(files, capsys, tmp_path):
     short.write_text("a b\n", encoding="utf-8")
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], str(short))
     assert code == ExitCode.LINE_COUNT_MISMATCH and "short.txt: 1 lines" in err
-    code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--n", "0")
-    assert code == ExitCode.BAD_INPUT and "n must be >= 1" in err
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], paths[0])
     assert code == ExitCode.USAGE and "more than once" in err
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-i", *paths)
     assert code == ExitCode.USAGE and "reference file" in err
-    code, _, err = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[0], "--confidence",
-                       "--confidence-n", "0")
-    assert code == ExitCode.BAD_INPUT and "n must be >= 1" in err
     code, _, err = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[0], "--confidence", "--segments")
     assert code == ExitCode.USAGE and "cannot be combined with --segments" in err
-    with pytest.raises(SystemExit) as exc:
-        main(["compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--seed", "-3"])
-    assert exc.value.code == ExitCode.USAGE
-    assert "invalid seed -3" in capsys.readouterr().err
+    for arguments, message in ((["compare", "--seed", "-3"], "invalid seed -3"),
+                               (["compare", "--n", "0"], "argument --n: invalid value 0: give an integer >= 1"),
+                               (["compare", "-w", "-1"], "argument --width/-w: invalid value '-1'"),
+                               (["score", "--confidence", "--confidence-n", "0"], "argument --confidence-n"),
+                               (["score", "--num-threads", "0"], "argument --num-threads: invalid value 0")):
+        with pytest.raises(SystemExit) as exc:
+            main([arguments[0], "-m", "tokacc", "-r", ref, "-i", *paths, *arguments[1:]])
+        assert exc.value.code == ExitCode.USAGE
+        assert message in capsys.readouterr().err
+    code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--confidence-n", "100")
+    assert code == ExitCode.USAGE and "--confidence-n applies to --paired-ar only" in err

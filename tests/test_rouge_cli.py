@@ -30,7 +30,10 @@ def test_score_jsonl_input_with_segments(tmp_path, capsys):
     path = tmp_path / "systems.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     assert main(["score", "-m", "rouge", "-i", str(path), "--rouge-types", "rouge1", "--segments"]) == ExitCode.OK
-    lines = capsys.readouterr().out.strip().split("\n")
+    output = capsys.readouterr().out.strip().split("\n")
+    lines = [line for line in output if not line.startswith("#")]
+    assert output[len(lines):] == [line for line in output if line.startswith("# rouge: ")]  # signature last
+    assert len(output) == len(lines) + 1
     assert lines[0].split("\t")[:3] == ["system", "segment", "rouge1"]
     assert [line.split("\t")[2] for line in lines[1:]] == ["1.000000", "0.500000", "0.800000"]
     assert lines[1].startswith(f"{path}:s1\t0") and lines[3].startswith(f"{path}:s2\t0")
@@ -38,7 +41,7 @@ def test_score_jsonl_input_with_segments(tmp_path, capsys):
 
 @pytest.mark.parametrize("content, message", [
     ('{"prediction": "a"\n', "line 1 is not valid JSON"),
-    ('{"prediction": "a", "references": []}\n', "record 1 needs a field 'references'"),
+    ('{"prediction": "a", "references": []}\n', "line 1: 'references' must be a string or a non-empty list"),
     ('[1, 2]\n', "line 1 is a JSON list"),
 ])
 def test_bad_jsonl_input(tmp_path, capsys, content, message):

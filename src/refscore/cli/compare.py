@@ -14,7 +14,8 @@ import json
 from typing import Any
 
 from refscore._inputs import from_streams
-from refscore.cli.io import CliError, check_same_length, read_lines
+from refscore.cli.io import (CliError, check_distinct_systems, check_same_length, check_stdin_once, is_record_file,
+                             read_lines, read_record_systems, source_name)
 from refscore.cli.output import format_table
 from refscore.errors import ExitCode
 from refscore.metrics.base import Metric
@@ -116,14 +117,15 @@ def confidence_rows(results: list[tuple[str, list[BootstrapCI]]], fmt: str, digi
 
 
 # -- commands ----------------------------------------------------------------------------------------------------
-def score_with_confidence(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
+def score_with_confidence(metrics: list[Metric], jobs: list[tuple[str, list[str], list[list[str]]]],
                           args: argparse.Namespace) -> int:
-    """``refscore score --confidence``: a bootstrap interval for every system and metric."""
+    """``refscore score --confidence``: a bootstrap interval for every (system, hypotheses, references) job and
+    metric."""
     if args.segments:
         raise CliError("--confidence gives corpus-level intervals; it cannot be combined with --segments",
                        ExitCode.USAGE)
     results = []
-    for system, hypotheses in systems.items():
+    for system, hypotheses, references in jobs:
         cis = [bootstrap_ci_from_statistics(metric, metric.statistics(hypotheses, references,
                                                                       num_threads=args.num_threads),
                                             n=args.confidence_n, seed=args.seed, num_threads=args.num_threads)
@@ -133,25 +135,58 @@ def score_with_confidence(metrics: list[Metric], systems: dict[str, list[str]], 
     return ExitCode.OK
 
 
+def shared_references(systems: dict[str, tuple[list[str], list[list[str]]]]) -> list[list[str]]:
+    """The references of record-file systems, which a paired test needs to be the same for every system."""
+    names = list(systems)
+    references = systems[names[0]][1]
+    for name in names[1:]:
+        other = systems[name][1]
+        if len(other) != len(references):
+            raise CliError(f"{name} has {len(other)} records but {names[0]} has {len(references)}; paired tests "
+                           f"need the same segments for every system", ExitCode.LINE_COUNT_MISMATCH)
+        for index, (mine, theirs) in enumerate(zip(references, other)):
+            if mine != theirs:
+                raise CliError(f"the references of segment {index} differ between {names[0]} and {name}; paired "
+                               f"tests need the same references for every system", ExitCode.BAD_INPUT)
+    return references
+
+
+def compare_inputs(args: argparse.Namespace) -> tuple[dict[str, list[str]], list[list[str]]]:
+    """Systems and references of ``compare``: plain-text files with ``-r``, or JSONL/CSV/TSV record files whose
+    systems (one per file, or one per ``system`` value) share their references."""
+    if any(is_record_file(path) for path in args.input):
+        if not all(is_record_file(path) for path in args.input) or args.references:
+            raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
+                           ExitCode.USAGE)
+        systems = {name: system for path in args.input for name, system in read_record_systems(path).items()}
+        references = shared_references(systems)
+        return {name: predictions for name, (predictions, _) in systems.items()}, references
+    if not args.references:
+        raise CliError("compare needs at least one reference file: -r REF.txt (or JSONL/CSV/TSV inputs)",
+                       ExitCode.USAGE)
+    reference_files = [(path, read_lines(path)) for path in args.references]
+    system_files = [(path, read_lines(path)) for path in args.input]
+    check_same_length(reference_files + system_files)
+    return ({source_name(path): lines for path, lines in system_files},
+            from_streams([lines for _, lines in reference_files]))
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     from refscore.cli.main import metrics_from_args
 
-    if not args.references:
-        raise CliError("compare needs at least one reference file: -r REF.txt", ExitCode.USAGE)
-    if len(args.input) < 2:
+    check_stdin_once(args.references + args.input)
+    check_distinct_systems(args.input)
+    if args.confidence_n is not None and not args.paired_ar:
+        raise CliError("--confidence-n applies to --paired-ar only; the paired bootstrap (--paired-bs, the default) "
+                       "gives intervals from its own --n resamples", ExitCode.USAGE)
+    metrics = metrics_from_args(args.metrics, args)
+    systems, references = compare_inputs(args)
+    if len(systems) < 2:
         raise CliError("compare needs a baseline and at least one other system: -i baseline.txt sysA.txt ...",
                        ExitCode.USAGE)
-    repeated = sorted({path for path in args.input if args.input.count(path) > 1})
-    if repeated:
-        raise CliError(f"system file(s) given more than once: {', '.join(repeated)}", ExitCode.USAGE)
-    metrics = metrics_from_args(args.metrics, args)
-    reference_files = {path: read_lines(path) for path in args.references}
-    systems = {path: read_lines(path) for path in args.input}
-    check_same_length({**reference_files, **systems})
     test = "ar" if args.paired_ar else "bs"
-    result = paired_test(metrics, systems, from_streams(list(reference_files.values())), test=test,
-                         n=args.n, seed=args.seed, confidence_n=args.confidence_n,
-                         num_threads=args.num_threads)
+    result = paired_test(metrics, systems, references, test=test, n=args.n, seed=args.seed,
+                         confidence_n=args.confidence_n, num_threads=args.num_threads)
     if args.format == "json":
         print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
     elif args.format == "latex":
@@ -161,8 +196,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def non_negative_int(text: str) -> int:
+    """argparse type of ``--width``: an integer >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: give an integer >= 0")
+    return value
+
+
 def register(commands: Any) -> None:
-    from refscore.cli.main import add_metric_arguments
+    from refscore.cli.main import add_metric_arguments, positive_int
     from refscore.metrics import REGISTRY
 
     parser = commands.add_parser("compare", help="paired significance tests of a baseline against other systems",
@@ -174,19 +220,20 @@ def register(commands: Any) -> None:
     parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
                         help="reference file, one segment per line; repeat for several references")
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="FILE",
-                        help="system outputs, the baseline first")
+                        help="system outputs, the baseline first; or JSONL/CSV/TSV record files (as for score; "
+                        "then no -r), whose systems must share their references")
     tests = parser.add_mutually_exclusive_group()
     tests.add_argument("--paired-bs", action="store_true",
                        help="paired bootstrap resampling (the default; gives intervals too)")
     tests.add_argument("--paired-ar", action="store_true", help="paired approximate randomization")
-    parser.add_argument("--n", type=int, default=None, metavar="N",
+    parser.add_argument("--n", type=positive_int, default=None, metavar="N",
                         help=f"resamples (bs, default {DEFAULT_N['bs']}) or trials (ar, default {DEFAULT_N['ar']})")
-    parser.add_argument("--confidence-n", type=int, default=None, metavar="N",
+    parser.add_argument("--confidence-n", type=positive_int, default=None, metavar="N",
                         help="with --paired-ar: bootstrap resamples for intervals (default: no intervals)")
     add_seed_argument(parser)
     parser.add_argument("--format", choices=("text", "json", "latex"), default="text",
                         help="output format (default: text)")
-    parser.add_argument("--width", "-w", type=int, default=2, help="decimals in text and LaTeX tables (default: 2)")
-    parser.add_argument("--num-threads", type=int, default=None, help="threads (default: all cores)")
+    parser.add_argument("--width", "-w", type=non_negative_int, default=2, help="decimals in text and LaTeX tables (default: 2)")
+    parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
     add_metric_arguments(parser)
     parser.set_defaults(handler=cmd_compare)

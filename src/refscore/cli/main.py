@@ -3,13 +3,15 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from refscore._inputs import from_streams
 from refscore._version import __version__
-from refscore.cli.io import CliError, check_same_length, is_record_file, read_record_systems, read_lines
+from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_same_length, check_stdin_once,
+                             is_record_file, read_lines, read_record_systems, source_name)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
@@ -26,14 +28,51 @@ def _metric_options() -> dict[str, CliOption]:
     return options
 
 
+def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``convert`` for argparse, whose own message for a failed conversion would name the Python function
+    (``invalid _parse_types value``): the converter's error message is shown instead."""
+    if convert in (str, int, float):
+        return convert
+
+    def parse(text: str) -> Any:
+        try:
+            return convert(text)
+        except (ValueError, TypeError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
+
+
+def positive_int(text: str) -> int:
+    """argparse type of counts (threads, resamples): an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid value {text!r}: give an integer >= 1") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"invalid value {value}: give an integer >= 1")
+    return value
+
+
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
     for option in _metric_options().values():
         if option.type is bool:
             group.add_argument(*option.flags, dest=option.dest, action="store_true", default=None, help=option.help)
         else:
-            group.add_argument(*option.flags, dest=option.dest, type=option.type, choices=option.choices,
-                               default=None, help=option.help)
+            group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
+                               choices=option.choices, default=None, help=option.help)
+
+
+def flag_hint(message: str, options: Sequence[CliOption]) -> str:
+    """The command-line flags of the Python argument names an error message mentions.
+
+    >>> flag_hint("give model_type or lang", [CliOption(("--bertscore-model",), "model_type", "")])
+    ' (on the command line: model_type is --bertscore-model)'
+    """
+    named = [f"{option.field} is {option.flags[0]}" for option in options
+             if re.search(rf"\b{re.escape(option.field)}\b", message)]
+    return f" (on the command line: {', '.join(named)})" if named else ""
 
 
 def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
@@ -47,10 +86,21 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
         try:
             metrics.append(cls(**options))
         except (InputError, ValueError, TypeError) as exc:
-            raise CliError(f"{name}: {exc}", ExitCode.BAD_INPUT) from None
+            raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
     if not metrics:
         raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY), ExitCode.UNKNOWN_METRIC)
     return metrics
+
+
+def selected_options(args: argparse.Namespace) -> list[CliOption]:
+    """The command-line options of the metrics named by ``-m`` (none when the names are not metrics)."""
+    options = []
+    for name in str(getattr(args, "metrics", "") or "").split(","):
+        try:
+            options += get_metric_class(name.strip()).cli_options
+        except InputError:
+            continue
+    return options
 
 
 def score_systems(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
@@ -71,6 +121,7 @@ def score_systems(metrics: list[Metric], systems: dict[str, list[str]], referenc
 
 
 def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
+    """Print results as JSON, per-segment rows or the table of corpus scores, with signatures."""
     if fmt == "json":
         print(to_json(results, with_segments))
     elif with_segments:
@@ -81,32 +132,36 @@ def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
 
 def cmd_score(args: argparse.Namespace) -> int:
     metrics = metrics_from_args(args.metrics, args)
-    if args.input and any(is_record_file(path) for path in args.input):
-        return score_records(metrics, args)
-    reference_files = {path: read_lines(path) for path in args.references}
-    inputs = args.input or ["-"]
-    systems = {("<stdin>" if path == "-" else path): read_lines(path) for path in inputs}
-    check_same_length({**reference_files, **systems})
-    references = from_streams(list(reference_files.values())) if reference_files else []
+    inputs = args.input or [STDIN]
+    check_stdin_once(args.references + inputs)
+    check_distinct_systems(inputs)
+    if any(is_record_file(path) for path in inputs):
+        jobs = record_jobs(inputs, args.references)
+    else:
+        reference_files = [(path, read_lines(path)) for path in args.references]
+        systems = [(path, read_lines(path)) for path in inputs]
+        check_same_length(reference_files + systems)
+        references = from_streams([lines for _, lines in reference_files])
+        jobs = [(source_name(path), hypotheses, references) for path, hypotheses in systems]
     if args.confidence:
         from refscore.cli.compare import score_with_confidence
 
-        return score_with_confidence(metrics, systems, references, args)
-    emit(score_systems(metrics, systems, references, args.segments, args.num_threads), args.format, args.segments)
-    return ExitCode.OK
-
-
-def score_records(metrics: list[Metric], args: argparse.Namespace) -> int:
-    """Score JSON Lines / CSV / TSV inputs, each record holding its prediction and references (no ``-r``)."""
-    if not all(is_record_file(path) for path in args.input) or args.references:
-        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
-                       ExitCode.USAGE)
+        return score_with_confidence(metrics, jobs, args)
     results = []
-    for path in args.input:
-        for system, (predictions, references) in read_record_systems(path).items():
-            results += score_systems(metrics, {system: predictions}, references, args.segments, args.num_threads)
+    for system, hypotheses, references in jobs:
+        results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
     emit(results, args.format, args.segments)
     return ExitCode.OK
+
+
+def record_jobs(paths: list[str], reference_files: list[str]) -> list[tuple[str, list[str], list[list[str]]]]:
+    """(system, predictions, references) of JSON Lines / CSV / TSV inputs, each record holding its prediction
+    and references (so no ``-r``)."""
+    if not all(is_record_file(path) for path in paths) or reference_files:
+        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
+                       ExitCode.USAGE)
+    return [(system, predictions, references) for path in paths
+            for system, (predictions, references) in read_record_systems(path).items()]
 
 
 def cmd_example(args: argparse.Namespace) -> int:
@@ -157,16 +212,18 @@ def build_parser() -> argparse.ArgumentParser:
                        "records into systems)")
     score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     score.add_argument("--segments", action="store_true", help="per-segment scores in input order")
-    score.add_argument("--num-threads", type=int, default=None, help="threads for the compiled core (default: all)")
+    score.add_argument("--num-threads", type=positive_int, default=None,
+                       help="threads for the compiled core (default: all)")
     score.add_argument("--confidence", action="store_true", help="bootstrap confidence intervals (as sacreBLEU)")
-    score.add_argument("--confidence-n", type=int, default=1000, metavar="N", help="bootstrap resamples (1000)")
+    score.add_argument("--confidence-n", type=positive_int, default=1000, metavar="N",
+                       help="bootstrap resamples (1000)")
     add_seed_argument(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 
     example = commands.add_parser("example", help="score the bundled example systems with every metric")
     example.add_argument("--format", choices=("text", "json"), default="text")
-    example.add_argument("--num-threads", type=int, default=None)
+    example.add_argument("--num-threads", type=positive_int, default=None)
     example.set_defaults(handler=cmd_example)
 
     for module_name in COMMAND_MODULES:
@@ -189,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"refscore: error: {exc}", file=sys.stderr)
         return ExitCode.MISSING_EXTRA
     except (InputError, ValueError, TypeError) as exc:
-        print(f"refscore: error: {exc}", file=sys.stderr)
+        print(f"refscore: error: {exc}{flag_hint(str(exc), selected_options(args))}", file=sys.stderr)
         return ExitCode.BAD_INPUT
     except BrokenPipeError:  # e.g. `refscore score ... | head`
         return ExitCode.OK

@@ -29,17 +29,23 @@ def score_table(results: list[dict[str, Any]]) -> str:
     for result in results:
         merged = {k: v for summary in result["summaries"].values() for k, v in summary.items()}
         rows.append([result["system"]] + [f"{100 * merged[c]:.2f}" if c in merged else "-" for c in columns])
-    signatures = {}
-    for result in results:
-        for metric, score in result["scores"].items():
-            signatures.setdefault(metric, score.signature)
     lines = [format_table(["system", *columns], rows), ""]
-    lines += [f"{metric}: {signature}" for metric, signature in signatures.items()]
+    lines += [f"{metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
 
 
+def signatures(results: list[dict[str, Any]]) -> dict[str, str]:
+    """Each metric's signature (of the first system that has it)."""
+    found: dict[str, str] = {}
+    for result in results:
+        for metric, score in result["scores"].items():
+            found.setdefault(metric, str(score.signature))
+    return found
+
+
 def segment_rows(results: list[dict[str, Any]]) -> str:
-    """Tab-separated per-segment scores in input order: system, segment index (0-based), one column per score."""
+    """Tab-separated per-segment scores in input order: system, segment index (0-based), one column per score;
+    then one ``# metric: signature`` line per metric (``comment="#"`` in pandas' ``read_csv`` skips them)."""
     lines = []
     for result in results:
         tables = result["segments"]
@@ -49,6 +55,7 @@ def segment_rows(results: list[dict[str, Any]]) -> str:
         columns = [column for table in tables.values() for column in table.values()]
         for index in range(len(columns[0]) if columns else 0):
             lines.append("\t".join([result["system"], str(index), *(f"{c[index]:.6f}" for c in columns)]))
+    lines += [f"# {metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
 
 
