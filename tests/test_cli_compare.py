@@ -98,7 +98,7 @@ def test_compare_bad_input(files, capsys, tmp_path):
     assert code == ExitCode.USAGE and "cannot be combined with --segments" in err
     for arguments, message in ((["compare", "--seed", "-3"], "invalid seed -3"),
                                (["compare", "--n", "0"], "argument --n: invalid value 0: give an integer >= 1"),
-                               (["compare", "-w", "-1"], "argument --width/-w: invalid value '-1'"),
+                               (["compare", "-w", "-1"], "argument --width/-w: invalid value -1: give an integer >= 0"),
                                (["score", "--confidence", "--confidence-n", "0"], "argument --confidence-n"),
                                (["score", "--num-threads", "0"], "argument --num-threads: invalid value 0")):
         with pytest.raises(SystemExit) as exc:

@@ -205,7 +205,9 @@ def test_option_errors_name_the_flags(tmp_path, capsys):
 def test_docstring_examples_run():
     import doctest
 
+    import refscore.cli.arguments
     import refscore.cli.main
 
-    failures, attempted = doctest.testmod(refscore.cli.main)
-    assert failures == 0 and attempted > 0
+    for module in (refscore.cli.main, refscore.cli.arguments):
+        failures, attempted = doctest.testmod(module)
+        assert failures == 0 and attempted > 0, module

@@ -17,7 +17,8 @@ import numpy as np
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder
-from refscore._bertscore.engine import Embedder, greedy_match, optional_positive_int, thread_plan, torch_threads
+from refscore._bertscore.engine import (Embedder, greedy_match, optional_positive_int, thread_plan,
+                                       torch_threads)
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, model_label, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION

@@ -14,8 +14,9 @@ import json
 from typing import Any
 
 from refscore._inputs import from_streams
-from refscore.cli.io import (CliError, check_distinct_systems, check_same_length, check_stdin_once, is_record_file,
-                             read_lines, read_record_systems, source_name)
+from refscore.cli.arguments import non_negative_int, parse_seed, positive_int
+from refscore.cli.io import (CliError, check_distinct_systems, check_same_length, check_stdin_once,
+                             is_record_file, read_lines, read_record_systems, source_name)
 from refscore.cli.output import format_table
 from refscore.errors import ExitCode
 from refscore.metrics.base import Metric
@@ -23,19 +24,6 @@ from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_fr
 from refscore.significance.paired import DEFAULT_N, TESTS
 
 SIGNIFICANCE_LEVEL = 0.05
-
-
-def parse_seed(text: str) -> int | None:
-    """``--seed``: a non-negative integer, or ``none`` for fresh randomness."""
-    if text.strip().lower() == "none":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: give an integer >= 0 or 'none'") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid seed {value}: give an integer >= 0 or 'none'")
-    return value
 
 
 def add_seed_argument(parser: argparse.ArgumentParser) -> None:
@@ -196,19 +184,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def non_negative_int(text: str) -> int:
-    """argparse type of ``--width``: an integer >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: give an integer >= 0")
-    return value
-
-
 def register(commands: Any) -> None:
-    from refscore.cli.main import add_metric_arguments, positive_int
+    from refscore.cli.main import add_metric_arguments
     from refscore.metrics import REGISTRY
 
     parser = commands.add_parser("compare", help="paired significance tests of a baseline against other systems",
@@ -233,7 +210,8 @@ def register(commands: Any) -> None:
     add_seed_argument(parser)
     parser.add_argument("--format", choices=("text", "json", "latex"), default="text",
                         help="output format (default: text)")
-    parser.add_argument("--width", "-w", type=non_negative_int, default=2, help="decimals in text and LaTeX tables (default: 2)")
+    parser.add_argument("--width", "-w", type=non_negative_int, default=2,
+                        help="decimals in text and LaTeX tables (default: 2)")
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
     add_metric_arguments(parser)
     parser.set_defaults(handler=cmd_compare)

@@ -5,11 +5,12 @@ import argparse
 import importlib
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from refscore._inputs import from_streams
 from refscore._version import __version__
+from refscore.cli.arguments import argument_type, positive_int
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_same_length, check_stdin_once,
                              is_record_file, read_lines, read_record_systems, source_name)
 from refscore.cli.output import score_table, segment_rows, to_json
@@ -26,32 +27,6 @@ def _metric_options() -> dict[str, CliOption]:
         for option in get_metric_class(name).cli_options:
             options.setdefault(option.dest, option)
     return options
-
-
-def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
-    """``convert`` for argparse, whose own message for a failed conversion would name the Python function
-    (``invalid _parse_types value``): the converter's error message is shown instead."""
-    if convert in (str, int, float):
-        return convert
-
-    def parse(text: str) -> Any:
-        try:
-            return convert(text)
-        except (ValueError, TypeError) as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    return parse
-
-
-def positive_int(text: str) -> int:
-    """argparse type of counts (threads, resamples): an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid value {text!r}: give an integer >= 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"invalid value {value}: give an integer >= 1")
-    return value
 
 
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
@@ -88,7 +63,8 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
         except (InputError, ValueError, TypeError) as exc:
             raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
     if not metrics:
-        raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY), ExitCode.UNKNOWN_METRIC)
+        raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
+                       ExitCode.UNKNOWN_METRIC)
     return metrics
 
 

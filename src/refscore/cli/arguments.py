@@ -1,0 +1,51 @@
+"""argparse value types of the command line, whose errors name the flag and the accepted values."""
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any
+
+
+def int_argument(minimum: int, what: str = "value", allow_none: bool = False) -> Callable[[str], int | None]:
+    """An argparse type: an integer >= ``minimum`` (or ``none`` when ``allow_none``).
+
+    >>> int_argument(1)("4"), int_argument(0, "seed", allow_none=True)("none")
+    (4, None)
+    """
+    accepted = f"give an integer >= {minimum}" + (" or 'none'" if allow_none else "")
+
+    def parse(text: str) -> int | None:
+        if allow_none and text.strip().lower() == "none":
+            return None
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"invalid {what} {text!r}: {accepted}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"invalid {what} {value}: {accepted}")
+        return value
+
+    return parse
+
+
+#: Counts (threads, resamples, trials): integers >= 1.
+positive_int = int_argument(1)
+#: Decimals of a table: integers >= 0.
+non_negative_int = int_argument(0)
+#: ``--seed``: a non-negative integer, or ``none`` for fresh randomness.
+parse_seed = int_argument(0, "seed", allow_none=True)
+
+
+def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """``convert`` for argparse, whose own message for a failed conversion would name the Python function
+    (``invalid _parse_types value``): the converter's error message is shown instead."""
+    if convert in (str, int, float):
+        return convert
+
+    def parse(text: str) -> Any:
+        try:
+            return convert(text)
+        except (ValueError, TypeError) as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return parse
