@@ -252,7 +252,7 @@ def test_first_layer_kernel_rejects_rows_outside_its_tables():
 
 @pytest.mark.parametrize("module", ["refscore._core._encoder", "refscore._bertscore.packed",
                                     "refscore._bertscore.engine", "refscore._bertscore.models",
-                                    "refscore._bertscore.idf"])
+                                    "refscore._bertscore.idf", "refscore._bertscore.encoding"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

@@ -40,6 +40,15 @@ def max_input_length(tokenizer: Any, config: Any) -> int:
     return limit
 
 
+def indexed_labels(where: str) -> Callable[[int], str]:
+    """Names ``"{where}[i]"`` for item ``i`` (the default naming in warnings and errors).
+
+    >>> indexed_labels("hypotheses")(3)
+    'hypotheses[3]'
+    """
+    return lambda index: f"{where}[{index}]"
+
+
 def special_token_wrapper(tokenizer: Any) -> Any:
     """A function adding the model's special tokens around a list of ids (``build_inputs_with_special_tokens``;
     transformers 5 tokenizers lack it, so the template is read off the encoding of a probe word there)."""
@@ -76,6 +85,7 @@ class SentenceEncoder:
         """Token ids of each sentence (special tokens included, truncated to :attr:`max_length`).
 
         ``labels(i)`` names sentence ``i`` in the truncation warning (default ``"{where}[i]"``)."""
+        labels = labels or indexed_labels(where)
         stripped = [sentence.strip() for sentence in sentences]
         nonempty = [i for i, text in enumerate(stripped) if text]
         texts = [(" " + stripped[i]) if self.prefix_space else stripped[i] for i in nonempty]
@@ -97,12 +107,13 @@ class SentenceEncoder:
                    where: str = "inputs") -> list[np.ndarray]:
         """Pre-tokenized inputs: special tokens are added unless the sequence already starts with the CLS (BOS)
         id and ends with the SEP (EOS) id; too long sequences are truncated like text. Ids outside the model's
-        vocabulary are an error naming ``labels(i)``."""
+        vocabulary are an error naming ``labels(i)`` (default ``"{where}[i]"``)."""
+        labels = labels or indexed_labels(where)
         encoded = []
         too_long = []
         for i, ids in enumerate(sequences):
             ids = np.asarray(ids, dtype=np.int64)
-            self._check_vocabulary(ids, labels(i) if labels is not None else f"{where}[{i}]")
+            self._check_vocabulary(ids, labels(i))
             has_special = len(ids) >= 2 and ids[0] == self.cls_id and ids[-1] == self.sep_id
             body = ids[1:-1] if has_special else ids
             if len(body) + self.num_special > self.max_length:
@@ -123,10 +134,9 @@ class SentenceEncoder:
             raise InputError(f"{label} holds token id {bad} at position {position}, outside the model's vocabulary "
                              f"(ids 0..{self.vocab_size - 1}); give ids from this model's tokenizer, or pass text")
 
-    def _warn_truncated(self, indices: list[int], labels: Callable[[int], str] | None, where: str) -> None:
+    def _warn_truncated(self, indices: list[int], labels: Callable[[int], str], where: str) -> None:
         if indices:
-            names = [labels(i) if labels is not None else f"{where}[{i}]" for i in indices[:5]]
-            shown = ", ".join(names) + (", ..." if len(indices) > 5 else "")
+            shown = ", ".join(labels(i) for i in indices[:5]) + (", ..." if len(indices) > 5 else "")
             warnings.warn(f"BERTScore: {len(indices)} of the {where} are longer than the model's maximum of "
                           f"{self.max_length} tokens and were truncated (as bert-score does): {shown}",
                           RefscoreWarning, stacklevel=caller_stacklevel())

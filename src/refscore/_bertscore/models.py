@@ -156,15 +156,15 @@ def resolve_device(device: str | int | None) -> str:
         raise InputError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
     device = device.strip().lower()
     try:
-        kind = torch.device(device).type
+        parsed = torch.device(device)
     except (RuntimeError, ValueError):
         raise InputError(f"device={device!r} is not a torch device; use 'auto', 'cpu', 'cuda' or 'cuda:N'") from None
+    kind, index = parsed.type, parsed.index
     backend = torch.backends.mps if kind == "mps" else getattr(torch, kind, None)
     is_available = getattr(backend, "is_available", None)
     if kind != "cpu" and (is_available is None or not is_available()):
         raise InputError(f"device={device!r} but torch has no {kind.upper()} device here; use device='cpu' or "
                          f"'auto'")
-    index = torch.device(device).index
     if kind == "cuda" and index is not None and index >= torch.cuda.device_count():
         raise InputError(f"device={device!r} but this machine has {torch.cuda.device_count()} CUDA device(s) "
                          f"(cuda:0..cuda:{torch.cuda.device_count() - 1})")

@@ -16,7 +16,7 @@ import numpy as np
 
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.encoding import SentenceEncoder
+from refscore._bertscore.encoding import SentenceEncoder, indexed_labels
 from refscore._bertscore.engine import (Embedder, greedy_match, optional_positive_int, thread_plan,
                                        torch_threads)
 from refscore._bertscore.idf import TokenWeights
@@ -214,8 +214,7 @@ class BERTScorer:
                        labels: Callable[[int], str] | None = None) -> list[np.ndarray]:
         """Token ids of every item; texts are tokenized once per distinct sentence. ``labels(i)`` names item ``i``
         in warnings and errors (default ``"{where}[i]"``)."""
-        if labels is None:
-            labels = lambda index: f"{where}[{index}]"  # noqa: E731
+        labels = labels or indexed_labels(where)
         if token_ids:
             return self._encoder.encode_ids(items, labels, where)
         first_index: dict[str, int] = {}

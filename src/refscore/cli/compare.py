@@ -13,10 +13,9 @@ import argparse
 import json
 from typing import Any
 
-from refscore._inputs import from_streams
 from refscore.cli.arguments import non_negative_int, parse_seed, positive_int
-from refscore.cli.io import (CliError, check_distinct_systems, check_same_length, check_stdin_once,
-                             is_record_file, read_lines, read_record_systems, source_name)
+from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
+                             read_record_inputs, read_text_inputs)
 from refscore.cli.output import format_table
 from refscore.errors import ExitCode
 from refscore.metrics.base import Metric
@@ -143,20 +142,13 @@ def compare_inputs(args: argparse.Namespace) -> tuple[dict[str, list[str]], list
     """Systems and references of ``compare``: plain-text files with ``-r``, or JSONL/CSV/TSV record files whose
     systems (one per file, or one per ``system`` value) share their references."""
     if any(is_record_file(path) for path in args.input):
-        if not all(is_record_file(path) for path in args.input) or args.references:
-            raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
-                           ExitCode.USAGE)
-        systems = {name: system for path in args.input for name, system in read_record_systems(path).items()}
+        systems = read_record_inputs(args.input, args.references)
         references = shared_references(systems)
         return {name: predictions for name, (predictions, _) in systems.items()}, references
     if not args.references:
         raise CliError("compare needs at least one reference file: -r REF.txt (or JSONL/CSV/TSV inputs)",
                        ExitCode.USAGE)
-    reference_files = [(path, read_lines(path)) for path in args.references]
-    system_files = [(path, read_lines(path)) for path in args.input]
-    check_same_length(reference_files + system_files)
-    return ({source_name(path): lines for path, lines in system_files},
-            from_streams([lines for _, lines in reference_files]))
+    return read_text_inputs(args.references, args.input)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from refscore._inputs import from_streams
 from refscore.errors import ExitCode
 
 
@@ -235,3 +236,22 @@ def read_record_systems(path: str) -> dict[str, tuple[list[str], list[list[str]]
         predictions.append(record.prediction)
         reference_lists.append(references)
     return systems
+
+
+def read_text_inputs(reference_paths: list[str], system_paths: list[str]) -> tuple[dict[str, list[str]],
+                                                                                   list[list[str]]]:
+    """Plain-text systems (by name) and their per-segment references, every file with one line per segment."""
+    reference_files = [(path, read_lines(path)) for path in reference_paths]
+    system_files = [(path, read_lines(path)) for path in system_paths]
+    check_same_length(reference_files + system_files)
+    return ({source_name(path): lines for path, lines in system_files},
+            from_streams([lines for _, lines in reference_files]))
+
+
+def read_record_inputs(paths: list[str], reference_paths: list[str]) -> dict[str, tuple[list[str], list[list[str]]]]:
+    """The systems of JSON Lines / CSV / TSV inputs (see :func:`read_record_systems`), which carry their own
+    references, so every input must be such a file and no reference file may be given."""
+    if not all(is_record_file(path) for path in paths) or reference_paths:
+        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
+                       ExitCode.USAGE)
+    return {name: system for path in paths for name, system in read_record_systems(path).items()}

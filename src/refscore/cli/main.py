@@ -8,11 +8,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._inputs import from_streams
 from refscore._version import __version__
 from refscore.cli.arguments import argument_type, positive_int
-from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_same_length, check_stdin_once,
-                             is_record_file, read_lines, read_record_systems, source_name)
+from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
+                             read_record_inputs, read_text_inputs)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
@@ -112,13 +111,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     check_stdin_once(args.references + inputs)
     check_distinct_systems(inputs)
     if any(is_record_file(path) for path in inputs):
-        jobs = record_jobs(inputs, args.references)
+        jobs = [(name, predictions, references)
+                for name, (predictions, references) in read_record_inputs(inputs, args.references).items()]
     else:
-        reference_files = [(path, read_lines(path)) for path in args.references]
-        systems = [(path, read_lines(path)) for path in inputs]
-        check_same_length(reference_files + systems)
-        references = from_streams([lines for _, lines in reference_files])
-        jobs = [(source_name(path), hypotheses, references) for path, hypotheses in systems]
+        systems, references = read_text_inputs(args.references, inputs)
+        jobs = [(name, hypotheses, references) for name, hypotheses in systems.items()]
     if args.confidence:
         from refscore.cli.compare import score_with_confidence
 
@@ -128,16 +125,6 @@ def cmd_score(args: argparse.Namespace) -> int:
         results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
     emit(results, args.format, args.segments)
     return ExitCode.OK
-
-
-def record_jobs(paths: list[str], reference_files: list[str]) -> list[tuple[str, list[str], list[list[str]]]]:
-    """(system, predictions, references) of JSON Lines / CSV / TSV inputs, each record holding its prediction
-    and references (so no ``-r``)."""
-    if not all(is_record_file(path) for path in paths) or reference_files:
-        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
-                       ExitCode.USAGE)
-    return [(system, predictions, references) for path in paths
-            for system, (predictions, references) in read_record_systems(path).items()]
 
 
 def cmd_example(args: argparse.Namespace) -> int:
