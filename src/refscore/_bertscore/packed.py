@@ -2,8 +2,10 @@
 
 The real tokens of a batch are packed into one ``(n_tokens, hidden)`` matrix, so every position-wise part of a
 layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, with the model's
-own weights, activation and layer-norm modules. Self-attention runs per group of equal-length sequences
-(consecutive in refscore's length-sorted batches) without a mask. This is the model's math: the differences with
+own weights, activation and layer-norm modules. Self-attention runs within each sequence without a mask: in
+float32, where the CPU has AVX2 and FMA, with refscore's compiled kernel (one call per layer for the whole batch,
+writing straight into the context matrix), else with torch's attention per group of equal-length sequences
+(consecutive in refscore's length-sorted batches). This is the model's math: the differences with
 the Hugging Face forward are that no padded position is computed and that each residual is added to the bias
 before the product is accumulated onto it (the outputs agree to float rounding, ~1e-7).
 
@@ -25,6 +27,7 @@ import numpy as np
 
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.first_layer import ChunkMap, FirstLayerProjection, TokenTable
+from refscore._core._attention import packed_attention_into, vectorised
 
 #: Encoder classes whose embeddings and layers have the standard BERT structure (``BertLayer`` and its copies).
 PACKED_MODELS = {"BertModel": "BertLayer", "RobertaModel": "RobertaLayer", "XLMRobertaModel": "XLMRobertaLayer",
@@ -77,6 +80,14 @@ def _attention_shape(self_attention: Any) -> _AttentionShape:
     head_size = int(self_attention.attention_head_size)
     scaling = float(getattr(self_attention, "scaling", head_size ** -0.5))
     return _AttentionShape(int(self_attention.num_attention_heads), head_size, scaling)
+
+
+@dataclass(frozen=True)
+class _Sequences:
+    """The sequences of a packed batch: their lengths (int64, in order) and :func:`length_runs` of them."""
+
+    lengths: np.ndarray
+    runs: list[tuple[int, int, int]]
 
 
 def length_runs(lengths: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -189,24 +200,24 @@ class PackedEncoder:
             out = workspace.matrix("projections", len(token_ids), self.first.weight.shape[0], hidden.dtype)
             products = self.first.products(table, token_ids, positions, rstd, hidden, out)
         states = [hidden] if all_layers else []
-        runs = length_runs(lengths)
+        sequences = _Sequences(np.asarray(lengths, dtype=np.int64), length_runs(lengths))
         for layer, shape, exact_gelu, (weight, bias) in zip(self.layers, self.shapes, self.exact_gelu,
                                                              self.stacked):
             if products is None:
                 out = workspace.matrix("projections", hidden.shape[0], weight.shape[0], hidden.dtype)
                 products = torch.addmm(bias, hidden, weight.t(), out=out)
-            hidden = self._layer(layer, shape, exact_gelu, hidden, runs, workspace, products)
+            hidden = self._layer(layer, shape, exact_gelu, hidden, sequences, workspace, products)
             products = None
             if all_layers:
                 states.append(hidden)
         return torch.stack(states, dim=1) if all_layers else hidden.unsqueeze(1)
 
     def _layer(self, layer: Any, shape: _AttentionShape, exact_gelu: bool, hidden: Any,
-               runs: list[tuple[int, int, int]], workspace: Workspace, products: Any) -> Any:
+               sequences: _Sequences, workspace: Workspace, products: Any) -> Any:
         """One BERT layer on the packed ``hidden``, whose stacked query/key/value ``products`` are computed;
         the result is a new tensor."""
         torch, _ = torch_and_transformers()
-        context = self._self_attention(shape, products, runs, workspace)
+        context = self._self_attention(shape, products, sequences, workspace)
         attention_output = layer.attention.output
         attended = _dense_residual_norm(attention_output.dense, context, hidden, attention_output.LayerNorm,
                                         workspace)
@@ -218,15 +229,20 @@ class PackedEncoder:
         return _dense_residual_norm(layer.output.dense, intermediate, attended, layer.output.LayerNorm, workspace)
 
     @staticmethod
-    def _self_attention(shape: _AttentionShape, products: Any, runs: list[tuple[int, int, int]],
+    def _self_attention(shape: _AttentionShape, products: Any, sequences: _Sequences,
                         workspace: Workspace) -> Any:
-        """Multi-head softmax attention within each sequence, one run of equal-length sequences at a time, from
-        the stacked query/key/value ``products``."""
+        """Multi-head softmax attention within each sequence from the stacked query/key/value ``products``: with
+        refscore's kernel (:mod:`refscore._core._attention`) where it is vectorised for this CPU, else with torch's,
+        one run of equal-length sequences at a time."""
         torch, _ = torch_and_transformers()
-        attention = torch.nn.functional.scaled_dot_product_attention
         projections = products.chunk(3, dim=1)
         context = workspace.matrix("context", *projections[0].shape, products.dtype)
-        for first, count, length in runs:
+        if products.dtype == torch.float32 and vectorised(shape.head_size):
+            packed_attention_into(products.numpy(), context.numpy(), sequences.lengths, shape.heads,
+                                  shape.head_size, shape.scaling)
+            return context
+        attention = torch.nn.functional.scaled_dot_product_attention
+        for first, count, length in sequences.runs:
             rows = slice(first, first + count * length)
             split = (count, length, shape.heads, shape.head_size)
             heads = [matrix[rows].view(split).transpose(1, 2) for matrix in projections]
