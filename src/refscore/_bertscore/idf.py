@@ -81,6 +81,17 @@ class TokenWeights:
                              f"list of sentences to compute IDF")
         return out.astype(np.float32)
 
+    def of_sequences(self, sequences: Sequence[np.ndarray]) -> list[np.ndarray]:
+        """float32 weights of each token-id sequence, looked up in one pass over all of them.
+
+        >>> [w.tolist() for w in TokenWeights.uniform([0, 2]).of_sequences([np.array([0, 7, 2]), np.array([0, 2])])]
+        [[0.0, 1.0, 0.0], [0.0, 0.0]]
+        """
+        if len(sequences) == 0:
+            return []
+        weights = self(np.concatenate(sequences))
+        return np.split(weights, np.cumsum([len(ids) for ids in sequences])[:-1])
+
     def fingerprint(self) -> str:
         """A short hash of the weights (goes into signatures and metric config hashes)."""
         digest = hashlib.sha256(self.table.tobytes())

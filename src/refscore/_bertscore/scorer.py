@@ -246,8 +246,9 @@ class BERTScorer:
                                               plan)
             counts = batch.refs_per_segment
             pair_hyp = np.repeat(np.arange(len(hyp_ids)), counts)
-            values = greedy_match([embeddings[i] for i in pair_hyp], [weights(hyp_ids[i]) for i in pair_hyp],
-                                  embeddings[len(hyp_ids):], [weights(ids) for ids in ref_ids], plan)
+            hyp_weights = weights.of_sequences(hyp_ids)
+            values = greedy_match([embeddings[i] for i in pair_hyp], [hyp_weights[i] for i in pair_hyp],
+                                  embeddings[len(hyp_ids):], weights.of_sequences(ref_ids), plan)
         self._zero_empty(values, pair_hyp, np.array([len(ids) == 2 for ids in hyp_ids], dtype=bool),
                          np.array([len(ids) == 2 for ids in ref_ids], dtype=bool), hyp_label, ref_label)
         values, best = self._reduce_references(values, batch.ref_offsets)
