@@ -129,6 +129,26 @@ REFSCORE_AVX2 inline float exponentiate(float* scores, int64_t padded, float shi
   return horizontal_sum(_mm256_add_ps(total0, total1));
 }
 
+// out[c][r] = in[r][c] for an 8x8 block (rows `in_stride` and `out_stride` floats apart).
+REFSCORE_AVX2 inline void transpose8x8(const float* in, int64_t in_stride, float* out, int64_t out_stride) {
+  __m256 r[8], t[8];
+  for (int i = 0; i < 8; ++i) r[i] = _mm256_loadu_ps(in + i * in_stride);
+  for (int i = 0; i < 8; i += 2) {
+    t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 8; i += 4) {
+    r[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+    r[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+    r[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+    r[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+  }
+  for (int i = 0; i < 4; ++i) {
+    _mm256_storeu_ps(out + i * out_stride, _mm256_permute2f128_ps(r[i], r[i + 4], 0x20));
+    _mm256_storeu_ps(out + (i + 4) * out_stride, _mm256_permute2f128_ps(r[i], r[i + 4], 0x31));
+  }
+}
+
 // out_r[c0 : c0 + 8 NV] = inverse_r * sum_j p_r[j] v_j[c0 : c0 + 8 NV] for two probability rows r (the second
 // may repeat the first): 2 NV independent accumulators.
 template <int NV>
@@ -152,7 +172,15 @@ REFSCORE_AVX2 inline void weighted_values(const float* p0, const float* p1, cons
   }
 }
 
-// One head of one sequence; head_size is a multiple of 8.
+// Zeroes the padding columns (length..padded) of the transposed-keys buffer for a sequence of `length` tokens: the
+// heads of the sequence write only the columns before them.
+inline void zero_key_padding(Workspace& ws, int64_t head_size, int64_t length) {
+  const int64_t padded = padded_length(length);
+  for (int64_t c = 0; c < head_size; ++c)
+    std::fill(ws.keys.data() + c * padded + length, ws.keys.data() + (c + 1) * padded, 0.0f);
+}
+
+// One head of one sequence (after zero_key_padding for it); head_size is a multiple of 8.
 REFSCORE_AVX2 inline void head_avx2(const Layout& layout, int64_t first, int64_t length, int64_t head,
                                     Workspace& ws) {
   const int64_t stride = 3 * layout.width, d = layout.head_size, padded = padded_length(length);
@@ -160,13 +188,17 @@ REFSCORE_AVX2 inline void head_avx2(const Layout& layout, int64_t first, int64_t
   const float* keys = queries + layout.width;
   const float* values = keys + layout.width;
   float* transposed = ws.keys.data();
-  for (int64_t j = 0; j < length; ++j)
+  int64_t j_full = length / 8 * 8;
+  for (int64_t j = 0; j < j_full; j += 8)
+    for (int64_t c = 0; c < d; c += 8) transpose8x8(keys + j * stride + c, stride, transposed + c * padded + j, padded);
+  for (int64_t j = j_full; j < length; ++j)
     for (int64_t c = 0; c < d; ++c) transposed[c * padded + j] = keys[j * stride + c];
-  for (int64_t c = 0; c < d; ++c) std::fill(transposed + c * padded + length, transposed + (c + 1) * padded, 0.0f);
+  // (the padding columns, length..padded, were zeroed for the sequence by zero_key_padding)
   // The rows of the products are 3 * width floats apart, which maps them to few cache sets: copy this head's
   // values together once, so the products below read them from the closest cache.
   float* head_values = ws.values.data();
-  for (int64_t j = 0; j < length; ++j) std::copy(values + j * stride, values + j * stride + d, head_values + j * d);
+  for (int64_t j = 0; j < length; ++j)
+    for (int64_t c = 0; c < d; c += 8) _mm256_storeu_ps(head_values + j * d + c, _mm256_loadu_ps(values + j * stride + c));
   const __m256 scale = _mm256_set1_ps(layout.scale);
   // Added to the last sixteen scores of each row: 0 for keys, -inf for the padding after them.
   alignas(32) float mask[16];
@@ -270,6 +302,7 @@ inline int64_t packed_attention(const Layout& layout, const int64_t* lengths, in
     for (int64_t head = 0; head < layout.heads; ++head) {
 #ifdef REFSCORE_ATTENTION_AVX2
       if (vector_path) {
+        if (head == 0) zero_key_padding(ws, layout.head_size, lengths[s]);
         head_avx2(layout, first, lengths[s], head, ws);
         continue;
       }
