@@ -182,8 +182,9 @@ def test_unicode_tokenizer_matches_its_python_definition(corpus, stemmer):
 
 
 def test_unicode_tokenizer_scores_chinese_and_warns_for_rouge_score_tokenizer():
-    with pytest.warns(RefscoreWarning, match=r"predictions\[0\].*tokenizer='unicode'"):
+    with pytest.warns(RefscoreWarning, match=r"predictions\[0\].*tokenizer='unicode'") as caught:
         zero = refscore.rouge(["这是一个测试"], ["这是测试"], ("rouge1",))
+    assert caught[0].filename == __file__  # points at the caller's line
     assert zero["rouge1"].fmeasure[0] == 0.0  # rouge-score's own result (anchors.md section 5)
     unicode = refscore.rouge(["这是一个测试"], ["这是测试"], ("rouge1",), tokenizer="unicode")
     assert unicode["rouge1"].precision[0] == 4 / 6 and unicode["rouge1"].recall[0] == 1.0

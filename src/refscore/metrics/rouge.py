@@ -24,7 +24,7 @@ import numpy as np
 from refscore._registry import import_entry
 from refscore._core import _rouge
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import InputError, RefscoreWarning
+from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
 from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
 from refscore.metrics.base import Metric, Score, Signature, metric_with
@@ -466,7 +466,8 @@ class ROUGE(Metric):
             warnings.warn(
                 f"{len(dropped)} text(s), first {_text_name(dropped[0], batch)}, contain letters or digits but no "
                 f"token for tokenizer='rouge-score' (it keeps ASCII a-z and 0-9 only), so they score 0; use "
-                f"tokenizer='unicode' for text in other scripts", RefscoreWarning, stacklevel=4)
+                f"tokenizer='unicode' for text in other scripts", RefscoreWarning,
+                stacklevel=caller_stacklevel())
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
