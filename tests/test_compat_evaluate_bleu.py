@@ -118,6 +118,34 @@ def test_bleu_and_google_bleu_equal_the_hf_scripts(data, max_order, smooth, min_
                                                 max_len=min_len + extra) == {"google_bleu": gleu}
 
 
+# Pieces that meet HF's 13a clean-up (no strip of trailing whitespace) at the end of a text.
+MARKUP = st.lists(st.sampled_from(["d", "-", "\n", " ", "\t", "<skipped>", "<skip", "ped>", "&amp;", "lt;", "3", "."]),
+                  max_size=8).map("".join)
+markup_corpus = st.lists(st.tuples(MARKUP, st.lists(MARKUP, min_size=1, max_size=2)), min_size=1, max_size=4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(markup_corpus)
+def test_bleu_and_google_bleu_tokenize_like_hf_where_trailing_whitespace_matters(data):
+    """HF's 13a copy does not strip trailing whitespace: "d-\\n" loses its "-" there, unlike in sacreBLEU."""
+    predictions = [p for p, _ in data]
+    # the first reference of each is the prediction's HF tokens: any token HF makes differently is a lost match
+    references = [[" ".join(tokenize_13a(p))] + refs for p, refs in data]
+    assert evaluate.load("bleu").compute(predictions=predictions, references=references) == hf_bleu(
+        predictions, references, tokenize_13a)
+    gleu = corpus_gleu([[tokenize_13a(r) for r in refs] for refs in references],
+                       [tokenize_13a(p) for p in predictions], min_len=1, max_len=2)
+    assert evaluate.load("google_bleu").compute(predictions=predictions, references=references, max_len=2) == {
+        "google_bleu": gleu}
+
+
+def test_hf_13a_drops_the_dash_before_a_trailing_newline():
+    bleu = evaluate.load("bleu")
+    result = bleu.compute(predictions=["a b c d-\n"], references=[["a b c d"]])
+    assert result["bleu"] == 1.0 and result["translation_length"] == 4
+    assert tokenize_13a("a b c d-\n") == ["a", "b", "c", "d"]
+
+
 @settings(max_examples=20, deadline=None)
 @given(corpus, st.integers(1, 3), st.sampled_from([("exp", None), ("floor", 0.2), ("add-k", None), ("none", None)]),
        st.booleans(), st.sampled_from([None, "none", "intl"]))

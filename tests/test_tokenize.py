@@ -142,6 +142,20 @@ def test_13a_unescapes_in_sacrebleu_order_and_drops_skipped():
     assert_same_as_sacrebleu([text, "<skip<skipped>ped>", "-<skipped>\nx", "&&quot;quot;"], "13a")
 
 
+TRAILING = st.lists(st.sampled_from(["d", "-", "-\n", "\n", " ", "\t", "\r", "\x85", "\u2028", "<skipped>", "<skip",
+                                     "ped>", "&amp;", "lt;", "3", ".", "é", "É"]), max_size=10).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(texts=st.lists(st.one_of(TRAILING, SEGMENT), min_size=1, max_size=8), lowercase=st.booleans())
+def test_13a_unstripped_is_13a_without_the_strip_of_trailing_whitespace(texts, lowercase):
+    """The tokenizer of Hugging Face's bleu/google_bleu scripts: sacreBLEU's Tokenizer13a on the whole text."""
+    expected = [SACREBLEU["13a"](text.lower() if lowercase else text).split() for text in texts]
+    assert refscore_tokens(texts, "13a-unstripped", lowercase) == expected
+    assert refscore_tokens(["a b c d-\n", "d-<skipped>\n"], "13a-unstripped", False) == [["a", "b", "c", "d"], ["d"]]
+    assert refscore_tokens(["a b c d-\n"], "13a", False) == [["a", "b", "c", "d-"]]
+
+
 def test_regex_passes_resume_after_each_match_like_re_sub():
     # "a.,5": the ',' is consumed by the first period/comma match, so it stays attached to the 5.
     assert refscore_tokens(["a.,5"], "13a", False) == [["a", ".", ",5"]]

@@ -48,7 +48,9 @@ cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
                     uint32_t* ids) noexcept nogil
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
-_TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4}
+#: ``13a-unstripped`` (not offered by the metrics): 13a without sacreBLEU's strip of trailing whitespace, as in the
+#: copy of the tokenizer in Hugging Face's ``bleu`` and ``google_bleu`` scripts.
+_TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4, "13a-unstripped": 5}
 _CHARS_PER_THREAD = CHARS_PER_THREAD   # a module global, so that tests can force threads
 
 #: Versions the character tables were generated from (``gen_unicode_tables.py``).

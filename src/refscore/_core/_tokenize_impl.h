@@ -32,7 +32,9 @@
 
 namespace refscore_tok {
 
-enum TokenizerKind { TOK_NONE = 0, TOK_CHAR = 1, TOK_13A = 2, TOK_ZH = 3, TOK_INTL = 4 };
+/* TOK_13A_UNSTRIPPED: 13a on the whole text, trailing whitespace included, as the copy of the tokenizer in Hugging
+ * Face's bleu and google_bleu scripts (sacreBLEU strips it first; the tokens differ for e.g. "d-\n"). */
+enum TokenizerKind { TOK_NONE = 0, TOK_CHAR = 1, TOK_13A = 2, TOK_ZH = 3, TOK_INTL = 4, TOK_13A_UNSTRIPPED = 5 };
 
 typedef std::vector<uint32_t> Buffer;
 
@@ -576,7 +578,7 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
 /* ---- the tokenizers ------------------------------------------------------------------------------------ */
 
 /* Load one text at text[offset ...] (lowercased first when `lowercase`) and write its tokens, as sacreBLEU's
- * `tokenizer(line.rstrip()).split()`, to spans[n_spans ...] (grown as needed); span starts index `text`.
+ * `tokenizer(line.rstrip()).split()` (TOK_13A_UNSTRIPPED: `tokenizer(line).split()`), to spans[n_spans ...] (grown as needed); span starts index `text`.
  * Returns the new number of spans. `scratch` holds the text before lowercasing. Throws std::bad_alloc. */
 template <class Hash>
 static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length,
@@ -591,14 +593,15 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
         load_code_points(kind, data, length, text, offset);
     }
     uint32_t* s = text.data();
-    size_t end = offset + rstrip_length(s + offset, n);
+    size_t end = offset + (tokenizer == TOK_13A_UNSTRIPPED ? n : rstrip_length(s + offset, n));
     s[end] = ' ';   /* the sentinel regexp_spans' word runs stop at (within the read slack) */
     if (spans.size() < n_spans + (end - offset) + 1) spans.resize(std::max(2 * spans.size(), n_spans + n + 1));
     Span* out = spans.data() + n_spans;
     switch (tokenizer) {
         case TOK_NONE: return n_spans + split_spans<Hash>(s, offset, end, out);
         case TOK_CHAR: return n_spans + char_spans<Hash>(s, offset, end, out);
-        case TOK_13A: {
+        case TOK_13A:
+        case TOK_13A_UNSTRIPPED: {
             /* 13a's clean-up only changes texts with '<', '&' or '\n', which are isolated or spaces: the scan
              * notices them, and only then is the text cleaned and scanned again */
             bool markup = false;

@@ -35,6 +35,8 @@ from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import check_order, ngram_statistics, prepare_word_ids
 
 Tokenizer = Callable[[str], Any]
+#: HF's copy of 13a: sacreBLEU's, without its strip of trailing whitespace first ("d-\\n" gives "d" there).
+HF_13A = "13a-unstripped"
 
 
 def _per_prediction(references: list[Any]) -> list[Any]:
@@ -44,11 +46,11 @@ def _per_prediction(references: list[Any]) -> list[Any]:
 
 def _word_ids(predictions: list[Any], references: list[Any],
               tokenizer: Tokenizer | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(ids, text offsets, reference offsets)``: sacreBLEU's 13a in the compiled tokenizer (HF's default), or
+    """``(ids, text offsets, reference offsets)``: HF's 13a in the compiled tokenizer (the default), or
     the user's ``tokenizer`` called on every string (as HF does) and its tokens interned."""
     per_prediction = _per_prediction(references)
     if tokenizer is None:
-        batch, ids, offsets = prepare_word_ids(predictions, per_prediction, tokenize="13a", lowercase=False)
+        batch, ids, offsets = prepare_word_ids(predictions, per_prediction, tokenize=HF_13A, lowercase=False)
         return ids, offsets, batch.ref_offsets
     if not callable(tokenizer):
         raise InputTypeError(f"tokenizer must be a callable str -> list of tokens (or None for 13a), got "
@@ -77,7 +79,7 @@ class GoogleBleu(EvaluateModule):
         if max_len < min_len:
             return {"google_bleu": 0.0}   # NLTK: no n-gram order to count
         if tokenizer is None:   # 13a text: tokenized and counted in one compiled pass
-            _, rows = ngram_statistics("gleu", predictions, _per_prediction(references), tokenize="13a",
+            _, rows = ngram_statistics("gleu", predictions, _per_prediction(references), tokenize=HF_13A,
                                        lowercase=False, orders=(int(min_len), int(max_len)))
         else:
             ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
