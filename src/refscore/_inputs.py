@@ -91,7 +91,7 @@ def _not_str_hint(value: Any) -> str:
     """How to fix an item that is neither a string nor accepted token ids."""
     if value is None:
         return "replace None by an empty string ''"
-    if isinstance(value, np.ndarray) or hasattr(value, "tolist"):
+    if hasattr(value, "tolist"):  # numpy arrays, torch tensors
         return ("text must be str; token ids must be a list of ints or a 1-D integer numpy array (e.g. "
                 "tensor.tolist() or array.astype(np.int64))")
     return "convert it to str"

@@ -142,8 +142,7 @@ class BERTScorer:
         self._uniform = TokenWeights.uniform([self._encoder.cls_id, self._encoder.sep_id])
         self._baseline: np.ndarray | None = None
         if self.rescale_with_baseline:
-            path = baselines.resolve_baseline_path(baseline_path, self.lang, self.model_type)
-            self._baseline = baselines.read_baseline(path, self._loaded.total_layers)
+            self._baseline = self._read_baseline()
         if idf_sentences is not None:
             self.compute_idf(idf_sentences)
         elif sentences is not None:
@@ -162,6 +161,11 @@ class BERTScorer:
     def idf_weights(self) -> TokenWeights | None:
         """The frozen IDF weights (None when IDF is off or computed per call from the references)."""
         return self._frozen_idf if self.idf else None
+
+    def _read_baseline(self) -> np.ndarray:
+        """The rescaling table: ``baseline_path``, or bert-score's file for ``lang`` and the model."""
+        path = baselines.resolve_baseline_path(self.baseline_path, self.lang, self.model_type)
+        return baselines.read_baseline(path, self._loaded.total_layers)
 
     def compute_idf(self, sentences: Sequence[str]) -> None:
         """Freeze IDF weights computed from ``sentences`` (bert-score's ``compute_idf``); turns IDF on."""

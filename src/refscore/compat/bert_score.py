@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from refscore._bertscore.baseline import read_baseline, resolve_baseline_path
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.scorer import BERTScorer as _BERTScorer
 from refscore.errors import InputError, InputTypeError
@@ -63,8 +62,7 @@ class BERTScorer(_BERTScorer):
         """The baseline row(s) used for rescaling, as a float32 tensor (bert-score's property)."""
         torch, _ = torch_and_transformers()
         if self._baseline is None:
-            path = resolve_baseline_path(self.baseline_path, self.lang, self.model_type)
-            self._baseline = read_baseline(path, self._loaded.total_layers)
+            self._baseline = self._read_baseline()
         table = torch.from_numpy(self._baseline)
         return table.unsqueeze(1) if self.all_layers else table[self.num_layers]
 
