@@ -353,6 +353,23 @@ def test_long_inputs_truncate_with_warning(tiny_model):
     assert_close(result, peer([long_text], [long_text + " cat"], tiny_model, num_layers=2))
 
 
+def test_tokenizing_in_chunks_on_worker_threads_gives_the_same_ids_and_warnings(tiny_model, monkeypatch):
+    from refscore._bertscore import encoding
+    from refscore._bertscore.engine import ThreadPlan, chunk_mapper
+
+    scorer = refscore.BERTScorer(tiny_model, num_layers=2)
+    long_text = " ".join(["goods"] * 500)
+    sentences = [f"{text} {index}" for index, text in enumerate(HYPS + REFS)] + ["", long_text, "  ", *CORPUS]
+    with pytest.warns(RefscoreWarning, match="truncated") as serial_warnings:
+        expected = scorer._encoder.encode_texts(sentences)
+    monkeypatch.setattr(encoding, "TOKENIZE_CHUNK", 3)
+    scorer._encoder.tokenizer(["a"], truncation=True, max_length=4)  # leaves the tokenizer's truncation on
+    with pytest.warns(RefscoreWarning, match="truncated") as chunked_warnings:
+        chunked = scorer._encoder.encode_texts(sentences, map_chunks=chunk_mapper(ThreadPlan(2, 1)))
+    assert [ids.tolist() for ids in chunked] == [ids.tolist() for ids in expected]
+    assert [str(w.message) for w in chunked_warnings] == [str(w.message) for w in serial_warnings]
+
+
 # -- signature, metric protocol, CLI -------------------------------------------------------------------------------
 def test_signature_and_metric_statistics(tiny_bert):
     metric = refscore.metrics.get_metric_class("bertscore")(model_type=tiny_bert, num_layers=2,

@@ -9,7 +9,7 @@ docs/bertscore.md.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +20,11 @@ from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
 PREFIX_SPACE_TOKENIZERS = ("GPT2Tokenizer", "RobertaTokenizer")
 #: model_max_length values above this mean "no limit configured" in transformers.
 _UNLIMITED = 1_000_000
+#: Sentences per tokenizer call when the calls are spread over worker threads.
+TOKENIZE_CHUNK = 256
+#: ``map_chunks(function, chunks)``: ``function`` applied to each chunk, results in order (``map``, or a parallel
+#: map with the same signature).
+ChunkMap = Callable[[Callable[[Any], Any], Iterable[Any]], Iterable[Any]]
 
 
 def wants_prefix_space(tokenizer: Any, use_fast_tokenizer: bool) -> bool:
@@ -81,17 +86,19 @@ class SentenceEncoder:
         self.vocab_size = vocab_size if isinstance(vocab_size, int) and vocab_size > 0 else None
 
     def encode_texts(self, sentences: Sequence[str], labels: Callable[[int], str] | None = None,
-                     where: str = "inputs") -> list[np.ndarray]:
+                     where: str = "inputs", map_chunks: ChunkMap = map) -> list[np.ndarray]:
         """Token ids of each sentence (special tokens included, truncated to :attr:`max_length`).
 
-        ``labels(i)`` names sentence ``i`` in the truncation warning (default ``"{where}[i]"``)."""
+        ``labels(i)`` names sentence ``i`` in the truncation warning (default ``"{where}[i]"``). The tokenizer
+        runs on chunks of :data:`TOKENIZE_CHUNK` sentences through ``map_chunks`` (e.g. worker threads: Hugging
+        Face's fast tokenizers release the GIL); the ids do not depend on the chunking."""
         labels = labels or indexed_labels(where)
         stripped = [sentence.strip() for sentence in sentences]
         nonempty = [i for i, text in enumerate(stripped) if text]
         texts = [(" " + stripped[i]) if self.prefix_space else stripped[i] for i in nonempty]
         encoded: list[np.ndarray] = [self.empty_ids] * len(stripped)
         if texts:
-            ids = self.tokenizer(texts, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+            ids = self._untruncated_ids(texts, map_chunks)
             too_long = []
             for i, token_ids in zip(nonempty, ids):
                 if len(token_ids) > self.max_length:
@@ -102,6 +109,18 @@ class SentenceEncoder:
                 encoded[i] = np.asarray(token_ids, dtype=np.int64)
             self._warn_truncated(too_long, labels, where)
         return encoded
+
+    def _untruncated_ids(self, texts: list[str], map_chunks: ChunkMap) -> list[list[int]]:
+        def tokenize(chunk: list[str]) -> list[list[int]]:
+            return self.tokenizer(chunk, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
+
+        if len(texts) <= TOKENIZE_CHUNK or map_chunks is map or not getattr(self.tokenizer, "is_fast", False):
+            return tokenize(texts)
+        # A call can switch the fast tokenizer's truncation off (a Rust-side change that fails while another
+        # thread is inside the tokenizer): one call here first, so that the threads' calls change nothing.
+        head = tokenize(texts[:TOKENIZE_CHUNK])
+        chunks = [texts[start:start + TOKENIZE_CHUNK] for start in range(TOKENIZE_CHUNK, len(texts), TOKENIZE_CHUNK)]
+        return head + [ids for chunk_ids in map_chunks(tokenize, chunks) for ids in chunk_ids]
 
     def encode_ids(self, sequences: Sequence[np.ndarray], labels: Callable[[int], str] | None = None,
                    where: str = "inputs") -> list[np.ndarray]:

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from refscore._bertscore.deps import require, torch_and_transformers
+from refscore._bertscore.encoding import ChunkMap
 from refscore._bertscore.models import LoadedModel
 from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
@@ -125,6 +126,14 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: Thr
         yield from pool.map(function, items)
 
 
+def chunk_mapper(plan: ThreadPlan) -> ChunkMap:
+    """``map_chunks(function, items)`` for the helpers that take one: :func:`parallel_map` with ``plan``, or
+    ``map`` when ``plan`` has one worker."""
+    if plan.workers <= 1:
+        return map
+    return lambda function, items: parallel_map(function, list(items), plan)
+
+
 def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
     if not enabled:
         return iterable
@@ -181,7 +190,7 @@ class Embedder:
         table = None
         if self.packed is not None and order:
             table = self.packed.token_table([sequences[idx[0]] for idx in order],
-                                            lambda function, items: parallel_map(function, list(items), plan))
+                                            chunk_mapper(plan))
         forward = functools.partial(self._forward, workspaces=WorkspacePool(), table=table)
         # The progress iterator comes first in zip so that it is exhausted (and its bar completed and closed).
         for embeddings, group in zip(_progress(parallel_map(forward, inputs, plan), len(groups), show,

@@ -18,13 +18,14 @@ forward, against the model's own forward when the scorer is built).
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from refscore._bertscore.deps import torch_and_transformers
+from refscore._bertscore.encoding import ChunkMap
 from refscore._core._encoder import first_layer_products
 
 #: Embedding modules whose forward is ``LayerNorm(word[id] + type[type_id] + position[p])`` (dropout aside).
@@ -33,10 +34,6 @@ STANDARD_EMBEDDINGS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddi
 TABLE_BYTES = 128 << 20
 #: Rows per product when a table is computed (fixed, so the table does not depend on the thread count).
 TABLE_CHUNK_ROWS = 1024
-
-
-#: How table chunks are computed: ``map``, or a parallel map with the same signature.
-ChunkMap = Callable[[Callable[[int], None], Iterable[int]], Iterable[None]]
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ import numpy as np
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder, indexed_labels
-from refscore._bertscore.engine import (Embedder, greedy_match, optional_positive_int, thread_plan,
-                                       torch_threads)
+from refscore._bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match,
+                                       optional_positive_int, thread_plan, torch_threads)
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, model_label, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
@@ -215,9 +215,9 @@ class BERTScorer:
 
     # -- scoring -------------------------------------------------------------------------------------------------
     def _encode_unique(self, items: list[Any], where: str, token_ids: bool = False,
-                       labels: Callable[[int], str] | None = None) -> list[np.ndarray]:
-        """Token ids of every item; texts are tokenized once per distinct sentence. ``labels(i)`` names item ``i``
-        in warnings and errors (default ``"{where}[i]"``)."""
+                       labels: Callable[[int], str] | None = None, plan: ThreadPlan = SERIAL) -> list[np.ndarray]:
+        """Token ids of every item; texts are tokenized once per distinct sentence (by ``plan``'s workers).
+        ``labels(i)`` names item ``i`` in warnings and errors (default ``"{where}[i]"``)."""
         labels = labels or indexed_labels(where)
         if token_ids:
             return self._encoder.encode_ids(items, labels, where)
@@ -226,7 +226,8 @@ class BERTScorer:
             first_index.setdefault(item, index)
         unique = list(first_index)
         firsts = list(first_index.values())
-        encoded = dict(zip(unique, self._encoder.encode_texts(unique, lambda j: labels(firsts[j]), where)))
+        encoded = dict(zip(unique, self._encoder.encode_texts(unique, lambda j: labels(firsts[j]), where,
+                                                              chunk_mapper(plan))))
         return [encoded[item] for item in items]
 
     def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
@@ -237,15 +238,15 @@ class BERTScorer:
         batch = prepare_batch(hypotheses, references, hyp_name=hyp_name, ref_name=ref_name)
         with torch_threads(num_threads):
             hyp_label, ref_label = _position_labels(batch, hyp_name, ref_name)
-            hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids, hyp_label)
-            ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids, ref_label)
+            plan = thread_plan(num_threads, self.device)
+            hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids, hyp_label, plan)
+            ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids, ref_label, plan)
             if not self.idf:
                 weights = self._uniform
             elif self._frozen_idf is not None:
                 weights = self._frozen_idf
             else:
                 weights = TokenWeights.from_sequences(ref_ids)
-            plan = thread_plan(num_threads, self.device)
             embeddings = self._embedder.embed(hyp_ids + ref_ids, [False] * len(hyp_ids) + [True] * len(ref_ids),
                                               plan)
             counts = batch.refs_per_segment
