@@ -370,6 +370,31 @@ def test_tokenizing_in_chunks_on_worker_threads_gives_the_same_ids_and_warnings(
     assert [str(w.message) for w in chunked_warnings] == [str(w.message) for w in serial_warnings]
 
 
+def test_a_tokenizer_that_refuses_threads_is_called_from_the_calling_thread(tiny_bert, monkeypatch):
+    import threading
+
+    from refscore._bertscore import encoding
+    from refscore._bertscore.engine import ThreadPlan, chunk_mapper
+
+    scorer = refscore.BERTScorer(tiny_bert, num_layers=2)
+    sentences = [f"{text} {index}" for index, text in enumerate(CORPUS * 3)]
+    expected = scorer._encoder.encode_texts(sentences)
+    tokenizer, caller = scorer._encoder.tokenizer, threading.get_ident()
+
+    class RefusesOtherThreads:
+        is_fast = True
+
+        def __call__(self, *args, **kwargs):
+            if threading.get_ident() != caller:  # as PyO3 does when one thread changes what another one uses
+                raise RuntimeError("Already borrowed")
+            return tokenizer(*args, **kwargs)
+
+    monkeypatch.setattr(encoding, "TOKENIZE_CHUNK", 4)
+    monkeypatch.setattr(scorer._encoder, "tokenizer", RefusesOtherThreads())
+    chunked = scorer._encoder.encode_texts(sentences, map_chunks=chunk_mapper(ThreadPlan(2, 1)))
+    assert [ids.tolist() for ids in chunked] == [ids.tolist() for ids in expected]
+
+
 # -- signature, metric protocol, CLI -------------------------------------------------------------------------------
 def test_signature_and_metric_statistics(tiny_bert):
     metric = refscore.metrics.get_metric_class("bertscore")(model_type=tiny_bert, num_layers=2,

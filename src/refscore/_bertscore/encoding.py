@@ -116,11 +116,18 @@ class SentenceEncoder:
 
         if len(texts) <= TOKENIZE_CHUNK or map_chunks is map or not getattr(self.tokenizer, "is_fast", False):
             return tokenize(texts)
-        # A call can switch the fast tokenizer's truncation off (a Rust-side change that fails while another
-        # thread is inside the tokenizer): one call here first, so that the threads' calls change nothing.
+        # A call can switch the fast tokenizer's truncation or padding off, a Rust-side change that fails ("Already
+        # borrowed") while another thread is inside the tokenizer: one call here first, so that the threads' calls
+        # change nothing. Should a transformers version change the tokenizer on every call anyway, the texts are
+        # tokenized again in this thread (the same ids).
         head = tokenize(texts[:TOKENIZE_CHUNK])
         chunks = [texts[start:start + TOKENIZE_CHUNK] for start in range(TOKENIZE_CHUNK, len(texts), TOKENIZE_CHUNK)]
-        return head + [ids for chunk_ids in map_chunks(tokenize, chunks) for ids in chunk_ids]
+        try:
+            return head + [ids for chunk_ids in map_chunks(tokenize, chunks) for ids in chunk_ids]
+        except RuntimeError as error:
+            if "borrowed" not in str(error):
+                raise
+            return tokenize(texts)
 
     def encode_ids(self, sequences: Sequence[np.ndarray], labels: Callable[[int], str] | None = None,
                    where: str = "inputs") -> list[np.ndarray]:
