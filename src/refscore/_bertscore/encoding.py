@@ -111,6 +111,8 @@ class SentenceEncoder:
         return encoded
 
     def _untruncated_ids(self, texts: list[str], map_chunks: ChunkMap) -> list[list[int]]:
+        """The tokenizer's ids of ``texts`` with special tokens and without truncation, in chunks through
+        ``map_chunks`` when there are several chunks and the tokenizer is a fast one."""
         def tokenize(chunk: list[str]) -> list[list[int]]:
             return self.tokenizer(chunk, add_special_tokens=True, truncation=False, verbose=False)["input_ids"]
 
