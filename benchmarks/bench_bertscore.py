@@ -82,7 +82,7 @@ def worker(args: argparse.Namespace) -> None:
     if args.worker == "refscore" and args.device == "cpu" and args.dtype == "float32":
         from refscore._bertscore.engine import thread_plan
 
-        lengths = distinct_token_lengths(scorer.tokenizer, hyps + refs)
+        lengths = distinct_token_lengths(scorer, hyps + refs)
         timing["floor"] = products_floor(scorer.model.config, args.layer, lengths,
                                          thread_plan(int(args.threads), "cpu").workers)
     print(json.dumps(timing))

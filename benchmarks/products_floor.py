@@ -87,12 +87,11 @@ def measure_product_rate(hidden: int, intermediate: int, workers: int, seconds: 
     return ProductRate(sum(done) * flops_per_pass / elapsed / 1e9, workers)
 
 
-def distinct_token_lengths(tokenizer: object, sentences: Sequence[str]) -> list[int]:
-    """Token counts of the distinct encodings of ``sentences`` (bert-score's: stripped, special tokens added,
-    truncated to the model's maximum), as refscore embeds them."""
-    encoded = tokenizer([sentence.strip() for sentence in sentences], add_special_tokens=True,  # type: ignore[operator]
-                        truncation=True, max_length=tokenizer.model_max_length)["input_ids"]  # type: ignore[attr-defined]
-    return [len(ids) for ids in {tuple(ids) for ids in encoded}]
+def distinct_token_lengths(scorer: object, sentences: Sequence[str]) -> list[int]:
+    """Token counts of the distinct token sequences a ``refscore.BERTScorer`` embeds for ``sentences`` (its own
+    encoding: stripped, special tokens added, truncated to the model's maximum)."""
+    encoded = scorer._encoder.encode_texts(list(dict.fromkeys(sentences)))  # type: ignore[attr-defined]
+    return [len(ids) for ids in {ids.tobytes(): ids for ids in encoded}.values()]
 
 
 def products_floor(model_config: object, layers: int, lengths: Sequence[int], workers: int) -> dict[str, float]:

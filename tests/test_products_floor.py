@@ -32,7 +32,7 @@ def test_floor_counts_the_products_of_the_packed_encoder(tmp_path, num_layers):
     packed = scorer._embedder.packed
     assert packed is not None, "the tiny BERT should run on the packed encoder"
     sentences = ["The cat sat on the mat.", "A quick brown fox.", "Привет", "The cat sat on the mat."]
-    lengths = products_floor.distinct_token_lengths(scorer.tokenizer, sentences)
+    lengths = products_floor.distinct_token_lengths(scorer, sentences)
     assert len(lengths) == 3
     sequences = [np.asarray(ids) for ids in {tuple(scorer.tokenizer(s)["input_ids"]) for s in sentences}]
     table = packed.token_table(sequences)

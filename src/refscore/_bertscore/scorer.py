@@ -62,15 +62,14 @@ def _position_labels(batch: Batch, hyp_name: str, ref_name: str) -> tuple[Callab
     """Functions naming hypothesis ``i`` and flattened reference ``j`` as the user passed them
     (``references[i]``, or ``references[i][k]`` when segments have several references)."""
     offsets = batch.ref_offsets
-    single = len(batch.references) == len(batch.hypotheses)
+    if len(batch.references) == len(batch.hypotheses):
+        return indexed_labels(hyp_name), indexed_labels(ref_name)
 
     def reference(j: int) -> str:
-        if single:
-            return f"{ref_name}[{j}]"
         segment = int(np.searchsorted(offsets, j, side="right")) - 1
         return f"{ref_name}[{segment}][{j - int(offsets[segment])}]"
 
-    return (lambda i: f"{hyp_name}[{i}]"), reference
+    return indexed_labels(hyp_name), reference
 
 
 def _idf_mode(idf: Any) -> tuple[bool, TokenWeights | None, list[str] | None]:
