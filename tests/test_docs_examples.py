@@ -9,7 +9,8 @@ How the blocks run (each block is one test, id ``FILE:LINE`` of its opening fenc
 - ```` ```bash ```` / ```` ```sh ```` / ```` ```console ```` blocks: the block runs as one bash script
   (``set -euo pipefail``: every command must exit 0) in which ``refscore`` is this interpreter's
   ``python -m refscore.cli`` and ``python`` is this interpreter; ``console`` runs only its ``$ `` lines. The
-  command lines listed in :data:`NOT_RUN` are not run, for the reason given there.
+  command lines listed in :data:`NOT_RUN` are not run, for the reason given there. Each shell block is
+  self-contained (blocks may run in any order, or on different pytest-xdist workers).
 - Other languages (```` ```text ```` for usage synopses and printed output, ```` ```json ````, ...) are shown,
   not run. A fence without a language is an error (:func:`test_every_code_block_names_its_language`), so that
   "not run" is always visible in the page.
@@ -83,7 +84,8 @@ class Block:
 
     @property
     def id(self) -> str:
-        return f"{self.page.relative_to(REPO_ROOT).as_posix()}:{self.line}"
+        page = self.page.relative_to(REPO_ROOT) if self.page.is_relative_to(REPO_ROOT) else self.page
+        return f"{page.as_posix()}:{self.line}"
 
 
 def code_blocks(page: Path) -> list[Block]:
@@ -272,3 +274,39 @@ def test_blocks_are_found():
     readme = code_blocks(REPO_ROOT / "README.md")
     assert any(block.language == "python" and "import refscore" in block.code for block in readme)
     assert any(block.language == "bash" and "refscore score" in block.code for block in readme)
+
+
+def test_collector_and_runner_on_a_synthetic_page(tmp_path):
+    """Indented fences, languages, continuations, comments and console prompts are parsed; a doctest block whose
+    shown output is wrong fails."""
+    page = tmp_path / "page.md"
+    page.write_text("text\n\n"
+                    "```python\nx = 1\n```\n\n"
+                    "- item\n\n  ```bash\n  refscore score \\\n      -m bleu  # comment\n  # a comment\n  ```\n\n"
+                    "```console\n$ refscore --help\nusage: ...\n```\n\n"
+                    "```pycon\n>>> x + 1\n3\n```\n\n"
+                    "````\nuntyped\n```\n````\n", encoding="utf-8")
+    blocks = code_blocks(page)
+    assert [(block.line, block.language) for block in blocks] == [
+        (3, "python"), (9, "bash"), (15, "console"), (20, "pycon"), (25, "")]
+    assert shell_commands(blocks[1]) == ["refscore score \\\n    -m bleu  # comment"]
+    assert shell_commands(blocks[2]) == ["refscore --help"]
+    assert blocks[4].code == "untyped\n```\n"
+    namespace: dict = {}
+    _run_python(blocks[0], namespace)
+    with pytest.raises(pytest.fail.Exception, match="doctest failed"):
+        _run_python(blocks[3], namespace)
+    namespace["x"] = 2
+    _run_python(blocks[3], namespace)
+
+
+def test_a_missing_bertscore_extra_skips_rather_than_fails(monkeypatch):
+    from refscore.errors import MissingExtraError
+
+    assert "bertscore extra" in _skip_reason(ModuleNotFoundError("No module named 'torch'", name="torch"))
+    assert _skip_reason(MissingExtraError("BERTScore", "bertscore", "torch")) is not None
+    assert _skip_reason(ModuleNotFoundError("No module named 'pandas'", name="pandas")) is None
+    assert _skip_reason(NameError("name 'rows' is not defined")) is None
+    monkeypatch.setattr(sys.modules[__name__], "missing_bertscore_modules", lambda: ["torch"])
+    assert not_run_reason("refscore score -m bertscore -r ref.txt -i hyp.txt") is not None
+    assert not_run_reason("refscore score -m bleu -r ref.txt -i hyp.txt") is None
