@@ -47,13 +47,13 @@ SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 NOT_RUN: dict[str, str] = {
     "pip install": "installs packages from the network; the test runs in the environment it was installed in",
     "bash .ci/run": "builds a fresh virtual environment and runs this whole test suite",
-    "refscore example": "scores all bundled examples with every metric, BERTScore included (~20 s); covered by "
-                        "test_rouge_cli.py::test_example_scores_rouge_on_bundled_summaries",
+    "refscore example": "scores all bundled examples with every metric, BERTScore included (the slowest command "
+                        "of the CLI); covered by test_rouge_cli.py::test_example_scores_rouge_on_bundled_summaries",
 }
 
-#: Fixture file -> (bundled file, first N lines). The WMT17 en-de sample: ref.txt is the reference, the systems
-#: are uedin-nmt (hyp/sys/sysA/a), online-B (sysB/b, and the stand-in second reference ref2.txt) and
-#: PROMT-Rule-based (the baseline).
+#: Fixture file -> (folder, file) under src/refscore/data, cut to its first SEGMENTS segments (documents for the
+#: JSONL). WMT17 en-de: ref.txt is the reference, the systems are uedin-nmt (hyp/sys/sysA/a), online-B (sysB/b,
+#: and the stand-in second reference ref2.txt) and PROMT-Rule-based (the baseline).
 SEGMENTS = 40
 FIXTURE_FILES: dict[str, tuple[str, str]] = {
     "ref.txt": ("wmt17_en_de", "ref.txt"),
