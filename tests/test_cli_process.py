@@ -155,6 +155,15 @@ def test_closed_stdout_is_a_clear_error(tmp_path):
         "refscore: error: standard output is closed; redirect it to a file (> FILE) or to /dev/null"]
 
 
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_full_disk_is_a_clear_error(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(5, 1), encoding="utf-8")
+    result = shell("refscore score -r ref.txt -i ref.txt --segments > /dev/full", tmp_path)
+    assert result.returncode == ExitCode.UNWRITABLE_OUTPUT, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "refscore: error: cannot write the output: No space left on device; free some space or write elsewhere"]
+
+
 def test_broken_pipe_is_quiet(tmp_path):
     (tmp_path / "ref.txt").write_text(lines(20_000, 1), encoding="utf-8")
     (tmp_path / "hyp.txt").write_text(lines(20_000, 2), encoding="utf-8")

@@ -7,12 +7,14 @@ standard output. Every subcommand runs inside :func:`guarded`:
 - **Broken pipe** (``refscore score ... | head -1``): no message, exit status 141 (128 + SIGPIPE, as ``cat`` or
   ``grep`` report it: under ``set -o pipefail`` the pipeline fails as it would with them). Standard output is
   pointed at the null device so that Python's final flush at exit does not complain.
-- **Closed standard output** (``refscore score ... >&-``): an error instead of silently printing nothing.
+- **Closed standard output** (``refscore score ... >&-``) or a full disk (``> /dev/full``): one error line (exit
+  status 9) instead of silently printing nothing, or a traceback.
 
 A closed or missing standard input is reported where it is read (:func:`refscore.cli.io.read_bytes`).
 """
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import signal
@@ -23,6 +25,8 @@ from typing import Any
 from refscore.errors import ExitCode
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
+#: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota).
+FULL_DISK = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
 
 
 class ClosedOutputError(Exception):
@@ -71,6 +75,12 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
             raise
         except ClosedOutputError as exc:
             _report(f"refscore: error: {exc}")
+            return ExitCode.UNWRITABLE_OUTPUT
+        except OSError as exc:
+            if exc.errno not in FULL_DISK:
+                raise
+            _silence_stdout()  # the unwritten rest would fail again at exit
+            _report(f"refscore: error: cannot write the output: {exc.strerror}; free some space or write elsewhere")
             return ExitCode.UNWRITABLE_OUTPUT
 
     return run
