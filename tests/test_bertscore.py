@@ -638,10 +638,54 @@ def test_bad_settings_are_clear_errors(tiny_bert, tmp_path):
         refscore.BERTScorer(str(missing), 2)
 
 
-def test_progress_bar_completes(tiny_bert, capsys):
+def test_progress_bar_completes(tiny_bert, monkeypatch):
+    """The embedding bar (refscore._progress's policy) counts every batch: total == updates, and it is closed."""
+    from refscore._bertscore import engine
+    from refscore._progress import progress_bar
+
+    bars = []
+
+    def recording_bar(total, description, enabled=None, expected_seconds=0.0, unit="it"):
+        bar = progress_bar(total, description, enabled, expected_seconds, unit)
+        record = {"total": total, "enabled": enabled, "seconds": expected_seconds, "updates": 0, "closed": False}
+        bars.append(record)
+
+        class Recorder:
+            def update(self, n=1):
+                record["updates"] += n
+                bar.update(n)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                record["closed"] = True
+                bar.close()
+
+        return Recorder()
+
+    monkeypatch.setattr(engine, "progress_bar", recording_bar)
+    refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, progress=True).score(HYPS, REFS)
+    assert bars and all(bar["enabled"] is True and bar["closed"] for bar in bars)
+    assert all(bar["updates"] == bar["total"] for bar in bars) and sum(bar["total"] for bar in bars) > 1
+    assert all(0 < bar["seconds"] < 2 for bar in bars)  # a tiny model on 22 sentences: no automatic bar
+
+
+def test_progress_bar_on_stderr_only_when_asked(tiny_bert, capsys):
     pytest.importorskip("tqdm")
-    scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, progress=True)
-    scorer.score(HYPS, REFS)
-    bar = capsys.readouterr().err.replace("\r", "\n").strip().splitlines()[-1]
-    done, total = bar.split("|")[2].split()[0].split("/")
-    assert done == total and int(total) > 1, bar
+    for progress, shown in ((True, True), (False, False), (None, False)):  # None: stderr is not a terminal here
+        refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, progress=progress).score(HYPS, REFS)
+        captured = capsys.readouterr()
+        assert ("BERTScore embedding" in captured.err) == shown, (progress, captured.err)
+        assert "BERTScore embedding" not in captured.out and "Loading weights" not in captured.err
+
+
+def test_expected_seconds_grow_with_tokens_and_model_size():
+    from refscore._bertscore.engine import expected_seconds
+
+    assert expected_seconds(2000, 10**8, "cpu") == 2 * expected_seconds(1000, 10**8, "cpu")
+    assert expected_seconds(1000, 10**9, "cpu") == 10 * expected_seconds(1000, 10**8, "cpu")
+    assert expected_seconds(1000, 10**8, "cuda:1") < expected_seconds(1000, 10**8, "cpu")
+    # bert-score's default English model (roberta-large, 17 layers, ~250M weights outside the embedding table) on
+    # 1,984 pairs of ~30 tokens: a run of tens of seconds on a CPU, so the automatic rule shows a bar
+    assert expected_seconds(2 * 1984 * 30, 2 * 250_000_000, "cpu") > 2

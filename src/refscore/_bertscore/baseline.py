@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore._atomic import atomic_write
 from refscore.errors import InputError
 
 HEADER = ("LAYER", "P", "R", "F")
@@ -102,8 +103,10 @@ def format_baseline(table: np.ndarray) -> str:
 
 
 def write_baseline(path: str | os.PathLike[str], table: np.ndarray) -> None:
-    """Write a ``(layers + 1, 3)`` P/R/F table in bert-score's baseline format."""
-    Path(path).write_text(format_baseline(table), encoding="utf-8")
+    """Write a ``(layers + 1, 3)`` P/R/F table in bert-score's baseline format (atomically: an interrupted write
+    leaves no partial file)."""
+    with atomic_write(path) as handle:
+        handle.write(format_baseline(table))
 
 def random_pairs(count: int, pairs: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """``pairs`` random (i, j) index pairs with ``i != j`` over ``count`` sentences (reproducible from ``seed``)."""

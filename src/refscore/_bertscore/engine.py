@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import math
-import sys
 import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -26,11 +25,12 @@ from typing import Any
 
 import numpy as np
 
-from refscore._bertscore.deps import require, torch_and_transformers
+from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import ChunkMap
 from refscore._bertscore.models import LoadedModel
 from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
+from refscore._progress import progress_bar
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
@@ -44,8 +44,9 @@ MAX_WORKERS = 8
 #: so that worker threads finish at about the same time (the cut does not depend on the thread count).
 TAIL_BATCHES = 4
 TAIL_SPLIT = 4
-#: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
-PROGRESS_MIN_TOKENS = 200_000
+#: Rough sustained speed of an encoder's forward pass, in floating-point operations per second, by device type:
+#: only for deciding whether a run is long enough for a progress bar (refscore._progress), not a measurement.
+ROUGH_FLOPS = {"cpu": 3e10, "cuda": 3e12}
 
 
 def optional_positive_int(value: Any, name: str) -> int | None:
@@ -134,14 +135,22 @@ def chunk_mapper(plan: ThreadPlan) -> ChunkMap:
     return lambda function, items: parallel_map(function, list(items), plan)
 
 
-def _progress(iterable: Any, total: int, enabled: bool, description: str) -> Any:
-    if not enabled:
-        return iterable
-    try:
-        tqdm = require("tqdm.auto", "BERTScore progress bars", "bertscore").tqdm
-    except ImportError:
-        return iterable
-    return tqdm(iterable, total=total, desc=description, unit="batch")
+def flops_per_token(model: Any) -> int:
+    """Rough cost of embedding one token: two operations per weight outside the token-embedding table (which is
+    looked up, not multiplied); attention's length-dependent part is left out."""
+    weights = sum(parameter.numel() for parameter in model.parameters())
+    embeddings = model.get_input_embeddings() if hasattr(model, "get_input_embeddings") else None
+    looked_up = embeddings.weight.numel() if embeddings is not None else 0
+    return 2 * max(weights - looked_up, 1)
+
+
+def expected_seconds(tokens: int, cost_per_token: int, device: str) -> float:
+    """A rough estimate of how long embedding ``tokens`` tokens takes (for the progress-bar policy only).
+
+    >>> round(expected_seconds(50_000, 2 * 7_000_000, "cpu"), 1)
+    23.3
+    """
+    return tokens * cost_per_token / ROUGH_FLOPS.get(device.split(":")[0], ROUGH_FLOPS["cpu"])
 
 
 class Embedder:
@@ -164,6 +173,7 @@ class Embedder:
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
         self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id)
+        self.flops_per_token = flops_per_token(loaded.model)
 
     def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool],
               plan: ThreadPlan = SERIAL) -> list[Any]:
@@ -183,8 +193,6 @@ class Embedder:
         order = sorted(todo.values(), key=lambda idx: -len(sequences[idx[0]]))
         batches = list(self._batches([len(sequences[idx[0]]) for idx in order]))
         total_tokens = sum(len(sequences[idx[0]]) for idx in order)
-        show = self.progress if self.progress is not None else (
-            total_tokens > PROGRESS_MIN_TOKENS and sys.stderr.isatty())
         groups = [order[start:stop] for start, stop in batches]
         inputs = [[sequences[idx[0]] for idx in group] for group in groups]
         table = None
@@ -192,14 +200,15 @@ class Embedder:
             table = self.packed.token_table([sequences[idx[0]] for idx in order],
                                             chunk_mapper(plan))
         forward = functools.partial(self._forward, workspaces=WorkspacePool(), table=table)
-        # The progress iterator comes first in zip so that it is exhausted (and its bar completed and closed).
-        for embeddings, group in zip(_progress(parallel_map(forward, inputs, plan), len(groups), show,
-                                               "BERTScore embedding"), groups):
-            for idx, embedding in zip(group, embeddings):
-                for i in idx:
-                    out[i] = embedding
-                if any(keep[i] for i in idx):
-                    self._remember(sequences[idx[0]].tobytes(), embedding)
+        seconds = expected_seconds(total_tokens, self.flops_per_token, self.loaded.device)
+        with progress_bar(len(groups), "BERTScore embedding", self.progress, seconds, unit="batch") as bar:
+            for embeddings, group in zip(parallel_map(forward, inputs, plan), groups):
+                for idx, embedding in zip(group, embeddings):
+                    for i in idx:
+                        out[i] = embedding
+                    if any(keep[i] for i in idx):
+                        self._remember(sequences[idx[0]].tobytes(), embedding)
+                bar.update(1)
         return out
 
     def _remember(self, key: bytes, embedding: Any) -> None:

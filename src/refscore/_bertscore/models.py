@@ -6,8 +6,10 @@ at a local copy.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -192,6 +194,20 @@ class LoadedModel:
     dtype: str
 
 
+@contextlib.contextmanager
+def _without_loading_bar(transformers: Any) -> Iterator[None]:
+    """transformers 5 draws a "Loading weights" bar even when stderr is not a terminal; refscore's bars follow one
+    policy (refscore._progress), so that one is off while the weights load (hub downloads keep theirs)."""
+    logging = transformers.utils.logging
+    enabled = logging.is_progress_bar_enabled()
+    logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if enabled:
+            logging.enable_progress_bar()
+
+
 def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = False, device: str | None = "auto",
                dtype: str = "float32", use_fast_tokenizer: bool = False,
                trust_remote_code: bool = False) -> LoadedModel:
@@ -206,7 +222,8 @@ def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = Fa
     device = resolve_device(device)
     tokenizer = load_tokenizer(model_type, use_fast_tokenizer, trust_remote_code)
     loader = transformers.T5EncoderModel if "t5" in model_type else transformers.AutoModel
-    model = _from_pretrained(loader, model_type, "weights", trust_remote_code=trust_remote_code)
+    with _without_loading_bar(transformers):
+        model = _from_pretrained(loader, model_type, "weights", trust_remote_code=trust_remote_code)
     if hasattr(model, "decoder") and hasattr(model, "encoder"):
         model = model.encoder
     total_layers = count_layers(config)

@@ -109,7 +109,7 @@ class BERTScorer:
         batch_tokens: token budget of one forward pass (sentences x padded length).
         use_fast_tokenizer: bert-score's ``use_fast_tokenizer`` (changes the tokenizer, hence the scores).
         trust_remote_code: allow models with custom code from the hub (off unless asked).
-        progress: progress bar (tqdm) — None shows one on long runs when stderr is a terminal.
+        progress: progress bar (tqdm, stderr) — None: automatic (a terminal and a run expected to take > ~2 s).
         reference_cache_size: number of reference embeddings kept across calls.
     """
 

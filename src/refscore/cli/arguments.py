@@ -49,3 +49,17 @@ def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def add_progress_argument(parser: argparse.ArgumentParser) -> None:
+    """``--progress/--no-progress``: force progress bars (on stderr) on or off; by default (None) a bar shows for
+    a run expected to take more than about two seconds when stderr is a terminal (refscore._progress)."""
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bars on stderr (default: for long runs when stderr is a terminal)")
+
+
+def apply_progress(metrics: list[Any], progress: bool | None) -> None:
+    """Give ``--progress/--no-progress`` to the metrics that draw bars (those with a ``progress`` setting)."""
+    for metric in metrics:
+        if hasattr(metric, "progress"):
+            metric.progress = progress

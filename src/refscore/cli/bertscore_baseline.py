@@ -6,6 +6,7 @@ import argparse
 import sys
 from typing import Any
 
+from refscore.cli.arguments import add_progress_argument
 from refscore.cli.io import read_lines
 from refscore.errors import ExitCode
 
@@ -23,6 +24,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     parser.add_argument("--device", default="auto", help="auto, cpu, cuda or cuda:N (default: auto)")
     parser.add_argument("--num-threads", type=int, default=None, help="CPU threads for torch")
+    add_progress_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from refscore._bertscore.scorer import BERTScorer
 
     sentences = read_lines(args.corpus)
-    scorer = BERTScorer(args.model, all_layers=True, device=args.device)
+    scorer = BERTScorer(args.model, all_layers=True, device=args.device, progress=args.progress)
     with torch_threads(args.num_threads):
         table = compute_baseline(scorer, sentences, pairs=args.pairs, seed=args.seed)
     if args.output == "-":

@@ -13,7 +13,7 @@ import argparse
 import json
 from typing import Any
 
-from refscore.cli.arguments import non_negative_int, parse_seed, positive_int
+from refscore.cli.arguments import add_progress_argument, non_negative_int, parse_seed, positive_int
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.output import format_table
@@ -205,5 +205,6 @@ def register(commands: Any) -> None:
     parser.add_argument("--width", "-w", type=non_negative_int, default=2,
                         help="decimals in text and LaTeX tables (default: 2)")
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
+    add_progress_argument(parser)
     add_metric_arguments(parser)
     parser.set_defaults(handler=cmd_compare)

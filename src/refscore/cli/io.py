@@ -59,11 +59,24 @@ def decode_lines(data: bytes, source: str) -> list[str]:
 def read_bytes(path: str) -> bytes:
     """The bytes of a file, or of standard input for ``-``."""
     if path == STDIN:
-        return sys.stdin.buffer.read()
+        return read_standard_input()
     try:
         return Path(path).read_bytes()
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror or exc}", ExitCode.UNREADABLE_FILE) from None
+
+
+def read_standard_input() -> bytes:
+    """The bytes of standard input; a clear error when it is closed (``<&-``: ``sys.stdin`` is None) or
+    unreadable, instead of Python's ``AttributeError``."""
+    stream = sys.stdin
+    fix = "give the input as a file (-i FILE, -r FILE) or pipe it in (... | refscore ...)"
+    if stream is None:
+        raise CliError(f"standard input is closed; {fix}", ExitCode.UNREADABLE_FILE)
+    try:
+        return stream.buffer.read()
+    except (OSError, ValueError, AttributeError) as exc:  # closed descriptor or file object
+        raise CliError(f"cannot read standard input ({exc}); {fix}", ExitCode.UNREADABLE_FILE) from None
 
 
 def read_lines(path: str) -> list[str]:

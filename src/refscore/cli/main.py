@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from refscore._version import __version__
-from refscore.cli.arguments import argument_type, positive_int
+from refscore.cli.arguments import add_progress_argument, apply_progress, argument_type, positive_int
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.output import score_table, segment_rows, to_json
+from refscore.cli.process import guarded
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.metrics.base import Metric
@@ -64,6 +65,7 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
     if not metrics:
         raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
                        ExitCode.UNKNOWN_METRIC)
+    apply_progress(metrics, getattr(args, "progress", None))
     return metrics
 
 
@@ -181,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--confidence-n", type=positive_int, default=1000, metavar="N",
                        help="bootstrap resamples (1000)")
     add_seed_argument(score)
+    add_progress_argument(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 
@@ -194,6 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@guarded  # Ctrl-C, broken pipes, closed stdout: refscore.cli.process
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -211,8 +215,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (InputError, ValueError, TypeError) as exc:
         print(f"refscore: error: {exc}{flag_hint(str(exc), selected_options(args))}", file=sys.stderr)
         return ExitCode.BAD_INPUT
-    except BrokenPipeError:  # e.g. `refscore score ... | head`
-        return ExitCode.OK
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore._atomic import atomic_path
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.scorer import BERTScorer as _BERTScorer
 from refscore.errors import InputError, InputTypeError
@@ -130,5 +131,16 @@ def _draw_heatmap(sim: np.ndarray, hyp_tokens: list[str], ref_tokens: list[str],
             ax.text(j, i, f"{sim[i, j]:.3f}", ha="center", va="center", color="k" if sim[i, j] < 0.5 else "w")
     figure.tight_layout()
     if fname:
-        figure.savefig(fname, dpi=100)
+        _save_figure(figure, str(fname))
     return figure
+
+
+def _save_figure(figure: Any, fname: str) -> None:
+    """``figure.savefig(fname, dpi=100)`` as matplotlib does it (the format from the suffix, else
+    ``savefig.format`` appended to the name), written atomically: an interrupted save leaves no partial file."""
+    matplotlib = require("matplotlib", "BERTScore plot_example", "plot")
+    suffix = os.path.splitext(fname)[1][1:]
+    file_format = suffix or matplotlib.rcParams["savefig.format"]
+    target = fname if suffix else f"{fname}.{file_format}"
+    with atomic_path(target) as temporary:
+        figure.savefig(temporary, dpi=100, format=file_format)

@@ -1,0 +1,85 @@
+"""Atomic file output: a file refscore writes either appears complete or not at all.
+
+The content goes to a temporary file in the target's directory (same file system, so the final rename is atomic),
+which replaces the target only when writing has finished; on any error or interrupt (Ctrl-C) the temporary file is
+removed and an existing target is left as it was.
+
+>>> import os, tempfile
+>>> target = os.path.join(tempfile.mkdtemp(), "scores.txt")
+>>> with atomic_write(target) as handle:
+...     _ = handle.write("42\\n")
+>>> open(target, encoding="utf-8").read()
+'42\\n'
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from typing import IO, Any
+
+from refscore.errors import InputError
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
+    """A temporary path next to ``path`` (same suffix, for writers that infer the format from it) that replaces
+    ``path`` when the block ends without an exception; removed otherwise (``BaseException``: Ctrl-C too).
+
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "plot.png")
+    >>> with atomic_path(target) as temporary:
+    ...     temporary.endswith(".png"), os.path.dirname(temporary) == os.path.dirname(target)
+    (True, True)
+    """
+    target = os.fspath(path)
+    directory, name = os.path.split(os.path.abspath(target))
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}",
+                                             dir=directory)
+    os.close(descriptor)
+    try:
+        yield temporary
+        _keep_permissions(target, temporary)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
+
+
+def _keep_permissions(target: str, temporary: str) -> None:
+    """Give the new file the mode an ordinary ``open(target, "w")`` would: the existing file's mode, else the
+    default for new files (mkstemp creates files readable by the owner only)."""
+    try:
+        mode = os.stat(target).st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    os.chmod(temporary, mode)
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8",
+                 newline: str | None = None) -> Iterator[IO[Any]]:
+    """``open(path, mode)`` for writing, atomically (see :func:`atomic_path`); ``mode`` is ``"w"`` or ``"wb"``.
+
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "table.tsv")
+    >>> with atomic_write(target) as handle:
+    ...     _ = handle.write("layer,P,R,F\\n")
+    ...     raise OSError("disk full")  # failed half-way (or Ctrl-C): nothing is written
+    Traceback (most recent call last):
+    OSError: disk full
+    >>> os.path.exists(target), os.listdir(os.path.dirname(target))
+    (False, [])
+    """
+    if mode not in ("w", "wb"):
+        raise InputError(f"atomic_write writes whole files: mode must be 'w' or 'wb', got {mode!r}")
+    with atomic_path(path) as temporary:
+        text = mode == "w"
+        with open(temporary, mode, encoding=encoding if text else None, newline=newline if text else None) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())

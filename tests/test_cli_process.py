@@ -1,0 +1,248 @@
+"""The ``refscore`` process stopped early, in real subprocesses: Ctrl-C (exit 130, one line on stderr), a closed
+standard input or output (a clear error), a reader that goes away (``| head -1``: no noise), and files that are
+never left half-written; plus ``--progress/--no-progress``."""
+from __future__ import annotations
+
+import io
+import os
+import random
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from refscore._atomic import atomic_path, atomic_write
+from refscore.cli.main import main
+from refscore.cli.process import INTERRUPTED_MESSAGE
+from refscore.errors import ExitCode
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and shell redirections")
+
+WORDS = ("the cat sat on a mat dog ran fast slow big small red blue window yesterday government price order "
+         "goods euros package number weather").split()
+#: More than a pipe's buffer (64 KiB on Linux): once a write of this much to the child's stdin has returned, the
+#: child is reading it, so it is inside ``main()`` (past Python's start-up, where Ctrl-C is Python's business).
+PAST_PIPE_BUFFER = 150_000
+
+
+def lines(count: int, seed: int, words_per_line: int = 8) -> str:
+    rng = random.Random(seed)
+    return "".join(" ".join(rng.choice(WORDS) for _ in range(words_per_line)) + "\n" for _ in range(count))
+
+
+def refscore_command(*args: str) -> list[str]:
+    return [sys.executable, "-c", "import sys; from refscore.cli.main import main; sys.exit(main())", *args]
+
+
+def start(*args: str, cwd: Path) -> subprocess.Popen:
+    return subprocess.Popen(refscore_command(*args), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+
+
+def shell(script: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``script`` in bash, with ``refscore`` running this interpreter's refscore."""
+    if shutil.which("bash") is None:
+        pytest.skip("needs bash for the redirections <&- and >&-")
+    command = " ".join(f"'{part}'" for part in refscore_command())
+    return subprocess.run(["bash", "-c", f"refscore() {{ {command} \"$@\"; }}\n{script}"], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def read_stderr_until(process: subprocess.Popen, marker: bytes, timeout: float) -> bytes:
+    """The child's stderr up to (and including) the first ``marker``."""
+    seen = b""
+    deadline = time.monotonic() + timeout
+    while marker not in seen:
+        remaining = deadline - time.monotonic()
+        assert remaining > 0 and process.poll() is None, f"{marker!r} never appeared; stderr: {seen[-2000:]!r}"
+        if select.select([process.stderr], [], [], remaining)[0]:
+            seen += os.read(process.stderr.fileno(), 65536)
+    return seen
+
+
+def other_stderr_lines(stderr: bytes, bar: str | None = None) -> list[str]:
+    """The lines of stderr that are not renderings of a progress bar named ``bar`` (tqdm redraws with ``\\r``)."""
+    pieces = stderr.decode("utf-8", "replace").replace("\r", "\n").split("\n")
+    return [piece for piece in pieces if piece.strip() and not (bar and bar in piece)]
+
+
+def assert_interrupted(process: subprocess.Popen, stderr_so_far: bytes = b"", bar: str | None = None) -> None:
+    process.send_signal(signal.SIGINT)
+    if process.stdin is not None and process.stdin.closed:
+        process.stdin = None  # communicate() would flush it
+    out, err = process.communicate(timeout=120)
+    stderr = stderr_so_far + err
+    assert process.returncode == ExitCode.INTERRUPTED == 130, stderr.decode()
+    assert other_stderr_lines(stderr, bar) == [INTERRUPTED_MESSAGE], stderr.decode()
+    assert out == b""
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory):
+    from bertscore_helpers import build_tiny_bert
+
+    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------------------------
+def test_ctrl_c_during_bertscore_exits_130_with_one_line(tiny_bert, tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(8_000, 1, 5), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(lines(8_000, 2, 5), encoding="utf-8")
+    process = start("score", "-m", "bertscore", "--bertscore-model", tiny_bert, "--bertscore-layers", "2",
+                    "-r", "ref.txt", "-i", "hyp.txt", "--progress", "--num-threads", "1", cwd=tmp_path)
+    stderr = read_stderr_until(process, b"BERTScore embedding", timeout=240)  # the bar: embedding has begun
+    assert_interrupted(process, stderr, bar="BERTScore embedding")
+
+
+def test_ctrl_c_during_paired_bootstrap_exits_130_with_one_line(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(2_500, 1, 16), encoding="utf-8")
+    (tmp_path / "base.txt").write_text(lines(2_500, 2, 16), encoding="utf-8")
+    # 20,000 resamples of 2,500 segments: several seconds of resampling
+    process = start("compare", "-r", "ref.txt", "-i", "base.txt", "-", "--paired-bs", "--n", "20000", cwd=tmp_path)
+    system = lines(2_500, 3, 16).encode()
+    assert len(system) > PAST_PIPE_BUFFER
+    try:
+        process.stdin.write(system)
+        process.stdin.close()
+    except BaseException:
+        process.kill()
+        raise
+    time.sleep(0.5)  # into the resampling (a signal before it, while reading or scoring, must end the same way)
+    assert_interrupted(process)
+
+
+def test_ctrl_c_while_reading_stdin(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(10, 1), encoding="utf-8")
+    process = start("score", "-r", "ref.txt", "-i", "-", cwd=tmp_path)
+    process.stdin.write(b"x" * PAST_PIPE_BUFFER)  # stdin stays open: refscore waits for the rest
+    process.stdin.flush()
+    assert_interrupted(process)
+
+
+# -- closed and broken streams -----------------------------------------------------------------------------------
+def test_closed_stdin_is_a_clear_error(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(5, 1), encoding="utf-8")
+    result = shell("refscore score -r ref.txt <&-", tmp_path)
+    assert result.returncode == ExitCode.UNREADABLE_FILE, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "refscore: error: standard input is closed; give the input as a file (-i FILE, -r FILE) or pipe it in "
+        "(... | refscore ...)"]
+
+
+@pytest.mark.parametrize("stdin", [None, "closed file"])
+def test_missing_or_closed_stdin_object(tmp_path, monkeypatch, capsys, stdin):
+    (tmp_path / "ref.txt").write_text(lines(5, 1), encoding="utf-8")
+    if stdin == "closed file":
+        stdin = io.TextIOWrapper(io.BytesIO(b"a\n"))
+        stdin.close()
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["score", "-r", str(tmp_path / "ref.txt")]) == ExitCode.UNREADABLE_FILE
+    err = capsys.readouterr().err
+    assert err.startswith("refscore: error:") and "standard input" in err and "-i FILE" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_closed_stdout_is_a_clear_error(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(5, 1), encoding="utf-8")
+    result = shell("refscore score -r ref.txt -i ref.txt >&-", tmp_path)
+    assert result.returncode == ExitCode.UNWRITABLE_OUTPUT, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "refscore: error: standard output is closed; redirect it to a file (> FILE) or to /dev/null"]
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+def test_full_disk_is_a_clear_error(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(5, 1), encoding="utf-8")
+    result = shell("refscore score -r ref.txt -i ref.txt --segments > /dev/full", tmp_path)
+    assert result.returncode == ExitCode.UNWRITABLE_OUTPUT, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "refscore: error: cannot write the output: No space left on device; free some space or write elsewhere"]
+
+
+def test_broken_pipe_is_quiet(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(20_000, 1), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(lines(20_000, 2), encoding="utf-8")
+    result = shell("refscore score -m bleu,chrf -r ref.txt -i hyp.txt --segments | head -1\n"
+                   "echo \"status ${PIPESTATUS[0]}\"", tmp_path)
+    assert result.stdout.splitlines() == ["system\tsegment\tbleu\tchrf", f"status {ExitCode.BROKEN_PIPE}"]
+    assert result.stderr == ""
+
+
+# -- files are complete or absent --------------------------------------------------------------------------------
+@pytest.mark.parametrize("existing", [False, True])
+def test_interrupted_write_leaves_no_partial_file(tmp_path, existing):
+    target = tmp_path / "baseline.tsv"
+    if existing:
+        target.write_text("the old file\n", encoding="utf-8")
+    with pytest.raises(KeyboardInterrupt), atomic_write(target) as handle:
+        handle.write("LAYER,P,R,F\n0,0.5,")
+        handle.flush()
+        raise KeyboardInterrupt
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["baseline.tsv"] if existing else [])
+    if existing:
+        assert target.read_text(encoding="utf-8") == "the old file\n"
+
+
+def test_atomic_write_replaces_and_keeps_permissions(tmp_path):
+    target = tmp_path / "out.txt"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o640)
+    with atomic_write(target) as handle:
+        handle.write("new")
+    assert target.read_text(encoding="utf-8") == "new" and (target.stat().st_mode & 0o777) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+    with atomic_path(tmp_path / "plot.png") as temporary:
+        assert temporary.endswith(".png") and Path(temporary).parent == tmp_path
+
+
+def test_ctrl_c_during_bertscore_baseline_keeps_the_old_output(tiny_bert, tmp_path):
+    (tmp_path / "corpus.txt").write_text(lines(400, 5, 5), encoding="utf-8")
+    (tmp_path / "base.tsv").write_text("the old file\n", encoding="utf-8")
+    process = start("bertscore-baseline", "--model", tiny_bert, "--corpus", "corpus.txt", "--pairs", "2000000",
+                    "-o", "base.tsv", "--progress", "--num-threads", "1", cwd=tmp_path)
+    stderr = read_stderr_until(process, b"BERTScore embedding", timeout=240)
+    assert_interrupted(process, stderr, bar="BERTScore embedding")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["base.tsv", "corpus.txt"]
+    assert (tmp_path / "base.tsv").read_text(encoding="utf-8") == "the old file\n"
+
+
+def test_bertscore_baseline_writes_its_file(tiny_bert, tmp_path):
+    (tmp_path / "corpus.txt").write_text(lines(50, 5, 5), encoding="utf-8")
+    result = subprocess.run(refscore_command("bertscore-baseline", "--model", tiny_bert, "--corpus", "corpus.txt",
+                                             "--pairs", "40", "-o", "base.tsv"), cwd=tmp_path, capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "base.tsv").read_text(encoding="utf-8").startswith("LAYER,P,R,F\n0,")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["base.tsv", "corpus.txt"]
+
+
+# -- progress bars -----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("flag, shown", [("--progress", True), ("--no-progress", False), (None, False)])
+def test_progress_flag(tiny_bert, tmp_path, capsys, flag, shown):
+    """--progress forces the bar on stderr, --no-progress keeps it off; by default it is off when stderr is not a
+    terminal (here: pytest's capture). stdout holds only the results."""
+    (tmp_path / "ref.txt").write_text(lines(30, 1, 5), encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text(lines(30, 2, 5), encoding="utf-8")
+    args = ["score", "-m", "bertscore", "--bertscore-model", tiny_bert, "--bertscore-layers", "2",
+            "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "--format", "json"]
+    assert main(args + ([flag] if flag else [])) == ExitCode.OK
+    captured = capsys.readouterr()
+    assert ("BERTScore embedding" in captured.err) == shown, captured.err
+    assert other_stderr_lines(captured.err.encode(), "BERTScore embedding") == []
+    assert captured.out.lstrip().startswith("[")
+
+
+def test_compare_accepts_progress_flags(tmp_path, capsys):
+    (tmp_path / "ref.txt").write_text(lines(20, 1), encoding="utf-8")
+    (tmp_path / "a.txt").write_text(lines(20, 2), encoding="utf-8")
+    (tmp_path / "b.txt").write_text(lines(20, 3), encoding="utf-8")
+    for flag in ("--progress", "--no-progress"):
+        assert main(["compare", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "a.txt"),
+                     str(tmp_path / "b.txt"), "--n", "20", flag]) == ExitCode.OK
+    assert "Paired bootstrap" in capsys.readouterr().out
+
