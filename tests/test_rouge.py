@@ -122,7 +122,8 @@ def corpora(text, max_references, max_documents):
     """(predictions, references) with 1..max_documents documents of 1..max_references references each."""
     pairs = st.lists(st.tuples(text, st.lists(text, min_size=1, max_size=max_references)), min_size=1,
                      max_size=max_documents)
-    return pairs.map(lambda items: ([p for p, _ in items], [r for _, r in items]))
+    # per_segment: a square corpus (n documents x n references) would otherwise be refused as ambiguous
+    return pairs.map(lambda items: ([p for p, _ in items], refscore.per_segment([r for _, r in items])))
 
 
 @settings(max_examples=150, deadline=None)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, gleu_statistics
+from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._nltk_bleu import encode_token_lists
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
@@ -41,7 +42,7 @@ HF_13A = "13a-unstripped"
 
 def _per_prediction(references: list[Any]) -> list[Any]:
     """HF's references: a string or a list of strings per prediction, as a list of strings per prediction."""
-    return [[ref] if isinstance(ref, str) else ref for ref in references]
+    return per_segment([[ref] if isinstance(ref, str) else ref for ref in references])
 
 
 def _word_ids(predictions: list[Any], references: list[Any],

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from refscore._inputs import from_streams
+from refscore._inputs import per_segment as as_per_segment
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.base import Metric, Signature
 
@@ -183,7 +184,7 @@ class SacreMetric:
         if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 1:
             raise InputError(f"{type(self).__name__}.corpus_score: n_bootstrap must be an int >= 1, got "
                              f"{n_bootstrap!r}")
-        stats = self._metric.statistics(hypotheses, per_segment)
+        stats = self._metric.statistics(hypotheses, as_per_segment(per_segment))
         self._warn_corpus(hypotheses)
         self.num_refs = stats.nrefs
         score = self._scores(stats.totals()[None, :])[0]
