@@ -518,7 +518,7 @@ def rouge_flavor(flavor: str) -> type[Metric]:
     return import_entry(FLAVORS[flavor])
 
 
-def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAULT_TYPES, *,
+def rouge(predictions: Any, references: Any, types: Sequence[str] | str | None = None, *,
           flavor: str = "rouge-score", stemmer: bool = False, tokenizer: str | None = None,
           split_summaries: bool | str | None = None, num_threads: int | None = None, **options: Any) -> RougeResult:
     """ROUGE scores of a batch: per type, per-document ``precision``/``recall``/``fmeasure`` arrays (input order),
@@ -526,7 +526,10 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
 
     ``references[i]`` is a string or a list of strings; with several, each type takes the reference with the best
     F (the first on ties), as rouge-score's ``score_multi``. ``flavor`` selects the implementation whose numbers
-    are reproduced (see :data:`FLAVORS`); ``tokenizer`` (``"rouge-score"`` or ``"unicode"``) and
+    are reproduced (see :data:`FLAVORS`). ``types=None`` means the flavor's defaults: ``rouge1, rouge2, rougeL,
+    rougeLsum`` for ``"rouge-score"``, ``ROUGE-1, ROUGE-2, ROUGE-L`` for ``"rouge155"`` (whose ROUGE-L is already
+    summary-level, as rouge-score's rougeLsum; results are keyed by the names given, or by the flavor's names for
+    its defaults). ``tokenizer`` (``"rouge-score"`` or ``"unicode"``) and
     ``split_summaries`` (``False``/``"newline"``, ``"builtin"``, ``True``/``"nltk"``) default to the flavor's
     defaults; further ``options`` go to the flavor's configuration.
 
@@ -536,6 +539,8 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
     (0.7, 0.73684)
     """
     cls = rouge_flavor(flavor)
+    if types is None:  # the flavor's own defaults, so switching the flavor works without naming types
+        types = cls.config_class().types  # type: ignore[attr-defined]
     if flavor == "rouge155":
         names, settings = _rouge155_settings(types, stemmer, tokenizer, split_summaries, options)
         result = metric_with(cls, settings).compute(predictions, references, num_threads=num_threads)
