@@ -200,7 +200,7 @@ def test_signature_and_format():
 
 
 @pytest.mark.parametrize("options, error, match", [
-    ({"tokenize": "moses"}, InputError, "unknown tokenizer 'moses'"),
+    ({"tokenize": "moses"}, InputError, "unknown tokenize 'moses'"),
     ({"tokenize": "ja-mecab"}, InputError, "not available"),
     ({"max_order": 0}, InputError, "max_order must be >= 1"),
     ({"max_order": -2}, InputError, "max_order"),

@@ -94,7 +94,7 @@ def test_token_ids_merge_and_pickle():
     ({"min_len": 0}, InputError, "min_len must be >= 1"),
     ({"min_len": 3, "max_len": 2}, InputError, "max_len"),
     ({"max_len": "4"}, InputTypeError, "max_len"),
-    ({"tokenize": "spm"}, InputError, "unknown tokenizer"),
+    ({"tokenize": "spm"}, InputError, r"unknown tokenize .spm. \(.spm. needs a model"),
 ])
 def test_bad_options(options, error, match):
     with pytest.raises(error, match=match):

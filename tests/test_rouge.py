@@ -304,7 +304,7 @@ def test_bootstrap_equals_rouge_score_aggregator_under_the_same_seed():
     ({"flavor": "perl"}, InputError, "unknown ROUGE flavor 'perl'; available: rouge-score"),
     ({"tokenizer": "spacy"}, InputError, "tokenizer must be one of"),
     ({"split_summaries": "punkt"}, InputError, "split_summaries must be"),
-    ({"stemmer": "yes"}, InputError, "stemmer must be True or False"),
+    ({"stemmer": "yes"}, InputTypeError, "stemmer must be True or False"),
 ])
 def test_bad_options(kwargs, error, match):
     with pytest.raises(error, match=match):

@@ -31,7 +31,8 @@ from refscore._bertscore.encoding import ChunkMap
 from refscore._bertscore.models import LoadedModel
 from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
-from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
+from refscore._checks import check_optional_int
+from refscore.errors import RefscoreWarning, caller_stacklevel
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
@@ -46,21 +47,6 @@ TAIL_BATCHES = 4
 TAIL_SPLIT = 4
 #: Show a progress bar (when ``progress=None``) above this many tokens, if stderr is a terminal.
 PROGRESS_MIN_TOKENS = 200_000
-
-
-def optional_positive_int(value: Any, name: str) -> int | None:
-    """``value`` checked to be None or an int >= 1 (an error naming ``name`` otherwise).
-
-    >>> optional_positive_int(None, "num_threads"), optional_positive_int(4, "num_threads")
-    (None, 4)
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InputTypeError(f"{name} must be a positive int or None, got {value!r} ({type(value).__name__})")
-    if value < 1:
-        raise InputError(f"{name} must be >= 1 (or None for the default), got {value}")
-    return int(value)
 
 
 @contextlib.contextmanager
@@ -155,7 +141,7 @@ class Embedder:
                  cache_size: int = 20_000) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
-        batch_tokens = optional_positive_int(batch_tokens, "batch_tokens")
+        batch_tokens = check_optional_int(batch_tokens, "batch_tokens", minimum=1, none_means="the device's default")
         self.batch_tokens = batch_tokens if batch_tokens is not None else DEFAULT_BATCH_TOKENS.get(device_type, 2048)
         self.split_tail = device_type == "cpu"
         self.progress = progress
