@@ -25,7 +25,7 @@ from refscore._registry import import_entry
 from refscore._core import _rouge
 from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number, check_optional_int
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
+from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
 from refscore.metrics.base import Metric, Score, Signature, metric_with
@@ -84,7 +84,7 @@ def _parse_types(value: Any) -> tuple[str, ...]:
     try:
         types = tuple(value)
     except TypeError:
-        raise InputError(f"types must be a sequence of ROUGE type names, got {type(value).__name__}") from None
+        raise InputTypeError(f"types must be a sequence of ROUGE type names, got {type(value).__name__}") from None
     if not types:
         raise InputError(f"types is empty; give at least one ROUGE type, e.g. {DEFAULT_TYPES}")
     for name in types:
