@@ -81,7 +81,7 @@ def per_segment(references: Sequence[Any]) -> list[Any]:
     >>> import refscore
     >>> hyps = ["the cat sat", "a dog ran"]
     >>> refs = [["the cat sat", "a cat sat"], ["a dog ran", "the dog ran"]]
-    >>> round(refscore.bleu(hyps, refscore.per_segment(refs)).score, 4)
+    >>> round(refscore.chrf(hyps, refscore.per_segment(refs)).score, 4)
     1.0
     """
     try:
