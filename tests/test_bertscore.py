@@ -629,7 +629,7 @@ def test_bad_settings_are_clear_errors(tiny_bert, tmp_path):
     for value in (0, -5):
         with pytest.raises(InputError, match="batch_tokens must be >= 1"):
             refscore.BERTScorer(tiny_bert, 2, batch_tokens=value)
-    with pytest.raises(InputTypeError, match="batch_tokens must be a positive int"):
+    with pytest.raises(InputTypeError, match="batch_tokens must be an int >= 1 or None"):
         refscore.BERTScorer(tiny_bert, 2, batch_tokens=2.5)
     with pytest.raises(InputError, match="num_threads must be >= 1"):
         refscore.BERTScorer(tiny_bert, 2).score(["a"], ["b"], num_threads=0)

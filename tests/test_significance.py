@@ -265,7 +265,7 @@ def test_n_below_one(corpus, n):
 @pytest.mark.parametrize("confidence", [0, 1, 1.5, -0.1, float("nan")])
 def test_confidence_outside_unit_interval(corpus, confidence):
     systems, references = corpus
-    with pytest.raises(InputError, match="confidence must be strictly between 0 and 1"):
+    with pytest.raises(InputError, match="confidence must be a finite number strictly between 0 and 1"):
         bootstrap_ci(TokenAccuracy(), systems["sys0"], references, confidence=confidence)
 
 

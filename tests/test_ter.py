@@ -148,7 +148,7 @@ def test_token_ids_skip_the_tokenizer():
     (lambda: refscore.ter(["a"], [[None]]), InputTypeError, "references[0][0]"),
     (lambda: refscore.ter(["a", "b"], [["a", "b"], ["c", "d"], ["e", "f"]]), InputError, "3"),
     (lambda: refscore.ter([[1, 2], "b"], [[1], [2]]), InputTypeError, "hypotheses[1]"),
-    (lambda: TER(normalized="yes"), InputError, "TERConfig.normalized must be True or False"),
+    (lambda: TER(normalized="yes"), InputTypeError, "TERConfig: normalized must be True or False"),
     (lambda: TER(lowercase=True), InputError, "valid options"),
     (lambda: refscore.ter([], []), InputError, "at least one segment"),
 ])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from refscore._inputs import from_streams
+from refscore._inputs import from_streams, per_segment
 from refscore._version import __version__
 from refscore.stats import Statistics
 
@@ -28,7 +28,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
 }
 _LAZY: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
 
-__all__ = ["__version__", "from_streams", "Statistics", "show_config", *_LAZY]
+__all__ = ["__version__", "from_streams", "per_segment", "Statistics", "show_config", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:

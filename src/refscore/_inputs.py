@@ -4,12 +4,17 @@ refscore's reference layout is **per segment**: ``references[i]`` is a string (o
 strings (several references, the count may vary between segments). sacreBLEU's *reference streams*
 (``refs[k][i]`` = k-th reference of segment i) convert with :func:`from_streams`.
 
+Some input reads both ways: ``n >= 2`` segments, every ``references[i]`` a list of exactly ``n`` references,
+and ``references[i][k] != references[k][i]`` somewhere (where they are all equal, both readings are the same
+references). Such input is refused (:func:`check_unambiguous`) unless it is marked with its layout:
+:func:`from_streams` for streams, :func:`per_segment` for per-segment lists.
+
 Hypotheses and references may also be **token ids** (a sequence of ints or a 1-D integer numpy array per
 segment); tokenization is skipped for them.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, Union
 
@@ -60,6 +65,32 @@ class Batch:
         return self.references[self.ref_offsets[index]:self.ref_offsets[index + 1]]
 
 
+class SegmentReferences(list):  # type: ignore[type-arg]
+    """References marked as refscore's per-segment layout (made by :func:`per_segment` or :func:`from_streams`),
+    so the ambiguity check is skipped. A slice keeps the mark (chunked scoring slices references)."""
+
+    def __getitem__(self, index: Any) -> Any:
+        item = list.__getitem__(self, index)
+        return SegmentReferences(item) if isinstance(index, slice) else item
+
+
+def per_segment(references: Sequence[Any]) -> list[Any]:
+    """Mark ``references`` as per-segment (``references[i]``: the reference or list of references of segment
+    ``i``), for input that could also be read as reference streams (see :func:`check_unambiguous`).
+
+    >>> import refscore
+    >>> hyps = ["the cat sat", "a dog ran"]
+    >>> refs = [["the cat sat", "a cat sat"], ["a dog ran", "the dog ran"]]
+    >>> round(refscore.chrf(hyps, refscore.per_segment(refs)).score, 4)
+    1.0
+    """
+    try:
+        _check_sequence(references, "references")
+    except InputTypeError:
+        return references  # not a sequence: the metric's own check reports it under the caller's argument name
+    return SegmentReferences(references)
+
+
 def _is_int_like(value: Any) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
@@ -98,6 +129,13 @@ def _not_str_hint(value: Any) -> str:
 
 
 def _check_sequence(value: Any, name: str) -> None:
+    if isinstance(value, Mapping):
+        raise InputTypeError(f"{name} must be a list with one item per segment, got a {type(value).__name__} "
+                             f"(its keys would be read as the segments); pass list({name}.values()) if the "
+                             f"values are the segments, in order")
+    if isinstance(value, Set):
+        raise InputTypeError(f"{name} must be a list with one item per segment, got a {type(value).__name__}, "
+                             f"which has no order; pass a list")
     if isinstance(value, (str, bytes)):
         raise InputTypeError(
             f"{name} must be a list with one item per segment, got a single {type(value).__name__}; "
@@ -189,23 +227,71 @@ def check_references(references: Any, n_segments: int, *, token_ids: bool, name:
     return flat, offsets
 
 
+def _same(a: Any, b: Any) -> bool:
+    if isinstance(a, str) or isinstance(b, str):
+        return bool(a == b)
+    return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+
+def _preview(rows: list[Any]) -> str:
+    return "; ".join(f"segment {i}: {_describe(list(row))}" for i, row in enumerate(rows[:2])) + \
+        ("; ..." if len(rows) > 2 else "")
+
+
+def check_unambiguous(references: Sequence[Any], ref_offsets: np.ndarray, name: str = "references") -> None:
+    """Refuse references that read differently as per-segment lists and as reference streams.
+
+    Ambiguous: ``n >= 2`` segments, each with exactly ``n`` references given as a list, and
+    ``references[i][k] != references[k][i]`` for some ``i, k``. One segment, a varying count, a count other than
+    ``n``, or a symmetric square (both readings give the same references) is never refused. Cost: O(1) unless
+    every count equals ``n``.
+
+    >>> import numpy as np
+    >>> check_unambiguous([["a", "b"], ["c", "d"]], np.array([0, 2, 4]))
+    Traceback (most recent call last):
+    ...
+    refscore.errors.InputError: references can be read two ways: ...
+    """
+    n = len(ref_offsets) - 1
+    if n < 2 or int(ref_offsets[-1]) != n * n or not bool(np.all(np.diff(ref_offsets) == n)):
+        return
+    if all(_same(references[i][k], references[k][i]) for i in range(n) for k in range(i + 1, n)):
+        return
+    streams = [[references[k][i] for k in range(n)] for i in range(n)]
+    raise InputError(
+        f"{name} can be read two ways: {n} segments with {n} references each. Per segment (refscore's layout, "
+        f"{name}[i][k] = reference k of segment i): {_preview(list(references))}. As sacreBLEU reference streams "
+        f"({name}[k][i] = reference k of segment i): {_preview(streams)}. Say which: pass "
+        f"refscore.from_streams({name}) for streams, or refscore.per_segment({name}) for per-segment lists")
+
+
 def prepare_batch(hypotheses: Any, references: Any, *, allow_token_ids: bool = True,
                   hyp_name: str = "hypotheses", ref_name: str = "references") -> Batch:
     """Validate a (hypotheses, references) pair once, for any metric (text in the common layout is checked by
-    the compiled :func:`~refscore._core._batch.text_batch_layout`; everything else, and every error, here)."""
+    the compiled :func:`~refscore._core._batch.text_batch_layout`; everything else, and every error, here).
+    References not marked by :func:`per_segment` / :func:`from_streams` must be unambiguous
+    (:func:`check_unambiguous`)."""
+    marked = isinstance(references, SegmentReferences)
+    if marked:
+        references = list(references)  # the compiled fast path takes exact lists
     layout = text_batch_layout(hypotheses, references)
     if layout is not None:
-        return Batch(*layout, is_token_ids=False)
-    hyps, token_ids = check_hypotheses(hypotheses, name=hyp_name, allow_token_ids=allow_token_ids)
-    refs, offsets = check_references(references, len(hyps), token_ids=token_ids, name=ref_name,
-                                     hyp_name=hyp_name)
-    return Batch(hyps, refs, offsets, token_ids)
+        batch = Batch(*layout, is_token_ids=False)
+    else:
+        hyps, token_ids = check_hypotheses(hypotheses, name=hyp_name, allow_token_ids=allow_token_ids)
+        refs, offsets = check_references(references, len(hyps), token_ids=token_ids, name=ref_name,
+                                         hyp_name=hyp_name)
+        batch = Batch(hyps, refs, offsets, token_ids)
+    if not marked:
+        check_unambiguous(references, batch.ref_offsets, ref_name)
+    return batch
 
 
 def from_streams(streams: Sequence[Sequence[str | None]]) -> list[list[str]]:
     """Convert sacreBLEU-style reference streams (``streams[k][i]``) to per-segment lists (``refs[i][k]``).
 
     ``None`` entries (a segment without a k-th reference, sacreBLEU's variable reference count) are dropped.
+    The result is marked per-segment (as by :func:`per_segment`), so metrics never ask about its layout.
 
     >>> from_streams([["a b", "c d"], ["a c", None]])
     [['a b', 'a c'], ['c d']]
@@ -223,10 +309,10 @@ def from_streams(streams: Sequence[Sequence[str | None]]) -> list[list[str]]:
     if len(set(lengths)) != 1:
         raise InputError(f"reference streams have different lengths {lengths}; every stream needs one entry per "
                          f"segment (None where a segment has no such reference)")
-    per_segment: list[list[str]] = []
+    segments = SegmentReferences()
     for i in range(lengths[0]):
         refs = [stream[i] for stream in streams if stream[i] is not None]
         if not refs:
             raise InputError(f"segment {i} has no reference in any stream (all None)")
-        per_segment.append(refs)
-    return per_segment
+        segments.append(refs)
+    return segments

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from refscore.errors import IncompatibleStatisticsError, InputError
+from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 
 
 @dataclass(frozen=True, eq=False)
@@ -80,7 +80,7 @@ class Statistics:
     def check_compatible(self, other: Statistics) -> None:
         """Raise :class:`IncompatibleStatisticsError` unless ``other`` comes from the same metric configuration."""
         if not isinstance(other, Statistics):
-            raise TypeError(f"cannot combine Statistics with {type(other).__name__}")
+            raise InputTypeError(f"cannot combine Statistics with {type(other).__name__}")
         if other.metric != self.metric:
             raise IncompatibleStatisticsError(
                 f"cannot merge {self.metric!r} statistics with {other.metric!r} statistics")

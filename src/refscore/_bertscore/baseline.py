@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from refscore._atomic import atomic_write
+from refscore._checks import check_count
 from refscore.errors import InputError
 
 HEADER = ("LAYER", "P", "R", "F")
@@ -125,8 +126,7 @@ def compute_baseline(scorer: Any, sentences: list[str], pairs: int = 2000, seed:
     IDF or rescaling. Returns the ``(layers + 1, 3)`` table for :func:`write_baseline`."""
     if not scorer.all_layers or scorer.idf or scorer.rescale_with_baseline:
         raise InputError("compute_baseline needs a BERTScorer with all_layers=True, idf=False and no rescaling")
-    if isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1:
-        raise InputError(f"pairs must be a positive int, got {pairs!r}")
+    check_count(pairs, "pairs")
     unique = list(dict.fromkeys(s for s in sentences if s.strip()))
     first, second = random_pairs(len(unique), pairs, seed)
     result = scorer.score([unique[i] for i in first], [unique[j] for j in second])

@@ -30,8 +30,9 @@ from refscore._bertscore.encoding import ChunkMap
 from refscore._bertscore.models import LoadedModel
 from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
+from refscore._checks import check_optional_int
 from refscore._progress import progress_bar
-from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
+from refscore.errors import RefscoreWarning, caller_stacklevel
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
@@ -47,21 +48,6 @@ TAIL_SPLIT = 4
 #: Rough sustained speed of an encoder's forward pass, in floating-point operations per second, by device type:
 #: only for deciding whether a run is long enough for a progress bar (refscore._progress), not a measurement.
 ROUGH_FLOPS = {"cpu": 3e10, "cuda": 3e12}
-
-
-def optional_positive_int(value: Any, name: str) -> int | None:
-    """``value`` checked to be None or an int >= 1 (an error naming ``name`` otherwise).
-
-    >>> optional_positive_int(None, "num_threads"), optional_positive_int(4, "num_threads")
-    (None, 4)
-    """
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InputTypeError(f"{name} must be a positive int or None, got {value!r} ({type(value).__name__})")
-    if value < 1:
-        raise InputError(f"{name} must be >= 1 (or None for the default), got {value}")
-    return int(value)
 
 
 @contextlib.contextmanager
@@ -164,7 +150,7 @@ class Embedder:
                  cache_size: int = 20_000) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
-        batch_tokens = optional_positive_int(batch_tokens, "batch_tokens")
+        batch_tokens = check_optional_int(batch_tokens, "batch_tokens", minimum=1, none_means="the device's default")
         self.batch_tokens = batch_tokens if batch_tokens is not None else DEFAULT_BATCH_TOKENS.get(device_type, 2048)
         self.split_tail = device_type == "cpu"
         self.progress = progress

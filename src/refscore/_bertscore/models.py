@@ -16,7 +16,8 @@ from typing import Any
 
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.tables import LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
-from refscore.errors import InputError
+from refscore._checks import check_choice, check_int
+from refscore.errors import InputError, InputTypeError
 
 DTYPES = ("float32", "bfloat16", "float16")
 
@@ -102,8 +103,7 @@ def resolve_num_layers(model_type: str, num_layers: int | None, config: Any) -> 
                 f"num_layers is required for model {model_type!r}: it is not in bert-score's table of tuned default "
                 f"layers; {size}pass num_layers=N to use the output of layer N (0 = embeddings)")
         num_layers = MODEL_LAYERS[model_type]
-    if isinstance(num_layers, bool) or not isinstance(num_layers, int):
-        raise InputError(f"num_layers must be an int, got {num_layers!r} ({type(num_layers).__name__})")
+    check_int(num_layers, "num_layers", hint="0 = embedding output")
     if num_layers < 0 or (available is not None and num_layers > available):
         upper = available if available is not None else "the model's layer count"
         raise InputError(f"num_layers={num_layers} is out of range for model {model_type!r}: choose 0..{upper} "
@@ -155,7 +155,7 @@ def resolve_device(device: str | int | None) -> str:
     if isinstance(device, int) and not isinstance(device, bool):
         device = f"cuda:{device}"  # bert-score silently ignored device=0 (bert_score#77)
     if not isinstance(device, str):
-        raise InputError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
+        raise InputTypeError(f"device must be 'auto', 'cpu', 'cuda' or 'cuda:N', got {device!r}")
     device = device.strip().lower()
     try:
         parsed = torch.device(device)
@@ -175,8 +175,7 @@ def resolve_device(device: str | int | None) -> str:
 
 def resolve_dtype(dtype: str) -> Any:
     torch, _ = torch_and_transformers()
-    if dtype not in DTYPES:
-        raise InputError(f"dtype must be one of {', '.join(DTYPES)}, got {dtype!r}")
+    check_choice(dtype, "dtype", DTYPES)
     return getattr(torch, dtype)
 
 

@@ -17,11 +17,12 @@ import numpy as np
 from refscore._bertscore import baseline as baselines
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder, indexed_labels
-from refscore._bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match,
-                                       optional_positive_int, thread_plan, torch_threads)
+from refscore._bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match, thread_plan,
+                                       torch_threads)
 from refscore._bertscore.idf import TokenWeights
 from refscore._bertscore.models import load_model, model_label, resolve_model_type
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
+from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 from refscore.metrics.base import Signature
@@ -233,7 +234,7 @@ class BERTScorer:
               hyp_name: str = "hypotheses", ref_name: str = "references") -> BERTScoreResult:
         """Per-pair P/R/F. ``references[i]`` is a string or a list of strings (the per-component maximum over
         them is taken, as bert-score does); token-id sequences are accepted instead of strings."""
-        num_threads = optional_positive_int(num_threads, "num_threads")
+        num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, hyp_name=hyp_name, ref_name=ref_name)
         with torch_threads(num_threads):
             hyp_label, ref_label = _position_labels(batch, hyp_name, ref_name)

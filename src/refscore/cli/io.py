@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from refscore._inputs import from_streams
+from refscore._inputs import from_streams, per_segment
 from refscore.errors import ExitCode
 
 
@@ -245,7 +245,7 @@ def read_record_systems(path: str) -> dict[str, tuple[list[str], list[list[str]]
                            f"absent from all (line {records[0].line} {'has' if named else 'has no'} one)",
                            ExitCode.BAD_INPUT)
         name = f"{path}:{record.system}" if named else path
-        predictions, reference_lists = systems.setdefault(name, ([], []))
+        predictions, reference_lists = systems.setdefault(name, ([], per_segment([])))
         predictions.append(record.prediction)
         reference_lists.append(references)
     return systems

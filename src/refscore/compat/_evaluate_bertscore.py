@@ -11,6 +11,7 @@ from typing import Any
 
 from refscore._bertscore.models import resolve_model_type
 from refscore._bertscore.scorer import BERTScorer
+from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule
 from refscore.errors import InputError
 
@@ -51,6 +52,6 @@ class BERTScore(EvaluateModule):
                                 baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer,
                                 progress=True if verbose else None)
             self._scorers[key] = scorer
-        result = scorer.score(predictions, references, hyp_name="predictions", ref_name="references")
+        result = scorer.score(predictions, per_segment(references), hyp_name="predictions", ref_name="references")
         return {"precision": result.precision.tolist(), "recall": result.recall.tolist(), "f1": result.f1.tolist(),
                 "hashcode": result.hash}

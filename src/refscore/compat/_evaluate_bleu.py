@@ -28,11 +28,13 @@ from typing import Any
 import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, gleu_statistics
+from refscore._checks import check_int
+from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._nltk_bleu import encode_token_lists
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._word_batch import check_order, ngram_statistics, prepare_word_ids
+from refscore.metrics._word_batch import ngram_statistics, prepare_word_ids
 
 Tokenizer = Callable[[str], Any]
 #: HF's copy of 13a: sacreBLEU's, without its strip of trailing whitespace first ("d-\\n" gives "d" there).
@@ -41,7 +43,7 @@ HF_13A = "13a-unstripped"
 
 def _per_prediction(references: list[Any]) -> list[Any]:
     """HF's references: a string or a list of strings per prediction, as a list of strings per prediction."""
-    return [[ref] if isinstance(ref, str) else ref for ref in references]
+    return per_segment([[ref] if isinstance(ref, str) else ref for ref in references])
 
 
 def _word_ids(predictions: list[Any], references: list[Any],
@@ -74,8 +76,8 @@ class GoogleBleu(EvaluateModule):
 
     def _compute(self, predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None = None,
                  min_len: int = 1, max_len: int = 4) -> dict[str, float]:
-        check_order("google_bleu", "min_len", min_len)
-        check_order("google_bleu", "max_len", max_len)
+        check_int(min_len, "min_len", minimum=1, owner="google_bleu")
+        check_int(max_len, "max_len", minimum=1, owner="google_bleu")
         if max_len < min_len:
             return {"google_bleu": 0.0}   # NLTK: no n-gram order to count
         if tokenizer is None:   # 13a text: tokenized and counted in one compiled pass
@@ -97,7 +99,7 @@ class Bleu(EvaluateModule):
 
     def _compute(self, predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None = None,
                  max_order: int = 4, smooth: bool = False) -> dict[str, Any]:
-        check_order("bleu", "max_order", max_order)
+        check_int(max_order, "max_order", minimum=1, owner="bleu")
         ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
         n = len(predictions)
         if np.any(ref_offsets[1:] == ref_offsets[:-1]):

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, gleu_statistics
+from refscore._checks import check_int
 from refscore.errors import InputError, InputTypeError
 
 __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu", "corpus_gleu",
@@ -305,8 +306,7 @@ def corpus_gleu(list_of_references: Sequence[Sequence[Sequence[Any]]], hypothese
     0.708333
     """
     for name, value in (("min_len", min_len), ("max_len", max_len)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise InputError(f"corpus_gleu: {name} must be an int >= 1, got {value!r}")
+        check_int(value, name, minimum=1, owner="corpus_gleu")
     hyps = _as_segments(hypotheses, "hypotheses")
     ids, offsets, ref_offsets = encode_token_lists(hyps, _as_segments(list_of_references, "list_of_references"))
     if max_len < min_len or not hyps:

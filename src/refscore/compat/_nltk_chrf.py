@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core._chrf import SPACE_KEEP, SPACE_REGEX, chrf_statistics
+from refscore._checks import check_int
 from refscore.errors import InputError, InputTypeError
 
 __all__ = ["corpus_chrf", "sentence_chrf"]
@@ -39,8 +40,7 @@ def _as_text(value: Any, where: str) -> str:
 
 def _check_orders(min_len: Any, max_len: Any) -> None:
     for name, value in (("min_len", min_len), ("max_len", max_len)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise InputError(f"chrF: {name} must be an int >= 1, got {value!r}")
+        check_int(value, name, minimum=1, owner="chrF")
     if min_len > max_len:
         raise InputError(f"chrF: min_len ({min_len}) must not exceed max_len ({max_len}): no n-gram order to score")
 

@@ -19,7 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from refscore._checks import check_int
 from refscore._inputs import from_streams
+from refscore._inputs import per_segment as as_per_segment
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.base import Metric, Signature
 
@@ -180,10 +182,8 @@ class SacreMetric:
     def _corpus_score_per_segment(self, hypotheses: Sequence[str], per_segment: Sequence[Any],
                                   n_bootstrap: int = 1) -> Any:
         """The corpus score with refscore's per-segment references (``per_segment[i]`` = list of references)."""
-        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 1:
-            raise InputError(f"{type(self).__name__}.corpus_score: n_bootstrap must be an int >= 1, got "
-                             f"{n_bootstrap!r}")
-        stats = self._metric.statistics(hypotheses, per_segment)
+        check_int(n_bootstrap, "n_bootstrap", minimum=1, owner=f"{type(self).__name__}.corpus_score")
+        stats = self._metric.statistics(hypotheses, as_per_segment(per_segment))
         self._warn_corpus(hypotheses)
         self.num_refs = stats.nrefs
         score = self._scores(stats.totals()[None, :])[0]

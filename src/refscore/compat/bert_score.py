@@ -20,6 +20,7 @@ import numpy as np
 from refscore._atomic import atomic_path
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.scorer import BERTScorer as _BERTScorer
+from refscore._inputs import per_segment
 from refscore.errors import InputError, InputTypeError
 
 __all__ = ["score", "plot_example", "BERTScorer"]
@@ -72,7 +73,7 @@ class BERTScorer(_BERTScorer):
         if self.idf and self._frozen_idf is None:
             raise InputError("IDF weights are not computed: pass idf_sents=... to BERTScorer or call "
                              "compute_idf(sentences) first (bert-score raises an AssertionError here)")
-        result = super().score(cands, refs, hyp_name="cands", ref_name="refs")
+        result = super().score(cands, per_segment(refs), hyp_name="cands", ref_name="refs")
         out = _as_tensors(result)
         return (out, self.hash) if return_hash else out
 
@@ -95,7 +96,7 @@ def score(cands: Any, refs: Any, model_type: str | None = None, num_layers: int 
     scorer = _BERTScorer(model_type, num_layers, lang=lang, idf=idf, rescale_with_baseline=rescale_with_baseline,
                          baseline_path=baseline_path, all_layers=all_layers, device=device,
                          use_fast_tokenizer=use_fast_tokenizer, progress=True if verbose else None)
-    out = _as_tensors(scorer.score(cands, refs, hyp_name="cands", ref_name="refs"))
+    out = _as_tensors(scorer.score(cands, per_segment(refs), hyp_name="cands", ref_name="refs"))
     return (out, scorer.hash) if return_hash else out
 
 

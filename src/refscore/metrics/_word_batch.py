@@ -15,7 +15,8 @@ import numpy as np
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
 from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import InputError, InputTypeError
+from refscore._checks import check_choice
+from refscore.errors import InputError
 
 #: sacreBLEU 2.6's word tokenizers that refscore implements token for token.
 WORD_TOKENIZERS: tuple[str, ...] = TOKENIZERS
@@ -27,26 +28,9 @@ _UINT32_LIMIT = 1 << 32
 
 def check_tokenizer(owner: str, tokenize: Any) -> None:
     """Raise a clear error unless ``tokenize`` names one of :data:`WORD_TOKENIZERS`."""
-    if not isinstance(tokenize, str):
-        raise InputTypeError(f"{owner}: tokenize must be a string, one of {', '.join(WORD_TOKENIZERS)}; "
-                             f"got {type(tokenize).__name__}")
-    if tokenize not in WORD_TOKENIZERS:
-        extra = (f" ({tokenize!r} needs a model or extra package and is not available in refscore)"
-                 if tokenize in _UNSUPPORTED else "")
-        raise InputError(f"{owner}: unknown tokenizer {tokenize!r}{extra}; choose one of "
-                         f"{', '.join(WORD_TOKENIZERS)}")
-
-
-def check_flag(owner: str, name: str, value: Any) -> None:
-    if not isinstance(value, (bool, np.bool_)):
-        raise InputTypeError(f"{owner}: {name} must be True or False, got {value!r}")
-
-
-def check_order(owner: str, name: str, value: Any, minimum: int = 1) -> None:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise InputTypeError(f"{owner}: {name} must be an int >= {minimum}, got {value!r}")
-    if value < minimum:
-        raise InputError(f"{owner}: {name} must be >= {minimum}, got {value}")
+    extra = (f"{tokenize!r} needs a model or extra package and is not available in refscore"
+             if isinstance(tokenize, str) and tokenize in _UNSUPPORTED else "")
+    check_choice(tokenize, "tokenize", WORD_TOKENIZERS, owner=owner, hint=extra)
 
 
 def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

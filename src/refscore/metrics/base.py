@@ -118,7 +118,7 @@ class Metric(ABC):
                 valid = [f.name for f in dataclasses.fields(self.config_class)]
                 raise InputError(f"{type(self).__name__}: {exc}; valid options: {valid}") from None
         elif not isinstance(config, self.config_class):
-            raise InputError(f"{type(self).__name__}: config must be a {self.config_class.__name__}, "
+            raise InputTypeError(f"{type(self).__name__}: config must be a {self.config_class.__name__}, "
                              f"got {type(config).__name__}")
         self.config = config
         self.config_hash = config_hash(self.name, config)
@@ -173,7 +173,8 @@ class Metric(ABC):
     def check_statistics(self, stats: Statistics) -> None:
         """Raise unless ``stats`` were computed by this metric with this exact configuration."""
         if not isinstance(stats, Statistics):
-            raise TypeError(f"expected refscore Statistics, got {type(stats).__name__}")
+            raise InputTypeError(f"{type(self).__name__}: stats must be refscore Statistics (from "
+                                 f"metric.statistics(...)), got {type(stats).__name__}")
         if stats.metric != self.name or stats.config_hash != self.config_hash:
             raise InputError(
                 f"{type(self).__name__}: these statistics were computed by {stats.metric!r} with config hash "

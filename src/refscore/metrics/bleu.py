@@ -16,15 +16,15 @@ n-gram matches, and ``log(0) = -9999999999``.
 from __future__ import annotations
 
 import functools
-import math
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from refscore._core._bleu import bleu_score_one, bleu_scores
+from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
+from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
@@ -54,9 +54,9 @@ class BLEUConfig:
 
     def __post_init__(self) -> None:
         check_tokenizer("BLEU", self.tokenize)
-        check_flag("BLEU", "lowercase", self.lowercase)
-        check_flag("BLEU", "effective_order", self.effective_order)
-        check_order("BLEU", "max_order", self.max_order)
+        object.__setattr__(self, "lowercase", check_bool(self.lowercase, "lowercase", owner="BLEU"))
+        object.__setattr__(self, "effective_order", check_bool(self.effective_order, "effective_order", owner="BLEU"))
+        object.__setattr__(self, "max_order", check_int(self.max_order, "max_order", minimum=1, owner="BLEU"))
         check_smoothing(self.smooth_method, self.smooth_value)
 
     @property
@@ -67,16 +67,9 @@ class BLEUConfig:
 
 def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
     """Raise a clear error for an unknown smoothing method or a negative / non-numeric smoothing value."""
-    if smooth_method not in SMOOTH_DEFAULTS:
-        raise InputError(f"BLEU: unknown smooth_method {smooth_method!r}; choose one of "
-                         f"{', '.join(SMOOTH_DEFAULTS)}")
-    if smooth_value is None:
-        return
-    if isinstance(smooth_value, bool) or not isinstance(smooth_value, (int, float, np.integer, np.floating)):
-        raise InputTypeError(f"BLEU: smooth_value must be a number >= 0 or None (the method's default), "
-                             f"got {smooth_value!r}")
-    if not math.isfinite(smooth_value) or smooth_value < 0:
-        raise InputError(f"BLEU: smooth_value must be a finite number >= 0, got {smooth_value}")
+    check_choice(smooth_method, "smooth_method", SMOOTH_DEFAULTS, owner="BLEU")
+    if smooth_value is not None:
+        check_number(smooth_value, "smooth_value", minimum=0, owner="BLEU", hint="or None for the method's default")
 
 
 class BLEUComponents(NamedTuple):
@@ -230,6 +223,7 @@ class BLEU(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment BLEU statistics (one row per hypothesis, input order)."""
+        num_threads = check_num_threads(num_threads)
         batch, data = ngram_statistics("bleu", hypotheses, references, tokenize=self.config.tokenize,
                                        lowercase=self.config.lowercase, orders=(self.config.max_order,),
                                        num_threads=num_threads)

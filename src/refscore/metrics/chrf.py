@@ -21,8 +21,9 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_f_scores, chrf_statistics
+from refscore._checks import check_bool, check_int, check_num_threads, check_number
 from refscore._inputs import prepare_batch
-from refscore.errors import InputError, InputTypeError
+from refscore.errors import InputError
 from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
@@ -40,13 +41,6 @@ def _number(text: str) -> int | float:
         return int(text)
     except ValueError:
         return float(text)
-
-
-def _check_order(name: str, value: Any) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InputTypeError(f"CHRFConfig: {name} must be an int, got {value!r} ({type(value).__name__})")
-    if value < 0:
-        raise InputError(f"CHRFConfig: {name} must be >= 0, got {value}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,14 +65,11 @@ class CHRFConfig:
     eps_smoothing: bool = False
 
     def __post_init__(self) -> None:
-        _check_order("char_order", self.char_order)
-        _check_order("word_order", self.word_order)
+        for name in ("char_order", "word_order"):
+            object.__setattr__(self, name, check_int(getattr(self, name), name, minimum=0, owner="CHRFConfig"))
         if self.char_order + self.word_order < 1:
             raise InputError("CHRFConfig: char_order + word_order must be >= 1 (nothing to count otherwise)")
-        object.__setattr__(self, "char_order", int(self.char_order))
-        object.__setattr__(self, "word_order", int(self.word_order))
-        if isinstance(self.beta, bool) or not isinstance(self.beta, (int, float, np.integer, np.floating)):
-            raise InputTypeError(f"CHRFConfig: beta must be a number, got {self.beta!r} ({type(self.beta).__name__})")
+        check_number(self.beta, "beta", minimum=0, owner="CHRFConfig")
         try:
             square = float(self.beta) * float(self.beta)
         except OverflowError:
@@ -88,10 +79,7 @@ class CHRFConfig:
         beta = int(self.beta) if isinstance(self.beta, (int, np.integer)) else float(self.beta)
         object.__setattr__(self, "beta", beta)
         for name in ("lowercase", "whitespace", "eps_smoothing"):
-            value = getattr(self, name)
-            if not isinstance(value, (bool, np.bool_)):
-                raise InputTypeError(f"CHRFConfig: {name} must be True or False, got {value!r}")
-            object.__setattr__(self, name, bool(value))
+            object.__setattr__(self, name, check_bool(getattr(self, name), name, owner="CHRFConfig"))
 
     @property
     def order(self) -> int:
@@ -209,6 +197,7 @@ class CHRF(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment ``[hyp, ref, match]`` counts per order, from the best reference of each segment."""
+        num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
         hyps, refs = batch.hypotheses, batch.references
         if self.config.lowercase:

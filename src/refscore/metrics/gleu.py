@@ -19,8 +19,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError
-from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_flag, check_order, check_tokenizer,
+from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.metrics.base import Metric, Score, Signature, metric_with
 from refscore.metrics.options import CliOption
@@ -38,9 +39,9 @@ class GLEUConfig:
 
     def __post_init__(self) -> None:
         check_tokenizer("GLEU", self.tokenize)
-        check_flag("GLEU", "lowercase", self.lowercase)
-        check_order("GLEU", "min_len", self.min_len)
-        check_order("GLEU", "max_len", self.max_len)
+        object.__setattr__(self, "lowercase", check_bool(self.lowercase, "lowercase", owner="GLEU"))
+        object.__setattr__(self, "min_len", check_int(self.min_len, "min_len", minimum=1, owner="GLEU"))
+        object.__setattr__(self, "max_len", check_int(self.max_len, "max_len", minimum=1, owner="GLEU"))
         if self.max_len < self.min_len:
             raise InputError(f"GLEU: max_len ({self.max_len}) must be >= min_len ({self.min_len})")
 
@@ -77,6 +78,7 @@ class GLEU(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment ``(matches, n_all)`` of the best reference (one row per hypothesis, input order)."""
+        num_threads = check_num_threads(num_threads)
         batch, data = ngram_statistics("gleu", hypotheses, references, tokenize=self.config.tokenize,
                                        lowercase=self.config.lowercase,
                                        orders=(self.config.min_len, self.config.max_len), num_threads=num_threads)

@@ -23,8 +23,9 @@ import numpy as np
 
 from refscore._registry import import_entry
 from refscore._core import _rouge
+from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number, check_optional_int
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
+from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
 from refscore.metrics.base import Metric, Score, Signature, metric_with
@@ -83,7 +84,7 @@ def _parse_types(value: Any) -> tuple[str, ...]:
     try:
         types = tuple(value)
     except TypeError:
-        raise InputError(f"types must be a sequence of ROUGE type names, got {type(value).__name__}") from None
+        raise InputTypeError(f"types must be a sequence of ROUGE type names, got {type(value).__name__}") from None
     if not types:
         raise InputError(f"types is empty; give at least one ROUGE type, e.g. {DEFAULT_TYPES}")
     for name in types:
@@ -125,19 +126,13 @@ class ROUGEConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "types", _parse_types(self.types))
-        if not isinstance(self.stemmer, (bool, np.bool_)):
-            raise InputError(f"stemmer must be True or False, got {self.stemmer!r}")
-        object.__setattr__(self, "stemmer", bool(self.stemmer))
-        if self.tokenizer not in TOKENIZERS:
-            raise InputError(f"tokenizer must be one of {TOKENIZERS}, got {self.tokenizer!r}")
+        object.__setattr__(self, "stemmer", check_bool(self.stemmer, "stemmer"))
+        check_choice(self.tokenizer, "tokenizer", TOKENIZERS)
         object.__setattr__(self, "split_summaries", _parse_splitter(self.split_summaries))
-        if isinstance(self.w_weight, bool) or not isinstance(self.w_weight, (int, float)) or not self.w_weight > 1:
-            raise InputError(f"w_weight must be a number > 1 (ROUGE-W's f(k) = k ** w_weight), got {self.w_weight!r}")
-        object.__setattr__(self, "w_weight", float(self.w_weight))
-        if self.skip_distance is not None and (isinstance(self.skip_distance, bool)
-                                               or not isinstance(self.skip_distance, (int, np.integer))
-                                               or self.skip_distance < 0):
-            raise InputError(f"skip_distance must be an int >= 0 or None (unlimited), got {self.skip_distance!r}")
+        object.__setattr__(self, "w_weight", check_number(self.w_weight, "w_weight", above=1,
+                                                          hint="ROUGE-W's f(k) = k ** w_weight"))
+        object.__setattr__(self, "skip_distance", check_optional_int(self.skip_distance, "skip_distance", minimum=0,
+                                                                     none_means="unlimited, ROUGE-S*"))
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -213,10 +208,8 @@ def bootstrap_percentiles(matrices: Sequence[np.ndarray], n_samples: int = 1000,
                           seed: int | np.random.RandomState | None = None) -> list[np.ndarray]:
     """rouge-score's ``BootstrapAggregator._bootstrap_resample`` for each ``(documents, measures)`` matrix in turn,
     consuming the random stream in the same order; returns ``(3, measures)`` arrays (low, mid, high)."""
-    if not 0 <= confidence_interval <= 1:
-        raise InputError(f"confidence_interval must be in [0, 1], got {confidence_interval}")
-    if isinstance(n_samples, bool) or not isinstance(n_samples, (int, np.integer)) or n_samples <= 0:
-        raise InputError(f"n_samples must be a positive int, got {n_samples!r}")
+    check_number(confidence_interval, "confidence_interval", minimum=0, maximum=1)
+    check_int(n_samples, "n_samples", minimum=1)
     rng = np.random.RandomState(seed) if isinstance(seed, (int, np.integer)) else (seed or np.random)
     delta = (1 - confidence_interval) / 2
     quantiles = 100 * np.array([delta, 0.5, 1 - delta])
@@ -320,6 +313,7 @@ class ROUGE(Metric):
     # -- computing ---------------------------------------------------------------------------------------------
     def compute(self, predictions: Any, references: Any, *, num_threads: int | None = None) -> RougeResult:
         """Per-document scores of every type, their means and the statistics (one kernel call per family)."""
+        num_threads = check_num_threads(num_threads)
         return self._result(*self._document_scores(predictions, references, num_threads))
 
     def _document_scores(self, predictions: Any, references: Any, num_threads: int | None
@@ -471,6 +465,7 @@ class ROUGE(Metric):
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        num_threads = check_num_threads(num_threads)
         precision, recall, fmeasure, _, nrefs = self._document_scores(hypotheses, references, num_threads)
         return self._statistics(precision, recall, fmeasure, nrefs)
 
@@ -518,7 +513,7 @@ def rouge_flavor(flavor: str) -> type[Metric]:
     return import_entry(FLAVORS[flavor])
 
 
-def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAULT_TYPES, *,
+def rouge(predictions: Any, references: Any, types: Sequence[str] | str | None = None, *,
           flavor: str = "rouge-score", stemmer: bool = False, tokenizer: str | None = None,
           split_summaries: bool | str | None = None, num_threads: int | None = None, **options: Any) -> RougeResult:
     """ROUGE scores of a batch: per type, per-document ``precision``/``recall``/``fmeasure`` arrays (input order),
@@ -526,7 +521,10 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
 
     ``references[i]`` is a string or a list of strings; with several, each type takes the reference with the best
     F (the first on ties), as rouge-score's ``score_multi``. ``flavor`` selects the implementation whose numbers
-    are reproduced (see :data:`FLAVORS`); ``tokenizer`` (``"rouge-score"`` or ``"unicode"``) and
+    are reproduced (see :data:`FLAVORS`). ``types=None`` means the flavor's defaults: ``rouge1, rouge2, rougeL,
+    rougeLsum`` for ``"rouge-score"``, ``ROUGE-1, ROUGE-2, ROUGE-L`` for ``"rouge155"`` (whose ROUGE-L is already
+    summary-level, as rouge-score's rougeLsum; results are keyed by the names given, or by the flavor's names for
+    its defaults). ``tokenizer`` (``"rouge-score"`` or ``"unicode"``) and
     ``split_summaries`` (``False``/``"newline"``, ``"builtin"``, ``True``/``"nltk"``) default to the flavor's
     defaults; further ``options`` go to the flavor's configuration.
 
@@ -536,6 +534,8 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str = DEFAUL
     (0.7, 0.73684)
     """
     cls = rouge_flavor(flavor)
+    if types is None:  # the flavor's own defaults, so switching the flavor works without naming types
+        types = cls.config_class().types  # type: ignore[attr-defined]
     if flavor == "rouge155":
         names, settings = _rouge155_settings(types, stemmer, tokenizer, split_summaries, options)
         result = metric_with(cls, settings).compute(predictions, references, num_threads=num_threads)

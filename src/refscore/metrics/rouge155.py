@@ -29,6 +29,7 @@ import numpy as np
 
 from refscore._core._rouge_ext import (KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS, MAX_SKIP_BIGRAMS,
                                        perl_bootstrap_means, score_documents, skip_bigram_count)
+from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._rouge155_text import encode_texts, read_summary
@@ -97,11 +98,7 @@ def _split_types(value: str) -> tuple[str, ...]:
 def _parse_limit(value: Any, name: str, flag: str) -> int:
     if value is None:
         return 0
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InputTypeError(f"{name} must be a non-negative int (ROUGE-1.5.5's {flag}), got {value!r}")
-    if value < 0:
-        raise InputError(f"{name} must be >= 0 (0 = no limit, ROUGE-1.5.5's {flag}), got {value}")
-    return int(value)
+    return check_int(value, name, minimum=0, hint=f"0 = no limit, ROUGE-1.5.5's {flag}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -133,27 +130,24 @@ class ROUGE155Config:
         if len(set(names)) != len(names):
             raise InputError(f"types lists a measure twice: {list(names)}")
         object.__setattr__(self, "types", names)
-        formula = str(self.scoring_formula).strip().upper()
+        for name in ("stemming", "remove_stopwords"):
+            object.__setattr__(self, name, check_bool(getattr(self, name), name))
+        formula = self.scoring_formula
+        formula = formula.strip().upper() if isinstance(formula, str) else formula
         formula = {"AVERAGE": "A", "BEST": "B"}.get(formula, formula)
-        if formula not in ("A", "B"):
-            raise InputError(f"scoring_formula must be 'A' (model average) or 'B' (best model), "
-                             f"got {self.scoring_formula!r}")
+        check_choice(formula, "scoring_formula", ("A", "B"), hint="'A' model average, 'B' best model (-f)")
         object.__setattr__(self, "scoring_formula", formula)
-        if isinstance(self.alpha, bool) or not isinstance(self.alpha, (int, float)) or not 0 <= self.alpha <= 1:
-            raise InputError(f"alpha must be a number in [0, 1] (ROUGE-1.5.5's -p), got {self.alpha!r}")
-        object.__setattr__(self, "alpha", float(self.alpha))
+        object.__setattr__(self, "alpha", check_number(self.alpha, "alpha", minimum=0, maximum=1,
+                                                       hint="ROUGE-1.5.5's -p"))
         word_limit = _parse_limit(self.word_limit, "word_limit", "-l")
         byte_limit = _parse_limit(self.byte_limit, "byte_limit", "-b")
         if word_limit and byte_limit:
             raise InputError("give word_limit or byte_limit, not both (ROUGE-1.5.5 refuses -l together with -b)")
         object.__setattr__(self, "word_limit", word_limit)
         object.__setattr__(self, "byte_limit", byte_limit)
-        if isinstance(self.confidence, bool) or not isinstance(self.confidence, (int, float)) \
-                or not 0 <= self.confidence <= 100:
-            raise InputError(f"confidence must be in [0, 100] (ROUGE-1.5.5's -c), got {self.confidence!r}")
-        if isinstance(self.resamples, bool) or not isinstance(self.resamples, (int, np.integer)) \
-                or self.resamples < 1:
-            raise InputError(f"resamples must be a positive int (ROUGE-1.5.5's -r), got {self.resamples!r}")
+        check_number(self.confidence, "confidence", minimum=0, maximum=100, hint="ROUGE-1.5.5's -c")
+        object.__setattr__(self, "resamples", check_int(self.resamples, "resamples", minimum=1,
+                                                        hint="ROUGE-1.5.5's -r"))
 
     @property
     def parsed_types(self) -> tuple[RougeType, ...]:
@@ -212,6 +206,7 @@ class ROUGE155(Metric):
     def document_results(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
         """ROUGE-1.5.5's per-document results, float64 ``(documents, types, 6)``: model count, hits, R, peer
         count, P, F (R/P/F rounded as the script does)."""
+        num_threads = check_num_threads(num_threads)
         return self._results(prepare_batch(hypotheses, references, allow_token_ids=False), num_threads)
 
     def _results(self, batch: Batch, num_threads: int | None) -> np.ndarray:
@@ -248,6 +243,7 @@ class ROUGE155(Metric):
             best_model=config.scoring_formula == "B", alpha=config.alpha, num_threads=num_threads)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
         return self._statistics(self._results(batch, num_threads), batch.nrefs)
 
@@ -262,6 +258,7 @@ class ROUGE155(Metric):
         ROUGE-1.5.5 averages the models (``-f A``) or takes the best (``-f B``) per count, not per reference, so
         ``best_reference`` is -1 for every document.
         """
+        num_threads = check_num_threads(num_threads)
         batch = prepare_batch(predictions, references, allow_token_ids=False, hyp_name="predictions")
         results = self._results(batch, num_threads)
         no_best = np.full(len(batch), -1, dtype=np.int64)
@@ -337,6 +334,7 @@ def perl_averages(values: np.ndarray, *, eval_ids: Sequence[str] | None = None, 
     ids default to ``"1"``..``"n"`` as with ``-z``), resampled with its seeded bootstrap, and the printed
     average (the mean of the resample means) and interval are returned per column, rounded as printed.
     """
+    num_threads = check_num_threads(num_threads)
     values = np.asarray(values, dtype=np.float64)
     n = len(values)
     ids = [str(i + 1) for i in range(n)] if eval_ids is None else [str(e) for e in eval_ids]

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._checks import check_bool, check_num_threads
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import InputError
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.metrics.options import CliOption
 from refscore.stats import Statistics
@@ -47,11 +47,7 @@ class TERConfig:
 
     def __post_init__(self) -> None:
         for field in dataclasses.fields(self):
-            value = getattr(self, field.name)
-            if not isinstance(value, (bool, np.bool_)):
-                raise InputError(f"TERConfig.{field.name} must be True or False, got {value!r} "
-                                     f"({type(value).__name__})")
-            object.__setattr__(self, field.name, bool(value))
+            object.__setattr__(self, field.name, check_bool(getattr(self, field.name), field.name, owner="TERConfig"))
 
     @property
     def kernel_flags(self) -> int:
@@ -154,6 +150,7 @@ class TER(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per segment: fewest edits over the references and the average reference length (float64)."""
+        num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
         return self.statistics_from_edits(self._reference_edits(batch, num_threads), batch.nrefs)
 

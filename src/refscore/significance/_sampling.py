@@ -18,52 +18,17 @@ True
 from __future__ import annotations
 
 import math
-import numbers
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 
-from refscore.errors import InputError, InputTypeError
-
 #: Magnitudes below which every integer (and so every partial sum of integers) is exact in float32 / float64.
 _FLOAT32_EXACT_LIMIT = 2 ** 24
 _FLOAT64_EXACT_LIMIT = 2 ** 53
 #: Resamples per chunk are chosen so that one chunk's dense weight matrix stays near this many bytes.
 _CHUNK_BYTES = 16 * 2 ** 20
-
-
-def check_seed(seed: object, name: str = "seed") -> int | None:
-    """A seed must be a non-negative int (0 included: it is a real seed) or ``None`` (fresh OS entropy)."""
-    if seed is None:
-        return None
-    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral):
-        raise InputTypeError(f"{name} must be a non-negative int or None (fresh randomness), got {seed!r} "
-                             f"({type(seed).__name__})")
-    if seed < 0:
-        raise InputError(f"{name} must be >= 0 (numpy's default_rng rejects negative seeds), got {seed}")
-    return int(seed)
-
-
-def check_count(value: object, name: str) -> int:
-    """Sample and trial counts must be ints >= 1."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise InputTypeError(f"{name} must be an int >= 1, got {value!r} ({type(value).__name__})")
-    if value < 1:
-        raise InputError(f"{name} must be >= 1, got {value}; use e.g. {name}=1000")
-    return int(value)
-
-
-def check_confidence(confidence: object) -> float:
-    """The confidence level must be a number strictly between 0 and 1 (0.95 = 95% interval)."""
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise InputTypeError(f"confidence must be a float in (0, 1), got {confidence!r}")
-    value = float(confidence)
-    if not 0.0 < value < 1.0 or math.isnan(value):
-        raise InputError(f"confidence must be strictly between 0 and 1 (e.g. 0.95 for a 95% interval), "
-                         f"got {confidence!r}")
-    return value
 
 
 def seed_label(seed: int | None) -> str:

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.metrics.base import Metric, Signature
-from refscore.significance._sampling import (bootstrap_indices, check_confidence, check_count, check_seed,
-                                             interval_indices, make_rng, resampled_totals, seed_label)
+from refscore.significance._sampling import (bootstrap_indices, interval_indices, make_rng, resampled_totals,
+                                             seed_label)
 from refscore.stats import Statistics
 from refscore.errors import InputError
 
@@ -151,6 +152,7 @@ def bootstrap_ci_from_statistics(metric: Metric | str, stats: Statistics, *, n: 
     ``seed`` (default 12345, sacreBLEU's) makes the result reproducible and goes into the signature; ``None``
     draws fresh randomness. Seed 0 is a real seed (sacreBLEU's CLI would treat it as unseeded).
     """
+    num_threads = check_num_threads(num_threads)
     metric = resolve_metric(metric)
     metric.check_statistics(stats)
     n = check_count(n, "n")

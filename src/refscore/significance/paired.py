@@ -25,10 +25,11 @@ from typing import Any
 
 import numpy as np
 
+from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.base import Metric, Signature
-from refscore.significance._sampling import (bootstrap_indices, check_confidence, check_count, check_seed,
-                                             make_rng, resampled_totals, seed_label, swap_masks, swapped_totals)
+from refscore.significance._sampling import (bootstrap_indices, make_rng, resampled_totals, seed_label, swap_masks,
+                                             swapped_totals)
 from refscore.significance.intervals import (check_nonempty, full_scores, resampling_signature, resolve_metric,
                                              summarize_samples)
 from refscore.stats import Statistics
@@ -262,6 +263,7 @@ def paired_test_from_statistics(metric: Metric | str, statistics: Any, *, test: 
                                 num_threads: int | None = None) -> PairedTestResult:
     """Paired test on statistics already computed: ``statistics`` maps system name -> :class:`Statistics`
     (baseline first), or is a list of ``(name, statistics)`` pairs. See :func:`paired_test`."""
+    num_threads = check_num_threads(num_threads)
     metric = resolve_metric(metric)
     n, seed, confidence, confidence_n = _check_options(test, n, seed, confidence, confidence_n)
     named_stats = _named_items(statistics, "statistics")

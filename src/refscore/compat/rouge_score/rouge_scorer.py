@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._inputs import prepare_batch
+from refscore._inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
 from refscore.metrics.base import metric_with
@@ -81,7 +81,7 @@ class RougeScorer(scoring.BaseScorer):
         if self._tokenizer is None:
             with warnings.catch_warnings():  # rouge-score scores non-Latin text 0 silently; so does its drop-in
                 warnings.simplefilter("ignore", RefscoreWarning)
-                result = metric.compute(list(predictions), list(targets), num_threads=num_threads)
+                result = metric.compute(list(predictions), per_segment(targets), num_threads=num_threads)
         else:
             result = self._score_with_tokenizer(metric, predictions, targets, num_threads)
         columns = {t: (result[t].precision.tolist(), result[t].recall.tolist(), result[t].fmeasure.tolist())
@@ -91,7 +91,7 @@ class RougeScorer(scoring.BaseScorer):
 
     def _score_with_tokenizer(self, metric: ROUGE, predictions: Sequence[str], targets: Sequence[Any],
                               num_threads: int | None) -> Any:
-        batch = prepare_batch(list(predictions), list(targets), allow_token_ids=False, hyp_name="predictions",
+        batch = prepare_batch(list(predictions), per_segment(targets), allow_token_ids=False, hyp_name="predictions",
                               ref_name="targets")
         texts = batch.hypotheses + batch.references
         tokenize = self._tokenizer.tokenize
