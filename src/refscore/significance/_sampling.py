@@ -210,10 +210,11 @@ class Float32Sums:
         whole = data.dtype.kind in "iu" or bool(np.all(np.rint(data) == data))
         bound = data.shape[0] * (float(np.abs(data).max()) if data.size else 0.0)
         self.exact = whole and bound < _FLOAT32_EXACT_LIMIT
+        self.counts = np.rint(data).astype(np.int64) if self.exact else None
 
     def __call__(self, indices: np.ndarray) -> np.ndarray:
-        if self.exact:
-            return resampled_totals(np.rint(self.data).astype(np.int64), indices).astype(np.float32)
+        if self.counts is not None:
+            return resampled_totals(self.counts, indices).astype(np.float32)
         return self.data32[indices].sum(axis=1)
 
 
