@@ -93,3 +93,20 @@ def test_paired_test_is_sacrebleus_paired_test(corpus, metric, test, n, confiden
             assert row.mean is None
         else:
             assert (row.mean, row.ci) == (float(theirs.mean) / 100, float(theirs.ci) / 100), row.system
+
+
+@pytest.mark.parametrize("options", [{"word_order": 2}, {"eps_smoothing": True, "char_order": 4, "beta": 1},
+                                     {"smooth_method": "floor", "smooth_value": 0.2, "effective_order": True},
+                                     {"smooth_method": "add-k", "max_ngram_order": 5}, {"normalized": True}])
+def test_metric_options_keep_sacrebleus_arithmetic(options, sacrebleu_seed):
+    """chrF++, chrF's eps smoothing (sacreBLEU's scalar branches), BLEU smoothing variants, normalized TER: short
+    segments, so some resamples hit the branches for empty n-gram orders."""
+    from refscore.metrics import get_metric_class
+
+    systems, streams = wmt22()
+    hypotheses = [" ".join(line.split()[:4]) for line in next(iter(systems.values()))]
+    metric = "chrf" if "beta" in options or "word_order" in options else "ter" if "normalized" in options else "bleu"
+    theirs = PEERS[metric][1](**options).corpus_score(hypotheses, streams, n_bootstrap=500)
+    refscore_options = {("max_order" if k == "max_ngram_order" else k): v for k, v in options.items()}
+    ours = bootstrap_ci(get_metric_class(metric)(**refscore_options), hypotheses, per_segment(streams), n=500)
+    assert (ours.mean, ours.ci) == (float(theirs._mean) / 100, float(theirs._ci) / 100)

@@ -1,4 +1,4 @@
-"""sacreBLEU 2.6's own arithmetic for resampled BLEU, chrF and TER scores, shared by the native API and the compat layer.
+"""sacreBLEU 2.6's own arithmetic for resampled BLEU, chrF and TER scores, shared by the native API and compat.
 
 sacreBLEU scores a bootstrap resample from ``np.array(stats, dtype='float32')[idxs].sum(0)`` with the metric's
 scalar ``_compute_score_from_stats``. Under NumPy 2 a Python float meeting a ``np.float32`` stays float32, so
