@@ -1,8 +1,8 @@
 """The native ``bootstrap_ci`` and ``paired_test`` against live sacreBLEU 2.6, equal to the last bit.
 
 Real data with 1, 2 and 3 references: WMT17 en-de (sacreBLEU's own test systems, 1 reference), WMT22 en-de (2
-references) and SummEval (the first 3 of its 11 references; summaries cut to their first 20 words, as sacreBLEU's
-TER needs minutes for 120 full summaries). For BLEU, chrF2 and TER, refscore's mean, interval ends
+references) and SummEval (the first 3 of its 11 references; 60 documents, summaries cut to their first 20 words,
+as sacreBLEU's TER needs minutes for 120 full summaries). For BLEU, chrF2 and TER, refscore's mean, interval ends
 and half-width are sacreBLEU's values divided by 100 (one division of sacreBLEU's float, so ``== theirs / 100``),
 and the p-values are sacreBLEU's.
 """
@@ -40,7 +40,7 @@ def summeval() -> tuple[dict[str, list[str]], list[list[str]]]:
         encoding="utf-8").splitlines()]
     names = sorted({row["system"] for row in rows})[:3]
     by_system = {name: [row for row in rows if row["system"] == name] for name in names}
-    documents = [row["id"] for row in by_system[names[0]]][:SEGMENTS]
+    documents = [row["id"] for row in by_system[names[0]]][:60]
     lookup = {(row["system"], row["id"]): row for row in rows}
     def cut(text: str) -> str:
         return " ".join(text.split()[:20])

@@ -217,7 +217,8 @@ def _test_metric(metric: Metric, named_stats: list[tuple[str, Statistics]], plan
         for j in range(1, len(named_stats)):
             for i in range(len(names)):
                 sample_diffs = np.abs(samples[j][:, i] - samples[0][:, i])
-                exceeding[j - 1, i] = np.sum(sample_diffs - sample_diffs.mean() > real[j - 1, i])
+                # a Python float, as sacreBLEU's: against float32 differences it compares in float32 (NEP 50)
+                exceeding[j - 1, i] = np.sum(sample_diffs - sample_diffs.mean() > float(real[j - 1, i]))
     else:
         exceeding = _randomization_counts(metric, named_stats, plan, real, num_threads)
     p_values = _p_values(exceeding, plan.n)  # (S - 1, n_scores)
