@@ -314,3 +314,18 @@ def test_every_registered_metric_gets_intervals_and_paired_tests(name):
     paired = paired_test(metric, {"base": base, "same": base, "better": references}, references, test="ar", n=50)
     assert set(paired.results) == set(metric.score_names)
     assert paired.result("same", metric.score_names[0]).p_value == 1 / 51
+
+
+def test_paired_bootstrap_compares_like_sacrebleu_at_float32_precision():
+    """sacreBLEU compares float32 sample statistics with a Python-float difference, so numpy compares in float32:
+    1.0 > float32(1 - 1e-12) is False, where a float64 comparison would count it."""
+    from sacrebleu.significance import _compute_p_value
+
+    from refscore.significance.paired import _bootstrap_exceeding
+
+    system, baseline = np.float32([0, 2]), np.float32([0, 0])   # statistics -1 and 1
+    sample_diffs = np.abs(system - baseline)
+    for real in (1 - 1e-12, np.float64(1 - 1e-12), 1 + 1e-12, 0.5, 1.2):
+        theirs = round(_compute_p_value(sample_diffs - sample_diffs.mean(), float(real)) * 3) - 1
+        assert _bootstrap_exceeding(system, baseline, real) == theirs, real
+    assert _bootstrap_exceeding(system, baseline, np.float64(1 - 1e-12)) == 0   # float64 would count 1

@@ -146,6 +146,19 @@ def _p_values(exceeding: np.ndarray, n: int) -> np.ndarray:
     return (exceeding + 1) / (n + 1)
 
 
+def _bootstrap_exceeding(system: np.ndarray, baseline: np.ndarray, real: float) -> int:
+    """sacreBLEU's paired-bootstrap count: resamples whose ``|Δ*| - mean|Δ*|`` exceeds the real ``|Δ|``.
+
+    ``real`` is compared as a Python float, as sacreBLEU's is: against float32 scores numpy then compares in
+    float32 (NEP 50), which decides ties at float32 precision.
+
+    >>> _bootstrap_exceeding(np.float32([0, 2]), np.float32([0, 0]), 1 - 1e-12)   # 1 > float32(1 - 1e-12) is False
+    0
+    """
+    sample_diffs = np.abs(system - baseline)
+    return int(np.sum(sample_diffs - sample_diffs.mean() > float(real)))
+
+
 def _corpus_totals(stats: Statistics) -> np.ndarray:
     """Summed statistics as sacreBLEU's ``sum_of_lists`` adds them: one value after the other (float columns)."""
     if stats.data.dtype.kind == "f" and len(stats):
@@ -216,9 +229,7 @@ def _test_metric(metric: Metric, named_stats: list[tuple[str, Statistics]], plan
         exceeding = np.zeros((len(named_stats) - 1, len(names)), dtype=np.int64)
         for j in range(1, len(named_stats)):
             for i in range(len(names)):
-                sample_diffs = np.abs(samples[j][:, i] - samples[0][:, i])
-                # a Python float, as sacreBLEU's: against float32 differences it compares in float32 (NEP 50)
-                exceeding[j - 1, i] = np.sum(sample_diffs - sample_diffs.mean() > float(real[j - 1, i]))
+                exceeding[j - 1, i] = _bootstrap_exceeding(samples[j][:, i], samples[0][:, i], real[j - 1, i])
     else:
         exceeding = _randomization_counts(metric, named_stats, plan, real, num_threads)
     p_values = _p_values(exceeding, plan.n)  # (S - 1, n_scores)
