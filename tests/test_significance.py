@@ -111,16 +111,15 @@ def test_resampled_totals_match_fancy_indexing_and_are_int64():
     data = rng.integers(0, 50, size=(257, 6)).astype(np.int64)
     indices = rng.choice(257, size=(1100, 257), replace=True)
     expected = data[indices].sum(axis=1)
-    for threads in (1, 2):
-        got = resampled_totals(data, indices, num_threads=threads)
-        assert got.dtype == np.int64 and np.array_equal(got, expected)
+    got = resampled_totals(data, indices)
+    assert got.dtype == np.int64 and np.array_equal(got, expected)
 
 
 @pytest.mark.parametrize("base", [2 ** 22 + 1, 2 ** 30 + 1, 2 ** 52 + 1])  # float32, float64 and int64 products
 def test_resampled_totals_stay_exact_at_every_magnitude(base):
     data = np.array([[base, 3], [base + 2, 5]], dtype=np.int64)
     indices = np.array([[0, 0], [1, 1], [0, 1]])
-    assert resampled_totals(data, indices, num_threads=1).tolist() == [
+    assert resampled_totals(data, indices).tolist() == [
         [2 * base, 6], [2 * base + 4, 10], [2 * base + 2, 8]]
 
 
@@ -129,11 +128,11 @@ def test_swapped_totals_match_sacrebleu_masks():
     first = rng.integers(0, 9, size=(300, 4))
     second = rng.integers(0, 9, size=(300, 4))
     masks = rng.integers(2, size=(50, 300), dtype=bool)
-    a, b = swapped_totals(first, second, masks, num_threads=2)
+    a, b = swapped_totals(first, second, masks)
     assert np.array_equal(a, masks @ first + ~masks @ second)
     assert np.array_equal(b, ~masks @ first + masks @ second)
     third = first[::-1]  # several systems side by side share one product
-    a2, b2 = swapped_totals(first, np.concatenate([second, third], axis=1), masks, num_threads=1)
+    a2, b2 = swapped_totals(first, np.concatenate([second, third], axis=1), masks)
     assert np.array_equal(a2, np.concatenate([a, masks @ first + ~masks @ third], axis=1))
     assert np.array_equal(b2[:, 4:], ~masks @ first + masks @ third)
 
@@ -222,9 +221,9 @@ def test_from_statistics_equals_from_text_and_to_dict(corpus):
 def test_docstring_examples_run():
     import doctest
 
-    from refscore.significance import _sampling, intervals, paired
+    from refscore.significance import _arithmetic, _sampling, intervals, paired
 
-    for module in (_sampling, intervals, paired):
+    for module in (_arithmetic, _sampling, intervals, paired):
         failures, attempted = doctest.testmod(module)
         assert failures == 0 and attempted > 0, module.__name__
 
@@ -315,3 +314,18 @@ def test_every_registered_metric_gets_intervals_and_paired_tests(name):
     paired = paired_test(metric, {"base": base, "same": base, "better": references}, references, test="ar", n=50)
     assert set(paired.results) == set(metric.score_names)
     assert paired.result("same", metric.score_names[0]).p_value == 1 / 51
+
+
+def test_paired_bootstrap_compares_like_sacrebleu_at_float32_precision():
+    """sacreBLEU compares float32 sample statistics with a Python-float difference, so numpy compares in float32:
+    1.0 > float32(1 - 1e-12) is False, where a float64 comparison would count it."""
+    from sacrebleu.significance import _compute_p_value
+
+    from refscore.significance.paired import _bootstrap_exceeding
+
+    system, baseline = np.float32([0, 2]), np.float32([0, 0])   # statistics -1 and 1
+    sample_diffs = np.abs(system - baseline)
+    for real in (1 - 1e-12, np.float64(1 - 1e-12), 1 + 1e-12, 0.5, 1.2):
+        theirs = round(_compute_p_value(sample_diffs - sample_diffs.mean(), float(real)) * 3) - 1
+        assert _bootstrap_exceeding(system, baseline, real) == theirs, real
+    assert _bootstrap_exceeding(system, baseline, np.float64(1 - 1e-12)) == 0   # float64 would count 1

@@ -1,8 +1,9 @@
 """What every sacreBLEU drop-in (BLEU, chrF, TER) shares: sacreBLEU 2.6's ``Score`` printing and bootstrap interval,
-its ``Signature`` object, reference streams with a reference cache, and the bootstrap resampling.
+its ``Signature`` object, reference streams with a reference cache, and the bootstrap estimate (computed by
+:mod:`refscore.significance`, the code behind the native ``bootstrap_ci``).
 
 A drop-in metric subclasses :class:`SacreMetric` with a refscore :class:`~refscore.metrics.base.Metric` and one
-method, ``_scores(totals, replicates)``, that turns rows of summed statistics into sacreBLEU score objects.
+method, ``_scores(totals)``, that turns rows of summed statistics into sacreBLEU score objects.
 
 >>> refscore_signature = Signature({"nrefs": "1", "case": "mixed", "version": "2.6.0"}, {"case": "c"})
 >>> signature = SacreSignature.from_refscore(refscore_signature, n_bootstrap=1000, seed="12345")
@@ -117,14 +118,20 @@ class SacreSignature:
     __repr__ = __str__
 
 
-def bootstrap_sums(data: np.ndarray, n_samples: int) -> tuple[str, np.ndarray]:
-    """sacreBLEU's ``_bootstrap_resample``: the seed string and the ``(n_samples, k)`` float32 column sums of the
-    resamples, drawn with the same RNG (``default_rng($SACREBLEU_SEED or 12345)``, ``None`` = fresh entropy)."""
+def bootstrap_estimate(metric: Metric, data: np.ndarray, n_samples: int) -> tuple[str, float, float]:
+    """sacreBLEU's ``_bootstrap_resample`` + ``Score.estimate_ci``: the seed string (``$SACREBLEU_SEED``, default
+    12345, ``none`` = fresh entropy), and the bootstrap mean and half-width on the 0–100 scale, computed by
+    :mod:`refscore.significance` with sacreBLEU's own arithmetic (the native ``bootstrap_ci`` is the same values / 100).
+    """
+    from refscore.significance._sampling import bootstrap_draw, make_rng
+    from refscore.significance.intervals import resample_scores, summarize_samples
+
     seed = os.environ.get("SACREBLEU_SEED", "12345")
-    rng = np.random.default_rng(None if seed.lower() == "none" else int(seed))
-    indices = rng.choice(len(data), size=(n_samples, len(data)), replace=True)
-    stats32 = np.asarray(data, dtype=np.float32)
-    return seed.lower(), np.stack([stats32[row].sum(0) for row in indices])
+    rng = make_rng(None if seed.lower() == "none" else int(seed))
+    samples = resample_scores(metric, [data], bootstrap_draw(rng, len(data)), n_samples, num_threads=None,
+                              progress=None)[0]
+    mean, _, _, half_width = summarize_samples(samples, 0.95, corpus_score_rule=True)[0]
+    return seed.lower(), mean, half_width
 
 
 class SacreMetric:
@@ -146,9 +153,8 @@ class SacreMetric:
             self._ref_cache = self._cache_references(references)
 
     # -- for subclasses ----------------------------------------------------------------------------------------
-    def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[SacreScore]:
-        """sacreBLEU score objects of the rows of summed statistics ``totals`` (``(m, k)``). ``replicates`` marks
-        float32 bootstrap sums (only ``score`` is used from those)."""
+    def _scores(self, totals: np.ndarray) -> list[SacreScore]:
+        """sacreBLEU score objects of the rows of summed statistics ``totals`` (``(m, k)``)."""
         raise NotImplementedError
 
     def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
@@ -189,8 +195,7 @@ class SacreMetric:
         score = self._scores(stats.totals()[None, :])[0]
         if n_bootstrap > 1:
             self.n_bootstrap = int(n_bootstrap)
-            self.seed, sums = bootstrap_sums(stats.data, self.n_bootstrap)
-            score.estimate_ci(self._scores(sums, replicates=True))
+            self.seed, score._mean, score._ci = bootstrap_estimate(self._metric, stats.data, self.n_bootstrap)
         return score
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> Any:

@@ -24,7 +24,7 @@ from refscore._core._bleu import bleu_score_one
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.metrics.base import metric_with
-from refscore.metrics.bleu import SMOOTH_DEFAULTS, bleu_from_counts
+from refscore.metrics.bleu import SMOOTH_DEFAULTS
 from refscore.metrics._word_batch import WORD_TOKENIZERS
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
@@ -63,7 +63,7 @@ class BLEU(SacreMetric):
 
     Tokenizers: ``13a`` (default), ``intl``, ``zh``, ``char``, ``none``; ``trg_lang='zh'`` picks ``zh`` as
     sacreBLEU does (``ja``/``ko`` would pick MeCab tokenizers, which refscore does not have: a clear error).
-    Bootstrap replicates are evaluated on float32 resample sums with float32 precisions, as in sacreBLEU.
+    Bootstrap replicates (``n_bootstrap > 1``) use sacreBLEU's float32 arithmetic (see ``docs/significance.md``).
     """
 
     SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
@@ -105,21 +105,14 @@ class BLEU(SacreMetric):
             _logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message "
                             "with the `force` parameter.")
 
-    def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[BLEUScore]:
+    def _scores(self, totals: np.ndarray) -> list[BLEUScore]:
+        """sacreBLEU's compiled formula, row by row, without numpy (a corpus or sentence score)."""
         order, config = self.max_ngram_order, self._metric.config
-        if replicates:   # sacreBLEU scores float32 resamples
-            result = bleu_from_counts(totals[:, 2:2 + order], totals[:, 2 + order:], totals[:, 0], totals[:, 1],
-                                      smooth_method=config.smooth_method, smooth_value=config.smooth_value,
-                                      effective_order=config.effective_order, dtype=np.float32)
-            rows = zip(totals.tolist(), result.score.tolist(), result.precisions.tolist(), result.bp.tolist())
-        else:   # a corpus or sentence score: sacreBLEU's compiled formula, row by row, without numpy
-            value = float(config.resolved_smooth_value or 0.0)
-            rows = ((row, *bleu_score_one(row[2:2 + order], row[2 + order:], row[0], row[1], config.smooth_method,
-                                          value, config.effective_order)) for row in totals.tolist())
+        value = float(config.resolved_smooth_value or 0.0)
         scores = []
-        for row, score, precisions, bp in rows:
-            if replicates:
-                row = [int(v) for v in row]   # sacreBLEU scores float32 sums; only the score is used
+        for row in totals.tolist():
+            score, precisions, bp = bleu_score_one(row[2:2 + order], row[2 + order:], row[0], row[1],
+                                                   config.smooth_method, value, config.effective_order)
             counts, order_totals = self._reported_counts(row[2:2 + order], row[2 + order:])
             scores.append(BLEUScore(score, counts, order_totals, precisions, bp, int(row[0]), int(row[1])))
         return scores

@@ -45,8 +45,8 @@ class CHRF(SacreMetric):
     """Drop-in for ``sacrebleu.metrics.CHRF``: same constructor, ``corpus_score``, ``sentence_score``,
     ``get_signature``. ``references`` given to the constructor are used when ``corpus_score`` gets ``None``.
 
-    Bootstrap replicates (``n_bootstrap > 1``) are scored in float64 from sacreBLEU's float32 resample sums
-    (sacreBLEU scores them on float32 scalars): mean and interval agree to float32 precision.
+    Bootstrap replicates (``n_bootstrap > 1``) use sacreBLEU's float32 arithmetic, so the mean and interval are
+    sacreBLEU's to the last bit.
     """
 
     CHAR_ORDER = 6
@@ -66,7 +66,7 @@ class CHRF(SacreMetric):
         self.lowercase, self.whitespace, self.eps_smoothing = config.lowercase, config.whitespace, config.eps_smoothing
         super().__init__(metric, references)
 
-    def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[CHRFScore]:
+    def _scores(self, totals: np.ndarray) -> list[CHRFScore]:
         return [CHRFScore(float(p), self.char_order, self.word_order, self.beta)
                 for p in f_scores_percent(totals, self._metric.config)]
 

@@ -55,14 +55,8 @@ class TER(SacreMetric):
                                                     "asian_support": asian_support,
                                                     "case_sensitive": case_sensitive}), references)
 
-    def _scores(self, totals: np.ndarray, replicates: bool = False) -> list[TERScore]:
-        if replicates:  # sacreBLEU divides the float32 sums in float32
-            with np.errstate(divide="ignore", invalid="ignore"):
-                edits, ref_length = totals[:, 0], totals[:, 1]
-                ratios = np.where(ref_length > 0, edits / ref_length, np.where(edits > 0, 1.0, 0.0))
-            percents = (np.float32(100) * ratios.astype(np.float32)).tolist()
-        else:
-            percents = (100 * self._metric.scores_from_totals(totals)[:, 0]).tolist()
+    def _scores(self, totals: np.ndarray) -> list[TERScore]:
+        percents = (100 * self._metric.scores_from_totals(totals)[:, 0]).tolist()
         return [TERScore(p, edits, ref_length) for p, (edits, ref_length) in zip(percents, totals.tolist())]
 
 

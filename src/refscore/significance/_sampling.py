@@ -1,34 +1,41 @@
-"""Random resampling plans and the exact, vectorised sums of statistics under them.
+"""Random resampling in bounded chunks, and the sums of statistics under it.
 
 Every test and interval in :mod:`refscore.significance` reduces to one operation: for many weight vectors ``w``
 (bootstrap multiplicities, or 0/1 swap masks of approximate randomization), compute ``w @ data`` — the summed
-statistics of a resampled corpus — and hand all of them at once to the metric's ``scores_from_totals``.
-The random draws replicate sacreBLEU 2.6's calls exactly (``np.random.default_rng(seed)``, then
-``rng.choice(N, size=(n, N), replace=True)`` or ``rng.integers(2, size=(n, N), dtype=bool)``), so the same seed
-selects the same resamples.
+statistics of a resampled corpus — and score them. The random draws replicate sacreBLEU 2.6's calls exactly
+(``np.random.default_rng(seed)``, then ``rng.choice(N, size=(n, N), replace=True)`` or
+``rng.integers(2, size=(n, N), dtype=bool)``), drawn chunk by chunk from the same stream (:func:`run_chunks`), so
+the same seed selects the same resamples while memory stays bounded.
 
->>> rng = make_rng(12345)
->>> plan = bootstrap_indices(rng, n_segments=3, n_samples=2)
->>> plan.shape
-(2, 3)
+>>> draw = bootstrap_draw(make_rng(12345), n_segments=3)
+>>> plan = np.concatenate(run_chunks(draw, 5, 2, lambda chunk: chunk, num_threads=1, progress=False,
+...                                  description="demo", unit="resample"))
+>>> bool(np.array_equal(plan, make_rng(12345).choice(3, size=(5, 3), replace=True)))
+True
 >>> data = np.array([[1, 2], [3, 4], [5, 6]], dtype=np.int64)
->>> bool(np.all(resampled_totals(data, plan, num_threads=1) == data[plan].sum(axis=1)))
+>>> bool(np.all(resampled_totals(data, plan) == data[plan].sum(axis=1)))
 True
 """
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from fractions import Fraction
-from typing import Callable
+from typing import Any, Callable, TypeVar
 
 import numpy as np
+
+from refscore._progress import progress_bar
+
+T = TypeVar("T")
 
 #: Magnitudes below which every integer (and so every partial sum of integers) is exact in float32 / float64.
 _FLOAT32_EXACT_LIMIT = 2 ** 24
 _FLOAT64_EXACT_LIMIT = 2 ** 53
-#: Resamples per chunk are chosen so that one chunk's dense weight matrix stays near this many bytes.
-_CHUNK_BYTES = 16 * 2 ** 20
+#: Drawn entries (indices, mask bits) and gathered statistics per chunk of resamples: bounds the memory of a run.
+_CHUNK_ELEMENTS = 2 ** 20
 
 
 def seed_label(seed: int | None) -> str:
@@ -41,34 +48,81 @@ def make_rng(seed: int | None) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
-def bootstrap_indices(rng: np.random.Generator, n_segments: int, n_samples: int) -> np.ndarray:
-    """Segment indices of ``n_samples`` bootstrap resamples, exactly sacreBLEU's draw: shape ``(n_samples, N)``."""
-    return rng.choice(n_segments, size=(n_samples, n_segments), replace=True)
+def bootstrap_draw(rng: np.random.Generator, n_segments: int) -> Callable[[int], np.ndarray]:
+    """Draws the next ``rows`` bootstrap resamples, ``(rows, N)`` segment indices, from sacreBLEU's stream.
+
+    sacreBLEU draws ``rng.choice(N, size=(n, N), replace=True)`` at once; numpy's bounded integers take 32-bit halves
+    from the generator's own buffer, so consecutive draws of ``rows`` resamples give the same indices.
+    """
+    return lambda rows: rng.choice(n_segments, size=(rows, n_segments), replace=True)
 
 
-def swap_masks(rng: np.random.Generator, n_segments: int, n_trials: int) -> np.ndarray:
-    """Approximate-randomization masks (True: the segment keeps its system), exactly sacreBLEU's draw."""
-    return rng.integers(2, size=(n_trials, n_segments), dtype=bool)
+def mask_draw(rng: np.random.Generator, n_segments: int) -> Callable[[int], np.ndarray]:
+    """Draws the next ``rows`` approximate-randomization masks (True: the segment keeps its system).
+
+    sacreBLEU draws ``rng.integers(2, size=(n, N), dtype=bool)`` at once; numpy takes one 32-bit word per 32 booleans
+    and drops a word's unused bits at the end of a call, so chunks must hold a multiple of 32 masks
+    (:func:`chunk_rows` with ``multiple=32``) except the last.
+    """
+    return lambda rows: rng.integers(2, size=(rows, n_segments), dtype=bool)
 
 
-def _chunks(n_rows: int, n_segments: int) -> list[slice]:
-    rows = max(1, _CHUNK_BYTES // (8 * max(1, n_segments)))
-    return [slice(start, min(start + rows, n_rows)) for start in range(0, n_rows, rows)]
+def chunk_rows(n_segments: int, width: int = 1, multiple: int = 1) -> int:
+    """Resamples per chunk: at most ``_CHUNK_ELEMENTS`` drawn entries and ``_CHUNK_ELEMENTS`` gathered statistics
+    (``width`` columns) per chunk, a multiple of ``multiple``; so memory does not grow with the resample count."""
+    rows = _CHUNK_ELEMENTS // max(1, n_segments * max(1, width))
+    return max(multiple, rows // multiple * multiple)
 
 
-def _map_chunks(function: Callable[[slice], np.ndarray], n_rows: int, n_segments: int,
-                num_threads: int | None) -> np.ndarray:
-    """Apply ``function`` to row chunks (in a thread pool when ``num_threads`` > 1) and stack the results."""
+def run_chunks(draw: Callable[[int], np.ndarray], n_rows: int, rows: int, work: Callable[[np.ndarray], T], *,
+               num_threads: int | None, progress: bool | None, description: str, unit: str) -> list[T]:
+    """``[work(draw(r)) for each chunk of r <= rows rows]``: the draws in order in this thread (the random stream
+    is sacreBLEU's), the work in up to ``num_threads`` threads with at most that many chunks in flight.
+
+    Each chunk takes well under a second, so Ctrl-C (``KeyboardInterrupt``) surfaces between chunks. A progress bar
+    (:func:`refscore._progress.progress_bar`) starts after the first chunk, with the run's duration estimated from it.
+    """
     from refscore._core import resolve_num_threads
 
-    chunks = _chunks(n_rows, n_segments)
-    threads = min(resolve_num_threads(num_threads), len(chunks))
-    if threads <= 1:
-        parts = [function(chunk) for chunk in chunks]
-    else:  # numpy releases the GIL in bincount and matrix products
-        with ThreadPoolExecutor(max_workers=threads) as pool:
-            parts = list(pool.map(function, chunks))
-    return np.concatenate(parts) if parts else np.zeros((0, 0))
+    sizes = [min(rows, n_rows - start) for start in range(0, n_rows, rows)]
+    threads = min(resolve_num_threads(num_threads), len(sizes))
+    started = time.perf_counter()
+    state: dict[str, Any] = {"bar": None, "done": 0}
+
+    def finished(result: T, size: int) -> T:
+        state["done"] += size
+        if state["bar"] is None:
+            expected = (time.perf_counter() - started) * n_rows / state["done"]
+            state["bar"] = progress_bar(n_rows, description, progress, expected, unit)
+            state["bar"].update(state["done"])
+        else:
+            state["bar"].update(size)
+        return result
+
+    results: list[T] = []
+    pool = ThreadPoolExecutor(max_workers=threads) if threads > 1 else None
+    pending: deque[tuple[Future[T], int]] = deque()
+    try:
+        for size in sizes:
+            chunk = draw(size)
+            if pool is None:
+                results.append(finished(work(chunk), size))
+                continue
+            pending.append((pool.submit(work, chunk), size))   # numpy and the core release the GIL
+            if len(pending) >= threads:
+                future, done = pending.popleft()
+                results.append(finished(future.result(), done))
+        while pending:
+            future, done = pending.popleft()
+            results.append(finished(future.result(), done))
+    finally:
+        for future, _ in pending:
+            future.cancel()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if state["bar"] is not None:
+            state["bar"].close()
+    return results
 
 
 def _exact_product(weights: np.ndarray, data: np.ndarray) -> np.ndarray:
@@ -94,40 +148,62 @@ def multiplicities(indices: np.ndarray, n_segments: int) -> np.ndarray:
     return np.bincount(flat, minlength=n_rows * n_segments).reshape(n_rows, n_segments)
 
 
-def resampled_totals(data: np.ndarray, indices: np.ndarray, num_threads: int | None = None) -> np.ndarray:
+def resampled_totals(data: np.ndarray, indices: np.ndarray) -> np.ndarray:
     """Column sums of ``data`` (``(N, k)``) over each bootstrap resample in ``indices``: ``(n_samples, k)``.
 
     Integer statistics stay exact (int64 result); float statistics (per-document scores) are summed in float64.
     Several systems are resampled in one pass by stacking their statistics side by side.
     """
-    n_segments = data.shape[0]
-
-    def chunk_totals(rows: slice) -> np.ndarray:
-        return _exact_product(multiplicities(indices[rows], n_segments), data)
-
-    return _map_chunks(chunk_totals, indices.shape[0], n_segments, num_threads).reshape(-1, data.shape[1])
+    return _exact_product(multiplicities(indices, data.shape[0]), data).reshape(-1, data.shape[1])
 
 
-def masked_totals(data: np.ndarray, masks: np.ndarray, num_threads: int | None = None) -> np.ndarray:
+class Float32Sums:
+    """sacreBLEU's resample sums ``np.array(stats, dtype='float32')[idxs].sum(0)``, for index chunks.
+
+    numpy adds the rows of a float32 ``(N, k)`` array one after the other. When every statistic is a whole number
+    and ``N * max|x| < 2**24``, every partial sum is exact in float32, so the int64-exact sums cast to float32 are
+    sacreBLEU's (fast path); otherwise (fractional TER lengths, huge corpora) the rows are gathered and summed
+    as sacreBLEU does.
+
+    >>> sums = Float32Sums(np.array([[1, 2], [3, 4]]))
+    >>> sums(np.array([[0, 0], [1, 0]])).tolist()
+    [[2.0, 4.0], [4.0, 6.0]]
+    """
+
+    def __init__(self, data: np.ndarray) -> None:
+        self.data = data
+        self.data32 = np.asarray(data, dtype=np.float32)
+        whole = data.dtype.kind in "iu" or bool(np.all(np.rint(data) == data))
+        bound = data.shape[0] * (float(np.abs(data).max()) if data.size else 0.0)
+        self.exact = whole and bound < _FLOAT32_EXACT_LIMIT
+        self.counts = np.rint(data).astype(np.int64) if self.exact else None
+
+    def __call__(self, indices: np.ndarray) -> np.ndarray:
+        if self.counts is not None:
+            return resampled_totals(self.counts, indices).astype(np.float32)
+        return self.data32[indices].sum(axis=1)
+
+
+def masked_totals(data: np.ndarray, masks: np.ndarray) -> np.ndarray:
     """``masks @ data`` for boolean masks ``(n_trials, N)``, exact like :func:`resampled_totals`: ``(n_trials, k)``."""
-    def chunk_totals(rows: slice) -> np.ndarray:
-        return _exact_product(masks[rows], data)
-
-    return _map_chunks(chunk_totals, masks.shape[0], data.shape[0], num_threads).reshape(-1, data.shape[1])
+    return _exact_product(masks, data).reshape(-1, data.shape[1])
 
 
-def swapped_totals(first: np.ndarray, second: np.ndarray, masks: np.ndarray,
-                   num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def swapped_totals(first: np.ndarray, second: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Totals of the two pseudo-systems of each approximate-randomization trial.
 
     Pseudo-system A takes ``first``'s row where the mask is True and ``second``'s elsewhere; B the opposite
-    (sacreBLEU: ``shuf_a = pos_sel @ bl_stats + neg_sel @ sys_stats``). Computed as
-    ``sum(second) + masks @ (first - second)`` and ``sum(first) + sum(second) - A``. ``second`` may hold several
-    systems side by side (``first`` is then tiled to match).
+    (sacreBLEU: ``shuf_a = pos_sel @ bl_stats + neg_sel @ sys_stats``). ``second`` may hold several systems side by
+    side (``first`` is then tiled to match). Integer statistics: computed exactly as
+    ``sum(second) + masks @ (first - second)`` (equal to sacreBLEU's int64 products); float statistics: sacreBLEU's
+    own float64 expression.
     """
     reps = second.shape[1] // first.shape[1]
     first = np.tile(first, (1, reps)) if reps > 1 else first
-    totals_a = second.sum(axis=0) + masked_totals(first - second, masks, num_threads)
+    if first.dtype.kind == "f" or second.dtype.kind == "f":
+        flipped = ~masks
+        return masks @ first + flipped @ second, flipped @ first + masks @ second
+    totals_a = second.sum(axis=0) + masked_totals(first - second, masks)
     totals_b = first.sum(axis=0) + second.sum(axis=0) - totals_a
     return totals_a, totals_b
 

@@ -2,17 +2,20 @@
 
 Corpus-level metrics (BLEU, chrF, TER, GLEU) resample segment statistics and recompute the corpus formula;
 document-averaged metrics (ROUGE, BERTScore) resample per-document scores — the same code path, because their
-statistics carry a ``documents`` count column and their formula is ``sum / documents``. All resamples are summed at
-once (multiplicity matrix @ statistics, int64-exact) and scored by one vectorised ``scores_from_totals`` call.
+statistics carry a ``documents`` count column and their formula is ``sum / documents``. Resamples are drawn, summed
+and scored in chunks of bounded size (:func:`refscore.significance._sampling.run_chunks`).
 
-With the same seed and sample count the resamples are sacreBLEU 2.6's (``--confidence``, ``SACREBLEU_SEED``), and the
-interval follows its ``estimate_ci``: sorted resampled scores, ``lower = n // 40``, ``upper = n - lower - 1``,
-reported as ``score (μ = mean ± half-width)``.
+With the same seed and sample count the resamples are sacreBLEU 2.6's (``--confidence``, ``SACREBLEU_SEED``). For
+BLEU, chrF and TER the replicates, mean and half-width are computed with sacreBLEU's own arithmetic
+(:mod:`refscore.significance._arithmetic`: float32 resample sums, ``statistics.mean``), so they are sacreBLEU's
+``corpus_score(n_bootstrap=n)`` values divided by 100; other metrics use exact sums scored in float64. The interval
+ends are the sorted replicates at ``lower = n // 40`` and ``upper = n - lower - 1`` (95%), reported as
+``score (μ = mean ± half-width)``.
 
 >>> import numpy as np
->>> mean, lower, upper = summarize_samples(np.arange(1000.0)[:, None], confidence=0.95)
->>> float(mean[0]), float(lower[0]), float(upper[0])
-(499.5, 25.0, 974.0)
+>>> mean, lower, upper, half_width = summarize_samples(np.arange(1000.0)[:, None], 0.95)[0]
+>>> mean, lower, upper, half_width
+(499.5, 25.0, 974.0, 474.5)
 """
 from __future__ import annotations
 
@@ -23,7 +26,9 @@ import numpy as np
 
 from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.metrics.base import Metric, Signature
-from refscore.significance._sampling import (bootstrap_indices, interval_indices, make_rng, resampled_totals,
+from refscore.significance._arithmetic import Arithmetic, arithmetic_of, corpus_score_summary, paired_summary
+from refscore.significance._sampling import (Float32Sums, bootstrap_draw, chunk_rows, interval_indices, make_rng,
+                                             resampled_totals, run_chunks,
                                              seed_label)
 from refscore.stats import Statistics
 from refscore.errors import InputError
@@ -33,7 +38,8 @@ from refscore.errors import InputError
 class Interval:
     """One score with its bootstrap estimate, on the metric's 0–1 scale.
 
-    ``ci`` is sacreBLEU's ``±`` value: half the width of the central interval.
+    ``ci`` is sacreBLEU's ``±`` value: half the width of the central interval (for BLEU, chrF and TER computed on
+    sacreBLEU's scale, as sacreBLEU does, then divided by 100).
     """
 
     name: str
@@ -42,10 +48,11 @@ class Interval:
     lower: float
     upper: float
     confidence: float
+    ci: float = dataclasses.field(default=float("nan"))
 
-    @property
-    def ci(self) -> float:
-        return 0.5 * (self.upper - self.lower)
+    def __post_init__(self) -> None:
+        if self.ci != self.ci:  # not given: half the width
+            object.__setattr__(self, "ci", 0.5 * (self.upper - self.lower))
 
     def format(self, digits: int = 2) -> str:
         """sacreBLEU's form on the 0–100 scale: ``35.21 (μ = 35.20 ± 0.78)``."""
@@ -56,13 +63,47 @@ class Interval:
                 "confidence": self.confidence}
 
 
-def summarize_samples(samples: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Mean, lower and upper end of each column of resampled scores ``(n, n_scores)`` (sacreBLEU's estimate_ci)."""
-    ordered = np.sort(samples, axis=0)
-    lower_index, upper_index = interval_indices(len(ordered), confidence)
-    # mean of each contiguous sorted column: numpy's pairwise sum, as sacreBLEU's ``np.sort(scores).mean()``
-    means = np.ascontiguousarray(ordered.T).mean(axis=1)
-    return means, ordered[lower_index], ordered[upper_index]
+def summarize_samples(samples: np.ndarray, confidence: float, *, corpus_score_rule: bool = False
+                      ) -> list[tuple[float, float, float, float]]:
+    """``(mean, lower, upper, half_width)`` of each column of resampled scores ``(n, n_scores)``, on their scale.
+
+    ``corpus_score_rule``: sacreBLEU's ``Score.estimate_ci`` (``statistics.mean``, used by ``corpus_score`` and
+    ``--confidence``); otherwise its ``significance.estimate_ci`` (``np.sort(scores).mean()``, paired tests).
+    """
+    lower_index, upper_index = interval_indices(len(samples), confidence)
+    summary = corpus_score_summary if corpus_score_rule else paired_summary
+    return [summary(np.ascontiguousarray(samples[:, i]), lower_index, upper_index) for i in range(samples.shape[1])]
+
+
+def resample_scores(metric: Metric, blocks: list[np.ndarray], draw: Any, n: int, *, num_threads: int | None,
+                    progress: bool | None, description: str = "bootstrap") -> list[np.ndarray]:
+    """Scores of each statistics block (``(N, k)``, one per system) under the next ``n`` bootstrap resamples of
+    ``draw``: one ``(n, n_scores)`` array per block, on the metric's arithmetic scale (:func:`arithmetic_of`)."""
+    arithmetic = arithmetic_of(metric)
+    width = blocks[0].shape[1]
+    data = np.concatenate(blocks, axis=1) if len(blocks) > 1 else blocks[0]
+    if arithmetic.resampled is not None:
+        sums, score = Float32Sums(data), arithmetic.resampled
+        gathered = 1 if sums.exact else data.shape[1]
+    else:
+        sums, score, gathered = (lambda indices: resampled_totals(data, indices)), metric.scores_from_totals, 1
+
+    def work(indices: np.ndarray) -> list[np.ndarray]:
+        totals = sums(indices)
+        return [score(totals[:, i * width:(i + 1) * width]) for i in range(len(blocks))]
+
+    chunks = run_chunks(draw, n, chunk_rows(data.shape[0], gathered), work, num_threads=num_threads,
+                        progress=progress, description=description, unit="resample")
+    return [np.concatenate([chunk[i] for chunk in chunks]) for i in range(len(blocks))]
+
+
+def make_intervals(metric: Metric, arithmetic: Arithmetic, scores: np.ndarray,
+                   summaries: list[tuple[float, float, float, float]], confidence: float) -> dict[str, Interval]:
+    """One :class:`Interval` per score name, on the 0–1 scale (summaries divided by the arithmetic's scale once)."""
+    scale = arithmetic.scale
+    return {name: Interval(name, float(scores[i]), mean / scale, lower / scale, upper / scale, confidence,
+                           half_width / scale)
+            for i, (name, (mean, lower, upper, half_width)) in enumerate(zip(metric.score_names, summaries))}
 
 
 def resampling_signature(base: Signature, **fields: str) -> Signature:
@@ -133,24 +174,14 @@ def check_nonempty(stats: Statistics, name: str) -> None:
         raise InputError(f"{name} has no segments; resampling needs at least one segment")
 
 
-def interval_from_indices(metric: Metric, stats: Statistics, indices: np.ndarray, confidence: float,
-                          num_threads: int | None = None) -> tuple[dict[str, Interval], np.ndarray]:
-    """Intervals of ``stats`` over the resamples given by an index matrix (shared by paired tests)."""
-    samples = metric.scores_from_totals(resampled_totals(stats.data, indices, num_threads))
-    means, lowers, uppers = summarize_samples(samples, confidence)
-    scores = full_scores(metric, stats)
-    intervals = {name: Interval(name, float(scores[i]), float(means[i]), float(lowers[i]), float(uppers[i]),
-                                confidence) for i, name in enumerate(metric.score_names)}
-    return intervals, samples
-
-
 def bootstrap_ci_from_statistics(metric: Metric | str, stats: Statistics, *, n: int = 1000,
                                  confidence: float = 0.95, seed: int | None = 12345,
-                                 num_threads: int | None = None) -> BootstrapCI:
+                                 num_threads: int | None = None, progress: bool | None = None) -> BootstrapCI:
     """Bootstrap confidence interval from statistics already computed (``metric.statistics(...)``).
 
     ``seed`` (default 12345, sacreBLEU's) makes the result reproducible and goes into the signature; ``None``
-    draws fresh randomness. Seed 0 is a real seed (sacreBLEU's CLI would treat it as unseeded).
+    draws fresh randomness. Seed 0 is a real seed (sacreBLEU's CLI would treat it as unseeded). ``progress``:
+    a bar on stderr (None: only on a terminal for runs expected to take more than about 2 s).
     """
     num_threads = check_num_threads(num_threads)
     metric = resolve_metric(metric)
@@ -159,19 +190,24 @@ def bootstrap_ci_from_statistics(metric: Metric | str, stats: Statistics, *, n: 
     confidence = check_confidence(confidence)
     seed = check_seed(seed)
     check_nonempty(stats, "statistics")
-    indices = bootstrap_indices(make_rng(seed), len(stats), n)
-    intervals, samples = interval_from_indices(metric, stats, indices, confidence, num_threads)
+    arithmetic = arithmetic_of(metric)
+    samples = resample_scores(metric, [stats.data], bootstrap_draw(make_rng(seed), len(stats)), n,
+                              num_threads=num_threads, progress=progress)[0]
+    summaries = summarize_samples(samples, confidence, corpus_score_rule=arithmetic.peer)
+    intervals = make_intervals(metric, arithmetic, full_scores(metric, stats), summaries, confidence)
+    samples = samples.astype(np.float64) / arithmetic.scale
     signature = resampling_signature(metric.signature(stats.nrefs), bs=str(n), seed=seed_label(seed))
     return BootstrapCI(metric.name, intervals, n, seed, confidence, signature, samples)
 
 
 def bootstrap_ci(metric: Metric | str, hypotheses: Any, references: Any, *, n: int = 1000,
                  confidence: float = 0.95, seed: int | None = 12345,
-                 num_threads: int | None = None) -> BootstrapCI:
+                 num_threads: int | None = None, progress: bool | None = None) -> BootstrapCI:
     """Bootstrap confidence interval of ``metric`` on one system (sacreBLEU's ``--confidence``).
 
     ``metric`` is a :class:`~refscore.metrics.base.Metric` or a registered name (default options);
-    ``references[i]`` is the reference (or list of references) of segment ``i``.
+    ``references[i]`` is the reference (or list of references) of segment ``i``. For BLEU, chrF and TER the
+    mean, ends and half-width are sacreBLEU's ``corpus_score(..., n_bootstrap=n)`` values divided by 100.
 
     >>> ci = bootstrap_ci("chrf", ["the cat sat on mat", "a dog barked"], ["the cat sat on the mat", "a dog barked"],
     ...                   n=200, seed=1)
@@ -181,4 +217,4 @@ def bootstrap_ci(metric: Metric | str, hypotheses: Any, references: Any, *, n: i
     metric = resolve_metric(metric)
     stats = metric.statistics(hypotheses, references, num_threads=num_threads)
     return bootstrap_ci_from_statistics(metric, stats, n=n, confidence=confidence, seed=seed,
-                                        num_threads=num_threads)
+                                        num_threads=num_threads, progress=progress)

@@ -12,10 +12,11 @@ seed and counts they give sacreBLEU's p-values, bootstrap means and intervals:
   ``p = (#{|score(A*) - score(B*)| > |Δ|} + 1) / (n + 1)``. Optional bootstrap intervals (``confidence_n``) use
   the resamples sacreBLEU draws for ``n_ar_confidence``.
 
-Differences from sacreBLEU, all deliberate: statistics stay int64 (sacreBLEU casts them to float32 and, under
-NumPy 2, also computes the resampled scores in float32); seed 0 is a real seed (sacreBLEU's ``PairedTest`` turns
-it into "unseeded"); with ``seed=None`` one fresh plan is shared by all systems. Everything is on the metric's
-0–1 scale.
+For BLEU, chrF and TER the resampled scores, means, half-widths and p-values use sacreBLEU's own arithmetic
+(:mod:`refscore.significance._arithmetic`: float32 resample sums and float32 scores as under NumPy 2, double
+precision trials), so they are sacreBLEU's values; other metrics use exact sums scored in float64. Differences from
+sacreBLEU, both deliberate: seed 0 is a real seed (sacreBLEU's ``PairedTest`` turns it into "unseeded"); with
+``seed=None`` one fresh stream is shared by all systems and metrics. Everything is on the metric's 0–1 scale.
 """
 from __future__ import annotations
 
@@ -28,10 +29,11 @@ import numpy as np
 from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.base import Metric, Signature
-from refscore.significance._sampling import (bootstrap_indices, make_rng, resampled_totals, seed_label, swap_masks,
+from refscore.significance._arithmetic import arithmetic_of
+from refscore.significance._sampling import (bootstrap_draw, chunk_rows, make_rng, mask_draw, run_chunks, seed_label,
                                              swapped_totals)
-from refscore.significance.intervals import (check_nonempty, full_scores, resampling_signature, resolve_metric,
-                                             summarize_samples)
+from refscore.significance.intervals import (check_nonempty, full_scores, make_intervals, resample_scores,
+                                             resampling_signature, resolve_metric, summarize_samples)
 from refscore.stats import Statistics
 
 TESTS = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
@@ -130,28 +132,14 @@ def _check_same_length(named_stats: list[tuple[str, Statistics]]) -> None:
 
 @dataclasses.dataclass(frozen=True)
 class _Plan:
-    """The random draws of one test, shared by every metric and system."""
+    """One test's settings; every metric redraws the same random stream from ``stream_seed``."""
 
     test: str
     n: int
     seed: int | None
-    indices: np.ndarray | None  # bootstrap resamples of the systems' intervals
-    baseline_indices: np.ndarray | None  # of the baseline's interval
-    masks: np.ndarray | None  # approximate-randomization swaps
-
-
-def _draw_plan(test: str, n_segments: int, n: int, seed: int | None, confidence_n: int | None) -> _Plan:
-    rng = make_rng(seed)
-    if test == "bs":
-        indices = bootstrap_indices(rng, n_segments, n)
-        return _Plan(test, n, seed, indices, indices, None)
-    masks = swap_masks(rng, n_segments, n)
-    if not confidence_n:
-        return _Plan(test, n, seed, None, None, masks)
-    # sacreBLEU: the systems' resamples follow the masks in the same generator; the baseline's come from a fresh one
-    indices = bootstrap_indices(rng, n_segments, confidence_n)
-    baseline_indices = bootstrap_indices(make_rng(seed), n_segments, confidence_n)
-    return _Plan(test, n, seed, indices, baseline_indices, masks)
+    stream_seed: int  # ``seed``, or fresh entropy drawn once when ``seed`` is None (shared by all metrics)
+    confidence_n: int | None  # resamples of the intervals (bs: n; ar: optional)
+    progress: bool | None
 
 
 def _p_values(exceeding: np.ndarray, n: int) -> np.ndarray:
@@ -159,49 +147,92 @@ def _p_values(exceeding: np.ndarray, n: int) -> np.ndarray:
     return (exceeding + 1) / (n + 1)
 
 
-def _score_blocks(metric: Metric, totals: np.ndarray, width: int) -> np.ndarray:
-    """Score side-by-side totals of several systems, ``(m, S * width)``, in one call: ``(S, m, n_scores)``."""
-    m, n_systems = totals.shape[0], totals.shape[1] // width
-    rows = totals.reshape(m, n_systems, width).transpose(1, 0, 2).reshape(n_systems * m, width)
-    return metric.scores_from_totals(rows).reshape(n_systems, m, -1)
+def _bootstrap_exceeding(system: np.ndarray, baseline: np.ndarray, real: float) -> int:
+    """sacreBLEU's paired-bootstrap count: resamples whose ``|Δ*| - mean|Δ*|`` exceeds the real ``|Δ|``.
+
+    ``real`` is compared as a Python float, as sacreBLEU's is: against float32 scores numpy then compares in
+    float32 (NEP 50), which decides ties at float32 precision.
+
+    >>> _bootstrap_exceeding(np.float32([0, 2]), np.float32([0, 0]), 1 - 1e-12)   # 1 > float32(1 - 1e-12) is False
+    0
+    """
+    sample_diffs = np.abs(system - baseline)
+    return int(np.sum(sample_diffs - sample_diffs.mean() > float(real)))
 
 
-def _pairwise_mean(values: np.ndarray) -> np.ndarray:
-    """Mean over axis 1 of ``(S, m, n_scores)``, summed along contiguous rows as sacreBLEU's 1-D ``.mean()``."""
-    return np.ascontiguousarray(values.transpose(0, 2, 1)).mean(axis=2)
+def _corpus_totals(stats: Statistics) -> np.ndarray:
+    """Summed statistics as sacreBLEU's ``sum_of_lists`` adds them: one value after the other (float columns)."""
+    if stats.data.dtype.kind == "f" and len(stats):
+        return np.cumsum(stats.data, axis=0)[-1]
+    return stats.totals()
 
 
-def _resampled_scores(metric: Metric, baseline: Statistics, systems: np.ndarray, plan: _Plan,
-                      num_threads: int | None) -> np.ndarray:
-    """Bootstrap scores of the baseline and every system, ``(S, n, n_scores)``, from one stacked product."""
-    width = baseline.data.shape[1]
-    if plan.baseline_indices is plan.indices:
-        totals = resampled_totals(np.concatenate([baseline.data, systems], axis=1), plan.indices, num_threads)
-    else:
-        totals = np.concatenate([resampled_totals(baseline.data, plan.baseline_indices, num_threads),
-                                 resampled_totals(systems, plan.indices, num_threads)], axis=1)
-    return _score_blocks(metric, totals, width)
+def _randomization_counts(metric: Metric, named_stats: list[tuple[str, Statistics]], plan: _Plan,
+                          real: np.ndarray, num_threads: int | None) -> np.ndarray:
+    """Per system and score, the trials whose ``|score(A*) - score(B*)|`` exceeds the real difference."""
+    arithmetic = arithmetic_of(metric)
+    baseline = named_stats[0][1].data
+    width, n_segments = baseline.shape[1], baseline.shape[0]
+    systems = np.concatenate([stats.data for _, stats in named_stats[1:]], axis=1)
+
+    def work(masks: np.ndarray) -> np.ndarray:
+        totals_a, totals_b = swapped_totals(baseline, systems, masks)
+        counts = []
+        for j in range(len(named_stats) - 1):
+            block = slice(j * width, (j + 1) * width)
+            trial = np.abs(arithmetic.exact(totals_a[:, block]) - arithmetic.exact(totals_b[:, block]))
+            counts.append(np.sum(trial > real[j], axis=0))
+        return np.array(counts)
+
+    rows = chunk_rows(n_segments, 1, multiple=32)
+    chunks = run_chunks(mask_draw(make_rng(plan.stream_seed), n_segments), plan.n, rows, work,
+                        num_threads=num_threads, progress=plan.progress,
+                        description=f"{metric.name}: approximate randomization", unit="trial")
+    return np.sum(chunks, axis=0)
+
+
+def _bootstrap_samples(metric: Metric, named_stats: list[tuple[str, Statistics]], plan: _Plan,
+                       num_threads: int | None) -> list[np.ndarray]:
+    """Resampled scores of every system, ``(confidence_n, n_scores)`` each, on the metric's arithmetic scale.
+
+    bs: one stream for all systems. ar: sacreBLEU draws the systems' resamples after the trial masks in the same
+    generator, and the baseline's from a fresh one.
+    """
+    blocks = [stats.data for _, stats in named_stats]
+    n_segments = blocks[0].shape[0]
+    description = f"{metric.name}: bootstrap"
+    if plan.test == "bs":
+        return resample_scores(metric, blocks, bootstrap_draw(make_rng(plan.stream_seed), n_segments), plan.n,
+                               num_threads=num_threads, progress=plan.progress, description=description)
+    rng = make_rng(plan.stream_seed)
+    draw_masks = mask_draw(rng, n_segments)
+    rows = chunk_rows(n_segments, 1, multiple=32)
+    for start in range(0, plan.n, rows):   # advance the stream past the masks, a chunk at a time
+        draw_masks(min(rows, plan.n - start))
+    systems = resample_scores(metric, blocks[1:], bootstrap_draw(rng, n_segments), plan.confidence_n,
+                              num_threads=num_threads, progress=plan.progress, description=description)
+    baseline = resample_scores(metric, blocks[:1], bootstrap_draw(make_rng(plan.stream_seed), n_segments),
+                               plan.confidence_n, num_threads=num_threads, progress=plan.progress,
+                               description=description)
+    return baseline + systems
 
 
 def _test_metric(metric: Metric, named_stats: list[tuple[str, Statistics]], plan: _Plan, confidence: float,
                  num_threads: int | None) -> dict[str, list[SystemResult]]:
     names = metric.score_names
-    baseline = named_stats[0][1]
-    width = baseline.data.shape[1]
-    systems = np.concatenate([stats.data for _, stats in named_stats[1:]], axis=1)
-    scores = np.stack([full_scores(metric, stats) for _, stats in named_stats])  # (S, n_scores)
-    real = np.abs(scores[0] - scores[1:])[:, None, :]  # (S - 1, 1, n_scores)
+    arithmetic = arithmetic_of(metric)
+    scores = np.stack([full_scores(metric, stats) for _, stats in named_stats])  # (S, n_scores), 0–1
+    exact = np.stack([arithmetic.exact(_corpus_totals(stats)[None, :])[0] for _, stats in named_stats])
+    real = np.abs(exact[0] - exact[1:])  # (S - 1, n_scores): sacreBLEU's |baseline - system| on its scale
 
-    samples = None
-    if plan.indices is not None:
-        samples = _resampled_scores(metric, baseline, systems, plan, num_threads)
+    samples = _bootstrap_samples(metric, named_stats, plan, num_threads) if plan.confidence_n else None
     if plan.test == "bs":
-        sample_diffs = np.abs(samples[1:] - samples[:1])
-        exceeding = np.sum(sample_diffs - _pairwise_mean(sample_diffs)[:, None, :] > real, axis=1)
+        exceeding = np.zeros((len(named_stats) - 1, len(names)), dtype=np.int64)
+        for j in range(1, len(named_stats)):
+            for i in range(len(names)):
+                exceeding[j - 1, i] = _bootstrap_exceeding(samples[j][:, i], samples[0][:, i], real[j - 1, i])
     else:
-        totals_a, totals_b = swapped_totals(baseline.data, systems, plan.masks, num_threads)
-        trial_diffs = np.abs(_score_blocks(metric, totals_a, width) - _score_blocks(metric, totals_b, width))
-        exceeding = np.sum(trial_diffs > real, axis=1)
+        exceeding = _randomization_counts(metric, named_stats, plan, real, num_threads)
     p_values = _p_values(exceeding, plan.n)  # (S - 1, n_scores)
 
     rows: dict[str, list[SystemResult]] = {name: [] for name in names}
@@ -211,11 +242,12 @@ def _test_metric(metric: Metric, named_stats: list[tuple[str, Statistics]], plan
             for i, name in enumerate(names):
                 rows[name].append(SystemResult(system, float(scores[index, i]), p_value[i]))
             continue
-        means, lowers, uppers = summarize_samples(samples[index], confidence)
+        intervals = make_intervals(metric, arithmetic, scores[index], summarize_samples(samples[index], confidence),
+                                   confidence)
         for i, name in enumerate(names):
-            rows[name].append(SystemResult(system, float(scores[index, i]), p_value[i], float(means[i]),
-                                           0.5 * (float(uppers[i]) - float(lowers[i])), float(lowers[i]),
-                                           float(uppers[i])))
+            interval = intervals[name]
+            rows[name].append(SystemResult(system, interval.score, p_value[i], interval.mean, interval.ci,
+                                           interval.lower, interval.upper))
     return rows
 
 
@@ -240,10 +272,11 @@ def _signature(metric: Metric, nrefs: int, plan: _Plan, confidence_n: int | None
 
 
 def _run(metric_stats: list[tuple[Metric, list[tuple[str, Statistics]]]], test: str, n: int, seed: int | None,
-         confidence: float, confidence_n: int | None, num_threads: int | None) -> PairedTestResult:
+         confidence: float, confidence_n: int | None, num_threads: int | None,
+         progress: bool | None) -> PairedTestResult:
     systems = tuple(name for name, _ in metric_stats[0][1])
-    n_segments = len(metric_stats[0][1][0][1])
-    plan = _draw_plan(test, n_segments, n, seed, confidence_n)
+    stream_seed = seed if seed is not None else int(np.random.SeedSequence().entropy)
+    plan = _Plan(test, n, seed, stream_seed, n if test == "bs" else confidence_n, progress)
     results: dict[str, list[SystemResult]] = {}
     metric_of: dict[str, str] = {}
     signatures: dict[str, Signature] = {}
@@ -254,13 +287,12 @@ def _run(metric_stats: list[tuple[Metric, list[tuple[str, Statistics]]]], test: 
             results[name] = rows
             metric_of[name] = metric.name
         signatures[metric.name] = _signature(metric, named_stats[0][1].nrefs, plan, confidence_n)
-    return PairedTestResult(test, n, seed, confidence, plan.indices.shape[0] if plan.indices is not None else None,
-                            systems, results, metric_of, signatures)
+    return PairedTestResult(test, n, seed, confidence, plan.confidence_n, systems, results, metric_of, signatures)
 
 
 def paired_test_from_statistics(metric: Metric | str, statistics: Any, *, test: str = "bs", n: int | None = None,
                                 seed: int | None = 12345, confidence: float = 0.95, confidence_n: int | None = None,
-                                num_threads: int | None = None) -> PairedTestResult:
+                                num_threads: int | None = None, progress: bool | None = None) -> PairedTestResult:
     """Paired test on statistics already computed: ``statistics`` maps system name -> :class:`Statistics`
     (baseline first), or is a list of ``(name, statistics)`` pairs. See :func:`paired_test`."""
     num_threads = check_num_threads(num_threads)
@@ -273,12 +305,13 @@ def paired_test_from_statistics(metric: Metric | str, statistics: Any, *, test: 
         except (InputError, TypeError) as exc:
             raise type(exc)(f"statistics of system {name!r}: {exc}") from None
     _check_same_length(named_stats)
-    return _run([(metric, named_stats)], test, n, seed, confidence, confidence_n, num_threads)
+    return _run([(metric, named_stats)], test, n, seed, confidence, confidence_n, num_threads, progress)
 
 
 def paired_test(metrics: Metric | str | Sequence[Metric | str], systems: Any, references: Any, *, test: str = "bs",
                 n: int | None = None, seed: int | None = 12345, confidence: float = 0.95,
-                confidence_n: int | None = None, num_threads: int | None = None) -> PairedTestResult:
+                confidence_n: int | None = None, num_threads: int | None = None,
+                progress: bool | None = None) -> PairedTestResult:
     """Compare a baseline with other systems on the same references, like ``sacrebleu --paired-bs/--paired-ar``.
 
     Args:
@@ -291,8 +324,11 @@ def paired_test(metrics: Metric | str | Sequence[Metric | str], systems: Any, re
         confidence: level of the bootstrap intervals (0.95 as sacreBLEU).
         confidence_n: ar only: bootstrap resamples for intervals (sacreBLEU's ``n_ar_confidence``); none by default.
         num_threads: threads for statistics and resampling (default: all cores).
+        progress: a progress bar on stderr; None (default): only on a terminal, for runs expected to take more
+            than about 2 s.
 
-    Returns a :class:`PairedTestResult`; everything on the metrics' 0–1 scale.
+    Returns a :class:`PairedTestResult`; everything on the metrics' 0–1 scale. For BLEU, chrF and TER the
+    p-values, means and half-widths are sacreBLEU's ``PairedTest`` values (divided by 100).
 
     >>> refs = ["the cat sat on the mat", "a dog barked", "it rained all day"]
     >>> systems = {"base": ["the cat sat on mat", "dog barked", "it rained"],
@@ -320,21 +356,22 @@ def paired_test(metrics: Metric | str | Sequence[Metric | str], systems: Any, re
                        for name, hyps in named_systems]
         _check_same_length(named_stats)
         metric_stats.append((metric, named_stats))
-    return _run(metric_stats, test, n, seed, confidence, confidence_n, num_threads)
+    return _run(metric_stats, test, n, seed, confidence, confidence_n, num_threads, progress)
 
 
 def paired_bootstrap(metrics: Metric | str | Sequence[Metric | str], systems: Any, references: Any, *,
                      n: int = 1000, seed: int | None = 12345, confidence: float = 0.95,
-                     num_threads: int | None = None) -> PairedTestResult:
+                     num_threads: int | None = None, progress: bool | None = None) -> PairedTestResult:
     """Paired bootstrap resampling (sacreBLEU ``--paired-bs``); see :func:`paired_test`."""
     return paired_test(metrics, systems, references, test="bs", n=n, seed=seed, confidence=confidence,
-                       num_threads=num_threads)
+                       num_threads=num_threads, progress=progress)
 
 
 def paired_approximate_randomization(metrics: Metric | str | Sequence[Metric | str], systems: Any,
                                      references: Any, *, n: int = 10000, seed: int | None = 12345,
                                      confidence: float = 0.95, confidence_n: int | None = None,
-                                     num_threads: int | None = None) -> PairedTestResult:
+                                     num_threads: int | None = None,
+                                     progress: bool | None = None) -> PairedTestResult:
     """Paired approximate randomization (sacreBLEU ``--paired-ar``); see :func:`paired_test`."""
     return paired_test(metrics, systems, references, test="ar", n=n, seed=seed, confidence=confidence,
-                       confidence_n=confidence_n, num_threads=num_threads)
+                       confidence_n=confidence_n, num_threads=num_threads, progress=progress)
