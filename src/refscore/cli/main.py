@@ -12,6 +12,8 @@ from refscore._version import __version__
 from refscore.cli.arguments import argument_type, positive_int
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
+from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_width_argument, check_before_loading,
+                                       command_line_defaults, command_line_score, runtime_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
@@ -32,7 +34,8 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
     for option in _metric_options().values():
         if option.type is bool:
-            group.add_argument(*option.flags, dest=option.dest, action="store_true", default=None, help=option.help)
+            group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
+                               help=option.help)
         else:
             group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
                                choices=option.choices, default=None, help=option.help)
@@ -57,13 +60,15 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
         except InputError as exc:
             raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
         options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
+        options = command_line_defaults(cls.name, options, args)
         try:
-            metrics.append(cls(**options))
+            metrics.append(cls(**options, **runtime_options(cls.name, args)))
         except (InputError, ValueError, TypeError) as exc:
             raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
     if not metrics:
         raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
                        ExitCode.UNKNOWN_METRIC)
+    check_before_loading(metrics)
     return metrics
 
 
@@ -86,7 +91,7 @@ def score_systems(metrics: list[Metric], systems: dict[str, list[str]], referenc
         scores, summaries, segments = {}, {}, {}
         for metric in metrics:
             stats = metric.statistics(hypotheses, references, num_threads=num_threads)
-            score = metric.score_from_statistics(stats)
+            score = command_line_score(metric, stats, num_threads)
             scores[metric.name] = score
             summaries[metric.name] = score.summary()
             if with_segments:
@@ -95,14 +100,14 @@ def score_systems(metrics: list[Metric], systems: dict[str, list[str]], referenc
     return results
 
 
-def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
-    """Print results as JSON, per-segment rows or the table of corpus scores, with signatures."""
+def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: int | None = None) -> None:
+    """Print results (0–100) as JSON, per-segment rows or the table of corpus scores, with signatures."""
     if fmt == "json":
         print(to_json(results, with_segments))
     elif with_segments:
-        print(segment_rows(results))
+        print(segment_rows(results, width))
     else:
-        print(score_table(results))
+        print(score_table(results, width))
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -123,7 +128,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     results = []
     for system, hypotheses, references in jobs:
         results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
-    emit(results, args.format, args.segments)
+    emit(results, args.format, args.segments, args.width)
     return ExitCode.OK
 
 
@@ -181,6 +186,8 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--confidence-n", type=positive_int, default=1000, metavar="N",
                        help="bootstrap resamples (1000)")
     add_seed_argument(score)
+    add_width_argument(score, None, "2; 4 with --segments")
+    add_bertscore_runtime_arguments(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 

@@ -181,9 +181,13 @@ class BLEUScore(Score):
     def format(self, digits: int = 2, signature: bool = False) -> str:
         """sacreBLEU's score line on the 0–100 scale, e.g. ``BLEU = 34.28 65.5/41.0/27.9/19.8 (BP = 1.000 ...)``."""
         name = f"BLEU|{self.signature}" if signature else "BLEU"
+        return f"{name} = {100 * self.score:.{digits}f} {self.verbose()}"
+
+    def verbose(self) -> str:
+        """sacreBLEU's ``verbose_score``: precisions (0–100), brevity penalty, ratio and lengths."""
         precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
-        return (f"{name} = {100 * self.score:.{digits}f} {precisions} (BP = {self.bp:.3f} ratio = "
-                f"{self.ratio:.3f} hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})")
+        return (f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} hyp_len = {self.sys_len:d} "
+                f"ref_len = {self.ref_len:d})")
 
     def __str__(self) -> str:
         return self.format()

@@ -1,0 +1,69 @@
+"""Options that ``score`` and ``compare`` share beyond the metrics' own flags (table width, BERTScore's device and
+batch size), the command line's metric defaults, and the checks that run before any input is read or model
+loaded.
+
+``--segments`` scores BLEU as ``sacrebleu -sl`` does: sacreBLEU's command line turns on effective order for
+sentence-level BLEU, so ``refscore score --segments`` does too unless ``--no-effective-order`` is given (the
+signature says ``eff:yes``). The Python API keeps ``BLEU``'s documented default (``effective_order=False``).
+"""
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from refscore.cli.arguments import non_negative_int, positive_int
+from refscore.metrics.base import Metric, Score
+
+
+def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:
+    parser.add_argument("--width", "-w", type=non_negative_int, default=default, metavar="W",
+                        help=f"decimals of the 0–100 scores in text output (default: {default_text})")
+
+
+def add_bertscore_runtime_arguments(parser: argparse.ArgumentParser) -> None:
+    """BERTScore's settings that do not change its numbers (so they are not part of the metric's config)."""
+    group = parser.add_argument_group("BERTScore runtime (no effect on the scores)")
+    group.add_argument("--device", default="auto", help="BERTScore device: auto, cpu, cuda or cuda:N "
+                       "(default: auto = cuda when available)")
+    group.add_argument("--bertscore-batch-tokens", type=positive_int, default=None, metavar="N",
+                       help="BERTScore batch size in (padded) tokens (default: automatic)")
+
+
+def runtime_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Constructor arguments of metric ``name`` that come from the runtime flags."""
+    if name != "bertscore":
+        return {}
+    return {"device": getattr(args, "device", "auto"), "batch_tokens": getattr(args, "bertscore_batch_tokens", None)}
+
+
+def command_line_defaults(name: str, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """``options`` with the command line's own defaults: effective-order BLEU for ``--segments`` (as ``-sl``).
+
+    >>> command_line_defaults("bleu", {}, argparse.Namespace(segments=True))
+    {'effective_order': True}
+    >>> command_line_defaults("bleu", {"effective_order": False}, argparse.Namespace(segments=True))
+    {'effective_order': False}
+    """
+    if name == "bleu" and getattr(args, "segments", False) and "effective_order" not in options:
+        return {**options, "effective_order": True}
+    return options
+
+
+def check_before_loading(metrics: list[Metric]) -> None:
+    """Checks that would otherwise fail only after a model has loaded: BERTScore's device (the model and its layer
+    were checked when the metric was built)."""
+    for metric in metrics:
+        device = getattr(metric, "device", None)
+        if metric.name == "bertscore" and device not in (None, "auto"):
+            from refscore._bertscore.models import resolve_device
+
+            resolve_device(device)
+
+
+def command_line_score(metric: Metric, stats: Any, num_threads: int | None) -> Score:
+    """The corpus score the command line prints: ROUGE-1.5.5's are the Perl script's printed bootstrap averages
+    with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``), the others the metric's corpus score."""
+    script_score = getattr(metric, "script_score", None)
+    if script_score is not None:
+        return script_score(stats, num_threads=num_threads)
+    return metric.score_from_statistics(stats)
