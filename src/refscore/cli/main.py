@@ -13,7 +13,7 @@ from refscore.cli.arguments import argument_type, positive_int
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_width_argument, check_before_loading,
-                                       command_line_defaults, command_line_score, runtime_options)
+                                       command_line_defaults, command_line_result, runtime_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
@@ -85,18 +85,20 @@ def selected_options(args: argparse.Namespace) -> list[CliOption]:
 
 def score_systems(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
                   with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
-    """Score each system with each metric; the result rows feed every output format."""
+    """Score each system with each metric; the result rows feed every output format (see ``command_line_result``
+    for the values: ``percent`` and ``segments`` are on the 0–100 scale)."""
     results = []
     for system, hypotheses in systems.items():
-        scores, summaries, segments = {}, {}, {}
+        scores, summaries, percents, segments = {}, {}, {}, {}
         for metric in metrics:
             stats = metric.statistics(hypotheses, references, num_threads=num_threads)
-            score = command_line_score(metric, stats, num_threads)
-            scores[metric.name] = score
-            summaries[metric.name] = score.summary()
-            if with_segments:
-                segments[metric.name] = metric.segment_table(stats)
-        results.append({"system": system, "scores": scores, "summaries": summaries, "segments": segments})
+            result = command_line_result(metric, stats, num_threads, with_segments)
+            scores[metric.name], percents[metric.name] = result.score, result.percent
+            summaries[metric.name] = result.score.summary()
+            if result.segments is not None:
+                segments[metric.name] = result.segments
+        results.append({"system": system, "scores": scores, "summaries": summaries, "percents": percents,
+                        "segments": segments})
     return results
 
 

@@ -9,10 +9,14 @@ signature says ``eff:yes``). The Python API keeps ``BLEU``'s documented default 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from refscore.cli.arguments import non_negative_int, positive_int
 from refscore.metrics.base import Metric, Score
+from refscore.stats import Statistics
 
 
 def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:
@@ -60,10 +64,34 @@ def check_before_loading(metrics: list[Metric]) -> None:
             resolve_device(device)
 
 
-def command_line_score(metric: Metric, stats: Any, num_threads: int | None) -> Score:
-    """The corpus score the command line prints: ROUGE-1.5.5's are the Perl script's printed bootstrap averages
-    with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``), the others the metric's corpus score."""
+@dataclass(frozen=True)
+class CommandLineResult:
+    """What the command line prints of one metric on one system.
+
+    ``score``: the corpus :class:`Score` (0–1, as the API); for ROUGE-1.5.5 the Perl script's printed bootstrap
+    averages with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``) instead of the plain means.
+    ``percent``: the headline score on the 0–100 scale, as the peer computes it (BLEU: sacreBLEU's own value, not
+    × 100 of the 0–1 one). ``segments``: each headline score per segment on the 0–100 scale (``--segments``).
+    """
+
+    score: Score
+    percent: float
+    segments: dict[str, np.ndarray] | None
+
+
+def command_line_result(metric: Metric, stats: Statistics, num_threads: int | None,
+                        with_segments: bool) -> CommandLineResult:
+    """The corpus score and, with ``with_segments``, the per-segment scores that the command line prints."""
     script_score = getattr(metric, "script_score", None)
     if script_score is not None:
-        return script_score(stats, num_threads=num_threads)
-    return metric.score_from_statistics(stats)
+        score = script_score(stats, num_threads=num_threads)
+        percent = 100.0 * score.score
+    else:
+        score = metric.score_from_statistics(stats)
+        percent = float(metric.percent_scores_from_totals(stats.totals()[None, :])[0, 0])
+    segments = None
+    if with_segments:
+        metric.check_statistics(stats)
+        table = metric.percent_scores_from_totals(stats.data)
+        segments = {name: table[:, i] for i, name in enumerate(metric.score_names)}
+    return CommandLineResult(score, percent, segments)

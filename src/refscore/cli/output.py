@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from refscore.cli.scale import percent, score_json
+from refscore.cli.scale import score_json
 
 #: Decimals of the text table and of ``--segments`` rows when ``-w`` is not given (0–100 scale).
 TABLE_DIGITS = 2
@@ -24,7 +24,8 @@ def format_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def score_table(results: list[dict[str, Any]], digits: int | None = None) -> str:
-    """Systems × metric headline numbers (0–100 scale), then one signature line per metric."""
+    """Systems × metric headline numbers (0–100 scale), then one signature line per metric; a score with an
+    interval (ROUGE-1.5.5's printed averages) shows it in brackets, as ``31.33 [31.12, 31.55]``."""
     digits = TABLE_DIGITS if digits is None else digits
     columns: list[str] = []
     for result in results:
@@ -32,11 +33,22 @@ def score_table(results: list[dict[str, Any]], digits: int | None = None) -> str
             for key in summary:
                 if key not in columns:
                     columns.append(key)
-    rows = []
+    rows, with_interval = [], set()
     for result in results:
         merged = {k: v for summary in result["summaries"].values() for k, v in summary.items()}
-        rows.append([result["system"]] + [f"{100 * merged[c]:.{digits}f}" if c in merged else "-" for c in columns])
-    lines = [format_table(["system", *columns], rows), ""]
+        intervals = {k: v for score in result["scores"].values()
+                     for k, v in getattr(score, "summary_intervals", dict)().items()}
+        row = [result["system"]]
+        for column in columns:
+            cell = f"{100 * merged[column]:.{digits}f}" if column in merged else "-"
+            if column in intervals:
+                low, high = intervals[column]
+                cell += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+                with_interval.add(column)
+            row.append(cell)
+        rows.append(row)
+    header = [f"{c} [CI]" if c in with_interval else c for c in columns]
+    lines = [format_table(["system", *header], rows), ""]
     lines += [f"{metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
 
@@ -62,7 +74,7 @@ def segment_rows(results: list[dict[str, Any]], digits: int | None = None) -> st
             lines.append("\t".join(["system", "segment", *names]))
         columns = [column for table in tables.values() for column in table.values()]
         for index in range(len(columns[0]) if columns else 0):
-            lines.append("\t".join([result["system"], str(index), *(f"{100 * c[index]:.{digits}f}" for c in columns)]))
+            lines.append("\t".join([result["system"], str(index), *(f"{c[index]:.{digits}f}" for c in columns)]))
     lines += [f"# {metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
 
@@ -72,9 +84,9 @@ def to_json(results: list[dict[str, Any]], with_segments: bool) -> str:
     payload = []
     for result in results:
         entry: dict[str, Any] = {"system": result["system"],
-                                 "scores": {m: score_json(s) for m, s in result["scores"].items()}}
+                                 "scores": {m: score_json(s, result["percents"][m]) for m, s in result["scores"].items()}}
         if with_segments:
-            entry["segments"] = {m: {k: percent(v.tolist()) for k, v in table.items()}
+            entry["segments"] = {m: {k: v.tolist() for k, v in table.items()}
                                  for m, table in result["segments"].items()}
         payload.append(entry)
     return json.dumps(payload, indent=2, ensure_ascii=False)

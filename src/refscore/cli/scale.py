@@ -16,7 +16,7 @@ from typing import Any
 
 #: JSON keys whose (possibly nested) numbers are on the API's 0–1 scale and are multiplied by 100.
 FRACTION_FIELDS = frozenset({"score", "precisions", "precision", "recall", "fmeasure", "f1", "averages", "mean",
-                             "ci", "lower", "upper", "low", "mid", "high", "average"})
+                             "ci", "lower", "upper", "low", "mid", "high", "average", "intervals"})
 #: sacreBLEU's metric names in its JSON (chrF's depends on its orders and is a field of the score already).
 SACREBLEU_NAMES = {"bleu": "BLEU", "ter": "TER"}
 
@@ -43,9 +43,10 @@ def to_percent(fields: dict[str, Any]) -> dict[str, Any]:
     return {key: percent(value) if key in FRACTION_FIELDS else value for key, value in fields.items()}
 
 
-def score_json(score: Any) -> dict[str, Any]:
+def score_json(score: Any, exact_percent: float | None = None) -> dict[str, Any]:
     """A :class:`~refscore.metrics.base.Score` as command-line JSON: 0–100, with sacreBLEU's ``name`` and BLEU's
-    ``verbose_score``.
+    ``verbose_score``; ``exact_percent`` is the score as the peer computes it on the 0–100 scale, when known
+    (:meth:`~refscore.metrics.base.Metric.percent_scores_from_totals`).
 
     >>> from refscore.metrics.bleu import bleu
     >>> fields = score_json(bleu(["a b c d"], ["a b c d"], tokenize="none"))
@@ -53,6 +54,8 @@ def score_json(score: Any) -> dict[str, Any]:
     ('BLEU', 100.0, '100.0/100.0/100.0/100.0')
     """
     fields = to_percent(score.to_dict())
+    if exact_percent is not None:
+        fields["score"] = exact_percent
     if score.metric in SACREBLEU_NAMES:
         fields = {"metric": fields.pop("metric"), "name": SACREBLEU_NAMES[score.metric], **fields}
     if hasattr(score, "verbose"):
