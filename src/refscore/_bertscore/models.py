@@ -47,7 +47,12 @@ def _from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> 
     """``loader.from_pretrained`` from a local directory or the local cache first, the network only if allowed."""
     local = os.path.expanduser(model_type)
     if os.path.isdir(local):
-        return loader.from_pretrained(local, **kwargs)
+        try:
+            return loader.from_pretrained(local, **kwargs)
+        except OSError as exc:  # e.g. a directory without weights or tokenizer files
+            raise InputError(f"cannot load the {what} of model {model_type!r} from its directory: "
+                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; give the directory "
+                             f"that holds the model's config.json, weights and tokenizer files") from None
     if os.path.isabs(local) or model_type.startswith(("./", "../", "~", ".\\", "..\\")) or os.path.exists(local):
         state = "is not a directory" if os.path.exists(local) else "does not exist"
         raise InputError(f"model_type {model_type!r} looks like a local path but {state}; give the directory that "

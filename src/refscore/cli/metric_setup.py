@@ -9,12 +9,15 @@ signature says ``eff:yes``). The Python API keeps ``BLEU``'s documented default 
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from refscore.cli.arguments import non_negative_int, positive_int
+from refscore.cli.io import CliError
+from refscore.errors import ExitCode, InputError
 from refscore.metrics.base import Metric, Score
 from refscore.stats import Statistics
 
@@ -53,15 +56,26 @@ def command_line_defaults(name: str, options: dict[str, Any], args: argparse.Nam
     return options
 
 
+#: What ``--device`` accepts (checked before torch is imported; whether the device exists is checked next).
+DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?", re.IGNORECASE)
+
+
 def check_before_loading(metrics: list[Metric]) -> None:
     """Checks that would otherwise fail only after a model has loaded: BERTScore's device (the model and its layer
-    were checked when the metric was built)."""
+    were checked when the metric was built, from the model's config.json)."""
     for metric in metrics:
         device = getattr(metric, "device", None)
-        if metric.name == "bertscore" and device not in (None, "auto"):
-            from refscore._bertscore.models import resolve_device
+        if metric.name != "bertscore" or device in (None, "auto"):
+            continue
+        if not DEVICE_PATTERN.fullmatch(str(device).strip()):
+            raise CliError(f"--device {device!r} is not a device; use auto, cpu, cuda, cuda:N or mps",
+                           ExitCode.USAGE)
+        from refscore._bertscore.models import resolve_device
 
+        try:
             resolve_device(device)
+        except InputError as exc:
+            raise CliError(f"--device: {exc}", ExitCode.BAD_INPUT) from None
 
 
 @dataclass(frozen=True)
