@@ -84,7 +84,8 @@ def to_json(results: list[dict[str, Any]], with_segments: bool) -> str:
     payload = []
     for result in results:
         entry: dict[str, Any] = {"system": result["system"],
-                                 "scores": {m: score_json(s, result["percents"][m]) for m, s in result["scores"].items()}}
+                                 "scores": {m: score_json(s, result["percents"][m])
+                                            for m, s in result["scores"].items()}}
         if with_segments:
             entry["segments"] = {m: {k: v.tolist() for k, v in table.items()}
                                  for m, table in result["segments"].items()}

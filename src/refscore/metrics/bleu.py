@@ -254,7 +254,7 @@ class BLEU(Metric):
         return (self._components(totals).score / 100.0)[:, None]
 
     def percent_scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
-        """sacreBLEU's own 0–100 BLEU of each row, to the last bit (× 100 of the 0–1 value may differ by an ulp)."""
+        """sacreBLEU's own 0–100 BLEU of each row, to the last bit (100 × the 0–1 value may differ by an ulp)."""
         return self._components(totals).score[:, None]
 
     def score_from_statistics(self, stats: Statistics) -> BLEUScore:
