@@ -221,7 +221,7 @@ class BLEU(Metric):
         CliOption(("--smooth-value", "-sv"), "smooth_value", "BLEU smoothing value for floor / add-k", type=float),
         CliOption(("--max-order",), "max_order", "BLEU maximum n-gram order (default 4)", type=int),
         CliOption(("--effective-order",), "effective_order",
-                  "BLEU effective order (recommended with --segments; sacreBLEU's -sl sets it)", type=bool),
+                  "BLEU effective order (on by default with --segments, as sacrebleu -sl)", type=bool),
     )
 
     config: BLEUConfig
