@@ -426,8 +426,10 @@ def test_cli_score_and_baseline(tiny_bert, tmp_path, capsys):
                  tiny_bert, "--bertscore-layers", "2", "--bertscore-idf", str(ref_file), "--format", "json"]) == 0
     scores = json.loads(capsys.readouterr().out)[0]["scores"]["bertscore"]
     expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
-    assert scores["f1"] == pytest.approx(float(np.mean(expected.f1, dtype=np.float64)), abs=TOL)
-    assert scores["precision"] == pytest.approx(float(np.mean(expected.precision, dtype=np.float64)), abs=TOL)
+    # the command line prints 0–100 (refscore.cli.scale): the API's values and their tolerance times 100
+    assert scores["f1"] == pytest.approx(100 * float(np.mean(expected.f1, dtype=np.float64)), abs=100 * TOL)
+    assert scores["precision"] == pytest.approx(100 * float(np.mean(expected.precision, dtype=np.float64)),
+                                                abs=100 * TOL)
     assert "idf:fixed-" in scores["signature"] and "layer:2" in scores["signature"]
 
     corpus = tmp_path / "corpus.txt"

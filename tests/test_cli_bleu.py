@@ -39,7 +39,7 @@ def test_json_scores_equal_the_peers(files, capsys):
     assert code == ExitCode.OK
     scores = json.loads(out)[0]["scores"]
     expected = SacreBLEU(tokenize="zh", smooth_method="floor", smooth_value=0.2).corpus_score(HYPS, [REFS, REFS2])
-    assert 100 * scores["bleu"]["score"] == pytest.approx(expected.score, abs=1e-9)
+    assert scores["bleu"]["score"] == pytest.approx(expected.score, abs=1e-9)  # 0–100 as sacreBLEU
     assert scores["bleu"]["signature"].startswith("nrefs:2|case:mixed|eff:no|tok:zh|smooth:floor[0.20]|version:2.6.0")
     assert scores["gleu"]["signature"].startswith("nrefs:2|case:mixed|tok:zh|ngram:1-4")
 
@@ -50,10 +50,10 @@ def test_segments_in_input_order(files, capsys):
     assert code == ExitCode.OK
     segments = json.loads(out)[0]["segments"]
     peer = SacreBLEU(effective_order=True)
-    assert segments["bleu"]["bleu"] == pytest.approx([peer.sentence_score(h, [r]).score / 100
+    assert segments["bleu"]["bleu"] == pytest.approx([peer.sentence_score(h, [r]).score
                                                       for h, r in zip(HYPS, REFS)], abs=1e-12)
     tokenizer = Tokenizer13a()
-    assert segments["gleu"]["gleu"] == [corpus_gleu([[tokenizer(r).split()]], [tokenizer(h).split()], min_len=2)
+    assert segments["gleu"]["gleu"] == [100 * corpus_gleu([[tokenizer(r).split()]], [tokenizer(h).split()], min_len=2)
                                         for h, r in zip(HYPS, REFS)]
 
 
@@ -63,7 +63,7 @@ def test_hypotheses_from_stdin(files):
     assert process.returncode == ExitCode.OK, process.stderr
     result = json.loads(process.stdout)[0]
     assert result["system"] == "<stdin>"
-    assert 100 * result["scores"]["bleu"]["score"] == pytest.approx(SacreBLEU().corpus_score(HYPS, [REFS]).score,
+    assert result["scores"]["bleu"]["score"] == pytest.approx(SacreBLEU().corpus_score(HYPS, [REFS]).score,
                                                                     abs=1e-9)
 
 

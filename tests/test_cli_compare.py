@@ -44,7 +44,8 @@ def test_compare_json_equals_api(files, capsys):
     for index, entry in enumerate(payload["systems"]):
         row = expected.results["tokacc"][index]
         scores = entry["scores"]["tokacc"]
-        assert scores["score"] == row.score and scores["mean"] == row.mean and scores["ci"] == row.ci
+        # the command line is 0–100 (refscore.cli.scale): the API's values times 100
+        assert (scores["score"], scores["mean"], scores["ci"]) == (100 * row.score, 100 * row.mean, 100 * row.ci)
         assert scores.get("p_value") == row.p_value
     assert "p_value" not in payload["systems"][0]["scores"]["tokacc"]
     assert payload["signatures"]["tokacc"].startswith("nrefs:1|bs:300|seed:12345|")
@@ -76,7 +77,8 @@ def test_score_confidence_equals_bootstrap_ci(files, capsys):
     assert code == ExitCode.OK
     entry = json.loads(out)[0]["scores"]["tokacc"]
     expected = bootstrap_ci(TokenAccuracy(), systems["sys1"], references, n=250)
-    assert (entry["score"], entry["mean"], entry["ci"]) == (expected.score, expected.mean, expected.ci)
+    assert (entry["score"], entry["mean"], entry["ci"]) == (100 * expected.score, 100 * expected.mean,
+                                                            100 * expected.ci)
     assert entry["signature"].startswith("nrefs:1|bs:250|seed:12345|")
     code, out, _ = run(capsys, "score", "-m", "tokacc", "-r", ref, "-i", paths[1], "--confidence")
     assert code == ExitCode.OK and "μ = " in out

@@ -31,7 +31,7 @@ def test_csv_and_tsv_give_the_same_scores_as_the_api(tmp_path, capsys):
     expected = refscore.bleu(PREDICTIONS, REFERENCES).score
     for path in (csv_path, tsv_path):
         payload = run_json(capsys, ["score", "-m", "bleu", "-i", str(path), "--format", "json"])
-        assert payload[0]["scores"]["bleu"]["score"] == pytest.approx(expected, abs=1e-12)
+        assert payload[0]["scores"]["bleu"]["score"] == 100 * expected
 
 
 def test_system_column_groups_records(tmp_path, capsys):
@@ -83,7 +83,7 @@ def test_csv_fields_may_span_lines_and_keep_their_line_breaks(tmp_path, capsys):
     args = ["score", "-m", "rouge", "--rouge-types", "rouge1,rougeL,rougeLsum", "--format", "json", "--segments"]
     from_csv = run_json(capsys, args + ["-i", str(csv_path)])[0]["segments"]["rouge"]
     assert from_csv == run_json(capsys, args + ["-i", str(jsonl_path)])[0]["segments"]["rouge"]
-    assert from_csv["rougeLsum"] == [1.0] and from_csv["rougeL"] == [0.5]
+    assert from_csv["rougeLsum"] == [100.0] and from_csv["rougeL"] == [50.0]
 
 
 def test_csv_and_tsv_structure_errors_name_the_line(tmp_path, capsys):
@@ -108,7 +108,7 @@ def test_tsv_has_no_quoting_and_headers_ignore_case(tmp_path, capsys):
                     encoding="utf-8")
     payload = run_json(capsys, ["score", "-m", "chrf", "-i", str(path), "--format", "json", "--segments"])
     assert payload[0]["system"] == f"{path}:A"
-    assert payload[0]["segments"]["chrf"]["chrf"][0] == pytest.approx(1.0)
+    assert payload[0]["segments"]["chrf"]["chrf"][0] == pytest.approx(100.0)
 
 
 def test_huge_fields_and_deep_json(tmp_path, capsys):
@@ -140,7 +140,7 @@ def test_record_files_with_confidence_intervals(tmp_path, capsys):
     payload = run_json(capsys, ["score", "-m", "bleu", "-i", str(path), "--confidence", "--confidence-n", "50",
                                 "--format", "json"])
     interval = payload[0]["scores"]["bleu"]
-    assert interval["n"] == 50 and interval["score"] == pytest.approx(refscore.bleu(PREDICTIONS, REFERENCES).score)
+    assert interval["n"] == 50 and interval["score"] == 100 * refscore.bleu(PREDICTIONS, REFERENCES).score
 
 
 def test_compare_reads_record_files_with_shared_references(tmp_path, capsys):
@@ -179,7 +179,7 @@ def test_plain_text_inputs_follow_sacrebleu(tmp_path, capsys):
     sacrebleu = pytest.importorskip("sacrebleu")
     clean = ["the cat sat on the mat", "a dog barked"]  # sacreBLEU's command line strips trailing whitespace
     expected = sacrebleu.CHRF(whitespace=True).corpus_score(clean, [clean, clean])
-    assert payload["score"] * 100 == pytest.approx(expected.score, abs=1e-9)
+    assert payload["score"] == pytest.approx(expected.score, abs=1e-9)
     assert "nrefs:2" in payload["signature"]
     assert "more than once" in run_error(capsys, ["score", "-r", str(ref), "-i", str(hyp), str(hyp)],
                                          ExitCode.USAGE)

@@ -35,3 +35,30 @@ def test_every_document_and_the_printed_averages(system):
             printed = r.printed[component]
             assert (f"{printed.average:.5f}", f"{printed.low:.5f}", f"{printed.high:.5f}") == \
                 perl.averages[peer_id][name][component], (name, component)
+
+
+CLI_TYPES = ("ROUGE-1", "ROUGE-2", "ROUGE-L", "ROUGE-SU*")
+
+
+def test_command_line_prints_the_scripts_averages_and_intervals(capsys):
+    """``refscore score -m rouge155``: the Perl script's ``Average_X`` and 95% interval (not the plain mean of
+    the documents), in JSON (0–100) and in the text table (``-w 3`` shows all of the script's 5 decimals)."""
+    from refscore.cli.main import main
+
+    path = shared_data_path("summ_cnndm_see2017", "baseline.jsonl")
+    perl = parse_perl_output(shared_data_path("summ_cnndm_see2017", "rouge155",
+                                              "baseline.rouge155_pyrouge_default_m.out")).averages["baseline"]
+    args = ["score", "-m", "rouge155", "-i", str(path), "--rouge155-types", ",".join(CLI_TYPES), "--rouge155-stem"]
+    assert main([*args, "--format", "json"]) == 0
+    score = json.loads(capsys.readouterr().out)[0]["scores"]["rouge155"]
+    for name in CLI_TYPES:
+        for component in "RPF":
+            average = score["averages"][name][component]
+            low, high = score["intervals"][name][component]
+            assert tuple(f"{value / 100:.5f}" for value in (average, low, high)) == perl[name][component]
+    assert f"{score['score'] / 100:.5f}" == perl["ROUGE-1"]["F"][0] == "0.31333"
+    assert main([*args, "-w", "3"]) == 0
+    header, _, row = capsys.readouterr().out.splitlines()[:3]
+    assert header.split()[1:3] == ["ROUGE-1-F", "[CI]"]
+    average, low, high = (f"{100 * float(value):.3f}" for value in perl["ROUGE-1"]["F"])
+    assert f"{average} [{low}, {high}]" in row

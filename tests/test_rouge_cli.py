@@ -19,7 +19,7 @@ def test_score_text_files_with_rouge_options(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     expected = refscore.rouge(["the cats sat on a mat", "hello world"], ["the cat sat on the mat", "hello there world"],
                               ("rouge1", "rougeL"), stemmer=True)
-    assert payload[0]["scores"]["rouge"]["fmeasure"]["rouge1"] == expected.means["rouge1"].fmeasure
+    assert payload[0]["scores"]["rouge"]["fmeasure"]["rouge1"] == 100 * expected.means["rouge1"].fmeasure
     assert "stem:yes" in payload[0]["scores"]["rouge"]["signature"]
 
 
@@ -35,7 +35,7 @@ def test_score_jsonl_input_with_segments(tmp_path, capsys):
     assert output[len(lines):] == [line for line in output if line.startswith("# rouge: ")]  # signature last
     assert len(output) == len(lines) + 1
     assert lines[0].split("\t")[:3] == ["system", "segment", "rouge1"]
-    assert [line.split("\t")[2] for line in lines[1:]] == ["1.000000", "0.500000", "0.800000"]
+    assert [line.split("\t")[2] for line in lines[1:]] == ["100.0000", "50.0000", "80.0000"]
     assert lines[1].startswith(f"{path}:s1\t0") and lines[3].startswith(f"{path}:s2\t0")
 
 
@@ -62,4 +62,4 @@ def test_example_scores_rouge_on_bundled_summaries(capsys):
     payload = json.loads(capsys.readouterr().out)
     systems = {entry["system"]: entry["scores"]["rouge"] for entry in payload if "rouge" in entry["scores"]}
     assert sorted(systems) == ["BERTS2S", "PtGen", "TConvS2S", "TranS2S"]
-    assert all(0 < score["fmeasure"]["rouge1"] < 1 for score in systems.values())
+    assert all(0 < score["fmeasure"]["rouge1"] < 100 for score in systems.values())  # 0–100 on the command line

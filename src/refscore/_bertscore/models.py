@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from refscore._bertscore.deps import torch_and_transformers
@@ -48,7 +50,12 @@ def _from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> 
     """``loader.from_pretrained`` from a local directory or the local cache first, the network only if allowed."""
     local = os.path.expanduser(model_type)
     if os.path.isdir(local):
-        return loader.from_pretrained(local, **kwargs)
+        try:
+            return loader.from_pretrained(local, **kwargs)
+        except OSError as exc:  # e.g. a directory without weights or tokenizer files
+            raise InputError(f"cannot load the {what} of model {model_type!r} from its directory: "
+                             f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}; give the directory "
+                             f"that holds the model's config.json, weights and tokenizer files") from None
     if os.path.isabs(local) or model_type.startswith(("./", "../", "~", ".\\", "..\\")) or os.path.exists(local):
         state = "is not a directory" if os.path.exists(local) else "does not exist"
         raise InputError(f"model_type {model_type!r} looks like a local path but {state}; give the directory that "
@@ -91,6 +98,38 @@ def count_layers(config: Any) -> int | None:
         if isinstance(value, int):
             return value
     return None
+
+
+def local_layer_count(model_type: str) -> int | None:
+    """The layer count in a local model directory's ``config.json``, read without transformers or weights
+    (``None`` for a hub name or a config that does not say)."""
+    path = Path(os.path.expanduser(model_type)) / "config.json"
+    if not path.is_file():
+        return None
+    try:
+        fields = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"model_type {model_type!r}: cannot read {path}: {exc}") from None
+    return count_layers(SimpleNamespace(**fields)) if isinstance(fields, dict) else None
+
+
+def check_model_choice(model_type: str | None, num_layers: int | None, lang: str | None) -> None:
+    """The checks of :func:`resolve_num_layers` that need no model: a model is named, its layer is known (given,
+    or in bert-score's table) and, for a local directory, within its ``config.json``'s layer count. Run before
+    anything loads, so a bad choice fails at once instead of after loading the weights.
+
+    >>> check_model_choice("roberta-large", None, None)
+    >>> check_model_choice("my-org/unknown-model", None, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    refscore.errors.InputError: num_layers is required for model 'my-org/unknown-model': ...
+    """
+    if lang is not None and not isinstance(lang, str):
+        return  # the scorer's own check reports the type
+    model_type = resolve_model_type(model_type, lang)
+    if num_layers is not None and model_type in MODEL_LAYERS:
+        return  # a hub model's layer count is checked against its config when it loads
+    resolve_num_layers(model_type, num_layers, SimpleNamespace(num_hidden_layers=local_layer_count(model_type)))
 
 
 def resolve_num_layers(model_type: str, num_layers: int | None, config: Any) -> int:

@@ -4,8 +4,8 @@
     refscore compare -r ref.txt -i baseline.txt sysA.txt sysB.txt -m bleu,chrf,ter [--paired-bs | --paired-ar]
                      [--n N] [--seed S] [--format text|json|latex]
 
-Text and LaTeX tables show scores on the 0–100 scale as sacreBLEU does: ``score (μ ± half-width)`` and
-``(p = 0.0010)*``, ``*`` marking p <= 0.05; JSON gives every number on the metrics' 0–1 scale.
+Every output shows scores on the 0–100 scale as sacreBLEU does (see :mod:`refscore.cli.scale`): text and LaTeX
+tables ``score (μ ± half-width)`` and ``(p = 0.0010)*``, ``*`` marking p <= 0.05; JSON the same numbers unrounded.
 """
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ import argparse
 import json
 from typing import Any
 
-from refscore.cli.arguments import add_progress_argument, non_negative_int, parse_seed, positive_int
+from refscore.cli.arguments import add_progress_argument, parse_seed, positive_int
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
+from refscore.cli.metric_setup import add_bertscore_runtime_arguments, add_width_argument
 from refscore.cli.output import format_table
+from refscore.cli.scale import to_percent
 from refscore.errors import ExitCode
 from refscore.metrics.base import Metric
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
@@ -88,11 +90,19 @@ def paired_latex(result: PairedTestResult, digits: int = 2) -> str:
     return "\n".join(lines)
 
 
+def paired_json(result: PairedTestResult) -> dict[str, Any]:
+    """``result.to_dict()`` with every score, mean, half-width and bound on the 0–100 scale (p-values unchanged)."""
+    payload = result.to_dict()
+    for system in payload["systems"]:
+        system["scores"] = {name: to_percent(fields) for name, fields in system["scores"].items()}
+    return payload
+
+
 def confidence_rows(results: list[tuple[str, list[BootstrapCI]]], fmt: str, digits: int = 2) -> str:
     """Output of ``refscore score --confidence``: systems × scores as ``score (μ = mean ± half-width)``."""
     if fmt == "json":
         return json.dumps([{"system": system, "scores": {
-            name: {**interval.to_dict(), "n": ci.n, "seed": ci.seed, "signature": str(ci.signature)}
+            name: {**to_percent(interval.to_dict()), "n": ci.n, "seed": ci.seed, "signature": str(ci.signature)}
             for ci in cis for name, interval in ci.intervals.items()}} for system, cis in results],
             indent=2, ensure_ascii=False)
     names = [name for ci in results[0][1] for name in ci.intervals]
@@ -115,10 +125,11 @@ def score_with_confidence(metrics: list[Metric], jobs: list[tuple[str, list[str]
     for system, hypotheses, references in jobs:
         cis = [bootstrap_ci_from_statistics(metric, metric.statistics(hypotheses, references,
                                                                       num_threads=args.num_threads),
-                                            n=args.confidence_n, seed=args.seed, num_threads=args.num_threads)
+                                            n=args.confidence_n, seed=args.seed, num_threads=args.num_threads,
+                                            progress=args.progress)
                for metric in metrics]
         results.append((system, cis))
-    print(confidence_rows(results, args.format))
+    print(confidence_rows(results, args.format, 2 if args.width is None else args.width))
     return ExitCode.OK
 
 
@@ -166,9 +177,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
                        ExitCode.USAGE)
     test = "ar" if args.paired_ar else "bs"
     result = paired_test(metrics, systems, references, test=test, n=args.n, seed=args.seed,
-                         confidence_n=args.confidence_n, num_threads=args.num_threads)
+                         confidence_n=args.confidence_n, num_threads=args.num_threads, progress=args.progress)
     if args.format == "json":
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+        print(json.dumps(paired_json(result), indent=2, ensure_ascii=False))
     elif args.format == "latex":
         print(paired_latex(result, args.width))
     else:
@@ -202,8 +213,8 @@ def register(commands: Any) -> None:
     add_seed_argument(parser)
     parser.add_argument("--format", choices=("text", "json", "latex"), default="text",
                         help="output format (default: text)")
-    parser.add_argument("--width", "-w", type=non_negative_int, default=2,
-                        help="decimals in text and LaTeX tables (default: 2)")
+    add_width_argument(parser, 2, "2")
+    add_bertscore_runtime_arguments(parser)
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
     add_progress_argument(parser)
     add_metric_arguments(parser)

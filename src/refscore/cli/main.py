@@ -12,6 +12,8 @@ from refscore._version import __version__
 from refscore.cli.arguments import add_progress_argument, apply_progress, argument_type, positive_int
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
+from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_width_argument, check_before_loading,
+                                       command_line_defaults, command_line_result, runtime_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
 from refscore.errors import ExitCode, InputError, MissingExtraError
@@ -33,7 +35,8 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
     for option in _metric_options().values():
         if option.type is bool:
-            group.add_argument(*option.flags, dest=option.dest, action="store_true", default=None, help=option.help)
+            group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
+                               help=option.help)
         else:
             group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
                                choices=option.choices, default=None, help=option.help)
@@ -58,14 +61,16 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
         except InputError as exc:
             raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
         options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
+        options = command_line_defaults(cls.name, options, args)
         try:
-            metrics.append(cls(**options))
+            metrics.append(cls(**options, **runtime_options(cls.name, args)))
         except (InputError, ValueError, TypeError) as exc:
             raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
     if not metrics:
         raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
                        ExitCode.UNKNOWN_METRIC)
     apply_progress(metrics, getattr(args, "progress", None))
+    check_before_loading(metrics)
     return metrics
 
 
@@ -82,29 +87,31 @@ def selected_options(args: argparse.Namespace) -> list[CliOption]:
 
 def score_systems(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
                   with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
-    """Score each system with each metric; the result rows feed every output format."""
+    """Score each system with each metric; the result rows feed every output format (see ``command_line_result``
+    for the values: ``percent`` and ``segments`` are on the 0–100 scale)."""
     results = []
     for system, hypotheses in systems.items():
-        scores, summaries, segments = {}, {}, {}
+        scores, summaries, percents, segments = {}, {}, {}, {}
         for metric in metrics:
             stats = metric.statistics(hypotheses, references, num_threads=num_threads)
-            score = metric.score_from_statistics(stats)
-            scores[metric.name] = score
-            summaries[metric.name] = score.summary()
-            if with_segments:
-                segments[metric.name] = metric.segment_table(stats)
-        results.append({"system": system, "scores": scores, "summaries": summaries, "segments": segments})
+            result = command_line_result(metric, stats, num_threads, with_segments)
+            scores[metric.name], percents[metric.name] = result.score, result.percent
+            summaries[metric.name] = result.score.summary()
+            if result.segments is not None:
+                segments[metric.name] = result.segments
+        results.append({"system": system, "scores": scores, "summaries": summaries, "percents": percents,
+                        "segments": segments})
     return results
 
 
-def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool) -> None:
-    """Print results as JSON, per-segment rows or the table of corpus scores, with signatures."""
+def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: int | None = None) -> None:
+    """Print results (0–100) as JSON, per-segment rows or the table of corpus scores, with signatures."""
     if fmt == "json":
         print(to_json(results, with_segments))
     elif with_segments:
-        print(segment_rows(results))
+        print(segment_rows(results, width))
     else:
-        print(score_table(results))
+        print(score_table(results, width))
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -125,7 +132,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     results = []
     for system, hypotheses, references in jobs:
         results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
-    emit(results, args.format, args.segments)
+    emit(results, args.format, args.segments, args.width)
     return ExitCode.OK
 
 
@@ -184,6 +191,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="bootstrap resamples (1000)")
     add_seed_argument(score)
     add_progress_argument(score)
+    add_width_argument(score, None, "2; 4 with --segments")
+    add_bertscore_runtime_arguments(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 

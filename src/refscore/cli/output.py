@@ -4,6 +4,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from refscore.cli.scale import score_json
+
+#: Decimals of the text table and of ``--segments`` rows when ``-w`` is not given (0–100 scale).
+TABLE_DIGITS = 2
+SEGMENT_DIGITS = 4
+
 
 def format_table(header: list[str], rows: list[list[str]]) -> str:
     """A plain aligned table: first column left-aligned, the rest right-aligned."""
@@ -17,19 +23,32 @@ def format_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def score_table(results: list[dict[str, Any]]) -> str:
-    """Systems × metric headline numbers (0–100 scale), then one signature line per metric."""
+def score_table(results: list[dict[str, Any]], digits: int | None = None) -> str:
+    """Systems × metric headline numbers (0–100 scale), then one signature line per metric; a score with an
+    interval (ROUGE-1.5.5's printed averages) shows it in brackets, as ``31.33 [31.12, 31.55]``."""
+    digits = TABLE_DIGITS if digits is None else digits
     columns: list[str] = []
     for result in results:
         for summary in result["summaries"].values():
             for key in summary:
                 if key not in columns:
                     columns.append(key)
-    rows = []
+    rows, with_interval = [], set()
     for result in results:
         merged = {k: v for summary in result["summaries"].values() for k, v in summary.items()}
-        rows.append([result["system"]] + [f"{100 * merged[c]:.2f}" if c in merged else "-" for c in columns])
-    lines = [format_table(["system", *columns], rows), ""]
+        intervals = {k: v for score in result["scores"].values()
+                     for k, v in getattr(score, "summary_intervals", dict)().items()}
+        row = [result["system"]]
+        for column in columns:
+            cell = f"{100 * merged[column]:.{digits}f}" if column in merged else "-"
+            if column in intervals:
+                low, high = intervals[column]
+                cell += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+                with_interval.add(column)
+            row.append(cell)
+        rows.append(row)
+    header = [f"{c} [CI]" if c in with_interval else c for c in columns]
+    lines = [format_table(["system", *header], rows), ""]
     lines += [f"{metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
 
@@ -43,9 +62,10 @@ def signatures(results: list[dict[str, Any]]) -> dict[str, str]:
     return found
 
 
-def segment_rows(results: list[dict[str, Any]]) -> str:
-    """Tab-separated per-segment scores in input order: system, segment index (0-based), one column per score;
-    then one ``# metric: signature`` line per metric (``comment="#"`` in pandas' ``read_csv`` skips them)."""
+def segment_rows(results: list[dict[str, Any]], digits: int | None = None) -> str:
+    """Tab-separated per-segment scores (0–100) in input order: system, segment index (0-based), one column per
+    score; then one ``# metric: signature`` line per metric (``comment="#"`` in pandas' ``read_csv`` skips them)."""
+    digits = SEGMENT_DIGITS if digits is None else digits
     lines = []
     for result in results:
         tables = result["segments"]
@@ -54,16 +74,18 @@ def segment_rows(results: list[dict[str, Any]]) -> str:
             lines.append("\t".join(["system", "segment", *names]))
         columns = [column for table in tables.values() for column in table.values()]
         for index in range(len(columns[0]) if columns else 0):
-            lines.append("\t".join([result["system"], str(index), *(f"{c[index]:.6f}" for c in columns)]))
+            lines.append("\t".join([result["system"], str(index), *(f"{c[index]:.{digits}f}" for c in columns)]))
     lines += [f"# {metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
 
 
 def to_json(results: list[dict[str, Any]], with_segments: bool) -> str:
+    """Every score (0–100, sacreBLEU's fields for BLEU/chrF/TER) with its signature, per system."""
     payload = []
     for result in results:
         entry: dict[str, Any] = {"system": result["system"],
-                                 "scores": {m: s.to_dict() for m, s in result["scores"].items()}}
+                                 "scores": {m: score_json(s, result["percents"][m])
+                                            for m, s in result["scores"].items()}}
         if with_segments:
             entry["segments"] = {m: {k: v.tolist() for k, v in table.items()}
                                  for m, table in result["segments"].items()}

@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._bertscore.models import check_model_choice
 from refscore._bertscore.scorer import BERTScorer, BERTScoreResult
 from refscore.errors import InputError, MissingExtraError
 from refscore.metrics.base import Metric, Score, Signature
@@ -128,6 +129,7 @@ class BERTScoreMetric(Metric):
     def __init__(self, config: Any = None, *, device: str | None = "auto", batch_tokens: int | None = None,
                  progress: bool | None = None, **options: Any) -> None:
         super().__init__(config, **options)
+        check_model_choice(self.config.model_type, self.config.num_layers, self.config.lang)  # before any loading
         self.device = device
         self.batch_tokens = batch_tokens
         self.progress = progress

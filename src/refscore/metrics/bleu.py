@@ -174,9 +174,13 @@ class BLEUScore(Score):
     def format(self, digits: int = 2, signature: bool = False) -> str:
         """sacreBLEU's score line on the 0–100 scale, e.g. ``BLEU = 34.28 65.5/41.0/27.9/19.8 (BP = 1.000 ...)``."""
         name = f"BLEU|{self.signature}" if signature else "BLEU"
+        return f"{name} = {100 * self.score:.{digits}f} {self.verbose()}"
+
+    def verbose(self) -> str:
+        """sacreBLEU's ``verbose_score``: precisions (0–100), brevity penalty, ratio and lengths."""
         precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
-        return (f"{name} = {100 * self.score:.{digits}f} {precisions} (BP = {self.bp:.3f} ratio = "
-                f"{self.ratio:.3f} hyp_len = {self.sys_len:d} ref_len = {self.ref_len:d})")
+        return (f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} hyp_len = {self.sys_len:d} "
+                f"ref_len = {self.ref_len:d})")
 
     def __str__(self) -> str:
         return self.format()
@@ -210,7 +214,7 @@ class BLEU(Metric):
         CliOption(("--smooth-value", "-sv"), "smooth_value", "BLEU smoothing value for floor / add-k", type=float),
         CliOption(("--max-order",), "max_order", "BLEU maximum n-gram order (default 4)", type=int),
         CliOption(("--effective-order",), "effective_order",
-                  "BLEU effective order (recommended with --segments; sacreBLEU's -sl sets it)", type=bool),
+                  "BLEU effective order (on by default with --segments, as sacrebleu -sl)", type=bool),
     )
 
     config: BLEUConfig
@@ -242,6 +246,10 @@ class BLEU(Metric):
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """BLEU (0–1) of each row of summed statistics: ``(m, 1)`` float64."""
         return (self._components(totals).score / 100.0)[:, None]
+
+    def percent_scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """sacreBLEU's own 0–100 BLEU of each row, to the last bit (100 × the 0–1 value may differ by an ulp)."""
+        return self._components(totals).score[:, None]
 
     def score_from_statistics(self, stats: Statistics) -> BLEUScore:
         self.check_statistics(stats)

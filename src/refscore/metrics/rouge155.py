@@ -160,10 +160,17 @@ class ROUGE155Score(Score):
 
     averages: dict[str, dict[str, float]]
     documents: int
+    #: The script's confidence intervals (``lower``, ``upper``) by measure and component, when ``averages`` are its
+    #: printed bootstrap averages (:meth:`ROUGE155.script_score`); empty for plain means.
+    intervals: dict[str, dict[str, tuple[float, float]]] = dataclasses.field(default_factory=dict)
 
     def summary(self) -> dict[str, float]:
         """The F of each measure for tables (``ROUGE-1-F`` ...); R and P are in ``averages``."""
         return {f"{name}-F": values["F"] for name, values in self.averages.items()}
+
+    def summary_intervals(self) -> dict[str, tuple[float, float]]:
+        """The intervals of :meth:`summary`'s values, where known."""
+        return {f"{name}-F": values["F"] for name, values in self.intervals.items()}
 
     def format(self, digits: int = 2) -> str:
         return " ".join(f"{name}-F = {100 * values['F']:.{digits}f}" for name, values in self.averages.items())
@@ -285,6 +292,29 @@ class ROUGE155(Metric):
         first = self.config.types[0]
         return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=self.signature_text(stats.nrefs),
                              averages=averages, documents=len(stats))
+
+    def script_score(self, stats: Statistics, *, num_threads: int | None = None) -> ROUGE155Score:
+        """The corpus result the Perl script prints: its bootstrap ``Average_R/P/F`` (``confidence``,
+        ``resamples`` of the config) and their intervals, rounded to 5 decimals as printed.
+
+        >>> metric = ROUGE155(types=("ROUGE-1",))
+        >>> result = metric.script_score(metric.statistics(["a b c", "a b"], [["a b c"], ["a c"]]))
+        >>> result.averages["ROUGE-1"]["F"], result.intervals["ROUGE-1"]["F"]
+        (0.75, (0.5, 1.0))
+        """
+        self.check_statistics(stats)
+        if not len(stats):
+            return self.score_from_statistics(stats)
+        printed = perl_averages(np.ascontiguousarray(stats.data[:, :-1]), confidence=self.config.confidence,
+                                resamples=self.config.resamples, num_threads=num_threads)
+        averages, intervals = {}, {}
+        for t, name in enumerate(self.config.types):
+            shown = dict(zip(COMPONENTS, printed[3 * t:3 * t + 3]))
+            averages[name] = {c: shown[c].average for c in COMPONENTS}
+            intervals[name] = {c: (shown[c].low, shown[c].high) for c in COMPONENTS}
+        first = self.config.types[0]
+        return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=self.signature_text(stats.nrefs),
+                             averages=averages, documents=len(stats), intervals=intervals)
 
     def signature(self, nrefs: int = 1) -> Signature:
         c = self.config

@@ -1,0 +1,111 @@
+"""Options that ``score`` and ``compare`` share beyond the metrics' own flags (table width, BERTScore's device and
+batch size), the command line's metric defaults, and the checks that run before any input is read or model
+loaded.
+
+``--segments`` scores BLEU as ``sacrebleu -sl`` does: sacreBLEU's command line turns on effective order for
+sentence-level BLEU, so ``refscore score --segments`` does too unless ``--no-effective-order`` is given (the
+signature says ``eff:yes``). The Python API keeps ``BLEU``'s documented default (``effective_order=False``).
+"""
+from __future__ import annotations
+
+import argparse
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from refscore.cli.arguments import non_negative_int, positive_int
+from refscore.cli.io import CliError
+from refscore.errors import ExitCode, InputError
+from refscore.metrics.base import Metric, Score
+from refscore.stats import Statistics
+
+
+def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:
+    parser.add_argument("--width", "-w", type=non_negative_int, default=default, metavar="W",
+                        help=f"decimals of the 0–100 scores in text output (default: {default_text})")
+
+
+def add_bertscore_runtime_arguments(parser: argparse.ArgumentParser) -> None:
+    """BERTScore's settings that do not change its numbers (so they are not part of the metric's config)."""
+    group = parser.add_argument_group("BERTScore runtime (no effect on the scores)")
+    group.add_argument("--device", default="auto", help="BERTScore device: auto, cpu, cuda or cuda:N "
+                       "(default: auto = cuda when available)")
+    group.add_argument("--bertscore-batch-tokens", type=positive_int, default=None, metavar="N",
+                       help="BERTScore batch size in (padded) tokens (default: automatic)")
+
+
+def runtime_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """Constructor arguments of metric ``name`` that come from the runtime flags."""
+    if name != "bertscore":
+        return {}
+    return {"device": getattr(args, "device", "auto"), "batch_tokens": getattr(args, "bertscore_batch_tokens", None)}
+
+
+def command_line_defaults(name: str, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """``options`` with the command line's own defaults: effective-order BLEU for ``--segments`` (as ``-sl``).
+
+    >>> command_line_defaults("bleu", {}, argparse.Namespace(segments=True))
+    {'effective_order': True}
+    >>> command_line_defaults("bleu", {"effective_order": False}, argparse.Namespace(segments=True))
+    {'effective_order': False}
+    """
+    if name == "bleu" and getattr(args, "segments", False) and "effective_order" not in options:
+        return {**options, "effective_order": True}
+    return options
+
+
+#: What ``--device`` accepts (checked before torch is imported; whether the device exists is checked next).
+DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?", re.IGNORECASE)
+
+
+def check_before_loading(metrics: list[Metric]) -> None:
+    """Checks that would otherwise fail only after a model has loaded: BERTScore's device (the model and its layer
+    were checked when the metric was built, from the model's config.json)."""
+    for metric in metrics:
+        device = getattr(metric, "device", None)
+        if metric.name != "bertscore" or device in (None, "auto"):
+            continue
+        if not DEVICE_PATTERN.fullmatch(str(device).strip()):
+            raise CliError(f"--device {device!r} is not a device; use auto, cpu, cuda, cuda:N or mps",
+                           ExitCode.USAGE)
+        from refscore._bertscore.models import resolve_device
+
+        try:
+            resolve_device(device)
+        except InputError as exc:
+            raise CliError(f"--device: {exc}", ExitCode.BAD_INPUT) from None
+
+
+@dataclass(frozen=True)
+class CommandLineResult:
+    """What the command line prints of one metric on one system.
+
+    ``score``: the corpus :class:`Score` (0–1, as the API); for ROUGE-1.5.5 the Perl script's printed bootstrap
+    averages with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``) instead of the plain means.
+    ``percent``: the headline score on the 0–100 scale, as the peer computes it (BLEU: sacreBLEU's own value, not
+    × 100 of the 0–1 one). ``segments``: each headline score per segment on the 0–100 scale (``--segments``).
+    """
+
+    score: Score
+    percent: float
+    segments: dict[str, np.ndarray] | None
+
+
+def command_line_result(metric: Metric, stats: Statistics, num_threads: int | None,
+                        with_segments: bool) -> CommandLineResult:
+    """The corpus score and, with ``with_segments``, the per-segment scores that the command line prints."""
+    script_score = getattr(metric, "script_score", None)
+    if script_score is not None:
+        score = script_score(stats, num_threads=num_threads)
+        percent = 100.0 * score.score
+    else:
+        score = metric.score_from_statistics(stats)
+        percent = float(metric.percent_scores_from_totals(stats.totals()[None, :])[0, 0])
+    segments = None
+    if with_segments:
+        metric.check_statistics(stats)
+        table = metric.percent_scores_from_totals(stats.data)
+        segments = {name: table[:, i] for i, name in enumerate(metric.score_names)}
+    return CommandLineResult(score, percent, segments)

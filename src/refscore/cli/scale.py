@@ -1,0 +1,63 @@
+"""The command line's one scale rule: every score is printed on the 0–100 scale, as sacreBLEU prints it, in every
+output format (text table, ``--segments``, ``--format json``, ``--confidence``, ``compare``).
+
+The Python API keeps its 0–1 scale; this module is the only place that converts. A value is a fraction when its
+field is one of :data:`FRACTION_FIELDS` (scores, precisions, recalls, F-measures, bootstrap means, half-widths and
+bounds); counts, lengths, the brevity penalty, length ratios, p-values and the confidence level are not scores and
+keep their values, as in sacreBLEU's JSON. BLEU, chrF and TER JSON also carry sacreBLEU's ``name`` (and BLEU its
+``verbose_score``), so ``score`` and these fields equal ``sacrebleu -f json``'s.
+
+>>> to_percent({"score": 0.5, "bp": 0.9, "counts": [3, 1], "precisions": [0.75, 0.25]})
+{'score': 50.0, 'bp': 0.9, 'counts': [3, 1], 'precisions': [75.0, 25.0]}
+"""
+from __future__ import annotations
+
+from typing import Any
+
+#: JSON keys whose (possibly nested) numbers are on the API's 0–1 scale and are multiplied by 100.
+FRACTION_FIELDS = frozenset({"score", "precisions", "precision", "recall", "fmeasure", "f1", "averages", "mean",
+                             "ci", "lower", "upper", "low", "mid", "high", "average", "intervals"})
+#: sacreBLEU's metric names in its JSON (chrF's depends on its orders and is a field of the score already).
+SACREBLEU_NAMES = {"bleu": "BLEU", "ter": "TER"}
+
+
+def percent(value: Any) -> Any:
+    """``value`` × 100 for a float (or every float in a list / dict); ints and booleans are counts and flags.
+
+    >>> percent([0.25, {"F": 0.5}, 3])
+    [25.0, {'F': 50.0}, 3]
+    """
+    if isinstance(value, bool) or isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        return 100.0 * value
+    if isinstance(value, dict):
+        return {key: percent(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [percent(item) for item in value]
+    return value
+
+
+def to_percent(fields: dict[str, Any]) -> dict[str, Any]:
+    """A JSON dict of 0–1 results with its :data:`FRACTION_FIELDS` on the 0–100 scale (other keys unchanged)."""
+    return {key: percent(value) if key in FRACTION_FIELDS else value for key, value in fields.items()}
+
+
+def score_json(score: Any, exact_percent: float | None = None) -> dict[str, Any]:
+    """A :class:`~refscore.metrics.base.Score` as command-line JSON: 0–100, with sacreBLEU's ``name`` and BLEU's
+    ``verbose_score``; ``exact_percent`` is the score as the peer computes it on the 0–100 scale, when known
+    (:meth:`~refscore.metrics.base.Metric.percent_scores_from_totals`).
+
+    >>> from refscore.metrics.bleu import bleu
+    >>> fields = score_json(bleu(["a b c d"], ["a b c d"], tokenize="none"))
+    >>> fields["name"], round(fields["score"], 6), fields["verbose_score"][:23]
+    ('BLEU', 100.0, '100.0/100.0/100.0/100.0')
+    """
+    fields = to_percent(score.to_dict())
+    if exact_percent is not None:
+        fields["score"] = exact_percent
+    if score.metric in SACREBLEU_NAMES:
+        fields = {"metric": fields.pop("metric"), "name": SACREBLEU_NAMES[score.metric], **fields}
+    if hasattr(score, "verbose"):
+        fields["verbose_score"] = score.verbose()
+    return fields
