@@ -2,9 +2,8 @@
 
 >>> from refscore.testing import evaluate
 >>> run = evaluate([{"actual_output": "a b c", "expected_output": "a b c"}], ["chrf"])
->>> print(junit_xml(run)[:60])
-<?xml version="1.0" encoding="utf-8"?>
-<testsuites name="refscore"
+>>> print(junit_xml(run).splitlines()[1])
+<testsuites name="refscore" tests="2" failures="0">
 """
 from __future__ import annotations
 
