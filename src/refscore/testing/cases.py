@@ -27,8 +27,6 @@ from typing import Any, ClassVar
 
 from refscore.errors import InputError, InputTypeError, MissingExtraError
 
-#: Accepted column names: canonical name -> its aliases.
-ALIASES: dict[str, tuple[str, ...]] = {"actual_output": ("prediction",), "expected_output": ("references",)}
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
 
@@ -92,9 +90,22 @@ def _is_missing(value: Any) -> bool:
     """None, or the NaN / NA a pandas table holds in an empty cell."""
     if value is None:
         return True
+    if value.__class__ is str:
+        return False
     if isinstance(value, float) and math.isnan(value):
         return True
     return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _field(record: Mapping[str, Any], name: str, alias: str, where: str) -> tuple[bool, Any]:
+    """(present, value) of a field given by its name or its alias (not both)."""
+    if name in record:
+        if alias in record:
+            raise InputError(f"{where}: both {name!r} and its alias {alias!r} are given; keep one")
+        return True, record[name]
+    if alias in record:
+        return True, record[alias]
+    return False, None
 
 
 def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
@@ -102,26 +113,21 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
     if not isinstance(record, Mapping):
         raise InputTypeError(f"{where}: expected an object with 'actual_output' and 'expected_output', got "
                              f"{type(record).__name__}")
-    values: dict[str, Any] = {}
-    for name, aliases in ALIASES.items():
-        present = [key for key in (name, *aliases) if key in record]
-        if len(present) > 1:
-            raise InputError(f"{where}: both {present[0]!r} and its alias {present[1]!r} are given; keep one")
-        values[name] = record[present[0]] if present else None
-        if not present and name == "expected_output":
-            raise InputError(f"{where}: missing field 'expected_output' (or its alias 'references'); every case "
-                             f"needs the output it is checked against")
-    if _is_missing(values["actual_output"]):
-        values["actual_output"] = None
-    extra = {key: value for key, value in record.items() if key not in KNOWN_FIELDS}
+    _, actual = _field(record, "actual_output", "prediction", where)
+    present, expected = _field(record, "expected_output", "references", where)
+    if not present:
+        raise InputError(f"{where}: missing field 'expected_output' (or its alias 'references'); every case needs "
+                         f"the output it is checked against")
     metadata = record.get("metadata")
     if _is_missing(metadata):
         metadata = None
-    if extra:     # other columns of a table are kept as metadata
-        metadata = {**(metadata or {}), **extra}
-    case_id = record.get("id")
-    return TestCase(values["actual_output"], values["expected_output"],
-                    input=None if _is_missing(record.get("input")) else record.get("input"),
+    if len(record) > 2:
+        extra = {key: value for key, value in record.items() if key not in KNOWN_FIELDS}
+        if extra:     # other columns of a table are kept as metadata
+            metadata = {**(metadata or {}), **extra}
+    text_input, case_id = record.get("input"), record.get("id")
+    return TestCase(None if _is_missing(actual) else actual, expected,
+                    input=None if _is_missing(text_input) else text_input,
                     id=None if _is_missing(case_id) else case_id, metadata=metadata, source=where)
 
 
@@ -239,11 +245,15 @@ def load_cases(source: Any) -> list[TestCase]:
         else:
             raise InputTypeError(f"cases must be a file path, a pandas/Arrow table or a list of TestCase objects or "
                                  f"mappings, got {type(source).__name__}")
-    cases = [item if isinstance(item, TestCase) else case_from_mapping(item, where) for where, item in records]
+    pairs = list(records)
+    cases = [item if isinstance(item, TestCase) else case_from_mapping(item, where) for where, item in pairs]
     seen: dict[str, str] = {}
+    given = {id(item) for _, item in pairs if isinstance(item, TestCase)}
     for index, case in enumerate(cases):
-        if case.id is None:     # a copy: the caller's objects stay as given
-            case = cases[index] = dataclasses.replace(case, id=f"case-{index + 1}")
+        if case.id is None:     # the caller's own TestCase objects are copied, not changed
+            if id(case) in given:
+                case = cases[index] = dataclasses.replace(case)
+            case.id = f"case-{index + 1}"
         where = case.source or f"cases[{index}]"
         if case.id in seen:
             raise InputError(f"{where}: duplicate case id {case.id!r} (first at {seen[case.id]}); give every case a "

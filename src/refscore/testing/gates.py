@@ -38,9 +38,37 @@ def _rate_gate(summary: CheckSummary, minimum: float) -> GateResult:
     return GateResult(summary.check, "pass_rate", summary.pass_rate >= minimum, text)
 
 
+def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], baseline: SavedRun, *, alpha: float,
+                    n_bootstrap: int, seed: int | None) -> dict[str, GateResult]:
+    previous = {name: baseline.scores_for(name, o.check.spec.registry, o.check.metric.config_hash, case_ids)
+                for name, o in outcomes.items()}
+    gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared")
+             for name, scores in previous.items() if scores is None}
+    compared = [outcomes[name] for name, scores in previous.items() if scores is not None]
+    if not compared:
+        return gates
+    nrefs = {outcome.nrefs for outcome in compared}
+    comparisons = compare_with_baseline([o.check for o in compared], [o.scores for o in compared],
+                                        [previous[o.check.name] for o in compared],
+                                        nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap, seed=seed)
+    for name, comparison in comparisons.items():
+        significant = comparison.p_value < alpha
+        if comparison.mean == comparison.baseline_mean:
+            detail = "equal to the baseline"
+        else:
+            verdict = ("significantly worse" if comparison.worse and significant else
+                       "worse, but not significantly" if comparison.worse else "not worse")
+            detail = f"{verdict} (paired bootstrap p = {comparison.p_value:.4f}, alpha {alpha:g})"
+        gates[name] = GateResult(name, "baseline", not (comparison.worse and significant),
+                                 f"mean {comparison.mean:.3f} vs baseline {comparison.baseline_mean:.3f}: {detail}")
+    return gates
+
+
 def evaluate_gates(outcomes: Mapping[str, CheckOutcome], summary: Mapping[str, CheckSummary], case_ids: list[str],
                    baseline: SavedRun | None, *, alpha: float, n_bootstrap: int, seed: int | None) -> list[GateResult]:
     """Every gate of every check, in check order."""
+    compared = {} if baseline is None else _baseline_gates(outcomes, case_ids, baseline, alpha=alpha,
+                                                           n_bootstrap=n_bootstrap, seed=seed)
     gates = []
     for name, outcome in outcomes.items():
         check, this = outcome.check, summary[name]
@@ -51,22 +79,8 @@ def evaluate_gates(outcomes: Mapping[str, CheckOutcome], summary: Mapping[str, C
             gates.append(GateResult(name, "mean", check.reaches(this.mean, check.min_mean),
                                     f"mean {this.mean:.3f} (bootstrap interval {low:.3f}–{high:.3f}), required "
                                     f"{op} {check.min_mean:g}"))
-        if baseline is None:
-            continue
-        previous = baseline.scores_for(name, check.spec.registry, check.metric.config_hash, case_ids)
-        if previous is None:
-            gates.append(GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared"))
-            continue
-        comparison = compare_with_baseline(check, outcome.statistics, previous, n_bootstrap=n_bootstrap, seed=seed)
-        significant = comparison.p_value < alpha
-        if comparison.mean == comparison.baseline_mean:
-            detail = "equal to the baseline"
-        else:
-            verdict = ("significantly worse" if comparison.worse and significant else
-                       "worse, but not significantly" if comparison.worse else "not worse")
-            detail = f"{verdict} (paired bootstrap p = {comparison.p_value:.4f}, alpha {alpha:g})"
-        gates.append(GateResult(name, "baseline", not (comparison.worse and significant),
-                                f"mean {comparison.mean:.3f} vs baseline {comparison.baseline_mean:.3f}: {detail}"))
+        if name in compared:
+            gates.append(compared[name])
     return gates
 
 

@@ -17,16 +17,18 @@ from typing import Any
 
 import numpy as np
 
+from refscore._progress import progress_bar
 from refscore.errors import InputError
-from refscore.stats import Statistics
 from refscore.testing.cases import TestCase, load_cases
 from refscore.testing.checks import Check, as_checks
 from refscore.testing.explain import explain
 from refscore.testing.gates import GateResult, evaluate_gates
 from refscore.testing.saved import FORMAT_VERSION, SavedRun, load_run, write_json_atomic
-from refscore.testing.summary import CaseMean, CheckSummary, summarize
+from refscore.testing.summary import CheckSummary, summarize
 
 NO_OUTPUT = "no output"
+#: Rough cost of one explanation, for the progress bar's "long run" estimate.
+SECONDS_PER_EXPLANATION = 0.0005
 EXPLAIN_MODES = ("failing", "all", "none")
 
 
@@ -66,7 +68,7 @@ class CheckOutcome:
     bands: list[str | None]
     reasons: list[str | None]
     explanations: dict[int, str]
-    statistics: Statistics
+    nrefs: int
 
 
 class TestRun:
@@ -153,11 +155,16 @@ def _score_check(check: Check, outputs: list[str], references: list[list[str]], 
     reasons = [NO_OUTPUT if gone else None for gone in missing]
     explanations = {}
     if explain_mode != "none":
-        for index in range(len(outputs)):
-            if not missing[index] and (explain_mode == "all" or not passed[index]):
+        chosen = [index for index in range(len(outputs))
+                  if not missing[index] and (explain_mode == "all" or not passed[index])]
+        # explanations run in Python, one case at a time: a bar when there are many
+        with progress_bar(len(chosen), f"explaining {check.name}", expected_seconds=SECONDS_PER_EXPLANATION
+                          * len(chosen), unit="case") as bar:
+            for index in chosen:
                 explanations[index] = explain(check, outputs[index], references[index])
+                bar.update(1)
     return CheckOutcome(check, scores, passed, [check.band(float(s)) for s in scores], reasons, explanations,
-                        CaseMean(check).from_scores(scores, stats.nrefs))
+                        stats.nrefs)
 
 
 def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | None = None, alpha: float = 0.05,
@@ -198,13 +205,12 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
     references = [case.references for case in case_list]
     saved = baseline.to_saved() if isinstance(baseline, TestRun) else (
         load_run(baseline) if baseline is not None else None)
-    outcomes: dict[str, CheckOutcome] = {}
-    summary: dict[str, CheckSummary] = {}
-    for check in check_list:
-        outcome = _score_check(check, outputs, references, missing, explain, num_threads)
-        outcomes[check.name] = outcome
-        summary[check.name] = summarize(check, outcome.statistics, outcome.passed, confidence=confidence,
-                                        n_bootstrap=n_bootstrap, seed=seed)
+    outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
+                for check in check_list}
+    nrefs = {outcome.nrefs for outcome in outcomes.values()}
+    summary = summarize(check_list, [o.scores for o in outcomes.values()], [o.passed for o in outcomes.values()],
+                        nrefs.pop() if len(nrefs) == 1 else -1, confidence=confidence, n_bootstrap=n_bootstrap,
+                        seed=seed)
     ids = [str(case.id) for case in case_list]
     gates = evaluate_gates(outcomes, summary, ids, saved, alpha=alpha, n_bootstrap=n_bootstrap, seed=seed)
     return TestRun(case_list, outcomes, summary, gates)

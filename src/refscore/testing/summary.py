@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore.errors import InputError
 from refscore.metrics.base import Metric, Score, Signature
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
 from refscore.stats import Statistics
@@ -43,61 +42,59 @@ def wilson_interval(passed: int, total: int, confidence: float = 0.95) -> tuple[
 
 @dataclass(frozen=True)
 class CaseMeanConfig:
-    """What a :class:`CaseMean` averages: the check's name, its metric and the metric's configuration hash."""
+    """What a :class:`CaseMean` averages: per check its name, metric and the metric's configuration hash."""
 
-    check: str
-    metric: str
-    metric_config_hash: str
+    checks: tuple[tuple[str, str, str], ...]
 
 
 class CaseMean(Metric):
-    """The mean of a check's per-case scores, as a document-averaged refscore metric.
+    """The means of several checks' per-case scores, as one document-averaged refscore metric (one score per
+    check, so a single bootstrap draw serves them all).
 
-    >>> mean = CaseMean(Check("chrf"))
-    >>> stats = mean.from_scores([0.25, 0.75])
-    >>> mean.score_from_statistics(stats).score
-    0.5
+    >>> mean = CaseMean([Check("chrf"), Check("ter")])
+    >>> stats = mean.from_scores([[0.25, 0.75], [0.5, 0.0]])
+    >>> mean.scores_from_totals(stats.totals()).tolist()
+    [[0.5, 0.25]]
     """
 
     name: ClassVar[str] = "case_mean"
     config_class: ClassVar[type] = CaseMeanConfig
     document_averaged: ClassVar[bool] = True
-    columns: ClassVar[tuple[str, ...]] = ("score", "documents")
 
-    def __init__(self, check: Check) -> None:
-        metric = check.metric
-        super().__init__(CaseMeanConfig(check.name, metric.name, metric.config_hash))
-        self.check = check
-        self.higher_is_better = check.higher_is_better    # type: ignore[misc]  # per instance: TER is lower-better
+    def __init__(self, checks: list[Check]) -> None:
+        super().__init__(CaseMeanConfig(tuple((c.name, c.metric.name, c.metric.config_hash) for c in checks)))
+        self.checks = list(checks)
+        self.columns = (*(check.name for check in checks), "documents")
 
     @property
     def score_names(self) -> tuple[str, ...]:
-        return (self.check.name,)
+        return tuple(check.name for check in self.checks)
 
     def from_scores(self, scores: Any, nrefs: int = 1) -> Statistics:
-        """Statistics of per-case scores already computed (one row per case)."""
-        values = np.asarray(scores, dtype=np.float64).reshape(-1)
-        return self._new_statistics(self.columns, np.column_stack([values, np.ones_like(values)]), nrefs)
+        """Statistics of per-case scores already computed: ``scores[k]`` holds check ``k``'s score of every case."""
+        values = np.asarray(scores, dtype=np.float64).reshape(len(self.checks), -1)
+        return self._new_statistics(self.columns, np.column_stack([*values, np.ones(values.shape[1])]), nrefs)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
-        scores, stats = self.check.scores(hypotheses, references, num_threads=num_threads)
-        return self.from_scores(scores, stats.nrefs)
+        results = [check.scores(hypotheses, references, num_threads=num_threads) for check in self.checks]
+        nrefs = {stats.nrefs for _, stats in results}
+        return self.from_scores([scores for scores, _ in results], nrefs.pop() if len(nrefs) == 1 else -1)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
-        documents = totals[:, 1:2]
-        return np.divide(totals[:, :1], documents, out=np.zeros_like(documents), where=documents > 0)
+        documents = totals[:, -1:]
+        return np.divide(totals[:, :-1], documents, out=np.zeros_like(totals[:, :-1]), where=documents > 0)
 
     def score_from_statistics(self, stats: Statistics) -> Score:
+        """The first check's mean (all means: :meth:`scores_from_totals`)."""
         self.check_statistics(stats)
         mean = float(self.scores_from_totals(stats.totals())[0, 0])
-        return Score(metric=self.check.name, score=mean, signature=self.signature_text(stats.nrefs),
-                     higher_is_better=self.check.higher_is_better)
+        return Score(metric=self.checks[0].name, score=mean, signature=self.signature_text(stats.nrefs),
+                     higher_is_better=self.checks[0].higher_is_better)
 
     def signature(self, nrefs: int = 1) -> Signature:
-        config = self.config
-        return Signature({"check": config.check, "metric": config.metric, "config": config.metric_config_hash,
-                          "agg": "case-mean", "nrefs": "var" if nrefs == -1 else str(nrefs)})
+        checks = ",".join(f"{name}={metric}#{config_hash}" for name, metric, config_hash in self.config.checks)
+        return Signature({"checks": checks, "agg": "case-mean", "nrefs": "var" if nrefs == -1 else str(nrefs)})
 
 
 @dataclass(frozen=True)
@@ -120,19 +117,20 @@ class CheckSummary:
                 "mean_interval": list(self.mean_interval), "confidence": self.confidence}
 
 
-def summarize(check: Check, stats: Statistics, passed: np.ndarray, *, confidence: float, n_bootstrap: int,
-              seed: int | None) -> CheckSummary:
-    """The :class:`CheckSummary` of one check from its :class:`CaseMean` statistics and pass flags."""
-    total, n_passed = len(passed), int(np.count_nonzero(passed))
-    mean_metric = CaseMean(check)
-    mean = float(mean_metric.score_from_statistics(stats).score) if total else math.nan
-    if total:
-        ci = bootstrap_ci_from_statistics(mean_metric, stats, n=n_bootstrap, confidence=confidence, seed=seed)
-        mean_interval = (float(ci.lower), float(ci.upper))
-    else:
-        mean_interval = (math.nan, math.nan)
-    return CheckSummary(check.name, total, n_passed, n_passed / total if total else math.nan,
-                        wilson_interval(n_passed, total, confidence), mean, mean_interval, confidence)
+def summarize(checks: list[Check], scores: list[np.ndarray], passed: list[np.ndarray], nrefs: int, *,
+              confidence: float, n_bootstrap: int, seed: int | None) -> dict[str, CheckSummary]:
+    """Per check its :class:`CheckSummary`; the means' intervals come from one bootstrap of all checks."""
+    mean_metric = CaseMean(checks)
+    stats = mean_metric.from_scores(scores, nrefs)
+    ci = bootstrap_ci_from_statistics(mean_metric, stats, n=n_bootstrap, confidence=confidence, seed=seed)
+    summaries = {}
+    for check, flags in zip(checks, passed):
+        total, n_passed = len(flags), int(np.count_nonzero(flags))
+        interval = ci.intervals[check.name]
+        summaries[check.name] = CheckSummary(check.name, total, n_passed, n_passed / total,
+                                             wilson_interval(n_passed, total, confidence), interval.score,
+                                             (interval.lower, interval.upper), confidence)
+    return summaries
 
 
 @dataclass(frozen=True)
@@ -147,19 +145,22 @@ class Comparison:
     worse: bool
 
 
-def compare_with_baseline(check: Check, stats: Statistics, baseline_scores: Any, *, n_bootstrap: int,
-                          seed: int | None) -> Comparison:
-    """Paired bootstrap of this run's per-case scores against the baseline's scores of the same cases."""
-    mean_metric = CaseMean(check)
-    baseline = mean_metric.from_scores(baseline_scores, stats.nrefs)
-    if len(baseline) != len(stats):
-        raise InputError(f"check {check.name!r}: the baseline has {len(baseline)} cases, this run {len(stats)}")
-    result = paired_test_from_statistics(mean_metric, [("baseline", baseline), ("current", stats)], test="bs",
+def compare_with_baseline(checks: list[Check], scores: list[np.ndarray], baseline_scores: list[np.ndarray],
+                          nrefs: int, *, n_bootstrap: int, seed: int | None) -> dict[str, Comparison]:
+    """Per check, a paired bootstrap of this run's per-case scores against the baseline's scores of the same cases
+    (one draw of resamples for all checks)."""
+    mean_metric = CaseMean(checks)
+    current = mean_metric.from_scores(scores, nrefs)
+    baseline = mean_metric.from_scores(baseline_scores, nrefs)
+    result = paired_test_from_statistics(mean_metric, [("baseline", baseline), ("current", current)], test="bs",
                                          n=n_bootstrap, seed=seed)
-    before = result.result("baseline", check.name).score
-    now = result.result("current", check.name)
-    worse = now.score < before if check.higher_is_better else now.score > before
-    return Comparison(check.name, before, now.score, float(now.p_value), worse)
+    comparisons = {}
+    for check in checks:
+        before = result.result("baseline", check.name).score
+        now = result.result("current", check.name)
+        worse = now.score < before if check.higher_is_better else now.score > before
+        comparisons[check.name] = Comparison(check.name, before, now.score, float(now.p_value), worse)
+    return comparisons
 
 
 __all__ = ["CaseMean", "CaseMeanConfig", "CheckSummary", "Comparison", "compare_with_baseline", "summarize",
