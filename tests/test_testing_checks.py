@@ -126,3 +126,14 @@ def test_assert_scores_passes_and_fails_with_scores_thresholds_bands_and_explana
         assert_scores(None, "a", chrf=0.1)
     with pytest.raises(InputError, match="at least one check"):
         assert_scores("a", "a")
+
+
+def test_gleu_check_is_nltk_sentence_gleu():
+    from nltk.translate.gleu_score import sentence_gleu
+    from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+    tokenize = Tokenizer13a()
+    scores, _ = Check("gleu").scores(OUTPUTS, REFERENCES)
+    expected = [sentence_gleu([tokenize(r).split() for r in refs], tokenize(o).split())
+                for o, refs in zip(OUTPUTS, REFERENCES)]
+    assert scores.tolist() == pytest.approx(expected, abs=1e-12)

@@ -155,3 +155,20 @@ def test_bad_arguments():
         evaluate(cases(GOOD[:1]), ["bleu"], explain="some")
     with pytest.raises(InputError, match="no checks given"):
         evaluate(cases(GOOD[:1]), [])
+
+
+def test_the_worked_example_of_the_docs(tmp_path):
+    """docs/testing.md prints these numbers; the bundled 20 cases must keep producing them."""
+    from importlib import resources
+
+    examples = resources.files("refscore") / "data" / "testing"
+    checks = [Check("bleu", threshold=0.2, min_pass_rate=0.5),
+              Check("chrf", threshold=0.5, min_pass_rate=0.6, min_mean=0.55)]
+    run = evaluate(examples / "translation_v1.jsonl", checks)
+    assert run.ok and len(run.cases) == 20
+    assert (run.summary["chrf"].passed, round(run.summary["chrf"].mean, 3)) == (13, 0.572)
+    run.save(tmp_path / "baseline.json")
+    new = evaluate(examples / "translation_v2.jsonl", checks, baseline=tmp_path / "baseline.json")
+    gates = {(g.check, g.kind): g for g in new.gates}
+    assert gates["bleu", "baseline"].passed and "p = 0.0619" in gates["bleu", "baseline"].message
+    assert not gates["chrf", "baseline"].passed and "p = 0.0140" in gates["chrf", "baseline"].message
