@@ -71,7 +71,9 @@ def explain_bleu(check: Check, output: str, references: Sequence[str]) -> str:
         phrases = [gram for gram in _missing(reference, hyp, order) if not set(gram.split(" ")) & set(words)]
         if phrases:
             break
-    precisions = "/".join(f"{100 * p:.0f}" for p in result.precisions)
+    # with effective order, orders longer than the output do not count: show only the orders that do
+    orders = [p for p, total in zip(result.precisions, result.totals) if total > 0] or [0.0]
+    precisions = "/".join(f"{100 * p:.0f}" for p in orders)
     parts = [f"BLEU {result.score:.3f} (n-gram precisions {precisions}%)"]
     if result.bp < 1.0:
         parts.append(f"brevity penalty {result.bp:.3f}: output {result.sys_len} tokens, reference {result.ref_len}")

@@ -11,6 +11,7 @@ explanation, per-check summaries and the suite gates.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -71,18 +72,48 @@ class CheckOutcome:
     nrefs: int
 
 
+@dataclass(frozen=True)
+class SummarySettings:
+    """How :class:`TestRun` computes its intervals and gates (the arguments of :func:`evaluate`)."""
+
+    confidence: float = 0.95
+    n_bootstrap: int = 1000
+    seed: int | None = 12345
+    alpha: float = 0.05
+    baseline: SavedRun | None = None
+
+
 class TestRun:
     """The result of :func:`evaluate`: per case and check a :class:`CaseResult`, per check a
-    :class:`~refscore.testing.summary.CheckSummary`, and the gates (``ok`` when all pass)."""
+    :class:`~refscore.testing.summary.CheckSummary`, and the gates (``ok`` when all pass).
+
+    The summaries (their bootstrap intervals) and the gates are computed on first use: scores, pass/fail, bands
+    and explanations are ready when :func:`evaluate` returns.
+    """
 
     __test__ = False    # not a pytest test class despite its name
 
-    def __init__(self, cases: list[TestCase], outcomes: dict[str, CheckOutcome], summary: dict[str, CheckSummary],
-                 gates: list[GateResult]) -> None:
+    def __init__(self, cases: list[TestCase], outcomes: dict[str, CheckOutcome],
+                 settings: SummarySettings = SummarySettings()) -> None:
         self.cases = cases
         self.outcomes = outcomes
-        self.summary = summary
-        self.gates = gates
+        self.settings = settings
+
+    @functools.cached_property
+    def summary(self) -> dict[str, CheckSummary]:
+        """Per check: pass rate with its Wilson interval, mean with its bootstrap interval."""
+        nrefs = {outcome.nrefs for outcome in self.outcomes.values()}
+        settings = self.settings
+        return summarize(self.checks, [o.scores for o in self.outcomes.values()],
+                         [o.passed for o in self.outcomes.values()], nrefs.pop() if len(nrefs) == 1 else -1,
+                         confidence=settings.confidence, n_bootstrap=settings.n_bootstrap, seed=settings.seed)
+
+    @functools.cached_property
+    def gates(self) -> list[GateResult]:
+        """Every gate of every check (pass rate, mean, baseline), in check order."""
+        settings = self.settings
+        return evaluate_gates(self.outcomes, self.summary, [str(case.id) for case in self.cases], settings.baseline,
+                              alpha=settings.alpha, n_bootstrap=settings.n_bootstrap, seed=settings.seed)
 
     @property
     def checks(self) -> list[Check]:
@@ -203,15 +234,16 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
                          f"output is a failed case)")
     outputs = ["" if case.actual_output is None else case.actual_output for case in case_list]
     references = [case.references for case in case_list]
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 1:
+        raise InputError(f"n_bootstrap must be an int >= 1, got {n_bootstrap!r}")
+    if not (isinstance(confidence, float) and 0 < confidence < 1):
+        raise InputError(f"confidence must be a float between 0 and 1 (e.g. 0.95), got {confidence!r}")
     saved = baseline.to_saved() if isinstance(baseline, TestRun) else (
         load_run(baseline) if baseline is not None else None)
+    if saved is not None:   # a baseline of other cases or settings is an error now, not when the gates are read
+        ids = [str(case.id) for case in case_list]
+        for check in check_list:
+            saved.scores_for(check.name, check.spec.registry, check.metric.config_hash, ids)
     outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
                 for check in check_list}
-    nrefs = {outcome.nrefs for outcome in outcomes.values()}
-    summary = summarize(check_list, [o.scores for o in outcomes.values()], [o.passed for o in outcomes.values()],
-                        nrefs.pop() if len(nrefs) == 1 else -1, confidence=confidence, n_bootstrap=n_bootstrap,
-                        seed=seed)
-    ids = [str(case.id) for case in case_list]
-    gates = evaluate_gates(outcomes, summary, ids, saved, alpha=alpha, n_bootstrap=n_bootstrap, seed=seed)
-    return TestRun(case_list, outcomes, summary, gates)
-
+    return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved))
