@@ -146,3 +146,24 @@ def test_bertscore_model_loads_once_per_session(pytester):
     result = pytester.runpytest_subprocess(*PLUGIN, "-s")    # torch is imported once per process
     result.assert_outcomes(passed=6)
     result.stdout.fnmatch_lines(["*BERTScorer loads: 1*", "bertscore: 6/6 passed*"])
+
+
+def test_two_sets_of_checks_are_summarized_apart_and_cannot_share_one_saved_run(pytester):
+    pytester.makefile(".jsonl", cases=cases_jsonl(REFERENCES[:2]))
+    pytester.makepyfile(test_a=MARKED_TEST.format(checks=', checks={"bleu": 0.1}'),
+                        test_b=MARKED_TEST.format(checks=', checks={"chrf": 0.1}'))
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["checks Check('bleu', threshold=0.1):", "bleu: 2/2 passed*",
+                                 "checks Check('chrf', threshold=0.1):", "chrf: 2/2 passed*"])
+    saved = pytester.runpytest(*PLUGIN, "--refscore-save", "run.json")
+    saved.stdout.fnmatch_lines(["refscore error: ValueError: the tests used 2 different sets of checks*"])
+    assert saved.ret == pytest.ExitCode.TESTS_FAILED and not (pytester.path / "run.json").exists()
+
+
+def test_no_checks_fails_the_test_with_the_fix(pytester):
+    pytester.makefile(".jsonl", cases=cases_jsonl(REFERENCES[:1]))
+    pytester.makepyfile(MARKED_TEST.format(checks=""))
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*refscore: no checks; pass checks= to @pytest.mark.refscore_cases or configure*"])

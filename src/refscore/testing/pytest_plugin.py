@@ -51,7 +51,7 @@ class RefscoreSession:
         self.config = config
         self.batches: dict[tuple[str, tuple[str, ...]], TestRun] = {}
         self.checked: dict[str, tuple[TestCase, list[Check]]] = {}
-        self.run: TestRun | None = None
+        self.runs: list[TestRun] = []
         self.error: str | None = None
 
     @cached_property
@@ -117,7 +117,7 @@ class RefscoreSession:
             pytest.fail("\n".join(lines), pytrace=False)
 
     def finish(self, options: Any) -> None:
-        """Evaluate every checked case once more as one run (summary, gates, baseline) and write the files."""
+        """One run per set of checks the tests used (summary, gates, baseline); write the requested files."""
         if not self.checked:
             return
         from refscore.testing.cases import TestCase
@@ -125,21 +125,29 @@ class RefscoreSession:
         from refscore.testing.run import evaluate
         from refscore.testing.saved import write_text_atomic
 
-        cases = [case for case, _ in self.checked.values()]
-        checks = next(iter(self.checked.values()))[1]
-        same = [run for run in self.batches.values() if run.cases == cases and run.checks == checks]
-        if same and options.refscore_baseline is None:
-            self.run = same[0]
-        else:
-            self.run = evaluate([TestCase(c.actual_output, c.expected_output, c.input, key, c.metadata)
-                                 for key, c in zip(self.checked, cases)], checks, baseline=options.refscore_baseline,
-                                alpha=self.settings.alpha, explain="none")
+        groups: dict[tuple[str, ...], list[tuple[str, TestCase, list[Check]]]] = {}
+        for key, (case, checks) in self.checked.items():
+            groups.setdefault(tuple(map(repr, checks)), []).append((key, case, checks))
+        wants_files = options.refscore_baseline or options.refscore_save or options.refscore_report
+        if wants_files and len(groups) > 1:
+            raise ValueError(f"the tests used {len(groups)} different sets of checks "
+                             f"({'; '.join(', '.join(g) for g in groups)}); --refscore-baseline, --refscore-save and "
+                             f"--refscore-report need one: configure the checks once in [tool.refscore]")
+        for signature, members in groups.items():
+            cases = [case for _, case, _ in members]
+            checks = members[0][2]
+            same = [run for key, run in self.batches.items()
+                    if key[1] == signature and run.cases == cases and options.refscore_baseline is None]
+            self.runs.append(same[0] if same else evaluate(
+                [TestCase(c.actual_output, c.expected_output, c.input, key, c.metadata) for key, c, _ in members],
+                checks, baseline=options.refscore_baseline, alpha=self.settings.alpha, explain="none"))
+        run = self.runs[0]
         if options.refscore_save:
-            self.run.save(options.refscore_save)
+            run.save(options.refscore_save)
         if options.refscore_report:
             target = str(options.refscore_report)
-            text = (json_report(self.run) if target.endswith(".json") else
-                    junit_xml(self.run) if target.endswith(".xml") else text_report(self.run))
+            text = (json_report(run) if target.endswith(".json") else
+                    junit_xml(run) if target.endswith(".xml") else text_report(run))
             write_text_atomic(target, text + ("" if text.endswith("\n") else "\n"))
 
 
@@ -201,27 +209,29 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         state.error = f"{type(exc).__name__}: {exc}"
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
         return
-    if state.run is not None and not state.run.ok and session.exitstatus == pytest.ExitCode.OK:
+    if any(not run.ok for run in state.runs) and session.exitstatus == pytest.ExitCode.OK:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     state: RefscoreSession = config.stash[_STATE]
-    if state.error is None and state.run is None:
+    if state.error is None and not state.runs:
         return
     terminalreporter.section("refscore")
     if state.error is not None:
         terminalreporter.write_line(f"refscore error: {state.error}", red=True)
         return
-    run = state.run
-    for name, summary in run.summary.items():
-        low, high = summary.pass_rate_interval
-        mean_low, mean_high = summary.mean_interval
-        terminalreporter.write_line(
-            f"{name}: {summary.passed}/{summary.cases} passed ({summary.pass_rate:.1%}, {summary.confidence:.0%} "
-            f"Wilson interval {low:.1%}–{high:.1%}); mean {summary.mean:.3f} (bootstrap {mean_low:.3f}–"
-            f"{mean_high:.3f})")
-    for gate in run.gates:
-        if gate.kind != "pass_rate":   # a failing case already fails its own test
-            terminalreporter.write_line(f"gate {gate.check} {gate.kind}: {'ok' if gate.passed else 'FAILED'} — "
-                                        f"{gate.message}", red=not gate.passed)
+    for run in state.runs:
+        if len(state.runs) > 1:
+            terminalreporter.write_line(f"checks {', '.join(map(repr, run.checks))}:")
+        for name, summary in run.summary.items():
+            low, high = summary.pass_rate_interval
+            mean_low, mean_high = summary.mean_interval
+            terminalreporter.write_line(
+                f"{name}: {summary.passed}/{summary.cases} passed ({summary.pass_rate:.1%}, {summary.confidence:.0%} "
+                f"Wilson interval {low:.1%}–{high:.1%}); mean {summary.mean:.3f} (bootstrap {mean_low:.3f}–"
+                f"{mean_high:.3f})")
+        for gate in run.gates:
+            if gate.kind != "pass_rate":   # a failing case already fails its own test
+                terminalreporter.write_line(f"gate {gate.check} {gate.kind}: {'ok' if gate.passed else 'FAILED'} — "
+                                            f"{gate.message}", red=not gate.passed)
