@@ -71,6 +71,11 @@ class CheckOutcome:
     explanations: dict[int, str]
     nrefs: int
 
+    @functools.cached_property
+    def threshold(self) -> str:
+        """The threshold as shown, e.g. ``>= 0.3``."""
+        return self.check.describe_threshold()
+
 
 @dataclass(frozen=True)
 class SummarySettings:
@@ -132,17 +137,22 @@ class TestRun:
     def failures(self) -> list[CaseResult]:
         return [result for result in self.results() if not result.passed]
 
+    @functools.cached_property
+    def _positions(self) -> dict[str, int]:
+        return {str(case.id): index for index, case in enumerate(self.cases)}
+
     def index(self, case_id: str) -> int:
-        for index, case in enumerate(self.cases):
-            if case.id == case_id:
-                return index
-        raise KeyError(f"no case with id {case_id!r}")
+        """The position of a case by its id."""
+        try:
+            return self._positions[case_id]
+        except KeyError:
+            raise KeyError(f"no case with id {case_id!r}") from None
 
     def result(self, index: int, check_name: str) -> CaseResult:
         outcome = self.outcomes[check_name]
-        return CaseResult(str(self.cases[index].id), check_name, float(outcome.scores[index]),
-                          outcome.check.describe_threshold(), bool(outcome.passed[index]), outcome.bands[index],
-                          outcome.reasons[index], outcome.explanations.get(index))
+        return CaseResult(str(self.cases[index].id), check_name, float(outcome.scores[index]), outcome.threshold,
+                          bool(outcome.passed[index]), outcome.bands[index], outcome.reasons[index],
+                          outcome.explanations.get(index))
 
     def case_passed(self, case_id: str) -> bool:
         return all(result.passed for result in self.results(case_id))
@@ -162,8 +172,8 @@ class TestRun:
             "checks": [{"name": o.check.name, "metric": o.check.spec.registry, "threshold": o.check.threshold,
                         "higher_is_better": o.check.higher_is_better, "config_hash": o.check.metric.config_hash,
                         "scores": o.scores.tolist()} for o in self.outcomes.values()],
-            "cases": [{**case.to_dict(), "results": [r.to_dict() for r in self.results(str(case.id))]}
-                      for case in self.cases],
+            "cases": [{**case.to_dict(), "results": [self.result(index, name).to_dict() for name in self.outcomes]}
+                      for index, case in enumerate(self.cases)],
             "summary": {name: s.to_dict() for name, s in self.summary.items()},
             "gates": [gate.to_dict() for gate in self.gates],
         }
