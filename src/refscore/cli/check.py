@@ -56,6 +56,9 @@ def register(commands: Any) -> None:
                         help="explain failing cases (default), all or none")
     parser.add_argument("--no-output-is-error", action="store_true", default=None,
                         help="a case without actual_output is an input error (default: a failed case)")
+    parser.add_argument("--n-bootstrap", type=positive_int, default=1000, metavar="N",
+                        help="resamples of the means' bootstrap intervals and of the baseline's paired bootstrap "
+                             "(default 1000; the cost grows with N x cases)")
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all)")
     parser.set_defaults(handler=cmd_check)
 
@@ -96,7 +99,7 @@ def _run(args: argparse.Namespace) -> int:
                    alpha=settings.alpha if args.alpha is None else args.alpha,
                    explain=args.explain or settings.explain,
                    no_output_is_error=bool(args.no_output_is_error or settings.no_output_is_error),
-                   num_threads=args.num_threads)
+                   n_bootstrap=args.n_bootstrap, num_threads=args.num_threads)
     if args.junit_xml:
         write_text_atomic(args.junit_xml, junit_xml(run))
     if args.save:
