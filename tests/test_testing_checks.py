@@ -64,6 +64,7 @@ def test_bleu_bands_are_the_documented_defaults():
     ({"metric": "bleu", "threshold": 30}, r"threshold 30 is outside BLEU's range \[0, 1\].*did you mean 0.3"),
     ({"metric": "ter", "threshold": -0.1}, r"outside TER's range"),
     ({"metric": "bleu", "threshold": float("nan")}, r"must be a number, got NaN"),
+    ({"metric": "ter", "threshold": float("inf")}, r"threshold must be a finite number"),
     ({"metric": "rougeL", "min_mean": 1.5}, r"min_mean 1.5 is outside ROUGE-L's range"),
     ({"metric": "chrf", "min_pass_rate": 2}, r"min_pass_rate must be between 0 and 1"),
     ({"metric": "bleu", "bands": {"x": 2}}, r"band 'x' 2 is outside"),

@@ -131,7 +131,8 @@ class Check:
         if not isinstance(chosen, Mapping):
             raise InputTypeError(f"check {self.name!r}: bands must be a mapping label -> bound, got "
                                  f"{type(chosen).__name__}")
-        bounds = [(str(label), self._in_range(bound, f"band {label!r}")) for label, bound in chosen.items()]
+        bounds = [(str(label), self._in_range(bound, f"band {label!r}", finite=False))
+                  for label, bound in chosen.items()]
         self.bands = tuple(sorted(bounds, key=lambda item: item[1], reverse=spec.higher_is_better))
         self.metric   # build it now: an unknown option is an error at definition, not at the first case
 
@@ -146,8 +147,10 @@ class Check:
                 raise InputError(f"check {self.name!r}: min_pass_rate must be between 0 and 1, got {min_pass_rate}")
         return new
 
-    def _in_range(self, value: Any, what: str) -> float:
+    def _in_range(self, value: Any, what: str, finite: bool = True) -> float:
         number = _number(value, f"check {self.name!r}: {what}")
+        if finite and math.isinf(number):
+            raise InputError(f"check {self.name!r}: {what} must be a finite number, got {value}")
         spec = self.spec
         if not spec.low <= number <= spec.high:
             hint = f"; scores are on the 0–1 scale: did you mean {number / 100:g}?" if 1 < number <= 100 else ""

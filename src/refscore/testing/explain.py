@@ -2,8 +2,9 @@
 
 Computed in Python for the one case being explained (only failing cases, unless asked), from the metric's own
 tokenization where refscore exposes it: BLEU and GLEU list the reference words and n-grams the output lacks and the
-brevity penalty; ROUGE-L the reference words outside the longest common subsequence; ROUGE-N the missing reference
-n-grams; TER the edit count; chrF the missing reference words; BERTScore the least-matched tokens.
+brevity penalty; ROUGE-L the reference words outside the longest common subsequence (ROUGE-Lsum: the same over
+the whole text, an approximation of its per-sentence union LCS); ROUGE-N the missing reference n-grams; TER the
+edit count; chrF the missing reference words; BERTScore the least-matched tokens.
 
 >>> from refscore.testing.checks import Check
 >>> print(explain(Check("rougeL"), "the cat sat", ["the black cat sat on the mat"]))
