@@ -167,3 +167,22 @@ def test_no_checks_fails_the_test_with_the_fix(pytester):
     result = pytester.runpytest(*PLUGIN)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(["*refscore: no checks; pass checks= to @pytest.mark.refscore_cases or configure*"])
+
+
+def test_the_pytest11_entry_point_is_declared():
+    import tomllib
+    from pathlib import Path
+
+    pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
+    assert pyproject["project"]["entry-points"]["pytest11"] == {"refscore": "refscore.testing.pytest_plugin"}
+    assert "pyyaml>=5.1" in pyproject["project"]["optional-dependencies"]["testing"]
+
+
+def test_loading_the_plugin_imports_no_metric():
+    import subprocess
+    import sys
+
+    code = ("import sys, refscore.testing.pytest_plugin; "
+            "print(sorted(m for m in sys.modules if m.startswith(('refscore.metrics', 'refscore.testing.run'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
