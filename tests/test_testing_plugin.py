@@ -170,8 +170,12 @@ def test_no_checks_fails_the_test_with_the_fix(pytester):
 
 
 def test_the_pytest11_entry_point_is_declared():
-    import tomllib
     from pathlib import Path
+
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
 
     pyproject = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())
     assert pyproject["project"]["entry-points"]["pytest11"] == {"refscore": "refscore.testing.pytest_plugin"}
