@@ -103,7 +103,8 @@ class RefscoreSession:
         if actual_output is not None:
             case = TestCase(actual_output, case.expected_output, case.input, case.id, case.metadata, case.source)
         batch = self.batch(node, checks)
-        if batch is not None and any(c.id == case.id and c == case for c in batch.cases):
+        position = batch.positions.get(str(case.id)) if batch is not None else None
+        if position is not None and batch.cases[position] == case:     # the file's own output: batch result
             results = batch.results(str(case.id))
         else:   # an output produced by the test itself: scored on its own
             results = evaluate([case], checks, explain=self.settings.explain, n_bootstrap=1,

@@ -138,13 +138,14 @@ class TestRun:
         return [result for result in self.results() if not result.passed]
 
     @functools.cached_property
-    def _positions(self) -> dict[str, int]:
+    def positions(self) -> dict[str, int]:
+        """Case id -> position in :attr:`cases`."""
         return {str(case.id): index for index, case in enumerate(self.cases)}
 
     def index(self, case_id: str) -> int:
         """The position of a case by its id."""
         try:
-            return self._positions[case_id]
+            return self.positions[case_id]
         except KeyError:
             raise KeyError(f"no case with id {case_id!r}") from None
 
