@@ -7,8 +7,8 @@ the whole text, an approximation of its per-sentence union LCS); ROUGE-N the mis
 edit count; chrF the missing reference words; BERTScore the least-matched tokens.
 
 >>> from refscore.testing.checks import Check
->>> print(explain(Check("rougeL"), "the cat sat", ["the black cat sat on the mat"]))
-ROUGE-L F 0.600 (recall 0.429, precision 1.000); reference words outside the longest common subsequence: 'black', 'on', 'the', 'mat'
+>>> print(explain(Check("rougeL"), "the cat sat", ["the black cat sat"]))
+ROUGE-L F 0.857 (recall 0.750, precision 1.000); reference words outside the longest common subsequence: 'black'
 """
 from __future__ import annotations
 

@@ -39,7 +39,7 @@ def _rate_gate(summary: CheckSummary, minimum: float) -> GateResult:
 
 
 def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], baseline: SavedRun, *, alpha: float,
-                    n_bootstrap: int, seed: int | None) -> dict[str, GateResult]:
+                    n_bootstrap: int, seed: int | None, num_threads: int | None) -> dict[str, GateResult]:
     previous = {name: baseline.scores_for(name, o.check.spec.registry, o.check.metric.config_hash, case_ids)
                 for name, o in outcomes.items()}
     gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared")
@@ -50,7 +50,8 @@ def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], b
     nrefs = {outcome.nrefs for outcome in compared}
     comparisons = compare_with_baseline([o.check for o in compared], [o.scores for o in compared],
                                         [previous[o.check.name] for o in compared],
-                                        nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap, seed=seed)
+                                        nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap, seed=seed,
+                                        num_threads=num_threads)
     for name, comparison in comparisons.items():
         significant = comparison.p_value < alpha
         if comparison.mean == comparison.baseline_mean:
@@ -65,10 +66,12 @@ def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], b
 
 
 def evaluate_gates(outcomes: Mapping[str, CheckOutcome], summary: Mapping[str, CheckSummary], case_ids: list[str],
-                   baseline: SavedRun | None, *, alpha: float, n_bootstrap: int, seed: int | None) -> list[GateResult]:
+                   baseline: SavedRun | None, *, alpha: float, n_bootstrap: int, seed: int | None,
+                   num_threads: int | None = None) -> list[GateResult]:
     """Every gate of every check, in check order."""
     compared = {} if baseline is None else _baseline_gates(outcomes, case_ids, baseline, alpha=alpha,
-                                                           n_bootstrap=n_bootstrap, seed=seed)
+                                                           n_bootstrap=n_bootstrap, seed=seed,
+                                                           num_threads=num_threads)
     gates = []
     for name, outcome in outcomes.items():
         check, this = outcome.check, summary[name]

@@ -86,6 +86,7 @@ class SummarySettings:
     seed: int | None = 12345
     alpha: float = 0.05
     baseline: SavedRun | None = None
+    num_threads: int | None = None
 
 
 class TestRun:
@@ -111,14 +112,16 @@ class TestRun:
         settings = self.settings
         return summarize(self.checks, [o.scores for o in self.outcomes.values()],
                          [o.passed for o in self.outcomes.values()], nrefs.pop() if len(nrefs) == 1 else -1,
-                         confidence=settings.confidence, n_bootstrap=settings.n_bootstrap, seed=settings.seed)
+                         confidence=settings.confidence, n_bootstrap=settings.n_bootstrap, seed=settings.seed,
+                         num_threads=settings.num_threads)
 
     @functools.cached_property
     def gates(self) -> list[GateResult]:
         """Every gate of every check (pass rate, mean, baseline), in check order."""
         settings = self.settings
         return evaluate_gates(self.outcomes, self.summary, [str(case.id) for case in self.cases], settings.baseline,
-                              alpha=settings.alpha, n_bootstrap=settings.n_bootstrap, seed=settings.seed)
+                              alpha=settings.alpha, n_bootstrap=settings.n_bootstrap, seed=settings.seed,
+                              num_threads=settings.num_threads)
 
     @property
     def checks(self) -> list[Check]:
@@ -257,4 +260,4 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
             saved.scores_for(check.name, check.spec.registry, check.metric.config_hash, ids)
     outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
                 for check in check_list}
-    return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved))
+    return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved, num_threads))

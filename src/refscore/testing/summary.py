@@ -118,11 +118,13 @@ class CheckSummary:
 
 
 def summarize(checks: list[Check], scores: list[np.ndarray], passed: list[np.ndarray], nrefs: int, *,
-              confidence: float, n_bootstrap: int, seed: int | None) -> dict[str, CheckSummary]:
+              confidence: float, n_bootstrap: int, seed: int | None,
+              num_threads: int | None = None) -> dict[str, CheckSummary]:
     """Per check its :class:`CheckSummary`; the means' intervals come from one bootstrap of all checks."""
     mean_metric = CaseMean(checks)
     stats = mean_metric.from_scores(scores, nrefs)
-    ci = bootstrap_ci_from_statistics(mean_metric, stats, n=n_bootstrap, confidence=confidence, seed=seed)
+    ci = bootstrap_ci_from_statistics(mean_metric, stats, n=n_bootstrap, confidence=confidence, seed=seed,
+                                      num_threads=num_threads)
     summaries = {}
     for check, flags in zip(checks, passed):
         total, n_passed = len(flags), int(np.count_nonzero(flags))
@@ -146,14 +148,15 @@ class Comparison:
 
 
 def compare_with_baseline(checks: list[Check], scores: list[np.ndarray], baseline_scores: list[np.ndarray],
-                          nrefs: int, *, n_bootstrap: int, seed: int | None) -> dict[str, Comparison]:
+                          nrefs: int, *, n_bootstrap: int, seed: int | None,
+                          num_threads: int | None = None) -> dict[str, Comparison]:
     """Per check, a paired bootstrap of this run's per-case scores against the baseline's scores of the same cases
     (one draw of resamples for all checks)."""
     mean_metric = CaseMean(checks)
     current = mean_metric.from_scores(scores, nrefs)
     baseline = mean_metric.from_scores(baseline_scores, nrefs)
     result = paired_test_from_statistics(mean_metric, [("baseline", baseline), ("current", current)], test="bs",
-                                         n=n_bootstrap, seed=seed)
+                                         n=n_bootstrap, seed=seed, num_threads=num_threads)
     comparisons = {}
     for check in checks:
         before = result.result("baseline", check.name).score
