@@ -175,7 +175,7 @@ def main() -> None:
     bleu_diff = max(abs(sacrebleu.sentence_bleu(p, r).score / 100 - s)
                     for p, r, s in zip(predictions[:sample], references[:sample], scores["bleu"]))
     print(f"agreement: BLEU max |diff| vs sacreBLEU sentence_bleu on {sample} cases {bleu_diff:.2e}")
-    print(f"pass rates: " + ", ".join(f"{name} {s.pass_rate:.1%}" for name, s in run.summary.items()))
+    print("pass rates: " + ", ".join(f"{name} {s.pass_rate:.1%}" for name, s in run.summary.items()))
 
     wall, cpu, bare = time_cli()
     print(f"refscore check, 20 cases x 3 checks: {wall:.3f} s wall, {cpu:.3f} s CPU (medians of 7; a bare "

@@ -10,7 +10,6 @@ AssertionError: 1 of 1 checks failed
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from refscore.errors import InputError
 from refscore.testing.checks import Check
