@@ -190,3 +190,12 @@ def test_loading_the_plugin_imports_no_metric():
             "print(sorted(m for m in sys.modules if m.startswith(('refscore.metrics', 'refscore.testing.run'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_bad_cases_file_is_a_collection_error_naming_file_line_and_field(pytester):
+    pytester.makefile(".jsonl", cases='{"actual_output": "a"}\n')
+    pytester.makepyfile(MARKED_TEST.format(checks=', checks={"bleu": 0.3}'))
+    result = pytester.runpytest(*PLUGIN)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["refscore: *cases.jsonl: line 1: missing field 'expected_output'*"])
+    assert "Traceback" not in result.stdout.str()

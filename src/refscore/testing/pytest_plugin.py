@@ -186,8 +186,14 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         raise pytest.UsageError(f"{metafunc.definition.nodeid}: @pytest.mark.{MARKER} needs the cases file path")
     if "case" not in metafunc.fixturenames:
         raise pytest.UsageError(f"{metafunc.definition.nodeid}: a test marked {MARKER} takes a 'case' argument")
+    from refscore.errors import RefscoreError
+
     path = Path(metafunc.definition.path).parent / marker.args[0]
-    metafunc.parametrize("case", refscore_cases(path))
+    try:
+        cases = refscore_cases(path)
+    except (RefscoreError, OSError) as exc:    # a collection error with the message, no traceback
+        raise pytest.Collector.CollectError(f"refscore: {exc}") from None
+    metafunc.parametrize("case", cases)
 
 
 @pytest.fixture
