@@ -60,6 +60,7 @@ class ExitCode:
     """Distinct exit codes of the ``refscore`` command line."""
 
     OK = 0
+    CHECKS_FAILED = 1  # `refscore check`: a case or a gate failed
     USAGE = 2  # argparse: unknown option, missing argument
     UNKNOWN_METRIC = 3
     UNREADABLE_FILE = 4

@@ -1,0 +1,130 @@
+"""``refscore check CASES``: score test cases against thresholds, print a report, exit 0 / 1 for CI.
+
+Exit codes: 0 every case and gate passed; 1 (``ExitCode.CHECKS_FAILED``) a case or a gate failed; 2 usage (no
+checks); 3 unknown metric; 4 unreadable file; 7 bad input (a missing field, a threshold out of range, duplicate
+case ids, a bad configuration); 8 a missing optional dependency; 130 interrupted (no partial output file).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from refscore.cli.arguments import positive_int
+from refscore.cli.io import CliError
+from refscore.errors import ExitCode, InputError, MissingExtraError
+
+#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
+INTERRUPTED = 130
+
+
+def _check_flag(text: str) -> tuple[str, float | None]:
+    """``NAME`` or ``NAME=THRESHOLD`` of ``--check``."""
+    name, _, threshold = text.partition("=")
+    if not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME or NAME=THRESHOLD, got {text!r}")
+    if not threshold:
+        return name.strip(), None
+    try:
+        return name.strip(), float(threshold)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"threshold of {name!r} must be a number, got {threshold!r}") from None
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "check", help="check test cases (actual_output vs expected_output) against thresholds",
+        description="Score test cases (JSONL, JSON, CSV or YAML with actual_output and expected_output) with each "
+                    "check, print failing cases first, and exit 1 when a case or a gate fails (0 when all pass; "
+                    "2, 3, 4, 7, 8 for bad input, see docs/testing.md).")
+    parser.add_argument("cases", nargs="?", help="cases file (default: [tool.refscore] cases)")
+    parser.add_argument("-c", "--check", action="append", type=_check_flag, default=[], metavar="NAME[=THRESHOLD]",
+                        help="a check, e.g. bleu=0.3, rougeL, ter=0.4 (repeat; replaces the configured checks, "
+                             "keeping a configured check's options and bands)")
+    parser.add_argument("--config", metavar="FILE", help="pyproject.toml with [tool.refscore] (default: the "
+                        "nearest pyproject.toml)")
+    parser.add_argument("--min-pass-rate", type=float, metavar="R", help="gate: every check's minimum pass rate "
+                        "(0-1; default 1: every case must pass)")
+    parser.add_argument("--baseline", metavar="FILE", help="gate: fail a check that is significantly worse than "
+                        "this saved run (paired bootstrap)")
+    parser.add_argument("--alpha", type=float, default=None, help="significance level of the baseline gate (0.05)")
+    parser.add_argument("--save", metavar="FILE", help="save this run as JSON (a later --baseline)")
+    parser.add_argument("--junit-xml", metavar="FILE", help="write JUnit XML (one test per case and check)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="report format (default: text)")
+    parser.add_argument("--explain", choices=("failing", "all", "none"), default=None,
+                        help="explain failing cases (default), all or none")
+    parser.add_argument("--no-output-is-error", action="store_true", default=None,
+                        help="a case without actual_output is an input error (default: a failed case)")
+    parser.add_argument("--n-bootstrap", type=positive_int, default=1000, metavar="N",
+                        help="resamples of the means' bootstrap intervals and of the baseline's paired bootstrap "
+                             "(default 1000; the cost grows with N x cases)")
+    parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all)")
+    parser.set_defaults(handler=cmd_check)
+
+
+def _settings(args: argparse.Namespace) -> Any:
+    from refscore.testing.config import Settings, find_pyproject, load_settings
+
+    path = args.config or find_pyproject()
+    return load_settings(path) if path is not None else Settings()
+
+
+def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
+    from refscore.testing.checks import DEFAULT_THRESHOLD, Check
+
+    configured = {check.name: check for check in settings.checks}
+    checks = [configured[name].replace(threshold=threshold) if name in configured
+              else Check(name, DEFAULT_THRESHOLD if threshold is None else threshold)
+              for name, threshold in args.check] if args.check else list(configured.values())
+    if not checks:
+        raise CliError("no checks: give --check NAME[=THRESHOLD] (e.g. --check bleu=0.3) or configure "
+                       "[tool.refscore.checks] in pyproject.toml", ExitCode.USAGE)
+    if args.min_pass_rate is not None:
+        checks = [check.replace(min_pass_rate=args.min_pass_rate) for check in checks]
+    return checks
+
+
+def _run(args: argparse.Namespace) -> int:
+    from refscore.testing.report import json_report, junit_xml, text_report
+    from refscore.testing.run import evaluate
+    from refscore.testing.saved import write_text_atomic
+
+    settings = _settings(args)
+    cases = args.cases or settings.cases
+    if cases is None:
+        raise CliError("no cases file: give one (refscore check cases.jsonl) or set [tool.refscore] cases",
+                       ExitCode.USAGE)
+    run = evaluate(cases, _checks(args, settings), baseline=args.baseline,
+                   alpha=settings.alpha if args.alpha is None else args.alpha,
+                   explain=args.explain or settings.explain,
+                   no_output_is_error=bool(args.no_output_is_error or settings.no_output_is_error),
+                   n_bootstrap=args.n_bootstrap, num_threads=args.num_threads)
+    if args.junit_xml:
+        write_text_atomic(args.junit_xml, junit_xml(run))
+    if args.save:
+        run.save(args.save)
+    print(json_report(run) if args.format == "json" else text_report(run))
+    return ExitCode.OK if run.ok else ExitCode.CHECKS_FAILED
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from refscore.testing.checks import UnknownCheckError
+
+    for name in ("junit_xml", "save"):
+        target = getattr(args, name)
+        if target and not Path(target).parent.resolve().is_dir():
+            raise CliError(f"--{name.replace('_', '-')} {target}: the folder does not exist", ExitCode.UNREADABLE_FILE)
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        print("refscore: interrupted; no report file was written", file=sys.stderr)
+        return INTERRUPTED
+    except UnknownCheckError as exc:
+        raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
+    except MissingExtraError:
+        raise
+    except OSError as exc:
+        raise CliError(str(exc), ExitCode.UNREADABLE_FILE) from None
+    except (InputError, ValueError, TypeError) as exc:
+        raise CliError(str(exc), ExitCode.BAD_INPUT) from None

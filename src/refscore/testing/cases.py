@@ -1,0 +1,265 @@
+"""Test cases of a generation application: its ``actual_output`` and the ``expected_output`` (one or several).
+
+Cases load from JSON Lines, JSON (a list), CSV, YAML (the ``testing`` extra: PyYAML) or a pandas / Arrow table with
+the columns ``actual_output``, ``expected_output`` and optionally ``input``, ``id`` and ``metadata``
+(``prediction`` / ``references`` are accepted as aliases). An ``actual_output`` that is null or missing is valid:
+the case fails every check with the reason "no output". Errors name the file, the line (or row) and the field.
+
+>>> case = TestCase("Paris is the capital of France.", ["The capital of France is Paris."], id="capital")
+>>> case.references, case.prediction
+(['The capital of France is Paris.'], 'Paris is the capital of France.')
+>>> [c.id for c in load_cases([{"prediction": "a", "references": "a"}, {"actual_output": None,
+...                                                                     "expected_output": "b"}])]
+['case-1', 'case-2']
+"""
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from refscore.errors import InputError, InputTypeError, MissingExtraError
+
+KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
+SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
+
+
+@dataclass
+class TestCase:
+    """One test case. ``expected_output`` is a string or a non-empty list of strings (several acceptable outputs);
+    ``actual_output`` is None when the application returned nothing. ``source`` ("file:line") is set by the
+    loaders and used in messages."""
+
+    __test__: ClassVar[bool] = False    # not a pytest test class despite its name
+
+    actual_output: str | None
+    expected_output: str | list[str]
+    input: str | None = None
+    id: str | None = None
+    metadata: dict[str, Any] | None = None
+    source: str | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        where = self.source or (f"case {self.id!r}" if self.id is not None else "TestCase")
+        if self.actual_output is not None and not isinstance(self.actual_output, str):
+            raise InputTypeError(f"{where}: actual_output must be a string or None (no output), got "
+                                 f"{type(self.actual_output).__name__}")
+        expected = self.expected_output
+        if isinstance(expected, (list, tuple)):
+            if not expected:
+                raise InputError(f"{where}: expected_output is an empty list; give at least one expected output")
+            for index, item in enumerate(expected):
+                if not isinstance(item, str):
+                    raise InputTypeError(f"{where}: expected_output[{index}] must be a string, got "
+                                         f"{'null' if item is None else type(item).__name__}")
+            self.expected_output = list(expected)
+        elif not isinstance(expected, str):
+            raise InputTypeError(f"{where}: expected_output must be a string or a list of strings, got "
+                                 f"{'null' if expected is None else type(expected).__name__}")
+        if self.id is not None:
+            if isinstance(self.id, bool) or not isinstance(self.id, (str, int)):
+                raise InputTypeError(f"{where}: id must be a string or an integer, got {type(self.id).__name__}")
+            self.id = str(self.id)
+        if self.metadata is not None and not isinstance(self.metadata, Mapping):
+            raise InputTypeError(f"{where}: metadata must be a mapping, got {type(self.metadata).__name__}")
+
+    @property
+    def prediction(self) -> str | None:
+        """Alias of ``actual_output``."""
+        return self.actual_output
+
+    @property
+    def references(self) -> list[str]:
+        """``expected_output`` as a list."""
+        return [self.expected_output] if isinstance(self.expected_output, str) else list(self.expected_output)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields (``source`` left out)."""
+        return {"id": self.id, "input": self.input, "actual_output": self.actual_output,
+                "expected_output": self.expected_output, "metadata": self.metadata}
+
+
+def _is_missing(value: Any) -> bool:
+    """None, or the NaN / NA a pandas table holds in an empty cell."""
+    if value is None:
+        return True
+    if value.__class__ is str:
+        return False
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return type(value).__name__ in ("NAType", "NaTType")
+
+
+def _field(record: Mapping[str, Any], name: str, alias: str, where: str) -> tuple[bool, Any]:
+    """(present, value) of a field given by its name or its alias (not both)."""
+    if name in record:
+        if alias in record:
+            raise InputError(f"{where}: both {name!r} and its alias {alias!r} are given; keep one")
+        return True, record[name]
+    if alias in record:
+        return True, record[alias]
+    return False, None
+
+
+def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
+    """A :class:`TestCase` from one record; ``where`` ("cases.jsonl: line 3") prefixes every error."""
+    if not isinstance(record, Mapping):
+        raise InputTypeError(f"{where}: expected an object with 'actual_output' and 'expected_output', got "
+                             f"{type(record).__name__}")
+    _, actual = _field(record, "actual_output", "prediction", where)
+    present, expected = _field(record, "expected_output", "references", where)
+    if not present:
+        raise InputError(f"{where}: missing field 'expected_output' (or its alias 'references'); every case needs "
+                         f"the output it is checked against")
+    metadata = record.get("metadata")
+    if _is_missing(metadata):
+        metadata = None
+    if len(record) > 2:
+        extra = {key: value for key, value in record.items() if key not in KNOWN_FIELDS}
+        if extra:     # other columns of a table are kept as metadata
+            metadata = {**(metadata or {}), **extra}
+    text_input, case_id = record.get("input"), record.get("id")
+    return TestCase(None if _is_missing(actual) else actual, expected,
+                    input=None if _is_missing(text_input) else text_input,
+                    id=None if _is_missing(case_id) else case_id, metadata=metadata, source=where)
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise OSError(exc.errno, f"cannot read the cases file {path}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"{path}: line {line} is not valid UTF-8; re-encode the file as UTF-8") from None
+    return text.removeprefix("\ufeff")
+
+
+def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            yield f"{path}: line {number}", json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})") from None
+
+
+def _json_records(path: Path) -> Iterable[tuple[str, Any]]:
+    try:
+        data = json.loads(_read_text(path))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: line {exc.lineno} is not valid JSON ({exc.msg})") from None
+    if isinstance(data, Mapping) and "cases" in data:
+        data = data["cases"]
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a JSON list of cases (or an object with a 'cases' list)")
+    return ((f"{path}: case {index + 1}", record) for index, record in enumerate(data))
+
+
+def _csv_records(path: Path) -> Iterable[tuple[str, Any]]:
+    """Rows of a CSV file with a header; an empty ``actual_output`` cell is the empty string (CSV has no null)
+    and extra ``expected_output_2``, ``expected_output_3`` ... columns add expected outputs."""
+    reader = csv.reader(io.StringIO(_read_text(path), newline=""), strict=True)
+    try:
+        header = [name.strip() for name in next(reader, [])]
+        for row in reader:
+            line = reader.line_num
+            if not row:
+                continue
+            if len(row) != len(header):
+                raise InputError(f"{path}: line {line} has {len(row)} field(s) but the header has {len(header)}")
+            record: dict[str, Any] = dict(zip(header, row))
+            more = [record.pop(name) for name in header if name.startswith("expected_output_") and record[name]]
+            if more and "expected_output" in record:
+                record["expected_output"] = [record["expected_output"], *more]
+            yield f"{path}: line {line}", record
+    except csv.Error as exc:
+        raise InputError(f"{path}: line {reader.line_num}: malformed CSV ({exc}); quote fields that contain "
+                         f"commas, quotes or line breaks") from None
+
+
+def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
+    try:
+        import yaml
+    except ImportError:
+        raise MissingExtraError(f"reading YAML cases ({path})", "testing", "PyYAML") from None
+    text = _read_text(path)
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InputError(f"{path}: not valid YAML ({exc})") from None
+    if isinstance(data, Mapping) and "cases" in data:
+        data = data["cases"]
+        root = next(value for key, value in root.value if key.value == "cases")
+    if not isinstance(data, list):
+        raise InputError(f"{path}: expected a YAML list of cases (or a mapping with a 'cases' list)")
+    return ((f"{path}: line {node.start_mark.line + 1}", record) for node, record in zip(root.value, data))
+
+
+def _table_records(table: Any) -> Iterable[tuple[str, Any]] | None:
+    """Rows of a pandas DataFrame or a pyarrow Table (recognised without importing either), else None."""
+    module = type(table).__module__
+    if module.startswith("pandas") and hasattr(table, "to_dict"):
+        rows = table.to_dict("records")
+    elif module.startswith("pyarrow") and hasattr(table, "to_pylist"):
+        rows = table.to_pylist()
+    else:
+        return None
+    return ((f"table row {index}", row) for index, row in enumerate(rows))
+
+
+def _file_records(path: Path) -> Iterable[tuple[str, Any]]:
+    suffix = path.suffix.lower()
+    readers = {".jsonl": _jsonl_records, ".json": _json_records, ".csv": _csv_records, ".yaml": _yaml_records,
+               ".yml": _yaml_records}
+    if suffix not in readers:
+        raise InputError(f"{path}: unknown cases format {suffix or '(no extension)'!r}; use one of "
+                         f"{', '.join(SUFFIXES)}")
+    return readers[suffix](path)
+
+
+def load_cases(source: Any) -> list[TestCase]:
+    """Test cases from a file path, a pandas / Arrow table, or an iterable of :class:`TestCase` or mappings.
+
+    Cases without an ``id`` get ``case-N`` (N counts from 1 in input order); duplicate ids are an error.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        records: Iterable[tuple[str, Any]] = _file_records(Path(source))
+    else:
+        table = _table_records(source)
+        if table is not None:
+            records = table
+        elif isinstance(source, Iterable) and not isinstance(source, (bytes, Mapping)):
+            records = ((f"cases[{index}]", item) for index, item in enumerate(source))
+        else:
+            raise InputTypeError(f"cases must be a file path, a pandas/Arrow table or a list of TestCase objects or "
+                                 f"mappings, got {type(source).__name__}")
+    pairs = list(records)
+    cases = [item if isinstance(item, TestCase) else case_from_mapping(item, where) for where, item in pairs]
+    seen: dict[str, str] = {}
+    given = {id(item) for _, item in pairs if isinstance(item, TestCase)}
+    for index, case in enumerate(cases):
+        if case.id is None:     # the caller's own TestCase objects are copied, not changed
+            if id(case) in given:
+                case = cases[index] = dataclasses.replace(case)
+            case.id = f"case-{index + 1}"
+        where = case.source or f"cases[{index}]"
+        if case.id in seen:
+            raise InputError(f"{where}: duplicate case id {case.id!r} (first at {seen[case.id]}); give every case a "
+                             f"unique id")
+        seen[case.id] = where
+    return cases
+
+
+__all__ = ["TestCase", "case_from_mapping", "load_cases"]

@@ -1,0 +1,227 @@
+"""A check: one sentence-level metric, a threshold, bands and the suite gates of that metric.
+
+Check names: ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective order, exp smoothing), ``gleu``,
+``chrf``, ``ter`` (lower is better: a case passes when its TER is *at most* the threshold), ``rouge1``,
+``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and ``bertscore`` (F1). Scores are on
+the 0–1 scale. Keyword options go to the metric (``Check("chrf", word_order=2)`` is chrF++).
+
+>>> check = Check("bleu", threshold=0.3)
+>>> check.band(0.45), check.band(0.7), check.passes([0.29, 0.3]).tolist()
+('moderate overlap', 'very strong overlap', [False, True])
+>>> Check("ter", threshold=0.4).passes([0.2, 0.5]).tolist()
+[True, False]
+"""
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from refscore.errors import InputError, InputTypeError
+from refscore.metrics import get_metric_class
+from refscore.metrics.base import Metric, metric_with
+from refscore.stats import Statistics
+
+DEFAULT_THRESHOLD = 0.5
+
+#: BLEU's documented default bands (lower bounds): the reading evaluation platforms give sentence BLEU.
+BLEU_BANDS: dict[str, float] = {"very strong overlap": 0.6, "moderate overlap": 0.3, "low overlap": 0.0}
+
+
+class UnknownCheckError(InputError):
+    """A check names a metric refscore does not know."""
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """How a check name maps onto a refscore metric: registry name, fixed options, score range and direction."""
+
+    registry: str
+    label: str
+    options: tuple[tuple[str, Any], ...] = ()
+    low: float = 0.0
+    high: float = 1.0
+    higher_is_better: bool = True
+    bands: tuple[tuple[str, float], ...] = ()
+
+
+_ROUGE = re.compile(r"rouge([0-9]+|l|lsum)$")
+SPECS: dict[str, MetricSpec] = {
+    "bleu": MetricSpec("bleu", "BLEU", (("effective_order", True),), bands=tuple(BLEU_BANDS.items())),
+    "gleu": MetricSpec("gleu", "GLEU"),
+    "chrf": MetricSpec("chrf", "chrF"),
+    "ter": MetricSpec("ter", "TER", high=math.inf, higher_is_better=False),
+    "bertscore": MetricSpec("bertscore", "BERTScore F1", low=-1.0),
+}
+
+
+def check_names() -> list[str]:
+    """The metric names a check accepts."""
+    return [*SPECS, "rouge1", "rouge2", "rouge<n>", "rougeL", "rougeLsum"]
+
+
+def resolve_spec(metric: str) -> tuple[str, MetricSpec]:
+    """The canonical check name (``rougeL``, ``bleu``...) and its :class:`MetricSpec`; names are case-insensitive."""
+    if not isinstance(metric, str):
+        raise InputTypeError(f"a check's metric must be a name such as 'bleu' or 'rougeL', got "
+                             f"{type(metric).__name__}")
+    key = metric.strip().lower().replace("-", "")
+    if key in SPECS:
+        return key, SPECS[key]
+    match = _ROUGE.match(key)
+    if match:
+        kind = match.group(1)
+        name = f"rouge{ {'l': 'L', 'lsum': 'Lsum'}.get(kind, kind) }".replace(" ", "")
+        label = f"ROUGE-{ {'l': 'L', 'lsum': 'Lsum'}.get(kind, kind) }".replace(" ", "")
+        return name, MetricSpec("rouge", label, (("types", (name,)),))
+    raise UnknownCheckError(f"unknown metric {metric!r} for a check; choose from: {', '.join(check_names())}")
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputTypeError(f"{what} must be a number, got {value!r}")
+    if math.isnan(value):
+        raise InputError(f"{what} must be a number, got NaN")
+    return float(value)
+
+
+def _hashable(value: Any) -> Any:
+    """Lists (e.g. from TOML or YAML) as tuples, so equal options share one cached metric."""
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+class Check:
+    """One metric with a ``threshold`` (default 0.5), ``bands`` (label -> bound) and gates.
+
+    Args:
+        metric: a check name (see the module docstring).
+        threshold: a case passes when its score is >= threshold (TER: <= threshold).
+        bands: label -> lower bound (TER: upper bound); the band of a score is the first label whose bound it
+            reaches. Default: BLEU's documented bands, none for the other metrics.
+        name: the check's name in reports (default: the canonical metric name); two checks of one run need
+            different names.
+        min_mean: gate: the mean score over all cases must reach this (TER: stay at or below it).
+        min_pass_rate: gate: the share of passing cases must reach this (default 1.0: every case must pass).
+        options: metric options (``tokenize="intl"``, ``word_order=2``, ``model_type=...``).
+    """
+
+    def __init__(self, metric: str, threshold: float = DEFAULT_THRESHOLD, *, bands: Mapping[str, float] | None = None,
+                 name: str | None = None, min_mean: float | None = None, min_pass_rate: float = 1.0,
+                 **options: Any) -> None:
+        canonical, spec = resolve_spec(metric)
+        self.spec = spec
+        self.name = canonical if name is None else str(name)
+        fixed = dict(spec.options)
+        clash = sorted(set(fixed) & set(options) - {"effective_order"})
+        if clash:
+            raise InputError(f"check {self.name!r}: option {clash[0]!r} is set by the check name {canonical!r}; use "
+                             f"one check per ROUGE type (rouge1, rougeL, ...)")
+        self.options = {key: _hashable(value) for key, value in {**fixed, **options}.items()}
+        self.threshold = self._in_range(threshold, "threshold")
+        self.min_mean = None if min_mean is None else self._in_range(min_mean, "min_mean")
+        self.min_pass_rate = _number(min_pass_rate, f"check {self.name!r}: min_pass_rate")
+        if not 0.0 <= self.min_pass_rate <= 1.0:
+            raise InputError(f"check {self.name!r}: min_pass_rate must be between 0 and 1, got {min_pass_rate}")
+        chosen = dict(spec.bands) if bands is None else bands
+        if not isinstance(chosen, Mapping):
+            raise InputTypeError(f"check {self.name!r}: bands must be a mapping label -> bound, got "
+                                 f"{type(chosen).__name__}")
+        bounds = [(str(label), self._in_range(bound, f"band {label!r}", finite=False))
+                  for label, bound in chosen.items()]
+        self.bands = tuple(sorted(bounds, key=lambda item: item[1], reverse=spec.higher_is_better))
+        self.metric   # build it now: an unknown option is an error at definition, not at the first case
+
+    def replace(self, *, threshold: float | None = None, min_pass_rate: float | None = None) -> Check:
+        """A copy with another threshold and/or minimum pass rate (validated as in the constructor)."""
+        new = copy.copy(self)
+        if threshold is not None:
+            new.threshold = self._in_range(threshold, "threshold")
+        if min_pass_rate is not None:
+            new.min_pass_rate = _number(min_pass_rate, f"check {self.name!r}: min_pass_rate")
+            if not 0.0 <= new.min_pass_rate <= 1.0:
+                raise InputError(f"check {self.name!r}: min_pass_rate must be between 0 and 1, got {min_pass_rate}")
+        return new
+
+    def _in_range(self, value: Any, what: str, finite: bool = True) -> float:
+        number = _number(value, f"check {self.name!r}: {what}")
+        if finite and math.isinf(number):
+            raise InputError(f"check {self.name!r}: {what} must be a finite number, got {value}")
+        spec = self.spec
+        if not spec.low <= number <= spec.high:
+            hint = f"; scores are on the 0–1 scale: did you mean {number / 100:g}?" if 1 < number <= 100 else ""
+            raise InputError(f"check {self.name!r}: {what} {value} is outside {spec.label}'s range "
+                             f"[{spec.low:g}, {spec.high:g}]{hint}")
+        return number
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.spec.higher_is_better
+
+    @property
+    def label(self) -> str:
+        """The metric's display name, e.g. ``ROUGE-L``."""
+        return self.spec.label
+
+    @property
+    def metric(self) -> Metric:
+        """The refscore metric (shared by every check with the same options, so a model loads once)."""
+        return metric_with(get_metric_class(self.spec.registry), self.options)
+
+    def __repr__(self) -> str:
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items() if (k, v) not in self.spec.options)
+        return f"Check({self.name!r}, threshold={self.threshold:g}{options})"
+
+    def describe_threshold(self) -> str:
+        return f"{'>=' if self.higher_is_better else '<='} {self.threshold:g}"
+
+    def scores(self, hypotheses: Sequence[str], references: Sequence[Any], *,
+               num_threads: int | None = None) -> tuple[np.ndarray, Statistics]:
+        """The score of every case (one batch call of the metric) and the metric's statistics."""
+        stats = self.metric.statistics(list(hypotheses), list(references), num_threads=num_threads)
+        return np.asarray(self.metric.segment_scores(stats), dtype=np.float64), stats
+
+    def passes(self, scores: Any) -> np.ndarray:
+        """Whether each score passes the threshold."""
+        values = np.asarray(scores, dtype=np.float64)
+        return values >= self.threshold if self.higher_is_better else values <= self.threshold
+
+    def reaches(self, value: float, bound: float) -> bool:
+        """Whether ``value`` is at least as good as ``bound`` in this metric's direction."""
+        return value >= bound if self.higher_is_better else value <= bound
+
+    def band(self, score: float) -> str | None:
+        """The band label of a score (None when the check has no bands)."""
+        for label, bound in self.bands:
+            if self.reaches(score, bound):
+                return label
+        return self.bands[-1][0] if self.bands else None
+
+
+def as_checks(checks: Any) -> list[Check]:
+    """Checks from a :class:`Check`, a metric name, a list of either, or a mapping name -> threshold."""
+    if isinstance(checks, (Check, str)):
+        items: list[Any] = [checks]
+    elif isinstance(checks, Mapping):
+        items = [Check(name, threshold) for name, threshold in checks.items()]
+    elif isinstance(checks, Sequence):
+        items = list(checks)
+    else:
+        raise InputTypeError(f"checks must be a Check, a metric name, a list of them or a mapping name -> threshold, "
+                             f"got {type(checks).__name__}")
+    result = [item if isinstance(item, Check) else Check(item) for item in items]
+    if not result:
+        raise InputError("no checks given; give at least one, e.g. Check('bleu', threshold=0.3)")
+    names = [check.name for check in result]
+    duplicates = sorted({name for name in names if names.count(name) > 1})
+    if duplicates:
+        raise InputError(f"two checks are named {duplicates[0]!r}; give each a distinct name=")
+    return result
+
+
+__all__ = ["BLEU_BANDS", "Check", "DEFAULT_THRESHOLD", "UnknownCheckError", "as_checks", "check_names",
+           "resolve_spec"]

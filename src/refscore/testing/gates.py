@@ -1,0 +1,90 @@
+"""Suite gates: per check a minimum pass rate (default: every case), an optional minimum mean score, and — given a
+baseline run — "not significantly worse than the baseline" (a paired bootstrap on the per-case scores).
+
+A pass rate or a mean moves from run to run with the cases that happen to be hard; comparing the same cases
+paired, and failing only when the drop is larger than resampling the cases would produce (p < ``alpha``), tells a
+real regression from noise.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from refscore.testing.saved import SavedRun
+from refscore.testing.summary import CheckSummary, compare_with_baseline
+
+if TYPE_CHECKING:
+    from refscore.testing.run import CheckOutcome
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """One gate of one check: its kind (``pass_rate``, ``mean``, ``baseline``), whether it passed, and why."""
+
+    check: str
+    kind: str
+    passed: bool
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"check": self.check, "gate": self.kind, "passed": self.passed, "message": self.message}
+
+
+def _rate_gate(summary: CheckSummary, minimum: float) -> GateResult:
+    low, high = summary.pass_rate_interval
+    text = (f"pass rate {summary.passed}/{summary.cases} = {summary.pass_rate:.1%} "
+            f"({summary.confidence:.0%} Wilson interval {low:.1%}–{high:.1%}), required >= {minimum:.1%}")
+    return GateResult(summary.check, "pass_rate", summary.pass_rate >= minimum, text)
+
+
+def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], baseline: SavedRun, *, alpha: float,
+                    n_bootstrap: int, seed: int | None, num_threads: int | None) -> dict[str, GateResult]:
+    previous = {name: baseline.scores_for(name, o.check.spec.registry, o.check.metric.config_hash, case_ids)
+                for name, o in outcomes.items()}
+    gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared")
+             for name, scores in previous.items() if scores is None}
+    compared = [outcomes[name] for name, scores in previous.items() if scores is not None]
+    if not compared:
+        return gates
+    nrefs = {outcome.nrefs for outcome in compared}
+    comparisons = compare_with_baseline([o.check for o in compared], [o.scores for o in compared],
+                                        [previous[o.check.name] for o in compared],
+                                        nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap, seed=seed,
+                                        num_threads=num_threads)
+    for name, comparison in comparisons.items():
+        significant = comparison.p_value < alpha
+        if comparison.mean == comparison.baseline_mean:
+            detail = "equal to the baseline"
+        else:
+            verdict = ("significantly worse" if comparison.worse and significant else
+                       "worse, but not significantly" if comparison.worse else "not worse")
+            detail = f"{verdict} (paired bootstrap p = {comparison.p_value:.4f}, alpha {alpha:g})"
+        gates[name] = GateResult(name, "baseline", not (comparison.worse and significant),
+                                 f"mean {comparison.mean:.3f} vs baseline {comparison.baseline_mean:.3f}: {detail}")
+    return gates
+
+
+def evaluate_gates(outcomes: Mapping[str, CheckOutcome], summary: Mapping[str, CheckSummary], case_ids: list[str],
+                   baseline: SavedRun | None, *, alpha: float, n_bootstrap: int, seed: int | None,
+                   num_threads: int | None = None) -> list[GateResult]:
+    """Every gate of every check, in check order."""
+    compared = {} if baseline is None else _baseline_gates(outcomes, case_ids, baseline, alpha=alpha,
+                                                           n_bootstrap=n_bootstrap, seed=seed,
+                                                           num_threads=num_threads)
+    gates = []
+    for name, outcome in outcomes.items():
+        check, this = outcome.check, summary[name]
+        gates.append(_rate_gate(this, check.min_pass_rate))
+        if check.min_mean is not None:
+            low, high = this.mean_interval
+            op = ">=" if check.higher_is_better else "<="
+            gates.append(GateResult(name, "mean", check.reaches(this.mean, check.min_mean),
+                                    f"mean {this.mean:.3f} (bootstrap interval {low:.3f}–{high:.3f}), required "
+                                    f"{op} {check.min_mean:g}"))
+        if name in compared:
+            gates.append(compared[name])
+    return gates
+
+
+__all__ = ["GateResult", "evaluate_gates"]
