@@ -153,6 +153,7 @@ def cmd_example(args: argparse.Namespace) -> int:
 COMMAND_MODULES: list[str] = [
     "refscore.cli.compare",
     "refscore.cli.bertscore_baseline",
+    "refscore.cli.report",
 ]
 
 

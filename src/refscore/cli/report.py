@@ -1,0 +1,117 @@
+"""``refscore report``: one self-contained HTML page analysing systems with several metrics.
+
+    refscore report -r ref.txt -i baseline.txt sysA.txt sysB.txt -m bleu,chrf,ter -o report.html
+    refscore report -i outputs.jsonl -m bleu,chrf -o report.html   # records with 'system' and metadata fields
+
+Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV records sharing their references).
+Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain, document ...).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from refscore.cli.arguments import parse_seed, positive_int
+from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, decode_text, is_record_file,
+                             read_bytes, read_lines)
+from refscore.errors import ExitCode
+
+#: Record fields that are inputs, not metadata.
+_RESERVED = {"prediction", "references", "system", "id"}
+
+
+def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
+    rows = []
+    for line in read_lines(path):
+        if line.strip():
+            record = json.loads(line)  # already validated by the record reader
+            fields = {key: str(value) for key, value in record.items()
+                      if key not in _RESERVED and isinstance(value, (str, int, float, bool)) and value is not None}
+            rows.append((record.get("system"), fields))
+    return rows
+
+
+def _table_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
+    import csv
+    import io
+
+    tsv = path.lower().endswith(".tsv")
+    reader = csv.reader(io.StringIO(decode_text(read_bytes(path), path), newline=""), delimiter="\t" if tsv else ",",
+                        quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
+    rows = [row for row in reader if row]
+    names = [name.strip() for name in rows[0]] if rows else []
+    extra = [i for i, name in enumerate(names) if name.lower() not in _RESERVED
+             and not name.lower().startswith("reference") and name.lower() != "prediction"]
+    system = next((i for i, name in enumerate(names) if name.lower() == "system"), None)
+    return [(row[system] if system is not None else None, {names[i]: row[i] for i in extra}) for row in rows[1:]]
+
+
+def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]]:
+    """Metadata fields of the baseline system's records (one value per segment; missing values are empty)."""
+    rows: list[dict[str, str]] = []
+    for path in paths:
+        records = _jsonl_metadata(path) if path.lower().endswith(".jsonl") else _table_metadata(path)
+        for system, fields in records:
+            name = path if system is None else f"{path}:{system}"
+            if name == baseline_name:
+                rows.append(fields)
+    keys = list(dict.fromkeys(key for fields in rows for key in fields))
+    return {key: [fields.get(key, "") for fields in rows] for key in keys}
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from refscore.cli.compare import compare_inputs
+    from refscore.cli.main import metrics_from_args
+    from refscore.reporting import report, require_extra
+
+    require_extra()
+    check_stdin_once(args.references + args.input)
+    check_distinct_systems(args.input)
+    metrics = metrics_from_args(args.metrics, args)
+    systems, references = compare_inputs(args)
+    metadata = record_metadata(args.input, next(iter(systems))) if is_record_file(args.input[0]) else {}
+    baseline = args.baseline
+    if baseline is not None and baseline not in systems:
+        raise CliError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems)}", ExitCode.USAGE)
+    report(systems, references, metrics, metadata=metadata, baseline=baseline, output=args.output,
+           title=args.title, max_segments=args.max_segments, n=args.n, seed=args.seed,
+           num_threads=args.num_threads, progress=args.progress)
+    print(f"refscore: wrote {args.output} ({len(systems)} systems, {len(references)} segments, "
+          f"{', '.join(m.name for m in metrics)})")
+    return ExitCode.OK
+
+
+def register(commands: Any) -> None:
+    from refscore.cli.compare import add_seed_argument
+    from refscore.cli.main import add_metric_arguments
+    from refscore.metrics import REGISTRY
+
+    parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",
+                                 description="Score systems with several metrics and write one HTML page: "
+                                             "scores with bootstrap intervals, paired significance, "
+                                             "distributions, buckets, differences and a segment browser.")
+    parser.add_argument("-m", "--metrics", default="bleu,chrf,ter",
+                        help="comma-separated metrics (default: bleu,chrf,ter); known: " + ", ".join(REGISTRY))
+    parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
+                        help="reference file, one segment per line; repeat for several references")
+    parser.add_argument("-i", "--input", nargs="+", required=True, metavar="FILE",
+                        help="system outputs (the baseline first), or JSONL/CSV/TSV record files (then no -r) "
+                        "whose systems share their references; extra record fields become metadata buckets")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("--baseline", default=None, metavar="NAME",
+                        help="system compared with the others (default: the first)")
+    parser.add_argument("--title", default="refscore report", help="page title")
+    parser.add_argument("--max-segments", type=positive_int, default=None, metavar="N",
+                        help="segments whose texts are embedded (default 2000; numbers always use every segment)")
+    parser.add_argument("--n", type=positive_int, default=1000, metavar="N",
+                        help="bootstrap resamples of intervals and paired tests (default: 1000)")
+    add_seed_argument(parser)
+    parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bar on stderr (default: on a terminal for long runs)")
+    add_metric_arguments(parser)
+    parser.set_defaults(handler=cmd_report)
+
+
+__all__ = ["cmd_report", "record_metadata", "register"]
