@@ -1,0 +1,209 @@
+"""``refscore.report`` and ``refscore report`` without a browser: the numbers, the escaping, the sections, the
+sampling of texts, the command line and the missing-extra error (browser checks: test_report_browser.py)."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import numpy as np
+import pytest
+
+import refscore
+from refscore.cli.main import main
+from refscore.errors import ExitCode, InputError, MissingExtraError
+from refscore.example import load_example
+from refscore.metrics.bleu import BLEU
+from refscore.metrics.chrf import CHRF
+
+bokeh = pytest.importorskip("bokeh", reason="the report needs the 'report' extra: pip install 'refscore[report]'")
+
+from refscore.reporting import analysis  # noqa: E402
+from refscore.reporting.data import gather  # noqa: E402
+from refscore.reporting.render import safe_json  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def example():
+    return load_example()
+
+
+@pytest.fixture(scope="module")
+def example_data(example):
+    return gather(example.systems, example.references, [BLEU(), CHRF()], n=200)
+
+
+def embedded(page: str, element_id: str):
+    match = re.search(rf'<script type="application/json" id="{element_id}">(.*?)</script>', page, re.S)
+    return json.loads(match.group(1))
+
+
+# -- numbers ------------------------------------------------------------------------------------------------------
+def test_corpus_scores_match_sacrebleu(example, example_data) -> None:
+    sacrebleu = pytest.importorskip("sacrebleu")
+    streams = [[refs[0] for refs in example.references]]
+    for system, hypotheses in example.systems.items():
+        assert example_data.corpus[system]["bleu"] == pytest.approx(
+            sacrebleu.corpus_bleu(hypotheses, streams).score / 100, abs=1e-12)
+        assert example_data.corpus[system]["chrf"] == pytest.approx(
+            sacrebleu.corpus_chrf(hypotheses, streams).score / 100, abs=1e-12)
+
+
+def test_intervals_and_p_values_are_refscores_own(example, example_data) -> None:
+    system = "online-B"
+    ci = refscore.bootstrap_ci("bleu", example.systems[system], example.references, n=200)
+    assert example_data.intervals[system]["bleu"] == (ci.lower, ci.upper)
+    paired = refscore.paired_test("bleu", {s: example.systems[s] for s in ("online-B", "uedin-nmt")},
+                                  example.references, n=200)
+    assert example_data.p_values["bleu"]["online-B"]["uedin-nmt"] == paired.result("uedin-nmt", "bleu").p_value
+
+
+def test_bucket_scores_are_corpus_scores_of_the_bucket(example, example_data) -> None:
+    labels = analysis.segment_buckets(example_data)["reference length (words)"]
+    buckets = analysis.bucket_scores(example_data, "length", labels)
+    label = buckets.labels[1]
+    subset = [i for i, value in enumerate(labels) if value == label]
+    hyps = [example.systems["uedin-nmt"][i] for i in subset]
+    refs = [example.references[i] for i in subset]
+    assert buckets.counts[label] == len(subset)
+    assert buckets.scores[label]["uedin-nmt"]["bleu"] == BLEU().corpus_score(hyps, refs).score
+
+
+def test_cluster_ranking_splits_at_significant_differences() -> None:
+    p = {"a": {"b": 0.3, "c": 0.01}, "b": {"a": 0.3, "c": 0.2}, "c": {"a": 0.01, "b": 0.2}}
+    assert analysis.cluster_ranking(["c", "a", "b"], {"a": 3.0, "b": 2.0, "c": 1.0}, True, p) == [["a", "b"], ["c"]]
+    # lower is better (TER): the order flips
+    assert analysis.cluster_ranking(["a", "b", "c"], {"a": 3.0, "b": 2.0, "c": 1.0}, False, p) == [["c", "b"], ["a"]]
+
+
+def test_ngram_differences_count_clipped_matches() -> None:
+    data = gather({"a": ["the cat the cat", "x"], "b": ["a dog", "y"]}, [["the cat sat"], ["x y"]], [BLEU()], n=20)
+    diff = analysis.ngram_differences(data, "a", "b", min_count=1)
+    assert ("the cat", 1, 0) in diff.first_better  # the reference has one "the cat": clipped to 1
+    assert ("the", 1, 0) in diff.first_better and ("y", 0, 1) in diff.second_better
+
+
+def test_largest_differences_order() -> None:
+    data = gather({"a": ["x", "the cat sat", "b"], "b": ["x", "dog", "b"]}, ["x", "the cat sat", "c"], [CHRF()],
+                  n=20)
+    assert analysis.largest_differences(data, "a", "b", "chrf", top=1) == [1]
+
+
+# -- page ---------------------------------------------------------------------------------------------------------
+def test_safe_json_is_inert_in_a_script_element() -> None:
+    value = {"t": "</script><script>alert(1)</script> <!-- \u2028\u2029 & >"}
+    text = safe_json(value)
+    assert "<" not in text and ">" not in text and "&" not in text
+    assert "\u2028" not in text and "\u2029" not in text
+    assert json.loads(text) == value
+
+
+def test_page_has_every_section_and_no_external_resource(example) -> None:
+    page = refscore.report(example.systems, example.references, ["bleu", "chrf"], n=100)
+    for section in ("overview", "distributions", "buckets", "differences", "browser"):
+        assert f'<section id="{section}"' in page
+    from refscore.reporting.charts import bokeh_script
+
+    markup = page.replace(bokeh_script().replace("</script", "<\\/script"), "")
+    assert len(markup) < len(page) - 500_000  # BokehJS is inline
+    # no CDN, no remote font in our markup; BokehJS's own MathJax fallback (unused: no math text) is refused by
+    # the page's Content-Security-Policy, which allows no script source but the inline ones and no connection
+    assert not re.search(r'(src|href|url)\s*[=(]\s*["\']?(https?:)?//', markup)
+    assert "script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'" in page
+    assert "connect-src 'none'" in page
+    assert "Bokeh.embed.embed_item" in page and "Segment browser" in page
+    data = embedded(page, "refscore-data")
+    assert data["systems"] == list(example.systems) and data["nSegments"] == 300
+    assert len(data["segments"]["ids"]) == 300
+
+
+def test_untrusted_text_is_escaped_everywhere() -> None:
+    payload = '</script><script>window.__pwned=1</script>"><img src=x onerror=alert(1)>\u2028'
+    page = refscore.report({payload: [payload, "b"], "other": ["a", payload]}, [[payload], ["b"]], ["bleu"],
+                           metadata={"domain": [payload, "x"]}, title=payload, n=20)
+    assert "<img src=x" not in page and "window.__pwned=1</script>" not in page
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.S)
+    assert len(scripts) == 4  # data, charts, BokehJS, the page's script: the payload's </script> closed none
+    for attributes, text in scripts:
+        if "application/json" in attributes:  # U+2028 would end a JavaScript string literal in older parsers
+            assert "<" not in text and "\u2028" not in text and "\u2029" not in text
+    assert embedded(page, "refscore-data")["segments"]["hypotheses"][payload][0] == payload
+
+
+def test_large_inputs_embed_a_sample_of_texts_but_every_number() -> None:
+    hyps = [f"segment {i} words here" for i in range(60)]
+    page = refscore.report({"a": hyps, "b": hyps[::-1]}, [[h] for h in hyps], ["bleu"], max_segments=10, n=20)
+    data = embedded(page, "refscore-data")
+    assert data["nSegments"] == 60
+    assert 10 <= len(data["segments"]["ids"]) < 60
+    assert "Texts of" in page and "every number above uses all segments" in page
+
+
+def test_report_writes_the_file(tmp_path) -> None:
+    target = tmp_path / "r.html"
+    page = refscore.report({"a": ["x y"], "b": ["x"]}, ["x y"], "chrf", output=target, n=10)
+    assert target.read_text(encoding="utf-8") == page
+    assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary file left
+
+
+def test_bad_inputs_name_the_argument() -> None:
+    with pytest.raises(InputError, match=r"systems\['b'\] has 1 hypotheses but there are 2 references"):
+        refscore.report({"a": ["x", "y"], "b": ["x"]}, ["x", "y"], "bleu")
+    with pytest.raises(InputError, match="baseline 'c' is not one of the systems"):
+        refscore.report({"a": ["x"], "b": ["x"]}, ["x"], "bleu", baseline="c")
+    with pytest.raises(InputError, match="max_segments"):
+        refscore.report({"a": ["x"]}, ["x"], "bleu", max_segments=0)
+    with pytest.raises(InputError, match=r"metadata\['d'\]"):
+        refscore.report({"a": ["x"]}, ["x"], "bleu", metadata={"d": ["1", "2"]})
+
+
+def test_missing_extra_names_the_install_command(monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "bokeh", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'refscore\[report\]'"):
+        refscore.report({"a": ["x"]}, ["x"], "bleu")
+
+
+# -- command line ---------------------------------------------------------------------------------------------------
+def test_cli_text_inputs(tmp_path, capsys) -> None:
+    (tmp_path / "ref.txt").write_text("the cat sat\na dog\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("the cat sat\na cat\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("a cat sat\na dog\n", encoding="utf-8")
+    out = tmp_path / "report.html"
+    code = main(["report", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                 "-m", "bleu,chrf", "-o", str(out), "--n", "50", "--baseline", str(tmp_path / "b.txt")])
+    assert code == ExitCode.OK
+    data = embedded(out.read_text(encoding="utf-8"), "refscore-data")
+    assert data["systems"] == [str(tmp_path / "b.txt"), str(tmp_path / "a.txt")]
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_cli_jsonl_metadata_becomes_buckets(tmp_path) -> None:
+    records = [{"system": s, "prediction": h, "references": [r], "domain": d, "id": i}
+               for s in ("A", "B") for i, (h, r, d) in enumerate([("a b", "a b", "news"), ("c", "c d", "sport"),
+                                                                   ("e f", "e", "news")])]
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "-i", str(path), "-m", "bleu", "-o", str(out), "--n", "20"]) == ExitCode.OK
+    buckets = embedded(out.read_text(encoding="utf-8"), "refscore-data")["segments"]["buckets"]
+    assert buckets["domain"]["labels"] == ["news", "sport"] and buckets["domain"]["index"] == [0, 1, 0]
+    assert "id" not in buckets
+
+
+def test_cli_errors(tmp_path, capsys) -> None:
+    (tmp_path / "ref.txt").write_text("x\ny\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("x\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "a.txt"), "-o", str(out)]) == \
+        ExitCode.LINE_COUNT_MISMATCH
+    (tmp_path / "a.txt").write_text("x\ny\n", encoding="utf-8")
+    assert main(["report", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "a.txt"), "-o", str(out),
+                 "--baseline", "nope"]) == ExitCode.USAGE
+    assert "--baseline 'nope' is not one of the systems" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_one_system_report(tmp_path) -> None:
+    page = refscore.report({"only": ["a b c", "d"]}, ["a b c", "d e"], ["bleu", "ter"], n=20)
+    assert "One system only" in page
+    assert np.isfinite(embedded(page, "refscore-data")["segments"]["scores"]["ter"]["only"]).all()
