@@ -78,7 +78,7 @@ def test_cluster_ranking_splits_at_significant_differences() -> None:
 
 def test_ngram_differences_count_clipped_matches() -> None:
     data = gather({"a": ["the cat the cat", "x"], "b": ["a dog", "y"]}, [["the cat sat"], ["x y"]], [BLEU()], n=20)
-    diff = analysis.ngram_differences(data, "a", "b", min_count=1)
+    diff = analysis.ngram_differences(analysis.matched_ngrams(data), "a", "b", min_count=1)
     assert ("the cat", 1, 0) in diff.first_better  # the reference has one "the cat": clipped to 1
     assert ("the", 1, 0) in diff.first_better and ("y", 0, 1) in diff.second_better
 

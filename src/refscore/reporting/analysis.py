@@ -125,12 +125,23 @@ def _ngrams(toks: list[str], max_n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(toks[i:i + n]) for n in range(1, max_n + 1) for i in range(len(toks) - n + 1))
 
 
-def _matched(hyp: Counter[tuple[str, ...]], refs: list[Counter[tuple[str, ...]]]) -> Counter[tuple[str, ...]]:
-    """Reference n-grams matched by the hypothesis, clipped by the largest count in any reference (as BLEU)."""
-    limit: Counter[tuple[str, ...]] = Counter()
-    for ref in refs:
-        limit |= ref
-    return Counter({g: min(c, limit[g]) for g, c in hyp.items() if g in limit})
+def matched_ngrams(data: ReportData, max_n: int = 4) -> dict[str, Counter[tuple[str, ...]]]:
+    """Per system, how often each reference n-gram (1..``max_n`` tokens) is matched over the corpus: per segment
+    the hypothesis count clipped by the largest count in any reference (as BLEU), summed."""
+    reference_grams = [[_ngrams(tokens(r), max_n) for r in refs] for refs in data.references]
+    limits = []
+    for grams in reference_grams:
+        limit: Counter[tuple[str, ...]] = Counter()
+        for ref in grams:
+            limit |= ref
+        limits.append(limit)
+    totals: dict[str, Counter[tuple[str, ...]]] = {}
+    for system in data.systems:
+        total: Counter[tuple[str, ...]] = Counter()
+        for limit, hypothesis in zip(limits, data.hypotheses[system]):
+            total.update({g: min(c, limit[g]) for g, c in _ngrams(tokens(hypothesis), max_n).items() if g in limit})
+        totals[system] = total
+    return totals
 
 
 @dataclass(frozen=True)
@@ -144,23 +155,18 @@ class NgramDifference:
     second_better: list[tuple[str, int, int]]
 
 
-def ngram_differences(data: ReportData, first: str, second: str, max_n: int = 4, top: int = 15,
+def ngram_differences(matched: dict[str, Counter[tuple[str, ...]]], first: str, second: str, top: int = 15,
                       min_count: int = 3) -> NgramDifference:
-    """N-grams (1..``max_n``) of the references that one system matches and the other misses, over the corpus."""
-    counts_a: Counter[tuple[str, ...]] = Counter()
-    counts_b: Counter[tuple[str, ...]] = Counter()
-    for index, refs in enumerate(data.references):
-        ref_grams = [_ngrams(tokens(r), max_n) for r in refs]
-        counts_a.update(_matched(_ngrams(tokens(data.hypotheses[first][index]), max_n), ref_grams))
-        counts_b.update(_matched(_ngrams(tokens(data.hypotheses[second][index]), max_n), ref_grams))
+    """The n-grams of the references that one system matches and the other misses (from :func:`matched_ngrams`),
+    at least ``min_count`` matches by the two together."""
+    counts_a, counts_b = matched[first], matched[second]
     rows = [(" ".join(g), counts_a[g], counts_b[g]) for g in counts_a.keys() | counts_b.keys()
-            if counts_a[g] + counts_b[g] >= min_count]
+            if counts_a[g] + counts_b[g] >= min_count and counts_a[g] != counts_b[g]]
 
     def ratio(row: tuple[str, int, int]) -> float:
         return (row[1] + 1) / (row[1] + row[2] + 2)
 
-    rows.sort(key=lambda row: (-ratio(row), -row[1], row[0]))
-    first_better = [r for r in rows if r[1] > r[2]][:top]
+    first_better = sorted((r for r in rows if r[1] > r[2]), key=lambda row: (-ratio(row), -row[1], row[0]))[:top]
     second_better = sorted((r for r in rows if r[2] > r[1]), key=lambda row: (ratio(row), -row[2], row[0]))[:top]
     return NgramDifference(first, second, first_better, second_better)
 

@@ -81,8 +81,7 @@ def scatter_chart(data: ReportData, x_name: str, y_name: str) -> Any:
     bokeh = bokeh_modules()
     colours = system_colours(data.systems)
     fig = _figure(f"{y_name} vs {x_name} per segment (click a point to open it)", x_name, y_name)
-    hover = bokeh.models.HoverTool(tooltips=[("segment", "@segment"), ("system", "@system"), (x_name, "@x{0.000}"),
-                                             (y_name, "@y{0.000}")])
+    hover = bokeh.models.HoverTool(tooltips=[("segment", "@segment"), (x_name, "@x{0.000}"), (y_name, "@y{0.000}")])
     fig.add_tools(hover, bokeh.models.TapTool())
     step = max(1, int(np.ceil(data.n_segments / MAX_SCATTER_POINTS)))
     segments = np.arange(0, data.n_segments, step)
@@ -90,7 +89,7 @@ def scatter_chart(data: ReportData, x_name: str, y_name: str) -> Any:
         source = bokeh.models.ColumnDataSource({
             "x": np.round(data.segment_scores[system][x_name][segments], 4),
             "y": np.round(data.segment_scores[system][y_name][segments], 4),
-            "segment": segments, "system": [system] * len(segments)})
+            "segment": segments})
         fig.scatter("x", "y", source=source, size=5, alpha=0.55, color=colours[system], legend_label=system,
                     selection_color=colours[system], nonselection_alpha=0.3)
         source.selected.js_on_change("indices", bokeh.models.CustomJS(args={"source": source}, code=_OPEN_SEGMENT))

@@ -153,8 +153,9 @@ def _segment_button(index: int) -> str:
 
 def differences_html(data: ReportData, pairs: list[tuple[str, str]], top: list[int]) -> str:
     parts = []
+    matched = analysis.matched_ngrams(data) if pairs else {}
     for first, second in pairs:
-        diff = analysis.ngram_differences(data, first, second)
+        diff = analysis.ngram_differences(matched, first, second)
 
         def ngram_table(rows: list[tuple[str, int, int]], who: str) -> str:
             body = "".join(f"<tr><td>{e(g)}</td><td>{a}</td><td>{b}</td></tr>" for g, a, b in rows)
