@@ -2,7 +2,7 @@
 
 Charts carry numbers, segment indices and system/score names only, never segment text; the page embeds each chart
 as a JSON item (see :mod:`refscore.reporting.render`). Colours: the Okabe–Ito colour-blind-safe palette for systems
-(Bokeh's ``Colorblind``), viridis beyond eight systems.
+(Bokeh's ``Colorblind``, without its yellow), viridis beyond seven systems.
 """
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def bokeh_modules() -> Any:
 
 def system_colours(systems: list[str]) -> dict[str, str]:
     bokeh = bokeh_modules()
-    palette = bokeh.palettes.Colorblind[8]
+    okabe_ito = bokeh.palettes.Colorblind[8]
+    palette = [colour for colour in okabe_ito if colour.upper() != "#F0E442"]  # yellow: unreadable on white
     if len(systems) > len(palette):
         palette = bokeh.palettes.viridis(len(systems))
     return {system: palette[i] for i, system in enumerate(systems)}
@@ -106,8 +107,14 @@ def bucket_chart(buckets: BucketScores, data: ReportData, name: str) -> Any:
     values = [buckets.scores[label][system].get(name, float("nan")) for label, system in factors]
     source = bokeh.models.ColumnDataSource({"x": factors, "score": values,
                                             "colour": [colours[system] for _, system in factors],
+                                            "system": [system for _, system in factors],
                                             "segments": [buckets.counts[label] for label, _ in factors]})
-    fig.vbar(x="x", top="score", width=0.85, source=source, fill_color="colour", line_color="colour")
+    fig.vbar(x="x", top="score", width=0.85, source=source, fill_color="colour", line_color="colour",
+             legend_field="system")
+    _legend(fig)
+    fig.legend.click_policy = "none"  # one renderer: hiding would hide every bar
+    fig.legend.orientation = "horizontal"
+    fig.add_layout(fig.legend[0], "above")  # above the plot: bars reach every corner
     fig.add_tools(bokeh.models.HoverTool(tooltips=[("bucket, system", "@x"), (name, "@score{0.0000}"),
                                                    ("segments", "@segments")]))
     fig.xaxis.major_label_text_font_size = "0pt"  # system names are in the colours and the legend table

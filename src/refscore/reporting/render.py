@@ -158,7 +158,7 @@ def differences_html(data: ReportData, pairs: list[tuple[str, str]], top: list[i
         diff = analysis.ngram_differences(matched, first, second)
 
         def ngram_table(rows: list[tuple[str, int, int]], who: str) -> str:
-            body = "".join(f"<tr><td>{e(g)}</td><td>{a}</td><td>{b}</td></tr>" for g, a, b in rows)
+            body = "".join(f"<tr><td class=text>{e(g)}</td><td>{a}</td><td>{b}</td></tr>" for g, a, b in rows)
             return (f'<table class="ngrams"><caption>{e(who)} matches more often</caption><thead><tr>'
                     f'<th scope="col">n-gram</th><th scope="col">{e(first)}</th><th scope="col">{e(second)}</th>'
                     f'</tr></thead><tbody>{body or "<tr><td colspan=3>none</td></tr>"}</tbody></table>')
