@@ -207,3 +207,42 @@ def test_one_system_report(tmp_path) -> None:
     page = refscore.report({"only": ["a b c", "d"]}, ["a b c", "d e"], ["bleu", "ter"], n=20)
     assert "One system only" in page
     assert np.isfinite(embedded(page, "refscore-data")["segments"]["scores"]["ter"]["only"]).all()
+
+
+def test_cli_ctrl_c_leaves_no_file_and_no_traceback(tmp_path, capsys, monkeypatch) -> None:
+    import refscore.reporting.render as render_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(render_module, "render", interrupted)
+    (tmp_path / "ref.txt").write_text("x y\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    code = main(["report", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "ref.txt"), "-o", str(out),
+                 "--n", "10"])
+    assert code == 130 and not out.exists() and list(tmp_path.iterdir()) == [tmp_path / "ref.txt"]
+    assert capsys.readouterr().err == f"refscore: interrupted; {out} was not written\n"
+
+
+def test_cli_csv_extra_columns_become_buckets(tmp_path) -> None:
+    path = tmp_path / "in.csv"
+    path.write_text("system,prediction,reference,domain\nA,a b,a b,news\nA,c,c d,chat\nB,a,a b,news\nB,c d,c d,chat\n",
+                    encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "-i", str(path), "-m", "chrf", "-o", str(out), "--n", "20"]) == ExitCode.OK
+    data = embedded(out.read_text(encoding="utf-8"), "refscore-data")
+    assert data["systems"] == [f"{path}:A", f"{path}:B"]
+    assert data["segments"]["buckets"]["domain"] == {"labels": ["news", "chat"], "index": [0, 1]}
+
+
+def test_progress_bar_on_request(capsys) -> None:
+    refscore.report({"a": ["x"], "b": ["y"]}, ["x"], "bleu", n=10, progress=True)
+    assert "report" in capsys.readouterr().err
+
+
+def test_report_is_a_lazy_public_function_never_shadowed() -> None:
+    import importlib
+
+    importlib.import_module("refscore.reporting.render")
+    assert "report" in dir(refscore) and callable(refscore.report)
+    assert refscore.report.__module__ == "refscore.reporting"

@@ -7,6 +7,7 @@ segment opens with its highlights, untrusted text runs nothing (a canary global 
 """
 from __future__ import annotations
 
+import base64
 import os
 import shutil
 import time
@@ -104,6 +105,7 @@ def rows(browser) -> list[str]:
 def test_hostile_text_runs_nothing(browser, hostile_report: Path, artifacts: Path) -> None:
     load(browser, hostile_report)
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
+
     browser.find_element("css selector", '#segment-table tbody tr[data-segment="3"]').click()
     browser.find_element("css selector", '#segment-table tbody tr[data-segment="0"]').click()
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
@@ -181,3 +183,21 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     browser.execute_script("arguments[0].click()", button)
     assert browser.find_element("id", "segment-title").text == f"Segment #{button.get_attribute('data-segment')}"
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
+
+    # a scatter point is linked to its segment: selecting it (what a click does) opens that segment
+    segment = browser.execute_script("""
+        for (const doc of Bokeh.documents) for (const model of doc.all_models) {
+          const data = model.data;
+          if (data && data.segment !== undefined && data.x !== undefined) {
+            model.selected.indices = [7];
+            return Number(data.segment[7]);
+          }
+        }
+        return null;""")
+    assert segment is not None
+    assert browser.find_element("id", "segment-title").text == f"Segment #{segment}"
+
+    # printable: Chromium renders the page as a PDF (print CSS: no controls, the full table)
+    pdf = base64.b64decode(browser.print_page())
+    assert pdf.startswith(b"%PDF") and len(pdf) > 50_000
+    (artifacts / "example.pdf").write_bytes(pdf)

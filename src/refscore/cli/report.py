@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from refscore.cli.arguments import parse_seed, positive_int
@@ -17,6 +18,8 @@ from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once,
                              read_bytes, read_lines)
 from refscore.errors import ExitCode
 
+#: Exit status after Ctrl-C (the shell's 128 + SIGINT).
+INTERRUPTED = 130
 #: Record fields that are inputs, not metadata.
 _RESERVED = {"prediction", "references", "system", "id"}
 
@@ -74,9 +77,13 @@ def cmd_report(args: argparse.Namespace) -> int:
     baseline = args.baseline
     if baseline is not None and baseline not in systems:
         raise CliError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems)}", ExitCode.USAGE)
-    report(systems, references, metrics, metadata=metadata, baseline=baseline, output=args.output,
-           title=args.title, max_segments=args.max_segments, n=args.n, seed=args.seed,
-           num_threads=args.num_threads, progress=args.progress)
+    try:
+        report(systems, references, metrics, metadata=metadata, baseline=baseline, output=args.output,
+               title=args.title, max_segments=args.max_segments, n=args.n, seed=args.seed,
+               num_threads=args.num_threads, progress=args.progress)
+    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback; the file is written atomically, so none exists
+        print(f"refscore: interrupted; {args.output} was not written", file=sys.stderr)
+        return INTERRUPTED
     print(f"refscore: wrote {args.output} ({len(systems)} systems, {len(references)} segments, "
           f"{', '.join(m.name for m in metrics)})")
     return ExitCode.OK
