@@ -246,3 +246,21 @@ def test_report_is_a_lazy_public_function_never_shadowed() -> None:
     importlib.import_module("refscore.reporting.render")
     assert "report" in dir(refscore) and callable(refscore.report)
     assert refscore.report.__module__ == "refscore.reporting"
+
+
+def test_bertscore_heatmaps_are_the_scorers_token_similarities() -> None:
+    pytest.importorskip("torch", reason="BERTScore needs the bertscore extra")
+    from bertscore_helpers import minilm_path
+
+    from refscore.metrics.bertscore import BERTScoreMetric
+
+    metric = BERTScoreMetric(model_type=minilm_path(), num_layers=4)
+    hyps = {"a": ["the cat sat on the mat", "hello"], "b": ["a cat sat", "hello there"]}
+    refs = [["the cat sat on a mat", "x"], ["hello there"]]
+    page = refscore.report(hyps, refs, ["bleu", metric], n=20)
+    maps = embedded(page, "refscore-data")["heatmaps"]
+    assert sorted(maps) == ["0", "1"] and sorted(maps["0"]) == ["a", "b"]
+    sim, hyp_tokens, ref_tokens = metric.scorer.similarity_matrix("a cat sat", "the cat sat on a mat")
+    assert maps["0"]["b"]["hyp"] == hyp_tokens and maps["0"]["b"]["ref"] == ref_tokens
+    assert maps["0"]["b"]["sim"] == np.rint(100 * sim).astype(int).ravel().tolist()
+    assert embedded(refscore.report(hyps, refs, ["bleu"], n=20), "refscore-data")["heatmaps"] == {}

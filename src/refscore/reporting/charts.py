@@ -44,6 +44,11 @@ def system_colours(systems: list[str]) -> dict[str, str]:
     return {system: palette[i] for i, system in enumerate(systems)}
 
 
+def viridis() -> list[str]:
+    """The viridis scale (256 colours, perceptually uniform and colour-blind safe) for heatmap cells."""
+    return list(bokeh_modules().palettes.Viridis256)
+
+
 def _figure(title: str, x_label: str, y_label: str, **options: Any) -> Any:
     bokeh = bokeh_modules()
     fig = bokeh.plotting.figure(title=title, height=HEIGHT, sizing_mode="stretch_width",

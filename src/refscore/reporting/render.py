@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from refscore._version import __version__
-from refscore.reporting import analysis, charts
+from refscore.reporting import analysis, charts, heatmaps
 from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
@@ -215,10 +215,12 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
         "differences": differences_html(data, pairs, keep),
     }
     shown = sample_segments(data.n_segments, max_segments, keep)
+    heatmap_segments = heatmaps.choose_segments(keep, shown.tolist())
     payload = {
         "systems": data.systems, "scoreNames": data.score_names, "metricOf": data.metric_of,
         "higherIsBetter": data.higher_is_better, "colours": charts.system_colours(data.systems),
         "nSegments": data.n_segments, "segments": segment_payload(data, shown, segment_buckets),
+        "heatmaps": heatmaps.heatmaps(data, heatmap_segments), "viridis": charts.viridis(),
     }
     sample_note = ("" if len(shown) == data.n_segments else
                    f"<p class=note>Texts of {len(shown)} of {data.n_segments} segments are embedded (an even sample "

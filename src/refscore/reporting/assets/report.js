@@ -124,8 +124,38 @@
       card.appendChild(el("div", data.scoreNames.map((n) => n + " " + fmt(seg.scores[n][system][openRow])).join(" · "),
                           { class: "scores" }));
       card.appendChild(highlighted(hyp, spans(mode, hyp, refs)));
+      const map = (data.heatmaps[String(seg.ids[openRow])] || {})[system];
+      if (map) card.appendChild(heatmap(map));
       box.appendChild(card);
     }
+  }
+
+  /* BERTScore token similarities as a table: hypothesis tokens as rows, reference tokens as columns. */
+  function heatmap(map) {
+    const details = el("details", null, { class: "heatmap" });
+    details.appendChild(el("summary", "BERTScore token similarity (×100; rows: hypothesis, columns: reference)"));
+    const table = el("table");
+    const head = el("tr");
+    head.appendChild(el("th"));
+    for (const token of map.ref) head.appendChild(el("th", token, { scope: "col" }));
+    table.appendChild(el("thead")).appendChild(head);
+    const body = table.appendChild(el("tbody"));
+    const palette = data.viridis, width = map.ref.length;
+    map.hyp.forEach((token, i) => {
+      const tr = el("tr");
+      tr.appendChild(el("th", token, { scope: "row" }));
+      for (let j = 0; j < width; j++) {
+        const value = map.sim[i * width + j];
+        const level = Math.max(0, Math.min(255, Math.round(value * 2.55)));
+        const td = el("td", value, { title: token + " / " + map.ref[j] + ": " + value });
+        td.style.background = palette[level];
+        td.style.color = level > 150 ? "#000" : "#fff";
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    });
+    details.appendChild(table);
+    return details;
   }
   function openSegment(id) {
     const detail = $("segment-detail");
