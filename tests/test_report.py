@@ -264,3 +264,56 @@ def test_bertscore_heatmaps_are_the_scorers_token_similarities() -> None:
     assert maps["0"]["b"]["hyp"] == hyp_tokens and maps["0"]["b"]["ref"] == ref_tokens
     assert maps["0"]["b"]["sim"] == np.rint(100 * sim).astype(int).ravel().tolist()
     assert embedded(refscore.report(hyps, refs, ["bleu"], n=20), "refscore-data")["heatmaps"] == {}
+
+
+# -- test-case view -------------------------------------------------------------------------------------------------
+def saved_run(explanation: str = "few matches") -> dict:
+    """A run in the JSON form of refscore.testing's TestRun.to_dict() (format 1)."""
+    def case(case_id, passed, score):
+        return {"id": case_id, "input": "question", "actual_output": f"output {case_id}", "expected_output": "ref",
+                "metadata": {}, "results": [{"id": case_id, "check": "chrf", "score": score, "threshold": ">= 0.5",
+                                             "passed": passed, "band": None if passed else "poor", "reason": None,
+                                             "explanation": None if passed else explanation}]}
+    return {"refscore_test_run": 1, "ok": False,
+            "checks": [{"name": "chrf", "metric": "chrf", "threshold": ">= 0.5", "higher_is_better": True,
+                        "config_hash": "x", "scores": [0.9, 0.1]}],
+            "cases": [case("c-pass", True, 0.9), case("c-fail", False, 0.1)],
+            "summary": {"chrf": {"check": "chrf", "cases": 2, "passed": 1, "pass_rate": 0.5,
+                                 "pass_rate_interval": [0.09, 0.91], "mean": 0.5, "mean_interval": [0.1, 0.9],
+                                 "confidence": 0.95}},
+            "gates": [{"check": "chrf", "gate": "pass_rate", "passed": False, "message": "pass rate 1/2 < 90%"}]}
+
+
+def test_test_case_view_lists_failing_cases_first_with_explanations(tmp_path) -> None:
+    payload = "</script><img src=x onerror=alert(1)>"
+    page = refscore.report(test_run=saved_run(payload), title="checks", output=tmp_path / "t.html")
+    assert '<section id="test-cases"' in page and "<script" not in page  # the view alone needs no script
+    assert page.index("c-fail") < page.index("c-pass")
+    assert "FAILED" in page and "pass rate 1/2 &lt; 90%" in page and "<span class=tag>poor</span>" in page
+    assert "<img" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    (tmp_path / "run.json").write_text(json.dumps(saved_run()), encoding="utf-8")
+    assert main(["report", "--test-run", str(tmp_path / "run.json"), "-o", str(tmp_path / "cli.html")]) == 0
+    assert "few matches" in (tmp_path / "cli.html").read_text(encoding="utf-8")
+
+
+def test_test_case_view_beside_the_systems() -> None:
+    page = refscore.report({"a": ["x y"], "b": ["x"]}, ["x y"], "bleu", test_run=saved_run(), n=10)
+    assert '<a href="#test-cases">' in page and page.index('id="browser"') < page.index('id="test-cases"')
+
+
+def test_test_run_errors() -> None:
+    with pytest.raises(InputError, match="not a refscore test run"):
+        refscore.report(test_run={"cases": []})
+    with pytest.raises(InputError, match="systems and references, a test_run, or both"):
+        refscore.report()
+    with pytest.raises(InputError, match="references is missing"):
+        refscore.report({"a": ["x"]})
+
+
+def test_test_case_view_of_a_real_test_run() -> None:
+    testing = pytest.importorskip("refscore.testing", reason="refscore.testing is not on this branch yet")
+    run = testing.evaluate([{"actual_output": "Paris is the capital.", "expected_output": "Paris is the capital."},
+                            {"actual_output": "Berlin", "expected_output": "The capital of France is Paris."}],
+                           [testing.Check("chrf", threshold=0.5)])
+    page = refscore.report(test_run=run)
+    assert page.index("case-2") < page.index("case-1") and "FAILED" in page

@@ -73,8 +73,15 @@ def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     references[3] = PAYLOADS[2] + references[3]
     metadata = {"domain": [PAYLOADS[1] if i % 2 else "news</script>" for i in range(40)]}
     path = tmp_path_factory.mktemp("report") / "hostile.html"
+    test_run = {"refscore_test_run": 1, "ok": False, "checks": [{"name": PAYLOADS[1]}], "summary": {},
+                "gates": [{"check": PAYLOADS[1], "gate": "pass_rate", "passed": False, "message": PAYLOADS[2]}],
+                "cases": [{"id": PAYLOADS[k], "input": PAYLOADS[k - 1], "actual_output": PAYLOADS[k],
+                           "expected_output": PAYLOADS[0],
+                           "results": [{"check": PAYLOADS[1], "score": 0.1, "threshold": PAYLOADS[3], "passed": False,
+                                        "band": PAYLOADS[4], "reason": None, "explanation": PAYLOADS[5]}]}
+                          for k in range(len(PAYLOADS))]}
     refscore.report(systems, references, ["bleu", "chrf", "rouge"], metadata=metadata, output=path, n=200,
-                    title=PAYLOADS[0])
+                    title=PAYLOADS[0], test_run=test_run)
     return path
 
 
@@ -109,6 +116,8 @@ def test_hostile_text_runs_nothing(browser, hostile_report: Path, artifacts: Pat
     browser.find_element("css selector", '#segment-table tbody tr[data-segment="3"]').click()
     browser.find_element("css selector", '#segment-table tbody tr[data-segment="0"]').click()
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
+    browser.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert browser.find_element("id", "test-cases").is_displayed()
     assert browser.execute_script("return document.querySelectorAll('main img, main svg[onload]').length") == 0
     text = browser.find_element("id", "segment-texts").text
     assert "<script>window.__pwned = 1</script>" in text  # shown as text, not run

@@ -66,26 +66,41 @@ def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]
 def cmd_report(args: argparse.Namespace) -> int:
     from refscore.cli.compare import compare_inputs
     from refscore.cli.main import metrics_from_args
-    from refscore.reporting import report, require_extra
+    from refscore.reporting import require_extra
 
+    if not args.input:
+        if args.test_run is None:
+            raise CliError("report needs system outputs (-i FILE ...) or a saved test run (--test-run RUN.json)",
+                           ExitCode.USAGE)
+        if args.references:
+            raise CliError("-r references need system outputs: add -i FILE ...", ExitCode.USAGE)
+        return _write(args, None, None, [], {})
     require_extra()
     check_stdin_once(args.references + args.input)
     check_distinct_systems(args.input)
     metrics = metrics_from_args(args.metrics, args)
     systems, references = compare_inputs(args)
     metadata = record_metadata(args.input, next(iter(systems))) if is_record_file(args.input[0]) else {}
-    baseline = args.baseline
-    if baseline is not None and baseline not in systems:
-        raise CliError(f"--baseline {baseline!r} is not one of the systems: {', '.join(systems)}", ExitCode.USAGE)
+    if args.baseline is not None and args.baseline not in systems:
+        raise CliError(f"--baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}",
+                       ExitCode.USAGE)
+    return _write(args, systems, references, metrics, metadata)
+
+
+def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, references: list[list[str]] | None,
+           metrics: list[Any], metadata: dict[str, list[str]]) -> int:
+    from refscore.reporting import report
+
     try:
-        report(systems, references, metrics, metadata=metadata, baseline=baseline, output=args.output,
-               title=args.title, max_segments=args.max_segments, n=args.n, seed=args.seed,
+        report(systems, references, metrics, metadata=metadata, baseline=args.baseline, test_run=args.test_run,
+               output=args.output, title=args.title, max_segments=args.max_segments, n=args.n, seed=args.seed,
                num_threads=args.num_threads, progress=args.progress)
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback; the file is written atomically, so none exists
         print(f"refscore: interrupted; {args.output} was not written", file=sys.stderr)
         return INTERRUPTED
-    print(f"refscore: wrote {args.output} ({len(systems)} systems, {len(references)} segments, "
-          f"{', '.join(m.name for m in metrics)})")
+    what = [f"{len(systems)} systems, {len(references)} segments, {', '.join(m.name for m in metrics)}"
+            if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
+    print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")
     return ExitCode.OK
 
 
@@ -102,10 +117,13 @@ def register(commands: Any) -> None:
                         help="comma-separated metrics (default: bleu,chrf,ter); known: " + ", ".join(REGISTRY))
     parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
                         help="reference file, one segment per line; repeat for several references")
-    parser.add_argument("-i", "--input", nargs="+", required=True, metavar="FILE",
+    parser.add_argument("-i", "--input", nargs="+", default=[], metavar="FILE",
                         help="system outputs (the baseline first), or JSONL/CSV/TSV record files (then no -r) "
                         "whose systems share their references; extra record fields become metadata buckets")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("--test-run", default=None, metavar="RUN.json",
+                        help="a refscore.testing run saved as JSON (TestRun.save): adds the test-case view; alone "
+                        "(no -i), the page has that view only")
     parser.add_argument("--baseline", default=None, metavar="NAME",
                         help="system compared with the others (default: the first)")
     parser.add_argument("--title", default="refscore report", help="page title")

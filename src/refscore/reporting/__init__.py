@@ -1,5 +1,5 @@
-"""``refscore.report()`` (this package, named ``reporting`` so that the function ``refscore.report`` is never shadowed by
-a submodule of the same name): one self-contained HTML page analysing several systems with several metrics.
+"""``refscore.report()``: one self-contained HTML page analysing several systems with several metrics (this package
+is named ``reporting`` so that a submodule named ``report`` never shadows the function ``refscore.report``).
 
 Sections: overview (scores, bootstrap intervals, signatures, paired significance, ranking clusters), distributions,
 buckets, differences and a segment browser. See ``docs/report.md``. Needs the ``report`` extra (Bokeh).
@@ -67,9 +67,9 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
         raise
 
 
-def report(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
+def report(systems: Mapping[str, Sequence[str]] | None = None, references: Sequence[Any] | None = None,
            metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
-           metadata: Mapping[str, Sequence[Any]] | None = None, baseline: str | None = None,
+           metadata: Mapping[str, Sequence[Any]] | None = None, baseline: str | None = None, test_run: Any = None,
            output: str | os.PathLike[str] | None = None, title: str = "refscore report",
            max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
            num_threads: int | None = None, progress: bool | None = None) -> str:
@@ -85,17 +85,35 @@ def report(systems: Mapping[str, Sequence[str]], references: Sequence[Any],
             embed an even sample of texts.
         n, seed: bootstrap resamples and seed of the intervals and paired tests (sacreBLEU's defaults).
         progress: progress bar on stderr (``None``: automatic for long runs on a terminal).
+        test_run: a ``refscore.testing`` run (a ``TestRun``, its ``to_dict()`` or the path of a saved run): adds
+            the test-case view; alone (no systems), the page has that view only.
     """
+    if systems is None and references is None:
+        if test_run is None:
+            raise InputError("report needs systems and references, a test_run, or both")
+        from refscore.reporting.render import render_test_run
+        from refscore.reporting.testcases import load_test_run
+
+        page = render_test_run(load_test_run(test_run), title=title)
+        if output is not None:
+            write_atomically(output, page)
+        return page
+    if systems is None or references is None:
+        raise InputError(f"report: {'systems' if systems is None else 'references'} is missing; give systems and "
+                         f"references together")
     require_extra()
     from refscore.reporting.data import gather
     from refscore.reporting.render import DEFAULT_MAX_SEGMENTS, render
+    from refscore.reporting.testcases import load_test_run
+
+    run = load_test_run(test_run) if test_run is not None else None
 
     limit = DEFAULT_MAX_SEGMENTS if max_segments is None else max_segments
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InputError(f"max_segments must be a positive integer, got {max_segments!r}")
     data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, baseline=baseline, n=n,
                   seed=seed, num_threads=num_threads, progress=progress)
-    page = render(data, title=title, max_segments=limit)
+    page = render(data, title=title, max_segments=limit, test_run=run)
     if output is not None:
         write_atomically(output, page)
     return page

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from refscore._version import __version__
-from refscore.reporting import analysis, charts, heatmaps
+from refscore.reporting import analysis, charts, heatmaps, testcases
 from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
@@ -200,8 +200,27 @@ def _asset(name: str) -> str:
     return resources.files("refscore.reporting").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def render(data: ReportData, *, title: str = "refscore report", max_segments: int = DEFAULT_MAX_SEGMENTS) -> str:
-    """The complete HTML page of a report."""
+TEST_CASES_QUESTION = "Which cases fail, on which check, by how much, and why?"
+
+
+def test_cases_section(test_run: dict[str, Any] | None) -> str:
+    """The test-case section (empty without a test run)."""
+    if test_run is None:
+        return ""
+    return (f'<section id="test-cases" aria-labelledby="test-cases-title"><h2 id="test-cases-title">Test cases</h2>'
+            f'<p class="question">{TEST_CASES_QUESTION}</p>{testcases.test_cases_html(test_run)}</section>')
+
+
+def render_test_run(test_run: dict[str, Any], *, title: str = "refscore report") -> str:
+    """A page with the test-case view only (no systems to compare): static HTML, no script."""
+    return Template(_asset("test_run.html")).substitute(
+        title=e(title), version=e(__version__), css=_asset("report.css"),
+        test_cases_section=test_cases_section(test_run))
+
+
+def render(data: ReportData, *, title: str = "refscore report", max_segments: int = DEFAULT_MAX_SEGMENTS,
+           test_run: dict[str, Any] | None = None) -> str:
+    """The complete HTML page of a report (with the test-case view when ``test_run`` is given)."""
     items: list[dict[str, Any]] = []
     segment_buckets = analysis.segment_buckets(data)
     bucket_results = [analysis.bucket_scores(data, name, labels) for name, labels in segment_buckets.items()]
@@ -230,5 +249,6 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
                   n_segments=str(data.n_segments), sample_note=sample_note, css=_asset("report.css"),
                   bokeh_js=charts.bokeh_script().replace("</script", "<\\/script"),
                   report_js=_asset("report.js"), data_json=safe_json(payload), charts_json=safe_json(items),
-                  metrics=e(", ".join(m.name for m in data.metrics)))
+                  metrics=e(", ".join(m.name for m in data.metrics)), test_cases_section=test_cases_section(test_run),
+                  test_cases_nav=' <a href="#test-cases">Test cases</a>' if test_run is not None else "")
     return Template(_asset("template.html")).substitute(fields)
