@@ -317,3 +317,15 @@ def test_test_case_view_of_a_real_test_run() -> None:
                            [testing.Check("chrf", threshold=0.5)])
     page = refscore.report(test_run=run)
     assert page.index("case-2") < page.index("case-1") and "FAILED" in page
+
+
+@pytest.mark.parametrize("module", ["refscore.reporting", "refscore.reporting.data", "refscore.reporting.analysis",
+                                    "refscore.reporting.charts", "refscore.reporting.render",
+                                    "refscore.reporting.heatmaps", "refscore.reporting.testcases",
+                                    "refscore.cli.report"])
+def test_docstring_examples(module) -> None:
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted > 0 and failures == 0

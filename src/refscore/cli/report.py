@@ -51,7 +51,17 @@ def _table_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
 
 
 def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]]:
-    """Metadata fields of the baseline system's records (one value per segment; missing values are empty)."""
+    """Metadata fields of the baseline system's records (one value per segment; missing values are empty).
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "in.jsonl")
+    >>> records = [{"prediction": "a", "references": ["a"], "domain": "news"},
+    ...            {"prediction": "b", "references": ["b"], "doc": 7}]
+    >>> with open(path, "w") as stream:
+    ...     _ = stream.write("".join(json.dumps(record) + chr(10) for record in records))
+    >>> record_metadata([path], path)
+    {'domain': ['news', ''], 'doc': ['', '7']}
+    """
     rows: list[dict[str, str]] = []
     for path in paths:
         records = _jsonl_metadata(path) if path.lower().endswith(".jsonl") else _table_metadata(path)

@@ -29,8 +29,11 @@ MAX_CATEGORIES = 30
 
 
 def tokens(text: str) -> list[str]:
-    """>>> tokens("Hello, world's 2 cats!")
-    ['Hello', ',', 'world', "'", 's', '2', 'cats', '!']"""
+    """The display tokens of a text.
+
+    >>> tokens("Hello, world's 2 cats!")
+    ['Hello', ',', 'world', "'", 's', '2', 'cats', '!']
+    """
     return TOKEN.findall(text)
 
 

@@ -36,6 +36,11 @@ def bokeh_modules() -> Any:
 
 
 def system_colours(systems: list[str]) -> dict[str, str]:
+    """One colour per system.
+
+    >>> system_colours(["a", "b", "c"])
+    {'a': '#0072B2', 'b': '#E69F00', 'c': '#009E73'}
+    """
     bokeh = bokeh_modules()
     okabe_ito = bokeh.palettes.Colorblind[8]
     palette = [colour for colour in okabe_ito if colour.upper() != "#F0E442"]  # yellow: unreadable on white
