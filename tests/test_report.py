@@ -329,3 +329,12 @@ def test_docstring_examples(module) -> None:
 
     failures, attempted = doctest.testmod(importlib.import_module(module))
     assert attempted > 0 and failures == 0
+
+
+def test_empty_strings_and_a_single_segment_are_valid() -> None:
+    page = refscore.report({"a": ["", "x y", ""], "b": ["x", "", ""]}, ["", "x y", "z"], ["bleu", "chrf", "ter"],
+                           n=20)
+    scores = embedded(page, "refscore-data")["segments"]["scores"]
+    assert scores["ter"]["b"] == [1.0, 1.0, 1.0] and scores["bleu"]["a"] == [0.0, 0.0, 0.0]
+    single = refscore.report({"a": ["x"], "b": [""]}, [""], ["chrf"], n=5)
+    assert embedded(single, "refscore-data")["nSegments"] == 1
