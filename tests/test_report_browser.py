@@ -155,6 +155,19 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     assert browser.find_element("css selector", '#segment-table th[data-key="uedin-nmt"]').get_attribute(
         "aria-sort") == "descending"
 
+    # the difference column of two chosen systems sorts where they differ most
+    browser.execute_script("const b = document.getElementById('diff-b'); b.value = 'PROMT-Rule-based';"
+                           "b.dispatchEvent(new Event('change'));")
+    browser.find_element("css selector", '#segment-table th[data-key="diff"] button').click()
+    top = rows(browser)[0]
+    scores = browser.execute_script(
+        "const d = JSON.parse(document.getElementById('refscore-data').textContent).segments;"
+        "const r = d.ids.indexOf(Number(arguments[0]));"
+        "return d.ids.map((_, k) => d.scores.bleu['PROMT-Rule-based'][k] - d.scores.bleu['uedin-nmt'][k])"
+        ".concat([r]);", top)
+    *differences, top_row = scores
+    assert differences[top_row] == max(differences)
+
     search = browser.find_element("id", "filter-text")
     search.send_keys("Trump")
     filtered = rows(browser)

@@ -8,7 +8,7 @@
   const rowOf = new Map(seg.ids.map((id, row) => [id, row]));
   const $ = (id) => document.getElementById(id);
   const state = { score: data.scoreNames[0], system: "", sortKey: "id", sortDir: 1, text: "", min: null, max: null,
-                  bucketKind: "", bucket: "" };
+                  bucketKind: "", bucket: "", diffA: data.systems[0], diffB: data.systems[1] || data.systems[0] };
 
   function el(tag, text, attrs) {
     const node = document.createElement(tag);
@@ -182,6 +182,10 @@
   function value(row, key) {
     if (key === "id") return seg.ids[row];
     if (key === "ref") return seg.references[row][0];
+    if (key === "diff") {
+      const a = seg.scores[state.score][state.diffA][row], b = seg.scores[state.score][state.diffB][row];
+      return a === null || b === null ? null : b - a;
+    }
     if (key === "spread") {
       const v = data.systems.map((s) => seg.scores[state.score][s][row]).filter((x) => x !== null);
       return v.length ? Math.max(...v) - Math.min(...v) : null;
@@ -220,6 +224,7 @@
   function renderHead() {
     const tr = el("tr");
     const columns = [["id", "#"], ["ref", "reference"], ...data.systems.map((s) => [s, s]), ["spread", "spread"]];
+    if (data.systems.length > 1) columns.push(["diff", state.diffB + " − " + state.diffA]);
     for (const [key, label] of columns) {
       const th = el("th", null, { scope: "col", "data-key": key });
       if (state.sortKey === key) th.setAttribute("aria-sort", state.sortDir > 0 ? "ascending" : "descending");
@@ -246,6 +251,10 @@
       tr.appendChild(el("td", seg.references[row][0], { class: "text" }));
       for (const s of data.systems) tr.appendChild(el("td", fmt(seg.scores[state.score][s][row])));
       tr.appendChild(el("td", fmt(value(row, "spread"))));
+      if (data.systems.length > 1) {
+        const diff = value(row, "diff");
+        tr.appendChild(el("td", diff === null ? "–" : (diff > 0 ? "+" : "") + fmt(diff)));
+      }
       body.appendChild(tr);
     }
     $("segment-table").replaceChild(body, $("segment-table").tBodies[0]);
@@ -255,13 +264,18 @@
   function setUpFilters() {
     for (const name of data.scoreNames) option($("filter-score"), name, name);
     option($("filter-system"), "", "any system");
-    for (const s of data.systems) { option($("filter-system"), s, s); option($("highlight-system"), s, s); }
+    for (const s of data.systems) {
+      for (const id of ["filter-system", "highlight-system", "diff-a", "diff-b"]) option($(id), s, s);
+    }
+    $("diff-a").value = state.diffA;
+    $("diff-b").value = state.diffB;
     option($("filter-bucket-kind"), "", "all segments");
     for (const kind of Object.keys(seg.buckets)) option($("filter-bucket-kind"), kind, kind);
     const number = (input) => (input.value === "" ? null : Number(input.value));
     const update = () => {
       state.text = $("filter-text").value; state.score = $("filter-score").value; state.system = $("filter-system").value;
       state.min = number($("filter-min")); state.max = number($("filter-max")); state.bucket = $("filter-bucket").value;
+      state.diffA = $("diff-a").value; state.diffB = $("diff-b").value;
       render();
     };
     $("filter-bucket-kind").addEventListener("change", () => {
@@ -273,7 +287,8 @@
       update();
     });
     for (const id of ["filter-text", "filter-min", "filter-max"]) $(id).addEventListener("input", update);
-    for (const id of ["filter-score", "filter-system", "filter-bucket"]) $(id).addEventListener("change", update);
+    for (const id of ["filter-score", "filter-system", "filter-bucket", "diff-a", "diff-b"])
+      $(id).addEventListener("change", update);
     $("filter-bucket-kind").dispatchEvent(new Event("change"));
     $("highlight-mode").addEventListener("change", renderDetail);
     $("highlight-system").addEventListener("change", renderDetail);
