@@ -3,7 +3,8 @@ segments x 4 lexical metrics), and, when Chromium is installed, the time until t
 
 Data: ../shared/data/wmt22/en-de (2037 segments, reference ref.txt), the first three systems in name order.
 Metrics: BLEU, chrF, TER and GLEU (one headline score each); ``--metrics`` changes them (e.g. add rouge).
-Times the in-process ``refscore.report(...)`` (wall and CPU; metrics, 1,000 bootstrap resamples per interval,
+Times the in-process ``refscore.report(...)`` (wall and CPU time: wall time is inflated when the machine is
+shared; metrics, 1,000 bootstrap resamples per interval,
 every pairwise paired bootstrap, analyses, charts and the page), split into gathering and rendering, and the
 ``refscore report`` command as a separate process (imports and file reading included).
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -86,9 +88,13 @@ def main() -> None:
         output = Path(folder) / "report.html"
         command = [sys.executable, "-m", "refscore.cli", "report", "-r", str(args.data / "ref.txt"),
                    "-i", *map(str, paths), "-m", args.metrics, "-o", str(output)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, check=True, capture_output=True)
-        print(f"command line: {time.perf_counter() - start:.2f} s wall; page {output.stat().st_size / 1e6:.2f} MB")
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+        print(f"command line: {wall:.2f} s wall ({cpu:.2f} s CPU); page {output.stat().st_size / 1e6:.2f} MB")
         if args.browser:
             timings = browser_timings(output)
             print(f"headless Chromium (best of 3): interactive after {timings['interactive']:.0f} ms, all charts "
