@@ -117,7 +117,8 @@ def significance_html(data: ReportData) -> str:
 def _chart(items: list[dict[str, Any]], fig: Any, css_class: str = "chart") -> str:
     target = f"chart-{len(items)}"
     items.append({"target": target, "item": charts.chart_item(fig)})
-    return f'<div class="{css_class}" id="{target}"></div>'
+    # for screen readers: what the chart shows (its numbers are in the tables beside it)
+    return f'<div class="{css_class}" id="{target}" role="figure" aria-label="Chart: {e(fig.title.text)}"></div>'
 
 
 def distributions_html(data: ReportData, items: list[dict[str, Any]]) -> str:
