@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import re
 from importlib import resources
 from string import Template
 from typing import Any
@@ -34,6 +35,15 @@ def safe_json(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return "".join(_JSON_ESCAPES.get(char, char) for char in text) if any(c in text for c in _JSON_ESCAPES) \
         else text
+
+
+def inline_script(code: str) -> str:
+    """JavaScript safe inside ``<script>``: a ``</script`` (any case) in a string would end the element early.
+
+    >>> inline_script('s = "</SCRIPT>"')
+    's = "<\\\\/SCRIPT>"'
+    """
+    return re.sub(r"</(script)", r"<\\/\1", code, flags=re.IGNORECASE)
 
 
 def _numbers(values: np.ndarray, digits: int = 4) -> list[float | None]:
@@ -248,8 +258,8 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
     fields = {name: html_text for name, html_text in sections.items()}
     fields.update(title=e(title), version=e(__version__), systems=e(", ".join(data.systems)),
                   n_segments=str(data.n_segments), sample_note=sample_note, css=_asset("report.css"),
-                  bokeh_js=charts.bokeh_script().replace("</script", "<\\/script"),
-                  report_js=_asset("report.js"), data_json=safe_json(payload), charts_json=safe_json(items),
+                  bokeh_js=inline_script(charts.bokeh_script()),
+                  report_js=inline_script(_asset("report.js")), data_json=safe_json(payload), charts_json=safe_json(items),
                   metrics=e(", ".join(m.name for m in data.metrics)), test_cases_section=test_cases_section(test_run),
                   test_cases_nav=' <a href="#test-cases">Test cases</a>' if test_run is not None else "")
     return Template(_asset("template.html")).substitute(fields)
