@@ -13,7 +13,7 @@ import json
 import sys
 from typing import Any
 
-from refscore.cli.arguments import parse_seed, positive_int
+from refscore.cli.arguments import positive_int
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, decode_text, is_record_file,
                              read_bytes, read_lines)
 from refscore.errors import ExitCode

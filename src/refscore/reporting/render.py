@@ -258,8 +258,8 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
     fields = {name: html_text for name, html_text in sections.items()}
     fields.update(title=e(title), version=e(__version__), systems=e(", ".join(data.systems)),
                   n_segments=str(data.n_segments), sample_note=sample_note, css=_asset("report.css"),
-                  bokeh_js=inline_script(charts.bokeh_script()),
-                  report_js=inline_script(_asset("report.js")), data_json=safe_json(payload), charts_json=safe_json(items),
+                  bokeh_js=inline_script(charts.bokeh_script()), report_js=inline_script(_asset("report.js")),
+                  data_json=safe_json(payload), charts_json=safe_json(items),
                   metrics=e(", ".join(m.name for m in data.metrics)), test_cases_section=test_cases_section(test_run),
                   test_cases_nav=' <a href="#test-cases">Test cases</a>' if test_run is not None else "")
     return Template(_asset("template.html")).substitute(fields)
