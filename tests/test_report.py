@@ -340,3 +340,30 @@ def test_empty_strings_and_a_single_segment_are_valid() -> None:
     assert scores["ter"]["b"] == [1.0, 1.0, 1.0] and scores["bleu"]["a"] == [0.0, 0.0, 0.0]
     single = refscore.report({"a": ["x"], "b": [""]}, [""], ["chrf"], n=5)
     assert embedded(single, "refscore-data")["nSegments"] == 1
+
+
+def test_sources_give_source_buckets_and_are_shown(tmp_path) -> None:
+    for name, text in (("ref.txt", "a b\nc d e f\n"), ("a.txt", "a b\nc d\n"), ("b.txt", "a\nc d e f\n"),
+                       ("src.txt", "x " * 12 + "\ny\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "a.txt"), str(tmp_path / "b.txt"),
+                 "--source", str(tmp_path / "src.txt"), "-m", "chrf", "-o", str(out), "--n", "10"]) == ExitCode.OK
+    segments = embedded(out.read_text(encoding="utf-8"), "refscore-data")["segments"]
+    assert segments["sources"] == ["x " * 11 + "x", "y"]
+    assert segments["buckets"]["source length (words)"] == {"labels": ["< 10", "10–20"], "index": [1, 0]}
+    (tmp_path / "src.txt").write_text("only one\n", encoding="utf-8")
+    assert main(["report", "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "a.txt"), "--source",
+                 str(tmp_path / "src.txt"), "-o", str(out)]) == ExitCode.LINE_COUNT_MISMATCH
+    with pytest.raises(InputError, match="sources has 1 segments but there are 2 references"):
+        refscore.report({"a": ["x", "y"]}, ["x", "y"], "bleu", sources=["s"])
+
+
+def test_jsonl_source_field_gives_the_sources(tmp_path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text("\n".join(json.dumps({"prediction": p, "references": [r], "source": s})
+                              for p, r, s in (("a", "a", "src 1"), ("b c", "b", "src 2"))) + "\n", encoding="utf-8")
+    out = tmp_path / "r.html"
+    assert main(["report", "-i", str(path), "-m", "chrf", "-o", str(out), "--n", "10"]) == ExitCode.OK
+    segments = embedded(out.read_text(encoding="utf-8"), "refscore-data")["segments"]
+    assert segments["sources"] == ["src 1", "src 2"] and "source" not in segments["buckets"]

@@ -81,7 +81,7 @@ def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                         "band": PAYLOADS[4], "reason": None, "explanation": PAYLOADS[5]}]}
                           for k in range(len(PAYLOADS))]}
     refscore.report(systems, references, ["bleu", "chrf", "rouge"], metadata=metadata, output=path, n=200,
-                    title=PAYLOADS[0], test_run=test_run)
+                    title=PAYLOADS[0], test_run=test_run, sources=[PAYLOADS[i % len(PAYLOADS)] for i in range(40)])
     return path
 
 
@@ -121,6 +121,7 @@ def test_hostile_text_runs_nothing(browser, hostile_report: Path, artifacts: Pat
     assert browser.execute_script("return document.querySelectorAll('main img, main svg[onload]').length") == 0
     text = browser.find_element("id", "segment-texts").text
     assert "<script>window.__pwned = 1</script>" in text  # shown as text, not run
+    assert browser.find_element("css selector", "#segment-texts .source").text == "Source\n" + PAYLOADS[0]
     assert browser.title == PAYLOADS[0]
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []

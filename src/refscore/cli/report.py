@@ -20,8 +20,8 @@ from refscore.errors import ExitCode
 
 #: Exit status after Ctrl-C (the shell's 128 + SIGINT).
 INTERRUPTED = 130
-#: Record fields that are inputs, not metadata.
-_RESERVED = {"prediction", "references", "system", "id"}
+#: Record fields that are inputs, not metadata ("source" gives the source segments).
+_RESERVED = {"prediction", "references", "system", "id", "source"}
 
 
 def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
@@ -30,7 +30,7 @@ def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
         if line.strip():
             record = json.loads(line)  # already validated by the record reader
             fields = {key: str(value) for key, value in record.items()
-                      if key not in _RESERVED and isinstance(value, (str, int, float, bool)) and value is not None}
+                      if (key not in _RESERVED or key == "source") and isinstance(value, (str, int, float, bool))}
             rows.append((record.get("system"), fields))
     return rows
 
@@ -44,8 +44,8 @@ def _table_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
                         quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
     rows = [row for row in reader if row]
     names = [name.strip() for name in rows[0]] if rows else []
-    extra = [i for i, name in enumerate(names) if name.lower() not in _RESERVED
-             and not name.lower().startswith("reference") and name.lower() != "prediction"]
+    extra = [i for i, name in enumerate(names) if (name.lower() not in _RESERVED or name.lower() == "source")
+             and not name.lower().startswith("reference")]
     system = next((i for i, name in enumerate(names) if name.lower() == "system"), None)
     return [(row[system] if system is not None else None, {names[i]: row[i] for i in extra}) for row in rows[1:]]
 
@@ -73,6 +73,14 @@ def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]
     return {key: [fields.get(key, "") for fields in rows] for key in keys}
 
 
+def split_sources(metadata: dict[str, list[str]]) -> tuple[dict[str, list[str]], list[str] | None]:
+    """The ``source`` field (any case) of the records as the source segments, apart from the metadata."""
+    key = next((k for k in metadata if k.lower() == "source"), None)
+    if key is None:
+        return metadata, None
+    return {k: v for k, v in metadata.items() if k != key}, metadata[key]
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from refscore.cli.compare import compare_inputs
     from refscore.cli.main import metrics_from_args
@@ -84,27 +92,33 @@ def cmd_report(args: argparse.Namespace) -> int:
                            ExitCode.USAGE)
         if args.references:
             raise CliError("-r references need system outputs: add -i FILE ...", ExitCode.USAGE)
-        return _write(args, None, None, [], {})
+        return _write(args, None, None, [], {}, None)
     require_extra()
     check_stdin_once(args.references + args.input)
     check_distinct_systems(args.input)
     metrics = metrics_from_args(args.metrics, args)
     systems, references = compare_inputs(args)
-    metadata = record_metadata(args.input, next(iter(systems))) if is_record_file(args.input[0]) else {}
+    metadata, sources = split_sources(record_metadata(args.input, next(iter(systems)))
+                                      if is_record_file(args.input[0]) else {})
+    if args.source is not None:
+        sources = read_lines(args.source)
+        if len(sources) != len(references):
+            raise CliError(f"{args.source} has {len(sources)} lines but there are {len(references)} segments; the "
+                           f"source file needs one line per segment", ExitCode.LINE_COUNT_MISMATCH)
     if args.baseline is not None and args.baseline not in systems:
         raise CliError(f"--baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}",
                        ExitCode.USAGE)
-    return _write(args, systems, references, metrics, metadata)
+    return _write(args, systems, references, metrics, metadata, sources)
 
 
 def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, references: list[list[str]] | None,
-           metrics: list[Any], metadata: dict[str, list[str]]) -> int:
+           metrics: list[Any], metadata: dict[str, list[str]], sources: list[str] | None) -> int:
     from refscore.reporting import report
 
     try:
-        report(systems, references, metrics, metadata=metadata, baseline=args.baseline, test_run=args.test_run,
-               output=args.output, title=args.title, max_segments=args.max_segments, n=args.n, seed=args.seed,
-               num_threads=args.num_threads, progress=args.progress)
+        report(systems, references, metrics, metadata=metadata, sources=sources, baseline=args.baseline,
+               test_run=args.test_run, output=args.output, title=args.title, max_segments=args.max_segments,
+               n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
     except KeyboardInterrupt:  # Ctrl-C: one line, no traceback; the file is written atomically, so none exists
         print(f"refscore: interrupted; {args.output} was not written", file=sys.stderr)
         return INTERRUPTED
@@ -130,6 +144,9 @@ def register(commands: Any) -> None:
     parser.add_argument("-i", "--input", nargs="+", default=[], metavar="FILE",
                         help="system outputs (the baseline first), or JSONL/CSV/TSV record files (then no -r) "
                         "whose systems share their references; extra record fields become metadata buckets")
+    parser.add_argument("--source", default=None, metavar="FILE",
+                        help="source segments, one per line (shown with the texts; source length and rare-word "
+                        "buckets); record files may carry a 'source' field instead")
     parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
     parser.add_argument("--test-run", default=None, metavar="RUN.json",
                         help="a refscore.testing run saved as JSON (TestRun.save): adds the test-case view; alone "

@@ -69,7 +69,8 @@ def write_atomically(path: str | os.PathLike[str], text: str) -> None:
 
 def report(systems: Mapping[str, Sequence[str]] | None = None, references: Sequence[Any] | None = None,
            metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
-           metadata: Mapping[str, Sequence[Any]] | None = None, baseline: str | None = None, test_run: Any = None,
+           metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
+           baseline: str | None = None, test_run: Any = None,
            output: str | os.PathLike[str] | None = None, title: str = "refscore report",
            max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
            num_threads: int | None = None, progress: bool | None = None) -> str:
@@ -81,6 +82,7 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
         metrics: metric names or instances (default: BLEU, chrF, TER); each runs once per system.
         metadata: optional field name -> one value per segment (domain, document ...); fields with 2–30
             distinct values become buckets.
+        sources: optional source segments (shown beside the texts; source length and rare-word buckets).
         max_segments: segments whose texts are embedded (default 2000); larger inputs keep every number but
             embed an even sample of texts.
         n, seed: bootstrap resamples and seed of the intervals and paired tests (sacreBLEU's defaults).
@@ -111,8 +113,8 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     limit = DEFAULT_MAX_SEGMENTS if max_segments is None else max_segments
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InputError(f"max_segments must be a positive integer, got {max_segments!r}")
-    data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, baseline=baseline, n=n,
-                  seed=seed, num_threads=num_threads, progress=progress)
+    data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources,
+                  baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
     page = render(data, title=title, max_segments=limit, test_run=run)
     if output is not None:
         write_atomically(output, page)

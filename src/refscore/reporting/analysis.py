@@ -68,16 +68,24 @@ def _edge_labels(edges: tuple[float, ...], fmt: str) -> list[str]:
     return labels + [f"≥ {fmt.format(edges[-1])}"]
 
 
-def segment_buckets(data: ReportData) -> dict[str, list[str]]:
-    """Bucket label per segment for each bucketing: reference length, rare-word share, metadata fields."""
-    ref_tokens = [tokens(refs[0]) for refs in data.references]
-    lengths = np.array([len(t) for t in ref_tokens], dtype=np.float64)
-    buckets = {"reference length (words)": _bin(lengths, LENGTH_EDGES, _edge_labels(LENGTH_EDGES, "{:g}"))}
-    frequency = Counter(t.lower() for toks in ref_tokens for t in toks)
+def _text_buckets(texts: list[str], side: str) -> dict[str, list[str]]:
+    """Length and rare-word buckets of one side's texts (words seen at most RARE_MAX times on that side)."""
+    token_lists = [tokens(text) for text in texts]
+    lengths = np.array([len(t) for t in token_lists], dtype=np.float64)
+    frequency = Counter(t.lower() for toks in token_lists for t in toks)
     rare = np.array([sum(frequency[t.lower()] <= RARE_MAX for t in toks) / len(toks) if toks else 0.0
-                     for toks in ref_tokens])
-    buckets[f"rare reference words (share seen ≤ {RARE_MAX}× in the references)"] = _bin(
-        rare, RARE_EDGES, _edge_labels(RARE_EDGES, "{:.0%}"))
+                     for toks in token_lists])
+    return {f"{side} length (words)": _bin(lengths, LENGTH_EDGES, _edge_labels(LENGTH_EDGES, "{:g}")),
+            f"rare {side} words (share seen ≤ {RARE_MAX}× in all {side}s)": _bin(
+                rare, RARE_EDGES, _edge_labels(RARE_EDGES, "{:.0%}"))}
+
+
+def segment_buckets(data: ReportData) -> dict[str, list[str]]:
+    """Bucket label per segment for each bucketing: reference (and source) length and rare-word share, and the
+    metadata fields with 2 to MAX_CATEGORIES distinct values."""
+    buckets = _text_buckets([refs[0] for refs in data.references], "reference")
+    if data.sources is not None:
+        buckets.update(_text_buckets(data.sources, "source"))
     for key, values in data.metadata.items():
         if 2 <= len(set(values)) <= MAX_CATEGORIES:
             buckets[key] = values

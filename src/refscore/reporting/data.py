@@ -53,6 +53,7 @@ class ReportData:
     n: int
     seed: int | None
     bootstrap_signatures: dict[str, str] = field(default_factory=dict)
+    sources: list[str] | None = None
 
     @property
     def n_segments(self) -> int:
@@ -112,12 +113,30 @@ def _headline_names(metric: Metric, stats: Statistics) -> list[str]:
     return list(metric.score_from_statistics(stats).summary())
 
 
+def check_sources(sources: Any, n_segments: int) -> list[str] | None:
+    """The source segments as a list of strings (or None), one per segment."""
+    if sources is None:
+        return None
+    if isinstance(sources, (str, bytes)) or not isinstance(sources, Sequence):
+        raise InputTypeError(f"sources must be a list with one source string per segment, got "
+                             f"{type(sources).__name__}")
+    if len(sources) != n_segments:
+        raise InputError(f"sources has {len(sources)} segments but there are {n_segments} references; give one "
+                         f"source per segment")
+    bad = next((i for i, source in enumerate(sources) if not isinstance(source, str)), None)
+    if bad is not None:
+        raise InputTypeError(f"sources[{bad}] is a {type(sources[bad]).__name__}; sources must be strings")
+    return list(sources)
+
+
 def gather(systems: Mapping[str, Sequence[str]], references: Sequence[Any], metrics: Sequence[Metric], *,
-           metadata: Mapping[str, Sequence[Any]] | None = None, baseline: str | None = None, n: int = 1000,
+           metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
+           baseline: str | None = None, n: int = 1000,
            seed: int | None = 12345, num_threads: int | None = None, progress: bool | None = None) -> ReportData:
     """Run every metric once per system and derive corpus scores, bootstrap intervals, pairwise paired-bootstrap
     p-values (every system against every other) and per-segment scores."""
     hypotheses, refs, fields = check_inputs(systems, references, metadata)
+    source_list = check_sources(sources, len(refs))
     names = list(hypotheses)
     baseline = names[0] if baseline is None else baseline
     if baseline not in hypotheses:
@@ -175,4 +194,4 @@ def gather(systems: Mapping[str, Sequence[str]], references: Sequence[Any], metr
         bar.close()
     return ReportData(names, refs, {s: hypotheses[s] for s in names}, fields, list(metrics), score_names, metric_of,
                       higher, signatures, statistics, corpus, intervals, p_values, segment_scores, baseline, n, seed,
-                      bootstrap_signatures)
+                      bootstrap_signatures, source_list)

@@ -201,6 +201,7 @@ def segment_payload(data: ReportData, shown: np.ndarray, buckets: dict[str, list
         "ids": shown.tolist(),
         "references": [[_cut(r) for r in data.references[i]] for i in shown.tolist()],
         "hypotheses": {s: [_cut(data.hypotheses[s][i]) for i in shown.tolist()] for s in data.systems},
+        "sources": None if data.sources is None else [_cut(data.sources[i]) for i in shown.tolist()],
         "scores": {name: {s: _numbers(data.segment_scores[s][name][shown]) for s in data.systems}
                    for name in data.score_names},
         "buckets": bucket_data,

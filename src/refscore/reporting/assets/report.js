@@ -111,6 +111,12 @@
     const refs = seg.references[openRow];
     const box = $("segment-texts");
     box.replaceChildren();
+    if (seg.sources) {
+      const card = el("div", null, { class: "text-card source" });
+      card.appendChild(el("h4", "Source"));
+      card.appendChild(el("div", seg.sources[openRow], { class: "body" }));
+      box.appendChild(card);
+    }
     refs.forEach((ref, k) => {
       const card = el("div", null, { class: "text-card reference" });
       card.appendChild(el("h4", refs.length > 1 ? "Reference " + (k + 1) : "Reference"));
@@ -177,7 +183,8 @@
 
   /* -- segment table ----------------------------------------------------------------------------------------- */
   const lowered = seg.ids.map((_, row) =>
-    (seg.references[row].join("\n") + "\n" + data.systems.map((s) => seg.hypotheses[s][row]).join("\n")).toLowerCase());
+    (seg.references[row].join("\n") + "\n" + data.systems.map((s) => seg.hypotheses[s][row]).join("\n") +
+     (seg.sources ? "\n" + seg.sources[row] : "")).toLowerCase());
 
   function value(row, key) {
     if (key === "id") return seg.ids[row];
