@@ -25,6 +25,9 @@ from refscore.significance import bootstrap_ci_from_statistics, paired_test_from
 from refscore.stats import Statistics
 
 SIGNIFICANCE_LEVEL = 0.05
+#: Rough seconds per step (one metric on one system, or one bootstrap) and segment, for the progress bar's
+#: "long run" estimate.
+SECONDS_PER_STEP_AND_SEGMENT = 5e-5
 
 
 @dataclass
@@ -146,7 +149,8 @@ def gather(systems: Mapping[str, Sequence[str]], references: Sequence[Any], metr
     if not metrics:
         raise InputError("metrics is empty; give at least one metric (e.g. metrics=['bleu', 'chrf'])")
     steps = len(metrics) * len(names) * (2 + (len(names) > 1))
-    bar = progress_bar(steps, "report", progress, expected_seconds=0.0005 * steps * len(refs), unit="step")
+    bar = progress_bar(steps, "report", progress, unit="step",
+                       expected_seconds=SECONDS_PER_STEP_AND_SEGMENT * steps * len(refs))
     statistics: dict[str, dict[str, Statistics]] = {}
     corpus: dict[str, dict[str, float]] = {s: {} for s in names}
     intervals: dict[str, dict[str, tuple[float, float]]] = {s: {} for s in names}
