@@ -3,6 +3,7 @@ sampling of texts, the command line and the missing-extra error (browser checks:
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 
@@ -146,6 +147,9 @@ def test_report_writes_the_file(tmp_path) -> None:
     page = refscore.report({"a": ["x y"], "b": ["x"]}, ["x y"], "chrf", output=target, n=10)
     assert target.read_text(encoding="utf-8") == page
     assert [p.name for p in tmp_path.iterdir()] == ["r.html"]  # no temporary file left
+    mask = os.umask(0)
+    os.umask(mask)
+    assert target.stat().st_mode & 0o777 == 0o666 & ~mask  # not the temporary file's 0o600
 
 
 def test_bad_inputs_name_the_argument() -> None:

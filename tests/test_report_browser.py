@@ -73,6 +73,9 @@ def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     references[3] = PAYLOADS[2] + references[3]
     metadata = {"domain": [PAYLOADS[1] if i % 2 else "news</script>" for i in range(40)]}
     path = tmp_path_factory.mktemp("report") / "hostile.html"
+    from refscore.reporting import render
+
+    page_rows, render.PAGE_ROWS = render.PAGE_ROWS, 16  # 40 segments: three pages of the table
     test_run = {"refscore_test_run": 1, "ok": False, "checks": [{"name": PAYLOADS[1]}], "summary": {},
                 "gates": [{"check": PAYLOADS[1], "gate": "pass_rate", "passed": False, "message": PAYLOADS[2]}],
                 "cases": [{"id": PAYLOADS[k], "input": PAYLOADS[k - 1], "actual_output": PAYLOADS[k],
@@ -82,6 +85,7 @@ def hostile_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
                           for k in range(len(PAYLOADS))]}
     refscore.report(systems, references, ["bleu", "chrf", "rouge"], metadata=metadata, output=path, n=200,
                     title=PAYLOADS[0], test_run=test_run, sources=[PAYLOADS[i % len(PAYLOADS)] for i in range(40)])
+    render.PAGE_ROWS = page_rows
     return path
 
 
@@ -112,6 +116,12 @@ def rows(browser) -> list[str]:
 def test_hostile_text_runs_nothing(browser, hostile_report: Path, artifacts: Path) -> None:
     load(browser, hostile_report)
     assert browser.execute_script("return typeof window.__pwned") == "undefined"
+    # long tables are listed a page at a time
+    assert len(rows(browser)) == 16
+    browser.find_element("id", "show-more").click()
+    assert len(rows(browser)) == 32 and browser.find_element("id", "show-more").is_displayed()
+    browser.find_element("id", "show-more").click()
+    assert len(rows(browser)) == 40 and not browser.find_element("id", "show-more").is_displayed()
 
     browser.find_element("css selector", '#segment-table tbody tr[data-segment="3"]').click()
     browser.find_element("css selector", '#segment-table tbody tr[data-segment="0"]').click()

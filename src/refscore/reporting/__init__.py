@@ -54,13 +54,21 @@ def resolve_metrics(metrics: Sequence[Metric | str] | Metric | str) -> list[Metr
     return resolved
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, so no half-written file remains."""
+    """Write ``text`` to ``path`` through a temporary file in the same folder, so no half-written file remains;
+    the file gets the usual permissions (``0o666`` less the umask), not the temporary file's private ones."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             stream.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())
         os.replace(temporary, target)
     except BaseException:
         os.unlink(temporary)

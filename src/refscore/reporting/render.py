@@ -25,6 +25,8 @@ from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
 DEFAULT_MAX_SEGMENTS = 2000
+#: Table rows drawn at first (and per "Show more"): drawing thousands of rows at once delays the page.
+PAGE_ROWS = 500
 #: Characters of one embedded text (longer texts are cut, with a marker).
 MAX_TEXT_CHARS = 4000
 _JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
@@ -250,7 +252,7 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
     payload = {
         "systems": data.systems, "scoreNames": data.score_names, "metricOf": data.metric_of,
         "higherIsBetter": data.higher_is_better, "colours": charts.system_colours(data.systems),
-        "nSegments": data.n_segments, "segments": segment_payload(data, shown, segment_buckets),
+        "nSegments": data.n_segments, "pageRows": PAGE_ROWS, "segments": segment_payload(data, shown, segment_buckets),
         "heatmaps": heatmaps.heatmaps(data, heatmap_segments), "viridis": charts.viridis(),
     }
     sample_note = ("" if len(shown) == data.n_segments else

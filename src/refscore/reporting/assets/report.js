@@ -8,7 +8,8 @@
   const rowOf = new Map(seg.ids.map((id, row) => [id, row]));
   const $ = (id) => document.getElementById(id);
   const state = { score: data.scoreNames[0], system: "", sortKey: "id", sortDir: 1, text: "", min: null, max: null,
-                  bucketKind: "", bucket: "", diffA: data.systems[0], diffB: data.systems[1] || data.systems[0] };
+                  bucketKind: "", bucket: "", diffA: data.systems[0], diffB: data.systems[1] || data.systems[0],
+                  shown: data.pageRows };
 
   function el(tag, text, attrs) {
     const node = document.createElement(tag);
@@ -248,11 +249,12 @@
     $("segment-table").tHead.replaceChildren(tr);
   }
 
-  function render() {
+  function render(keepPage) {
+    if (!keepPage) state.shown = data.pageRows;  // a new sort or filter starts at the first page
     renderHead();
     const body = document.createElement("tbody");
     const rows = visibleRows();
-    for (const row of rows) {
+    for (const row of rows.slice(0, state.shown)) {
       const tr = el("tr", null, { tabindex: "0", "data-segment": seg.ids[row] });
       tr.appendChild(el("td", seg.ids[row]));
       tr.appendChild(el("td", seg.references[row][0], { class: "text" }));
@@ -265,7 +267,10 @@
       body.appendChild(tr);
     }
     $("segment-table").replaceChild(body, $("segment-table").tBodies[0]);
-    $("row-count").textContent = rows.length + " of " + seg.ids.length + " segments";
+    const listed = Math.min(rows.length, state.shown);
+    $("row-count").textContent = rows.length + " of " + seg.ids.length + " segments" +
+      (listed < rows.length ? " (the first " + listed + " listed)" : "");
+    $("show-more").hidden = listed >= rows.length;
   }
 
   function setUpFilters() {
@@ -302,6 +307,8 @@
     const firstMetric = data.scoreNames.map((n) => data.metricOf[n]).find((m) => /bleu|chrf|rouge/.test(m)) || "";
     $("highlight-mode").value = /rouge/.test(firstMetric) ? "lcs" : /chrf/.test(firstMetric) ? "char" : "ngram";
   }
+
+  $("show-more").addEventListener("click", () => { state.shown += data.pageRows; render(true); });
 
   const table = $("segment-table");
   table.addEventListener("click", (event) => {
