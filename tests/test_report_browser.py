@@ -169,7 +169,9 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     # the difference column of two chosen systems sorts where they differ most
     browser.execute_script("const b = document.getElementById('diff-b'); b.value = 'PROMT-Rule-based';"
                            "b.dispatchEvent(new Event('change'));")
-    browser.find_element("css selector", '#segment-table th[data-key="diff"] button').click()
+    from selenium.webdriver.common.keys import Keys
+
+    browser.find_element("css selector", '#segment-table th[data-key="diff"] button').send_keys(Keys.ENTER)
     top = rows(browser)[0]
     scores = browser.execute_script(
         "const d = JSON.parse(document.getElementById('refscore-data').textContent).segments;"
@@ -194,8 +196,6 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     assert len(rows(browser)) == 300
 
     # keyboard: focus a row and press Enter to open it with its highlights
-    from selenium.webdriver.common.keys import Keys
-
     row = browser.find_element("css selector", "#segment-table tbody tr")
     browser.execute_script("arguments[0].focus()", row)
     row.send_keys(Keys.ENTER)
@@ -231,6 +231,11 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     assert browser.find_element("id", "segment-title").text == f"Segment #{segment}"
 
     # printable: Chromium renders the page as a PDF (print CSS: no controls, the full table)
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    assert browser.execute_script("return getComputedStyle(document.getElementById('filters')).display") == "none"
+    assert browser.execute_script("return getComputedStyle(document.querySelector('.table-wrap')).maxHeight") == \
+        "none"
+    browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
     pdf = base64.b64decode(browser.print_page())
     assert pdf.startswith(b"%PDF") and len(pdf) > 50_000
     (artifacts / "example.pdf").write_bytes(pdf)
