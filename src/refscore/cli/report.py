@@ -20,8 +20,8 @@ from refscore.errors import ExitCode
 
 #: Exit status after Ctrl-C (the shell's 128 + SIGINT).
 INTERRUPTED = 130
-#: Record fields that are inputs, not metadata ("source" gives the source segments).
-_RESERVED = {"prediction", "references", "system", "id", "source"}
+#: Record fields that are not metadata (a "source" field is kept with the metadata, then split off as the sources).
+_RESERVED = {"prediction", "references", "system", "id"}
 
 
 def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
@@ -30,7 +30,7 @@ def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
         if line.strip():
             record = json.loads(line)  # already validated by the record reader
             fields = {key: str(value) for key, value in record.items()
-                      if (key not in _RESERVED or key == "source") and isinstance(value, (str, int, float, bool))}
+                      if key not in _RESERVED and isinstance(value, (str, int, float, bool))}
             rows.append((record.get("system"), fields))
     return rows
 
@@ -44,8 +44,8 @@ def _table_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
                         quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
     rows = [row for row in reader if row]
     names = [name.strip() for name in rows[0]] if rows else []
-    extra = [i for i, name in enumerate(names) if (name.lower() not in _RESERVED or name.lower() == "source")
-             and not name.lower().startswith("reference")]
+    extra = [i for i, name in enumerate(names)
+             if name.lower() not in _RESERVED and not name.lower().startswith("reference")]
     system = next((i for i, name in enumerate(names) if name.lower() == "system"), None)
     return [(row[system] if system is not None else None, {names[i]: row[i] for i in extra}) for row in rows[1:]]
 
