@@ -25,6 +25,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "refscore.significance": ("bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test",
                               "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
     "refscore.metrics.bertscore": ("BERTScoreConfig", "BERTScorer", "bertscore"),
+    "refscore.reporting": ("report",),
 }
 _LAZY: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
 

@@ -163,6 +163,7 @@ COMMAND_MODULES: list[str] = [
     "refscore.cli.compare",
     "refscore.cli.bertscore_baseline",
     "refscore.cli.check",
+    "refscore.cli.report",
 ]
 
 

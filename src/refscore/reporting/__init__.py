@@ -1,0 +1,132 @@
+"""``refscore.report()``: one self-contained HTML page analysing several systems with several metrics (this package
+is named ``reporting`` so that a submodule named ``report`` never shadows the function ``refscore.report``).
+
+Sections: overview (scores, bootstrap intervals, signatures, paired significance, ranking clusters), distributions,
+buckets, differences and a segment browser. See ``docs/report.md``. Needs the ``report`` extra (Bokeh).
+
+>>> import refscore
+>>> page = refscore.report({"base": ["the cat sat", "a dog"], "new": ["the cat sat down", "a dog barked"]},
+...                        [["the cat sat down"], ["a dog barked"]], metrics=["bleu", "chrf"], n=100)
+>>> page.startswith("<!DOCTYPE html>"), "Segment browser" in page
+(True, True)
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from refscore.errors import InputError, MissingExtraError
+from refscore.metrics.base import Metric
+
+#: Metrics of a report when none are named: the lexical ones with sacreBLEU's defaults.
+DEFAULT_METRICS: tuple[str, ...] = ("bleu", "chrf", "ter")
+
+
+def require_extra() -> None:
+    """Raise :class:`MissingExtraError` naming ``pip install 'refscore[report]'`` unless Bokeh is installed."""
+    try:
+        import bokeh  # noqa: F401
+    except ImportError:
+        raise MissingExtraError("refscore report", "report", "bokeh") from None
+
+
+def resolve_metrics(metrics: Sequence[Metric | str] | Metric | str) -> list[Metric]:
+    """Metric instances from instances or registered names (``"bleu"``, ``"chrf"``, ...)."""
+    from refscore.metrics import get_metric_class
+
+    items = [metrics] if isinstance(metrics, (str, Metric)) else list(metrics)
+    resolved = []
+    for index, item in enumerate(items):
+        if isinstance(item, str):
+            resolved.append(get_metric_class(item)())
+        elif isinstance(item, Metric):
+            resolved.append(item)
+        else:
+            raise InputError(f"metrics[{index}] must be a metric name or a refscore Metric, got "
+                             f"{type(item).__name__}")
+    names = [m.name for m in resolved]
+    repeated = sorted({n for n in names if names.count(n) > 1})
+    if repeated:
+        raise InputError(f"metrics: {repeated} given more than once; give each metric once")
+    return resolved
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file in the same folder, so no half-written file remains;
+    the file gets the usual permissions (``0o666`` less the umask), not the temporary file's private ones."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o666 & ~_umask())
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def report(systems: Mapping[str, Sequence[str]] | None = None, references: Sequence[Any] | None = None,
+           metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
+           metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
+           baseline: str | None = None, test_run: Any = None,
+           output: str | os.PathLike[str] | None = None, title: str = "refscore report",
+           max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
+           num_threads: int | None = None, progress: bool | None = None) -> str:
+    """Build the HTML report; returns the page and, when ``output`` is given, also writes it there.
+
+    Args:
+        systems: name -> hypotheses, one per segment; the baseline first (or name it with ``baseline``).
+        references: per-segment references (a string or a list of strings each).
+        metrics: metric names or instances (default: BLEU, chrF, TER); each runs once per system.
+        metadata: optional field name -> one value per segment (domain, document ...); fields with 2–30
+            distinct values become buckets.
+        sources: optional source segments (shown beside the texts; source length and rare-word buckets).
+        max_segments: segments whose texts are embedded (default 2000); larger inputs keep every number but
+            embed an even sample of texts.
+        n, seed: bootstrap resamples and seed of the intervals and paired tests (sacreBLEU's defaults).
+        progress: progress bar on stderr (``None``: automatic for long runs on a terminal).
+        test_run: a ``refscore.testing`` run (a ``TestRun``, its ``to_dict()`` or the path of a saved run): adds
+            the test-case view; alone (no systems), the page has that view only.
+    """
+    if systems is None and references is None:
+        if test_run is None:
+            raise InputError("report needs systems and references, a test_run, or both")
+        from refscore.reporting.render import render_test_run
+        from refscore.reporting.testcases import load_test_run
+
+        page = render_test_run(load_test_run(test_run), title=title)
+        if output is not None:
+            write_atomically(output, page)
+        return page
+    if systems is None or references is None:
+        raise InputError(f"report: {'systems' if systems is None else 'references'} is missing; give systems and "
+                         f"references together")
+    require_extra()
+    from refscore.reporting.data import gather
+    from refscore.reporting.render import DEFAULT_MAX_SEGMENTS, render
+    from refscore.reporting.testcases import load_test_run
+
+    run = load_test_run(test_run) if test_run is not None else None
+
+    limit = DEFAULT_MAX_SEGMENTS if max_segments is None else max_segments
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InputError(f"max_segments must be a positive integer, got {max_segments!r}")
+    data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources,
+                  baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
+    page = render(data, title=title, max_segments=limit, test_run=run)
+    if output is not None:
+        write_atomically(output, page)
+    return page
+
+
+__all__ = ["DEFAULT_METRICS", "report"]

@@ -1,0 +1,268 @@
+"""Rendering a report as one self-contained HTML page: sections as escaped HTML, data and charts as inline JSON.
+
+Untrusted text (hypotheses, references, system names, metadata) reaches the page in two ways only: escaped by
+:func:`html.escape` into markup, or inside ``<script type="application/json">`` blocks written by
+:func:`safe_json`, which the page's script reads with ``JSON.parse`` and displays through ``textContent``.
+
+>>> safe_json({"text": "</script><!-- \\u2028"})
+'{"text":"\\\\u003c/script\\\\u003e\\\\u003c!-- \\\\u2028"}'
+"""
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from importlib import resources
+from string import Template
+from typing import Any
+
+import numpy as np
+
+from refscore._version import __version__
+from refscore.reporting import analysis, charts, heatmaps, testcases
+from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
+
+#: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
+DEFAULT_MAX_SEGMENTS = 2000
+#: Table rows drawn at first (and per "Show more"): drawing thousands of rows at once delays the page.
+PAGE_ROWS = 500
+#: Characters of one embedded text (longer texts are cut, with a marker).
+MAX_TEXT_CHARS = 4000
+_JSON_ESCAPES = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def safe_json(value: Any) -> str:
+    """JSON that is inert inside an HTML ``<script>`` element: ``<``, ``>``, ``&``, U+2028 and U+2029 escaped."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return "".join(_JSON_ESCAPES.get(char, char) for char in text) if any(c in text for c in _JSON_ESCAPES) \
+        else text
+
+
+def inline_script(code: str) -> str:
+    """JavaScript safe inside ``<script>``: a ``</script`` (any case) in a string would end the element early.
+
+    >>> inline_script('s = "</SCRIPT>"')
+    's = "<\\\\/SCRIPT>"'
+    """
+    return re.sub(r"</(script)", r"<\\/\1", code, flags=re.IGNORECASE)
+
+
+def _numbers(values: np.ndarray, digits: int = 4) -> list[float | None]:
+    """Rounded floats for JSON; NaN and infinities (undefined scores) become null."""
+    return [None if not math.isfinite(v) else round(v, digits) for v in values.tolist()]
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT_CHARS else text[:MAX_TEXT_CHARS] + " […]"
+
+
+def e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def sample_segments(n_segments: int, max_segments: int, keep: list[int]) -> np.ndarray:
+    """Indices of the segments whose texts are embedded: all of them, or an even sample plus ``keep``."""
+    if n_segments <= max_segments:
+        return np.arange(n_segments)
+    sample = np.linspace(0, n_segments - 1, max_segments).round().astype(np.int64)
+    return np.unique(np.concatenate([sample, np.asarray(keep, dtype=np.int64)]))
+
+
+def _format(value: float) -> str:
+    return "–" if not math.isfinite(value) else f"{100 * value:.2f}"
+
+
+def overview_html(data: ReportData) -> str:
+    rows = []
+    best = {name: analysis.best_systems(data, name) for name in data.score_names}
+    for system in data.systems:
+        cells = [f'<th scope="row">{e(system)}{" <span class=tag>baseline</span>" if system == data.baseline else ""}'
+                 f'</th>']
+        for name in data.score_names:
+            lower, upper = data.intervals[system][name]
+            marked = system in best[name]
+            cells.append(f'<td class="{"best" if marked else ""}">{"★ " if marked else ""}'
+                         f'{_format(data.corpus[system][name])} <span class=ci>[{_format(lower)}, {_format(upper)}]'
+                         f'</span></td>')
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    head = "".join(f'<th scope="col">{e(name)}{" ↓" if not data.higher_is_better[name] else ""}</th>'
+                   for name in data.score_names)
+    signatures = "".join(f"<li><b>{e(name)}</b>: <code>{e(data.bootstrap_signatures.get(name, sig))}</code></li>"
+                         for name, sig in data.signatures.items())
+    return (f'<table class="scores"><caption>Corpus scores (×100) with 95% bootstrap intervals ({data.n} resamples); '
+            f'★ best per column; ↓ lower is better</caption><thead><tr><th scope="col">system</th>{head}</tr>'
+            f'</thead><tbody>{"".join(rows)}</tbody></table><ul class="signatures">{signatures}</ul>')
+
+
+def significance_html(data: ReportData) -> str:
+    if len(data.systems) < 2:
+        return "<p>One system only: nothing to compare.</p>"
+    blocks = []
+    for name in data.score_names:
+        head = "".join(f'<th scope="col">{e(s)}</th>' for s in data.systems)
+        rows = []
+        for first in data.systems:
+            cells = []
+            for second in data.systems:
+                if first == second:
+                    cells.append('<td class="diag">—</td>')
+                    continue
+                p = data.p_values[name][first][second]
+                delta = data.corpus[second][name] - data.corpus[first][name]
+                significant = p <= SIGNIFICANCE_LEVEL
+                cells.append(f'<td class="{"sig" if significant else ""}" title="p = {p:.4f}">{100 * delta:+.2f} '
+                             f'<span class=p>p={p:.3f}</span>{"*" if significant else ""}</td>')
+            row_class = ' class="baseline"' if first == data.baseline else ""
+            rows.append(f'<tr{row_class}><th scope="row">{e(first)}</th>{"".join(cells)}</tr>')
+        clusters = analysis.cluster_ranking(data.systems, data.corpus_of(name), data.higher_is_better[name],
+                                            data.p_values[name])
+        ranking = "".join(f"<li>{', '.join(e(s) for s in cluster)}</li>" for cluster in clusters)
+        blocks.append(
+            f'<div class="matrix"><table class="pvalues"><caption>{e(name)}: column system minus row system (×100), '
+            f'paired bootstrap p-value; * and shading: p ≤ {SIGNIFICANCE_LEVEL}</caption><thead><tr><th></th>{head}'
+            f'</tr></thead><tbody>{"".join(rows)}</tbody></table><p><b>Ranking</b> (best first; systems in one item '
+            f'are not significantly different from the item\'s first):</p><ol class="ranking">{ranking}</ol></div>')
+    return "".join(blocks)
+
+
+def _chart(items: list[dict[str, Any]], fig: Any, css_class: str = "chart") -> str:
+    target = f"chart-{len(items)}"
+    items.append({"target": target, "item": charts.chart_item(fig)})
+    # for screen readers: what the chart shows (its numbers are in the tables beside it)
+    return f'<div class="{css_class}" id="{target}" role="figure" aria-label="Chart: {e(fig.title.text)}"></div>'
+
+
+def distributions_html(data: ReportData, items: list[dict[str, Any]]) -> str:
+    parts = [_chart(items, charts.distribution_chart(data, name)) for name in data.score_names]
+    primary = data.primary_names
+    parts += [_chart(items, charts.scatter_chart(data, primary[0], other)) for other in primary[1:]]
+    return f'<div class="grid">{"".join(parts)}</div>'
+
+
+def buckets_html(data: ReportData, buckets: list[analysis.BucketScores], items: list[dict[str, Any]]) -> str:
+    parts = []
+    for bucket in buckets:
+        head = "".join(f'<th scope="col">{e(s)}</th>' for s in data.systems)
+        rows = []
+        for label in bucket.labels:
+            for name in data.score_names:
+                cells = "".join(f"<td>{_format(bucket.scores[label][s].get(name, math.nan))}</td>"
+                                for s in data.systems)
+                rows.append(f'<tr><th scope="row">{e(label)}</th><td>{e(name)}</td><td>{bucket.counts[label]}</td>'
+                            f'{cells}</tr>')
+        charts_html = "".join(_chart(items, charts.bucket_chart(bucket, data, name))
+                              for name in data.primary_names)
+        parts.append(f'<h3>By {e(bucket.name)}</h3><div class="grid">{charts_html}</div><details><summary>Table'
+                     f'</summary><table class="buckets"><thead><tr><th scope="col">bucket</th><th scope="col">score'
+                     f'</th><th scope="col">segments</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
+                     f'</details>')
+    return "".join(parts)
+
+
+def _segment_button(index: int) -> str:
+    return f'<button type="button" class="open" data-segment="{index}">#{index}</button>'
+
+
+def differences_html(data: ReportData, pairs: list[tuple[str, str]], top: list[int]) -> str:
+    parts = []
+    matched = analysis.matched_ngrams(data) if pairs else {}
+    for first, second in pairs:
+        diff = analysis.ngram_differences(matched, first, second)
+
+        def ngram_table(rows: list[tuple[str, int, int]], who: str) -> str:
+            body = "".join(f"<tr><td class=text>{e(g)}</td><td>{a}</td><td>{b}</td></tr>" for g, a, b in rows)
+            return (f'<table class="ngrams"><caption>{e(who)} matches more often</caption><thead><tr>'
+                    f'<th scope="col">n-gram</th><th scope="col">{e(first)}</th><th scope="col">{e(second)}</th>'
+                    f'</tr></thead><tbody>{body or "<tr><td colspan=3>none</td></tr>"}</tbody></table>')
+
+        tables = []
+        for name in data.score_names:
+            indices = analysis.largest_differences(data, first, second, name)
+            top.extend(indices)
+            body = "".join(f"<tr><td>{_segment_button(i)}</td><td>{_format(data.segment_scores[first][name][i])}</td>"
+                           f"<td>{_format(data.segment_scores[second][name][i])}</td></tr>" for i in indices)
+            tables.append(f'<table class="largest"><caption>{e(name)}: largest differences</caption><thead><tr>'
+                          f'<th scope="col">segment</th><th scope="col">{e(first)}</th><th scope="col">{e(second)}'
+                          f'</th></tr></thead><tbody>{body}</tbody></table>')
+        parts.append(f'<h3>{e(first)} vs {e(second)}</h3><p>Reference n-grams (1–4 tokens) matched by one system and '
+                     f'missed by the other, over the corpus (clipped counts, ranked by (a+1)/(a+b+2) as compare-mt).'
+                     f'</p><div class="grid">{ngram_table(diff.first_better, first)}'
+                     f'{ngram_table(diff.second_better, second)}</div><div class="grid">{"".join(tables)}</div>')
+    return "".join(parts) or "<p>One system only: nothing to compare.</p>"
+
+
+def segment_payload(data: ReportData, shown: np.ndarray, buckets: dict[str, list[str]]) -> dict[str, Any]:
+    """The segment browser's data: texts of the ``shown`` segments, their scores and bucket labels."""
+    bucket_data = {}
+    for name, labels in buckets.items():
+        order = analysis.bucket_order(labels)
+        position = {label: i for i, label in enumerate(order)}
+        bucket_data[name] = {"labels": order, "index": [position[labels[i]] for i in shown.tolist()]}
+    return {
+        "ids": shown.tolist(),
+        "references": [[_cut(r) for r in data.references[i]] for i in shown.tolist()],
+        "hypotheses": {s: [_cut(data.hypotheses[s][i]) for i in shown.tolist()] for s in data.systems},
+        "sources": None if data.sources is None else [_cut(data.sources[i]) for i in shown.tolist()],
+        "scores": {name: {s: _numbers(data.segment_scores[s][name][shown]) for s in data.systems}
+                   for name in data.score_names},
+        "buckets": bucket_data,
+    }
+
+
+def _asset(name: str) -> str:
+    return resources.files("refscore.reporting").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+TEST_CASES_QUESTION = "Which cases fail, on which check, by how much, and why?"
+
+
+def test_cases_section(test_run: dict[str, Any] | None) -> str:
+    """The test-case section (empty without a test run)."""
+    if test_run is None:
+        return ""
+    return (f'<section id="test-cases" aria-labelledby="test-cases-title"><h2 id="test-cases-title">Test cases</h2>'
+            f'<p class="question">{TEST_CASES_QUESTION}</p>{testcases.test_cases_html(test_run)}</section>')
+
+
+def render_test_run(test_run: dict[str, Any], *, title: str = "refscore report") -> str:
+    """A page with the test-case view only (no systems to compare): static HTML, no script."""
+    return Template(_asset("test_run.html")).substitute(
+        title=e(title), version=e(__version__), css=_asset("report.css"),
+        test_cases_section=test_cases_section(test_run))
+
+
+def render(data: ReportData, *, title: str = "refscore report", max_segments: int = DEFAULT_MAX_SEGMENTS,
+           test_run: dict[str, Any] | None = None) -> str:
+    """The complete HTML page of a report (with the test-case view when ``test_run`` is given)."""
+    items: list[dict[str, Any]] = []
+    segment_buckets = analysis.segment_buckets(data)
+    bucket_results = [analysis.bucket_scores(data, name, labels) for name, labels in segment_buckets.items()]
+    pairs = [(data.baseline, other) for other in data.systems[1:]]
+    keep: list[int] = []
+    sections = {
+        "overview": overview_html(data),
+        "significance": significance_html(data),
+        "distributions": distributions_html(data, items),
+        "buckets": buckets_html(data, bucket_results, items),
+        "differences": differences_html(data, pairs, keep),
+    }
+    shown = sample_segments(data.n_segments, max_segments, keep)
+    heatmap_segments = heatmaps.choose_segments(keep, shown.tolist())
+    payload = {
+        "systems": data.systems, "scoreNames": data.score_names, "metricOf": data.metric_of,
+        "higherIsBetter": data.higher_is_better, "colours": charts.system_colours(data.systems),
+        "nSegments": data.n_segments, "pageRows": PAGE_ROWS, "segments": segment_payload(data, shown, segment_buckets),
+        "heatmaps": heatmaps.heatmaps(data, heatmap_segments), "viridis": charts.viridis(),
+    }
+    sample_note = ("" if len(shown) == data.n_segments else
+                   f"<p class=note>Texts of {len(shown)} of {data.n_segments} segments are embedded (an even sample "
+                   f"plus the segments listed under Differences); every number above uses all segments.</p>")
+    fields = {name: html_text for name, html_text in sections.items()}
+    fields.update(title=e(title), version=e(__version__), systems=e(", ".join(data.systems)),
+                  n_segments=str(data.n_segments), sample_note=sample_note, css=_asset("report.css"),
+                  bokeh_js=inline_script(charts.bokeh_script()), report_js=inline_script(_asset("report.js")),
+                  data_json=safe_json(payload), charts_json=safe_json(items),
+                  metrics=e(", ".join(m.name for m in data.metrics)), test_cases_section=test_cases_section(test_run),
+                  test_cases_nav=' <a href="#test-cases">Test cases</a>' if test_run is not None else "")
+    return Template(_asset("template.html")).substitute(fields)
