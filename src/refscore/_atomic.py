@@ -83,3 +83,16 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | 
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
+
+
+def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+    """Write the whole of ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_path`).
+
+    >>> import os, tempfile
+    >>> target = os.path.join(tempfile.mkdtemp(), "report.html")
+    >>> write_text_atomically(target, "<p>hi</p>")
+    >>> open(target, encoding="utf-8").read()
+    '<p>hi</p>'
+    """
+    with atomic_write(path) as stream:
+        stream.write(text)

@@ -88,7 +88,7 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 def _run(args: argparse.Namespace) -> int:
     from refscore.testing.report import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
-    from refscore.testing.saved import write_text_atomic
+    from refscore._atomic import write_text_atomically
 
     settings = _settings(args)
     cases = args.cases or settings.cases
@@ -101,7 +101,7 @@ def _run(args: argparse.Namespace) -> int:
                    no_output_is_error=bool(args.no_output_is_error or settings.no_output_is_error),
                    n_bootstrap=args.n_bootstrap, num_threads=args.num_threads)
     if args.junit_xml:
-        write_text_atomic(args.junit_xml, junit_xml(run))
+        write_text_atomically(args.junit_xml, junit_xml(run))
     if args.save:
         run.save(args.save)
     print(json_report(run) if args.format == "json" else text_report(run))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
 from refscore.cli.arguments import positive_int
@@ -18,8 +17,6 @@ from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once,
                              read_bytes, read_lines)
 from refscore.errors import ExitCode
 
-#: Exit status after Ctrl-C (the shell's 128 + SIGINT).
-INTERRUPTED = 130
 #: Record fields that are not metadata (a "source" field is kept with the metadata, then split off as the sources).
 _RESERVED = {"prediction", "references", "system", "id"}
 
@@ -115,13 +112,10 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
            metrics: list[Any], metadata: dict[str, list[str]], sources: list[str] | None) -> int:
     from refscore.reporting import report
 
-    try:
-        report(systems, references, metrics, metadata=metadata, sources=sources, baseline=args.baseline,
-               test_run=args.test_run, output=args.output, title=args.title, max_segments=args.max_segments,
-               n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
-    except KeyboardInterrupt:  # Ctrl-C: one line, no traceback; the file is written atomically, so none exists
-        print(f"refscore: interrupted; {args.output} was not written", file=sys.stderr)
-        return INTERRUPTED
+    # Ctrl-C is main()'s (one line, exit 130); the page is written atomically, so no partial file remains.
+    report(systems, references, metrics, metadata=metadata, sources=sources, baseline=args.baseline,
+           test_run=args.test_run, output=args.output, title=args.title, max_segments=args.max_segments,
+           n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
     what = [f"{len(systems)} systems, {len(references)} segments, {', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
     print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")

@@ -13,11 +13,10 @@ buckets, differences and a segment browser. See ``docs/report.md``. Needs the ``
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
+from refscore._atomic import write_text_atomically
 from refscore.errors import InputError, MissingExtraError
 from refscore.metrics.base import Metric
 
@@ -54,27 +53,6 @@ def resolve_metrics(metrics: Sequence[Metric | str] | Metric | str) -> list[Metr
     return resolved
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def write_atomically(path: str | os.PathLike[str], text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder, so no half-written file remains;
-    the file gets the usual permissions (``0o666`` less the umask), not the temporary file's private ones."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def report(systems: Mapping[str, Sequence[str]] | None = None, references: Sequence[Any] | None = None,
            metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
            metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
@@ -106,7 +84,7 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
 
         page = render_test_run(load_test_run(test_run), title=title)
         if output is not None:
-            write_atomically(output, page)
+            write_text_atomically(output, page)
         return page
     if systems is None or references is None:
         raise InputError(f"report: {'systems' if systems is None else 'references'} is missing; give systems and "
@@ -125,8 +103,9 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
                   baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
     page = render(data, title=title, max_segments=limit, test_run=run)
     if output is not None:
-        write_atomically(output, page)
+        write_text_atomically(output, page)
     return page
 
 
 __all__ = ["DEFAULT_METRICS", "report"]
+

@@ -124,7 +124,7 @@ class RefscoreSession:
         from refscore.testing.cases import TestCase
         from refscore.testing.report import json_report, junit_xml, text_report
         from refscore.testing.run import evaluate
-        from refscore.testing.saved import write_text_atomic
+        from refscore._atomic import write_text_atomically
 
         groups: dict[tuple[str, ...], list[tuple[str, TestCase, list[Check]]]] = {}
         for key, (case, checks) in self.checked.items():
@@ -149,7 +149,7 @@ class RefscoreSession:
             target = str(options.refscore_report)
             text = (json_report(run) if target.endswith(".json") else
                     junit_xml(run) if target.endswith(".xml") else text_report(run))
-            write_text_atomic(target, text + ("" if text.endswith("\n") else "\n"))
+            write_text_atomically(target, text + ("" if text.endswith("\n") else "\n"))
 
 
 def _has_refscore_table(pyproject: Path) -> bool:

@@ -9,14 +9,13 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from refscore._atomic import write_text_atomically
 from refscore.errors import InputError
 
 FORMAT_VERSION = 1
@@ -25,20 +24,7 @@ FORMAT_VERSION = 1
 def write_json_atomic(path: Any, data: Any) -> None:
     """Write ``data`` as JSON to a temporary file in the target's folder and rename it over ``path``, so a run
     interrupted midway (Ctrl-C, a crash) leaves the old file or none, never a partial one."""
-    write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
-
-
-def write_text_atomic(path: Any, text: str) -> None:
-    """Atomic text write (see :func:`write_json_atomic`)."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent or ".")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
+    write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
 @dataclass(frozen=True)
@@ -94,4 +80,4 @@ def load_run(path: Any) -> SavedRun:
     return SavedRun(source, case_ids, checks)
 
 
-__all__ = ["FORMAT_VERSION", "SavedRun", "load_run", "write_json_atomic", "write_text_atomic"]
+__all__ = ["FORMAT_VERSION", "SavedRun", "load_run", "write_json_atomic"]
