@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from refscore._core._rouge_ext import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
-from refscore.metrics._rouge155_text import morph_stem, porter_stem, process_vocabulary
-from refscore.metrics.rouge155 import ROUGE155, ROUGE155Config, parse_type, read_summary, rouge155
+from refscore.metrics.rouge import ROUGE155, ROUGE155Config, parse_type, read_summary, rouge155
+from refscore.metrics.rouge.rouge155_text import process_vocabulary
+from rouge155_perl_stemmer import morph_stem, porter_stem
 
 GOLDEN = Path(__file__).parent / "golden" / "rouge155_porter_stems.tsv"
 
