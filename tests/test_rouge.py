@@ -294,6 +294,13 @@ def test_rouge_returns_the_corpus_score_with_its_statistics_and_per_document_arr
         result["rougeW"]
 
 
+def test_the_metrics_have_no_side_doors_beside_the_protocol():
+    from refscore.metrics.rouge import ROUGE155
+
+    for name in ("compute", "score_sequences", "result_from_counts"):
+        assert not hasattr(ROUGE, name) and not hasattr(ROUGE155, name)
+
+
 def test_sentence_separator_gives_token_ids_the_sentences_of_rouge_lsum():
     text = refscore.rouge(["a b\nc d a"], ["c d\na b e"], ("rougeL", "rougeLsum", "rouge2"))
     ids = refscore.rouge([[1, 2, 0, 3, 4, 1]], [[3, 4, 0, 1, 2, 5]], ("rougeL", "rougeLsum", "rouge2"),
