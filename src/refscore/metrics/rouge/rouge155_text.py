@@ -5,8 +5,8 @@ length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stop
 
 >>> wordnet_exceptions()["geese"]
 'goose'
->>> tokenize_sentence(b"U.S. state-of-the-art, 3.14 -- Caf\\xc3\\xa9")
-[b'u', b's', b'state', b'of', b'the', b'art', b'3', b'14', b'caf']
+>>> perl_split(b" a  b ")
+[b'', b'a', b'b']
 """
 from __future__ import annotations
 
@@ -83,7 +83,6 @@ def read_summary(path: str | os.PathLike[str], input_format: str = "SPL") -> str
     return b"\n".join(sentences).decode("utf-8", errors="surrogateescape")
 
 _WHITESPACE = re.compile(rb"\s+")  # Perl's \s on bytes: [ \t\n\x0b\f\r]
-_TOKEN = re.compile(rb"[a-z0-9]+")
 
 
 def perl_split(sentence: bytes) -> list[bytes]:
@@ -150,11 +149,6 @@ def read_text_units(lines: list[bytes], word_limit: int, byte_limit: int) -> lis
             units.append(line[:byte_limit])
         break
     return units
-
-
-def tokenize_sentence(text: bytes) -> list[bytes]:
-    """The script's clean-up (``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``) and its ``^[a-z0-9$]`` token filter."""
-    return _TOKEN.findall(text.lower())
 
 
 @lru_cache(maxsize=1)

@@ -1,8 +1,11 @@
-"""Test oracle: ROUGE-1.5.5.pl's Porter stemmer and ``MorphStem`` transcribed line by line into Python, to check
-the compiled stemmer (``refscore._core._rouge_ext.porter_stem_words``) and the ``-m`` token processing against.
+"""Test oracles: ROUGE-1.5.5.pl's token filter, Porter stemmer and ``MorphStem`` transcribed line by line into
+Python, to check the compiled tokenizer and stemmer (``refscore._core._rouge_ext``) and the ``-m`` token
+processing against.
 
 >>> porter_stem("relational"), porter_stem("generalizations"), morph_stem("geese")
 ('relat', 'gener', 'goose')
+>>> tokenize_sentence(b"U.S. state-of-the-art, 3.14 -- Caf\\xc3\\xa9")
+[b'u', b's', b'state', b'of', b'the', b'art', b'3', b'14', b'caf']
 """
 from __future__ import annotations
 
@@ -124,3 +127,11 @@ def morph_stem(token: str) -> str:
     """``MorphStem``: the WordNet-2.0 exception list first (irregular forms), else :func:`porter_stem`."""
     base = wordnet_exceptions().get(token)
     return base if base is not None else porter_stem(token)
+
+
+_TOKEN = re.compile(rb"[a-z0-9]+")
+
+
+def tokenize_sentence(text: bytes) -> list[bytes]:
+    """The script's clean-up (``s/-/ - /g; s/[^A-Za-z0-9\\-]/ /g``) and its ``^[a-z0-9$]`` token filter."""
+    return _TOKEN.findall(text.lower())
