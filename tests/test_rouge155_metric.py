@@ -17,7 +17,7 @@ from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics.rouge import ROUGE155, ROUGE155Config, ROUGE155Score, parse_type, read_summary, rouge155
 from refscore.metrics.rouge.rouge155_text import process_vocabulary
-from rouge155_perl_stemmer import morph_stem, porter_stem
+from rouge155_perl_oracle import morph_stem, porter_stem
 
 GOLDEN = Path(__file__).parent / "golden" / "rouge155_porter_stems.tsv"
 
