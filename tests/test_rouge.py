@@ -18,7 +18,7 @@ from rouge_score import rouge_scorer, scoring
 import refscore
 from refscore._core import _rouge
 from refscore.errors import InputError, InputTypeError, RefscoreWarning
-from refscore.metrics.rouge import ROUGE, bootstrap_percentiles
+from refscore.metrics.rouge import DEFAULT_TYPES, ROUGE, bootstrap_percentiles
 
 from conftest import shared_data_path
 
@@ -262,7 +262,7 @@ def test_result_means_statistics_and_metric_protocol():
     metric = ROUGE()
     assert result.means["rouge1"].fmeasure == pytest.approx(np.mean(result["rouge1"].fmeasure), abs=1e-15)
     corpus = metric.corpus_score(predictions, references)
-    assert corpus.fmeasure == pytest.approx(result.score.fmeasure, abs=1e-15) and corpus.documents == 3
+    assert corpus.fmeasure == pytest.approx(result.fmeasure, abs=1e-15) and corpus.documents == 3
     parts = metric.statistics(predictions[:1], references[:1]) + metric.statistics(predictions[1:], references[1:])
     merged = metric.score_from_statistics(pickle.loads(pickle.dumps(parts)))
     assert merged.fmeasure == pytest.approx(corpus.fmeasure, abs=1e-15)
@@ -271,6 +271,47 @@ def test_result_means_statistics_and_metric_protocol():
     assert "flavor:rouge-score" in corpus.signature and "stem:no" in corpus.signature
     assert refscore.rouge(predictions, references, num_threads=1)["rougeLsum"].fmeasure.tolist() == \
         refscore.rouge(predictions, references, num_threads=2)["rougeLsum"].fmeasure.tolist()
+
+
+def test_rouge_returns_the_corpus_score_with_its_statistics_and_per_document_arrays():
+    predictions = ["the cat sat on the mat", "a dog barked", "hello world"]
+    references = [["the cat is on the mat", "a cat sat"], "the dog barked loudly", "hello there world"]
+    result = refscore.rouge(predictions, references)
+    metric = ROUGE()
+    assert isinstance(result, refscore.ROUGEScore) and result == metric.corpus_score(predictions, references)
+    assert result.score == result.fmeasure["rouge1"] == result.means["rouge1"].fmeasure
+    assert np.array_equal(result.statistics.data, metric.statistics(predictions, references).data)
+    assert result["rouge1"].best_reference.tolist() == [0, 0, 0] and list(result) == list(DEFAULT_TYPES)
+    assert "statistics" not in result.to_dict() and json.dumps(result.to_dict())
+    from_stats = metric.score_from_statistics(result.statistics)   # per-document values come from the statistics
+    assert from_stats["rougeL"].fmeasure.tolist() == result["rougeL"].fmeasure.tolist()
+    assert from_stats["rougeL"].best_reference.tolist() == [-1, -1, -1]   # not part of the statistics
+    chunked = metric.corpus_score_chunks([(predictions[:2], references[:2]), (predictions[2:], references[2:])])
+    assert chunked.fmeasure == pytest.approx(result.fmeasure, abs=1e-15) and chunked.documents == 3
+    with pytest.raises(InputError, match="summed statistics"):
+        chunked["rouge1"]
+    with pytest.raises(KeyError, match="rougeW"):
+        result["rougeW"]
+
+
+def test_the_metrics_have_no_side_doors_beside_the_protocol():
+    from refscore.metrics.rouge import ROUGE155
+
+    for name in ("compute", "score_sequences", "result_from_counts"):
+        assert not hasattr(ROUGE, name) and not hasattr(ROUGE155, name)
+
+
+def test_sentence_separator_gives_token_ids_the_sentences_of_rouge_lsum():
+    text = refscore.rouge(["a b\nc d a"], ["c d\na b e"], ("rougeL", "rougeLsum", "rouge2"))
+    ids = refscore.rouge([[1, 2, 0, 3, 4, 1]], [[3, 4, 0, 1, 2, 5]], ("rougeL", "rougeLsum", "rouge2"),
+                         sentence_separator=0)
+    one_sentence = refscore.rouge([[1, 2, 3, 4, 1]], [[3, 4, 1, 2, 5]], ("rougeL", "rougeLsum", "rouge2"))
+    for name in ("rougeL", "rougeLsum", "rouge2"):
+        assert ids[name].fmeasure.tolist() == text[name].fmeasure.tolist()
+    assert ids["rougeLsum"].fmeasure[0] > one_sentence["rougeLsum"].fmeasure[0]
+    assert "sep:0" in ids.signature
+    with pytest.raises(InputTypeError, match="sentence_separator"):
+        ROUGE(sentence_separator="\n")
 
 
 def test_token_id_input():

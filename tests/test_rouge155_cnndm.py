@@ -9,7 +9,7 @@ import pytest
 from conftest import shared_data_path
 from rouge155_perl_output import parse_perl_output
 
-from refscore.metrics.rouge155 import rouge155
+from refscore.metrics.rouge import rouge155
 
 TYPES = ("ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-4", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-S*", "ROUGE-SU*")
 

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from refscore._core._rouge_ext import (lcs_hit_mask, perl_bootstrap_means, score_documents, skip_bigram_pairs,
                                        tokenize, wlcs_pairs)
-from refscore.metrics._rouge155_text import tokenize_sentence
+from rouge155_perl_oracle import tokenize_sentence
 
 # ---- Python references (direct transcriptions of ROUGE-1.5.5.pl) -----------------------------------------------
 

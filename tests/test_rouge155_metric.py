@@ -2,6 +2,7 @@
 input."""
 from __future__ import annotations
 
+import json
 import pickle
 from pathlib import Path
 
@@ -10,11 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import refscore
 from refscore._core._rouge_ext import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
-from refscore.metrics._rouge155_text import morph_stem, porter_stem, process_vocabulary
-from refscore.metrics.rouge155 import ROUGE155, ROUGE155Config, parse_type, read_summary, rouge155
+from refscore.metrics.rouge import ROUGE155, ROUGE155Config, ROUGE155Score, parse_type, read_summary, rouge155
+from refscore.metrics.rouge.rouge155_text import process_vocabulary
+from rouge155_perl_oracle import morph_stem, porter_stem
 
 GOLDEN = Path(__file__).parent / "golden" / "rouge155_porter_stems.tsv"
 
@@ -116,6 +119,27 @@ def test_bad_input_is_named():
         metric.statistics(["a"], [["a", None]])
     with pytest.raises(InputError, match=r"references\[1\]\[0\] contains the lone surrogate"):
         metric.statistics(["a", "b"], ["a", ["b\ud800"]])
+
+
+def test_rouge155_returns_the_corpus_score_with_statistics_printed_lines_and_per_document_values():
+    hyps = ["the cat sat on the mat", "a dog\nbarked loudly", ""]
+    refs = [["the cat sat", "a cat sat down"], "the dog barked", "nothing"]
+    metric = ROUGE155(types=("ROUGE-1", "ROUGE-L"))
+    result = rouge155(hyps, refs, types=("ROUGE-1", "ROUGE-L"))
+    assert isinstance(result, ROUGE155Score) and result == metric.corpus_score(hyps, refs)
+    assert np.array_equal(result.statistics.data, metric.statistics(hyps, refs).data)
+    assert list(result) == list(result.keys()) == ["ROUGE-1", "ROUGE-L"] and len(result) == 2
+    printed = metric.script_score(result.statistics)
+    assert result["ROUGE-L"].printed["F"].average == printed.averages["ROUGE-L"]["F"]
+    assert result["ROUGE-L"].printed["F"].low == printed.intervals["ROUGE-L"]["F"][0]
+    assert [r.name for r in result.values()] == ["ROUGE-1", "ROUGE-L"]
+    assert json.dumps(result.to_dict()) and "printed" not in result.to_dict()
+    assert rouge155(hyps, refs, printed_averages=False)["ROUGE-1"].printed == {}
+    flavor = refscore.rouge(hyps, refs, ["rougeL", "rouge1"], flavor="rouge155")
+    assert list(flavor) == ["rougeL", "rouge1"] and flavor["rouge1"].name == "ROUGE-1"
+    assert flavor["rougeL"].fmeasure.tolist() == flavor["ROUGE-L"].fmeasure.tolist()
+    assert flavor["rougeL"].fmeasure.tolist() == result["ROUGE-L"].fmeasure.tolist()
+    assert flavor["rouge1"].best_reference.tolist() == [-1, -1, -1]
 
 
 def test_metric_protocol_merges_and_averages():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from refscore.metrics.rouge155 import rouge155
+from refscore.metrics.rouge import rouge155
 
 GOLDEN = json.loads((Path(__file__).parent / "golden" / "rouge155_options.json").read_text(encoding="utf-8"))
 TYPES = ("ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-S4", "ROUGE-SU4")

@@ -15,7 +15,7 @@ from conftest import shared_data_path
 from rouge155_perl_output import parse_perl_output
 
 from refscore import per_segment
-from refscore.metrics.rouge155 import perl_averages, read_summary, rouge155
+from refscore.metrics.rouge import perl_averages, read_summary, rouge155
 
 FULL_TYPES = ("ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-4", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-S*", "ROUGE-SU*")
 NGRAM_L_TYPES = ("ROUGE-1", "ROUGE-2", "ROUGE-3", "ROUGE-4", "ROUGE-L")

@@ -53,6 +53,27 @@ def test_rouge_scorer_with_custom_tokenizer_and_type_errors():
             rouge_scorer.RougeScorer([bad]).score("a", "a")
 
 
+class _MarkedWords:
+    """A tokenizer whose tokens of a text's sentences differ from those of the whole text (a start marker per
+    call; punctuation-only words dropped, so some sentences have no token)."""
+
+    def tokenize(self, text):
+        return [("start",)] + [w for w in text.split() if any(c.isalnum() for c in w)]
+
+
+@pytest.mark.parametrize("types", [["rouge1", "rouge2", "rougeL", "rougeLsum"], ["rougeLsum"], ["rougeL", "rouge2"]])
+def test_custom_tokenizer_whose_sentence_tokens_differ_from_the_whole_text(types):
+    mine = rouge_scorer.RougeScorer(types, tokenizer=_MarkedWords())
+    peer = peer_rouge_scorer.RougeScorer(types, tokenizer=_MarkedWords())
+    texts = ["the cat sat\n--\non the mat", "a dog\nbarked at the cat\n", "", "--", "mat the on\nsat cat the"]
+    for target in texts:
+        for prediction in texts:
+            assert mine.score(target, prediction) == peer.score(target, prediction), (target, prediction)
+    assert mine.score_multi(texts[:3], texts[4]) == peer.score_multi(texts[:3], texts[4])
+    assert mine.score_batch([texts[:2], texts[3]], texts[:2]) == [peer.score_multi(texts[:2], texts[0]),
+                                                                  peer.score(texts[3], texts[1])]
+
+
 def test_default_tokenizer_matches_peer():
     for use_stemmer in (False, True):
         mine, peer = tokenizers.DefaultTokenizer(use_stemmer), peer_tokenizers.DefaultTokenizer(use_stemmer)

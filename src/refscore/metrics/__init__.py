@@ -15,8 +15,8 @@ REGISTRY: dict[str, str] = {
     "gleu": "refscore.metrics.gleu:GLEU",
     "chrf": "refscore.metrics.chrf:CHRF",
     "ter": "refscore.metrics.ter:TER",
-    "rouge": "refscore.metrics.rouge:ROUGE",
-    "rouge155": "refscore.metrics.rouge155:ROUGE155",
+    "rouge": "refscore.metrics.rouge.metric:ROUGE",
+    "rouge155": "refscore.metrics.rouge.rouge155_metric:ROUGE155",
     "bertscore": "refscore.metrics.bertscore:BERTScoreMetric",
 }
 

@@ -8,12 +8,17 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from refscore._inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
-from refscore.metrics.base import metric_with
-from refscore.metrics.rouge import ROUGE
 from refscore.metrics._sentences import nltk_sentences
+from refscore.metrics.base import metric_with
+from refscore.metrics.rouge import ROUGE, ROUGEScore
+
+#: The token id between sentences in the ids given to ROUGE for a custom tokenizer (tokens get ids >= 0).
+_SENTENCE_END = -1
 
 
 def _check_types(rouge_types: Sequence[str]) -> None:
@@ -76,31 +81,64 @@ class RougeScorer(scoring.BaseScorer):
         types = tuple(self.rouge_types)
         if not types:
             return [{} for _ in predictions]
-        metric = metric_with(ROUGE, {"types": tuple(dict.fromkeys(types)), "stemmer": self._use_stemmer,
-                                     "split_summaries": "nltk" if self._split_summaries else "newline"})
+        settings = {"types": tuple(dict.fromkeys(types)), "stemmer": self._use_stemmer,
+                    "split_summaries": "nltk" if self._split_summaries else "newline"}
         if self._tokenizer is None:
             with warnings.catch_warnings():  # rouge-score scores non-Latin text 0 silently; so does its drop-in
                 warnings.simplefilter("ignore", RefscoreWarning)
-                result = metric.compute(list(predictions), per_segment(targets), num_threads=num_threads)
+                result = metric_with(ROUGE, settings).corpus_score(list(predictions), per_segment(targets),
+                                                                   num_threads=num_threads)
+            by_type = {t: result[t] for t in types}
         else:
-            result = self._score_with_tokenizer(metric, predictions, targets, num_threads)
-        columns = {t: (result[t].precision.tolist(), result[t].recall.tolist(), result[t].fmeasure.tolist())
+            by_type = self._score_with_tokenizer(settings, predictions, targets, num_threads)
+        columns = {t: (by_type[t].precision.tolist(), by_type[t].recall.tolist(), by_type[t].fmeasure.tolist())
                    for t in types}
         return [{t: scoring.Score(columns[t][0][i], columns[t][1][i], columns[t][2][i]) for t in types}
                 for i in range(len(predictions))]
 
-    def _score_with_tokenizer(self, metric: ROUGE, predictions: Sequence[str], targets: Sequence[Any],
-                              num_threads: int | None) -> Any:
+    def _score_with_tokenizer(self, settings: dict[str, Any], predictions: Sequence[str], targets: Sequence[Any],
+                              num_threads: int | None) -> dict[str, Any]:
+        """Per type the scores of texts tokenized by the custom tokenizer, given to ROUGE as token ids. As
+        rouge-score, ROUGE-Lsum tokenizes each sentence on its own: its ids carry the sentence breaks, and when those
+        sentences' tokens differ from the whole text's, the other types are scored on the whole text's tokens."""
         batch = prepare_batch(list(predictions), per_segment(targets), allow_token_ids=False, hyp_name="predictions",
                               ref_name="targets")
-        texts = batch.hypotheses + batch.references
+        vocabulary: dict[Any, int] = {}
         tokenize = self._tokenizer.tokenize
-        whole = [tokenize(text) for text in texts]
-        sentences = None
-        if "rougeLsum" in self.rouge_types:
-            sentences = [[tokenize(s) for s in self._sentences(text)] for text in texts]
-        counts, best = metric.score_sequences(whole, sentences, batch.ref_offsets, num_threads=num_threads)
-        return metric.result_from_counts(counts, best, batch.nrefs)
+
+        def ids(tokens: list[Any]) -> np.ndarray:
+            return np.array([vocabulary.setdefault(token, len(vocabulary)) for token in tokens], dtype=np.int64)
+
+        def as_batch(texts: list[np.ndarray]) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
+            n = len(batch)
+            bounds = batch.ref_offsets.tolist()
+            return texts[:n], per_segment([texts[n + a:n + b] for a, b in zip(bounds[:-1], bounds[1:])])
+
+        texts = batch.hypotheses + batch.references
+        whole = [ids(tokenize(text)) for text in texts]
+        types = settings["types"]
+        if "rougeLsum" not in types:
+            return self._scores(settings, *as_batch(whole), num_threads)
+        sentences = [[ids(tokenize(s)) for s in self._sentences(text)] for text in texts]
+        marked = [np.concatenate([part for k, sentence in enumerate(text)
+                                  for part in ((sentence,) if k == 0 else ([_SENTENCE_END], sentence))])
+                  if text else np.zeros(0, dtype=np.int64) for text in sentences]
+        lsum = {**settings, "sentence_separator": _SENTENCE_END}
+        same = all(np.array_equal(w, m[m != _SENTENCE_END]) for w, m in zip(whole, marked))
+        if same:
+            return self._scores(lsum, *as_batch(marked), num_threads)
+        others = tuple(t for t in types if t != "rougeLsum")
+        by_type = self._scores({**lsum, "types": ("rougeLsum",)}, *as_batch(marked), num_threads)
+        if others:
+            by_type.update(self._scores({**settings, "types": others}, *as_batch(whole), num_threads))
+        return by_type
+
+    @staticmethod
+    def _scores(settings: dict[str, Any], predictions: list[np.ndarray], references: list[Any],
+                num_threads: int | None) -> dict[str, Any]:
+        result: ROUGEScore = metric_with(ROUGE, settings).corpus_score(predictions, references,
+                                                                       num_threads=num_threads)
+        return {t: result[t] for t in result}
 
     def _sentences(self, text: str) -> list[str]:
         sentences = nltk_sentences(text) if self._split_summaries else text.split("\n")

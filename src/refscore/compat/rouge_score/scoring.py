@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore.metrics.rouge import bootstrap_percentiles
+from refscore.metrics.rouge.bootstrap import bootstrap_percentiles
 
 
 class Score(collections.namedtuple("Score", ["precision", "recall", "fmeasure"])):

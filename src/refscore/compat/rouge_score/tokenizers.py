@@ -3,9 +3,7 @@ from __future__ import annotations
 
 import abc
 
-import numpy as np
-
-from refscore._core import _rouge
+from refscore.metrics.rouge.tokenize import tokenize
 
 
 class Tokenizer(abc.ABC):
@@ -28,7 +26,4 @@ class DefaultTokenizer(Tokenizer):
         self.use_stemmer = bool(use_stemmer)
 
     def tokenize(self, text: str) -> list[str]:
-        data = text.lower().encode("utf-8", "surrogatepass")
-        offsets = np.array([0, len(data)], dtype=np.int64)
-        return _rouge.tokenize_texts(data, offsets, _rouge.TOKENIZERS["rouge-score"], self.use_stemmer,
-                                     np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint8))[0]
+        return tokenize(text, stemmer=self.use_stemmer)

@@ -23,8 +23,6 @@ import numpy as np
 
 from refscore._core import _rouge_ext
 
-EXTENDED_TYPES = ("rougeW", "rougeS", "rougeSU")
-
 
 def gather_texts(ids: np.ndarray, offsets: np.ndarray, texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The CSR (ids, offsets) of the selected texts, in the given order (texts may repeat)."""

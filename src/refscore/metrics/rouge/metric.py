@@ -1,0 +1,288 @@
+"""ROUGE with rouge-score 0.1.2's exact numbers (the ``"rouge-score"`` flavor): ROUGE-N (any n >= 1), ROUGE-L
+and ROUGE-Lsum, plus ROUGE-W/S/SU on rouge-score's tokens.
+
+Per-document precision, recall and F are identical to ``rouge_score.rouge_scorer.RougeScorer`` (its default
+tokenizer, optional NLTK Porter stemming, ``score_multi`` for several references); the corpus score is the mean of
+the per-document scores, or rouge-score's bootstrap (:meth:`ROUGEScore.bootstrap`).
+
+>>> result = ROUGE(types=("rouge1", "rougeL")).corpus_score(["the cat sat on the mat"], ["the cat is on the mat"])
+>>> round(float(result["rouge1"].fmeasure[0]), 4), round(result["rougeL"].mean.recall, 4)
+(0.8333, 0.8333)
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import warnings
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+import numpy as np
+
+from refscore._core import _rouge
+from refscore._checks import check_num_threads
+from refscore._inputs import Batch, prepare_batch
+from refscore.errors import RefscoreWarning, caller_stacklevel
+from refscore.metrics._sentences import nltk_sentences, split_sentences
+from refscore.metrics.base import Metric, Signature
+from refscore.metrics.options import CliOption
+from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
+from refscore.metrics.rouge.extended import best_per_document, pair_scores
+from refscore.metrics.rouge.score import ROUGEScore
+from refscore.metrics.rouge.tokenize import intern_tokens, unicode_table
+from refscore.metrics.rouge.types import EXTENDED_TYPES, parse_types, rouge_type_code
+from refscore.stats import Statistics
+
+
+def _prf_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """rouge-score's P = matches / max(prediction total, 1), R likewise, F = 2PR / (P + R) from kernel counts."""
+    return _rouge.prf_from_counts(np.ascontiguousarray(counts, dtype=np.int64))
+
+
+def _split_at(texts: Sequence[np.ndarray], separator: int) -> tuple[list[np.ndarray], list[list[np.ndarray]]]:
+    """Token-id texts without ``separator``, and each text's sentences (the runs between separators)."""
+    wholes, sentences = [], []
+    for text in texts:
+        breaks = np.flatnonzero(text == separator)
+        wholes.append(np.delete(text, breaks) if len(breaks) else text)
+        sentences.append([piece[piece != separator] for piece in np.split(text, breaks + 1)])
+    return wholes, sentences
+
+
+def _text_name(index: int, batch: Batch) -> str:
+    n = len(batch)
+    if index < n:
+        return f"predictions[{index}]"
+    flat = index - n
+    segment = int(np.searchsorted(batch.ref_offsets, flat, side="right")) - 1
+    if batch.refs_per_segment[segment] == 1:
+        return f"references[{segment}]"
+    return f"references[{segment}][{flat - int(batch.ref_offsets[segment])}]"
+
+
+class ROUGE(Metric):
+    """ROUGE with rouge-score 0.1.2's numbers (the ``"rouge-score"`` flavor), document-averaged.
+
+    Statistics hold, per type, each document's precision, recall and F (float64) plus a ``documents`` column, so
+    the corpus score (and every bootstrap replicate) is a mean.
+
+    >>> metric = ROUGE(types=("rouge1",))
+    >>> metric.corpus_score(["a b c"], ["a b d"]).fmeasure["rouge1"]
+    0.6666666666666666
+    """
+
+    name = "rouge"
+    config_class = ROUGEConfig
+    document_averaged = True
+    flavor: ClassVar[str] = "rouge-score"
+    cli_options = (
+        CliOption(("--rouge-types",), "types", "comma-separated ROUGE types (default rouge1,rouge2,rougeL,rougeLsum; "
+                  "rouge<n> for any n >= 1)", parse_types),
+        CliOption(("--stemmer",), "stemmer", "ROUGE: Porter-stem tokens longer than 3 characters", bool),
+        CliOption(("--rouge-tokenizer",), "tokenizer", "ROUGE tokenizer (default rouge-score)", str, TOKENIZERS),
+        CliOption(("--split-summaries",), "split_summaries",
+                  "ROUGE-Lsum sentences: newline (default), builtin (rule-based), nltk (needs punkt_tab)", str,
+                  SPLITTERS),
+    )
+
+    @functools.cached_property
+    def columns(self) -> tuple[str, ...]:
+        names = [f"{t}_{measure}" for t in self.config.types for measure in ("precision", "recall", "fmeasure")]
+        return (*names, "documents")
+
+    @property
+    def score_names(self) -> tuple[str, ...]:
+        types = self.config.types
+        return (*types, *(f"{t}_precision" for t in types), *(f"{t}_recall" for t in types))
+
+    # -- computing ---------------------------------------------------------------------------------------------
+    def _document_scores(self, predictions: Any, references: Any, num_threads: int | None
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """``(precision, recall, fmeasure, best reference, nrefs)``: ``(documents, types)`` arrays."""
+        batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
+        shape = (len(batch), len(self.config.types))
+        kernel_columns = self._kernel_columns
+        if kernel_columns:
+            if batch.is_token_ids:
+                counts, kernel_best = self._score_ids(*self._id_texts(batch), batch.ref_offsets, num_threads)
+            else:
+                counts, kernel_best = self._score_texts(batch, num_threads)
+            kernel_scores = _prf_from_counts(counts)
+        if len(kernel_columns) == shape[1]:    # no extended type: the kernel's arrays are the result
+            return (*kernel_scores, np.asarray(kernel_best, dtype=np.int64), batch.nrefs)
+        precision, recall, fmeasure = np.zeros(shape), np.zeros(shape), np.zeros(shape)
+        best = np.zeros(shape, dtype=np.int64)
+        if kernel_columns:
+            precision[:, kernel_columns], recall[:, kernel_columns], fmeasure[:, kernel_columns] = kernel_scores
+            best[:, kernel_columns] = kernel_best
+        extended_columns = [t for t in range(shape[1]) if t not in kernel_columns]
+        if extended_columns:
+            ids, offsets = self._token_ids(batch)
+            hyp_texts = np.repeat(np.arange(len(batch)), batch.refs_per_segment)
+            ref_texts = len(batch) + np.arange(len(batch.references))
+            for t in extended_columns:
+                p, r, f = pair_scores(self.config.types[t], ids, offsets, hyp_texts, ref_texts,
+                                      w_weight=self.config.w_weight, skip_distance=self.config.skip_distance,
+                                      num_threads=num_threads)
+                best[:, t] = best_per_document(f, batch.ref_offsets)
+                chosen = batch.ref_offsets[:-1] + best[:, t]
+                precision[:, t], recall[:, t], fmeasure[:, t] = p[chosen], r[chosen], f[chosen]
+        return precision, recall, fmeasure, best, batch.nrefs
+
+    @functools.cached_property
+    def type_codes(self) -> np.ndarray:
+        """Kernel codes of the types computed by ``_rouge`` (all but rougeW/S/SU)."""
+        codes = np.array([rouge_type_code(t) for t in self.config.types if t not in EXTENDED_TYPES], dtype=np.int64)
+        codes.setflags(write=False)
+        return codes
+
+    @functools.cached_property
+    def _kernel_columns(self) -> list[int]:
+        """Positions in ``types`` of the types computed by ``_rouge``."""
+        return [t for t, name in enumerate(self.config.types) if name not in EXTENDED_TYPES]
+
+    def _statistics(self, precision: np.ndarray, recall: np.ndarray, fmeasure: np.ndarray, nrefs: int) -> Statistics:
+        """Per type its (precision, recall, F) columns, then ``documents`` (1 per row)."""
+        documents, n_types = precision.shape
+        data = np.empty((documents, 3 * n_types + 1))
+        data[:, 0:-1:3], data[:, 1:-1:3], data[:, 2:-1:3] = precision, recall, fmeasure
+        data[:, -1] = 1.0
+        return self._new_statistics(self.columns, data, nrefs)
+
+    def _id_texts(self, batch: Batch) -> tuple[list[np.ndarray], list[list[np.ndarray]] | None]:
+        """Token-id texts (predictions, then references) and, with a ``sentence_separator``, their sentences."""
+        texts = batch.hypotheses + batch.references
+        if self.config.sentence_separator is None:
+            return texts, None
+        return _split_at(texts, self.config.sentence_separator)
+
+    def _score_ids(self, sequences: Sequence[Sequence[Any]], sentences: Sequence[Sequence[Sequence[Any]]] | None,
+                   ref_offsets: np.ndarray, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+        """Kernel counts for token-id texts laid out as :func:`~refscore._inputs.prepare_batch` lays them out;
+        ``sentences[k]``: text k's sentences for ROUGE-Lsum (``None``: one sentence per text)."""
+        ids, offsets, vocabulary = intern_tokens(sequences, {})
+        if sentences is None:
+            sentence_ids, sentence_offsets = ids, offsets
+            lengths = np.diff(offsets)
+            bounds = np.column_stack([np.zeros_like(lengths), lengths]).ravel()
+            bound_offsets = np.arange(0, 2 * len(sequences) + 1, 2, dtype=np.int64)
+        else:
+            flat = [list(itertools.chain.from_iterable(text)) for text in sentences]
+            sentence_ids, sentence_offsets, vocabulary = intern_tokens(flat, vocabulary)
+            bound_lists = [np.cumsum([0, *map(len, text)]) if len(text) else np.zeros(2, dtype=np.int64)
+                           for text in sentences]
+            bounds = np.concatenate(bound_lists).astype(np.int64) if bound_lists else np.zeros(0, dtype=np.int64)
+            bound_offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+            np.cumsum([len(b) for b in bound_lists], out=bound_offsets[1:])
+        return _rouge.score_batch_ids(ids, offsets, sentence_ids, sentence_offsets, bounds, bound_offsets,
+                                      np.asarray(ref_offsets, dtype=np.int64), self.type_codes,
+                                      max(len(vocabulary), 1), num_threads)
+
+    def _texts(self, batch: Batch) -> list[str]:
+        texts = batch.hypotheses + batch.references
+        splitter = self.config.split_summaries
+        if splitter != "newline" and "rougeLsum" in self.config.types:
+            split = split_sentences if splitter == "builtin" else nltk_sentences
+            texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
+        return texts
+
+    def _encode(self, batch: Batch) -> tuple[list[str], bytes, np.ndarray, np.ndarray, np.ndarray]:
+        """The batch's texts lowercased as one UTF-8 buffer with text offsets, and the Unicode class table."""
+        texts = self._texts(batch)
+        encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
+        buffer = b"".join(encoded)
+        return (texts, buffer, offsets, *unicode_table(buffer, self.config.tokenizer))
+
+    def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+        texts, buffer, offsets, keys, classes = self._encode(batch)
+        tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
+        counts, best, token_counts = _rouge.score_batch(
+            buffer, offsets, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
+        if self.config.tokenizer == "rouge-score":
+            self._warn_dropped_text(batch, texts, token_counts)
+        return counts, best
+
+    def _token_ids(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+        """Interned token ids (CSR) of predictions then references, tokenized (and stemmed) as the kernels do."""
+        if batch.is_token_ids:
+            ids, offsets, _ = intern_tokens(self._id_texts(batch)[0], {})
+            return ids, offsets
+        _, buffer, offsets, keys, classes = self._encode(batch)
+        tokens = _rouge.tokenize_texts(buffer, offsets, _rouge.TOKENIZERS[self.config.tokenizer],
+                                       self.config.stemmer, keys, classes)
+        ids, token_offsets, _ = intern_tokens(tokens, {})
+        return ids, token_offsets
+
+    @staticmethod
+    def _warn_dropped_text(batch: Batch, texts: list[str], token_counts: np.ndarray) -> None:
+        if token_counts.all():
+            return
+        dropped = [k for k in np.flatnonzero(token_counts == 0).tolist()
+                   if any(ch.isalnum() for ch in texts[k])]
+        if dropped:
+            warnings.warn(
+                f"{len(dropped)} text(s), first {_text_name(dropped[0], batch)}, contain letters or digits but no "
+                f"token for tokenizer='rouge-score' (it keeps ASCII a-z and 0-9 only), so they score 0; use "
+                f"tokenizer='unicode' for text in other scripts", RefscoreWarning,
+                stacklevel=caller_stacklevel())
+
+    # -- Metric protocol ---------------------------------------------------------------------------------------
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        num_threads = check_num_threads(num_threads)
+        precision, recall, fmeasure, _, nrefs = self._document_scores(hypotheses, references, num_threads)
+        return self._statistics(precision, recall, fmeasure, nrefs)
+
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
+        documents = totals[:, -1:]
+        means = np.divide(totals[:, :-1], documents, out=np.zeros_like(totals[:, :-1]), where=documents > 0)
+        n_types = len(self.config.types)
+        by_type = means.reshape(len(totals), n_types, 3)
+        return np.concatenate([by_type[:, :, 2], by_type[:, :, 0], by_type[:, :, 1]], axis=1)
+
+    def score_from_statistics(self, stats: Statistics) -> ROUGEScore:
+        """The corpus :class:`ROUGEScore` of (possibly merged) statistics; ``result[type]`` reads the per-document
+        values from them (``best_reference`` is not part of statistics: :meth:`corpus_score` records it)."""
+        return self._score(stats, None)
+
+    def corpus_score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> ROUGEScore:
+        """Corpus ROUGE of a batch with every document's scores (``result["rouge1"].fmeasure`` ...) and the index
+        of the reference each came from (``result["rouge1"].best_reference``)."""
+        num_threads = check_num_threads(num_threads)
+        precision, recall, fmeasure, best, nrefs = self._document_scores(hypotheses, references, num_threads)
+        best = np.array(best, dtype=np.int64)
+        best.setflags(write=False)
+        return self._score(self._statistics(precision, recall, fmeasure, nrefs), best)
+
+    def _score(self, stats: Statistics, best_reference: np.ndarray | None) -> ROUGEScore:
+        self.check_statistics(stats)
+        totals = stats.totals().tolist()
+        documents = totals[-1]
+        means = [value / documents if documents > 0 else 0.0 for value in totals[:-1]]   # as scores_from_totals
+        types = self.config.types
+        precision, recall, fmeasure = ({name: means[3 * t + k] for t, name in enumerate(types)} for k in range(3))
+        first = types[0]
+        return ROUGEScore(metric=self.name, score=fmeasure[first], signature=self.signature_text(stats.nrefs),
+                          types=self.config.types, precision=precision, recall=recall, fmeasure=fmeasure,
+                          documents=int(documents), statistics=stats, best_reference=best_reference)
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        config = self.config
+        return Signature({
+            "nrefs": "var" if nrefs == -1 else str(nrefs),
+            "flavor": self.flavor,
+            "types": ",".join(config.types),
+            "stem": "yes" if config.stemmer else "no",
+            "tok": config.tokenizer,
+            "split": config.split_summaries,
+            **({"w": f"{config.w_weight:g}"} if "rougeW" in config.types else {}),
+            **({"skip": "*" if config.skip_distance is None else str(config.skip_distance)}
+               if {"rougeS", "rougeSU"} & set(config.types) else {}),
+            **({"sep": str(config.sentence_separator)} if config.sentence_separator is not None else {}),
+            "multi": "best-f",
+            "agg": "mean",
+        })
+
+
