@@ -10,7 +10,7 @@ import pytest
 from refscore.errors import InputError
 from refscore.significance import bootstrap_ci_from_statistics
 from refscore.testing import Check, TestCase, evaluate, load_run, wilson_interval
-from refscore.testing.saved import write_text_atomic
+from refscore._atomic import write_text_atomically
 
 REFERENCES = [f"the report number {i} says that sales rose by {i} percent in the north region" for i in range(30)]
 GOOD = list(REFERENCES)
@@ -144,7 +144,7 @@ def test_interrupted_write_leaves_no_partial_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_text_atomic(target, "new" * 1000)
+        write_text_atomically(target, "new" * 1000)
     assert target.read_text() == "old" and os.listdir(tmp_path) == ["report.xml"]
 
 
