@@ -20,7 +20,7 @@ from refscore.cli.metric_setup import add_bertscore_runtime_arguments, add_width
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
 from refscore.errors import ExitCode
-from refscore.metrics.base import Metric
+from refscore.protocol import Metric
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS
 

@@ -18,8 +18,7 @@ from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
 from refscore.errors import ExitCode, InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
-from refscore.metrics.base import Metric
-from refscore.metrics.options import CliOption
+from refscore.protocol import CliOption, Metric
 
 
 def _metric_options() -> dict[str, CliOption]:

@@ -18,8 +18,7 @@ import numpy as np
 from refscore.cli.arguments import non_negative_int, positive_int
 from refscore.cli.io import CliError
 from refscore.errors import ExitCode, InputError
-from refscore.metrics.base import Metric, Score
-from refscore.stats import Statistics
+from refscore.protocol import Metric, Score, Statistics
 
 
 def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:

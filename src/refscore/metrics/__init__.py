@@ -7,7 +7,7 @@ from refscore._registry import import_entry
 from refscore.errors import InputError
 
 if TYPE_CHECKING:
-    from refscore.metrics.base import Metric
+    from refscore.protocol import Metric
 
 #: name -> "module:Class". Keep the order: it is the column order of tables.
 REGISTRY: dict[str, str] = {

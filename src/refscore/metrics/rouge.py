@@ -28,9 +28,7 @@ from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
-from refscore.metrics.base import Metric, Score, Signature, metric_with
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 DEFAULT_TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 TOKENIZERS = ("rouge-score", "unicode")

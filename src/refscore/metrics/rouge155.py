@@ -33,10 +33,8 @@ from refscore._checks import check_bool, check_choice, check_int, check_num_thre
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._rouge155_text import encode_texts, read_summary
-from refscore.metrics.base import Metric, Score, Signature
-from refscore.metrics.options import CliOption
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
 from refscore.metrics.rouge import RougeResult, RougeTypeScores
-from refscore.stats import Statistics
 
 __all__ = ["ROUGE155", "ROUGE155Config", "ROUGE155Score", "ROUGE155TypeResult", "PerlAverage", "RougeType",
            "parse_type", "perl_averages", "read_summary", "rouge155"]

@@ -11,7 +11,7 @@ from typing import Any
 from refscore._inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
-from refscore.metrics.base import metric_with
+from refscore.protocol import metric_with
 from refscore.metrics.rouge import ROUGE
 from refscore.metrics._sentences import nltk_sentences
 
