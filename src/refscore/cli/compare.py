@@ -14,12 +14,12 @@ import json
 from typing import Any
 
 from refscore.cli.arguments import add_progress_argument, parse_seed, positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import add_bertscore_runtime_arguments, add_width_argument
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
-from refscore.errors import ExitCode
 from refscore.protocol import Metric
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from refscore._inputs import from_streams, per_segment
-from refscore.errors import ExitCode
+from refscore.cli.exit_codes import ExitCode
 
 
 class CliError(Exception):

@@ -10,13 +10,14 @@ from typing import Any
 
 from refscore._version import __version__
 from refscore.cli.arguments import add_progress_argument, apply_progress, argument_type, positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_width_argument, check_before_loading,
                                        command_line_defaults, command_line_result, runtime_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
-from refscore.errors import ExitCode, InputError, MissingExtraError
+from refscore.errors import InputError, MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.protocol import CliOption, Metric
 

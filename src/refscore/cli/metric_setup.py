@@ -16,8 +16,9 @@ from typing import Any
 import numpy as np
 
 from refscore.cli.arguments import non_negative_int, positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError
-from refscore.errors import ExitCode, InputError
+from refscore.errors import InputError
 from refscore.protocol import Metric, Score, Statistics
 
 
