@@ -207,8 +207,8 @@ def test_docstring_examples_run():
 
     import refscore.cli.arguments
     import refscore.cli.exit_codes
-    import refscore.cli.main
+    import refscore.cli.metric_setup
 
-    for module in (refscore.cli.main, refscore.cli.arguments, refscore.cli.exit_codes):
+    for module in (refscore.cli.metric_setup, refscore.cli.arguments, refscore.cli.exit_codes):
         failures, attempted = doctest.testmod(module)
         assert failures == 0 and attempted > 0, module
