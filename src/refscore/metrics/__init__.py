@@ -21,11 +21,6 @@ REGISTRY: dict[str, str] = {
 }
 
 
-def metric_names() -> list[str]:
-    """Names of all metrics refscore knows."""
-    return list(REGISTRY)
-
-
 def get_metric_class(name: str) -> type[Metric]:
     """The metric class registered as ``name`` (case-insensitive)."""
     key = name.strip().lower()
