@@ -239,6 +239,20 @@ def test_long_module_exceptions_exist_and_are_long():
             f"{module} is no longer over {MAX_LINES} lines: remove its exception"
 
 
+def test_every_registered_metric_follows_the_protocol():
+    import dataclasses
+
+    from refscore.metrics import REGISTRY, get_metric_class
+    from refscore.protocol import Metric
+
+    for name in REGISTRY:
+        cls = get_metric_class(name)
+        assert issubclass(cls, Metric) and cls.name == name, name
+        config = cls.config_class
+        assert dataclasses.is_dataclass(config) and config.__dataclass_params__.frozen, \
+            f"{name}: config_class {config.__name__} must be a frozen dataclass (a metric is its config)"
+
+
 # -- the checks themselves catch violations (a small fake package) ------------------------------------------------
 def _write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
