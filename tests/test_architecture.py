@@ -4,7 +4,8 @@ The import graph is read with :mod:`ast` from every ``.py`` file under ``src/ref
 *and* imports inside functions (a function-level import hides a circle from Python's import machinery, not from
 the design), plus ``importlib.import_module("literal")``. Imports under ``if TYPE_CHECKING:`` are left out:
 they never run. An edge goes to the module named (``from a.b import c`` names ``a.b.c`` when that is a module,
-else ``a.b``); importing a module does not count as importing its parent packages.
+else ``a.b``); importing a module does not count as importing its parent packages, and lazy registry entries
+(``"module:attribute"`` strings, :mod:`refscore._registry`) are names, not imports.
 
 The layers are listed in :data:`LAYERS`, bottom first, and documented in docs/architecture.md. A module may
 import modules of its own layer and of the layers below, never above: the library never imports the command
@@ -19,8 +20,6 @@ import sys
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
-
-import pytest
 
 SOURCE_ROOT = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = "refscore"
