@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from refscore._inputs import prepare_batch
-from refscore.metrics.base import Metric, Score, Signature
+from refscore.protocol import Metric, Score, Signature
 
 
 @dataclasses.dataclass(frozen=True)

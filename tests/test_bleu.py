@@ -276,7 +276,7 @@ def test_formula_equals_sacrebleu_compute_bleu_to_the_last_bit(options):
 
 
 @pytest.mark.parametrize("module", ["refscore._core._bleu", "refscore._core._ngrams", "refscore.metrics.bleu",
-                                    "refscore.metrics.base", "refscore.metrics.gleu"])
+                                    "refscore.protocol", "refscore.metrics.gleu"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

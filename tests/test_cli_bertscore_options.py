@@ -10,8 +10,9 @@ import pytest
 
 import refscore._bertscore.models as models
 import refscore._bertscore.scorer as scorer_module
-from refscore.cli.main import build_parser, main, metrics_from_args
-from refscore.errors import ExitCode
+from refscore.cli.exit_codes import ExitCode
+from refscore.cli.main import build_parser, main
+from refscore.cli.metric_setup import metrics_from_args
 
 
 @pytest.fixture

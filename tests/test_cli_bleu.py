@@ -10,8 +10,8 @@ from nltk.translate.gleu_score import corpus_gleu
 from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
-from refscore.errors import ExitCode
 
 HYPS = ["The cat sat on a mat.", "The dog.", "猫坐在垫子上。"]
 REFS = ["The cat sat on the mat.", "A dog.", "猫坐在垫子上了。"]

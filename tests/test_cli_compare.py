@@ -5,8 +5,8 @@ import json
 
 import pytest
 
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
-from refscore.errors import ExitCode
 from refscore.metrics import REGISTRY
 from refscore.significance import bootstrap_ci, paired_test
 from significance_metrics import TokenAccuracy

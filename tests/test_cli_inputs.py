@@ -7,8 +7,8 @@ import json
 import pytest
 
 import refscore
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
-from refscore.errors import ExitCode
 
 PREDICTIONS = ["the cat sat on the mat", "a dog barked", "hello, world"]
 REFERENCES = [["the cat sat on a mat", "a cat sat on the mat"], ["the dog barked"], ["hello world"]]
@@ -206,8 +206,9 @@ def test_docstring_examples_run():
     import doctest
 
     import refscore.cli.arguments
-    import refscore.cli.main
+    import refscore.cli.exit_codes
+    import refscore.cli.metric_setup
 
-    for module in (refscore.cli.main, refscore.cli.arguments):
+    for module in (refscore.cli.metric_setup, refscore.cli.arguments, refscore.cli.exit_codes):
         failures, attempted = doctest.testmod(module)
         assert failures == 0 and attempted > 0, module

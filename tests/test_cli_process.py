@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from refscore._atomic import atomic_path, atomic_write
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
 from refscore.cli.process import INTERRUPTED_MESSAGE
-from refscore.errors import ExitCode
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and shell redirections")
 

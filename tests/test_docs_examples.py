@@ -163,8 +163,10 @@ def _run_python(block: Block, namespace: dict) -> None:
         if runner.failures:
             pytest.fail(f"{block.id}: doctest failed\n{report.getvalue()}", pytrace=False)
         return
-    # Padding puts the block's lines at their line numbers in the page, so tracebacks point into the .md file.
-    exec(compile("\n" * block.line + block.code, str(block.page), "exec"), namespace)
+    # Padding puts the block's lines at their line numbers in the page, so tracebacks point into the .md file;
+    # dont_inherit: the block runs as a reader's script does, without this file's `from __future__` (string
+    # annotations would make dataclasses look up the page's module, which does not exist).
+    exec(compile("\n" * block.line + block.code, str(block.page), "exec", dont_inherit=True), namespace)
 
 
 def _skip_reason(error: BaseException) -> str | None:

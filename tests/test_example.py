@@ -7,7 +7,8 @@ import pytest
 
 from conftest import REPO_ROOT
 from refscore.cli.main import main
-from refscore.errors import ExitCode, MissingExtraError
+from refscore.cli.exit_codes import ExitCode
+from refscore.errors import MissingExtraError
 from refscore.metrics.bertscore import BERTScoreMetric
 
 INSTALL_COMMAND = "pip install 'refscore[bertscore]'"

@@ -12,7 +12,8 @@ import pytest
 
 import refscore
 from refscore.cli.main import main
-from refscore.errors import ExitCode, InputError, MissingExtraError
+from refscore.cli.exit_codes import ExitCode
+from refscore.errors import InputError, MissingExtraError
 from refscore.example import load_example
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.chrf import CHRF

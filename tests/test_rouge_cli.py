@@ -6,8 +6,8 @@ import json
 import pytest
 
 import refscore
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
-from refscore.errors import ExitCode
 
 
 def test_score_text_files_with_rouge_options(tmp_path, capsys):

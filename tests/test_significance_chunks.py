@@ -75,7 +75,7 @@ MEMORY_SCRIPT = textwrap.dedent("""
     import numpy as np
     from refscore.metrics import get_metric_class
     from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
-    from refscore.stats import Statistics
+    from refscore.protocol import Statistics
     rng = np.random.default_rng(0)
     metric = get_metric_class(sys.argv[1])()
     stats = metric.statistics(["a b c d e f"] * 500, [["a b c x e f g"]] * 500)

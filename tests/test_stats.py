@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from refscore.errors import IncompatibleStatisticsError
-from refscore.stats import Statistics
+from refscore.protocol import Statistics
 
 COLUMNS = ("hits", "total")
 

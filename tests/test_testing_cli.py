@@ -7,8 +7,8 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 import refscore.testing.run
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
-from refscore.errors import ExitCode
 
 CASES = [
     {"id": "same", "actual_output": "the cat sat on the mat", "expected_output": "the cat sat on the mat"},

@@ -127,9 +127,9 @@ def test_bertscore_model_loads_once_per_session(pytester):
     pytester.makepyfile(test_one=body, test_two=body.replace("def test_case", "def test_again"))
     pytester.makeconftest("""
         from refscore._bertscore import scorer
-        from refscore.metrics import base
+        from refscore import protocol
 
-        base._metric_with.cache_clear()
+        protocol._metric_with.cache_clear()
         LOADS = []
         original = scorer.BERTScorer.__init__
 

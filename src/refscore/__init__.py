@@ -12,7 +12,7 @@ from typing import Any
 
 from refscore._inputs import from_streams, per_segment
 from refscore._version import __version__
-from refscore.stats import Statistics
+from refscore.protocol import Statistics
 
 # Public names resolved lazily (module -> names), so `import refscore` stays cheap.
 _PUBLIC: dict[str, tuple[str, ...]] = {

@@ -16,17 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from refscore._core._batch import text_batch_layout
 from refscore.errors import InputError, InputTypeError
-
-TokenIds = Union[Sequence[int], np.ndarray]
-Text = str
-Hypotheses = Union[Sequence[str], Sequence[TokenIds]]
-References = Union[Sequence[Union[str, Sequence[str]]], Sequence[Union[TokenIds, Sequence[TokenIds]]]]
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Lazy registries: entries are ``"module:attribute"`` strings, imported only when used.
 
->>> import_entry("refscore.stats:Statistics").__name__
+>>> import_entry("refscore.protocol:Statistics").__name__
 'Statistics'
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Exceptions, warnings and the command line's exit codes.
+"""Exceptions and warnings (the command line's exit codes are :mod:`refscore.cli.exit_codes`).
 
 Every user-facing check raises a plain :class:`ValueError` or :class:`TypeError` subclass, so callers that
 already catch those keep working; the subclasses below let tools tell refscore's input errors apart. One kind of
@@ -55,19 +55,3 @@ def caller_stacklevel() -> int:
         level += 1
     return level
 
-
-class ExitCode:
-    """Distinct exit codes of the ``refscore`` command line."""
-
-    OK = 0
-    CHECKS_FAILED = 1  # `refscore check`: a case or a gate failed
-    USAGE = 2  # argparse: unknown option, missing argument
-    UNKNOWN_METRIC = 3
-    UNREADABLE_FILE = 4
-    UNDECODABLE_INPUT = 5
-    LINE_COUNT_MISMATCH = 6
-    BAD_INPUT = 7
-    MISSING_EXTRA = 8
-    UNWRITABLE_OUTPUT = 9  # standard output closed (``>&-``) or the disk full
-    INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
-    BROKEN_PIPE = 141  # the reader of standard output went away (``| head``): 128 + SIGPIPE

@@ -13,7 +13,7 @@ from importlib import resources
 
 from refscore.errors import MissingExtraError
 from refscore.metrics import REGISTRY, get_metric_class
-from refscore.metrics.base import Metric
+from refscore.protocol import Metric
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSI
 from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
-from refscore.metrics.base import Signature
+from refscore.protocol import Signature
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

@@ -1,4 +1,5 @@
-"""argparse value types of the command line, whose errors name the flag and the accepted values."""
+"""argparse value types of the command line, whose errors name the flag and the accepted values, and the flags
+every command shares (--progress, --seed)."""
 from __future__ import annotations
 
 import argparse
@@ -63,3 +64,8 @@ def apply_progress(metrics: list[Any], progress: bool | None) -> None:
     for metric in metrics:
         if hasattr(metric, "progress"):
             metric.progress = progress
+
+
+def add_seed_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=parse_seed, default=12345, metavar="S",
+                        help="random seed (default: 12345, as sacreBLEU); 'none' for fresh randomness")

@@ -7,8 +7,8 @@ import sys
 from typing import Any
 
 from refscore.cli.arguments import add_progress_argument
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import read_lines
-from refscore.errors import ExitCode
 
 
 def register(commands: Any) -> None:

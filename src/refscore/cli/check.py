@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from refscore.cli.arguments import positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError
-from refscore.errors import ExitCode, InputError, MissingExtraError
+from refscore.errors import InputError, MissingExtraError
 
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
 INTERRUPTED = 130

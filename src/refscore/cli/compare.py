@@ -13,23 +13,20 @@ import argparse
 import json
 from typing import Any
 
-from refscore.cli.arguments import add_progress_argument, parse_seed, positive_int
+from refscore.cli.arguments import add_progress_argument, add_seed_argument, positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
-from refscore.cli.metric_setup import add_bertscore_runtime_arguments, add_width_argument
+from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
+                                       metrics_from_args)
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
-from refscore.errors import ExitCode
-from refscore.metrics.base import Metric
+from refscore.metrics import REGISTRY
+from refscore.protocol import Metric
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS
 
 SIGNIFICANCE_LEVEL = 0.05
-
-
-def add_seed_argument(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=parse_seed, default=12345, metavar="S",
-                        help="random seed (default: 12345, as sacreBLEU); 'none' for fresh randomness")
 
 
 # -- rendering ---------------------------------------------------------------------------------------------------
@@ -163,8 +160,6 @@ def compare_inputs(args: argparse.Namespace) -> tuple[dict[str, list[str]], list
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from refscore.cli.main import metrics_from_args
-
     check_stdin_once(args.references + args.input)
     check_distinct_systems(args.input)
     if args.confidence_n is not None and not args.paired_ar:
@@ -188,9 +183,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def register(commands: Any) -> None:
-    from refscore.cli.main import add_metric_arguments
-    from refscore.metrics import REGISTRY
-
     parser = commands.add_parser("compare", help="paired significance tests of a baseline against other systems",
                                  description="Compare a baseline (the first -i file) with other systems on the "
                                              "same references: paired bootstrap resampling (default) or "

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from refscore._inputs import from_streams, per_segment
-from refscore.errors import ExitCode
+from refscore.cli.exit_codes import ExitCode
 
 
 class CliError(Exception):
@@ -156,7 +156,7 @@ def read_table(path: str) -> list[Record]:
     column, every non-empty column whose name starts with ``reference`` (``reference``, ``reference_2``,
     ``references`` ...) and an optional ``system`` column (column names are case-insensitive)."""
     rows = _csv_rows(decode_text(read_bytes(path), path), path)
-    header_line, header = next(rows, (1, []))
+    _, header = next(rows, (1, []))
     names = [name.strip().lower() for name in header]
     reference_columns = [i for i, name in enumerate(names) if name.startswith("reference")]
     if names.count("prediction") != 1 or not reference_columns or names.count("system") > 1:

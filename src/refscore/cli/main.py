@@ -3,86 +3,22 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from refscore._version import __version__
-from refscore.cli.arguments import add_progress_argument, apply_progress, argument_type, positive_int
+from refscore.cli.arguments import add_progress_argument, add_seed_argument, positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
-from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_width_argument, check_before_loading,
-                                       command_line_defaults, command_line_result, runtime_options)
+from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
+                                       command_line_result, flag_hint, metrics_from_args, selected_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
-from refscore.errors import ExitCode, InputError, MissingExtraError
-from refscore.metrics import REGISTRY, get_metric_class
-from refscore.metrics.base import Metric
-from refscore.metrics.options import CliOption
-
-
-def _metric_options() -> dict[str, CliOption]:
-    """Every metric's flags, deduplicated by destination (a shared flag such as --lowercase sets all metrics)."""
-    options: dict[str, CliOption] = {}
-    for name in REGISTRY:
-        for option in get_metric_class(name).cli_options:
-            options.setdefault(option.dest, option)
-    return options
-
-
-def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
-    group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
-    for option in _metric_options().values():
-        if option.type is bool:
-            group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
-                               help=option.help)
-        else:
-            group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
-                               choices=option.choices, default=None, help=option.help)
-
-
-def flag_hint(message: str, options: Sequence[CliOption]) -> str:
-    """The command-line flags of the Python argument names an error message mentions.
-
-    >>> flag_hint("give model_type or lang", [CliOption(("--bertscore-model",), "model_type", "")])
-    ' (on the command line: model_type is --bertscore-model)'
-    """
-    named = [f"{option.field} is {option.flags[0]}" for option in options
-             if re.search(rf"\b{re.escape(option.field)}\b", message)]
-    return f" (on the command line: {', '.join(named)})" if named else ""
-
-
-def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
-    metrics = []
-    for name in [n for n in names.split(",") if n.strip()]:
-        try:
-            cls = get_metric_class(name)
-        except InputError as exc:
-            raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
-        options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
-        options = command_line_defaults(cls.name, options, args)
-        try:
-            metrics.append(cls(**options, **runtime_options(cls.name, args)))
-        except (InputError, ValueError, TypeError) as exc:
-            raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
-    if not metrics:
-        raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
-                       ExitCode.UNKNOWN_METRIC)
-    apply_progress(metrics, getattr(args, "progress", None))
-    check_before_loading(metrics)
-    return metrics
-
-
-def selected_options(args: argparse.Namespace) -> list[CliOption]:
-    """The command-line options of the metrics named by ``-m`` (none when the names are not metrics)."""
-    options = []
-    for name in str(getattr(args, "metrics", "") or "").split(","):
-        try:
-            options += get_metric_class(name.strip()).cli_options
-        except InputError:
-            continue
-    return options
+from refscore.errors import InputError, MissingExtraError
+from refscore.metrics import REGISTRY
+from refscore.protocol import Metric
 
 
 def score_systems(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
@@ -168,8 +104,6 @@ COMMAND_MODULES: list[str] = [
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from refscore.cli.compare import add_seed_argument
-
     parser = argparse.ArgumentParser(prog="refscore", description="Fast, exact reference-based text metrics.")
     parser.add_argument("--version", action="version", version=f"refscore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)

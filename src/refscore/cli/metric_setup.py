@@ -1,6 +1,6 @@
-"""Options that ``score`` and ``compare`` share beyond the metrics' own flags (table width, BERTScore's device and
-batch size), the command line's metric defaults, and the checks that run before any input is read or model
-loaded.
+"""Metrics from the command line, for ``score`` and ``compare`` alike: the metrics' own flags (generated from their
+:attr:`~refscore.protocol.Metric.cli_options`), the shared options (table width, BERTScore's device and batch
+size), the command line's metric defaults, and the checks that run before any input is read or model loaded.
 
 ``--segments`` scores BLEU as ``sacrebleu -sl`` does: sacreBLEU's command line turns on effective order for
 sentence-level BLEU, so ``refscore score --segments`` does too unless ``--no-effective-order`` is given (the
@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from refscore.cli.arguments import non_negative_int, positive_int
+from refscore.cli.arguments import apply_progress, argument_type, non_negative_int, positive_int
+from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError
-from refscore.errors import ExitCode, InputError
-from refscore.metrics.base import Metric, Score
-from refscore.stats import Statistics
+from refscore.errors import InputError
+from refscore.metrics import REGISTRY, get_metric_class
+from refscore.protocol import CliOption, Metric, Score, Statistics
 
 
 def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:
@@ -109,3 +111,66 @@ def command_line_result(metric: Metric, stats: Statistics, num_threads: int | No
         table = metric.percent_scores_from_totals(stats.data)
         segments = {name: table[:, i] for i, name in enumerate(metric.score_names)}
     return CommandLineResult(score, percent, segments)
+
+
+def _metric_options() -> dict[str, CliOption]:
+    """Every metric's flags, deduplicated by destination (a shared flag such as --lowercase sets all metrics)."""
+    options: dict[str, CliOption] = {}
+    for name in REGISTRY:
+        for option in get_metric_class(name).cli_options:
+            options.setdefault(option.dest, option)
+    return options
+
+
+def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
+    for option in _metric_options().values():
+        if option.type is bool:
+            group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
+                               help=option.help)
+        else:
+            group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
+                               choices=option.choices, default=None, help=option.help)
+
+
+def flag_hint(message: str, options: Sequence[CliOption]) -> str:
+    """The command-line flags of the Python argument names an error message mentions.
+
+    >>> flag_hint("give model_type or lang", [CliOption(("--bertscore-model",), "model_type", "")])
+    ' (on the command line: model_type is --bertscore-model)'
+    """
+    named = [f"{option.field} is {option.flags[0]}" for option in options
+             if re.search(rf"\b{re.escape(option.field)}\b", message)]
+    return f" (on the command line: {', '.join(named)})" if named else ""
+
+
+def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
+    metrics = []
+    for name in [n for n in names.split(",") if n.strip()]:
+        try:
+            cls = get_metric_class(name)
+        except InputError as exc:
+            raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
+        options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
+        options = command_line_defaults(cls.name, options, args)
+        try:
+            metrics.append(cls(**options, **runtime_options(cls.name, args)))
+        except (InputError, ValueError, TypeError) as exc:
+            raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
+    if not metrics:
+        raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
+                       ExitCode.UNKNOWN_METRIC)
+    apply_progress(metrics, getattr(args, "progress", None))
+    check_before_loading(metrics)
+    return metrics
+
+
+def selected_options(args: argparse.Namespace) -> list[CliOption]:
+    """The command-line options of the metrics named by ``-m`` (none when the names are not metrics)."""
+    options = []
+    for name in str(getattr(args, "metrics", "") or "").split(","):
+        try:
+            options += get_metric_class(name.strip()).cli_options
+        except InputError:
+            continue
+    return options

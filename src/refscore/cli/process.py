@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from refscore.errors import ExitCode
+from refscore.cli.exit_codes import ExitCode
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
 #: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota).

@@ -15,7 +15,7 @@ from typing import Any
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, decode_text, is_record_file,
                              read_bytes, read_lines)
-from refscore.errors import ExitCode
+from refscore.cli.exit_codes import ExitCode
 
 #: Record fields that are not metadata (a "source" field is kept with the metadata, then split off as the sources).
 _RESERVED = {"prediction", "references", "system", "id"}
@@ -80,7 +80,7 @@ def split_sources(metadata: dict[str, list[str]]) -> tuple[dict[str, list[str]],
 
 def cmd_report(args: argparse.Namespace) -> int:
     from refscore.cli.compare import compare_inputs
-    from refscore.cli.main import metrics_from_args
+    from refscore.cli.metric_setup import metrics_from_args
     from refscore.reporting import require_extra
 
     if not args.input:
@@ -123,8 +123,8 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
 
 
 def register(commands: Any) -> None:
-    from refscore.cli.compare import add_seed_argument
-    from refscore.cli.main import add_metric_arguments
+    from refscore.cli.arguments import add_seed_argument
+    from refscore.cli.metric_setup import add_metric_arguments
     from refscore.metrics import REGISTRY
 
     parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",

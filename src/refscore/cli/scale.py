@@ -44,9 +44,9 @@ def to_percent(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def score_json(score: Any, exact_percent: float | None = None) -> dict[str, Any]:
-    """A :class:`~refscore.metrics.base.Score` as command-line JSON: 0–100, with sacreBLEU's ``name`` and BLEU's
+    """A :class:`~refscore.protocol.Score` as command-line JSON: 0–100, with sacreBLEU's ``name`` and BLEU's
     ``verbose_score``; ``exact_percent`` is the score as the peer computes it on the 0–100 scale, when known
-    (:meth:`~refscore.metrics.base.Metric.percent_scores_from_totals`).
+    (:meth:`~refscore.protocol.Metric.percent_scores_from_totals`).
 
     >>> from refscore.metrics.bleu import bleu
     >>> fields = score_json(bleu(["a b c d"], ["a b c d"], tokenize="none"))

@@ -2,7 +2,7 @@
 its ``Signature`` object, reference streams with a reference cache, and the bootstrap estimate (computed by
 :mod:`refscore.significance`, the code behind the native ``bootstrap_ci``).
 
-A drop-in metric subclasses :class:`SacreMetric` with a refscore :class:`~refscore.metrics.base.Metric` and one
+A drop-in metric subclasses :class:`SacreMetric` with a refscore :class:`~refscore.protocol.Metric` and one
 method, ``_scores(totals)``, that turns rows of summed statistics into sacreBLEU score objects.
 
 >>> refscore_signature = Signature({"nrefs": "1", "case": "mixed", "version": "2.6.0"}, {"case": "c"})
@@ -24,7 +24,7 @@ from refscore._checks import check_int
 from refscore._inputs import from_streams
 from refscore._inputs import per_segment as as_per_segment
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics.base import Metric, Signature
+from refscore.protocol import Metric, Signature
 
 #: sacreBLEU's ``Signature._abbr`` for the fields every metric has (``format(short=True)``).
 _BASE_ABBREVIATIONS = {"version": "v", "nrefs": "#", "test": "t", "lang": "l", "subset": "S", "origlang": "o",

@@ -23,7 +23,7 @@ import numpy as np
 from refscore._core._bleu import bleu_score_one
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
-from refscore.metrics.base import metric_with
+from refscore.protocol import metric_with
 from refscore.metrics.bleu import SMOOTH_DEFAULTS
 from refscore.metrics._word_batch import WORD_TOKENIZERS
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
-from refscore.metrics.base import metric_with
+from refscore.protocol import metric_with
 from refscore.metrics.chrf import CHRF as _CHRFMetric
 from refscore.metrics.chrf import f_scores_percent
 

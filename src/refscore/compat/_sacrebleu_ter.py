@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
-from refscore.metrics.base import metric_with
+from refscore.protocol import metric_with
 from refscore.metrics.ter import TER as _RefscoreTER
 
 __all__ = ["TER", "TERScore", "TERSignature", "corpus_ter", "sentence_ter"]

@@ -7,7 +7,7 @@ from refscore._registry import import_entry
 from refscore.errors import InputError
 
 if TYPE_CHECKING:
-    from refscore.metrics.base import Metric
+    from refscore.protocol import Metric
 
 #: name -> "module:Class". Keep the order: it is the column order of tables.
 REGISTRY: dict[str, str] = {
@@ -19,11 +19,6 @@ REGISTRY: dict[str, str] = {
     "rouge155": "refscore.metrics.rouge.rouge155_metric:ROUGE155",
     "bertscore": "refscore.metrics.bertscore:BERTScoreMetric",
 }
-
-
-def metric_names() -> list[str]:
-    """Names of all metrics refscore knows."""
-    return list(REGISTRY)
 
 
 def get_metric_class(name: str) -> type[Metric]:

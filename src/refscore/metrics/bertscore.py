@@ -23,9 +23,7 @@ import numpy as np
 from refscore._bertscore.models import check_model_choice
 from refscore._bertscore.scorer import BERTScorer, BERTScoreResult
 from refscore.errors import InputError, MissingExtraError
-from refscore.metrics.base import Metric, Score, Signature
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
 
 __all__ = ["bertscore", "BERTScorer", "BERTScoreResult", "BERTScoreConfig", "BERTScoreMetric", "BERTScoreScore"]
 

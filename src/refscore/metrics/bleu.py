@@ -26,9 +26,7 @@ from refscore._checks import check_bool, check_choice, check_int, check_num_thre
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
-from refscore.metrics.base import Metric, Score, Signature, metric_with
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"

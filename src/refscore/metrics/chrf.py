@@ -24,9 +24,7 @@ from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_f_scores, chrf_s
 from refscore._checks import check_bool, check_int, check_num_threads, check_number
 from refscore._inputs import prepare_batch
 from refscore.errors import InputError
-from refscore.metrics.base import Metric, Score, Signature, metric_with
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
 SACREBLEU_VERSION = "2.6.0"

@@ -23,9 +23,7 @@ from refscore._checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
-from refscore.metrics.base import Metric, Score, Signature, metric_with
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 
 @dataclass(frozen=True)

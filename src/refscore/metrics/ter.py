@@ -18,9 +18,7 @@ import numpy as np
 
 from refscore._checks import check_bool, check_num_threads
 from refscore._inputs import Batch, prepare_batch
-from refscore.metrics.base import Metric, Score, Signature
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
 SACREBLEU_VERSION = "2.6.0"

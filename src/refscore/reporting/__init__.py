@@ -18,7 +18,7 @@ from typing import Any
 
 from refscore._atomic import write_text_atomically
 from refscore.errors import InputError, MissingExtraError
-from refscore.metrics.base import Metric
+from refscore.protocol import Metric
 
 #: Metrics of a report when none are named: the lexical ones with sacreBLEU's defaults.
 DEFAULT_METRICS: tuple[str, ...] = ("bleu", "chrf", "ter")

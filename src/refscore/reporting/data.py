@@ -20,9 +20,8 @@ import numpy as np
 
 from refscore._progress import progress_bar
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics.base import Metric
+from refscore.protocol import Metric, Statistics
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
-from refscore.stats import Statistics
 
 SIGNIFICANCE_LEVEL = 0.05
 #: Rough seconds per step (one metric on one system, or one bootstrap) and segment, for the progress bar's

@@ -24,7 +24,7 @@ from typing import Callable
 import numpy as np
 
 from refscore._core._bleu import bleu_scores
-from refscore.metrics.base import Metric
+from refscore.protocol import Metric
 from refscore.metrics.bleu import BLEU, bleu_from_counts
 from refscore.metrics.chrf import CHRF, EPSILON, f_scores_percent
 from refscore.metrics.ter import TER

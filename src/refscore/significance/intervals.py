@@ -25,12 +25,11 @@ from typing import Any
 import numpy as np
 
 from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
-from refscore.metrics.base import Metric, Signature
+from refscore.protocol import Metric, Signature, Statistics
 from refscore.significance._arithmetic import Arithmetic, arithmetic_of, corpus_score_summary, paired_summary
 from refscore.significance._sampling import (Float32Sums, bootstrap_draw, chunk_rows, interval_indices, make_rng,
                                              resampled_totals, run_chunks,
                                              seed_label)
-from refscore.stats import Statistics
 from refscore.errors import InputError
 
 
@@ -205,7 +204,7 @@ def bootstrap_ci(metric: Metric | str, hypotheses: Any, references: Any, *, n: i
                  num_threads: int | None = None, progress: bool | None = None) -> BootstrapCI:
     """Bootstrap confidence interval of ``metric`` on one system (sacreBLEU's ``--confidence``).
 
-    ``metric`` is a :class:`~refscore.metrics.base.Metric` or a registered name (default options);
+    ``metric`` is a :class:`~refscore.protocol.Metric` or a registered name (default options);
     ``references[i]`` is the reference (or list of references) of segment ``i``. For BLEU, chrF and TER the
     mean, ends and half-width are sacreBLEU's ``corpus_score(..., n_bootstrap=n)`` values divided by 100.
 

@@ -28,13 +28,12 @@ import numpy as np
 
 from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics.base import Metric, Signature
+from refscore.protocol import Metric, Signature, Statistics
 from refscore.significance._arithmetic import arithmetic_of
 from refscore.significance._sampling import (bootstrap_draw, chunk_rows, make_rng, mask_draw, run_chunks, seed_label,
                                              swapped_totals)
 from refscore.significance.intervals import (check_nonempty, full_scores, make_intervals, resample_scores,
                                              resampling_signature, resolve_metric, summarize_samples)
-from refscore.stats import Statistics
 
 TESTS = {"bs": "paired bootstrap resampling", "ar": "approximate randomization"}
 DEFAULT_N = {"bs": 1000, "ar": 10000}

@@ -24,8 +24,7 @@ import numpy as np
 
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
-from refscore.metrics.base import Metric, metric_with
-from refscore.stats import Statistics
+from refscore.protocol import Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
 

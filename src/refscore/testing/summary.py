@@ -18,9 +18,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore.metrics.base import Metric, Score, Signature
+from refscore.protocol import Metric, Score, Signature, Statistics
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
-from refscore.stats import Statistics
 from refscore.testing.checks import Check
 
 

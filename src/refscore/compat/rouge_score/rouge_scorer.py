@@ -14,7 +14,7 @@ from refscore._inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
 from refscore.metrics._sentences import nltk_sentences
-from refscore.metrics.base import metric_with
+from refscore.protocol import metric_with
 from refscore.metrics.rouge import ROUGE, ROUGEScore
 
 #: The token id between sentences in the ids given to ROUGE for a custom tokenizer (tokens get ids >= 0).

@@ -15,7 +15,7 @@ from typing import Any
 
 from refscore._registry import import_entry
 from refscore.errors import InputError
-from refscore.metrics.base import Metric, metric_with
+from refscore.protocol import Metric, metric_with
 from refscore.metrics.rouge.score import ROUGE155Score, ROUGEScore
 from refscore.metrics.rouge.types import parse_type, rouge155_measure
 

@@ -24,14 +24,12 @@ from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, caller_stacklevel
 from refscore.metrics._sentences import nltk_sentences, split_sentences
-from refscore.metrics.base import Metric, Signature
-from refscore.metrics.options import CliOption
+from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
 from refscore.metrics.rouge.score import ROUGEScore
 from refscore.metrics.rouge.tokenize import intern_tokens, unicode_table
 from refscore.metrics.rouge.types import EXTENDED_TYPES, parse_types, rouge_type_code
-from refscore.stats import Statistics
 
 
 def _prf_from_counts(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

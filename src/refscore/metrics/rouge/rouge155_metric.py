@@ -30,14 +30,12 @@ from refscore._core._rouge_ext import KIND_SKIP, MAX_SKIP_BIGRAMS, score_documen
 from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError
-from refscore.metrics.base import Metric, Signature, metric_with
-from refscore.metrics.options import CliOption
+from refscore.protocol import CliOption, Metric, Signature, Statistics, metric_with
 from refscore.metrics.rouge.bootstrap import PerlAverage, perl_averages
 from refscore.metrics.rouge.config import ROUGE155Config
 from refscore.metrics.rouge.rouge155_text import encode_texts, read_summary
 from refscore.metrics.rouge.score import COMPONENTS, ROUGE155Score
 from refscore.metrics.rouge.types import ROUGE155_DEFAULT_TYPES, split_types
-from refscore.stats import Statistics
 
 __all__ = ["ROUGE155", "ROUGE155Config", "ROUGE155Score", "read_summary", "rouge155"]
 

@@ -1,6 +1,6 @@
 """What the ROUGE flavors return: :class:`ROUGEScore` (rouge-score) and :class:`ROUGE155Score` (ROUGE-1.5.5).
 
-Both are :class:`~refscore.metrics.base.Score` objects carrying the corpus values, the statistics they came from
+Both are :class:`~refscore.protocol.Score` objects carrying the corpus values, the statistics they came from
 and, through ``result[type]``, the per-document arrays of each type (input order)::
 
     result["rouge1"].fmeasure        # one F per document (precision, recall likewise)
@@ -8,7 +8,7 @@ and, through ``result[type]``, the per-document arrays of each type (input order
     list(result)                     # the types, in order
 
 The per-document values are read from the statistics (one row per document); a score made from summed
-statistics (:meth:`~refscore.metrics.base.Metric.corpus_score_chunks`) has corpus values only.
+statistics (:meth:`~refscore.protocol.Metric.corpus_score_chunks`) has corpus values only.
 """
 from __future__ import annotations
 
@@ -19,9 +19,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from refscore.errors import InputError
-from refscore.metrics.base import Score
+from refscore.protocol import Score, Statistics
 from refscore.metrics.rouge.bootstrap import PerlAverage, bootstrap_percentiles
-from refscore.stats import Statistics
 
 #: ROUGE-1.5.5's components in its statistics order.
 COMPONENTS = ("R", "P", "F")

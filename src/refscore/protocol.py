@@ -1,10 +1,20 @@
-"""The metric protocol: a frozen config -> per-segment :class:`~refscore.stats.Statistics` -> a score formula.
+"""The metric protocol, the one module every metric, significance test and application builds on.
 
-Subclasses implement :meth:`Metric.statistics` (text to statistics, through the compiled core),
-:meth:`Metric.scores_from_totals` (the score formula, vectorised over rows of summed statistics),
-:meth:`Metric.score_from_statistics` (the detailed corpus :class:`Score`) and :meth:`Metric.signature`.
-Sentence scores, per-segment tables, bootstrap replicates and merged corpus scores all go through
-``scores_from_totals``, so one formula serves every use.
+A metric is a frozen config (:attr:`Metric.config`) that turns text into per-segment :class:`Statistics`
+(:meth:`Metric.statistics`, through the compiled core); one vectorised formula turns summed statistics into scores
+(:meth:`Metric.scores_from_totals`), so sentence scores, per-segment tables, bootstrap replicates and merged
+corpus scores share it; :meth:`Metric.score_from_statistics` builds the detailed corpus :class:`Score` and
+:meth:`Metric.signature` its reproducibility :class:`Signature`. docs/architecture.md adds a metric step by step.
+
+Statistics hold one row per segment and one named column per count. Rows of two statistics objects concatenate
+with ``+`` (segments of the second follow the first), :meth:`Statistics.totals` sums the columns, and both carry
+the metric's configuration hash, so statistics computed with different settings can never be merged.
+
+>>> import numpy as np
+>>> a = Statistics("demo", "abc", ("hits", "total"), np.array([[1, 2]], dtype=np.int64))
+>>> b = Statistics("demo", "abc", ("hits", "total"), np.array([[3, 4]], dtype=np.int64))
+>>> (a + b).totals().tolist()
+[4, 6]
 """
 from __future__ import annotations
 
@@ -14,17 +24,116 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from typing import Any, ClassVar
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
 
 import numpy as np
 
 from refscore._version import __version__
-from refscore.errors import InputError, InputTypeError
-from refscore.metrics.options import CliOption
-from refscore.stats import Statistics
+from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 
 #: Bumped whenever the meaning of a statistics column changes, so old pickles refuse to merge with new ones.
 STATS_SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True, eq=False)
+class Statistics:
+    """Sufficient statistics of one metric configuration over a list of segments.
+
+    Attributes:
+        metric: the metric's registry name (``"bleu"``, ``"chrf"``, ...).
+        config_hash: hash of the metric configuration and the statistics schema version.
+        columns: the column names, one per entry of a row.
+        data: ``(n_segments, len(columns))`` array; int64 for counts, float64 for per-document scores.
+        nrefs: references per segment, or -1 when the count varies between segments.
+    """
+
+    metric: str
+    config_hash: str
+    columns: tuple[str, ...]
+    data: np.ndarray
+    nrefs: int = 1
+    _column_index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        data = np.asarray(self.data)
+        if data.ndim != 2 or data.shape[1] != len(self.columns):
+            raise InputError(f"statistics data must have shape (n_segments, {len(self.columns)}), got {data.shape}")
+        if data.dtype.kind not in "if":
+            raise InputError(f"statistics data must be int64 or float64, got {data.dtype}")
+        data = np.ascontiguousarray(data)
+        data.setflags(write=False)
+        object.__setattr__(self, "data", data)
+        object.__setattr__(self, "columns", tuple(self.columns))
+        object.__setattr__(self, "_column_index", {name: i for i, name in enumerate(self.columns)})
+
+    def __len__(self) -> int:
+        return int(self.data.shape[0])
+
+    def __repr__(self) -> str:
+        return (f"Statistics(metric={self.metric!r}, segments={len(self)}, columns={len(self.columns)}, "
+                f"config_hash={self.config_hash!r})")
+
+    def column(self, name: str) -> np.ndarray:
+        """One column as a 1-D array (read-only view)."""
+        try:
+            return self.data[:, self._column_index[name]]
+        except KeyError:
+            raise KeyError(f"{self.metric} statistics have no column {name!r}; columns: {list(self.columns)}") from None
+
+    def totals(self) -> np.ndarray:
+        """Column sums over all segments (exact int64 for counts)."""
+        return self.data.sum(axis=0)
+
+    def take(self, indices: np.ndarray | Iterable[int]) -> Statistics:
+        """The statistics of the selected segments, in the given order (used for resampling and subsets)."""
+        rows = np.asarray(indices if isinstance(indices, np.ndarray) else list(indices))
+        if rows.size == 0:
+            rows = rows.astype(np.int64)
+        return Statistics(self.metric, self.config_hash, self.columns, self.data[rows], self.nrefs)
+
+    def check_compatible(self, other: Statistics) -> None:
+        """Raise :class:`IncompatibleStatisticsError` unless ``other`` comes from the same metric configuration."""
+        if not isinstance(other, Statistics):
+            raise InputTypeError(f"cannot combine Statistics with {type(other).__name__}")
+        if other.metric != self.metric:
+            raise IncompatibleStatisticsError(
+                f"cannot merge {self.metric!r} statistics with {other.metric!r} statistics")
+        if other.config_hash != self.config_hash or other.columns != self.columns:
+            raise IncompatibleStatisticsError(
+                f"cannot merge {self.metric!r} statistics computed with different configurations "
+                f"(config hash {self.config_hash} vs {other.config_hash}); recompute both parts with the same "
+                f"metric settings")
+
+    def __add__(self, other: Statistics) -> Statistics:
+        self.check_compatible(other)
+        nrefs = self.nrefs if self.nrefs == other.nrefs else -1
+        if len(self) == 0:
+            nrefs = other.nrefs
+        elif len(other) == 0:
+            nrefs = self.nrefs
+        return Statistics(self.metric, self.config_hash, self.columns,
+                          np.concatenate([self.data, other.data]), nrefs)
+
+    def __radd__(self, other: object) -> Statistics:
+        if isinstance(other, int) and other == 0:  # lets sum(parts) work
+            return self
+        return NotImplemented
+
+    @classmethod
+    def concatenate(cls, parts: Iterable[Statistics]) -> Statistics:
+        """Merge statistics of consecutive parts of a corpus (same configuration) into one."""
+        parts = list(parts)
+        if not parts:
+            raise InputError("concatenate() needs at least one Statistics object")
+        first = parts[0]
+        nrefs = first.nrefs
+        for part in parts[1:]:
+            first.check_compatible(part)
+            if part.nrefs != nrefs:
+                nrefs = -1
+        return cls(first.metric, first.config_hash, first.columns,
+                   np.concatenate([p.data for p in parts]), nrefs)
 
 
 class Signature:
@@ -54,7 +163,7 @@ class Signature:
         return isinstance(other, Signature) and other.fields == self.fields
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True)
 class Score:
     """A metric result. ``score`` is on the 0–1 scale (TER: edits per reference word, may exceed 1)."""
 
@@ -94,8 +203,29 @@ def config_hash(metric: str, config: Any) -> str:
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
+@dataclass(frozen=True)
+class CliOption:
+    """One command-line flag mapped onto one config field: metrics declare their flags next to their config
+    (:attr:`Metric.cli_options`), so the command line is generated, not hand-written.
+
+    ``flags`` e.g. ``("--tokenize", "-tok")``; ``field`` is the config attribute it sets; ``type`` converts the
+    string (``bool`` makes a store-true switch); ``choices`` restricts values.
+    """
+
+    flags: tuple[str, ...]
+    field: str
+    help: str
+    type: Callable[[str], Any] | type = str
+    choices: tuple[Any, ...] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flags[0].lstrip("-").replace("-", "_")
+
+
 class Metric(ABC):
-    """Base class of all metrics. Subclasses set ``name``, ``config_class`` and implement the three hooks."""
+    """Base class of all metrics. Subclasses set ``name`` and ``config_class`` (a frozen dataclass) and implement the
+    four hooks: :meth:`statistics`, :meth:`scores_from_totals`, :meth:`score_from_statistics`, :meth:`signature`."""
 
     name: ClassVar[str]
     config_class: ClassVar[type]

@@ -1,0 +1,23 @@
+"""Exit codes of the ``refscore`` command line: one per kind of failure, so scripts can tell them apart.
+
+>>> ExitCode.LINE_COUNT_MISMATCH, ExitCode.INTERRUPTED
+(6, 130)
+"""
+from __future__ import annotations
+
+
+class ExitCode:
+    """Distinct exit codes of the ``refscore`` command line."""
+
+    OK = 0
+    CHECKS_FAILED = 1  # `refscore check`: a case or a gate failed
+    USAGE = 2  # argparse: unknown option, missing argument
+    UNKNOWN_METRIC = 3
+    UNREADABLE_FILE = 4
+    UNDECODABLE_INPUT = 5
+    LINE_COUNT_MISMATCH = 6
+    BAD_INPUT = 7
+    MISSING_EXTRA = 8
+    UNWRITABLE_OUTPUT = 9  # standard output closed (``>&-``) or the disk full
+    INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
+    BROKEN_PIPE = 141  # the reader of standard output went away (``| head``): 128 + SIGPIPE
