@@ -125,8 +125,11 @@ def _map(dataset: Any, metrics: Sequence[Metric], columns: BatchColumns, options
         return dataset.map_batches(actor_class, fn_constructor_args=(list(metrics), columns, options.num_threads),
                                    batch_size=options.batch_size or MODEL_BATCH_SIZE, batch_format="pyarrow",
                                    concurrency=actors, num_gpus=1 if gpus else 0)
-    return dataset.map_batches(task_class(list(metrics), columns, options.num_threads),
-                               batch_size=options.batch_size or DEFAULT_BATCH_SIZE, batch_format="pyarrow")
+    # rows read from files come in chunks of ``batch_size`` already: whole blocks (batch_size None) let Ray Data fuse
+    # the read and the statistics into one task, so the text never goes through the object store
+    batch_size = None if columns.bad is not None else options.batch_size or DEFAULT_BATCH_SIZE
+    return dataset.map_batches(task_class(list(metrics), columns, options.num_threads), batch_size=batch_size,
+                               batch_format="pyarrow")
 
 
 def _unwrap(error: BaseException) -> BaseException:
@@ -155,7 +158,8 @@ def _run(dataset: Any) -> Collected:
 def _file_pass(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, skip_bad_records: bool,
                options: RunOptions) -> MergedStatistics:
     files = expand_paths(paths)
-    dataset = read_records(files, layout, skip_bad_records, options.unit_bytes)
+    dataset = read_records(files, layout, skip_bad_records, options.unit_bytes,
+                           options.batch_size or DEFAULT_BATCH_SIZE)
     columns = BatchColumns(HYPOTHESIS, REFERENCES, (*KEY_COLUMNS, SYSTEM), bad="__bad")
     collected = _run(_map(dataset, metrics, columns, options, StatisticsBatch, StatisticsActor))
     if not len(collected):
@@ -248,6 +252,7 @@ def score_dataset(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_c
         columns = BatchColumns(hypothesis_column, references_column)
     else:
         layout = RecordLayout(hypothesis_column, references_column)
-        data = read_records(expand_paths(data), layout, skip_bad_records, options.unit_bytes)
+        data = read_records(expand_paths(data), layout, skip_bad_records, options.unit_bytes,
+                            options.batch_size or DEFAULT_BATCH_SIZE)
         columns = BatchColumns(HYPOTHESIS, REFERENCES, bad="__bad")
     return _map(data, metrics, columns, options, ScoresBatch, ScoresActor)

@@ -55,6 +55,8 @@ def record_datasource(paths: Sequence[str], layout: RecordLayout, skip_bad_recor
     class RecordDatasource(Datasource):
         """Read tasks over the read units of refscore record files (JSON Lines, CSV/TSV, Parquet)."""
 
+        unit_count = len(units)
+
         def get_name(self) -> str:
             return "RefscoreRecords"
 
@@ -78,4 +80,7 @@ def read_records(paths: Sequence[str], layout: RecordLayout, skip_bad_records: b
     """The records of ``paths`` as a Ray Dataset (columns: the keys, ``__hypothesis``, ``__references``,
     ``__system``)."""
     ray = import_ray()
-    return ray.data.read_datasource(record_datasource(paths, layout, skip_bad_records, unit_bytes, chunk_records))
+    source = record_datasource(paths, layout, skip_bad_records, unit_bytes, chunk_records)
+    # as many blocks as read units: Ray Data would otherwise split the units' output to reach its own block count,
+    # which keeps it from fusing the read with the statistics pass into one task
+    return ray.data.read_datasource(source, override_num_blocks=source.unit_count)
