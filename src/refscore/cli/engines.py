@@ -34,7 +34,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", default=None, metavar="ADDR",
                         help="Ray cluster address for --engine ray (default: start or join a local Ray)")
     parser.add_argument("--skip-bad-records", action="store_true",
-                        help="JSONL/CSV/TSV/Parquet inputs: leave out malformed records, count them and list them "
+                        help="JSONL/CSV/TSV inputs: leave out malformed records, count them and list them "
                         "on stderr (default: stop at the first, naming its file and line)")
 
 
@@ -79,7 +79,7 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
         raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
                        ExitCode.USAGE)
     if args.skip_bad_records and not record_inputs:
-        raise CliError("--skip-bad-records applies to record files (JSONL/CSV/TSV/Parquet) given with -i",
+        raise CliError("--skip-bad-records applies to record files (JSONL/CSV/TSV) given with -i",
                        ExitCode.USAGE)
     try:
         if args.engine == "ray":

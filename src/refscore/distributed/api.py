@@ -168,10 +168,10 @@ def _file_pass(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, skip
     order = order_and_check_spans(c["__file"], c["__start"], c["__end"],
                                   {i: file_extent(path) for i, path in enumerate(files)}, files, blank_bytes)
     bad = c["__bad"][order]
-    good = np.flatnonzero(np.array([message is None for message in bad], dtype=bool))
+    good = np.flatnonzero(np.equal(bad, None))
     systems = split_systems(c[SYSTEM][order][good], len(good), files[0] if len(files) == 1 else ",".join(files))
     statistics = {name: metric_statistics(collected, order, good[rows], metrics) for name, rows in systems.items()}
-    return MergedStatistics(list(metrics), statistics, [m for m in bad if m is not None], len(order))
+    return MergedStatistics(list(metrics), statistics, bad[np.not_equal(bad, None)].tolist(), len(order))
 
 
 def _dataset_pass(dataset: Any, metrics: Sequence[Metric], layout: RecordLayout, index_column: str | None,

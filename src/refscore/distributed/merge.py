@@ -40,10 +40,7 @@ def collect(batches: Any) -> Collected:
     parts: dict[str, list[np.ndarray]] = {}
     for batch in batches:
         for name in batch.column_names:
-            column = batch.column(name)
-            values = np.asarray(column.to_pylist(), dtype=object) if name in ("__bad", "__system") \
-                else column.to_numpy(zero_copy_only=False)
-            parts.setdefault(name, []).append(values)
+            parts.setdefault(name, []).append(batch.column(name).to_numpy(zero_copy_only=False))
     return Collected({name: np.concatenate(values) for name, values in parts.items()})
 
 
@@ -123,10 +120,11 @@ def split_systems(systems: np.ndarray | None, count: int, default: str) -> dict[
     >>> {name: rows.tolist() for name, rows in split_systems(np.array(["b", "a", "b"], dtype=object), 3, "x").items()}
     {'b': [0, 2], 'a': [1]}
     """
-    if systems is None or all(s is None for s in systems):
+    missing = None if systems is None else np.equal(systems, None)
+    if missing is None or missing.all():
         return {default: np.arange(count)}
-    if any(s is None for s in systems):
-        first = int(np.flatnonzero(np.array([s is None for s in systems], dtype=bool))[0])
+    if missing.any():
+        first = int(np.flatnonzero(missing)[0])
         raise InputError(f"record {first + 1} (in input order) names no system but others do; 'system' must be "
                          f"a non-empty string in every record or absent from all")
     names, first_seen, inverse = np.unique(systems.astype(str), return_index=True, return_inverse=True)
