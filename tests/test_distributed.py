@@ -194,10 +194,11 @@ def test_cli_engine_ray_prints_what_the_local_run_prints(cnndm, capsys):
         for args in (["-r", str(directory / "ref.txt"), "-r", str(directory / "ref2.txt"), "-i", *files,
                       "--format", "json", "-m", "bleu,chrf"],
                      ["-i", str(cnndm[0]), "-m", "rouge,bleu", "--segments"],
-                     ["-i", str(cnndm[0]), "-m", "bleu", "--confidence", "--confidence-n", "50"]):
+                     ["-i", str(cnndm[0]), "-m", "bleu", "--confidence", "--confidence-n", "50"],
+                     ["-i", str(cnndm[0]), "-m", "bleu,chrf", "--format", "json"]):  # totals only on Ray
             assert main(["score", *args, "--engine", engine, "--no-progress"]) == 0
             outputs.append(capsys.readouterr().out)
-    assert outputs[:3] == outputs[3:]
+    assert outputs[:4] == outputs[4:]
 
 
 def test_a_missing_ray_extra_names_the_install_command(monkeypatch):
@@ -207,3 +208,23 @@ def test_a_missing_ray_extra_names_the_install_command(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray.data", None)
     with pytest.raises(MissingExtraError, match=r"pip install 'refscore\[ray\]'"):
         import_ray()
+
+
+def test_corpus_scores_of_integer_metrics_send_totals_and_still_check_every_record(tmp_path):
+    systems, references = wmt22_pair("cs-en")
+    names = list(systems)[:3]
+    path = tmp_path / "interleaved.jsonl"
+    with open(path, "w", encoding="utf-8") as handle:
+        for index, refs in enumerate(references):
+            for name in names:
+                handle.write(json.dumps({"system": name, "prediction": systems[name][index], "references": refs},
+                                        ensure_ascii=False) + "\n")
+        handle.write("not json\n")
+    metrics = [BLEU(), CHRF()]
+    with pytest.raises(rd.RecordFormatError, match=rf"line {3 * len(references) + 1}: not valid JSON"):
+        rd.corpus_scores(str(path), metrics, unit_bytes=200_000)
+    scores = rd.corpus_scores(str(path), metrics, unit_bytes=200_000, batch_size=700, skip_bad_records=True)
+    assert list(scores) == names
+    for name in names:
+        for metric in metrics:
+            assert scores[name][metric.name] == metric.corpus_score(systems[name], references)

@@ -115,10 +115,23 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
                   emit: Emit) -> int:
     import refscore.distributed as rd
     from refscore.distributed._ray import ensure_ray
+    from refscore.distributed.api import file_totals, integer_statistics
+    from refscore.distributed.records import RecordLayout
 
     ray = ensure_ray(args.address, quiet=args.progress is False)
     statistics: dict[str, list[Any]] = {}
     bad: list[str] = []
+    if record_paths is not None and not (args.segments or args.confidence) and integer_statistics(metrics):
+        rows = []
+        for path in record_paths:  # only column totals travel: the corpus is not bounded by this process's memory
+            totals = file_totals(path, metrics, RecordLayout(), args.skip_bad_records)
+            bad += totals.bad_records
+            rows += [{"system": system if system == path else f"{path}:{system}", "scores": scores,
+                      "summaries": {k: v.summary() for k, v in scores.items()}, "segments": {}}
+                     for system, scores in totals.scores.items()]
+        _report_bad(bad)
+        emit(rows, args.format, False)
+        return ExitCode.OK
     if record_paths is not None:
         for path in record_paths:  # each file is one system, or one per 'system' value, as in the local run
             merged = rd.statistics(path, metrics, skip_bad_records=args.skip_bad_records)

@@ -99,6 +99,40 @@ class StatisticsBatch:
         return pa.table(out)
 
 
+class TotalsBatch(StatisticsBatch):
+    """The map function of a totals pass (integer statistics only, which sum exactly in any order): one row per
+    system in a batch of file records — the column totals, the records' span (the first system's row carries the
+    batch's span, the others an empty span at its end, so spans still tile the file) and the skipped records."""
+
+    def __call__(self, batch: Any) -> Any:
+        import pyarrow as pa
+
+        hypotheses, references, good = _texts(batch, self.columns)
+        starts, ends = batch.column("__start").to_numpy(), batch.column("__end").to_numpy()
+        systems = np.asarray(batch.column("__system").to_numpy(zero_copy_only=False))
+        bad = batch.column("__bad").to_pylist()
+        labels = [None] if len(systems) == 0 else list(dict.fromkeys(systems[good].tolist())) or [None]
+        out: dict[str, list[Any]] = {"__file": [], "__start": [], "__end": [], "__bad": [], "__system": [],
+                                     NREFS: []}
+        span = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
+        for position, label in enumerate(labels):
+            rows = good & (systems == label) if label is not None else good & np.equal(systems, None)
+            statistics = batch_statistics(self.metrics, hypotheses, references, rows, self.num_threads)
+            counts = _reference_counts([references[i] for i in np.flatnonzero(rows)])
+            out["__file"].append(batch.column("__file")[0].as_py() if len(starts) else 0)
+            out["__start"].append(span[0] if position == 0 else span[1])
+            out["__end"].append(span[1])
+            out["__bad"].append([message for message in bad if message is not None] if position == 0 else [])
+            out["__system"].append(label)
+            # the reference count of the group: one value, or -1 when it varies (Statistics' nrefs rule)
+            out[NREFS].append(int(counts[0]) if len(counts) and bool(np.all(counts == counts[0])) else -1)
+            out.setdefault("__segments", []).append(int(rows.sum()))
+            for index, (names, data) in enumerate(statistics):
+                for column, name in enumerate(names):
+                    out.setdefault(stats_column(index, name), []).append(data[:, column].sum())
+        return pa.table(out)
+
+
 class ScoresBatch:
     """The map function that adds per-segment score columns (``metric.segment_table``) to a batch; NaN for skipped
     malformed records."""

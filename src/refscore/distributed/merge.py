@@ -50,7 +50,7 @@ def order_and_check_spans(files: np.ndarray, starts: np.ndarray, ends: np.ndarra
     """The permutation that puts rows in input order (file, then position), after checking that each file's
     record spans tile it exactly: from 0 to its extent, no overlap (a record read twice), no hole (a record lost;
     a hole is accepted only where ``gap_is_blank`` says the input has no record there)."""
-    order = np.lexsort((starts, files))
+    order = np.lexsort((ends, starts, files))  # ends: an empty span sorts before the span starting where it is
     files, starts, ends = files[order], starts[order], ends[order]
     present = set(np.unique(files).tolist())
     for file_index, path in enumerate(paths):
