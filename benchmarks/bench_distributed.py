@@ -10,6 +10,7 @@ system output and its references, then times (wall clock, one run each):
   for large files) with 1 thread and with ``--cpus`` threads;
 - ``refscore.distributed.statistics`` on ``ray.init(num_cpus=--cpus)``: Ray Data reads, scores and returns every
   segment's statistics, the driver orders, checks and merges them;
+- ``refscore.distributed.corpus_scores`` on the same Ray: only per-batch column totals travel (integer metrics);
 - the driver's merge alone (ordering, span checks, building Statistics) on the same number of rows.
 
 It prints throughputs (pairs/s), the Ray run against the single-process runs (overhead = how much of the ideal
@@ -145,6 +146,7 @@ def main() -> None:
     rd.statistics(str(path), metrics, unit_bytes=1 << 20).scores() if args.pairs > 100_000 else None  # warm
     with WorkerMemory() as memory:
         on_ray, merged = timed(lambda: rd.statistics(str(path), metrics))
+    totals_time, totals = timed(lambda: rd.corpus_scores(str(path), metrics))
     ray.shutdown()
     scores = merged.scores()[str(path)]
     exact = all(scores[m.name] == result1.scores[str(path)][m.name] for m in metrics)
@@ -152,6 +154,8 @@ def main() -> None:
     print(f"single process, 1 thread : {local1:8.1f} s  {args.pairs / local1:12,.0f} pairs/s")
     print(f"single process, {args.cpus} threads: {localn:8.1f} s  {args.pairs / localn:12,.0f} pairs/s")
     print(f"ray, {args.cpus} CPUs            : {on_ray:8.1f} s  {args.pairs / on_ray:12,.0f} pairs/s")
+    print(f"ray, {args.cpus} CPUs, totals only: {totals_time:8.1f} s  {args.pairs / totals_time:12,.0f} pairs/s "
+          f"(corpus_scores; equal: {totals[str(path)] == result1.scores[str(path)]})")
     ideal = args.cpus * args.pairs / local1
     print(f"ray / single process ({args.cpus} threads): {localn / on_ray:.2f}x throughput; "
           f"ray overhead against {args.cpus} x one core: {1 - (args.pairs / on_ray) / ideal:.0%}")
