@@ -42,7 +42,6 @@ class RunOptions:
 
     batch_size: int | None = None
     num_actors: int | None = None
-    max_retries: int = 3
     unit_bytes: int = DEFAULT_UNIT_BYTES
     num_threads: int | None = 1
     address: str | None = None
@@ -253,7 +252,7 @@ def _dataset_pass(dataset: Any, metrics: Sequence[Metric], layout: RecordLayout,
 def statistics(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_column: str = "prediction",
                references_column: str = "references", system_column: str | None = "system",
                index_column: str | None = None, skip_bad_records: bool = False, batch_size: int | None = None,
-               num_actors: int | None = None, max_retries: int = 3, unit_bytes: int = DEFAULT_UNIT_BYTES,
+               num_actors: int | None = None, unit_bytes: int = DEFAULT_UNIT_BYTES,
                address: str | None = None) -> MergedStatistics:
     """The merged per-segment statistics of every metric over ``data``, in one pass.
 
@@ -262,13 +261,16 @@ def statistics(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_colu
     patterns expanded sorted, records in file order). A malformed record stops the run with an error naming the
     file and the line, or, with ``skip_bad_records=True``, is left out and listed in ``bad_records``. Records with
     a ``system_column`` field are grouped into systems. Connects to Ray at ``address`` unless already connected.
+    A task whose worker dies is retried by Ray (3 times, Ray's default; actors restart), with the same result.
+    ``batch_size``: records per task call (for files: per read chunk); ``unit_bytes``: size of a JSON Lines read
+    unit; ``num_actors``: actors for model metrics (default: one per GPU, or one).
     """
     metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
     if not metrics or not all(isinstance(m, Metric) for m in metrics):
         raise InputError("metrics must be a refscore Metric or a non-empty list of them, e.g. [refscore.BLEU()]")
     ensure_ray(address)
     layout = RecordLayout(hypothesis_column, references_column, system_column)
-    options = RunOptions(batch_size, num_actors, max_retries, unit_bytes, address=address)
+    options = RunOptions(batch_size, num_actors, unit_bytes, address=address)
     if _is_dataset(data):
         return _dataset_pass(data, metrics, layout, index_column, options)
     if not isinstance(data, (str, os.PathLike, list, tuple)):
@@ -293,14 +295,14 @@ def corpus_scores(data: Any, metrics: Metric | Sequence[Metric], **options: Any)
 
 def score_dataset(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_column: str = "prediction",
                   references_column: str = "references", skip_bad_records: bool = False,
-                  batch_size: int | None = None, num_actors: int | None = None, max_retries: int = 3,
+                  batch_size: int | None = None, num_actors: int | None = None,
                   address: str | None = None) -> Any:
     """A lazy Ray Dataset: the rows of ``data`` with one column per headline score of each metric (``bleu``,
     ``chrf``, ...; NaN for skipped malformed records), ready for ``.write_parquet(...)``. Rows read from files
     carry their position key (``__file``, ``__start``) to sort them back into input order."""
     metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
     ensure_ray(address)
-    options = RunOptions(batch_size, num_actors, max_retries, address=address)
+    options = RunOptions(batch_size, num_actors, address=address)
     if _is_dataset(data):
         columns = BatchColumns(hypothesis_column, references_column)
     else:
