@@ -143,7 +143,10 @@ def main() -> None:
     localn, _ = timed(lambda: stream_scores(str(path), metrics, num_threads=args.cpus))
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     ray.data.DataContext.get_current().enable_progress_bars = False
-    rd.statistics(str(path), metrics, unit_bytes=1 << 20).scores() if args.pairs > 100_000 else None  # warm
+    warm = args.workdir / "refscore_bench_warm.jsonl"
+    with open(path, "rb") as source, open(warm, "wb") as target:
+        target.writelines(source.readline() for _ in range(1000))
+    rd.statistics(str(warm), metrics)  # starts the worker processes, outside the timed runs
     with WorkerMemory() as memory:
         on_ray, merged = timed(lambda: rd.statistics(str(path), metrics))
     totals_time, totals = timed(lambda: rd.corpus_scores(str(path), metrics))

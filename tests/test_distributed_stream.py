@@ -142,3 +142,11 @@ def test_a_file_of_a_few_hundred_mb_streams_in_bounded_memory(tmp_path):
     in_memory = metric.score_from_statistics(refscore.Statistics(
         stats.metric, stats.config_hash, stats.columns, stats.totals()[None, :] * repeats, stats.nrefs))
     assert json.loads(run.stdout)[0]["scores"]["bleu"] == json.loads(json.dumps(in_memory.to_dict()))
+
+
+def test_records_that_name_systems_and_records_that_do_not_are_not_mixed(tmp_path):
+    path = tmp_path / "mixed.jsonl"
+    path.write_text('{"system": "A", "prediction": "a", "references": "a"}\n'
+                    '{"prediction": "b", "references": "b"}\n', encoding="utf-8")
+    with pytest.raises(refscore.errors.InputError, match="record 2 names no system but the first record does"):
+        stream_scores(str(path), [BLEU()])

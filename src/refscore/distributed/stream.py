@@ -81,15 +81,21 @@ def _walk(paths: Any, metrics: list[Metric], layout: RecordLayout, skip_bad_reco
     bad: list[str] = []
     rows = 0
     for path in expand_paths(paths):
-        file_rows = 0
+        file_rows, named = 0, None
         for unit in plan_units([path]):
             for chunk in read_unit(unit, layout, skip_bad_records, chunk_records):
-                file_rows += len(chunk)
                 bad += [message for message in chunk.bad if message is not None]
                 groups: dict[str, list[int]] = {}
                 for index, (system, message) in enumerate(zip(chunk.systems, chunk.bad)):
-                    if message is None:
-                        groups.setdefault(path if system is None else f"{path}:{system}", []).append(index)
+                    if message is not None:
+                        continue
+                    named = system is not None if named is None else named
+                    if named != (system is not None):
+                        raise InputError(f"{path}: record {file_rows + index + 1} {'names no' if named else 'names a'}"
+                                         f" system but the first record {'does' if named else 'does not'}; "
+                                         f"'system' must be a non-empty string in every record or absent from all")
+                    groups.setdefault(path if system is None else f"{path}:{system}", []).append(index)
+                file_rows += len(chunk)
                 for system, indices in groups.items():
                     hypotheses = [chunk.hypotheses[i] for i in indices]
                     references = [chunk.references[i] for i in indices]
