@@ -150,3 +150,15 @@ def test_records_that_name_systems_and_records_that_do_not_are_not_mixed(tmp_pat
                     '{"prediction": "b", "references": "b"}\n', encoding="utf-8")
     with pytest.raises(refscore.errors.InputError, match="record 2 names no system but the first record does"):
         stream_scores(str(path), [BLEU()])
+
+
+@pytest.mark.parametrize("module", ["refscore.distributed", "refscore.distributed._ray", "refscore.distributed.records",
+                                    "refscore.distributed.source", "refscore.distributed.compute",
+                                    "refscore.distributed.merge", "refscore.distributed.stream",
+                                    "refscore.distributed.datasource", "refscore.cli.output"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0

@@ -3,14 +3,15 @@ single-machine stream for corpora larger than memory. Needs the ``ray`` extra fo
 (``pip install 'refscore[ray]'``); see docs/distributed.md.
 
 >>> import refscore.distributed as rd
->>> sorted(name for name in rd.__all__ if not name.startswith("_"))[:3]
-['MergedStatistics', 'corpus_scores', 'score_dataset']
+>>> rd.RecordLayout().hypothesis_column, rd.RecordLayout().references_column
+('prediction', 'references')
 """
 from __future__ import annotations
 
+from refscore.distributed._ray import import_ray
 from refscore.distributed.api import MergedStatistics, corpus_scores, score_dataset, statistics
 from refscore.distributed.merge import LostRecordsError
 from refscore.distributed.records import RecordFormatError, RecordLayout
 
-__all__ = ["MergedStatistics", "corpus_scores", "score_dataset", "statistics", "LostRecordsError",
+__all__ = ["MergedStatistics", "corpus_scores", "score_dataset", "statistics", "import_ray", "LostRecordsError",
            "RecordFormatError", "RecordLayout"]
