@@ -162,3 +162,16 @@ def test_docstring_examples_run(module):
 
     failures, attempted = doctest.testmod(importlib.import_module(module))
     assert failures == 0 and attempted > 0
+
+
+def test_engine_ray_without_the_extra_names_the_install_command(tmp_path, capsys, monkeypatch):
+    path = write_jsonl(tmp_path / "r.jsonl", RECORDS[:5])
+    monkeypatch.setitem(sys.modules, "ray", None)
+    assert main(["score", "-m", "bleu", "-i", str(path), "--engine", "ray"]) == refscore.errors.ExitCode.MISSING_EXTRA
+    assert "pip install 'refscore[ray]'" in capsys.readouterr().err
+
+
+def test_a_system_file_given_twice_is_refused_by_every_engine(tmp_path, capsys):
+    path = write_jsonl(tmp_path / "r.jsonl", RECORDS[:5])
+    assert main(["score", "-m", "bleu", "-i", str(path), str(path), "--skip-bad-records"]) == 2
+    assert "given more than once" in capsys.readouterr().err

@@ -14,7 +14,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from refscore.cli.io import CliError, is_record_file, read_text_inputs
+from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
+                             read_text_inputs)
 from refscore.cli.output import segment_header, segment_lines, signatures
 from refscore.errors import ExitCode, InputError
 from refscore.metrics.base import Metric
@@ -74,6 +75,8 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
         raise CliError("--confidence gives corpus-level intervals; it cannot be combined with --segments",
                        ExitCode.USAGE)
     paths = _record_paths(args)
+    check_stdin_once(args.references + (args.input or [STDIN]))
+    check_distinct_systems(paths or [STDIN])
     record_inputs = bool(paths) and all(is_record_file(p) for p in paths)
     if paths and any(is_record_file(p) for p in paths) and (not record_inputs or args.references):
         raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
