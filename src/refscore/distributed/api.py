@@ -42,7 +42,7 @@ class RunOptions:
 
     batch_size: int | None = None
     num_actors: int | None = None
-    unit_bytes: int = DEFAULT_UNIT_BYTES
+    unit_bytes: int | None = None
     num_threads: int | None = 1
     address: str | None = None
 
@@ -104,6 +104,16 @@ class MergedStatistics:
         names = list(systems) if systems is not None else self.systems
         return paired_test_from_statistics(self.metrics[self._index(metric)],
                                            [(name, self.of(metric, name)) for name in names], **options)
+
+
+def unit_size(files: Sequence[str], unit_bytes: int | None) -> int:
+    """``unit_bytes``, or by default about four read units per CPU of the cluster (so that no CPU idles while
+    another finishes a large unit), between 1 MiB and :data:`DEFAULT_UNIT_BYTES`."""
+    if unit_bytes is not None:
+        return unit_bytes
+    cpus = max(1, int(import_ray().cluster_resources().get("CPU", 1)))
+    total = sum(os.path.getsize(path) for path in files)
+    return int(min(DEFAULT_UNIT_BYTES, max(1 << 20, total // (4 * cpus))))
 
 
 def _is_dataset(data: Any) -> bool:
@@ -175,7 +185,7 @@ def file_totals(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, ski
     segments (a few hundred bytes a batch instead of ~100 a segment); spans are checked as in a full pass."""
     options = options or RunOptions()
     files = expand_paths(paths)
-    dataset = read_records(files, layout, skip_bad_records, options.unit_bytes,
+    dataset = read_records(files, layout, skip_bad_records, unit_size(files, options.unit_bytes),
                            options.batch_size or DEFAULT_BATCH_SIZE)
     columns = BatchColumns(HYPOTHESIS, REFERENCES, bad="__bad")
     collected = _run(dataset.map_batches(TotalsBatch(list(metrics), columns, options.num_threads), batch_size=None,
@@ -200,7 +210,7 @@ def file_totals(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, ski
 def _file_pass(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, skip_bad_records: bool,
                options: RunOptions) -> MergedStatistics:
     files = expand_paths(paths)
-    dataset = read_records(files, layout, skip_bad_records, options.unit_bytes,
+    dataset = read_records(files, layout, skip_bad_records, unit_size(files, options.unit_bytes),
                            options.batch_size or DEFAULT_BATCH_SIZE)
     columns = BatchColumns(HYPOTHESIS, REFERENCES, (*KEY_COLUMNS, SYSTEM), bad="__bad")
     collected = _run(_map(dataset, metrics, columns, options, StatisticsBatch, StatisticsActor))
@@ -252,7 +262,7 @@ def _dataset_pass(dataset: Any, metrics: Sequence[Metric], layout: RecordLayout,
 def statistics(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_column: str = "prediction",
                references_column: str = "references", system_column: str | None = "system",
                index_column: str | None = None, skip_bad_records: bool = False, batch_size: int | None = None,
-               num_actors: int | None = None, unit_bytes: int = DEFAULT_UNIT_BYTES,
+               num_actors: int | None = None, unit_bytes: int | None = None,
                address: str | None = None) -> MergedStatistics:
     """The merged per-segment statistics of every metric over ``data``, in one pass.
 
@@ -263,6 +273,7 @@ def statistics(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_colu
     a ``system_column`` field are grouped into systems. Connects to Ray at ``address`` unless already connected.
     A task whose worker dies is retried by Ray (3 times, Ray's default; actors restart), with the same result.
     ``batch_size``: records per task call (for files: per read chunk); ``unit_bytes``: size of a JSON Lines read
+    unit (default: about four units per CPU of the cluster, between 1 and 32 MiB);
     unit; ``num_actors``: actors for model metrics (default: one per GPU, or one).
     """
     metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
@@ -307,7 +318,8 @@ def score_dataset(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_c
         columns = BatchColumns(hypothesis_column, references_column)
     else:
         layout = RecordLayout(hypothesis_column, references_column)
-        data = read_records(expand_paths(data), layout, skip_bad_records, options.unit_bytes,
+        files = expand_paths(data)
+        data = read_records(files, layout, skip_bad_records, unit_size(files, options.unit_bytes),
                             options.batch_size or DEFAULT_BATCH_SIZE)
         columns = BatchColumns(HYPOTHESIS, REFERENCES, bad="__bad")
     return _map(data, metrics, columns, options, ScoresBatch, ScoresActor)
