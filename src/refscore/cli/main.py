@@ -10,6 +10,7 @@ from typing import Any
 from refscore._version import __version__
 from refscore.cli.arguments import add_progress_argument, add_seed_argument, positive_int
 from refscore.cli.exit_codes import ExitCode
+from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_over
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
@@ -52,6 +53,8 @@ def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: in
 
 def cmd_score(args: argparse.Namespace) -> int:
     metrics = metrics_from_args(args.metrics, args)
+    if takes_over(args):  # --engine ray, --skip-bad-records, large record files: refscore.cli.engines
+        return score_on_engine(metrics, args, emit)
     inputs = args.input or [STDIN]
     check_stdin_once(args.references + inputs)
     check_distinct_systems(inputs)
@@ -129,6 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_progress_argument(score)
     add_width_argument(score, None, "2; 4 with --segments")
     add_bertscore_runtime_arguments(score)
+    add_engine_arguments(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 

@@ -69,14 +69,28 @@ def segment_rows(results: list[dict[str, Any]], digits: int | None = None) -> st
     lines = []
     for result in results:
         tables = result["segments"]
-        names = [name for table in tables.values() for name in table]
         if not lines:
-            lines.append("\t".join(["system", "segment", *names]))
+            lines.append(segment_header([name for table in tables.values() for name in table]))
         columns = [column for table in tables.values() for column in table.values()]
-        for index in range(len(columns[0]) if columns else 0):
-            lines.append("\t".join([result["system"], str(index), *(f"{c[index]:.{digits}f}" for c in columns)]))
+        lines += segment_lines(result["system"], 0, columns, digits)
     lines += [f"# {metric}: {signature}" for metric, signature in signatures(results).items()]
     return "\n".join(lines)
+
+
+def segment_header(names: list[str]) -> str:
+    """The header line of per-segment rows."""
+    return "\t".join(["system", "segment", *names])
+
+
+def segment_lines(system: str, first_index: int, columns: list[Any], digits: int | None = None) -> list[str]:
+    """Per-segment rows of one system, numbered from ``first_index`` (a streamed chunk starts where the last ended).
+
+    >>> [line.split() for line in segment_lines("sys", 2, [[0.5, 0.25]])]
+    [['sys', '2', '0.5000'], ['sys', '3', '0.2500']]
+    """
+    digits = SEGMENT_DIGITS if digits is None else digits
+    return ["\t".join([system, str(first_index + index), *(f"{c[index]:.{digits}f}" for c in columns)])
+            for index in range(len(columns[0]) if columns else 0)]
 
 
 def to_json(results: list[dict[str, Any]], with_segments: bool) -> str:

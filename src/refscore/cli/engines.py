@@ -1,0 +1,209 @@
+"""Where ``refscore score`` runs: ``--engine local`` (the default: in memory, or streamed in bounded memory for
+large record files and ``--skip-bad-records``) or ``--engine ray [--address ADDR]`` (Ray Data, exact: the same
+output as the local run, signatures included).
+
+    refscore score -m bleu,chrf -i 'runs/*.jsonl' --engine ray --address auto
+    refscore score -m bleu -i huge.jsonl --skip-bad-records
+"""
+from __future__ import annotations
+
+import argparse
+import glob
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
+                             read_text_inputs)
+from refscore.cli.output import segment_header, segment_lines, signatures
+from refscore.cli.exit_codes import ExitCode
+from refscore.errors import InputError
+from refscore.protocol import Metric
+
+#: Record files larger than this are streamed by the local engine (statistics accumulate per chunk).
+STREAM_BYTES = 64 << 20
+#: Skipped malformed records listed on stderr one per line; the rest are counted.
+LISTED_BAD_RECORDS = 20
+
+Emit = Callable[[list[dict[str, Any]], str, bool], None]
+
+
+def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--engine", choices=("local", "ray"), default="local",
+                        help="local: this process (default); ray: Ray Data on the cluster at --address (exact: "
+                        "the same result as local)")
+    parser.add_argument("--address", default=None, metavar="ADDR",
+                        help="Ray cluster address for --engine ray (default: start or join a local Ray)")
+    parser.add_argument("--skip-bad-records", action="store_true",
+                        help="JSONL/CSV/TSV inputs: leave out malformed records, count them and list them "
+                        "on stderr (default: stop at the first, naming its file and line)")
+
+
+def _record_paths(args: argparse.Namespace) -> list[str]:
+    paths = []
+    for pattern in args.input or []:
+        paths += sorted(glob.glob(pattern)) if glob.has_magic(pattern) and is_record_file(pattern) else [pattern]
+    return paths
+
+
+def takes_over(args: argparse.Namespace) -> bool:
+    """Whether this module runs the command (otherwise ``refscore score`` reads everything into memory)."""
+    if getattr(args, "engine", "local") == "ray" or getattr(args, "skip_bad_records", False):
+        return True
+    paths = _record_paths(args)
+    return bool(paths) and all(is_record_file(p) for p in paths) and any(
+        os.path.isfile(p) and os.path.getsize(p) > STREAM_BYTES for p in paths)
+
+
+def _report_bad(bad: list[str]) -> None:
+    if not bad:
+        return
+    print(f"refscore: skipped {len(bad)} malformed record(s):", file=sys.stderr)
+    for message in bad[:LISTED_BAD_RECORDS]:
+        print(f"  {message}", file=sys.stderr)
+    if len(bad) > LISTED_BAD_RECORDS:
+        print(f"  ... and {len(bad) - LISTED_BAD_RECORDS} more", file=sys.stderr)
+
+
+def _as_cli_error(error: InputError) -> CliError:
+    return CliError(str(error), ExitCode.BAD_INPUT)
+
+
+def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit) -> int:
+    """``refscore score`` on the selected engine; prints what the in-memory run prints."""
+    if args.confidence and args.segments:
+        raise CliError("--confidence gives corpus-level intervals; it cannot be combined with --segments",
+                       ExitCode.USAGE)
+    paths = _record_paths(args)
+    check_stdin_once(args.references + (args.input or [STDIN]))
+    check_distinct_systems(paths or [STDIN])
+    record_inputs = bool(paths) and all(is_record_file(p) for p in paths)
+    if paths and any(is_record_file(p) for p in paths) and (not record_inputs or args.references):
+        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
+                       ExitCode.USAGE)
+    if args.skip_bad_records and not record_inputs:
+        raise CliError("--skip-bad-records applies to record files (JSONL/CSV/TSV) given with -i",
+                       ExitCode.USAGE)
+    try:
+        if args.engine == "ray":
+            return _score_on_ray(metrics, args, paths if record_inputs else None, emit)
+        return _score_streamed(metrics, args, paths, emit)
+    except InputError as error:
+        raise _as_cli_error(error) from None
+
+
+def _rows(metrics: list[Metric], statistics: dict[str, list[Any]], with_segments: bool) -> list[dict[str, Any]]:
+    rows = []
+    for system, stats in statistics.items():
+        scores = {metric.name: metric.score_from_statistics(s) for metric, s in zip(metrics, stats)}
+        segments = {metric.name: metric.segment_table(s) for metric, s in zip(metrics, stats)} if with_segments \
+            else {}
+        rows.append({"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
+                     "segments": segments})
+    return rows
+
+
+def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: argparse.Namespace) -> int:
+    from refscore.cli.compare import confidence_rows
+    from refscore.significance import bootstrap_ci_from_statistics
+
+    results = [(system, [bootstrap_ci_from_statistics(metric, s, n=args.confidence_n, seed=args.seed,
+                                                      num_threads=args.num_threads)
+                         for metric, s in zip(metrics, stats)]) for system, stats in statistics.items()]
+    print(confidence_rows(results, args.format))
+    return ExitCode.OK
+
+
+def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths: list[str] | None,
+                  emit: Emit) -> int:
+    import refscore.distributed as rd
+    from refscore.distributed._ray import ensure_ray
+    from refscore.distributed.api import file_totals, integer_statistics
+    from refscore.distributed.records import RecordLayout
+
+    ray = ensure_ray(args.address, quiet=args.progress is False)
+    statistics: dict[str, list[Any]] = {}
+    bad: list[str] = []
+    if record_paths is not None and not (args.segments or args.confidence) and integer_statistics(metrics):
+        rows = []
+        for path in record_paths:  # only column totals travel: the corpus is not bounded by this process's memory
+            totals = file_totals(path, metrics, RecordLayout(), args.skip_bad_records)
+            bad += totals.bad_records
+            rows += [{"system": system if system == path else f"{path}:{system}", "scores": scores,
+                      "summaries": {k: v.summary() for k, v in scores.items()}, "segments": {}}
+                     for system, scores in totals.scores.items()]
+        _report_bad(bad)
+        emit(rows, args.format, False)
+        return ExitCode.OK
+    if record_paths is not None:
+        for path in record_paths:  # each file is one system, or one per 'system' value, as in the local run
+            merged = rd.statistics(path, metrics, skip_bad_records=args.skip_bad_records)
+            bad += merged.bad_records
+            for system, stats in merged.statistics.items():
+                statistics[system if system == path else f"{path}:{system}"] = stats
+    else:
+        import pyarrow as pa
+
+        systems, references = read_text_inputs(args.references, args.input or ["-"])
+        names = list(systems)
+        table = pa.table({
+            "__index": pa.array(range(len(names) * len(references)), pa.int64()),
+            "system": [name for name in names for _ in references],
+            "prediction": [h for name in names for h in systems[name]],
+            "references": [r for _ in names for r in references]})
+        merged = rd.statistics(ray.data.from_arrow(table), metrics, index_column="__index")
+        statistics = {name: merged.statistics[name] for name in names}
+    _report_bad(bad)
+    if args.confidence:
+        return _confidence(metrics, statistics, args)
+    emit(_rows(metrics, statistics, args.segments), args.format, args.segments)
+    return ExitCode.OK
+
+
+def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list[str], emit: Emit) -> int:
+    """The local engine in bounded memory: statistics accumulate per chunk; ``--segments`` text rows are printed
+    as each chunk is done (JSON needs the whole document, so its segment columns are collected)."""
+    from refscore.distributed.stream import stream_scores
+
+    if args.confidence:  # intervals resample segments: keep every segment's statistics
+        from refscore.distributed.stream import stream_statistics
+
+        statistics, bad = stream_statistics(paths, metrics, skip_bad_records=args.skip_bad_records,
+                                            num_threads=args.num_threads)
+        _report_bad(bad)
+        return _confidence(metrics, statistics, args)
+    streamed_text = args.segments and args.format != "json"
+    collected: dict[str, dict[str, list[Any]]] = {}
+    header_written = False
+
+    def on_segments(system: str, first: int, tables: dict[str, Any]) -> None:
+        nonlocal header_written
+        if streamed_text:
+            if not header_written:
+                print(segment_header(list(tables)))
+                header_written = True
+            lines = segment_lines(system, first, list(tables.values()))
+            if lines:
+                print("\n".join(lines))
+        else:
+            for name, values in tables.items():
+                collected.setdefault(system, {}).setdefault(name, []).extend(values.tolist())
+
+    result = stream_scores(paths, metrics, skip_bad_records=args.skip_bad_records, num_threads=args.num_threads,
+                           on_segments=on_segments if args.segments else None)
+    _report_bad(result.bad_records)
+    rows = [{"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
+             "segments": {} } for system, scores in result.scores.items()]
+    if streamed_text:
+        print("\n".join(f"# {metric}: {signature}" for metric, signature in signatures(rows).items()))
+        return ExitCode.OK
+    if args.segments:
+        import numpy as np
+
+        for row in rows:
+            names = collected.get(row["system"], {})
+            row["segments"] = {metric.name: {name: np.asarray(names.get(name, []), dtype=np.float64)
+                                             for name in metric.score_names} for metric in metrics}
+    emit(rows, args.format, args.segments)
+    return ExitCode.OK

@@ -1,0 +1,114 @@
+"""One record (a hypothesis, its references, an optional system name) from a JSON line, a CSV/TSV row or a Parquet
+row, with errors that say what is wrong so that the reader can name the file and the line.
+
+The layout follows ``refscore score``'s record files: ``prediction`` holds the hypothesis, ``references`` a string
+or a non-empty list of strings, an optional ``system`` field groups records into systems. Column names are
+configurable (:class:`RecordLayout`).
+
+>>> layout = RecordLayout()
+>>> layout.parse_json(b'{"prediction": "a cat", "references": ["a cat", "the cat"]}')
+('a cat', ['a cat', 'the cat'], None)
+>>> try:
+...     layout.parse_json(b'{"prediction": "a cat", "references": 3}')
+... except BadRecord as error:
+...     print(error)
+'references' must be a string or a non-empty list of strings, got a int
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from refscore.errors import InputError
+
+
+class BadRecord(ValueError):
+    """A record that cannot be scored; the reader adds the file and the line (or row) to the message."""
+
+
+class RecordFormatError(InputError):
+    """A malformed record, named by file and line, that stopped the run (see ``skip_bad_records``)."""
+
+
+_MISSING = object()
+
+
+def _json_type(value: Any) -> str:
+    return "missing" if value is _MISSING else "null" if value is None else f"a {type(value).__name__}"
+
+
+@dataclass(frozen=True)
+class RecordLayout:
+    """Which fields of a record hold the hypothesis, the references and (optionally) the system name.
+
+    In CSV/TSV files every column whose name starts with ``references_column`` without a final ``s``
+    (``reference``, ``reference_2``, ``references`` ...) is a reference, as in ``refscore score``.
+    """
+
+    hypothesis_column: str = "prediction"
+    references_column: str = "references"
+    system_column: str | None = "system"
+
+    def record(self, hypothesis: Any, references: Any, system: Any, has_system: bool) -> tuple[str, list[str],
+                                                                                               str | None]:
+        """The checked ``(hypothesis, references, system)`` of one record's field values."""
+        if not isinstance(hypothesis, str):
+            hint = '; use "" for an empty prediction' if hypothesis is None else ""
+            raise BadRecord(f"{self.hypothesis_column!r} must be a string, got {_json_type(hypothesis)}{hint}")
+        if isinstance(references, str):
+            references = [references]
+        elif isinstance(references, (list, tuple)) and references:
+            references = list(references)
+            for index, reference in enumerate(references):
+                if not isinstance(reference, str):
+                    hint = '; use "" for an empty reference' if reference is None else ""
+                    raise BadRecord(f"{self.references_column}[{index}] is {_json_type(reference)}, expected a "
+                                    f"string{hint}")
+        else:
+            got = "an empty list" if isinstance(references, (list, tuple)) else _json_type(references)
+            raise BadRecord(f"{self.references_column!r} must be a string or a non-empty list of strings, got {got}")
+        if has_system and (not isinstance(system, str) or not system):
+            raise BadRecord(f"{self.system_column!r} must be a non-empty string, got {_json_type(system)}")
+        return hypothesis, references, system if has_system else None
+
+    def parse_json(self, line: bytes) -> tuple[str, list[str], str | None]:
+        """The record of one JSON Lines line (UTF-8 bytes)."""
+        try:
+            value = json.loads(line)
+        except UnicodeDecodeError as exc:
+            raise BadRecord(f"not valid UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file as UTF-8") \
+                from None
+        except json.JSONDecodeError as exc:
+            raise BadRecord(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise BadRecord("JSON arrays or objects nested too deeply") from None
+        if not isinstance(value, dict):
+            raise BadRecord(f"a JSON {type(value).__name__}, expected an object")
+        has_system = self.system_column is not None and self.system_column in value
+        return self.record(value.get(self.hypothesis_column, _MISSING), value.get(self.references_column, _MISSING),
+                           value.get(self.system_column) if has_system else None, has_system)
+
+    def table_columns(self, header: list[str], source: str) -> tuple[int, list[int], int | None]:
+        """Positions of the hypothesis, reference and system columns in a CSV/TSV header (case-insensitive)."""
+        names = [name.strip().lower() for name in header]
+        prefix = self.references_column.lower()
+        prefix = prefix[:-1] if prefix.endswith("s") else prefix
+        references = [i for i, name in enumerate(names) if name.startswith(prefix)]
+        system = self.system_column.lower() if self.system_column else None
+        hypothesis = self.hypothesis_column.lower()
+        if names.count(hypothesis) != 1 or not references or (system is not None and names.count(system) > 1):
+            raise RecordFormatError(
+                f"{source}: the header line must name one {self.hypothesis_column!r} column, at least one "
+                f"{prefix!r}... column and at most one {self.system_column!r} column, got {header}")
+        return names.index(hypothesis), references, names.index(system) if system in names else None
+
+    def parse_row(self, row: list[str], header_size: int, columns: tuple[int, list[int], int | None]) -> tuple[
+            str, list[str], str | None]:
+        """The record of one CSV/TSV row (empty reference fields are dropped; none left is one empty reference)."""
+        if len(row) != header_size:
+            raise BadRecord(f"{len(row)} field(s) but the header has {header_size}; every row needs one field per "
+                            f"column (an empty reference is an empty field)")
+        hypothesis, references, system = columns
+        return self.record(row[hypothesis], [row[i] for i in references if row[i]] or [""],
+                           row[system] if system is not None else None, system is not None)

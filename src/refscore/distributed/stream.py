@@ -1,0 +1,159 @@
+"""Corpora larger than memory on one machine, without Ray: record files are read in chunks (the read units of
+:mod:`refscore.distributed.source`), each chunk's statistics are added to running column totals and dropped, and
+per-segment scores, when wanted, go to a callback as each chunk is done. Memory holds one chunk, never the corpus.
+
+Integer statistics (BLEU, chrF, TER, GLEU) add exactly, so the score equals an in-memory run bit for bit. The float
+columns of document-averaged metrics (ROUGE, BERTScore) are added chunk by chunk, in input order: the sum differs
+from numpy's one-pass sum of the whole column only by rounding (see docs/distributed.md).
+
+>>> import json, os, tempfile, refscore
+>>> path = os.path.join(tempfile.mkdtemp(), "runs.jsonl")
+>>> with open(path, "w") as f:
+...     for hyp, ref in [("the cat sat", "the cat sat down"), ("a dog", "a dog barked")] * 3:
+...         _ = f.write(json.dumps({"prediction": hyp, "references": [ref]}) + "\\n")
+>>> result = stream_scores(path, [refscore.BLEU()], chunk_records=2)
+>>> result.scores[path]["bleu"].score == refscore.bleu(["the cat sat", "a dog"] * 3,
+...                                                    [["the cat sat down"], ["a dog barked"]] * 3).score
+True
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from refscore.distributed.records import RecordLayout
+from refscore.distributed.source import DEFAULT_CHUNK_RECORDS, expand_paths, plan_units, read_unit
+from refscore.errors import InputError
+from refscore.protocol import Metric, Score, Statistics
+
+#: ``on_segments(system, first_segment_index, {score name: values})`` receives each chunk's per-segment scores.
+SegmentCallback = Callable[[str, int, dict[str, np.ndarray]], None]
+
+
+@dataclass
+class _Running:
+    """Running column totals of one system and metric, and its reference-count rule (as Statistics.concatenate)."""
+
+    totals: np.ndarray | None = None
+    columns: tuple[str, ...] = ()
+    nrefs: int | None = None
+    segments: int = 0
+
+    def add(self, stats: Statistics) -> None:
+        if self.totals is None:
+            self.totals, self.columns, self.nrefs = stats.totals(), stats.columns, stats.nrefs
+        else:
+            self.totals = self.totals + stats.totals()
+            self.nrefs = self.nrefs if stats.nrefs == self.nrefs else -1
+        self.segments += len(stats)
+
+
+@dataclass
+class StreamResult:
+    """Corpus scores by system and metric name, the records read and the malformed records skipped."""
+
+    scores: dict[str, dict[str, Score]]
+    rows: int
+    bad_records: list[str] = field(default_factory=list)
+
+
+def _score(metric: Metric, running: _Running) -> Score:
+    """The corpus score of summed statistics: one row holding the totals scores as all rows would (the same rule
+    as :meth:`Metric.corpus_score_chunks`; document-averaged metrics carry their ``documents`` count column)."""
+    totals = Statistics(metric.name, metric.config_hash, running.columns, running.totals[None, :],
+                        running.nrefs or 1)
+    score = metric.score_from_statistics(totals)
+    if "documents" in {f.name for f in dataclasses.fields(score)}:  # counted from rows: here one row of totals
+        score = dataclasses.replace(score, documents=running.segments)
+    return score
+
+
+def _walk(paths: Any, metrics: list[Metric], layout: RecordLayout, skip_bad_records: bool, chunk_records: int,
+          num_threads: int | None, consume: Callable[[str, list[Statistics]], None]) -> tuple[int, list[str]]:
+    """Read every record in input order, chunk by chunk; ``consume(system, statistics of each metric)`` gets each
+    chunk's statistics per system. Returns the records read and the skipped malformed records."""
+    bad: list[str] = []
+    rows = 0
+    for path in expand_paths(paths):
+        file_rows, named = 0, None
+        for unit in plan_units([path]):
+            for chunk in read_unit(unit, layout, skip_bad_records, chunk_records):
+                bad += [message for message in chunk.bad if message is not None]
+                groups: dict[str, list[int]] = {}
+                for index, (system, message) in enumerate(zip(chunk.systems, chunk.bad)):
+                    if message is not None:
+                        continue
+                    named = system is not None if named is None else named
+                    if named != (system is not None):
+                        raise InputError(f"{path}: record {file_rows + index + 1} {'names no' if named else 'names a'}"
+                                         f" system but the first record {'does' if named else 'does not'}; "
+                                         f"'system' must be a non-empty string in every record or absent from all")
+                    groups.setdefault(path if system is None else f"{path}:{system}", []).append(index)
+                file_rows += len(chunk)
+                for system, indices in groups.items():
+                    hypotheses = [chunk.hypotheses[i] for i in indices]
+                    references = [chunk.references[i] for i in indices]
+                    consume(system, [metric.statistics(hypotheses, references, num_threads=num_threads)
+                                     for metric in metrics])
+        if file_rows == 0:
+            raise InputError(f"{path}: no records; give one record (prediction and references) per segment")
+        rows += file_rows
+    return rows, bad
+
+
+def stream_scores(paths: Any, metrics: Metric | Sequence[Metric], *, hypothesis_column: str = "prediction",
+                  references_column: str = "references", system_column: str | None = "system",
+                  skip_bad_records: bool = False, chunk_records: int = DEFAULT_CHUNK_RECORDS,
+                  num_threads: int | None = None, on_segments: SegmentCallback | None = None) -> StreamResult:
+    """Corpus scores of record files (JSON Lines, CSV/TSV, Parquet; paths or globs) in bounded memory.
+
+    Each file is one system (named by its path), or one per ``system_column`` value (``path:system``), as in
+    ``refscore score``. ``on_segments`` receives per-segment scores chunk by chunk, in input order.
+    """
+    metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
+    running: dict[str, list[_Running]] = {}
+    positions: dict[str, int] = {}
+
+    def consume(system: str, statistics: list[Statistics]) -> None:
+        accumulators = running.setdefault(system, [_Running() for _ in metrics])
+        tables: dict[str, np.ndarray] = {}
+        for metric, accumulator, stats in zip(metrics, accumulators, statistics):
+            accumulator.add(stats)
+            if on_segments is not None:
+                tables.update(metric.segment_table(stats))
+        if on_segments is not None:
+            on_segments(system, positions.get(system, 0), tables)
+        positions[system] = positions.get(system, 0) + len(statistics[0])
+
+    rows, bad = _walk(paths, metrics, RecordLayout(hypothesis_column, references_column, system_column),
+                      skip_bad_records, chunk_records, num_threads, consume)
+    if not running:
+        raise InputError("every record was malformed and skipped; nothing to score")
+    scores = {system: {metric.name: _score(metric, accumulator) for metric, accumulator in zip(metrics, accumulators)}
+              for system, accumulators in running.items()}
+    return StreamResult(scores, rows, bad)
+
+
+def stream_statistics(paths: Any, metrics: Metric | Sequence[Metric], *, hypothesis_column: str = "prediction",
+                      references_column: str = "references", system_column: str | None = "system",
+                      skip_bad_records: bool = False, chunk_records: int = DEFAULT_CHUNK_RECORDS,
+                      num_threads: int | None = None) -> tuple[dict[str, list[Statistics]], list[str]]:
+    """Every segment's statistics of record files, read chunk by chunk (memory holds the statistics, not the
+    text): ``({system: [statistics of each metric]}, skipped malformed records)``, for bootstrap intervals."""
+    metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
+    parts: dict[str, list[list[Statistics]]] = {}
+
+    def consume(system: str, statistics: list[Statistics]) -> None:
+        for collected, stats in zip(parts.setdefault(system, [[] for _ in metrics]), statistics):
+            collected.append(stats)
+
+    _, bad = _walk(paths, metrics, RecordLayout(hypothesis_column, references_column, system_column),
+                   skip_bad_records, chunk_records, num_threads, consume)
+    if not parts:
+        raise InputError("every record was malformed and skipped; nothing to score")
+    return {system: [Statistics.concatenate(p) for p in lists] for system, lists in parts.items()}, bad
