@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 
 import refscore
+from refscore.cli.exit_codes import ExitCode
+from refscore.cli.scale import score_json
 from conftest import shared_data_path
 from refscore.cli.main import main
 from refscore.distributed.merge import LostRecordsError, blank_bytes, order_and_check_spans
@@ -143,9 +145,11 @@ def test_a_file_of_a_few_hundred_mb_streams_in_bounded_memory(tmp_path):
     # the in-memory run of the same data: the block's statistics, every count summed `repeats` times (exact ints)
     metric = BLEU()
     stats = metric.statistics([r["prediction"] for r in records], [r["references"] for r in records])
-    in_memory = metric.score_from_statistics(refscore.Statistics(
-        stats.metric, stats.config_hash, stats.columns, stats.totals()[None, :] * repeats, stats.nrefs))
-    assert json.loads(run.stdout)[0]["scores"]["bleu"] == json.loads(json.dumps(in_memory.to_dict()))
+    totals = refscore.Statistics(stats.metric, stats.config_hash, stats.columns, stats.totals()[None, :] * repeats,
+                                 stats.nrefs)
+    in_memory = score_json(metric.score_from_statistics(totals),   # as the command line prints it (0–100)
+                           float(metric.percent_scores_from_totals(totals.data)[0, 0]))
+    assert json.loads(run.stdout)[0]["scores"]["bleu"] == json.loads(json.dumps(in_memory))
 
 
 def test_records_that_name_systems_and_records_that_do_not_are_not_mixed(tmp_path):
@@ -171,7 +175,7 @@ def test_docstring_examples_run(module):
 def test_engine_ray_without_the_extra_names_the_install_command(tmp_path, capsys, monkeypatch):
     path = write_jsonl(tmp_path / "r.jsonl", RECORDS[:5])
     monkeypatch.setitem(sys.modules, "ray", None)
-    assert main(["score", "-m", "bleu", "-i", str(path), "--engine", "ray"]) == refscore.errors.ExitCode.MISSING_EXTRA
+    assert main(["score", "-m", "bleu", "-i", str(path), "--engine", "ray"]) == ExitCode.MISSING_EXTRA
     assert "pip install 'refscore[ray]'" in capsys.readouterr().err
 
 

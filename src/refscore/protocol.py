@@ -171,6 +171,13 @@ class Score:
     score: float
     signature: str
     higher_is_better: bool = True
+    #: The statistics this score was computed from: one row per segment, or one row of column totals for a score
+    #: of merged totals (then ``segments`` is None); None for a hand-built score.
+    statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False,
+                                                      metadata={"json": False})
+    #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
+    segments: dict[str, np.ndarray] | None = dataclasses.field(default=None, repr=False, compare=False,
+                                                               metadata={"json": False})
 
     def __float__(self) -> float:
         return float(self.score)
@@ -187,6 +194,8 @@ class Score:
         """JSON-ready dict (numpy arrays become lists)."""
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
+            if not f.metadata.get("json", True):
+                continue
             value = getattr(self, f.name)
             if isinstance(value, np.ndarray):
                 value = value.tolist()
@@ -312,8 +321,15 @@ class Metric(ABC):
                 f"with the same settings")
 
     def corpus_score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Score:
-        """Corpus-level score of a batch."""
-        return self.score_from_statistics(self.statistics(hypotheses, references, num_threads=num_threads))
+        """Corpus-level score of a batch, carrying its statistics and per-segment scores (see :meth:`scored`)."""
+        return self.scored(self.statistics(hypotheses, references, num_threads=num_threads))
+
+    def scored(self, stats: Statistics) -> Score:
+        """:meth:`score_from_statistics` with ``stats`` and the per-segment scores attached: the :class:`Score`
+        every public scoring function returns (``score.statistics``, ``score.segments[name]``)."""
+        score = self.score_from_statistics(stats)
+        return dataclasses.replace(score, statistics=stats if score.statistics is None else score.statistics,
+                                   segments=self.segment_table(stats) if score.segments is None else score.segments)
 
     def sentence_score(self, hypothesis: Any, references: Any) -> Score:
         """Score of one segment; ``references`` is a string or a list of strings (token ids also accepted)."""

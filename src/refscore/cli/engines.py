@@ -16,6 +16,7 @@ from typing import Any
 
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_text_inputs)
+from refscore.cli.metric_setup import result_row, totals_row
 from refscore.cli.output import segment_header, segment_lines, signatures
 from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
@@ -93,23 +94,12 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
         raise _as_cli_error(error) from None
 
 
-def _rows(metrics: list[Metric], statistics: dict[str, list[Any]], with_segments: bool) -> list[dict[str, Any]]:
-    rows = []
-    for system, stats in statistics.items():
-        scores = {metric.name: metric.score_from_statistics(s) for metric, s in zip(metrics, stats)}
-        segments = {metric.name: metric.segment_table(s) for metric, s in zip(metrics, stats)} if with_segments \
-            else {}
-        rows.append({"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
-                     "segments": segments})
-    return rows
-
-
 def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: argparse.Namespace) -> int:
     from refscore.cli.compare import confidence_rows
     from refscore.significance import bootstrap_ci_from_statistics
 
     results = [(system, [bootstrap_ci_from_statistics(metric, s, n=args.confidence_n, seed=args.seed,
-                                                      num_threads=args.num_threads)
+                                                      num_threads=args.num_threads, progress=args.progress)
                          for metric, s in zip(metrics, stats)]) for system, stats in statistics.items()]
     print(confidence_rows(results, args.format))
     return ExitCode.OK
@@ -130,11 +120,10 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
         for path in record_paths:  # only column totals travel: the corpus is not bounded by this process's memory
             totals = file_totals(path, metrics, RecordLayout(), args.skip_bad_records)
             bad += totals.bad_records
-            rows += [{"system": system if system == path else f"{path}:{system}", "scores": scores,
-                      "summaries": {k: v.summary() for k, v in scores.items()}, "segments": {}}
+            rows += [totals_row(system if system == path else f"{path}:{system}", metrics, scores)
                      for system, scores in totals.scores.items()]
         _report_bad(bad)
-        emit(rows, args.format, False)
+        emit(rows, args.format, False, args.width)
         return ExitCode.OK
     if record_paths is not None:
         for path in record_paths:  # each file is one system, or one per 'system' value, as in the local run
@@ -157,7 +146,8 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
     _report_bad(bad)
     if args.confidence:
         return _confidence(metrics, statistics, args)
-    emit(_rows(metrics, statistics, args.segments), args.format, args.segments)
+    emit([result_row(system, metrics, stats, args.num_threads, args.segments) for system, stats in statistics.items()],
+         args.format, args.segments, args.width)
     return ExitCode.OK
 
 
@@ -183,7 +173,7 @@ def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list
             if not header_written:
                 print(segment_header(list(tables)))
                 header_written = True
-            lines = segment_lines(system, first, list(tables.values()))
+            lines = segment_lines(system, first, list(tables.values()), args.width)
             if lines:
                 print("\n".join(lines))
         else:
@@ -191,10 +181,9 @@ def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list
                 collected.setdefault(system, {}).setdefault(name, []).extend(values.tolist())
 
     result = stream_scores(paths, metrics, skip_bad_records=args.skip_bad_records, num_threads=args.num_threads,
-                           on_segments=on_segments if args.segments else None)
+                           on_segments=on_segments if args.segments else None, percent=True)
     _report_bad(result.bad_records)
-    rows = [{"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
-             "segments": {} } for system, scores in result.scores.items()]
+    rows = [totals_row(system, metrics, scores) for system, scores in result.scores.items()]
     if streamed_text:
         print("\n".join(f"# {metric}: {signature}" for metric, signature in signatures(rows).items()))
         return ExitCode.OK
@@ -205,5 +194,5 @@ def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list
             names = collected.get(row["system"], {})
             row["segments"] = {metric.name: {name: np.asarray(names.get(name, []), dtype=np.float64)
                                              for name in metric.score_names} for metric in metrics}
-    emit(rows, args.format, args.segments)
+    emit(rows, args.format, args.segments, args.width)
     return ExitCode.OK

@@ -14,7 +14,7 @@ from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_ov
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
-                                       command_line_result, flag_hint, metrics_from_args, selected_options)
+                                       flag_hint, metrics_from_args, result_row, selected_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
 from refscore.errors import InputError, MissingExtraError
@@ -26,19 +26,9 @@ def score_systems(metrics: list[Metric], systems: dict[str, list[str]], referenc
                   with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
     """Score each system with each metric; the result rows feed every output format (see ``command_line_result``
     for the values: ``percent`` and ``segments`` are on the 0–100 scale)."""
-    results = []
-    for system, hypotheses in systems.items():
-        scores, summaries, percents, segments = {}, {}, {}, {}
-        for metric in metrics:
-            stats = metric.statistics(hypotheses, references, num_threads=num_threads)
-            result = command_line_result(metric, stats, num_threads, with_segments)
-            scores[metric.name], percents[metric.name] = result.score, result.percent
-            summaries[metric.name] = result.score.summary()
-            if result.segments is not None:
-                segments[metric.name] = result.segments
-        results.append({"system": system, "scores": scores, "summaries": summaries, "percents": percents,
-                        "segments": segments})
-    return results
+    return [result_row(system, metrics, [metric.statistics(hypotheses, references, num_threads=num_threads)
+                                         for metric in metrics], num_threads, with_segments)
+            for system, hypotheses in systems.items()]
 
 
 def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: int | None = None) -> None:

@@ -174,3 +174,26 @@ def selected_options(args: argparse.Namespace) -> list[CliOption]:
         except InputError:
             continue
     return options
+
+
+def result_row(system: str, metrics: list[Metric], statistics: list[Statistics], num_threads: int | None,
+               with_segments: bool) -> dict[str, Any]:
+    """One system's row of command-line results (see :func:`command_line_result`), the form every output format
+    reads: ``scores`` (0–1 :class:`Score` objects), ``summaries``, ``percents`` and ``segments`` (0–100)."""
+    scores, summaries, percents, segments = {}, {}, {}, {}
+    for metric, stats in zip(metrics, statistics):
+        result = command_line_result(metric, stats, num_threads, with_segments)
+        scores[metric.name], percents[metric.name] = result.score, result.percent
+        summaries[metric.name] = result.score.summary()
+        if result.segments is not None:
+            segments[metric.name] = result.segments
+    return {"system": system, "scores": scores, "summaries": summaries, "percents": percents, "segments": segments}
+
+
+def totals_row(system: str, metrics: list[Metric], scores: dict[str, Score]) -> dict[str, Any]:
+    """:func:`result_row` for scores of merged column totals (``score.statistics`` is their one row): no
+    per-segment values; the percent is the peer's own 0–100 value, as for a full run."""
+    percents = {metric.name: float(metric.percent_scores_from_totals(scores[metric.name].statistics.data)[0, 0])
+                for metric in metrics}
+    return {"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
+            "percents": percents, "segments": {}}

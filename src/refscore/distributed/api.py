@@ -10,6 +10,8 @@ worker that ran them (see docs/distributed.md).
 """
 from __future__ import annotations
 
+import dataclasses
+
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -201,8 +203,9 @@ def file_totals(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, ski
         counts = c[NREFS][used[rows]]
         nrefs = int(counts[0]) if bool(np.all(counts == counts[0])) else -1
         statistics = metric_statistics(collected, used[rows], np.arange(len(rows)), metrics)
-        scores[name] = {metric.name: metric.score_from_statistics(Statistics(
-            s.metric, s.config_hash, s.columns, s.totals()[None, :], nrefs)) for metric, s in zip(metrics, statistics)}
+        scores[name] = {metric.name: _totals_score(metric, Statistics(s.metric, s.config_hash, s.columns,
+                                                                      s.totals()[None, :], nrefs))
+                        for metric, s in zip(metrics, statistics)}
     return MergedTotals(scores, int(segments.sum()) + len(bad), bad)
 
 
@@ -322,3 +325,8 @@ def score_dataset(data: Any, metrics: Metric | Sequence[Metric], *, hypothesis_c
                             options.batch_size or DEFAULT_BATCH_SIZE)
         columns = BatchColumns(HYPOTHESIS, REFERENCES, bad="__bad")
     return _map(data, metrics, columns, options, ScoresBatch, ScoresActor)
+
+
+def _totals_score(metric: Metric, totals: Statistics) -> Score:
+    """The score of one row of column totals, carrying that row as its statistics."""
+    return dataclasses.replace(metric.score_from_statistics(totals), statistics=totals)

@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,7 +66,7 @@ def _score(metric: Metric, running: _Running) -> Score:
     as :meth:`Metric.corpus_score_chunks`; document-averaged metrics carry their ``documents`` count column)."""
     totals = Statistics(metric.name, metric.config_hash, running.columns, running.totals[None, :],
                         running.nrefs or 1)
-    score = metric.score_from_statistics(totals)
+    score = dataclasses.replace(metric.score_from_statistics(totals), statistics=totals)
     if "documents" in {f.name for f in dataclasses.fields(score)}:  # counted from rows: here one row of totals
         score = dataclasses.replace(score, documents=running.segments)
     return score
@@ -109,11 +108,14 @@ def _walk(paths: Any, metrics: list[Metric], layout: RecordLayout, skip_bad_reco
 def stream_scores(paths: Any, metrics: Metric | Sequence[Metric], *, hypothesis_column: str = "prediction",
                   references_column: str = "references", system_column: str | None = "system",
                   skip_bad_records: bool = False, chunk_records: int = DEFAULT_CHUNK_RECORDS,
-                  num_threads: int | None = None, on_segments: SegmentCallback | None = None) -> StreamResult:
+                  num_threads: int | None = None, on_segments: SegmentCallback | None = None,
+                  percent: bool = False) -> StreamResult:
     """Corpus scores of record files (JSON Lines, CSV/TSV, Parquet; paths or globs) in bounded memory.
 
     Each file is one system (named by its path), or one per ``system_column`` value (``path:system``), as in
-    ``refscore score``. ``on_segments`` receives per-segment scores chunk by chunk, in input order.
+    ``refscore score``. ``on_segments`` receives per-segment scores chunk by chunk, in input order (on the 0–100
+    scale as the peers compute it with ``percent=True``, as the command line prints them). Each score's
+    ``statistics`` is its one row of column totals.
     """
     metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
     running: dict[str, list[_Running]] = {}
@@ -124,7 +126,11 @@ def stream_scores(paths: Any, metrics: Metric | Sequence[Metric], *, hypothesis_
         tables: dict[str, np.ndarray] = {}
         for metric, accumulator, stats in zip(metrics, accumulators, statistics):
             accumulator.add(stats)
-            if on_segments is not None:
+            if on_segments is not None and percent:
+                metric.check_statistics(stats)
+                table = metric.percent_scores_from_totals(stats.data)
+                tables.update({name: table[:, i] for i, name in enumerate(metric.score_names)})
+            elif on_segments is not None:
                 tables.update(metric.segment_table(stats))
         if on_segments is not None:
             on_segments(system, positions.get(system, 0), tables)

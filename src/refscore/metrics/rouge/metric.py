@@ -11,6 +11,8 @@ the per-document scores, or rouge-score's bootstrap (:meth:`ROUGEScore.bootstrap
 """
 from __future__ import annotations
 
+import dataclasses
+
 import functools
 import itertools
 import warnings
@@ -252,7 +254,8 @@ class ROUGE(Metric):
         precision, recall, fmeasure, best, nrefs = self._document_scores(hypotheses, references, num_threads)
         best = np.array(best, dtype=np.int64)
         best.setflags(write=False)
-        return self._score(self._statistics(precision, recall, fmeasure, nrefs), best)
+        stats = self._statistics(precision, recall, fmeasure, nrefs)
+        return dataclasses.replace(self._score(stats, best), segments=self.segment_table(stats))
 
     def _score(self, stats: Statistics, best_reference: np.ndarray | None) -> ROUGEScore:
         self.check_statistics(stats)

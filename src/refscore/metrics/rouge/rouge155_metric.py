@@ -203,7 +203,7 @@ def rouge155(predictions: Any, references: Any, *, types: Sequence[str] | str = 
         remove_stopwords=remove_stopwords, scoring_formula=scoring_formula, alpha=alpha, word_limit=word_limit,
         byte_limit=byte_limit, confidence=confidence, resamples=resamples))
     stats = metric.statistics(predictions, references, num_threads=num_threads)
-    score = metric.score_from_statistics(stats)
+    score = metric.scored(stats)
     if printed_averages:
         score = dataclasses.replace(score, printed=metric.printed_lines(stats, num_threads=num_threads))
     return score

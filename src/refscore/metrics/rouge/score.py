@@ -24,8 +24,8 @@ from refscore.metrics.rouge.bootstrap import PerlAverage, bootstrap_percentiles
 
 #: ROUGE-1.5.5's components in its statistics order.
 COMPONENTS = ("R", "P", "F")
-#: Fields that hold arrays or statistics: left out of the JSON of :meth:`Score.to_dict`.
-_NOT_IN_DICT = frozenset({"statistics", "best_reference", "labels", "printed"})
+#: Fields that hold arrays: left out of the JSON of :meth:`Score.to_dict` (as the base's statistics are).
+_NOT_IN_DICT = frozenset({"best_reference", "labels", "printed"})
 
 
 class PRF(NamedTuple):
@@ -135,7 +135,6 @@ class ROUGEScore(_Documents, Score):
     recall: dict[str, float]
     fmeasure: dict[str, float]
     documents: int
-    statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False)
     best_reference: np.ndarray | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def _keys(self) -> tuple[str, ...]:
@@ -190,7 +189,6 @@ class ROUGE155Score(_Documents, Score):
     #: The script's confidence intervals (``lower``, ``upper``) by measure and component, when ``averages`` are its
     #: printed bootstrap averages (:meth:`ROUGE155.script_score`); empty for plain means.
     intervals: dict[str, dict[str, tuple[float, float]]] = dataclasses.field(default_factory=dict)
-    statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False)
     labels: tuple[str, ...] = dataclasses.field(default=(), repr=False, compare=False)
     printed: dict[str, dict[str, PerlAverage]] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
