@@ -36,12 +36,13 @@ needs_ko = pytest.mark.skipif(not HAVE_KO, reason="needs the 'ko' extra: pip ins
 def test_ja_mecab_equals_sacrebleu_on_every_wmt22_japanese_system():
     root = shared_data_path("wmt22", "en-ja")
     reference = read_segments(root / "ref.txt")
-    assert tokenize_texts("ja-mecab", reference) == sacrebleu_tokens("ja-mecab", reference)
+    assert tokenize_texts("ja-mecab", reference, num_threads=2) == sacrebleu_tokens("ja-mecab", reference)
     systems = sorted((root / "sys").glob("*.txt"))
     assert len(systems) == 13
     for path in systems:
         hypotheses = read_segments(path)
-        assert tokenize_texts("ja-mecab", hypotheses) == sacrebleu_tokens("ja-mecab", hypotheses), path.name
+        assert tokenize_texts("ja-mecab", hypotheses, num_threads=3) == sacrebleu_tokens("ja-mecab", hypotheses), \
+            path.name
         assert_bleu_equal(hypotheses, [reference], tokenize="ja-mecab")
 
 
@@ -68,6 +69,29 @@ def test_ko_mecab_signature_and_tokens():
     assert tokenizer.signature() == SacreBLEU(tokenize="ko-mecab").tokenizer.signature()
 
 
+@pytest.mark.parametrize("tokenizer_class", [
+    pytest.param(JaMecabTokenizer, marks=needs_ja), pytest.param(KoMecabTokenizer, marks=needs_ko)])
+@pytest.mark.parametrize("c_function", [True, False])
+@pytest.mark.parametrize("num_threads", [1, 3])
+def test_threads_and_the_binding_path_agree_with_sacrebleu(monkeypatch, tokenizer_class, c_function, num_threads):
+    """Through MeCab's C function (GIL released, threads) and through the binding's ``parse`` (used when the C
+    function is not found), every line equals sacreBLEU's tokens."""
+    if not c_function:
+        monkeypatch.setattr("refscore.tokenizers._mecab._c_parse_function", lambda binding: None)
+    tokenizer = tokenizer_class()
+    assert (tokenizer._parse_to_str is not None) == c_function
+    lines = [f"{k}番目の文です。 안녕하세요 {k}번째 문장입니다. Line {k}" for k in range(500)] + [""]
+    expected = sacrebleu_tokens(tokenizer.name, lines)
+    assert tokenizer.tokenize_many([line.rstrip() for line in lines], num_threads) == expected
+
+
+@needs_ja
+def test_lone_surrogate_is_an_input_error_naming_the_text():
+    with pytest.raises(refscore.errors.InputError, match=r"references \(flattened\)\[1\] has the lone surrogate "
+                                                         r"U\+DC00 at character 2"):
+        refscore.bleu(["猫", "犬"], [["猫"], ["犬\u3000\udc00"]], tokenize="ja-mecab")
+
+
 def test_repeated_texts_are_tokenized_once(monkeypatch):
     """Distinct texts reach the tokenizer once; every copy gets its tokens back in order."""
     calls: list[str] = []
@@ -79,6 +103,9 @@ def test_repeated_texts_are_tokenized_once(monkeypatch):
 
         def signature(self) -> str:
             return "recording"
+
+        def tokenize_many(self, lines: list[str], num_threads: int) -> list[str]:
+            return [self(line) for line in lines]
 
     monkeypatch.setattr("refscore.tokenizers.get_tokenizer", lambda name, spm_model=None: Recording())
     assert tokenize_texts("ja-mecab", ["ab ", "cd", "ab ", "", "cd"]) == ["a b", "c d", "a b", "", "c d"]

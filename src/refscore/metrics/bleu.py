@@ -260,10 +260,11 @@ class BLEU(Metric):
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
         if batch.is_token_ids:
             return hypotheses, references
-        texts = tokenize_texts(self.config.tokenize, batch.hypotheses + batch.references,
-                               lowercase=self.config.lowercase, num_threads=resolve_num_threads(num_threads),
-                               spm_model=self.config.spm_model)
-        hyps, refs = texts[:len(batch)], texts[len(batch):]
+        config, threads = self.config, resolve_num_threads(num_threads)
+        hyps, refs = (tokenize_texts(config.tokenize, texts, lowercase=config.lowercase, num_threads=threads,
+                                     spm_model=config.spm_model, what=what)
+                      for texts, what in ((batch.hypotheses, "hypotheses"),
+                                          (batch.references, "references (flattened)")))
         offsets = batch.ref_offsets.tolist()
         return hyps, [refs[offsets[i]:offsets[i + 1]] for i in range(len(batch))]
 

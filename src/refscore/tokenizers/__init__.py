@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
+from refscore.errors import InputError
+
 from refscore.tokenizers._mecab import JaMecabTokenizer, KoMecabTokenizer
 from refscore.tokenizers._spm import (SPM_MODELS, SentencePieceTokenizer, find_sentencepiece_model,
                                       sacrebleu_models_dir, sentencepiece_model_file)
@@ -30,11 +32,13 @@ TOKENIZER_EXTRAS: dict[str, str] = {"ja-mecab": "ja", "ko-mecab": "ko", **{name:
 
 
 class ExternalTokenizer(Protocol):
-    """What every tokenizer here offers: sacreBLEU's call and signature."""
+    """What every tokenizer here offers: sacreBLEU's call and signature, and the call on many lines at once."""
 
     def __call__(self, line: str) -> str: ...
 
     def signature(self) -> str: ...
+
+    def tokenize_many(self, lines: Sequence[str], num_threads: int) -> list[str]: ...
 
 
 @functools.lru_cache(maxsize=8)
@@ -68,22 +72,30 @@ def tokenizer_signature(name: str, *, spm_model: str | os.PathLike[str] | None =
 
 
 def tokenize_texts(name: str, texts: Sequence[str], *, lowercase: bool = False, num_threads: int = 1,
-                   spm_model: str | os.PathLike[str] | None = None) -> list[str]:
+                   spm_model: str | os.PathLike[str] | None = None, what: str = "texts") -> list[str]:
     """sacreBLEU's BLEU preprocessing of every text: ``tokenizer((text.lower() if lowercase else text).rstrip())``.
 
-    Each distinct text is tokenized once. SentencePiece runs on ``num_threads`` of its own C++ threads; MeCab runs
-    in the calling thread, because its Python bindings hold the GIL while parsing (more threads only add
-    overhead; see docs/tokenize.md).
+    Each distinct text is tokenized once, on ``num_threads`` threads (one MeCab tagger per thread; SentencePiece
+    uses its own C++ threads). A text that is not valid Unicode (a lone surrogate, which MeCab and SentencePiece
+    cannot read) raises :class:`refscore.errors.InputError` naming ``what[index]``.
     """
     tokenizer = get_tokenizer(name, spm_model=spm_model)
     slot_of: dict[str, int] = {}
     slots = [slot_of.setdefault(text, len(slot_of)) for text in texts]
+    for text in slot_of:
+        _check_encodable(name, text, texts, what)
     distinct = [(text.lower() if lowercase else text).rstrip() for text in slot_of]
-    if isinstance(tokenizer, SentencePieceTokenizer):
-        tokenized = tokenizer.tokenize_many(distinct, num_threads)
-    else:
-        tokenized = [tokenizer(text) for text in distinct]
+    tokenized = tokenizer.tokenize_many(distinct, num_threads)
     return [tokenized[slot] for slot in slots]
+
+
+def _check_encodable(name: str, text: str, texts: Sequence[str], what: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise InputError(f"{what}[{list(texts).index(text)}] has the lone surrogate U+{ord(text[error.start]):04X} "
+                         f"at character {error.start}, which tokenize={name!r} cannot read (MeCab and SentencePiece "
+                         f"take UTF-8; sacreBLEU fails on it too): remove or replace it") from None
 
 
 __all__ = ["EXTERNAL_TOKENIZERS", "TOKENIZER_EXTRAS", "ExternalTokenizer", "JaMecabTokenizer", "KoMecabTokenizer",

@@ -5,14 +5,22 @@ sacreBLEU builds ``MeCab.Tagger(ipadic.MECAB_ARGS + " -Owakati")`` (``mecab-pyth
 size, and tokenizes a line as ``tagger.parse(line.strip()).strip()``. These classes do exactly that, with one
 tagger per thread (a MeCab tagger keeps its lattice between calls, so threads must not share one).
 
+The bindings (SWIG) hold the GIL while MeCab parses, so threads would take turns. The binding's tagger is therefore
+parsed through MeCab's C function ``mecab_sparse_tostr`` (what the binding's ``parse`` calls, in the libmecab the
+binding loaded) with :mod:`ctypes`, which releases the GIL; the tests compare the result with the binding's own
+``parse``. Where that function cannot be found (a binding built another way), the binding's ``parse`` is used.
+
 >>> tokenizer = JaMecabTokenizer()                         # doctest: +SKIP
 >>> tokenizer("猫が好きです。"), tokenizer.signature()      # doctest: +SKIP
 ('猫 が 好き です 。', 'ja-mecab-0.996-IPA')
 """
 from __future__ import annotations
 
+import ctypes
 import importlib
 import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any
 
@@ -24,6 +32,22 @@ def _import(module: str, feature: str, extra: str, distribution: str) -> ModuleT
         return importlib.import_module(module)
     except ImportError:
         raise MissingExtraError(feature, extra, distribution) from None
+
+
+#: Fewer lines than this per thread are not worth a thread.
+_LINES_PER_CHUNK = 64
+
+
+def _c_parse_function(binding: ModuleType) -> Any:
+    """MeCab's ``const char *mecab_sparse_tostr(mecab_t *, const char *)`` from the libmecab the binding's
+    extension module links to (``dlsym`` on its handle also searches its dependencies), or None."""
+    try:
+        function = ctypes.CDLL(binding._MeCab.__file__).mecab_sparse_tostr
+    except (AttributeError, OSError):
+        return None
+    function.restype = ctypes.c_char_p
+    function.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    return function
 
 
 class _MecabTokenizer:
@@ -43,10 +67,12 @@ class _MecabTokenizer:
         self._mecab = _import(self.binding[0], feature, self.extra, self.binding[1])
         self._dictionary = _import(self.dictionary[0], feature, self.extra, self.dictionary[1])
         self._local = threading.local()
-        tagger = self._tagger()     # checks the dictionary now, in the caller's thread
+        self._parse_to_str = _c_parse_function(self._mecab)
+        tagger, _ = self._tagger()     # checks the dictionary now, in the caller's thread
         self._version = str(tagger.version())
 
-    def _tagger(self) -> Any:
+    def _tagger(self) -> tuple[Any, int]:
+        """This thread's tagger (the binding's object) and its C++ address."""
         tagger = getattr(self._local, "tagger", None)
         if tagger is None:
             tagger = self._mecab.Tagger(self._dictionary.MECAB_ARGS + " -Owakati")
@@ -55,12 +81,31 @@ class _MecabTokenizer:
                 raise RuntimeError(f"tokenize={self.name!r}: MeCab loaded a dictionary of {info.size} entries "
                                    f"(user dictionary: {info.next is not None}); sacreBLEU requires the "
                                    f"{self.dictionary[1]} dictionary ({self.dictionary_size} entries) alone")
-            self._local.tagger = tagger
-        return tagger
+            self._local.tagger, self._local.address = tagger, int(tagger.this)
+        return tagger, self._local.address
 
     def __call__(self, line: str) -> str:
         """The space-separated tokens of ``line``, as sacreBLEU's tokenizer returns them."""
-        return self._tagger().parse(line.strip()).strip()
+        line = line.strip()
+        tagger, address = self._tagger()
+        if self._parse_to_str is not None:
+            try:
+                parsed = self._parse_to_str(address, line.encode("utf-8"))
+            except UnicodeEncodeError:     # lone surrogates: the binding raises its own error, as in sacreBLEU
+                parsed = None
+            if parsed is not None:
+                return parsed.decode("utf-8", "surrogateescape").strip()
+        return tagger.parse(line).strip()
+
+    def tokenize_many(self, lines: Sequence[str], num_threads: int) -> list[str]:
+        """:meth:`__call__` of every line, on ``num_threads`` threads (one tagger each)."""
+        chunks = min(num_threads * 4, len(lines) // _LINES_PER_CHUNK)
+        if num_threads < 2 or chunks < 2 or self._parse_to_str is None:
+            return [self(line) for line in lines]
+        bounds = [len(lines) * k // chunks for k in range(chunks + 1)]
+        with ThreadPoolExecutor(num_threads) as pool:
+            parts = pool.map(lambda k: [self(line) for line in lines[bounds[k]:bounds[k + 1]]], range(chunks))
+            return [tokens for part in parts for tokens in part]
 
     def signature(self) -> str:
         """sacreBLEU's ``tok`` signature field, e.g. ``ja-mecab-0.996-IPA``."""
