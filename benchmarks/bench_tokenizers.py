@@ -4,8 +4,9 @@ For ``ja-mecab`` and ``flores200``, on one en-ja system (the first alphabeticall
 all 13 en-ja systems scored one after the other against the same reference:
 
 - sacreBLEU: ``sacrebleu.metrics.BLEU(tokenize=...).corpus_score`` (a fresh metric per run, so its per-tokenizer
-  ``lru_cache`` starts cold, as in a first run), and the time of its tokenizer alone on the same lines;
-- refscore: ``refscore.BLEU(tokenize=...).corpus_score`` with 1 and 2 threads, and the time of
+  ``lru_cache`` starts cold, as in a first run), and the CPU time of its tokenizer alone on the same lines;
+- refscore: ``refscore.BLEU(tokenize=...).corpus_score`` with 1 and 2 threads (process CPU time too, the robust
+  measure on a busy machine for one thread), and the CPU time of
   ``refscore.tokenizers.tokenize_texts`` alone (the MeCab / SentencePiece calls on the distinct texts).
 
 The real flores200 model is used when it is in sacreBLEU's cache (``$SACREBLEU/models/flores200sacrebleuspm``);
@@ -77,8 +78,8 @@ def use_flores200_model(systems: dict[str, list[str]], reference: list[str]) -> 
 def benchmark(tokenize: str, label: str, systems: dict[str, list[str]], reference: list[str], repeat: int,
               peer_repeat: int) -> None:
     print(f"{tokenize}: {label}")
-    print(f"  {'':<24} {'sacreBLEU s':>11} {'tok only':>9} | {'refscore 1 thr':>14} {'2 thr':>7} {'tok only':>9} |"
-          f" {'ratio 1':>7} {'ratio 2':>7} | agree")
+    print(f"  {'':<24} {'sacreBLEU s':>11} {'CPU':>6} {'tok CPU':>9} | {'refscore 1 thr':>14} {'CPU':>6} {'2 thr':>7} "
+          f"{'tok CPU':>9} | {'ratio 1':>7} {'CPU':>6} {'ratio 2':>7} | agree")
     names = sorted(systems)
     for title, chosen in ((f"{names[0]} ({len(reference)} seg)", names[:1]), (f"all {len(names)} systems", names)):
         def peer_run() -> list[float]:
@@ -99,14 +100,15 @@ def benchmark(tokenize: str, label: str, systems: dict[str, list[str]], referenc
                 tokenize_texts(tokenize, systems[name] + reference, num_threads=1)
 
         ours_run(1)     # load the tagger / model once, as any later call finds it loaded
-        peer_wall, _, expected = timed(peer_run, peer_repeat)
-        peer_tok, _, _ = timed(peer_tokens, peer_repeat)
-        one, _, ours = timed(lambda: ours_run(1), repeat)
+        peer_wall, peer_cpu, expected = timed(peer_run, peer_repeat)
+        _, peer_tok, _ = timed(peer_tokens, peer_repeat)
+        one, one_cpu, ours = timed(lambda: ours_run(1), repeat)
         two, _, _ = timed(lambda: ours_run(2), repeat)
-        ours_tok, _, _ = timed(ours_tokens, repeat)
+        _, ours_tok, _ = timed(ours_tokens, repeat)
         agree = all(abs(a - b) <= 1e-9 for a, b in zip(ours, expected))
-        print(f"  {title:<24} {peer_wall:11.3f} {peer_tok:9.3f} | {one:14.3f} {two:7.3f} {ours_tok:9.3f} | "
-              f"{peer_wall / one:6.2f}x {peer_wall / two:6.2f}x | {'yes' if agree else 'NO'}")
+        print(f"  {title:<24} {peer_wall:11.3f} {peer_cpu:6.3f} {peer_tok:9.3f} | {one:14.3f} {one_cpu:6.3f} "
+              f"{two:7.3f} {ours_tok:9.3f} | {peer_wall / one:6.2f}x {peer_cpu / one_cpu:5.2f}x "
+              f"{peer_wall / two:6.2f}x | {'yes' if agree else 'NO'}")
     print()
 
 
