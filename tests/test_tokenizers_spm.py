@@ -13,7 +13,6 @@ from importlib import resources
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 from sacrebleu.tokenizers import tokenizer_spm as sacrebleu_spm
 
 import refscore

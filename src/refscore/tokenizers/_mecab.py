@@ -10,6 +10,8 @@ parsed through MeCab's C function ``mecab_sparse_tostr`` (what the binding's ``p
 binding loaded) with :mod:`ctypes`, which releases the GIL; the tests compare the result with the binding's own
 ``parse``. Where that function cannot be found (a binding built another way), the binding's ``parse`` is used.
 
+>>> JaMecabTokenizer.extra, KoMecabTokenizer.extra         # the extras: pip install 'refscore[ja]' / '[ko]'
+('ja', 'ko')
 >>> tokenizer = JaMecabTokenizer()                         # doctest: +SKIP
 >>> tokenizer("猫が好きです。"), tokenizer.signature()      # doctest: +SKIP
 ('猫 が 好き です 。', 'ja-mecab-0.996-IPA')
