@@ -23,6 +23,12 @@ def assert_bleu_equal(hypotheses: list[str], references: list[list[str]], **opti
     assert (ours.sys_len, ours.ref_len) == (peer.sys_len, peer.ref_len)
     assert abs(100 * ours.score - peer.score) <= 1e-9
     assert ours.signature.split("|refscore:")[0] == peer_metric.get_signature().format()
+    segment_metric, peer_segment = refscore.BLEU(effective_order=True, **options), SacreBLEU(effective_order=True,
+                                                                                             **options)
+    ours_segments = 100 * segment_metric.sentence_scores(hypotheses, refscore.from_streams(references))
+    for k, hypothesis in enumerate(hypotheses):    # sentence BLEU: the same tokens segment by segment
+        expected = peer_segment.sentence_score(hypothesis, [stream[k] for stream in references]).score
+        assert abs(ours_segments[k] - expected) <= 1e-9, k
 
 
 #: Hangul syllables, kana, some kanji, Latin, digits, punctuation and Unicode spaces (the separators of str.split).
