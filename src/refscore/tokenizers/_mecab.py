@@ -83,14 +83,15 @@ class _MecabTokenizer:
                 raise RuntimeError(f"tokenize={self.name!r}: MeCab loaded a dictionary of {info.size} entries "
                                    f"(user dictionary: {info.next is not None}); sacreBLEU requires the "
                                    f"{self.dictionary[1]} dictionary ({self.dictionary_size} entries) alone")
-            self._local.tagger, self._local.address = tagger, int(tagger.this)
+            # SWIG's `this`: the C++ Tagger* that MeCab's C API takes as its mecab_t* (0: use the binding's parse)
+            self._local.tagger, self._local.address = tagger, int(getattr(tagger, "this", 0))
         return tagger, self._local.address
 
     def __call__(self, line: str) -> str:
         """The space-separated tokens of ``line``, as sacreBLEU's tokenizer returns them."""
         line = line.strip()
         tagger, address = self._tagger()
-        if self._parse_to_str is not None:
+        if self._parse_to_str is not None and address:
             try:
                 parsed = self._parse_to_str(address, line.encode("utf-8"))
             except UnicodeEncodeError:     # lone surrogates: the binding raises its own error, as in sacreBLEU
