@@ -201,7 +201,7 @@ def test_signature_and_format():
 
 @pytest.mark.parametrize("options, error, match", [
     ({"tokenize": "moses"}, InputError, "unknown tokenize 'moses'"),
-    ({"tokenize": "ja-mecab"}, InputError, "not available"),
+    ({"spm_model": "x.model"}, InputError, "spm_model applies to the SentencePiece tokenizers"),
     ({"max_order": 0}, InputError, "max_order must be >= 1"),
     ({"max_order": -2}, InputError, "max_order"),
     ({"max_order": 2.5}, InputTypeError, "max_order"),

@@ -1,6 +1,8 @@
 """refscore.compat.sacrebleu BLEU: identical to sacreBLEU 2.6 (scores, counts, printing, signatures, bootstrap)."""
 from __future__ import annotations
 
+import importlib.util
+
 import logging
 
 import pytest
@@ -10,7 +12,6 @@ from hypothesis import strategies as st
 
 from conftest import read_segments, shared_data_path
 from refscore.compat import sacrebleu as compat
-from refscore.errors import InputError
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # sentence_score's effective-order advice
 
@@ -76,8 +77,11 @@ def test_class_bootstrap_signature_cache_and_order(monkeypatch):
         compat.BLEU().get_signature()
     with pytest.raises(ValueError, match="no references given"):
         compat.BLEU().corpus_score(hyps, None)
-    with pytest.raises(InputError, match="ja-mecab"):
-        compat.BLEU(trg_lang="ja")
+    if importlib.util.find_spec("MeCab") and importlib.util.find_spec("ipadic"):   # the 'ja' extra
+        japanese = ["猫が好きです。", "これはペンです"]
+        ours, peer = compat.BLEU(trg_lang="ja"), sacrebleu.BLEU(trg_lang="ja")
+        assert_same(ours.corpus_score(japanese, [japanese[::-1]]), peer.corpus_score(japanese, [japanese[::-1]]))
+        assert str(ours.get_signature()) == str(peer.get_signature())       # tok:ja-mecab-0.996-IPA
     with pytest.raises(TypeError, match="`hyp` should be a string"):
         compat.BLEU().sentence_score(None, ["a"])
     with pytest.raises(ValueError, match="hypotheses has 2 segments but references has 1"):

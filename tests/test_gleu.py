@@ -94,7 +94,8 @@ def test_token_ids_merge_and_pickle():
     ({"min_len": 0}, InputError, "min_len must be >= 1"),
     ({"min_len": 3, "max_len": 2}, InputError, "max_len"),
     ({"max_len": "4"}, InputTypeError, "max_len"),
-    ({"tokenize": "spm"}, InputError, r"unknown tokenize .spm. \(.spm. needs a model"),
+    ({"tokenize": "spm"}, InputError, r"unknown tokenize .spm. \(.spm. \(MeCab / SentencePiece\) is available to "
+                                      r"BLEU only"),
 ])
 def test_bad_options(options, error, match):
     with pytest.raises(error, match=match):

@@ -41,6 +41,11 @@ class MissingExtraError(RefscoreError, ImportError):
         self.missing = missing
 
 
+class MissingModelError(InputError, FileNotFoundError):
+    """A model file (e.g. a SentencePiece model of a sacreBLEU tokenizer) is not where it is looked for; the
+    message names the file, where it was expected and where it comes from."""
+
+
 class RefscoreWarning(UserWarning):
     """Warnings about input that is valid but probably not what the user meant."""
 

@@ -26,6 +26,7 @@ from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.protocol import metric_with
 from refscore.metrics.bleu import SMOOTH_DEFAULTS
 from refscore.metrics._word_batch import WORD_TOKENIZERS
+from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenizer_signature
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
 
@@ -92,7 +93,8 @@ class BLEU(SacreMetric):
                     extra = "'zh' or 'spm'" if lang == "zh" else f"'{best}' or 'spm'"
                     name = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}[lang]
                     _logger.warning(f"Consider using the {extra} tokenizer for {name}.")
-        self.tokenizer_signature = tokenize
+        # sacreBLEU's tokenizer.signature(): the MeCab version / SentencePiece model name for those tokenizers
+        self.tokenizer_signature = tokenizer_signature(tokenize) if tokenize in EXTERNAL_TOKENIZERS else tokenize
         super().__init__(metric_with(_RefscoreBLEU, {
             "tokenize": tokenize, "lowercase": lowercase, "smooth_method": smooth_method,
             "smooth_value": smooth_value, "max_order": max_ngram_order, "effective_order": effective_order}),

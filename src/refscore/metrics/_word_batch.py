@@ -17,20 +17,20 @@ from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
 from refscore._inputs import Batch, prepare_batch
 from refscore._checks import check_choice
 from refscore.errors import InputError
+from refscore.tokenizers import EXTERNAL_TOKENIZERS
 
 #: sacreBLEU 2.6's word tokenizers that refscore implements token for token.
 WORD_TOKENIZERS: tuple[str, ...] = TOKENIZERS
-#: sacreBLEU tokenizers that need models or extra packages and are not available in refscore.
-_UNSUPPORTED = ("ja-mecab", "ko-mecab", "spm", "flores101", "flores200", "spBLEU-1K")
 
 _UINT32_LIMIT = 1 << 32
 
 
-def check_tokenizer(owner: str, tokenize: Any) -> None:
-    """Raise a clear error unless ``tokenize`` names one of :data:`WORD_TOKENIZERS`."""
-    extra = (f"{tokenize!r} needs a model or extra package and is not available in refscore"
-             if isinstance(tokenize, str) and tokenize in _UNSUPPORTED else "")
-    check_choice(tokenize, "tokenize", WORD_TOKENIZERS, owner=owner, hint=extra)
+def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()) -> None:
+    """Raise a clear error unless ``tokenize`` names one of :data:`WORD_TOKENIZERS` or of ``external`` (the
+    :mod:`refscore.tokenizers` names ``owner`` accepts)."""
+    extra = (f"{tokenize!r} (MeCab / SentencePiece) is available to BLEU only"
+             if isinstance(tokenize, str) and tokenize in EXTERNAL_TOKENIZERS and tokenize not in external else "")
+    check_choice(tokenize, "tokenize", WORD_TOKENIZERS + external, owner=owner, hint=extra)
 
 
 def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

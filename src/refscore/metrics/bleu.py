@@ -16,17 +16,21 @@ n-gram matches, and ``log(0) = -9999999999``.
 from __future__ import annotations
 
 import functools
+import os
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from refscore._core._bleu import bleu_score_one, bleu_scores
+from refscore._core._parallel import resolve_num_threads
+from refscore._inputs import prepare_batch
 from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
+from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -40,7 +44,9 @@ LOG_ZERO = -9999999999
 class BLEUConfig:
     """Settings of :class:`BLEU` (sacreBLEU's ``BLEU`` arguments; ``max_order`` is ``max_ngram_order``).
 
-    ``tokenize`` and ``lowercase`` apply to text input only (token ids are used as given).
+    ``tokenize`` and ``lowercase`` apply to text input only (token ids are used as given). ``spm_model`` is the
+    SentencePiece model file of the ``flores101`` / ``spm`` / ``flores200`` / ``spBLEU-1K`` tokenizers when it is
+    not in sacreBLEU's cache (:func:`refscore.tokenizers.find_sentencepiece_model`).
     """
 
     tokenize: str = "13a"
@@ -49,9 +55,17 @@ class BLEUConfig:
     smooth_value: float | None = None
     max_order: int = 4
     effective_order: bool = False
+    spm_model: str | None = None
 
     def __post_init__(self) -> None:
-        check_tokenizer("BLEU", self.tokenize)
+        check_tokenizer("BLEU", self.tokenize, external=EXTERNAL_TOKENIZERS)
+        if self.spm_model is not None:
+            if not isinstance(self.spm_model, (str, os.PathLike)):
+                raise InputTypeError(f"BLEU: spm_model must be a path (str), got {type(self.spm_model).__name__}")
+            if self.tokenize not in SPM_MODELS:
+                raise InputError(f"BLEU: spm_model applies to the SentencePiece tokenizers {tuple(SPM_MODELS)}, "
+                                 f"not tokenize={self.tokenize!r}; drop spm_model or choose one of those")
+            object.__setattr__(self, "spm_model", os.fspath(self.spm_model))
         object.__setattr__(self, "lowercase", check_bool(self.lowercase, "lowercase", owner="BLEU"))
         object.__setattr__(self, "effective_order", check_bool(self.effective_order, "effective_order", owner="BLEU"))
         object.__setattr__(self, "max_order", check_int(self.max_order, "max_order", minimum=1, owner="BLEU"))
@@ -187,7 +201,8 @@ class BLEUScore(Score):
 class BLEU(Metric):
     """Corpus and sentence BLEU with sacreBLEU 2.6's exact numbers (divided by 100).
 
-    Options (:class:`BLEUConfig`): ``tokenize`` (``13a``, ``intl``, ``zh``, ``char``, ``none``), ``lowercase``,
+    Options (:class:`BLEUConfig`): ``tokenize`` (``13a``, ``intl``, ``zh``, ``char``, ``none``, and with their
+    extras ``ja-mecab``, ``ko-mecab``, ``flores101``/``spm``, ``flores200``, ``spBLEU-1K``), ``lowercase``,
     ``smooth_method`` (``exp``, ``floor``, ``add-k``, ``none``), ``smooth_value``, ``max_order``,
     ``effective_order``. References are per segment (a string or a list of strings each); token ids (lists of
     ints, integer numpy arrays) skip tokenization.
@@ -205,7 +220,10 @@ class BLEU(Metric):
     higher_is_better: ClassVar[bool] = True
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
-                  choices=WORD_TOKENIZERS),
+                  choices=WORD_TOKENIZERS + EXTERNAL_TOKENIZERS),
+        CliOption(("--spm-model",), "spm_model",
+                  "SentencePiece model file for --tokenize flores101/spm/flores200/spBLEU-1K (default: sacreBLEU's "
+                  "cached copy in $SACREBLEU/models)"),
         CliOption(("--lowercase", "-lc"), "lowercase", "lowercase before tokenizing", type=bool),
         CliOption(("--smooth-method", "--smooth", "-s"), "smooth_method", "BLEU smoothing (default exp)",
                   choices=tuple(SMOOTH_DEFAULTS)),
@@ -226,10 +244,27 @@ class BLEU(Metric):
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment BLEU statistics (one row per hypothesis, input order)."""
         num_threads = check_num_threads(num_threads)
-        batch, data = ngram_statistics("bleu", hypotheses, references, tokenize=self.config.tokenize,
-                                       lowercase=self.config.lowercase, orders=(self.config.max_order,),
-                                       num_threads=num_threads)
+        tokenize, lowercase = self.config.tokenize, self.config.lowercase
+        if tokenize in EXTERNAL_TOKENIZERS:
+            hypotheses, references = self._external_tokens(hypotheses, references, num_threads)
+            tokenize, lowercase = "none", False
+        batch, data = ngram_statistics("bleu", hypotheses, references, tokenize=tokenize, lowercase=lowercase,
+                                       orders=(self.config.max_order,), num_threads=num_threads)
         return self._new_statistics(self.columns, data, batch.nrefs)
+
+    def _external_tokens(self, hypotheses: Any, references: Any, num_threads: int | None) -> tuple[Any, Any]:
+        """Text run through the MeCab / SentencePiece tokenizer (lowercased first, as sacreBLEU does), as
+        space-joined tokens per segment; token-id input is returned as given."""
+        batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+        if batch.is_token_ids:
+            return hypotheses, references
+        config, threads = self.config, resolve_num_threads(num_threads)
+        hyps, refs = (tokenize_texts(config.tokenize, texts, lowercase=config.lowercase, num_threads=threads,
+                                     spm_model=config.spm_model, what=what)
+                      for texts, what in ((batch.hypotheses, "hypotheses"),
+                                          (batch.references, "references (flattened)")))
+        offsets = batch.ref_offsets.tolist()
+        return hyps, [refs[offsets[i]:offsets[i + 1]] for i in range(len(batch))]
 
     def _components(self, totals: np.ndarray) -> BLEUComponents:
         totals = np.atleast_2d(np.asarray(totals))
@@ -270,6 +305,8 @@ class BLEU(Metric):
             smooth += f"[{config.resolved_smooth_value:.2f}]"
         fields = {"nrefs": "var" if nrefs == -1 else str(nrefs), "case": "lc" if config.lowercase else "mixed",
                   "eff": "yes" if config.effective_order else "no", "tok": config.tokenize, "smooth": smooth}
+        if config.tokenize in EXTERNAL_TOKENIZERS:   # sacreBLEU's: the MeCab version, or the model's name
+            fields["tok"] = tokenizer_signature(config.tokenize, spm_model=config.spm_model)
         if config.max_order != 4:  # sacreBLEU's signature omits the order; refscore records a non-default one
             fields["order"] = str(config.max_order)
         fields["version"] = SACREBLEU_VERSION

@@ -1,0 +1,120 @@
+"""SentencePiece tokenizers (``flores101``/``spm``, ``flores200``, ``spBLEU-1K``): token for token and BLEU equal
+to sacreBLEU 2.6, both loading one model trained here on bundled text and placed where sacreBLEU looks for it;
+model lookup and the error when the model is missing. Skipped, naming the extra, without sentencepiece.
+"""
+from __future__ import annotations
+
+import importlib.util
+import io
+import logging
+import sys
+from importlib import resources
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sacrebleu.tokenizers import tokenizer_spm as sacrebleu_spm
+
+import refscore
+from refscore.errors import MissingExtraError, MissingModelError
+from refscore.tokenizers import SPM_MODELS, SentencePieceTokenizer, get_tokenizer, tokenize_texts
+from _tokenizer_peer import MIXED_TEXT, assert_bleu_equal, sacrebleu_tokens
+
+logging.getLogger("sacrebleu").setLevel(logging.ERROR)
+needs_spm = pytest.mark.skipif(importlib.util.find_spec("sentencepiece") is None,
+                               reason="needs the 'spm' extra: pip install 'refscore[spm]' (sentencepiece)")
+
+#: Japanese and Korean lines for the training text (the bundled WMT17 data is English and German).
+CJK_LINES = ["猫が好きです。", "東京は日本の首都です。", "学生は大学で勉強します。", "今日はいい天気ですね。",
+             "안녕하세요, 세계.", "저는 학생입니다.", "서울은 한국의 수도입니다.", "오늘 날씨가 좋네요."]
+
+
+@pytest.fixture(scope="module")
+def trained_model() -> bytes:
+    """A small SentencePiece model trained on the bundled WMT17 example and the lines above."""
+    sentencepiece = pytest.importorskip("sentencepiece", reason="needs the 'spm' extra: pip install 'refscore[spm]'")
+    data = resources.files("refscore") / "data" / "wmt17_en_de"
+    lines = [line for name in ("ref.txt", "uedin-nmt.txt")
+             for line in (data / name).read_text(encoding="utf-8").splitlines()[:300]]
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(sentence_iterator=iter(lines + CJK_LINES * 20), model_writer=model,
+                                             vocab_size=400, character_coverage=1.0, minloglevel=2)
+    return model.getvalue()
+
+
+@pytest.fixture
+def sacrebleu_home(tmp_path, monkeypatch, trained_model):
+    """``$SACREBLEU`` pointing at a fresh directory whose ``models/`` holds the trained model under every file
+    name sacreBLEU uses (sacreBLEU read ``$SACREBLEU`` when it was imported, so its copy is pointed there too)."""
+    models = tmp_path / "models"
+    models.mkdir()
+    for model in SPM_MODELS.values():
+        (models / model.file_name).write_bytes(trained_model)
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    monkeypatch.setattr(sacrebleu_spm, "SACREBLEU_DIR", str(tmp_path))
+    return tmp_path
+
+
+@needs_spm
+@pytest.mark.parametrize("name", sorted(SPM_MODELS))
+def test_signature_and_tokens_of_every_model_name(sacrebleu_home, name):
+    texts = ["Der Hund ist sehr schön.  ", "猫が好きです。", "", "안녕하세요 세계"]
+    assert tokenize_texts(name, texts, lowercase=True) == sacrebleu_tokens(name, texts, lowercase=True)
+    assert_bleu_equal(texts, [texts[::-1]], tokenize=name)     # the signature: tok:flores101 for spm
+    assert get_tokenizer(name).signature() == SPM_MODELS[name].signature
+
+
+# The fixture is function scoped but its files never change between examples.
+@needs_spm
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(MIXED_TEXT, min_size=1, max_size=6), st.booleans(), st.integers(1, 3))
+def test_flores200_tokens_and_bleu_equal_sacrebleu_on_random_text(sacrebleu_home, texts, lowercase, num_threads):
+    assert (tokenize_texts("flores200", texts, lowercase=lowercase, num_threads=num_threads)
+            == sacrebleu_tokens("flores200", texts, lowercase))
+    assert_bleu_equal(texts, [texts[::-1]], tokenize="flores200", lowercase=lowercase)
+
+
+@needs_spm
+def test_model_at_a_given_path(tmp_path, monkeypatch, trained_model):
+    monkeypatch.setenv("SACREBLEU", str(tmp_path / "empty"))
+    path = tmp_path / "my.model"
+    path.write_bytes(trained_model)
+    ours = refscore.bleu(["猫が好きです。"], ["猫が好き。"], tokenize="flores200", spm_model=str(path))
+    assert "tok:flores200" in ours.signature
+    assert SentencePieceTokenizer("flores200", path)("猫が好きです。") == \
+        tokenize_texts("flores200", ["猫が好きです。"], spm_model=path)[0]
+
+
+@needs_spm
+def test_missing_model_names_file_place_and_url(tmp_path, monkeypatch):
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    expected = tmp_path / "models" / "flores200sacrebleuspm"
+    with pytest.raises(MissingModelError) as info:
+        refscore.bleu(["a"], ["a"], tokenize="flores200")
+    message = str(info.value)
+    assert str(expected) in message and "https://tinyurl.com/flores200sacrebleuspm" in message
+    assert "'flores200sacrebleuspm'" in message and isinstance(info.value, FileNotFoundError)
+    with pytest.raises(MissingModelError, match="given spm_model path"):
+        refscore.bleu(["a"], ["a"], tokenize="spBLEU-1K", spm_model=str(tmp_path / "nothing.model"))
+
+
+def test_spm_model_only_with_a_sentencepiece_tokenizer():
+    with pytest.raises(refscore.errors.InputError, match="spm_model applies to the SentencePiece tokenizers"):
+        refscore.BLEU(tokenize="13a", spm_model="x.model")
+
+
+def test_missing_sentencepiece_names_the_extra(monkeypatch, tmp_path):
+    monkeypatch.setitem(sys.modules, "sentencepiece", None)
+    with pytest.raises(MissingExtraError, match=r"pip install 'refscore\[spm\]'"):
+        SentencePieceTokenizer("flores101", tmp_path / "unused.model")
+
+
+@needs_spm
+def test_cli_tokenize_and_spm_model(tmp_path, trained_model):
+    from refscore.cli.main import main
+    model, hyp, ref = tmp_path / "m.model", tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    model.write_bytes(trained_model)
+    hyp.write_text("猫が好きです。\n", encoding="utf-8")
+    ref.write_text("猫が好き。\n", encoding="utf-8")
+    assert main(["score", "-m", "bleu", "-i", str(hyp), "-r", str(ref), "--tokenize", "flores200",
+                 "--spm-model", str(model)]) == 0
