@@ -114,3 +114,52 @@ def test_nltk_chrf_precision_recall_fscore_support_is_nltks(reference, hypothesi
 
     from refscore.compat.nltk.translate.chrf_score import chrf_precision_recall_fscore_support as ours
     assert ours(reference, hypothesis, n, beta) == peer(reference, hypothesis, n, beta)
+
+
+@pytest.fixture(scope="module")
+def tiny_models(tmp_path_factory):
+    from bertscore_helpers import build_tiny_bert, build_tiny_roberta
+    directory = tmp_path_factory.mktemp("bert_models")
+    return [str(build_tiny_bert(directory / "bert")), str(build_tiny_roberta(directory / "roberta"))]
+
+
+def test_bert_score_layout_and_version() -> None:
+    import bert_score
+
+    import refscore.compat.bert_score as ours
+    from refscore.compat.bert_score.scorer import BERTScorer
+    from refscore.compat.bert_score.utils import lang2model, model2layers
+    assert ours.__version__ == bert_score.__version__
+    assert BERTScorer is ours.BERTScorer and ours.model2layers is model2layers
+    assert model2layers == bert_score.utils.model2layers
+    assert dict(lang2model) == dict(bert_score.utils.lang2model) and lang2model["xx"] == bert_score.lang2model["xx"]
+    for arguments in [("m", 3, True, True, True, True), ("m", 9, False, True, False, False)]:
+        assert ours.get_hash(*arguments) == bert_score.get_hash(*arguments)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(text, min_size=1, max_size=5))
+def test_bert_score_sent_encode_and_idf_are_bert_scores(tiny_models, sentences: list[str]) -> None:
+    import bert_score.utils as peer
+
+    from refscore.compat.bert_score import utils as ours
+    # bert-score 0.3.13 cannot encode a blank sentence under transformers 5 (its tokenizers lost
+    # build_inputs_with_special_tokens): compared where the peer runs; refscore gives the special tokens there
+    sentences = [s for s in sentences if s.strip()] or ["x"]
+    for model in tiny_models:
+        tokenizer = ours.get_tokenizer(model)
+        assert ours.sent_encode(tokenizer, " ") == tokenizer("", add_special_tokens=True)["input_ids"]
+        for sentence in sentences:
+            assert ours.sent_encode(tokenizer, sentence) == peer.sent_encode(tokenizer, sentence)
+        expected = peer.get_idf_dict(sentences, tokenizer, nthreads=0)
+        got = ours.get_idf_dict(sentences, tokenizer)
+        assert dict(got) == dict(expected) and got[10 ** 6] == expected[10 ** 6]
+
+
+def test_bert_scorer_use_custom_baseline(tiny_models, tmp_path) -> None:
+    from refscore.compat.bert_score import BERTScorer
+    assert BERTScorer(tiny_models[0], num_layers=2).use_custom_baseline is False
+    baseline = tmp_path / "baseline.tsv"
+    baseline.write_text("LAYER,P,R,F\n0,0.1,0.1,0.1\n1,0.1,0.1,0.1\n2,0.1,0.1,0.1\n3,0.1,0.1,0.1\n")
+    scorer = BERTScorer(tiny_models[0], num_layers=2, rescale_with_baseline=True, baseline_path=str(baseline))
+    assert scorer.use_custom_baseline is True and scorer.hash.endswith("-custom-rescaled")
