@@ -24,7 +24,7 @@ class Ngrams:
     1
     """
 
-    def __init__(self, ngrams: Iterable[Any] = (), exclusive: bool = True) -> None:
+    def __init__(self, ngrams: Iterable[Any] = {}, exclusive: bool = True) -> None:  # noqa: B006 (the package's default)
         self._ngrams: Any = set(ngrams) if exclusive else list(ngrams)
         self.exclusive = exclusive
 

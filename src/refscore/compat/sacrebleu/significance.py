@@ -23,7 +23,10 @@ from refscore.compat._sacrebleu_base import SacreMetric, SacreSignature
 from refscore.errors import InputError
 from refscore.significance.paired import paired_test
 
-__all__ = ["PairedTest", "Result", "estimate_ci"]
+__all__ = ["IS_WINDOWS", "PairedTest", "Result", "estimate_ci"]
+
+#: sacreBLEU's flag (it disables worker processes on Windows); refscore uses threads everywhere.
+IS_WINDOWS = os.name == "nt"
 
 
 class Result:

@@ -6,3 +6,6 @@ class TokenizerJaMecab(UnsupportedTokenizer):
     """sacreBLEU's Japanese MeCab tokenizer: not supported by refscore yet (raises ``InputError``)."""
 
     _signature = "ja-mecab"
+
+    def __init__(self) -> None:
+        super().__init__()

@@ -6,3 +6,6 @@ class TokenizerKoMecab(UnsupportedTokenizer):
     """sacreBLEU's Korean MeCab tokenizer: not supported by refscore yet (raises ``InputError``)."""
 
     _signature = "ko-mecab"
+
+    def __init__(self) -> None:
+        super().__init__()
