@@ -158,3 +158,16 @@ def test_dataset_api_reads_the_local_cache(tmp_path, monkeypatch) -> None:
         compat.get_source_file("wmt19", "de-en")
     with pytest.raises(InputError, match="No such language pair wmt22/en-de"):
         compat.get_reference_files("wmt22", "en-de")
+
+
+@pytest.mark.parametrize("lines", [99, 100])
+def test_tokenized_period_warning_is_sacrebleus(caplog, lines: int) -> None:
+    hyps = ["a ."] * lines + ["b .\nc", "d"]
+    refs = [["a ."] * (lines + 2)]
+    warnings = []
+    for module in (compat, sacrebleu):
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="sacrebleu"):
+            module.corpus_bleu(hyps, refs)
+        warnings.append([r.getMessage() for r in caplog.records if "tokenized period" in r.getMessage()])
+    assert warnings[0] == warnings[1] and bool(warnings[0]) == (lines >= 100)
