@@ -15,6 +15,7 @@ nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0
 """
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -48,15 +49,13 @@ _TOKENIZER_CLASSES = {
 
 
 def _many_tokenized_periods(hypotheses: Sequence[str]) -> bool:
-    """Whether at least 100 hypotheses end in " ." (sacreBLEU's detokenization check). Each such line puts one
-    " .\\n" into the joined text, so fewer occurrences there (one C-speed scan) settle it; else count exactly.
+    """Whether at least 100 hypotheses end in " ." (sacreBLEU's detokenization check; ``map`` over the C method
+    rather than a generator: this runs on every corpus score).
 
     >>> _many_tokenized_periods(["a ."] * 99 + ["b .\\nc"]), _many_tokenized_periods(["a ."] * 100)
     (False, True)
     """
-    if ("\n".join(hypotheses) + "\n").count(" .\n") < _TOKENIZED_PERIOD_LINES:
-        return False
-    return sum(hyp.endswith(" .") for hyp in hypotheses) >= _TOKENIZED_PERIOD_LINES
+    return sum(map(str.endswith, hypotheses, itertools.repeat(" ."))) >= _TOKENIZED_PERIOD_LINES
 
 
 def tokenizer_for(name: str) -> Any:
