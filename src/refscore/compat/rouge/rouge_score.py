@@ -24,7 +24,8 @@ class Ngrams:
     1
     """
 
-    def __init__(self, ngrams: Iterable[Any] = {}, exclusive: bool = True) -> None:  # noqa: B006 (the package's default)
+    # the package's default ({}), never mutated: the items are copied into a new set or list
+    def __init__(self, ngrams: Iterable[Any] = {}, exclusive: bool = True) -> None:  # noqa: B006
         self._ngrams: Any = set(ngrams) if exclusive else list(ngrams)
         self.exclusive = exclusive
 
