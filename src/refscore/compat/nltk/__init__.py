@@ -1,7 +1,7 @@
 """Drop-in for ``nltk.translate`` (NLTK 3.10's BLEU, GLEU and chrF): BLEU (``sentence_bleu``, ``corpus_bleu``,
 ``SmoothingFunction``), GLEU (``sentence_gleu``, ``corpus_gleu``) and chrF (``sentence_chrf``, ``corpus_chrf``,
-``chrf_precision_recall_fscore_support``), with NLTK's exact values. Inputs are token lists, as in NLTK. NLTK's module layout is in ``refscore.compat.nltk.translate``
-(``bleu_score``, ``gleu_score``, ``chrf_score``).
+``chrf_precision_recall_fscore_support``), with NLTK's exact values. Inputs are token lists, as in NLTK.
+NLTK's module layout is in ``refscore.compat.nltk.translate`` (``bleu_score``, ``gleu_score``, ``chrf_score``).
 """
 from __future__ import annotations
 
