@@ -49,9 +49,6 @@ NOT_PROVIDED = {
        "supported yet" for lang in ("ja", "ko")},
     **{("sacrebleu.tokenizers.tokenizer_spm", name): "SentencePiece model download table; not supported yet"
        for name in ("SACREBLEU_DIR", "SPM_MODELS")},
-    ("bert_score", "get_bert_embedding"): "not available yet (issue 22): needs bert-score's batching of an "
-                                          "arbitrary model object",
-    ("bert_score", "bert_cos_score_idf"): "not available yet (issue 22), as get_bert_embedding",
     ("bert_score", "cache_scibert"): "downloads SciBERT archives; refscore does not download models itself",
     **{("sacrebleu.dataset", name): "sacreBLEU's dataset readers for downloaded archives; refscore reads the "
        "processed files in the local cache" for name in ("FakeSGMLDataset", "WMTAdditionDataset", "IWSLTXMLDataset",

@@ -163,3 +163,28 @@ def test_bert_scorer_use_custom_baseline(tiny_models, tmp_path) -> None:
     baseline.write_text("LAYER,P,R,F\n0,0.1,0.1,0.1\n1,0.1,0.1,0.1\n2,0.1,0.1,0.1\n3,0.1,0.1,0.1\n")
     scorer = BERTScorer(tiny_models[0], num_layers=2, rescale_with_baseline=True, baseline_path=str(baseline))
     assert scorer.use_custom_baseline is True and scorer.hash.endswith("-custom-rescaled")
+
+
+@pytest.mark.parametrize("all_layers", [False, True])
+def test_bert_cos_score_idf_and_get_bert_embedding_are_bert_scores(tiny_models, all_layers: bool) -> None:
+    """Same model object, tokenizer and IDF dict, same process: bert-score's batching and matching, so the same
+    float32 tensors."""
+    import bert_score.utils as peer
+    import torch
+
+    from refscore.compat.bert_score import utils as ours
+    refs = ["The cat sat on the mat.", "A quick brown fox jumps over the lazy dog.", "Das Wetter ist schön."]
+    hyps = ["The cat is on the mat.", "A fast brown fox jumped.", "Das Wetter ist heute schön."]
+    for model_path in tiny_models:
+        tokenizer = ours.get_tokenizer(model_path)
+        model = ours.get_model(model_path, 2, all_layers=all_layers)
+        idf = ours.get_idf_dict(refs, tokenizer)
+        expected = peer.bert_cos_score_idf(model, refs, hyps, tokenizer, idf, batch_size=2, device="cpu",
+                                           all_layers=all_layers)
+        got = ours.bert_cos_score_idf(model, refs, hyps, tokenizer, idf, batch_size=2, device="cpu",
+                                      all_layers=all_layers)
+        assert torch.equal(got, expected)
+        embedding, mask, padded_idf = ours.get_bert_embedding(hyps, model, tokenizer, idf, device="cpu")
+        peer_embedding, peer_mask, peer_idf = peer.get_bert_embedding(hyps, model, tokenizer, idf, device="cpu")
+        assert torch.equal(embedding, peer_embedding) and torch.equal(mask, peer_mask)
+        assert torch.equal(padded_idf, peer_idf)

@@ -12,8 +12,9 @@ __version__ = BERT_SCORE_HASH_VERSION
 
 from refscore.compat.bert_score import scorer, utils  # noqa: E402
 from refscore.compat.bert_score.score import BERTScorer, plot_example, score  # noqa: E402
-from refscore.compat.bert_score.utils import (get_hash, get_idf_dict, get_model, get_tokenizer,  # noqa: E402
-                                              lang2model, model2layers, sent_encode)
+from refscore.compat.bert_score.utils import (bert_cos_score_idf, get_bert_embedding, get_hash,  # noqa: E402
+                                              get_idf_dict, get_model, get_tokenizer, lang2model, model2layers,
+                                              sent_encode)
 
-__all__ = ["BERTScorer", "get_hash", "get_idf_dict", "get_model", "get_tokenizer", "lang2model", "model2layers",
-           "plot_example", "score", "scorer", "sent_encode", "utils"]
+__all__ = ["BERTScorer", "bert_cos_score_idf", "get_bert_embedding", "get_hash", "get_idf_dict", "get_model",
+           "get_tokenizer", "lang2model", "model2layers", "plot_example", "score", "scorer", "sent_encode", "utils"]

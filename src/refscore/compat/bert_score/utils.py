@@ -1,7 +1,7 @@
 """bert-score 0.3.13's ``utils`` helpers that code imports: the model tables (``model2layers``, ``lang2model``),
 ``get_hash``, ``get_tokenizer``, ``get_model``, ``sent_encode`` and ``get_idf_dict`` (same ids, weights and
-strings as bert-score). ``get_bert_embedding`` and ``bert_cos_score_idf`` are not available yet (score with
-:func:`refscore.compat.bert_score.score` or ``BERTScorer``).
+strings as bert-score), and bert-score's ``get_bert_embedding`` / ``bert_cos_score_idf`` over a model object
+(:mod:`refscore.compat.bert_score._embedding`).
 
 >>> model2layers["roberta-large"], lang2model["en"], lang2model["xx"]
 (17, 'roberta-large', 'bert-base-multilingual-cased')
@@ -19,6 +19,7 @@ from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import PREFIX_SPACE_TOKENIZERS, special_token_wrapper
 from refscore._bertscore.models import _from_pretrained, load_tokenizer, truncate_layers
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
+from refscore.compat.bert_score._embedding import bert_cos_score_idf, get_bert_embedding  # noqa: F401
 from refscore.errors import InputError
 
 __all__: list[str] = []   # as bert-score: the names are imported explicitly (and re-exported by the package)
