@@ -33,6 +33,22 @@ def test_programs_print_the_same_under_the_switch(program: str) -> None:
     assert ours.stdout == peer.stdout
 
 
+def test_bert_score_program_prints_the_same_under_the_switch(tmp_path) -> None:
+    from bertscore_helpers import build_tiny_bert
+    model = str(build_tiny_bert(tmp_path / "bert"))
+    peer = run("uses_bert_score.py", model)
+    ours = run("-m", "refscore.compat", "run", "uses_bert_score.py", model)
+    assert peer.returncode == 0 and ours.returncode == 0, (peer.stderr, ours.stderr)
+    assert ours.stderr.splitlines()[-1].startswith("refscore.compat")
+    # refscore's BERTScore matches bert-score's float32 values to ~1e-7, tested at 1e-6 (docs/bertscore.md)
+    for mine, theirs in zip(ours.stdout.splitlines(), peer.stdout.splitlines()):
+        got, expected = ast.literal_eval(f"({mine.replace('] ', '], ')})"), ast.literal_eval(
+            f"({theirs.replace('] ', '], ')})")
+        assert got[-1] == expected[-1]
+        for our_values, peer_values in zip(got[:-1], expected[:-1]):
+            assert our_values == pytest.approx(peer_values, abs=1e-6)
+
+
 def test_evaluate_load_goes_to_refscore_under_the_switch() -> None:
     import sacrebleu
     from rouge_score import rouge_scorer
