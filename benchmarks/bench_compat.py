@@ -8,7 +8,10 @@ Rows (each prints peer time, refscore time, the ratio and whether the outputs ar
 3. HF-evaluate style ``google_bleu`` (sacreBLEU's ``Tokenizer13a`` + NLTK ``corpus_gleu``, what the HF script runs)
    vs ``compat.evaluate.load("google_bleu").compute``; HF ``sacrebleu`` (``sacrebleu.corpus_bleu``) vs
    ``compat.evaluate.load("sacrebleu").compute``;
-4. ``sacrebleu.corpus_bleu`` vs ``compat.sacrebleu.corpus_bleu``, and with ``n_bootstrap=1000``.
+4. ``sacrebleu.corpus_bleu`` vs ``compat.sacrebleu.corpus_bleu``, and with ``n_bootstrap=1000``;
+5. adapter overhead: each corpus-level drop-in against refscore's native API on the same data and options
+   (``refscore.bleu`` / ``chrf`` / ``ter`` / ``ROUGE``), 1 thread, in **CPU time** of this process (robust on a
+   shared machine; the native call does the same compiled work, so the difference is the adapter's).
 
 refscore runs with 1 and 2 threads (``REFSCORE_NUM_THREADS``); times are the best of ``--repeat`` wall-clock runs.
 
@@ -31,6 +34,7 @@ from nltk.translate import gleu_score as nltk_gleu
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from bench_bleu import peak_memory, read_segments  # the sibling script (benchmarks/ is on sys.path)
+import refscore
 from refscore.compat import evaluate as compat_evaluate
 from refscore.compat import nltk as compat_nltk
 from refscore.compat import sacrebleu as compat_sacrebleu
@@ -67,6 +71,44 @@ def row(name: str, peer: Callable[[], Any], ours: Callable[[], Any], repeat: int
     os.environ["REFSCORE_NUM_THREADS"] = "1"
     print(f"{name:<44} {peer_time * 1000:10.1f} ms | {' | '.join(cells)} | {peak_memory(ours):6.1f} MiB | "
           f"{'yes' if agree else 'NO'}")
+
+
+def best_cpu_time(function: Callable[[], Any], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        function()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def overhead_rows(hyps: list[str], streams: list[list[str]], per_segment: list[list[str]], repeat: int) -> None:
+    """Drop-in vs native refscore, same data and options, 1 thread, CPU time (best of ``5 * repeat``)."""
+    os.environ["REFSCORE_NUM_THREADS"] = "1"
+    bleu_hf, chrf_hf, ter_hf = (compat_evaluate.load(name) for name in ("bleu", "chrf", "ter"))
+    rouge_hf = compat_evaluate.load("rouge")
+    first_refs = [refs[0] for refs in per_segment]
+    rows = [
+        ("HF bleu drop-in vs refscore.bleu", lambda: bleu_hf.compute(predictions=hyps, references=per_segment),
+         lambda: refscore.bleu(hyps, per_segment)),
+        ("compat sacrebleu.corpus_bleu vs refscore.bleu", lambda: compat_sacrebleu.corpus_bleu(hyps, streams),
+         lambda: refscore.bleu(hyps, per_segment)),
+        ("HF chrf drop-in vs refscore.chrf", lambda: chrf_hf.compute(predictions=hyps, references=per_segment),
+         lambda: refscore.chrf(hyps, per_segment)),
+        ("compat sacrebleu.corpus_chrf vs refscore.chrf", lambda: compat_sacrebleu.corpus_chrf(hyps, streams),
+         lambda: refscore.chrf(hyps, per_segment)),
+        ("HF ter drop-in vs refscore.ter", lambda: ter_hf.compute(predictions=hyps, references=per_segment),
+         lambda: refscore.ter(hyps, per_segment)),
+        ("HF rouge (no aggregator) vs refscore.rouge",
+         lambda: rouge_hf.compute(predictions=hyps, references=first_refs, use_aggregator=False),
+         lambda: refscore.rouge(hyps, first_refs)),
+    ]
+    print(f"\nadapter overhead, 1 thread, CPU time, best of {5 * repeat}")
+    print(f"{'drop-in vs native':<48} {'drop-in':>10} | {'native':>10} | overhead")
+    for name, drop_in, native in rows:
+        drop_in(), native()   # warm caches and lazy imports
+        ours, theirs = best_cpu_time(drop_in, 5 * repeat), best_cpu_time(native, 5 * repeat)
+        print(f"{name:<48} {ours * 1000:7.2f} ms | {theirs * 1000:7.2f} ms | {100 * (ours / theirs - 1):+6.1f}%")
 
 
 def main() -> None:
@@ -113,6 +155,7 @@ def main() -> None:
     row("sacrebleu BLEU().corpus_score n_bootstrap=1000",
         lambda: sacrebleu.BLEU().corpus_score(hyps, streams, n_bootstrap=1000),
         lambda: compat_sacrebleu.BLEU().corpus_score(hyps, streams, n_bootstrap=1000), 1)
+    overhead_rows(hyps, streams, per_segment, args.repeat)
     print(f"max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
 
 

@@ -147,3 +147,18 @@ def test_many_distinct_tokens_of_one_shape(tokens):
     for kind, orders in (("bleu", (4,)), ("gleu", (1, 4))):
         np.testing.assert_array_equal(fused(kind, data, "13a", False, orders),
                                       two_step(kind, data, "13a", False, orders))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["", "a", "a b", "a b c d", "x y z"]),
+                          st.lists(st.sampled_from(["", "a", "a b", "b c d e f", "a b c"]), min_size=1, max_size=4)),
+                min_size=1, max_size=6))
+def test_shortest_ref_gives_the_shortest_reference_length(segments) -> None:
+    """``shortest_ref=True`` (HF evaluate's tensorflow/nmt BLEU): only the ref_len column changes, to the minimum."""
+    hypotheses = [hyp for hyp, _ in segments]
+    references = [ref for _, refs in segments for ref in refs]
+    ref_offsets = np.cumsum([0] + [len(refs) for _, refs in segments]).astype(np.int64)
+    closest = bleu_text_statistics(hypotheses, references, ref_offsets, "none", False, 3)
+    shortest = bleu_text_statistics(hypotheses, references, ref_offsets, "none", False, 3, shortest_ref=True)
+    assert shortest[:, 1].tolist() == [min(len(ref.split()) for ref in refs) for _, refs in segments]
+    assert np.array_equal(np.delete(shortest, 1, axis=1), np.delete(closest, 1, axis=1))

@@ -305,6 +305,9 @@ def from_streams(streams: Sequence[Sequence[str | None]]) -> list[list[str]]:
         raise InputError(f"reference streams have different lengths {lengths}; every stream needs one entry per "
                          f"segment (None where a segment has no such reference)")
     segments = SegmentReferences()
+    if not any(None in stream for stream in streams):   # the usual case: C-speed transposition
+        segments.extend(map(list, zip(*streams)))
+        return segments
     for i in range(lengths[0]):
         refs = [stream[i] for stream in streams if stream[i] is not None]
         if not refs:

@@ -284,9 +284,10 @@ cdef inline void begin_row(int64_t* row, int64_t max_order, int64_t hyp_len, int
 
 
 cdef inline int64_t start_row(const int64_t* offsets, int64_t hyp_text, int64_t ref_first, int64_t ref_last,
-                              int64_t max_order, int64_t* row) noexcept nogil:
-    """A segment's BLEU row without its matches: ``[hyp_len, closest ref_len, 0.., total_1..N]``; returns the
-    number of reference n-grams (what its table must hold)."""
+                              int64_t max_order, int64_t* row, bint shortest) noexcept nogil:
+    """A segment's BLEU row without its matches: ``[hyp_len, closest ref_len, 0.., total_1..N]`` (the shortest
+    reference length instead when ``shortest``: tensorflow/nmt's rule); returns the number of reference n-grams
+    (what its table must hold)."""
     cdef int64_t r, length, entries = 0
     cdef int64_t hyp_len = offsets[hyp_text + 1] - offsets[hyp_text]
     cdef int64_t best_diff = -1, best_len = 0, diff
@@ -295,6 +296,8 @@ cdef inline int64_t start_row(const int64_t* offsets, int64_t hyp_text, int64_t 
         entries += count_ngrams(length, max_order)
         # closest reference length, ties to the shorter (sacreBLEU's _get_closest_ref_len)
         diff = hyp_len - length if hyp_len >= length else length - hyp_len
+        if shortest:
+            diff = length
         if best_diff == -1 or diff < best_diff or (diff == best_diff and length < best_len):
             best_diff = diff
             best_len = length
@@ -304,11 +307,11 @@ cdef inline int64_t start_row(const int64_t* offsets, int64_t hyp_text, int64_t 
 
 cdef int bleu_segment(const uint32_t* ids, const int64_t* offsets, int64_t hyp_text, int64_t ref_first,
                       int64_t ref_last, int64_t max_order, Table* scratch, int64_t* row,
-                      uint64_t hyp_limit) noexcept nogil:
+                      uint64_t hyp_limit, bint shortest) noexcept nogil:
     """row = [hyp_len, closest ref_len, match_1..N, total_1..N] of one segment; -1 when out of memory.
     Every hypothesis token is < `hyp_limit` (segment-local ids: the hypothesis' tokens are numbered first)."""
     cdef int64_t r, size
-    cdef int64_t entries = start_row(offsets, hyp_text, ref_first, ref_last, max_order, row)
+    cdef int64_t entries = start_row(offsets, hyp_text, ref_first, ref_last, max_order, row, shortest)
     cdef int64_t hyp_len = row[0]
     cdef uint64_t mask
     cdef uint32_t generation
@@ -387,13 +390,13 @@ cdef inline void match_hypothesis(const uint32_t* tokens, int64_t length, int64_
 
 
 cdef int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t n_refs, int64_t max_order,
-                           Table* scratch, int64_t* row, uint32_t vocabulary) noexcept nogil:
+                           Table* scratch, int64_t* row, uint32_t vocabulary, bint shortest) noexcept nogil:
     """:func:`bleu_segment` for segment-local ids whose hypothesis tokens are ``0 .. vocabulary-1`` (text 0 is
     the hypothesis, texts 1..n_refs its references). Unigrams are counted in dense per-id arrays instead of the
     table, and a bigram's key takes its first token's id (marked by TOKEN_PREFIX) as prefix: one table probe per
     token fewer on both sides. Same row as bleu_segment; -1 when out of memory."""
     cdef int64_t r, size
-    cdef int64_t entries = start_row(offsets, 0, 1, 1 + n_refs, max_order, row)
+    cdef int64_t entries = start_row(offsets, 0, 1, 1 + n_refs, max_order, row, shortest)
     cdef int64_t hyp_len = row[0]
     cdef uint64_t mask
     cdef uint32_t generation
@@ -645,7 +648,7 @@ cdef object run_segments(Kind kind, const uint32_t[::1] ids, const int64_t[::1] 
                 if kind == KIND_BLEU:
                     status = bleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
                                           n_segments + ref_offsets[i + 1], high, scratch + tid, &out[i, 0],
-                                          NO_LIMIT)
+                                          NO_LIMIT, False)
                 else:
                     status = gleu_segment(tokens, &offsets[0], i, n_segments + ref_offsets[i],
                                           n_segments + ref_offsets[i + 1], low, high, scratch + tid, &out[i, 0],
@@ -688,7 +691,7 @@ def gleu_statistics(const uint32_t[::1] ids not None, const int64_t[::1] offsets
 cdef int text_segment(Kind kind, SegmentEncoder* encoder, RepeatedTextCache* cache, Table* scratch,
                       const void** data, const int* kinds, const int64_t* lengths, const int64_t* groups,
                       int64_t n_segments, int64_t segment, const int64_t* ref_offsets, int tokenizer,
-                      cbool lowercase, int64_t low, int64_t high, int64_t* row) noexcept nogil:
+                      cbool lowercase, int64_t low, int64_t high, int64_t* row, bint shortest) noexcept nogil:
     """Tokenize one segment (hypothesis, then its references) into segment-local ids and count its n-grams. A
     text met several times in the call (``groups``) is tokenized once per thread (``cache``)."""
     cdef int64_t r, t, entries = 0, characters = lengths[segment]
@@ -719,13 +722,14 @@ cdef int text_segment(Kind kind, SegmentEncoder* encoder, RepeatedTextCache* cac
     cdef uint64_t hyp_limit = encoder.first_text_vocabulary
     if kind == KIND_BLEU:
         if hyp_limit < TOKEN_PREFIX:
-            return bleu_text_segment(ids, offsets, n_refs, high, scratch, row, <uint32_t>hyp_limit)
-        return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row, hyp_limit)
+            return bleu_text_segment(ids, offsets, n_refs, high, scratch, row, <uint32_t>hyp_limit, shortest)
+        return bleu_segment(ids, offsets, 0, 1, 1 + n_refs, high, scratch, row, hyp_limit, shortest)
     return gleu_segment(ids, offsets, 0, 1, 1 + n_refs, low, high, scratch, row, hyp_limit)
 
 
 cdef object run_text_segments(Kind kind, list hypotheses, list references, const int64_t[::1] ref_offsets,
-                              tokenizer, bint lowercase, int64_t width, int64_t low, int64_t high, num_threads):
+                              tokenizer, bint lowercase, int64_t width, int64_t low, int64_t high, num_threads,
+                              bint shortest=False):
     """Check the layout, point at every string's buffer, and fill one output row per segment in one prange."""
     cdef int code = tokenizer_code(tokenizer)
     cdef int64_t n_segments = len(hypotheses)
@@ -789,7 +793,8 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
                 else:
                     status = text_segment(kind, encoder + tid, cache + tid, scratch + tid, data.data(),
                                           kinds.data(), lengths.data(), groups.data(), n_segments, first,
-                                          &ref_offsets[0], code, lowercase, low, high, &out[first, 0])
+                                          &ref_offsets[0], code, lowercase, low, high, &out[first, 0],
+                                          shortest)
                 if status == STATUS_NO_MEMORY:
                     no_memory += 1
                 elif status == STATUS_TOO_LARGE:
@@ -806,8 +811,9 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
 
 
 def bleu_text_statistics(list hypotheses not None, list references not None, const int64_t[::1] ref_offsets not None,
-                         tokenizer, bint lowercase, int max_order, num_threads=None):
-    """BLEU statistics per segment straight from text (see :func:`bleu_statistics` for the columns).
+                         tokenizer, bint lowercase, int max_order, num_threads=None, bint shortest_ref=False):
+    """BLEU statistics per segment straight from text (see :func:`bleu_statistics` for the columns; with
+    ``shortest_ref`` the ``ref_len`` column is the shortest reference's length, tensorflow/nmt's rule).
 
     ``references`` is the flat list of every segment's references; segment ``i`` owns
     ``references[ref_offsets[i]:ref_offsets[i + 1]]``. ``tokenizer`` and ``lowercase`` are sacreBLEU's.
@@ -818,7 +824,7 @@ def bleu_text_statistics(list hypotheses not None, list references not None, con
     if max_order < 1:
         raise ValueError(f"max_order must be >= 1, got {max_order}")
     return run_text_segments(KIND_BLEU, hypotheses, references, ref_offsets, tokenizer, lowercase,
-                             2 + 2 * max_order, 1, max_order, num_threads)
+                             2 + 2 * max_order, 1, max_order, num_threads, shortest_ref)
 
 
 def gleu_text_statistics(list hypotheses not None, list references not None, const int64_t[::1] ref_offsets not None,

@@ -1,17 +1,82 @@
 """The Hugging Face ``evaluate`` module protocol shared by refscore's ``evaluate.load(...)`` objects: ``add``,
 ``add_batch`` and ``compute(predictions=..., references=..., **options)`` (queued examples are scored with the
-given batch, then cleared). Subclasses implement ``_compute(predictions, references, **options)``."""
+given batch, then cleared). Subclasses implement ``_compute(predictions, references, **options)``.
+
+Loaded modules carry the HF metric script's metadata: ``description``, ``citation``, ``inputs_description``,
+``features`` and ``info`` (the texts of :mod:`refscore.compat._evaluate_texts`).
+
+>>> from refscore.compat import evaluate
+>>> bleu = evaluate.load("bleu")
+>>> bleu.citation.startswith("@INPROCEEDINGS{Papineni02bleu:a"), bleu.info.module_name
+(True, 'bleu')
+>>> bleu.features[0]
+{'predictions': 'string', 'references': ['string']}
+"""
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from refscore.compat._evaluate_texts import TEXTS
 from refscore.errors import InputError, InputTypeError
 
+#: HF's two accepted input layouts (``datasets.Features`` there): several references or one per prediction.
+FEATURES = ({"predictions": "string", "references": ["string"]}, {"predictions": "string", "references": "string"})
 
-class EvaluateModule:
-    """Base of the HF-compatible metric objects; ``name`` is the HF metric name (used in error messages)."""
+
+@dataclasses.dataclass(frozen=True)
+class ModuleInfo:
+    """HF's ``EvaluationModuleInfo`` fields that describe a metric (``features`` as plain type names)."""
+
+    module_name: str
+    description: str
+    citation: str
+    inputs_description: str
+    features: list[dict[str, Any]]
+    homepage: str = ""
+    license: str = ""
+    codebase_urls: list[str] = dataclasses.field(default_factory=list)
+    reference_urls: list[str] = dataclasses.field(default_factory=list)
+    module_type: str = "metric"
+
+
+def module_info(name: str) -> ModuleInfo:
+    """The metadata of HF metric ``name``."""
+    texts: dict[str, Any] = TEXTS[name]
+    return ModuleInfo(module_name=name, description=texts["description"], citation=texts["citation"],
+                      inputs_description=texts["inputs_description"], features=[dict(f) for f in FEATURES],
+                      homepage=texts["homepage"], codebase_urls=list(texts["codebase_urls"]),
+                      reference_urls=list(texts["reference_urls"]))
+
+
+class ModuleMetadata:
+    """``description``, ``citation``, ``inputs_description``, ``features``, ``info`` of the HF metric ``name``."""
 
     name = "metric"
+
+    @property
+    def info(self) -> ModuleInfo:
+        return module_info(self.name)
+
+    @property
+    def description(self) -> str:
+        return self.info.description
+
+    @property
+    def citation(self) -> str:
+        return self.info.citation
+
+    @property
+    def inputs_description(self) -> str:
+        return self.info.inputs_description
+
+    @property
+    def features(self) -> list[dict[str, Any]]:
+        return self.info.features
+
+
+class EvaluateModule(ModuleMetadata):
+    """Base of the HF-compatible metric objects; ``name`` is the HF metric name (used in error messages)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:  # HF's config_name, cache_dir... do not apply
         self._predictions: list[Any] = []

@@ -27,14 +27,14 @@ from typing import Any
 
 import numpy as np
 
-from refscore._core._ngrams import bleu_statistics, gleu_statistics
+from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics
 from refscore._checks import check_int
-from refscore._inputs import per_segment
+from refscore._inputs import per_segment, prepare_batch
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._nltk_bleu import encode_token_lists
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._word_batch import ngram_statistics, prepare_word_ids
+from refscore.metrics._word_batch import encode_batch, ngram_statistics, prepare_word_ids
 
 Tokenizer = Callable[[str], Any]
 #: HF's copy of 13a: sacreBLEU's, without its strip of trailing whitespace first ("d-\\n" gives "d" there).
@@ -66,6 +66,34 @@ def _word_ids(predictions: list[Any], references: list[Any],
             raise InputTypeError(f"references[{index}] must be a string or a list of strings")
         tokenized_refs.append([tokenizer(ref) for ref in refs])
     return encode_token_lists([tokenizer(p) for p in predictions], tokenized_refs)
+
+
+def _nmt_statistics(predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None,
+                    max_order: int) -> np.ndarray:
+    """BLEU rows (``[hyp_len, ref_len, matches.., totals..]``) with tensorflow/nmt's **shortest** reference length
+    as ``ref_len``. HF's 13a on text is tokenized and counted in one compiled pass (as native BLEU); token ids and
+    a ``tokenizer`` callable go through interned word ids."""
+    if tokenizer is None:
+        batch = prepare_batch(predictions, _per_prediction(references), allow_token_ids=True)
+        _check_every_prediction_has_a_reference(batch.ref_offsets)
+        if not batch.is_token_ids:
+            return bleu_text_statistics(batch.hypotheses, batch.references, batch.ref_offsets, HF_13A, False,
+                                        max_order, shortest_ref=True)
+        ids, offsets = encode_batch(batch, tokenize=HF_13A, lowercase=False)
+        ref_offsets = batch.ref_offsets
+    else:
+        ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
+        _check_every_prediction_has_a_reference(ref_offsets)
+    counts = bleu_statistics(ids, offsets, ref_offsets, max_order)
+    reference_lengths = np.diff(offsets)[len(ref_offsets) - 1:]
+    counts[:, 1] = np.minimum.reduceat(reference_lengths, ref_offsets[:-1])
+    return counts
+
+
+def _check_every_prediction_has_a_reference(ref_offsets: np.ndarray) -> None:
+    if np.any(ref_offsets[1:] == ref_offsets[:-1]):
+        raise InputError("bleu: every prediction needs at least one reference (tensorflow/nmt takes the min of the "
+                         "reference lengths)")
 
 
 class GoogleBleu(EvaluateModule):
@@ -100,15 +128,9 @@ class Bleu(EvaluateModule):
     def _compute(self, predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None = None,
                  max_order: int = 4, smooth: bool = False) -> dict[str, Any]:
         check_int(max_order, "max_order", minimum=1, owner="bleu")
-        ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
-        n = len(predictions)
-        if np.any(ref_offsets[1:] == ref_offsets[:-1]):
-            raise InputError("bleu: every prediction needs at least one reference (tensorflow/nmt takes the min "
-                             "of the reference lengths)")
-        counts = bleu_statistics(ids, offsets, ref_offsets, int(max_order))
-        lengths = np.diff(offsets)
-        reference_length = int(np.minimum.reduceat(lengths[n:], ref_offsets[:-1]).sum())
-        translation_length = int(lengths[:n].sum())
+        counts = _nmt_statistics(predictions, references, tokenizer, int(max_order))
+        reference_length = int(counts[:, 1].sum())
+        translation_length = int(counts[:, 0].sum())
         matches = counts[:, 2:2 + max_order].sum(0).tolist()
         possible = counts[:, 2 + max_order:].sum(0).tolist()
         if smooth:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore.compat._evaluate_base import EvaluateModule
 from refscore.compat.rouge_score import rouge_scorer, scoring
 
 
@@ -41,19 +42,20 @@ def _temp_seed(seed: int) -> Iterator[None]:
         np.random.set_state(state)
 
 
-class Rouge:
+class Rouge(EvaluateModule):
     """``evaluate.load("rouge")``: ``compute(predictions, references, rouge_types=None, use_aggregator=True,
-    use_stemmer=False, tokenizer=None)``."""
+    use_stemmer=False, tokenizer=None)``; ``add``/``add_batch`` queue examples (:class:`EvaluateModule`)."""
 
     name = "rouge"
 
     def __init__(self, *args: Any, seed: int | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         if seed is None:
             _, keys, pos, *_ = np.random.get_state()
             seed = keys[pos] if pos < 624 else keys[0]
         self.seed = seed
 
-    def compute(self, *, predictions: Sequence[str], references: Sequence[Any], rouge_types: Sequence[str] | None = None,
+    def _compute(self, predictions: Sequence[str], references: Sequence[Any], rouge_types: Sequence[str] | None = None,
                 use_aggregator: bool = True, use_stemmer: bool = False,
                 tokenizer: Callable[[str], list[str]] | None = None) -> dict[str, Any]:
         if rouge_types is None:

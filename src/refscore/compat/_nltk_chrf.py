@@ -12,6 +12,7 @@ Inputs are strings or token lists (joined with spaces), reference first, as in N
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,7 +22,7 @@ from refscore._core._chrf import SPACE_KEEP, SPACE_REGEX, chrf_statistics
 from refscore._checks import check_int
 from refscore.errors import InputError, InputTypeError
 
-__all__ = ["corpus_chrf", "sentence_chrf"]
+__all__ = ["chrf_precision_recall_fscore_support", "corpus_chrf", "sentence_chrf"]
 
 #: NLTK's fallback F-score for an order without any match.
 EPSILON = 1e-16
@@ -86,3 +87,26 @@ def sentence_chrf(reference: Any, hypothesis: Any, min_len: int = 1, max_len: in
     """
     return corpus_chrf([reference], [hypothesis], min_len, max_len, beta=beta, ignore_whitespace=ignore_whitespace,
                        num_threads=1)
+
+
+def chrf_precision_recall_fscore_support(reference: Sequence[Any], hypothesis: Sequence[Any], n: int,
+                                         beta: float = 3.0, epsilon: float = 1e-16) -> tuple[float, float, float, int]:
+    """NLTK's helper: precision, recall, F-beta and the number of matching order-``n`` n-grams of two sequences
+    (characters of a string, or any items); all three are ``epsilon`` when one is undefined (division by zero).
+
+    >>> chrf_precision_recall_fscore_support("abcd", "abce", 2)
+    (0.6666666666666666, 0.6666666666666666, 0.6666666666666666, 2)
+    """
+    ref_ngrams = Counter(tuple(reference[i:i + n]) for i in range(len(reference) - n + 1))
+    hyp_ngrams = Counter(tuple(hypothesis[i:i + n]) for i in range(len(hypothesis) - n + 1))
+    tp = sum((ref_ngrams & hyp_ngrams).values())
+    tpfp = sum(hyp_ngrams.values())
+    tpfn = sum(ref_ngrams.values())
+    try:
+        prec = tp / tpfp
+        rec = tp / tpfn
+        factor = beta ** 2
+        fscore = (1 + factor) * (prec * rec) / (factor * prec + rec)
+    except ZeroDivisionError:
+        prec = rec = fscore = epsilon
+    return prec, rec, fscore, tp

@@ -167,7 +167,7 @@ class SacreMetric:
             raise InputTypeError(f"{name}: `references` must be a sequence of reference streams (a list of lists "
                                  f"of str, refs[k][i]), got {type(references).__name__}")
         per_segment = from_streams(references)
-        counts = {len(refs) for refs in per_segment}
+        counts = set(map(len, per_segment))
         self.num_refs = counts.pop() if len(counts) == 1 else -1
         return per_segment
 

@@ -15,24 +15,53 @@ nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0
 """
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from refscore._core._bleu import bleu_score_one
+from refscore._registry import import_entry
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.protocol import metric_with
 from refscore.metrics.bleu import SMOOTH_DEFAULTS
 from refscore.metrics._word_batch import WORD_TOKENIZERS
+from refscore.errors import InputError
 from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenizer_signature
 
-__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
+__all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
 
 #: sacreBLEU logs its advice (tokenized periods, sentence-level effective order) on this logger.
 _logger = logging.getLogger("sacrebleu")
 _TOKENIZED_PERIOD_LINES = 100
+#: sacreBLEU's maximum n-gram order default (``sacrebleu.metrics.bleu.MAX_NGRAM_ORDER``).
+MAX_NGRAM_ORDER = 4
+#: sacreBLEU's tokenizer names -> the drop-in tokenizer classes (``BLEU().tokenizer``).
+_TOKENIZER_CLASSES = {
+    "none": "tokenizer_none:NoneTokenizer", "zh": "tokenizer_zh:TokenizerZh", "13a": "tokenizer_13a:Tokenizer13a",
+    "intl": "tokenizer_intl:TokenizerV14International", "char": "tokenizer_char:TokenizerChar",
+    "ja-mecab": "tokenizer_ja_mecab:TokenizerJaMecab", "ko-mecab": "tokenizer_ko_mecab:TokenizerKoMecab",
+    "spm": "tokenizer_spm:TokenizerSPM", "flores101": "tokenizer_spm:Flores101Tokenizer",
+    "flores200": "tokenizer_spm:Flores200Tokenizer", "spBLEU-1K": "tokenizer_spm:spBLEU1KTokenizer",
+}
+
+
+def _many_tokenized_periods(hypotheses: Sequence[str]) -> bool:
+    """Whether at least 100 hypotheses end in " ." (sacreBLEU's detokenization check; ``map`` over the C method
+    rather than a generator: this runs on every corpus score).
+
+    >>> _many_tokenized_periods(["a ."] * 99 + ["b .\\nc"]), _many_tokenized_periods(["a ."] * 100)
+    (False, True)
+    """
+    return sum(map(str.endswith, hypotheses, itertools.repeat(" ."))) >= _TOKENIZED_PERIOD_LINES
+
+
+def tokenizer_for(name: str) -> Any:
+    """A new instance of sacreBLEU's tokenizer class ``name`` (the drop-in's copy)."""
+    return import_entry(f"refscore.compat.sacrebleu.tokenizers.{_TOKENIZER_CLASSES[name]}")()
 
 
 class BLEUScore(SacreScore):
@@ -99,9 +128,36 @@ class BLEU(SacreMetric):
             "tokenize": tokenize, "lowercase": lowercase, "smooth_method": smooth_method,
             "smooth_value": smooth_value, "max_order": max_ngram_order, "effective_order": effective_order}),
             references)
+        self.tokenizer = tokenizer_for(tokenize)  # after the metric: an unknown name gets the metric's error
+
+    @staticmethod
+    def compute_bleu(correct: list, total: list, sys_len: int, ref_len: int, smooth_method: str = "none",
+                     smooth_value: float | None = None, effective_order: bool = False,
+                     max_ngram_order: int = MAX_NGRAM_ORDER) -> BLEUScore:
+        """sacreBLEU's ``BLEU.compute_bleu``: the score of summed statistics (matches ``correct`` and n-gram counts
+        ``total`` per order, lengths). As sacreBLEU, ``add-k`` adds its value to ``correct``/``total`` in place.
+
+        >>> BLEU.compute_bleu([3, 1, 0, 0], [3, 2, 1, 0], 3, 3, smooth_method="exp", effective_order=True).score
+        62.996052494743665
+        """
+        if smooth_method not in BLEU.SMOOTH_DEFAULTS:
+            raise InputError(f"compute_bleu: unknown smooth_method {smooth_method!r}; choose one of "
+                             f"{', '.join(BLEU.SMOOTH_DEFAULTS)}")
+        value = BLEU.SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value
+        score, precisions, bp = bleu_score_one(list(correct[:max_ngram_order]), list(total[:max_ngram_order]),
+                                               sys_len, ref_len, smooth_method, float(value or 0.0),
+                                               effective_order)
+        if smooth_method == "add-k" and any(correct):
+            for n in range(max_ngram_order):  # sacreBLEU's loop: add (orders >= 2), stop at an order without n-grams
+                if n > 0:
+                    correct[n] += value
+                    total[n] += value
+                if total[n] == 0:
+                    break
+        return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
     def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
-        if not self._force and sum(hyp.endswith(" .") for hyp in hypotheses) >= _TOKENIZED_PERIOD_LINES:
+        if not self._force and _many_tokenized_periods(hypotheses):
             _logger.warning("That's 100 lines that end in a tokenized period ('.')")
             _logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
             _logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message "

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
+from refscore.compat.sacrebleu.tokenizers.tokenizer_ter import TercomTokenizer
 from refscore.protocol import metric_with
 from refscore.metrics.ter import TER as _RefscoreTER
 
@@ -54,6 +55,10 @@ class TER(SacreMetric):
         super().__init__(metric_with(_RefscoreTER, {"normalized": normalized, "no_punct": no_punct,
                                                     "asian_support": asian_support,
                                                     "case_sensitive": case_sensitive}), references)
+        # sacreBLEU's tokenizer object (refscore's compiled TER kernel applies the same normalization itself)
+        self.tokenizer = TercomTokenizer(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
+                                         case_sensitive=case_sensitive)
+        self.tokenizer_signature = self.tokenizer.signature()
 
     def _scores(self, totals: np.ndarray) -> list[TERScore]:
         percents = (100 * self._metric.scores_from_totals(totals)[:, 0]).tolist()

@@ -9,6 +9,6 @@ reproduces rouge-score's resampling draw for draw (same NumPy random stream) and
 >>> scorer.score("The quick brown fox jumps over the lazy dog", "The quick brown dog jumps on the log.")["rouge1"]
 Score(precision=0.75, recall=0.6666666666666666, fmeasure=0.7058823529411765)
 """
-from refscore.compat.rouge_score import rouge_scorer, scoring, tokenizers
+from refscore.compat.rouge_score import io, rouge_scorer, scoring, tokenize, tokenizers
 
-__all__ = ["rouge_scorer", "scoring", "tokenizers"]
+__all__ = ["io", "rouge_scorer", "scoring", "tokenize", "tokenizers"]

@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore._core import _rouge
 from refscore._inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
@@ -143,3 +144,16 @@ class RougeScorer(scoring.BaseScorer):
     def _sentences(self, text: str) -> list[str]:
         sentences = nltk_sentences(text) if self._split_summaries else text.split("\n")
         return [s for s in sentences if len(s)]
+
+
+def lcs_ind(ref: Sequence[Any], can: Sequence[Any]) -> list[int]:
+    """rouge-score's ``lcs_ind``: the indices in ``ref`` of one longest common subsequence of the token lists
+    ``ref`` and ``can`` (rouge-score's backtrack: up on ties), from the compiled LCS kernel.
+
+    >>> lcs_ind(["a", "b", "c", "b"], ["b", "c", "a"])
+    [1, 2]
+    """
+    vocabulary: dict[Any, int] = {}
+    ref_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in ref]
+    can_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in can]
+    return list(_rouge.lcs_positions(ref_ids, can_ids, up_on_tie=True))

@@ -52,6 +52,11 @@ class BERTScorer(_BERTScorer):
                          rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
                          all_layers=all_layers, device=device, use_fast_tokenizer=use_fast_tokenizer)
 
+    @property
+    def use_custom_baseline(self) -> bool:
+        """Whether a ``baseline_path`` was given (bert-score's attribute; it marks the hash ``-custom-rescaled``)."""
+        return self.baseline_path is not None
+
     def compute_idf(self, sents: Any) -> None:
         """Compute IDF weights from ``sents``; as in bert-score they are used only when the scorer has
         ``idf=True``."""
