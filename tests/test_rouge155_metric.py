@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refscore._core._rouge_ext import porter_stem_words
+from refscore._core._rouge155 import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics._rouge155_text import morph_stem, porter_stem, process_vocabulary

@@ -30,7 +30,7 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
-from refscore._core._strings cimport CHARS_PER_THREAD, point_at_strings
+from refscore._core._strings cimport CHARS_PER_THREAD, StringBuffers, point_at_strings
 
 import numpy as np
 
@@ -737,25 +737,26 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     hypothesis_texts, kernel_lowercase = kernel_case(hypotheses, lowercase)
     reference_texts, _ = kernel_case(references, lowercase)
     lowercase = kernel_lowercase
-    cdef vector[const void*] data   # the hypotheses' buffers, then the references'
-    cdef vector[int] kinds
-    cdef vector[int64_t] lengths
-    cdef int64_t total_chars = 0
+    cdef StringBuffers buffers   # the hypotheses' buffers, then the references'
     for name, texts in (("hypotheses", hypothesis_texts), ("references", reference_texts)):
-        t = point_at_strings(texts, data, kinds, lengths, &total_chars)
+        t = point_at_strings(texts, buffers)
         if t >= 0:
             where = f"hypotheses[{t}]" if name == "hypotheses" else f"references[{t}] (flattened)"
             raise TypeError(f"{where} is {type(texts[t]).__name__}, expected str")
+    cdef const void** data = buffers.data.data()
+    cdef const int* kinds = buffers.kinds.data()
+    cdef const int64_t* lengths = buffers.lengths.data()
+    cdef int64_t n_texts = buffers.data.size()
 
     result = np.zeros((n_segments, width), dtype=np.int64)
     if n_segments == 0:
         return result
     cdef int64_t[:, ::1] out = result
-    cdef int threads = <int>min(resolve_num_threads(num_threads), 1 + total_chars // CHARS_PER_THREAD, n_segments)
+    cdef int threads = <int>min(resolve_num_threads(num_threads), 1 + buffers.total_chars // CHARS_PER_THREAD,
+                                n_segments)
     cdef vector[int64_t] groups
-    groups.resize(data.size())
-    cdef int64_t n_groups = repeated_text_groups(data.data(), kinds.data(), lengths.data(), <int64_t>data.size(),
-                                                    groups.data())
+    groups.resize(n_texts)
+    cdef int64_t n_groups = repeated_text_groups(data, kinds, lengths, n_texts, groups.data())
     cdef vector[RepeatedTextCache] caches
     caches.resize(threads)
     cdef int worker
@@ -770,7 +771,7 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
     cdef ReferenceVocabulary* vocabulary = vocabularies.data()
     cdef vector[int64_t] order, runs
     cdef vector[char] shared
-    cdef int64_t n_runs = shared_reference_runs(kind, groups.data(), lengths.data(), &ref_offsets[0], n_segments,
+    cdef int64_t n_runs = shared_reference_runs(kind, groups.data(), lengths, &ref_offsets[0], n_segments,
                                                 n_groups, order, runs, shared)
     cdef Table* scratch = new_tables(threads)
     cdef int64_t run, first, no_memory = 0, too_large = 0
@@ -782,14 +783,14 @@ cdef object run_text_segments(Kind kind, list hypotheses, list references, const
                 first = order[runs[run]]
                 if shared[run]:
                     status = shared_reference_run(encoder + tid, cache + tid, vocabulary + tid, scratch + tid,
-                                                  data.data(), kinds.data(), lengths.data(), groups.data(),
+                                                  data, kinds, lengths, groups.data(),
                                                   &order[runs[run]], runs[run + 1] - runs[run],
                                                   n_segments + ref_offsets[first], code, lowercase, high,
                                                   &out[0, 0], width)
                 else:
-                    status = text_segment(kind, encoder + tid, cache + tid, scratch + tid, data.data(),
-                                          kinds.data(), lengths.data(), groups.data(), n_segments, first,
-                                          &ref_offsets[0], code, lowercase, low, high, &out[first, 0])
+                    status = text_segment(kind, encoder + tid, cache + tid, scratch + tid, data, kinds, lengths,
+                                          groups.data(), n_segments, first, &ref_offsets[0], code, lowercase,
+                                          low, high, &out[first, 0])
                 if status == STATUS_NO_MEMORY:
                     no_memory += 1
                 elif status == STATUS_TOO_LARGE:

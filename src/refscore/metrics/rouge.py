@@ -24,6 +24,7 @@ import numpy as np
 from refscore._registry import import_entry
 from refscore._core import _rouge
 from refscore._inputs import Batch, prepare_batch
+from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
 from refscore.metrics._rouge_extended import EXTENDED_TYPES, best_per_document, pair_scores
 from refscore.metrics._sentences import nltk_sentences, split_sentences
@@ -251,8 +252,7 @@ def unicode_classes(code_points: np.ndarray) -> np.ndarray:
 
 def _intern(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]) -> tuple[np.ndarray, np.ndarray, dict]:
     """Dense uint32 ids of the tokens of many sequences (shared ``vocabulary``) and the int64 offsets."""
-    offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
-    np.cumsum([len(s) for s in sequences], out=offsets[1:])
+    offsets = offsets_from_lengths(map(len, sequences))
     ids = np.fromiter((vocabulary.setdefault(token.item() if isinstance(token, np.generic) else token,
                                              len(vocabulary))
                        for sequence in sequences for token in sequence), dtype=np.uint32, count=int(offsets[-1]))
@@ -407,8 +407,7 @@ class ROUGE(Metric):
             bound_lists = [np.cumsum([0, *map(len, text)]) if len(text) else np.zeros(2, dtype=np.int64)
                            for text in sentences]
             bounds = np.concatenate(bound_lists).astype(np.int64) if bound_lists else np.zeros(0, dtype=np.int64)
-            bound_offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
-            np.cumsum([len(b) for b in bound_lists], out=bound_offsets[1:])
+            bound_offsets = offsets_from_lengths(map(len, bound_lists))
         return _rouge.score_batch_ids(ids, offsets, sentence_ids, sentence_offsets, bounds, bound_offsets,
                                       np.asarray(ref_offsets, dtype=np.int64), self.type_codes,
                                       max(len(vocabulary), 1), num_threads)
@@ -425,8 +424,7 @@ class ROUGE(Metric):
         """The batch's texts lowercased as one UTF-8 buffer with text offsets, and the Unicode class table."""
         texts = self._texts(batch)
         encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
-        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
+        offsets = offsets_from_lengths(map(len, encoded))
         buffer = b"".join(encoded)
         return (texts, buffer, offsets, *self._unicode_table(buffer))
 

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._rouge_ext import (KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS, MAX_SKIP_BIGRAMS,
+from refscore._core._rouge155 import (KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS, MAX_SKIP_BIGRAMS,
                                        perl_bootstrap_means, score_documents, skip_bigram_count)
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError

@@ -1,7 +1,7 @@
 // ROUGE-1.5.5 kernels on integer token ids: n-gram hits, skip-bigrams (ROUGE-S/SU), summary-level union LCS
 // (ROUGE-L) and weighted LCS (ROUGE-W), with the exact counting rules of ROUGE-1.5.5.pl.
 //
-// Everything here is plain C++ without Python objects; _rouge_ext.pyx calls `score_document` for every
+// Everything here is plain C++ without Python objects; _rouge155.pyx calls `score_document` for every
 // document inside one `prange`, each thread with its own `Scratch`. No function throws on valid input.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace rouge_ext {
+namespace refscore_rouge155 {
 
 //: the key of a unigram in the skip-bigram table (token ids are < 0xFFFFFFFF)
 static const uint64_t UNIGRAM_SLOT = 0xFFFFFFFFull;
@@ -751,4 +751,4 @@ inline std::string stem(std::string w) {
 
 }  // namespace porter
 
-}  // namespace rouge_ext
+}  // namespace refscore_rouge155
