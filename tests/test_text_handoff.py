@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refscore
-from refscore._core import _tokenize
+import refscore.metrics.rouge
+from refscore._core import _rouge, _tokenize
 from refscore._core._chrf import SPACE_PYTHON, chrf_statistics
 from refscore._core._tokenize import UNICODE_TABLE_VERSIONS, _prepared_text
 
@@ -25,6 +26,12 @@ EVERY_CODE_POINT = [chr(code_point) for code_point in range(sys.maxunicode + 1)]
 SPECIAL = ["", " ", "İ", "Σ", "ΑΣ", "ΑΣ ", "ΑΣ.", "ΑΣ\u0301", "ΑΣ\u0301Β", "Σa", "a.Σ", "ß", "ﬃ", "ǅ", "İ\u0307",
            "ΑΣ\u3000", "x \t\n\x1c\x1f\x85\xa0\u2028", "\x1c", "😀𝔸", "\ud800A"]
 ANY_TEXT = st.text(alphabet=st.characters(exclude_categories=()), max_size=40)
+
+
+def rouge_unicode_tokens(texts: list[str]) -> list[list[str]]:
+    keys = _rouge.distinct_code_points(texts)
+    classes = refscore.metrics.rouge.unicode_classes(keys)
+    return _rouge.tokenize_texts(texts, _rouge.TOKENIZERS["unicode"], False, keys, classes)
 
 
 def expected(text: str, rstrip: bool, lowercase: bool) -> str:
@@ -63,15 +70,18 @@ def test_python_lowercasing_fallback_gives_the_same_statistics(hyps: list[str], 
     offsets = np.arange(len(hyps) + 1, dtype=np.int64)
     in_kernel = chrf_statistics(hyps, refs, offsets, 3, 2, 4.0, False, SPACE_PYTHON, lowercase=True)
     ter_in_kernel = refscore.TER().statistics(hyps, [[ref] for ref in refs]).data
+    rouge_in_kernel = rouge_unicode_tokens(hyps + refs)
     saved = _tokenize._LOWERCASE_IN_KERNEL
     _tokenize._LOWERCASE_IN_KERNEL = False
     try:
         in_python = chrf_statistics(hyps, refs, offsets, 3, 2, 4.0, False, SPACE_PYTHON, lowercase=True)
         ter_in_python = refscore.TER().statistics(hyps, [[ref] for ref in refs]).data
+        rouge_in_python = rouge_unicode_tokens(hyps + refs)
     finally:
         _tokenize._LOWERCASE_IN_KERNEL = saved
     assert in_kernel.tolist() == in_python.tolist()
     assert ter_in_kernel.tolist() == ter_in_python.tolist()
+    assert rouge_in_kernel == rouge_in_python == rouge_unicode_tokens([text.lower() for text in hyps + refs])
     lowered = chrf_statistics([h.lower() for h in hyps], [r.lower() for r in refs], offsets, 3, 2, 4.0, False,
                               SPACE_PYTHON)
     assert in_kernel.tolist() == lowered.tolist()

@@ -63,7 +63,7 @@ cdef extern from "_rouge155_kernel.hpp" namespace "refscore_rouge155" nogil:
 
     string porter_stem "refscore_rouge155::porter::stem" (string word)
     void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
-                           cbool split_lines, Tokenized& out)
+                           cbool split_lines, Tokenized& out) except +
     void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out)
     void ensure_pow_table(Scratch& s, double weight, int64_t up_to)
     void skip_bigram_keys(Seq s, int64_t skip, cbool unigrams, vector[uint64_t]& out, cbool last_unigram)

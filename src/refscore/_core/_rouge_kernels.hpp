@@ -16,7 +16,9 @@
 #include <string_view>
 #include <vector>
 
+#include "_hash_table.hpp"
 #include "_rouge_porter.hpp"
+#include "_text.hpp"
 
 namespace refscore_rouge {
 
@@ -30,6 +32,7 @@ constexpr uint32_t DROPPED = 0xFFFFFFFFu;
 struct Config {
   int tokenizer = TOKENIZER_ROUGE_SCORE;
   bool stem = false;
+  bool lowercase = true;  // str.lower in the kernel (false: the binding lowercased in Python)
   // Unicode tokenizer: classes of the non-ASCII code points present in the batch (sorted keys).
   const uint32_t* cp_keys = nullptr;
   const uint8_t* cp_classes = nullptr;
@@ -50,52 +53,59 @@ inline uint64_t hash_bytes(const char* p, std::size_t n) {
   return h;
 }
 
+// Append code point `c` as UTF-8 (surrogates as three bytes, as Python's "surrogatepass").
+inline void append_utf8(uint32_t c, std::string& out) {
+  if (c < 0x80) {
+    out.push_back(static_cast<char>(c));
+  } else if (c < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else if (c < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+  }
+}
+
 inline bool same_bytes(const char* a, const char* b, uint32_t len) {
   for (uint32_t k = 0; k < len; ++k)
     if (a[k] != b[k]) return false;
   return true;
 }
 
-// Open-addressing map from byte strings (views into memory that outlives the map) to uint32 values. Keys of up to
-// 16 bytes are also copied into the slot, so most lookups compare without touching the (far away) key bytes.
+// A map from byte strings (views into memory that outlives the map) to uint32 values, on the shared table
+// (_hash_table.hpp) keyed by the strings' hash_bytes digest. Keys of up to 16 bytes are also copied into the
+// entry, so most lookups compare without touching the (far away) key bytes.
 class StringTable {
  public:
-  StringTable() { slots_.resize(1024); }
+  StringTable() {
+    if (!table_.start(512)) throw std::bad_alloc();
+  }
 
   // Returns the value of the key, or inserts `value` and returns it.
   uint32_t find_or_insert(const char* p, uint32_t len, uint64_t h, uint32_t value, bool* inserted) {
-    if ((count_ + 1) * 2 > slots_.size()) grow();
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = h & mask;
-    while (true) {
-      Slot& s = slots_[i];
-      if (s.p == nullptr) {
-        s.p = p;
-        s.len = len;
-        s.value = value;
-        s.h = h;
-        if (len <= kInline) std::memcpy(s.inline_key, p, len);
-        ++count_;
-        *inserted = true;
-        return value;
-      }
-      if (s.h == h && s.len == len && equal(s, p, len)) {
-        *inserted = false;
-        return s.value;
-      }
-      i = (i + 1) & mask;
+    std::size_t i = table_.probe(h, h, Same{p, len});
+    if (table_.live(i)) {
+      *inserted = false;
+      return table_.value(i).value;
     }
+    if (!table_.grow_for_one_more([](uint64_t key) { return key; })) throw std::bad_alloc();
+    i = table_.probe(h, h, Same{p, len});
+    Entry entry{p, len, value, {}};
+    if (len <= kInline) std::memcpy(entry.inline_key, p, len);
+    table_.claim(i, h, entry);
+    *inserted = true;
+    return value;
   }
 
   const uint32_t* find(const char* p, uint32_t len, uint64_t h) const {
-    std::size_t mask = slots_.size() - 1;
-    std::size_t i = h & mask;
-    while (true) {
-      const Slot& s = slots_[i];
-      if (s.p == nullptr) return nullptr;
-      if (s.h == h && s.len == len && equal(s, p, len)) return &s.value;
-      i = (i + 1) & mask;
-    }
+    const std::size_t i = table_.probe(h, h, Same{p, len});
+    return table_.live(i) ? &table_.value(i).value : nullptr;
   }
 
   void set(const char* p, uint32_t len, uint64_t h, uint32_t value) {
@@ -105,30 +115,20 @@ class StringTable {
 
  private:
   static constexpr uint32_t kInline = 16;
-  struct Slot {
-    const char* p = nullptr;
-    uint64_t h = 0;
-    uint32_t len = 0;
-    uint32_t value = 0;
-    char inline_key[kInline] = {};
+  struct Entry {
+    const char* p;
+    uint32_t len;
+    uint32_t value;
+    char inline_key[kInline];
   };
-  static bool equal(const Slot& s, const char* p, uint32_t len) {
-    return same_bytes(len <= kInline ? s.inline_key : s.p, p, len);
-  }
-  void grow() {
-    std::vector<Slot> old;
-    old.swap(slots_);
-    slots_.assign(old.size() * 2, Slot{});
-    std::size_t mask = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.p == nullptr) continue;
-      std::size_t i = s.h & mask;
-      while (slots_[i].p != nullptr) i = (i + 1) & mask;
-      slots_[i] = s;
+  struct Same {
+    const char* p;
+    uint32_t len;
+    bool operator()(const Entry& e) const {
+      return e.len == len && same_bytes(len <= kInline ? e.inline_key : e.p, p, len);
     }
-  }
-  std::vector<Slot> slots_;
-  std::size_t count_ = 0;
+  };
+  refscore::HashTable<Entry> table_;
 };
 
 // A tokenized text: term ids and the token index where each line (sentence) starts; `sentences` ends with the
@@ -187,22 +187,29 @@ class Worker {
     return static_cast<int64_t>(out.ids.size());
   }
 
+  // Tokenizes text `t` of `texts` (lowercased when the config says so) into `out`; returns the number of tokens.
+  int64_t tokenize_text(const refscore::TextBatch& texts, int64_t t, Tokens& out) {
+    const std::string& text = load_text(texts, t);
+    const unsigned char* begin = reinterpret_cast<const unsigned char*>(text.data());
+    return tokenize(begin, begin + text.size(), out);
+  }
+
   const std::string_view& term_string(uint32_t id) const { return term_strings_[id]; }
 
   // ---- scoring ----------------------------------------------------------------------------------------------
-  // Scores one segment: prediction text `hyp`, references `refs[0..n_refs)`; text k is bytes
-  // [offsets[k], offsets[k + 1]) of `buffer`. Writes, per type, the counts of the best reference (highest F, the
-  // first on ties, as rouge-score's score_multi) to out_counts[3 * t ...] and its index to out_best[t];
-  // the token count of every text to token_counts. Returns 0, or 1 when memory ran out.
-  int score_segment(const unsigned char* buffer, const int64_t* offsets, int64_t hyp, int64_t ref_begin,
-                    int64_t ref_end, int64_t* out_counts, int64_t* out_best, int64_t* token_counts) noexcept {
+  // Scores one segment: prediction text `hyp` of `texts`, references [ref_begin, ref_end). Writes, per type, the
+  // counts of the best reference (highest F, the first on ties, as rouge-score's score_multi) to
+  // out_counts[3 * t ...] and its index to out_best[t]; the token count of every text to token_counts. Returns 0,
+  // or 1 when memory ran out.
+  int score_segment(const refscore::TextBatch& texts, int64_t hyp, int64_t ref_begin, int64_t ref_end,
+                    int64_t* out_counts, int64_t* out_best, int64_t* token_counts) noexcept {
     try {
-      token_counts[hyp] = tokenize(buffer + offsets[hyp], buffer + offsets[hyp + 1], hyp_);
+      token_counts[hyp] = tokenize_text(texts, hyp, hyp_);
       int64_t n_refs = ref_end - ref_begin;
       if (static_cast<int64_t>(refs_.size()) < n_refs) refs_.resize(n_refs);
       for (int64_t k = 0; k < n_refs; ++k) {
         int64_t text = ref_begin + k;
-        token_counts[text] = tokenize(buffer + offsets[text], buffer + offsets[text + 1], refs_[k]);
+        token_counts[text] = tokenize_text(texts, text, refs_[k]);
       }
       ensure_term_arrays();
       score_tokens(hyp_, hyp_, refs_, refs_, n_refs, out_counts, out_best);
@@ -444,6 +451,17 @@ class Worker {
   }
 
  private:
+  // Text `t` as lowercased UTF-8 (the tokenizers' input), kept while the worker lives: term strings point into it.
+  const std::string& load_text(const refscore::TextBatch& texts, int64_t t) {
+    code_points_.clear();
+    refscore::append_text(texts, t, refscore::TextPreparation{false, cfg_->lowercase}, code_points_, scratch_);
+    texts_.emplace_back();
+    std::string& text = texts_.back();
+    text.reserve(code_points_.size());
+    for (uint32_t c : code_points_) append_utf8(c, text);
+    return text;
+  }
+
   static bool is_ascii_alnum(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
   uint8_t classify(uint32_t cp) const {
@@ -454,7 +472,7 @@ class Worker {
     return cfg_->cp_classes[it - cfg_->cp_keys];
   }
 
-  // Decodes one UTF-8 sequence (input comes from Python's encoder, so it is well formed).
+  // Decodes one UTF-8 sequence (input comes from load_text, so it is well formed).
   static uint32_t decode(const unsigned char*& p, const unsigned char* end) {
     unsigned char c = *p;
     if (c < 0x80) {
@@ -726,6 +744,8 @@ class Worker {
   StringTable raw_to_term_;
   StringTable term_to_id_;
   std::deque<std::string> stems_;
+  std::deque<std::string> texts_;  // the texts read so far (term strings are views into them)
+  std::vector<uint32_t> code_points_, scratch_;
   std::vector<std::string_view> term_strings_;
   uint32_t n_terms_ = 0;
 
@@ -740,22 +760,15 @@ class Worker {
   std::vector<uint32_t> open_;
 };
 
-// Distinct non-ASCII code points of UTF-8 text, ascending.
-inline std::vector<uint32_t> distinct_non_ascii(const unsigned char* begin, const unsigned char* end) {
+// Distinct non-ASCII code points of texts [0, n_texts) of `texts` (lowercased when `lowercase`), ascending.
+inline std::vector<uint32_t> distinct_non_ascii(const refscore::TextBatch& texts, int64_t n_texts, bool lowercase) {
   std::vector<uint64_t> seen((0x110000 + 63) / 64, 0);
-  std::vector<uint32_t> result;
-  const unsigned char* p = begin;
-  while (p < end) {
-    unsigned char c = *p;
-    if (c < 0x80) {
-      ++p;
-      continue;
-    }
-    int extra = c >= 0xF0 ? 3 : (c >= 0xE0 ? 2 : 1);
-    uint32_t cp = c & (extra == 3 ? 0x07 : (extra == 2 ? 0x0F : 0x1F));
-    ++p;
-    for (int k = 0; k < extra && p < end; ++k, ++p) cp = (cp << 6) | (*p & 0x3F);
-    if (cp < 0x110000 && !((seen[cp >> 6] >> (cp & 63)) & 1ull)) {
+  std::vector<uint32_t> result, code_points, scratch;
+  for (int64_t t = 0; t < n_texts; ++t) {
+    code_points.clear();
+    refscore::append_text(texts, t, refscore::TextPreparation{false, lowercase}, code_points, scratch);
+    for (uint32_t cp : code_points) {
+      if (cp < 0x80 || cp >= 0x110000 || ((seen[cp >> 6] >> (cp & 63)) & 1ull)) continue;
       seen[cp >> 6] |= 1ull << (cp & 63);
       result.push_back(cp);
     }

@@ -420,19 +420,16 @@ class ROUGE(Metric):
             texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
         return texts
 
-    def _encode(self, batch: Batch) -> tuple[list[str], bytes, np.ndarray, np.ndarray, np.ndarray]:
-        """The batch's texts lowercased as one UTF-8 buffer with text offsets, and the Unicode class table."""
+    def _encode(self, batch: Batch) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The batch's texts (the kernels lowercase them) and the Unicode class table."""
         texts = self._texts(batch)
-        encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
-        offsets = offsets_from_lengths(map(len, encoded))
-        buffer = b"".join(encoded)
-        return (texts, buffer, offsets, *self._unicode_table(buffer))
+        return (texts, *self._unicode_table(texts))
 
     def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-        texts, buffer, offsets, keys, classes = self._encode(batch)
+        texts, keys, classes = self._encode(batch)
         tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
         counts, best, token_counts = _rouge.score_batch(
-            buffer, offsets, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
+            texts, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
         if self.config.tokenizer == "rouge-score":
             self._warn_dropped_text(batch, texts, token_counts)
         return counts, best
@@ -442,16 +439,16 @@ class ROUGE(Metric):
         if batch.is_token_ids:
             ids, offsets, _ = _intern(batch.hypotheses + batch.references, {})
             return ids, offsets
-        _, buffer, offsets, keys, classes = self._encode(batch)
-        tokens = _rouge.tokenize_texts(buffer, offsets, _rouge.TOKENIZERS[self.config.tokenizer],
-                                       self.config.stemmer, keys, classes)
+        texts, keys, classes = self._encode(batch)
+        tokens = _rouge.tokenize_texts(texts, _rouge.TOKENIZERS[self.config.tokenizer], self.config.stemmer, keys,
+                                       classes)
         ids, token_offsets, _ = _intern(tokens, {})
         return ids, token_offsets
 
-    def _unicode_table(self, buffer: bytes) -> tuple[np.ndarray, np.ndarray]:
+    def _unicode_table(self, texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
         if self.config.tokenizer != "unicode":
             return _NO_CODE_POINTS, _NO_CLASSES
-        keys = _rouge.distinct_code_points(buffer)
+        keys = _rouge.distinct_code_points(texts)
         return keys, unicode_classes(keys)
 
     @staticmethod

@@ -28,7 +28,5 @@ class DefaultTokenizer(Tokenizer):
         self.use_stemmer = bool(use_stemmer)
 
     def tokenize(self, text: str) -> list[str]:
-        data = text.lower().encode("utf-8", "surrogatepass")
-        offsets = np.array([0, len(data)], dtype=np.int64)
-        return _rouge.tokenize_texts(data, offsets, _rouge.TOKENIZERS["rouge-score"], self.use_stemmer,
+        return _rouge.tokenize_texts([text], _rouge.TOKENIZERS["rouge-score"], self.use_stemmer,
                                      np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint8))[0]
