@@ -9,7 +9,6 @@ import numpy as np
 
 from libc.stdint cimport int64_t
 from libcpp cimport bool as cbool
-from libcpp.vector cimport vector
 from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 from refscore._core._parallel import resolve_num_threads

@@ -206,12 +206,15 @@ class TermTokenizer {
  private:
   // Text `t` as lowercased UTF-8 (the tokenizers' input), kept while the worker lives: term strings point into it.
   const std::string& load_text(const refscore::TextBatch& texts, int64_t t) {
-    code_points_.clear();
-    refscore::append_text(texts, t, refscore::TextPreparation{false, cfg_->lowercase}, code_points_, scratch_);
+    const std::size_t length = static_cast<std::size_t>(texts.lengths[t]);
+    if (code_points_.size() < length) code_points_.resize(length);
+    refscore::read_code_points(texts.kinds[t], texts.data[t], length, code_points_.data());
     texts_.emplace_back();
     std::string& text = texts_.back();
-    text.reserve(code_points_.size());
-    for (uint32_t c : code_points_) append_utf8(c, text);
+    text.reserve(length);
+    const auto append = [&text](uint32_t c) { append_utf8(c, text); };
+    if (cfg_->lowercase) refscore::for_each_lowercase(code_points_.data(), length, append);
+    else for (std::size_t i = 0; i < length; ++i) append(code_points_[i]);
     return text;
   }
 
@@ -318,7 +321,7 @@ class TermTokenizer {
   StringTable term_to_id_;
   std::deque<std::string> stems_;
   std::deque<std::string> texts_;  // the texts read so far (term strings are views into them)
-  std::vector<uint32_t> code_points_, scratch_;
+  std::vector<uint32_t> code_points_;  // the text being read
   std::vector<std::string_view> term_strings_;
   uint32_t n_terms_ = 0;
 };

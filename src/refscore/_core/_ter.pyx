@@ -9,8 +9,7 @@ edit counts and reference lengths.
 Results do not depend on the number of threads: every hypothesis/reference pair is computed independently.
 """
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int64_t, uint32_t
-from libcpp cimport bool as cbool
+from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 from refscore._core._strings cimport StringBuffers, TextBatch, TextPreparation, point_at_strings
 

@@ -86,22 +86,28 @@ inline bool is_final_sigma(const uint32_t* text, size_t length, size_t i) {
     return k == length || !(char_class(text[k]) & REFSCORE_CC_CASED);
 }
 
-// text.lower() into `out` (room for 2 * length: no code point lowercases to more than two); returns its length.
-inline size_t lowercase_into(const uint32_t* text, size_t length, uint32_t* out) {
-    size_t n = 0;
+// Python's str.lower of text[0, length): calls emit(c) for each code point of the result, in order.
+template <class Emit>
+inline void for_each_lowercase(const uint32_t* text, size_t length, Emit&& emit) {
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = text[i];
-        if (c < 0x80) { out[n++] = (c >= 'A' && c <= 'Z') ? c + 32 : c; continue; }
-        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) { out[n++] = c; continue; }
-        if (c == REFSCORE_CAPITAL_SIGMA) { out[n++] = is_final_sigma(text, length, i) ? 0x3C2 : 0x3C3; continue; }
+        if (c < 0x80) { emit((c >= 'A' && c <= 'Z') ? c + 32 : c); continue; }
+        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) { emit(c); continue; }
+        if (c == REFSCORE_CAPITAL_SIGMA) { emit(is_final_sigma(text, length, i) ? 0x3C2u : 0x3C3u); continue; }
         size_t low = 0, high = REFSCORE_LOWER_COUNT;  // c is in refscore_lower_from
         while (high - low > 1) {
             size_t middle = (low + high) / 2;
             if (refscore_lower_from[middle] <= c) low = middle; else high = middle;
         }
-        out[n++] = refscore_lower_first[low];
-        if (refscore_lower_second[low]) out[n++] = refscore_lower_second[low];
+        emit(refscore_lower_first[low]);
+        if (refscore_lower_second[low]) emit(refscore_lower_second[low]);
     }
+}
+
+// text.lower() into `out` (room for 2 * length: no code point lowercases to more than two); returns its length.
+inline size_t lowercase_into(const uint32_t* text, size_t length, uint32_t* out) {
+    size_t n = 0;
+    for_each_lowercase(text, length, [&](uint32_t c) { out[n++] = c; });
     return n;
 }
 
