@@ -1,5 +1,5 @@
 """Test oracles: ROUGE-1.5.5.pl's token filter, Porter stemmer and ``MorphStem`` transcribed line by line into
-Python, to check the compiled tokenizer and stemmer (``refscore._core._rouge_ext``) and the ``-m`` token
+Python, to check the compiled tokenizer and stemmer (``refscore._core._rouge155``) and the ``-m`` token
 processing against.
 
 >>> porter_stem("relational"), porter_stem("generalizations"), morph_stem("geese")

@@ -236,7 +236,7 @@ def test_first_layer_tables_give_the_per_token_products(tiny_model, monkeypatch,
 
 
 def test_first_layer_kernel_rejects_rows_outside_its_tables():
-    from refscore._core._encoder import first_layer_products
+    from refscore._core._bert_first_layer import first_layer_products
 
     rows, positions = np.ones((2, 3), np.float32), np.ones((4, 3), np.float32)
     out = np.zeros((2, 3), np.float32)
@@ -250,7 +250,7 @@ def test_first_layer_kernel_rejects_rows_outside_its_tables():
     assert not out.any()
 
 
-@pytest.mark.parametrize("module", ["refscore._core._encoder", "refscore._bertscore.packed",
+@pytest.mark.parametrize("module", ["refscore._core._bert_first_layer", "refscore._bertscore.packed",
                                     "refscore._bertscore.engine", "refscore._bertscore.models",
                                     "refscore._bertscore.idf", "refscore._bertscore.encoding"])
 def test_docstring_examples_run(module):

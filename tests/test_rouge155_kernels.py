@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refscore._core._rouge_ext import (lcs_hit_mask, perl_bootstrap_means, score_documents, skip_bigram_pairs,
+from refscore._core._rouge155 import (lcs_hit_mask, perl_bootstrap_means, score_documents, skip_bigram_pairs,
                                        tokenize, wlcs_pairs)
 from rouge155_perl_oracle import tokenize_sentence
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refscore
-from refscore._core._rouge_ext import porter_stem_words
+from refscore._core._rouge155 import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics.rouge import ROUGE155, ROUGE155Config, ROUGE155Score, parse_type, read_summary, rouge155

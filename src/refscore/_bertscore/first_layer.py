@@ -26,7 +26,7 @@ import numpy as np
 
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import ChunkMap
-from refscore._core._encoder import first_layer_products
+from refscore._core._bert_first_layer import first_layer_products
 
 #: Embedding modules whose forward is ``LayerNorm(word[id] + type[type_id] + position[p])`` (dropout aside).
 STANDARD_EMBEDDINGS = {"BertEmbeddings", "RobertaEmbeddings", "XLMRobertaEmbeddings", "CamembertEmbeddings"}

@@ -14,5 +14,7 @@ def chrf_statistics(
     eps_smoothing: bool,
     space_mode: int,
     num_threads: int | None = ...,
+    *,
+    lowercase: bool = ...,
 ) -> np.ndarray: ...
 def chrf_f_scores(totals: np.ndarray, order: int, factor: float, eps_smoothing: bool) -> np.ndarray: ...

@@ -1,18 +1,22 @@
 # cython: language_level=3
 """ROUGE kernels with rouge-score 0.1.2 semantics (see ``_rouge_kernels.hpp``).
 
-Python prepares one UTF-8 buffer of lowercased texts (predictions first, then the flattened references) and
-calls :func:`score_batch` once; a ``nogil`` ``prange`` loop scores every segment with per-thread workers.
+The texts (predictions first, then the flattened references) are handed over once as the strings' buffers
+(``_strings.pxd``); :func:`score_batch` runs one ``nogil`` ``prange`` loop that scores every segment with
+per-thread workers, which lowercase and tokenize each text themselves.
 """
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libcpp cimport bool as cbool
 from libcpp.memory cimport unique_ptr
 from libcpp.string cimport string
 from libcpp.vector cimport vector
+from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
+from refscore._core._tokenize import kernel_case
 
 
 cdef extern from "<string_view>" namespace "std" nogil:
@@ -27,6 +31,7 @@ cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
     cdef cppclass Config:
         int tokenizer
         bint stem
+        bint lowercase
         const uint32_t* cp_keys
         const uint8_t* cp_classes
         int64_t n_cp
@@ -44,11 +49,10 @@ cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
 
     cdef cppclass Worker:
         Worker(const Config* config) except +
-        int64_t tokenize(const unsigned char* begin, const unsigned char* end, Tokens& out) except +
+        int64_t tokenize_text(const TextBatch& texts, int64_t t, Tokens& out) except +
         const string_view& term_string(uint32_t id)
-        int score_segment(const unsigned char* buffer, const int64_t* offsets, int64_t hyp, int64_t ref_begin,
-                          int64_t ref_end, int64_t* out_counts, int64_t* out_best,
-                          int64_t* token_counts) noexcept
+        int score_segment(const TextBatch& texts, int64_t hyp, int64_t ref_begin, int64_t ref_end,
+                          int64_t* out_counts, int64_t* out_best, int64_t* token_counts) noexcept
         int64_t lcs_length(const uint32_t* a, size_t n, const uint32_t* b, size_t m) except +
         void lcs_positions(const uint32_t* ref, size_t n, const uint32_t* can, size_t m,
                            vector[uint32_t]& positions, bint up_on_tie) except +
@@ -62,7 +66,7 @@ cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
     cdef cppclass PorterStemmer:
         string stem(string_view word) except +
 
-    vector[uint32_t] distinct_non_ascii(const unsigned char* begin, const unsigned char* end) except +
+    vector[uint32_t] distinct_non_ascii(const TextBatch& texts, int64_t n_texts, cbool lowercase) except +
 
 
 #: Tokenizer codes understood by the kernels.
@@ -75,6 +79,7 @@ cdef void _fill_config(Config* config, int tokenizer, bint stem, const uint32_t[
                        const uint8_t[::1] cp_classes, const int64_t[::1] types):
     config.tokenizer = tokenizer
     config.stem = stem
+    config.lowercase = False
     config.n_cp = cp_keys.shape[0]
     config.cp_keys = &cp_keys[0] if cp_keys.shape[0] > 0 else NULL
     config.cp_classes = &cp_classes[0] if cp_classes.shape[0] > 0 else NULL
@@ -87,27 +92,35 @@ def _check_tables(cp_keys, cp_classes):
         raise ValueError(f"cp_keys ({cp_keys.shape[0]}) and cp_classes ({cp_classes.shape[0]}) differ in length")
 
 
-def score_batch(const unsigned char[::1] buffer, const int64_t[::1] text_offsets, const int64_t[::1] ref_offsets,
-                const int64_t[::1] types, int tokenizer, bint stem, const uint32_t[::1] cp_keys,
-                const uint8_t[::1] cp_classes, num_threads=None):
+cdef list _lowered_texts(list texts, StringBuffers& buffers, Config* config):
+    """Point ``buffers`` at the texts' buffers (lowercased in Python first where the kernel cannot) and tell the
+    kernel whether it lowercases; returns the list the buffers belong to (keep it alive)."""
+    texts, lowercase = kernel_case(texts, True)
+    config.lowercase = lowercase
+    cdef Py_ssize_t index = point_at_strings(texts, buffers)
+    if index >= 0:
+        raise TypeError(f"texts[{index}] is {type(texts[index]).__name__}, expected str")
+    return texts
+
+
+def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64_t[::1] types, int tokenizer,
+                bint stem, const uint32_t[::1] cp_keys, const uint8_t[::1] cp_classes, num_threads=None):
     """Score every segment.
 
-    ``buffer`` holds the texts back to back: text ``k`` is ``buffer[text_offsets[k]:text_offsets[k + 1]]``;
-    predictions are texts ``0..n-1``, segment ``i``'s references are texts ``n + ref_offsets[i] ..
-    n + ref_offsets[i + 1] - 1``. ``types``: ``n >= 1`` ROUGE-N, ``0`` ROUGE-L, ``-1`` ROUGE-Lsum.
+    ``texts``: the predictions (texts ``0..n-1``), then the references, segment ``i``'s being texts
+    ``n + ref_offsets[i] .. n + ref_offsets[i + 1] - 1``; each is lowercased (``str.lower``) before it is
+    tokenized. ``types``: ``n >= 1`` ROUGE-N, ``0`` ROUGE-L, ``-1`` ROUGE-Lsum.
 
     Returns ``counts`` (int64, ``(n, len(types), 3)``: matches, prediction total, reference total of the best
     reference), ``best`` (int64, ``(n, len(types))``: index of that reference within the segment) and
     ``token_counts`` (int64, one per text).
     """
     cdef Py_ssize_t n = ref_offsets.shape[0] - 1
-    cdef Py_ssize_t n_texts = text_offsets.shape[0] - 1
+    cdef Py_ssize_t n_texts = len(texts)
     cdef Py_ssize_t n_types = types.shape[0]
     cdef Py_ssize_t i, t
     if n < 0 or n_texts != n + ref_offsets[n]:
         raise ValueError(f"score_batch: {n_texts} texts do not match {n} predictions and {ref_offsets[n]} references")
-    if text_offsets[n_texts] > buffer.shape[0]:
-        raise ValueError("score_batch: text_offsets point past the end of the buffer")
     for t in range(n_types):
         if types[t] < -1:
             raise ValueError(f"score_batch: invalid type code {types[t]}")
@@ -128,16 +141,18 @@ def score_batch(const unsigned char[::1] buffer, const int64_t[::1] text_offsets
         threads = <int>n
     cdef Config config
     _fill_config(&config, tokenizer, stem, cp_keys, cp_classes, types)
+    cdef StringBuffers buffers
+    texts = _lowered_texts(texts, buffers, &config)
+    cdef TextBatch batch = buffers.batch()
     cdef vector[unique_ptr[Worker]] workers
     for _ in range(threads):
         workers.push_back(unique_ptr[Worker](new Worker(&config)))
-    cdef const unsigned char* data = &buffer[0] if buffer.shape[0] > 0 else <const unsigned char*>b""
     status_array = np.zeros(n, dtype=np.int32)
     cdef int[::1] status = status_array
     with nogil:
         for i in prange(n, num_threads=threads, schedule="dynamic"):
             status[i] = workers[threadid()].get().score_segment(
-                data, &text_offsets[0], i, n + ref_offsets[i], n + ref_offsets[i + 1],
+                batch, i, n + ref_offsets[i], n + ref_offsets[i + 1],
                 &counts[i, 0, 0] if n_types > 0 else NULL, &best[i, 0] if n_types > 0 else NULL,
                 &token_counts[0])
     if status_array.any():
@@ -239,22 +254,29 @@ def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, c
     return counts_array, best_array
 
 
-def tokenize_texts(const unsigned char[::1] buffer, const int64_t[::1] text_offsets, int tokenizer, bint stem,
-                   const uint32_t[::1] cp_keys, const uint8_t[::1] cp_classes, bint with_sentences=False):
-    """The tokens (as strings, stemmed if requested) of each text; with ``with_sentences`` a list of sentences
-    (lines) of tokens per text, empty lines included."""
+def tokenize_texts(list texts not None, int tokenizer, bint stem, const uint32_t[::1] cp_keys,
+                   const uint8_t[::1] cp_classes, bint with_sentences=False):
+    """The tokens (as strings, stemmed if requested) of each text, lowercased first; with ``with_sentences`` a
+    list of sentences (lines) of tokens per text, empty lines included.
+
+    >>> tokenize_texts(["The cat-flap."], TOKENIZERS["rouge-score"], False, np.zeros(0, np.uint32),
+    ...                np.zeros(0, np.uint8))
+    [['the', 'cat', 'flap']]
+    """
     _check_tables(cp_keys, cp_classes)
     cdef Config config
     cdef int64_t[::1] no_types = np.zeros(0, dtype=np.int64)
     _fill_config(&config, tokenizer, stem, cp_keys, cp_classes, no_types)
+    cdef StringBuffers buffers
+    texts = _lowered_texts(texts, buffers, &config)
+    cdef TextBatch batch = buffers.batch()
     cdef unique_ptr[Worker] worker = unique_ptr[Worker](new Worker(&config))
     cdef Tokens tokens
     cdef Py_ssize_t k, s, j
-    cdef const unsigned char* data = &buffer[0] if buffer.shape[0] > 0 else <const unsigned char*>b""
     cdef string_view view
     result = []
-    for k in range(text_offsets.shape[0] - 1):
-        worker.get().tokenize(data + text_offsets[k], data + text_offsets[k + 1], tokens)
+    for k in range(len(texts)):
+        worker.get().tokenize_text(batch, k, tokens)
         words = []
         for j in range(<Py_ssize_t>tokens.ids.size()):
             view = worker.get().term_string(tokens.ids[j])
@@ -274,11 +296,16 @@ def porter_stem(str word):
     return stemmer.stem(string_view(data, len(data))).decode("ascii")
 
 
-def distinct_code_points(const unsigned char[::1] buffer):
-    """The distinct non-ASCII code points of UTF-8 ``buffer``, ascending (uint32)."""
-    cdef vector[uint32_t] found
-    if buffer.shape[0] > 0:
-        found = distinct_non_ascii(&buffer[0], &buffer[0] + buffer.shape[0])
+def distinct_code_points(list texts not None):
+    """The distinct non-ASCII code points of the lowercased texts, ascending (uint32).
+
+    >>> distinct_code_points(["Ça", "É"]).tolist()
+    [231, 233]
+    """
+    cdef Config config
+    cdef StringBuffers buffers
+    texts = _lowered_texts(texts, buffers, &config)
+    cdef vector[uint32_t] found = distinct_non_ascii(buffers.batch(), len(texts), config.lowercase)
     out = np.empty(found.size(), dtype=np.uint32)
     cdef uint32_t[::1] view = out
     cdef size_t k

@@ -1,7 +1,9 @@
-# Pointing the compiled kernels at Python strings' own PEP 393 buffers (1, 2 or 4 bytes per code point; no copy,
-# no encoding), shared by the tokenizer, n-gram and chrF modules.
+# The one hand-off of text to the kernels: Python strings' own PEP 393 buffers (1, 2 or 4 bytes per code point;
+# no copy, no encoding), pointed at once per batch. The kernels read them through _text.hpp (code points,
+# str.isspace / str.rstrip / str.lower included).
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
 from libc.stdint cimport int64_t
+from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
 cdef extern from *:
@@ -18,25 +20,42 @@ cdef extern from *:
     """
     int refscore_string_ready(object text) except -1
 
+cdef extern from "_text.hpp" namespace "refscore" nogil:
+    cdef cppclass TextBatch:
+        const void* const* data
+        const int* kinds
+        const int64_t* lengths
+
+    cdef cppclass StringBuffers:
+        vector[const void*] data
+        vector[int] kinds
+        vector[int64_t] lengths
+        int64_t total_chars
+        TextBatch batch()
+
+    cdef cppclass TextPreparation:
+        cbool rstrip
+        cbool lowercase
+
 # Characters per thread below which waking another thread costs more than it saves (results never depend on it).
 cdef enum:
     CHARS_PER_THREAD = 32768
 
 
-cdef inline Py_ssize_t point_at_strings(list texts, vector[const void*]& data, vector[int]& kinds,
-                                        vector[int64_t]& lengths, int64_t* total_chars) except -2:
-    """Append every text's buffer, kind and length, and add the lengths to ``total_chars[0]``. Returns -1, or the
-    index of the first item that is not a str (nothing of it appended; the caller raises its own error)."""
+cdef inline Py_ssize_t point_at_strings(list texts, StringBuffers& buffers) except -2:
+    """Append every text's buffer, kind and length to ``buffers`` (and add the lengths to its ``total_chars``).
+    Returns -1, or the index of the first item that is not a str (nothing of it appended; the caller raises its
+    own error). The caller keeps ``texts`` alive while a kernel reads the buffers."""
     cdef Py_ssize_t index
-    data.reserve(data.size() + len(texts))
-    kinds.reserve(kinds.size() + len(texts))
-    lengths.reserve(lengths.size() + len(texts))
+    buffers.data.reserve(buffers.data.size() + len(texts))
+    buffers.kinds.reserve(buffers.kinds.size() + len(texts))
+    buffers.lengths.reserve(buffers.lengths.size() + len(texts))
     for index, text in enumerate(texts):
         if not isinstance(text, str):
             return index
         refscore_string_ready(text)
-        data.push_back(PyUnicode_DATA(text))
-        kinds.push_back(PyUnicode_KIND(text))
-        lengths.push_back(PyUnicode_GET_LENGTH(text))
-        total_chars[0] += PyUnicode_GET_LENGTH(text)
+        buffers.data.push_back(PyUnicode_DATA(text))
+        buffers.kinds.push_back(PyUnicode_KIND(text))
+        buffers.lengths.push_back(PyUnicode_GET_LENGTH(text))
+        buffers.total_chars += PyUnicode_GET_LENGTH(text)
     return -1

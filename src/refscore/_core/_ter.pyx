@@ -3,22 +3,25 @@
 """TER kernels: sacreBLEU's Tercom tokenizer and edit distance with shifts, one nogil ``prange`` over segments.
 
 The algorithm is in ``_ter_kernel.hpp`` (a port of sacreBLEU 2.6's ``lib_ter.py`` and ``tokenizer_ter.py``);
-this module checks the arrays, runs every segment (its hypothesis against each of its references, one reference
-at a time) on a thread with its own workspace, and returns per-reference edit counts and reference lengths.
+this module hands the strings' buffers over once (``_strings.pxd``), runs every segment (its hypothesis against
+each of its references, one reference at a time) on a thread with its own workspace, and returns per-reference
+edit counts and reference lengths.
 Results do not depend on the number of threads: every hypothesis/reference pair is computed independently.
 """
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int64_t, uint32_t
+from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
+from refscore._core._strings cimport StringBuffers, TextBatch, TextPreparation, point_at_strings
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
+from refscore._core._tokenize import kernel_case
 
 cdef extern from "_ter_kernel.hpp" namespace "refscore_ter" nogil:
     cdef cppclass Workspace:
         Workspace() except +
-    int text_segment(Workspace* ws, const uint32_t* chars, const int64_t* text_offsets, int64_t hyp_index,
+    int text_segment(Workspace* ws, const TextBatch& texts, TextPreparation preparation, int64_t hyp_index,
                      int64_t ref_begin, int64_t ref_end, int flags, int64_t* ref_edits,
                      int64_t* ref_lengths) noexcept
     int ids_segment(Workspace* ws, const int64_t* ids, const int64_t* offsets, int64_t hyp_index,
@@ -32,20 +35,16 @@ NO_PUNCT = kNoPunct
 ASIAN_SUPPORT = kAsianSupport
 
 
-def _check_layout(const int64_t[::1] offsets, const int64_t[::1] ref_offsets, Py_ssize_t n_segments):
+def _check_layout(const int64_t[::1] ref_offsets, Py_ssize_t n_segments):
     if ref_offsets.shape[0] != n_segments + 1:
         raise ValueError(f"ref_offsets must have n_segments + 1 = {n_segments + 1} entries, "
                          f"got {ref_offsets.shape[0]}")
-    n_refs = ref_offsets[n_segments]
-    if offsets.shape[0] != n_segments + n_refs + 1:
-        raise ValueError(f"offsets must have one entry per text plus one ({n_segments + n_refs + 1}), "
-                         f"got {offsets.shape[0]}")
-    return n_refs
+    return ref_offsets[n_segments]
 
 
-cdef _run(const uint32_t* chars, const int64_t* ids, const int64_t[::1] offsets,
+cdef _run(const TextBatch* texts, TextPreparation preparation, const int64_t* ids, const int64_t* offsets,
           const int64_t[::1] ref_offsets, Py_ssize_t n_segments, int64_t n_refs, int flags, num_threads):
-    """The parallel loop shared by both entry points: text when ``chars`` is given, else token ids."""
+    """The parallel loop shared by both entry points: text when ``texts`` is given, else token ids."""
     cdef int threads = resolve_num_threads(num_threads)
     edits_array = np.zeros(n_refs, dtype=np.int64)
     lengths_array = np.zeros(n_refs, dtype=np.int64)
@@ -55,16 +54,18 @@ cdef _run(const uint32_t* chars, const int64_t* ids, const int64_t[::1] offsets,
     cdef int[::1] status = status_array
     cdef vector[Workspace] workspaces = vector[Workspace](threads)
     cdef Workspace* ws = workspaces.data()
-    cdef bint is_text = chars != NULL
+    cdef bint is_text = texts != NULL
     cdef Py_ssize_t i
+    if n_refs == 0:
+        return edits_array, lengths_array
     with nogil:
         for i in prange(n_segments, num_threads=threads, schedule="dynamic"):
             if is_text:
-                status[i] = text_segment(ws + threadid(), chars, &offsets[0], i, n_segments + ref_offsets[i],
+                status[i] = text_segment(ws + threadid(), texts[0], preparation, i, n_segments + ref_offsets[i],
                                          n_segments + ref_offsets[i + 1], flags, &edits[0] + ref_offsets[i],
                                          &lengths[0] + ref_offsets[i])
             else:
-                status[i] = ids_segment(ws + threadid(), ids, &offsets[0], i, n_segments + ref_offsets[i],
+                status[i] = ids_segment(ws + threadid(), ids, offsets, i, n_segments + ref_offsets[i],
                                         n_segments + ref_offsets[i + 1], &edits[0] + ref_offsets[i],
                                         &lengths[0] + ref_offsets[i])
     failed = np.flatnonzero(status_array)
@@ -74,30 +75,50 @@ cdef _run(const uint32_t* chars, const int64_t* ids, const int64_t[::1] offsets,
     return edits_array, lengths_array
 
 
-def ter_text(const uint32_t[::1] chars, const int64_t[::1] offsets, const int64_t[::1] ref_offsets,
-             Py_ssize_t n_segments, int flags, num_threads=None):
-    """Edits and reference lengths of text segments.
+def ter_text(list hypotheses not None, list references not None, const int64_t[::1] ref_offsets, int flags,
+             bint lowercase, num_threads=None):
+    """Edits and reference lengths of text segments, each text prepared as sacreBLEU's TER does
+    (``text.rstrip()``, then ``.lower()`` when ``lowercase``).
 
-    ``chars`` holds the code points of all texts, text ``t`` at ``chars[offsets[t]:offsets[t + 1]]``; texts
-    ``0..n_segments-1`` are the hypotheses, then come the references, segment ``i`` owning references
-    ``ref_offsets[i]..ref_offsets[i + 1]-1`` (counted from the first reference). ``flags`` combines
-    ``NORMALIZED``, ``NO_PUNCT``, ``ASIAN_SUPPORT``. Lowercasing and right-stripping are the caller's job.
-    Returns two int64 arrays with one entry per reference: the edits of its hypothesis against it, its length.
+    Segment ``i`` is ``hypotheses[i]`` against ``references[ref_offsets[i]:ref_offsets[i + 1]]``. ``flags``
+    combines ``NORMALIZED``, ``NO_PUNCT``, ``ASIAN_SUPPORT``. Returns two int64 arrays with one entry per
+    reference: the edits of its hypothesis against it, its length in words.
+
+    >>> edits, lengths = ter_text(["The cat sat "], ["the cat sat down"], np.array([0, 1]), 0, True)
+    >>> edits.tolist(), lengths.tolist()
+    ([1], [4])
     """
-    cdef int64_t n_refs = _check_layout(offsets, ref_offsets, n_segments)
-    if offsets[offsets.shape[0] - 1] > chars.shape[0]:
-        raise ValueError("offsets point past the end of chars")
-    cdef uint32_t empty = 0
-    return _run(&chars[0] if chars.shape[0] > 0 else &empty, NULL, offsets, ref_offsets, n_segments, n_refs,
-                flags, num_threads)
+    cdef Py_ssize_t n_segments = len(hypotheses)
+    cdef int64_t n_refs = _check_layout(ref_offsets, n_segments)
+    if n_refs != len(references):
+        raise ValueError(f"ref_offsets end at {n_refs}, for {len(references)} references")
+    hypotheses, kernel_lowercase = kernel_case(hypotheses, lowercase)
+    references, _ = kernel_case(references, lowercase)
+    cdef StringBuffers buffers   # the hypotheses, then the references
+    cdef Py_ssize_t index = point_at_strings(hypotheses, buffers)
+    if index >= 0:
+        raise TypeError(f"ter_text: hypotheses[{index}] is {type(hypotheses[index]).__name__}, expected str")
+    index = point_at_strings(references, buffers)
+    if index >= 0:
+        raise TypeError(f"ter_text: references[{index}] is {type(references[index]).__name__}, expected str")
+    cdef TextBatch texts = buffers.batch()
+    cdef TextPreparation preparation
+    preparation.rstrip = True
+    preparation.lowercase = kernel_lowercase
+    return _run(&texts, preparation, NULL, NULL, ref_offsets, n_segments, n_refs, flags, num_threads)
 
 
 def ter_ids(const int64_t[::1] ids, const int64_t[::1] offsets, const int64_t[::1] ref_offsets,
             Py_ssize_t n_segments, num_threads=None):
-    """Like :func:`ter_text` for texts given as token ids (``ids[offsets[t]:offsets[t + 1]]``), no tokenizer."""
-    cdef int64_t n_refs = _check_layout(offsets, ref_offsets, n_segments)
+    """Like :func:`ter_text` for texts given as token ids (``ids[offsets[t]:offsets[t + 1]]``, the hypotheses
+    then the references), no tokenizer."""
+    cdef int64_t n_refs = _check_layout(ref_offsets, n_segments)
+    if offsets.shape[0] != n_segments + n_refs + 1:
+        raise ValueError(f"offsets must have one entry per text plus one ({n_segments + n_refs + 1}), "
+                         f"got {offsets.shape[0]}")
     if offsets[offsets.shape[0] - 1] > ids.shape[0]:
         raise ValueError("offsets point past the end of ids")
     cdef int64_t empty = 0
-    return _run(NULL, &ids[0] if ids.shape[0] > 0 else &empty, offsets, ref_offsets, n_segments, n_refs, 0,
-                num_threads)
+    cdef TextPreparation unused
+    return _run(NULL, unused, &ids[0] if ids.shape[0] > 0 else &empty, &offsets[0], ref_offsets, n_segments,
+                n_refs, 0, num_threads)

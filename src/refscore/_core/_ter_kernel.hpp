@@ -17,9 +17,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <string_view>
-#include <unordered_map>
 #include <vector>
+
+#include "_hash_table.hpp"
+#include "_text.hpp"
 
 namespace refscore_ter {
 
@@ -52,7 +53,9 @@ struct Workspace {
     std::vector<int64_t> word_begin, word_end;
     std::vector<uint32_t> seg_chars;
     std::vector<int64_t> seg_word_begin, seg_word_end, seg_offsets, seg_ids;
-    std::unordered_map<std::u32string_view, int64_t> vocab;
+    std::vector<uint32_t> loaded, lowered;   // one text as code points (prepared), and lowercasing's scratch
+    refscore::HashTable<int64_t> vocab;      // word digest -> id (the word's first index in seg_word_begin)
+    std::vector<int64_t> vocab_word;         // per id: a word with its characters
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -328,15 +331,10 @@ inline int translation_edit_rate(Workspace& ws, const int64_t* hyp_words, int64_
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// Tercom tokenizer (TercomTokenizer.__call__ after lowercasing, which Python does)
+// Tercom tokenizer (TercomTokenizer.__call__, on the prepared text)
 // ---------------------------------------------------------------------------------------------------------------
 
-inline bool is_python_space(uint32_t c) {  // str.isspace(), i.e. what str.split() splits on
-    if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0d) || (c >= 0x1c && c <= 0x1f);
-    if (c < 0x85) return false;
-    return c == 0x85 || c == 0xa0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200a) || c == 0x2028 || c == 0x2029 ||
-           c == 0x202f || c == 0x205f || c == 0x3000;
-}
+using refscore::is_space;  // str.isspace(), i.e. what str.split() splits on
 
 inline bool is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 
@@ -471,27 +469,30 @@ inline void tokenize(Workspace& ws, const uint32_t* text, int64_t n, int flags) 
     const int64_t m = static_cast<int64_t>(a.size());
     int64_t k = 0;
     while (k < m) {
-        while (k < m && is_python_space(a[k])) ++k;
+        while (k < m && is_space(a[k])) ++k;
         if (k >= m) break;
         const int64_t begin = k;
-        while (k < m && !is_python_space(a[k])) ++k;
+        while (k < m && !is_space(a[k])) ++k;
         ws.word_begin.push_back(begin);
         ws.word_end.push_back(k);
     }
 }
 
-// Tokenize the segment's hypothesis and references [ref_begin, ref_end) into ws.seg_chars and give every word an
-// id of a vocabulary local to the segment; ws.seg_ids holds the ids of all texts, text k at
-// [ws.seg_offsets[k], ws.seg_offsets[k + 1]) (k = 0 is the hypothesis).
-inline void segment_to_ids(Workspace& ws, const uint32_t* chars, const int64_t* text_offsets, int64_t hyp_index,
-                           int64_t ref_begin, int64_t ref_end, int flags) {
+// Tokenize the segment's hypothesis and references [ref_begin, ref_end) of `texts` (right-stripped, and lowercased
+// unless case-sensitive, by `preparation`) into ws.seg_chars and give every word an id of a vocabulary local to the
+// segment; ws.seg_ids holds the ids of all texts, text k at [ws.seg_offsets[k], ws.seg_offsets[k + 1]) (k = 0 is
+// the hypothesis).
+inline void segment_to_ids(Workspace& ws, const refscore::TextBatch& texts, refscore::TextPreparation preparation,
+                           int64_t hyp_index, int64_t ref_begin, int64_t ref_end, int flags) {
     ws.seg_chars.clear();
     ws.seg_word_begin.clear();
     ws.seg_word_end.clear();
     ws.seg_offsets.assign(1, 0);
     for (int64_t k = -1; k < ref_end - ref_begin; ++k) {
         const int64_t t = k < 0 ? hyp_index : ref_begin + k;
-        tokenize(ws, chars + text_offsets[t], text_offsets[t + 1] - text_offsets[t], flags);
+        ws.loaded.clear();
+        refscore::append_text(texts, t, preparation, ws.loaded, ws.lowered);
+        tokenize(ws, ws.loaded.data(), static_cast<int64_t>(ws.loaded.size()), flags);
         if (k >= 0 && flags != 0) {
             // sacreBLEU's TER preprocesses references twice (Metric._cache_references, then
             // TER._extract_reference_info), so a reference is the tokenization of its first tokenization joined by
@@ -512,22 +513,37 @@ inline void segment_to_ids(Workspace& ws, const uint32_t* chars, const int64_t* 
         }
         ws.seg_offsets.push_back(static_cast<int64_t>(ws.seg_word_begin.size()));
     }
-    ws.vocab.clear();
+    // ids in order of first appearance; words are compared by their characters (the digest only picks the slot)
+    const size_t n_words = ws.seg_word_begin.size();
+    if (!ws.vocab.start(n_words)) throw std::bad_alloc();
+    ws.vocab_word.clear();
     ws.seg_ids.clear();
-    const char32_t* base = reinterpret_cast<const char32_t*>(ws.seg_chars.data());
-    for (size_t w = 0; w < ws.seg_word_begin.size(); ++w) {
-        std::u32string_view word(base + ws.seg_word_begin[w],
-                                 static_cast<size_t>(ws.seg_word_end[w] - ws.seg_word_begin[w]));
-        ws.seg_ids.push_back(ws.vocab.emplace(word, static_cast<int64_t>(ws.vocab.size())).first->second);
+    const uint32_t* chars = ws.seg_chars.data();
+    for (size_t w = 0; w < n_words; ++w) {
+        const int64_t begin = ws.seg_word_begin[w], length = ws.seg_word_end[w] - begin;
+        const uint64_t digest = refscore::sequence_digest(chars + begin, static_cast<size_t>(length));
+        const size_t slot = ws.vocab.probe(digest, refscore::mix64(digest), [&](int64_t id) {
+            const int64_t other = ws.seg_word_begin[ws.vocab_word[id]];
+            if (ws.seg_word_end[ws.vocab_word[id]] - other != length) return false;
+            for (int64_t c = 0; c < length; ++c)
+                if (chars[other + c] != chars[begin + c]) return false;
+            return true;
+        });
+        if (!ws.vocab.live(slot)) {
+            ws.vocab.claim(slot, digest, static_cast<int64_t>(ws.vocab_word.size()));
+            ws.vocab_word.push_back(static_cast<int64_t>(w));
+        }
+        ws.seg_ids.push_back(ws.vocab.value(slot));
     }
 }
 
-// One segment given as text: hypothesis `hyp_index` and references [ref_begin, ref_end) of the text table
-// (code points, lowercased by the caller unless case-sensitive). Writes the edits of the hypothesis against each
+// One segment given as text: hypothesis `hyp_index` and references [ref_begin, ref_end) of `texts`, prepared as
+// sacreBLEU does (text.rstrip(), then .lower() unless case-sensitive). Writes the edits of the hypothesis against each
 // reference and each reference's length in words. References are scored one at a time.
-inline int text_segment(Workspace* ws, const uint32_t* chars, const int64_t* text_offsets, int64_t hyp_index,
-                        int64_t ref_begin, int64_t ref_end, int flags, int64_t* ref_edits, int64_t* ref_lengths) {
-    segment_to_ids(*ws, chars, text_offsets, hyp_index, ref_begin, ref_end, flags);
+inline int text_segment(Workspace* ws, const refscore::TextBatch& texts, refscore::TextPreparation preparation,
+                        int64_t hyp_index, int64_t ref_begin, int64_t ref_end, int flags, int64_t* ref_edits,
+                        int64_t* ref_lengths) {
+    segment_to_ids(*ws, texts, preparation, hyp_index, ref_begin, ref_end, flags);
     const int64_t* ids = ws->seg_ids.data();
     const int64_t n_hyp = ws->seg_offsets[1];
     for (int64_t k = 0; k < ref_end - ref_begin; ++k) {

@@ -14,7 +14,7 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
-from refscore._core._strings cimport CHARS_PER_THREAD, point_at_strings
+from refscore._core._strings cimport CHARS_PER_THREAD, StringBuffers, TextBatch, TextPreparation, point_at_strings
 
 import unicodedata
 
@@ -26,6 +26,10 @@ from refscore.errors import InputError, InputTypeError
 
 cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
+
+cdef extern from "_text.hpp" namespace "refscore":
+    size_t append_text(const TextBatch& batch, int64_t t, TextPreparation preparation, vector[uint32_t]& out,
+                       vector[uint32_t]& scratch) except +
 
 cdef extern from "_unicode_tables.h":
     const char* REFSCORE_TABLES_UNIDATA_VERSION
@@ -96,15 +100,15 @@ cdef class _Encoding:
     def __init__(self, list texts, int tokenizer, cbool lowercase, int num_threads):
         cdef Py_ssize_t n = len(texts)
         cdef Py_ssize_t i
-        cdef vector[const void*] data
-        cdef vector[int] kinds
-        cdef vector[int64_t] lengths
-        cdef int64_t total_chars = 0
-        i = point_at_strings(texts, data, kinds, lengths, &total_chars)
+        cdef StringBuffers buffers
+        i = point_at_strings(texts, buffers)
         if i >= 0:
             raise _not_a_string(texts[i], i)
+        cdef const void** data = buffers.data.data()
+        cdef const int* kinds = buffers.kinds.data()
+        cdef const int64_t* lengths = buffers.lengths.data()
         # Waking threads costs more than tokenizing a small batch; the thread count never changes results.
-        num_threads = <int>min(num_threads, 1 + total_chars // _CHARS_PER_THREAD)
+        num_threads = <int>min(num_threads, 1 + buffers.total_chars // _CHARS_PER_THREAD)
 
         cdef vector[int32_t] thread_of
         cdef vector[int64_t] first
@@ -227,3 +231,16 @@ def _char_classes(code_points):
     for i in range(source.shape[0]):
         target[i] = char_class(source[i])
     return result
+
+
+def _prepared_text(str text, bint rstrip, bint lowercase):
+    """``text`` as every kernel reads it (``_text.hpp``): ``text.rstrip()`` when ``rstrip``, then ``.lower()``
+    when ``lowercase`` (for tests against Python's own ``str`` methods)."""
+    cdef StringBuffers buffers
+    point_at_strings([text], buffers)
+    cdef TextPreparation preparation
+    preparation.rstrip = rstrip
+    preparation.lowercase = lowercase
+    cdef vector[uint32_t] out, scratch
+    append_text(buffers.batch(), 0, preparation, out, scratch)
+    return PyUnicode_FromKindAndData(4, out.data(), out.size())

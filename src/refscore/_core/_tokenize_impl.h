@@ -28,7 +28,8 @@
 #include <emmintrin.h>
 #endif
 
-#include "_unicode_tables.h"
+#include "_hash_table.hpp"
+#include "_text.hpp"
 
 namespace refscore_tok {
 
@@ -38,27 +39,13 @@ enum TokenizerKind { TOK_NONE = 0, TOK_CHAR = 1, TOK_13A = 2, TOK_ZH = 3, TOK_IN
 
 typedef std::vector<uint32_t> Buffer;
 
-static inline uint8_t char_class(uint32_t c) {
-    if (c > REFSCORE_CC_MAX_CODE_POINT) return 0;
-    return refscore_cc_stage2[((size_t)refscore_cc_stage1[c >> REFSCORE_CC_BLOCK_BITS] << REFSCORE_CC_BLOCK_BITS)
-                              | (c & ((1u << REFSCORE_CC_BLOCK_BITS) - 1))];
-}
-
-/* ASCII whitespace of str.isspace: \t \n \v \f \r (9-13), \x1c-\x1f, ' '. */
-struct AsciiSpaces {
-    bool space[128];
-    AsciiSpaces() {
-        for (uint32_t c = 0; c < 128; ++c) space[c] = c <= 0x20 && ((0x1F0003E00ULL >> c) & 1);
-    }
-};
-static const AsciiSpaces ASCII_SPACES;
-
-/* Python's str.isspace (the separators of str.split / str.rstrip / str.strip); a table lookup for ASCII, so
- * that scanning text has no data-dependent branch but the token boundaries. */
-static inline bool is_space(uint32_t c) {
-    if (c < 0x80) return ASCII_SPACES.space[c];
-    return (char_class(c) & REFSCORE_CC_SPACE) != 0;
-}
+/* Code points, str.isspace, str.rstrip and str.lower: the kernels' one reading of text (_text.hpp). */
+using refscore::char_class;
+using refscore::is_space;
+using refscore::lowercase_into;
+using refscore::read_code_points;
+using refscore::rstrip_length;
+using refscore::multiply_mix64;
 
 static inline bool is_ascii_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 static inline void ensure_size(Buffer& buffer, size_t size) {
@@ -152,12 +139,6 @@ static const int64_t SHORT_SEGMENT_CHARS = 2048;
 struct CharactersHash {
     static inline uint64_t of(const uint32_t* text, size_t length) { return hash_token(text, length); }
 };
-/* One multiply by 2**64 / golden ratio and a fold of the high bits: spreads small integer keys (a token's
- * shape, a pointer) over a power-of-two table. */
-static inline uint64_t multiply_mix64(uint64_t key) {
-    const uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
-}
 struct SegmentHash {
     static inline uint64_t of(const uint32_t* text, size_t length) {
         return multiply_mix64((uint64_t)text[0] | ((uint64_t)text[length - 1] << 21) | ((uint64_t)length << 42));
@@ -239,60 +220,10 @@ struct Interner {
 
 /* ---- input ------------------------------------------------------------------------------------------ */
 
-/* Copy code points to destination[0, length) (a widening copy the compiler vectorises). */
-template <class Char>
-static inline void copy_code_points(const Char* __restrict__ source, size_t length,
-                                    uint32_t* __restrict__ destination) {
-    for (size_t i = 0; i < length; ++i) destination[i] = source[i];
-}
-
 /* Copy a PEP 393 string buffer (1, 2 or 4 bytes per code point) into out[offset:] as code points. */
 static inline void load_code_points(int kind, const void* data, size_t length, Buffer& out, size_t offset) {
     ensure_size(out, length + offset + TOKEN_READ_SLACK);
-    uint32_t* destination = out.data() + offset;
-    if (kind == 1) copy_code_points((const uint8_t*)data, length, destination);
-    else if (kind == 2) copy_code_points((const uint16_t*)data, length, destination);
-    else if (length > 0) std::memcpy(destination, data, length * sizeof(uint32_t));
-}
-
-/* ---- lowercasing: Python's str.lower --------------------------------------------------------------- */
-
-static inline bool is_case_ignorable(uint32_t c) { return (char_class(c) & REFSCORE_CC_CASE_IGNORABLE) != 0; }
-
-/* Python's handle_capital_sigma: U+03A3 becomes final sigma when a cased letter precedes it and none follows
- * (case-ignorable characters skipped both ways), judged on the original text. */
-static bool is_final_sigma(const uint32_t* text, size_t length, size_t i) {
-    uint32_t c = 0;
-    size_t j = i;
-    while (j > 0 && is_case_ignorable(c = text[j - 1])) --j;
-    if (j == 0 || !(char_class(c) & REFSCORE_CC_CASED)) return false;
-    size_t k = i + 1;
-    while (k < length && is_case_ignorable(text[k])) ++k;
-    return k == length || !(char_class(text[k]) & REFSCORE_CC_CASED);
-}
-
-/* text.lower() into `out` (room for 2 * length); returns the new length. */
-static size_t lowercase_into(const uint32_t* text, size_t length, uint32_t* out) {
-    size_t n = 0;
-    for (size_t i = 0; i < length; ++i) {
-        uint32_t c = text[i];
-        if (c < 0x80) { out[n++] = (c >= 'A' && c <= 'Z') ? c + 32 : c; continue; }
-        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) { out[n++] = c; continue; }
-        if (c == REFSCORE_CAPITAL_SIGMA) { out[n++] = is_final_sigma(text, length, i) ? 0x3C2 : 0x3C3; continue; }
-        size_t low = 0, high = REFSCORE_LOWER_COUNT;   /* c is in refscore_lower_from */
-        while (high - low > 1) {
-            size_t middle = (low + high) / 2;
-            if (refscore_lower_from[middle] <= c) low = middle; else high = middle;
-        }
-        out[n++] = refscore_lower_first[low];
-        if (refscore_lower_second[low]) out[n++] = refscore_lower_second[low];
-    }
-    return n;
-}
-
-static inline size_t rstrip_length(const uint32_t* text, size_t length) {
-    while (length > 0 && is_space(text[length - 1])) --length;
-    return length;
+    read_code_points(kind, data, length, out.data() + offset);
 }
 
 /* ---- literal string replacements of the 13a tokenizer (in place: the result is never longer) ---------- */

@@ -35,6 +35,7 @@ import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, gleu_statistics
 from refscore._checks import check_int
+from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
 
 __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu", "corpus_gleu",
@@ -98,9 +99,7 @@ def encode_token_lists(hypotheses: list[Any],
     ref_counts = np.zeros(len(hypotheses) + 1, dtype=np.int64)
     ref_counts[1:] = np.fromiter(map(len, list_of_references), dtype=np.int64, count=len(list_of_references))
     texts: list[Any] = [*hypotheses, *chain.from_iterable(list_of_references)]
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+    offsets = offsets_from_lengths(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))
     flat = list(chain.from_iterable(texts))
     try:
         vocabulary = dict(zip(dict.fromkeys(flat), count()))

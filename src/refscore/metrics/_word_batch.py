@@ -16,6 +16,7 @@ from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_s
 from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
 from refscore._inputs import Batch, prepare_batch
 from refscore._checks import check_choice
+from refscore._offsets import concatenate
 from refscore.errors import InputError
 from refscore.tokenizers import EXTERNAL_TOKENIZERS
 
@@ -35,10 +36,7 @@ def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()
 
 def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Token-id segments as one uint32 array; ids outside uint32 are interned first (equal ids stay equal)."""
-    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    flat = np.concatenate(texts) if texts else np.zeros(0, dtype=np.int64)
+    flat, offsets = concatenate(texts, np.int64)
     if flat.size and (flat.min() < 0 or flat.max() >= _UINT32_LIMIT):
         return encode_token_ids(texts)
     return flat.astype(np.uint32), offsets

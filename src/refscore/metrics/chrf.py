@@ -197,13 +197,10 @@ class CHRF(Metric):
         """Per-segment ``[hyp, ref, match]`` counts per order, from the best reference of each segment."""
         num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
-        hyps, refs = batch.hypotheses, batch.references
-        if self.config.lowercase:
-            hyps = [text.lower() for text in hyps]
-            refs = [text.lower() for text in refs]
-        data = chrf_statistics(hyps, refs, batch.ref_offsets, self.config.char_order, self.config.word_order,
-                               float(self.config.beta ** 2), self.config.eps_smoothing,
-                               SPACE_KEEP if self.config.whitespace else SPACE_PYTHON, num_threads)
+        data = chrf_statistics(batch.hypotheses, batch.references, batch.ref_offsets, self.config.char_order,
+                               self.config.word_order, float(self.config.beta ** 2), self.config.eps_smoothing,
+                               SPACE_KEEP if self.config.whitespace else SPACE_PYTHON, num_threads,
+                               lowercase=self.config.lowercase)
         return self._new_statistics(self.columns, data, batch.nrefs)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ import numpy as np
 
 from refscore._checks import check_bool, check_num_threads
 from refscore._inputs import Batch, prepare_batch
+from refscore._offsets import concatenate
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
@@ -79,21 +80,6 @@ class ReferenceEdits:
     ref_offsets: np.ndarray
 
 
-def _code_points(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """All texts as one uint32 code-point array plus int64 offsets (text t at chars[offsets[t]:offsets[t+1]])."""
-    offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)), out=offsets[1:])
-    chars = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    return chars, offsets
-
-
-def _token_ids(items: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    offsets = np.zeros(len(items) + 1, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, items), dtype=np.int64, count=len(items)), out=offsets[1:])
-    ids = np.concatenate(items) if items else np.zeros(0, dtype=np.int64)
-    return np.ascontiguousarray(ids, dtype=np.int64), offsets
-
-
 class TER(Metric):
     """Translation edit rate, sacreBLEU 2.6's ``TER`` exactly (per-segment edit counts included).
 
@@ -131,19 +117,12 @@ class TER(Metric):
     def _reference_edits(self, batch: Batch, num_threads: int | None) -> ReferenceEdits:
         from refscore._core import _ter
 
-        texts = [*batch.hypotheses, *batch.references]
-        n_segments = len(batch)
         if batch.is_token_ids:
-            ids, offsets = _token_ids(texts)
-            edits, lengths = _ter.ter_ids(ids, offsets, batch.ref_offsets, n_segments, num_threads)
+            ids, offsets = concatenate([*batch.hypotheses, *batch.references], np.int64)
+            edits, lengths = _ter.ter_ids(ids, offsets, batch.ref_offsets, len(batch), num_threads)
         else:
-            if self.config.case_sensitive:
-                texts = [text.rstrip() for text in texts]
-            else:
-                texts = [text.rstrip().lower() for text in texts]
-            chars, offsets = _code_points(texts)
-            edits, lengths = _ter.ter_text(chars, offsets, batch.ref_offsets, n_segments, self.config.kernel_flags,
-                                           num_threads)
+            edits, lengths = _ter.ter_text(batch.hypotheses, batch.references, batch.ref_offsets,
+                                           self.config.kernel_flags, not self.config.case_sensitive, num_threads)
         return ReferenceEdits(edits, lengths, batch.ref_offsets)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:

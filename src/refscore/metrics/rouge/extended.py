@@ -1,4 +1,4 @@
-"""ROUGE-W, ROUGE-S and ROUGE-SU for the rouge-score flavor, on the ROUGE-1.5.5 kernels of ``_core._rouge_ext``.
+"""ROUGE-W, ROUGE-S and ROUGE-SU for the rouge-score flavor, on the ROUGE-1.5.5 kernels of ``_core._rouge155``.
 
 rouge-score has no such types; here they follow Lin (2004) on rouge-score's tokens, with rouge-score's F
 (``2PR / (P + R)``) and its multi-reference rule (the reference with the best F, first on ties):
@@ -21,14 +21,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from refscore._core import _rouge_ext
+from refscore._core import _rouge155
+from refscore._offsets import offsets_from_lengths
 
 
 def gather_texts(ids: np.ndarray, offsets: np.ndarray, texts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The CSR (ids, offsets) of the selected texts, in the given order (texts may repeat)."""
     lengths = np.diff(offsets)[texts]
-    new_offsets = np.zeros(len(texts) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=new_offsets[1:])
+    new_offsets = offsets_from_lengths(lengths)
     positions = np.repeat(offsets[texts] - new_offsets[:-1], lengths) + np.arange(new_offsets[-1], dtype=np.int64)
     return np.ascontiguousarray(ids[positions], dtype=np.uint32), new_offsets
 
@@ -45,7 +45,7 @@ def pair_scores(rouge_type: str, ids: np.ndarray, offsets: np.ndarray, hyp_texts
     hyp_ids, hyp_offsets = gather_texts(ids, offsets, hyp_texts)
     ref_ids, ref_offsets = gather_texts(ids, offsets, ref_texts)
     if rouge_type == "rougeW":
-        wlcs = _rouge_ext.wlcs_pairs(ref_ids, ref_offsets, hyp_ids, hyp_offsets, w_weight, num_threads)
+        wlcs = _rouge155.wlcs_pairs(ref_ids, ref_offsets, hyp_ids, hyp_offsets, w_weight, num_threads)
         ref_len, hyp_len = np.diff(ref_offsets).astype(np.float64), np.diff(hyp_offsets).astype(np.float64)
         recall = np.zeros_like(wlcs)
         precision = np.zeros_like(wlcs)
@@ -54,7 +54,7 @@ def pair_scores(rouge_type: str, ids: np.ndarray, offsets: np.ndarray, hyp_texts
         recall, precision = recall ** (1.0 / w_weight), precision ** (1.0 / w_weight)
     else:
         max_skip = -1 if skip_distance is None else int(skip_distance)
-        counts = _rouge_ext.skip_bigram_pairs(ref_ids, ref_offsets, hyp_ids, hyp_offsets, max_skip,
+        counts = _rouge155.skip_bigram_pairs(ref_ids, ref_offsets, hyp_ids, hyp_offsets, max_skip,
                                               rouge_type == "rougeSU", True, num_threads)
         hits = counts[:, 0].astype(np.float64)
         recall = np.divide(hits, counts[:, 1], out=np.zeros_like(hits), where=counts[:, 1] > 0)

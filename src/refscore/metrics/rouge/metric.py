@@ -23,6 +23,7 @@ import numpy as np
 
 from refscore._core import _rouge
 from refscore._checks import check_num_threads
+from refscore._offsets import offsets_from_lengths
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, caller_stacklevel
 from refscore.metrics._sentences import nltk_sentences, split_sentences
@@ -172,8 +173,7 @@ class ROUGE(Metric):
             bound_lists = [np.cumsum([0, *map(len, text)]) if len(text) else np.zeros(2, dtype=np.int64)
                            for text in sentences]
             bounds = np.concatenate(bound_lists).astype(np.int64) if bound_lists else np.zeros(0, dtype=np.int64)
-            bound_offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
-            np.cumsum([len(b) for b in bound_lists], out=bound_offsets[1:])
+            bound_offsets = offsets_from_lengths(map(len, bound_lists))
         return _rouge.score_batch_ids(ids, offsets, sentence_ids, sentence_offsets, bounds, bound_offsets,
                                       np.asarray(ref_offsets, dtype=np.int64), self.type_codes,
                                       max(len(vocabulary), 1), num_threads)
@@ -186,20 +186,16 @@ class ROUGE(Metric):
             texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
         return texts
 
-    def _encode(self, batch: Batch) -> tuple[list[str], bytes, np.ndarray, np.ndarray, np.ndarray]:
-        """The batch's texts lowercased as one UTF-8 buffer with text offsets, and the Unicode class table."""
+    def _encode(self, batch: Batch) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """The batch's texts (the kernels lowercase them) and the Unicode class table."""
         texts = self._texts(batch)
-        encoded = [text.lower().encode("utf-8", "surrogatepass") for text in texts]
-        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
-        np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
-        buffer = b"".join(encoded)
-        return (texts, buffer, offsets, *unicode_table(buffer, self.config.tokenizer))
+        return (texts, *unicode_table(texts, self.config.tokenizer))
 
     def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-        texts, buffer, offsets, keys, classes = self._encode(batch)
+        texts, keys, classes = self._encode(batch)
         tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
         counts, best, token_counts = _rouge.score_batch(
-            buffer, offsets, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
+            texts, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
         if self.config.tokenizer == "rouge-score":
             self._warn_dropped_text(batch, texts, token_counts)
         return counts, best
@@ -209,9 +205,9 @@ class ROUGE(Metric):
         if batch.is_token_ids:
             ids, offsets, _ = intern_tokens(self._id_texts(batch)[0], {})
             return ids, offsets
-        _, buffer, offsets, keys, classes = self._encode(batch)
-        tokens = _rouge.tokenize_texts(buffer, offsets, _rouge.TOKENIZERS[self.config.tokenizer],
-                                       self.config.stemmer, keys, classes)
+        texts, keys, classes = self._encode(batch)
+        tokens = _rouge.tokenize_texts(texts, _rouge.TOKENIZERS[self.config.tokenizer], self.config.stemmer, keys,
+                                       classes)
         ids, token_offsets, _ = intern_tokens(tokens, {})
         return ids, token_offsets
 

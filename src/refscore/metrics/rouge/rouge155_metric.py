@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._rouge_ext import KIND_SKIP, MAX_SKIP_BIGRAMS, score_documents, skip_bigram_count
+from refscore._core._rouge155 import KIND_SKIP, MAX_SKIP_BIGRAMS, score_documents, skip_bigram_count
 from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError

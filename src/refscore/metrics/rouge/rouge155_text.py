@@ -1,7 +1,7 @@
 """ROUGE-1.5.5.pl's text handling, reproduced exactly: reading sentence-per-line text with its ``-l``/``-b``
 length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stopword removal and ``-m`` stemming
 (WordNet-2.0 exception list, then the script's own Porter stemmer), and conversion to the CSR token-id arrays of
-:mod:`refscore._core._rouge_ext`.
+:mod:`refscore._core._rouge155`.
 
 >>> wordnet_exceptions()["geese"]
 'goose'
@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from refscore._core._rouge_ext import porter_stem_words, tokenize
+from refscore._core._rouge155 import porter_stem_words, tokenize
+from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError
 
 # --- bundled data -------------------------------------------------------------------------------------------
@@ -213,7 +214,7 @@ def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, wo
     if not limited:
         chunks = encoded
         raw, unit_lengths, text_units_count, vocabulary = tokenize(
-            np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), True)
+            np.frombuffer(b"".join(chunks), dtype=np.uint8), offsets_from_lengths([len(c) for c in chunks]), True)
     else:
         unit_chunks: list[bytes] = []
         flat_chunks: list[bytes] = []
@@ -226,7 +227,7 @@ def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, wo
             flat_chunks.append(read_text(lines, word_limit, byte_limit))
         chunks = unit_chunks + flat_chunks
         raw, unit_lengths, _, vocabulary = tokenize(
-            np.frombuffer(b"".join(chunks), dtype=np.uint8), _offsets([len(c) for c in chunks]), False)
+            np.frombuffer(b"".join(chunks), dtype=np.uint8), offsets_from_lengths([len(c) for c in chunks]), False)
         text_units_count = np.array(units_per_text, dtype=np.int64)
     table = process_vocabulary(vocabulary, stemming=stemming, remove_stopwords=remove_stopwords)
     tokens = table[raw]
@@ -236,20 +237,13 @@ def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, wo
         unit_lengths = np.bincount(owner[keep], minlength=len(unit_lengths)).astype(np.int64)
         tokens = tokens[keep]
     tokens = tokens.astype(np.uint32)
-    offsets = np.zeros(len(unit_lengths) + 1, dtype=np.int64)
-    np.cumsum(unit_lengths, out=offsets[1:])
+    offsets = offsets_from_lengths(unit_lengths)
     if not limited:  # readText's text is the concatenation of the units
-        text_units = _offsets(text_units_count)
+        text_units = offsets_from_lengths(text_units_count)
         return EncodedTexts(tokens, np.ascontiguousarray(offsets[text_units]), tokens, offsets, text_units)
     n_units = len(unit_chunks)
     unit_tokens = tokens[:offsets[n_units]]
     flat_tokens = np.ascontiguousarray(tokens[offsets[n_units]:])
     flat_offsets = np.ascontiguousarray(offsets[n_units:] - offsets[n_units])
     return EncodedTexts(flat_tokens, flat_offsets, unit_tokens, np.ascontiguousarray(offsets[:n_units + 1]),
-                        _offsets(text_units_count))
-
-
-def _offsets(lengths: list[int] | np.ndarray) -> np.ndarray:
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return offsets
+                        offsets_from_lengths(text_units_count))

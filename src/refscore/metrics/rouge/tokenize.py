@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core import _rouge
+from refscore._offsets import offsets_from_lengths
 
 _CJK_RANGES = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),
                (0xFF66, 0xFF9D), (0x20000, 0x3134F))
@@ -39,29 +40,26 @@ def unicode_classes(code_points: np.ndarray) -> np.ndarray:
     return classes
 
 
-def unicode_table(buffer: bytes, tokenizer: str) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct non-ASCII code points of ``buffer`` and their classes (empty unless ``tokenizer="unicode"``)."""
+def unicode_table(texts: list[str], tokenizer: str) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct non-ASCII code points of ``texts`` (as the kernels lowercase them) and their classes (empty
+    unless ``tokenizer="unicode"``)."""
     if tokenizer != "unicode":
         return NO_CODE_POINTS, NO_CLASSES
-    keys = _rouge.distinct_code_points(buffer)
+    keys = _rouge.distinct_code_points(texts)
     return keys, unicode_classes(keys)
 
 
 def tokenize(text: str, *, stemmer: bool = False) -> list[str]:
     """rouge-score's default tokenizer on one text: lowercase, ASCII ``[a-z0-9]`` runs, NLTK Porter stemming of
     tokens longer than 3 characters with ``stemmer``."""
-    data = text.lower().encode("utf-8", "surrogatepass")
-    offsets = np.array([0, len(data)], dtype=np.int64)
-    return _rouge.tokenize_texts(data, offsets, _rouge.TOKENIZERS["rouge-score"], stemmer,
-                                 np.zeros(0, dtype=np.uint32), np.zeros(0, dtype=np.uint8))[0]
+    return _rouge.tokenize_texts([text], _rouge.TOKENIZERS["rouge-score"], stemmer, NO_CODE_POINTS, NO_CLASSES)[0]
 
 
 def intern_tokens(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]
                   ) -> tuple[np.ndarray, np.ndarray, dict[Any, int]]:
     """Dense uint32 ids of the tokens of many sequences (shared ``vocabulary``, extended in place) and the int64
     offsets."""
-    offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
-    np.cumsum([len(s) for s in sequences], out=offsets[1:])
+    offsets = offsets_from_lengths(map(len, sequences))
     ids = np.fromiter((vocabulary.setdefault(token.item() if isinstance(token, np.generic) else token,
                                              len(vocabulary))
                        for sequence in sequences for token in sequence), dtype=np.uint32, count=int(offsets[-1]))

@@ -12,7 +12,7 @@ import dataclasses
 import re
 from typing import Any
 
-from refscore._core._rouge_ext import KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS
+from refscore._core._rouge155 import KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS
 from refscore.errors import InputError, InputTypeError
 
 # -- rouge-score flavor ----------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 // ROUGE-1.5.5 kernels on integer token ids: n-gram hits, skip-bigrams (ROUGE-S/SU), summary-level union LCS
 // (ROUGE-L) and weighted LCS (ROUGE-W), with the exact counting rules of ROUGE-1.5.5.pl.
 //
-// Everything here is plain C++ without Python objects; _rouge_ext.pyx calls `score_document` for every
+// Everything here is plain C++ without Python objects; _rouge155.pyx calls `score_document` for every
 // document inside one `prange`, each thread with its own `Scratch`. No function throws on valid input.
 #pragma once
 
@@ -10,11 +10,13 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
-namespace rouge_ext {
+#include "_hash_table.hpp"
+
+namespace refscore_rouge155 {
 
 //: the key of a unigram in the skip-bigram table (token ids are < 0xFFFFFFFF)
 static const uint64_t UNIGRAM_SLOT = 0xFFFFFFFFull;
@@ -536,8 +538,10 @@ struct Tokenized {
 
 inline void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
                               bool split_lines, Tokenized& out) {
-    std::unordered_map<std::string, uint32_t> index;
-    index.reserve(1 << 16);
+    // token digest -> id; tokens are compared by their characters (the digest only picks the slot)
+    refscore::HashTable<uint32_t> index;
+    if (!index.start(1 << 16)) throw std::bad_alloc();
+    const auto hash_of = [](uint64_t digest) { return refscore::mix64(digest); };
     std::string token;
     for (int64_t seg = 0; seg < n_segments; ++seg) {
         const int64_t begin = segment_offsets[seg], end = segment_offsets[seg + 1];
@@ -561,16 +565,16 @@ inline void tokenize_segments(const char* buffer, const int64_t* segment_offsets
                 if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')) {
                     token.push_back(ch);
                 } else if (!token.empty()) {
-                    auto found = index.find(token);
-                    uint32_t id;
-                    if (found == index.end()) {
-                        id = (uint32_t)out.vocabulary.size();
-                        index.emplace(token, id);
+                    const uint64_t digest = refscore::sequence_digest(token.data(), token.size());
+                    const auto same = [&](uint32_t id) { return out.vocabulary[id] == token; };
+                    size_t slot = index.probe(digest, hash_of(digest), same);
+                    if (!index.live(slot)) {
+                        if (!index.grow_for_one_more(hash_of)) throw std::bad_alloc();
+                        slot = index.probe(digest, hash_of(digest), same);
+                        index.claim(slot, digest, (uint32_t)out.vocabulary.size());
                         out.vocabulary.push_back(token);
-                    } else {
-                        id = found->second;
                     }
-                    out.ids.push_back(id);
+                    out.ids.push_back(index.value(slot));
                     ++count;
                     token.clear();
                 }
@@ -751,4 +755,4 @@ inline std::string stem(std::string w) {
 
 }  // namespace porter
 
-}  // namespace rouge_ext
+}  // namespace refscore_rouge155

@@ -2,7 +2,7 @@
 """ROUGE-1.5.5 kernels on token ids: n-gram hits, skip-bigrams (ROUGE-S/SU), summary-level union LCS (ROUGE-L),
 weighted LCS (ROUGE-W), and ROUGE-1.5.5's seeded bootstrap (Perl's ``srand(i)`` / ``rand`` = drand48).
 
-Texts arrive once as CSR arrays of ``uint32`` token ids; the C++ core (``_rouge_ext.hpp``) scores each document
+Texts arrive once as CSR arrays of ``uint32`` token ids; the C++ core (``_rouge155_kernel.hpp``) scores each document
 inside one ``nogil`` ``prange``, with per-thread scratch, so results never depend on the thread count. The kernels
 take any tokenization: ROUGE-1.5.5's own (``refscore.metrics.rouge155``) or another flavor's token ids.
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
 
-cdef extern from "_rouge_ext.hpp" namespace "rouge_ext" nogil:
+cdef extern from "_rouge155_kernel.hpp" namespace "refscore_rouge155" nogil:
     cdef cppclass Seq:
         const uint32_t* data
         int64_t len
@@ -61,9 +61,9 @@ cdef extern from "_rouge_ext.hpp" namespace "rouge_ext" nogil:
         vector[int64_t] units_per_segment
         vector[string] vocabulary
 
-    string porter_stem "rouge_ext::porter::stem" (string word)
+    string porter_stem "refscore_rouge155::porter::stem" (string word)
     void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
-                           cbool split_lines, Tokenized& out)
+                           cbool split_lines, Tokenized& out) except +
     void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out)
     void ensure_pow_table(Scratch& s, double weight, int64_t up_to)
     void skip_bigram_keys(Seq s, int64_t skip, cbool unigrams, vector[uint64_t]& out, cbool last_unigram)

@@ -1,4 +1,4 @@
-"""Type stubs of the ROUGE-1.5.5 kernels (``_rouge_ext.pyx``)."""
+"""Type stubs of the ROUGE-1.5.5 kernels (``_rouge155.pyx``)."""
 from typing import Final
 
 import numpy as np

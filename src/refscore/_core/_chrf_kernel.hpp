@@ -1,0 +1,302 @@
+// chrF / chrF++ sufficient statistics (sacreBLEU 2.6's CHRF, NLTK's chrf_precision_recall_fscore_support): exact
+// character and word n-gram counts over Unicode code points, and sacreBLEU's f-score, operation for operation.
+//
+// A segment's texts (hypothesis, then its references) are read from the strings' buffers (_text.hpp), lowercased
+// when asked (str.lower), stripped of whitespace as the space mode says, and split into words with sacreBLEU's
+// punctuation peeling for word n-grams. N-grams are counted by *id chaining*: order-1 items (code points, or word
+// tokens compared by content) get dense ids from an exact hash table; the order-n id at position i is the dense id
+// of the exact 64-bit pair (id_{n-1}[i], unigram[i + n - 1]). Keys are compared exactly, so hash collisions only
+// cost probes, never change counts. One `Scratch` per thread, reused for every segment it scores: results do not
+// depend on the thread count.
+#pragma once
+
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include "_hash_table.hpp"
+#include "_text.hpp"
+
+namespace refscore_chrf {
+
+using refscore::HashTable;
+using refscore::TextBatch;
+
+// Which whitespace is removed before character n-grams are extracted.
+enum SpaceMode : int {
+    KEEP_SPACE = 0,           // sacreBLEU whitespace=True: every character counts
+    REMOVE_PYTHON_SPACE = 1,  // sacreBLEU default: ''.join(line.split()), Python's str.isspace() set
+    REMOVE_REGEX_SPACE = 2,   // NLTK: regex r"\s+" (`regex`'s Unicode White_Space: no U+001C..U+001F)
+};
+
+constexpr double kEps = 1e-16;
+
+inline bool is_removed_space(uint32_t c, int space_mode) {
+    if (space_mode == KEEP_SPACE) return false;
+    if (space_mode == REMOVE_REGEX_SPACE && 28 <= c && c <= 31) return false;
+    return refscore::is_space(c);
+}
+
+// c in string.punctuation (sacreBLEU's CHRF._PUNCTS).
+inline bool is_ascii_punctuation(uint32_t c) {
+    return (33 <= c && c <= 47) || (58 <= c && c <= 64) || (91 <= c && c <= 96) || (123 <= c && c <= 126);
+}
+
+// A product followed by a sum, rounded as two separate IEEE operations (as Python computes it): the volatile
+// store forbids fusing them into one FMA instruction, which would change the last bit.
+inline double mul_add(double a, double b, double c) {
+    volatile double product = a * b;
+    return product + c;
+}
+
+// sacreBLEU's CHRF._compute_f_score (0-100) of [hyp, ref, match] per order, operation for operation, so that ties
+// between references break identically.
+inline double f_score(const int64_t* stats, int order, double factor, bool eps_smoothing) {
+    double score = 0.0, avg_prec = 0.0, avg_rec = 0.0;
+    int effective_order = 0;
+    for (int i = 0; i < order; ++i) {
+        const int64_t n_hyp = stats[3 * i], n_ref = stats[3 * i + 1], n_match = stats[3 * i + 2];
+        const double prec = n_hyp > 0 ? static_cast<double>(n_match) / n_hyp : kEps;
+        const double rec = n_ref > 0 ? static_cast<double>(n_match) / n_ref : kEps;
+        const double denom = mul_add(factor, prec, rec);
+        score += denom > 0 ? ((1 + factor) * prec * rec / denom) : kEps;
+        if (n_hyp > 0 && n_ref > 0) {
+            avg_prec += prec;
+            avg_rec += rec;
+            ++effective_order;
+        }
+    }
+    if (eps_smoothing) return 100 * score / order;
+    if (effective_order == 0) {
+        avg_prec = 0.0;
+        avg_rec = 0.0;
+    } else {
+        avg_prec /= effective_order;
+        avg_rec /= effective_order;
+    }
+    if (avg_prec + avg_rec != 0) {
+        score = (1 + factor) * avg_prec * avg_rec;
+        score /= mul_add(factor, avg_prec, avg_rec);
+        return 100 * score;
+    }
+    return 0.0;
+}
+
+// The settings of one batch.
+struct Settings {
+    int char_order = 6;
+    int word_order = 0;
+    double factor = 4.0;  // beta squared
+    bool eps_smoothing = false;
+    int space_mode = REMOVE_PYTHON_SPACE;
+    bool lowercase = false;
+};
+
+// One thread's working memory, reused for every segment it scores.
+class Scratch {
+  public:
+    // [hyp, ref, match] per character order then per word order (3 * (char_order + word_order) int64) of the
+    // reference of `segment` with the best sentence chrF (the first wins ties). Texts: hypothesis `segment` of
+    // `hypotheses`, references [ref_begin, ref_end) of `references`. Throws std::bad_alloc.
+    void segment_statistics(const Settings& settings, const TextBatch& hypotheses, int64_t segment,
+                            const TextBatch& references, int64_t ref_begin, int64_t ref_end, int64_t* out) {
+        const int n_refs = static_cast<int>(ref_end - ref_begin);
+        const int n_columns = 3 * (settings.char_order + settings.word_order);
+        const refscore::TextPreparation preparation{false, settings.lowercase};
+        raw_.clear();
+        raw_start_.assign(1, 0);
+        refscore::append_text(hypotheses, segment, preparation, raw_, lowered_);
+        raw_start_.push_back(static_cast<int64_t>(raw_.size()));
+        for (int64_t r = ref_begin; r < ref_end; ++r) {
+            refscore::append_text(references, r, preparation, raw_, lowered_);
+            raw_start_.push_back(static_cast<int64_t>(raw_.size()));
+        }
+        ref_stats_.assign(static_cast<size_t>(n_refs) * n_columns, 0);
+        if (settings.char_order > 0) {
+            char_units(n_refs + 1, settings.space_mode);
+            count_orders(n_refs, settings.char_order, 0, n_columns);
+        }
+        if (settings.word_order > 0) {
+            word_units(n_refs + 1);
+            count_orders(n_refs, settings.word_order, 3 * settings.char_order, n_columns);
+        }
+        int best = 0;
+        double best_f = -1.0;
+        for (int j = 0; j < n_refs; ++j) {
+            const double f = f_score(&ref_stats_[static_cast<size_t>(j) * n_columns],
+                                     settings.char_order + settings.word_order, settings.factor,
+                                     settings.eps_smoothing);
+            if (f > best_f) {
+                best_f = f;
+                best = j;
+            }
+        }
+        for (int k = 0; k < n_columns; ++k) out[k] = ref_stats_[static_cast<size_t>(best) * n_columns + k];
+    }
+
+  private:
+    // Empty the table for up to `n_items` distinct keys; ids restart from 0.
+    void table_reset(int64_t n_items) {
+        if (!table_.start(static_cast<size_t>(n_items))) throw std::bad_alloc();
+        next_id_ = 0;
+    }
+
+    // The dense id of an exact 64-bit key, assigning the next id to a new key.
+    uint32_t key_id(uint64_t key) {
+        const size_t index = table_.probe(key, refscore::mix64(key));
+        if (table_.live(index)) return table_.value(index);
+        return table_.claim(index, key, next_id_++);
+    }
+
+    bool same_token(uint32_t id, int64_t pos, int64_t length) const {
+        const int64_t other = token_pos_[id];
+        if (token_len_[id] != length) return false;
+        for (int64_t k = 0; k < length; ++k)
+            if (raw_[other + k] != raw_[pos + k]) return false;
+        return true;
+    }
+
+    // The dense id of the word raw[pos:pos + length], compared by content (the digest only picks the slot).
+    uint32_t token_id(int64_t pos, int64_t length) {
+        const uint64_t digest = refscore::sequence_digest(raw_.data() + pos, static_cast<size_t>(length));
+        const size_t index = table_.probe(digest, refscore::mix64(digest),
+                                          [&](uint32_t id) { return same_token(id, pos, length); });
+        if (table_.live(index)) return table_.value(index);
+        token_pos_.push_back(pos);
+        token_len_.push_back(length);
+        return table_.claim(index, digest, next_id_++);
+    }
+
+    // Order-1 character ids (whitespace removed per `space_mode`), one run per string.
+    void char_units(int n_strings, int space_mode) {
+        table_reset(static_cast<int64_t>(raw_.size()));
+        units_.resize(raw_.size());
+        unit_start_.resize(n_strings + 1);
+        int64_t count = 0;
+        for (int j = 0; j < n_strings; ++j) {
+            unit_start_[j] = count;
+            for (int64_t p = raw_start_[j]; p < raw_start_[j + 1]; ++p) {
+                const uint32_t c = raw_[p];
+                if (!is_removed_space(c, space_mode)) units_[count++] = key_id(c);
+            }
+        }
+        unit_start_[n_strings] = count;
+        units_.resize(count);
+    }
+
+    // Order-1 word ids: str.split() then sacreBLEU's _remove_punctuation (one ASCII punctuation character peeled
+    // off the end, else off the start, of every word longer than one character).
+    void word_units(int n_strings) {
+        table_reset(static_cast<int64_t>(raw_.size()));
+        token_pos_.clear();
+        token_len_.clear();
+        units_.clear();
+        unit_start_.clear();
+        for (int j = 0; j < n_strings; ++j) {
+            unit_start_.push_back(static_cast<int64_t>(units_.size()));
+            int64_t p = raw_start_[j];
+            const int64_t end = raw_start_[j + 1];
+            while (p < end) {
+                if (refscore::is_space(raw_[p])) {
+                    ++p;
+                    continue;
+                }
+                const int64_t start = p;
+                while (p < end && !refscore::is_space(raw_[p])) ++p;
+                const int64_t length = p - start;
+                if (length == 1) {
+                    units_.push_back(token_id(start, 1));
+                } else if (is_ascii_punctuation(raw_[p - 1])) {
+                    units_.push_back(token_id(start, length - 1));
+                    units_.push_back(token_id(p - 1, 1));
+                } else if (is_ascii_punctuation(raw_[start])) {
+                    units_.push_back(token_id(start, 1));
+                    units_.push_back(token_id(start + 1, length - 1));
+                } else {
+                    units_.push_back(token_id(start, length));
+                }
+            }
+        }
+        unit_start_.push_back(static_cast<int64_t>(units_.size()));
+    }
+
+    // [hyp, ref, match] per order 1..max_order for every reference, from the order-1 ids in `units_`.
+    // sacreBLEU's rule: the hypothesis count is 0 for an order where the reference has no n-gram.
+    void count_orders(int n_refs, int max_order, int first_column, int n_columns) {
+        const int64_t total = static_cast<int64_t>(units_.size());
+        const int64_t hyp_begin = unit_start_[0];
+        ids_ = units_;
+        if (static_cast<int64_t>(hyp_count_.size()) < total + 1) {
+            hyp_count_.resize(total + 1, 0);
+            ref_count_.resize(total + 1, 0);
+        }
+        for (int n = 1; n <= max_order; ++n) {
+            if (n > 1) {
+                table_reset(total);
+                for (int j = 0; j <= n_refs; ++j)
+                    for (int64_t p = unit_start_[j]; p < unit_start_[j + 1] - n + 1; ++p)
+                        ids_[p] = key_id((static_cast<uint64_t>(ids_[p]) << 32) | units_[p + n - 1]);
+            }
+            int64_t hyp_grams = unit_start_[1] - hyp_begin - n + 1;
+            if (hyp_grams < 0) hyp_grams = 0;
+            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) hyp_count_[ids_[p]] += 1;
+            const int column = first_column + 3 * (n - 1);
+            for (int j = 1; j <= n_refs; ++j) {
+                const int64_t begin = unit_start_[j];
+                int64_t n_grams = unit_start_[j + 1] - begin - n + 1;
+                if (n_grams < 0) n_grams = 0;
+                int64_t match = 0;
+                for (int64_t p = begin; p < begin + n_grams; ++p) {
+                    const uint32_t gram = ids_[p];
+                    ref_count_[gram] += 1;
+                    if (ref_count_[gram] <= hyp_count_[gram]) ++match;
+                }
+                for (int64_t p = begin; p < begin + n_grams; ++p) ref_count_[ids_[p]] = 0;
+                int64_t* stats = &ref_stats_[static_cast<size_t>(j - 1) * n_columns + column];
+                stats[0] = n_grams > 0 ? hyp_grams : 0;
+                stats[1] = n_grams;
+                stats[2] = match;
+            }
+            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) hyp_count_[ids_[p]] = 0;
+        }
+    }
+
+    std::vector<uint32_t> raw_;        // code points of the segment's strings (hypothesis, then references)
+    std::vector<int64_t> raw_start_;   // string j is raw_[raw_start_[j]:raw_start_[j + 1]]
+    std::vector<uint32_t> lowered_;    // working memory of lowercasing
+    std::vector<uint32_t> units_;      // order-1 ids (characters or word tokens) of every string, concatenated
+    std::vector<int64_t> unit_start_;
+    std::vector<uint32_t> ids_;        // ids of the current order, aligned with `units_`
+    std::vector<int64_t> hyp_count_;   // per id: occurrences in the hypothesis
+    std::vector<int64_t> ref_count_;   // per id: occurrences in the reference being compared
+    std::vector<int64_t> ref_stats_;   // per reference: [hyp, ref, match] per order
+    std::vector<int64_t> token_pos_;   // per word id: where its first occurrence starts in `raw_`, and its length
+    std::vector<int64_t> token_len_;
+    HashTable<uint32_t> table_;        // exact 64-bit keys (or word digests) -> dense ids
+    uint32_t next_id_ = 0;
+};
+
+// Statistics of every segment of a batch into out[segment * n_columns ...]: segment i's references are
+// [ref_offsets[i], ref_offsets[i + 1]) of `references` (at least one each). One parallel loop over segments,
+// a Scratch per thread. Returns the number of segments that ran out of memory (their rows are left as zeros).
+inline int64_t batch_statistics(const Settings& settings, const TextBatch& hypotheses, const TextBatch& references,
+                                const int64_t* ref_offsets, int64_t n_segments, int threads, int64_t* out) {
+    const int64_t n_columns = 3 * (settings.char_order + settings.word_order);
+    int64_t failures = 0;
+#pragma omp parallel num_threads(threads) reduction(+ : failures)
+    {
+        Scratch scratch;
+#pragma omp for schedule(dynamic)
+        for (int64_t segment = 0; segment < n_segments; ++segment) {
+            try {
+                scratch.segment_statistics(settings, hypotheses, segment, references, ref_offsets[segment],
+                                           ref_offsets[segment + 1], out + segment * n_columns);
+            } catch (const std::bad_alloc&) {
+                ++failures;
+            }
+        }
+    }
+    return failures;
+}
+
+}  // namespace refscore_chrf

@@ -1,0 +1,87 @@
+"""The one hand-off of text to the kernels (``_strings.pxd`` / ``_text.hpp``): the kernels read Python strings' own
+buffers and do ``str.rstrip`` and ``str.lower`` themselves, which must equal Python's methods for every code point
+(final sigma, 'İ' -> 2 code points and every other special case included)."""
+from __future__ import annotations
+
+import sys
+import unicodedata
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import refscore
+import refscore.metrics.rouge
+from refscore._core import _rouge, _tokenize
+from refscore._core._chrf import SPACE_PYTHON, chrf_statistics
+from refscore._core._tokenize import UNICODE_TABLE_VERSIONS, _prepared_text
+
+TABLES_MATCH = unicodedata.unidata_version == UNICODE_TABLE_VERSIONS["unicodedata"]
+needs_tables = pytest.mark.skipif(not TABLES_MATCH, reason=(
+    f"the kernels' Unicode tables are {UNICODE_TABLE_VERSIONS['unicodedata']}, this Python's "
+    f"{unicodedata.unidata_version}: lowercasing is left to str.lower here"))
+
+EVERY_CODE_POINT = [chr(code_point) for code_point in range(sys.maxunicode + 1)]
+SPECIAL = ["", " ", "İ", "Σ", "ΑΣ", "ΑΣ ", "ΑΣ.", "ΑΣ\u0301", "ΑΣ\u0301Β", "Σa", "a.Σ", "ß", "ﬃ", "ǅ", "İ\u0307",
+           "ΑΣ\u3000", "x \t\n\x1c\x1f\x85\xa0\u2028", "\x1c", "😀𝔸", "\ud800A"]
+ANY_TEXT = st.text(alphabet=st.characters(exclude_categories=()), max_size=40)
+
+
+def rouge_unicode_tokens(texts: list[str]) -> list[list[str]]:
+    keys = _rouge.distinct_code_points(texts)
+    classes = refscore.metrics.rouge.unicode_classes(keys)
+    return _rouge.tokenize_texts(texts, _rouge.TOKENIZERS["unicode"], False, keys, classes)
+
+
+def expected(text: str, rstrip: bool, lowercase: bool) -> str:
+    text = text.rstrip() if rstrip else text
+    return text.lower() if lowercase else text
+
+
+@needs_tables
+def test_lowercase_of_every_code_point_equals_str_lower() -> None:
+    together = "".join(EVERY_CODE_POINT)   # each one in the context of its neighbours
+    apart = " ".join(EVERY_CODE_POINT)     # each one alone
+    for text in (together, apart):
+        assert _prepared_text(text, False, True) == text.lower()
+
+
+@needs_tables
+@pytest.mark.parametrize("text", SPECIAL)
+@pytest.mark.parametrize("rstrip", [False, True])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_special_cases_equal_python(text: str, rstrip: bool, lowercase: bool) -> None:
+    assert _prepared_text(text, rstrip, lowercase) == expected(text, rstrip, lowercase)
+
+
+@needs_tables
+@settings(max_examples=400, deadline=None)
+@given(text=ANY_TEXT, rstrip=st.booleans(), lowercase=st.booleans())
+def test_random_text_equals_python(text: str, rstrip: bool, lowercase: bool) -> None:
+    assert _prepared_text(text, rstrip, lowercase) == expected(text, rstrip, lowercase)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hyps=st.lists(ANY_TEXT, min_size=1, max_size=4), data=st.data())
+def test_python_lowercasing_fallback_gives_the_same_statistics(hyps: list[str], data: st.DataObject) -> None:
+    """On a Python whose Unicode version differs from the tables', str.lower runs before the kernels instead."""
+    refs = data.draw(st.lists(ANY_TEXT, min_size=len(hyps), max_size=len(hyps)))
+    offsets = np.arange(len(hyps) + 1, dtype=np.int64)
+    in_kernel = chrf_statistics(hyps, refs, offsets, 3, 2, 4.0, False, SPACE_PYTHON, lowercase=True)
+    ter_in_kernel = refscore.TER().statistics(hyps, [[ref] for ref in refs]).data
+    rouge_in_kernel = rouge_unicode_tokens(hyps + refs)
+    saved = _tokenize._LOWERCASE_IN_KERNEL
+    _tokenize._LOWERCASE_IN_KERNEL = False
+    try:
+        in_python = chrf_statistics(hyps, refs, offsets, 3, 2, 4.0, False, SPACE_PYTHON, lowercase=True)
+        ter_in_python = refscore.TER().statistics(hyps, [[ref] for ref in refs]).data
+        rouge_in_python = rouge_unicode_tokens(hyps + refs)
+    finally:
+        _tokenize._LOWERCASE_IN_KERNEL = saved
+    assert in_kernel.tolist() == in_python.tolist()
+    assert ter_in_kernel.tolist() == ter_in_python.tolist()
+    assert rouge_in_kernel == rouge_in_python == rouge_unicode_tokens([text.lower() for text in hyps + refs])
+    lowered = chrf_statistics([h.lower() for h in hyps], [r.lower() for r in refs], offsets, 3, 2, 4.0, False,
+                              SPACE_PYTHON)
+    assert in_kernel.tolist() == lowered.tolist()
