@@ -33,7 +33,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation: errors, argument checks, the protocol, the compiled core", (
         "refscore._*", "refscore.errors", "refscore.protocol")),
     ("metric internals: algorithms and helpers behind the metrics", (
-        "refscore._bertscore", "refscore._bertscore.*", "refscore.metrics._*")),
+        "refscore._bertscore", "refscore._bertscore.*", "refscore.metrics._*", "refscore.tokenizers",
+        "refscore.tokenizers.*")),
     ("metrics: one Metric subclass per metric, its config, score and functions", (
         "refscore.metrics", "refscore.metrics.*")),
     ("significance: bootstrap intervals and paired tests over any metric's statistics", (

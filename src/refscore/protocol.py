@@ -171,8 +171,7 @@ class Score:
     score: float
     signature: str
     higher_is_better: bool = True
-    #: The statistics this score was computed from: one row per segment, or one row of column totals for a score
-    #: of merged totals (then ``segments`` is None); None for a hand-built score.
+    #: The statistics it was computed from: a row per segment, or one row of merged column totals (None: built by hand).
     statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False,
                                                       metadata={"json": False})
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.

@@ -3,7 +3,7 @@
 given batch, then cleared). Subclasses implement ``_compute(predictions, references, **options)``.
 
 Loaded modules carry the HF metric script's metadata: ``description``, ``citation``, ``inputs_description``,
-``features`` and ``info`` (the texts of :mod:`refscore.compat._evaluate_texts`).
+``features`` and ``info`` (the texts of ``evaluate_metadata.json``).
 
 >>> from refscore.compat import evaluate
 >>> bleu = evaluate.load("bleu")
@@ -15,13 +15,23 @@ Loaded modules carry the HF metric script's metadata: ``description``, ``citatio
 from __future__ import annotations
 
 import dataclasses
+import functools
+import json
+from importlib import resources
 from typing import Any
 
-from refscore.compat._evaluate_texts import TEXTS
 from refscore.errors import InputError, InputTypeError
 
 #: HF's two accepted input layouts (``datasets.Features`` there): several references or one per prediction.
 FEATURES = ({"predictions": "string", "references": ["string"]}, {"predictions": "string", "references": "string"})
+
+
+@functools.cache
+def metadata_texts() -> dict[str, dict[str, Any]]:
+    """HF evaluate's metadata texts per metric (``evaluate_metadata.json``: copied from HF's metric scripts,
+    Apache-2.0; read once, on first use)."""
+    text = resources.files("refscore.compat").joinpath("evaluate_metadata.json").read_text(encoding="utf-8")
+    return json.loads(text)["texts"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +52,7 @@ class ModuleInfo:
 
 def module_info(name: str) -> ModuleInfo:
     """The metadata of HF metric ``name``."""
-    texts: dict[str, Any] = TEXTS[name]
+    texts: dict[str, Any] = metadata_texts()[name]
     return ModuleInfo(module_name=name, description=texts["description"], citation=texts["citation"],
                       inputs_description=texts["inputs_description"], features=[dict(f) for f in FEATURES],
                       homepage=texts["homepage"], codebase_urls=list(texts["codebase_urls"]),

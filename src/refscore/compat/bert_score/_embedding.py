@@ -17,7 +17,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from refscore._bertscore.deps import torch_and_transformers
+from refscore._bertscore.encoding import PREFIX_SPACE_TOKENIZERS, special_token_wrapper
 from refscore._progress import progress_bar
+
+
+
+def sent_encode(tokenizer: Any, sent: str) -> list[int]:
+    """The token ids bert-score feeds the model for ``sent``: stripped, special tokens added, a prefix space for
+    GPT-2/RoBERTa tokenizers, truncated to ``tokenizer.model_max_length``; ``""`` gives the special tokens only."""
+    sent = sent.strip()
+    if sent == "":
+        return list(special_token_wrapper(tokenizer)([]))
+    options: dict[str, Any] = {}
+    if type(tokenizer).__name__ in PREFIX_SPACE_TOKENIZERS or any(
+            cls.__name__ in PREFIX_SPACE_TOKENIZERS for cls in type(tokenizer).__mro__):
+        options["add_prefix_space"] = True
+    return tokenizer.encode(sent, add_special_tokens=True, max_length=tokenizer.model_max_length, truncation=True,
+                            **options)
 
 
 def _padding(arr: list[list[Any]], pad_token: Any, dtype: Any) -> tuple[Any, Any, Any]:
@@ -41,7 +57,6 @@ def _bert_encode(model: Any, x: Any, attention_mask: Any, all_layers: bool = Fal
 
 
 def _collate_idf(arr: Sequence[str], tokenizer: Any, idf_dict: Any, device: Any) -> tuple[Any, Any, Any, Any]:
-    from refscore.compat.bert_score.utils import sent_encode  # utils re-exports this module's functions
     torch, _ = torch_and_transformers()
     encoded = [sent_encode(tokenizer, a) for a in arr]
     idf_weights = [[idf_dict[i] for i in a] for a in encoded]

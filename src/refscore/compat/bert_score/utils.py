@@ -16,10 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.encoding import PREFIX_SPACE_TOKENIZERS, special_token_wrapper
 from refscore._bertscore.models import _from_pretrained, load_tokenizer, truncate_layers
 from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
-from refscore.compat.bert_score._embedding import bert_cos_score_idf, get_bert_embedding  # noqa: F401
+from refscore.compat.bert_score._embedding import bert_cos_score_idf, get_bert_embedding, sent_encode  # noqa: F401
 from refscore.errors import InputError
 
 __all__: list[str] = []   # as bert-score: the names are imported explicitly (and re-exported by the package)
@@ -65,20 +64,6 @@ def get_model(model_type: str, num_layers: int, all_layers: Any = None) -> Any:
                 owner.output_hidden_states = True
                 break
     return model
-
-
-def sent_encode(tokenizer: Any, sent: str) -> list[int]:
-    """The token ids bert-score feeds the model for ``sent``: stripped, special tokens added, a prefix space for
-    GPT-2/RoBERTa tokenizers, truncated to ``tokenizer.model_max_length``; ``""`` gives the special tokens only."""
-    sent = sent.strip()
-    if sent == "":
-        return list(special_token_wrapper(tokenizer)([]))
-    options: dict[str, Any] = {}
-    if type(tokenizer).__name__ in PREFIX_SPACE_TOKENIZERS or any(
-            cls.__name__ in PREFIX_SPACE_TOKENIZERS for cls in type(tokenizer).__mro__):
-        options["add_prefix_space"] = True
-    return tokenizer.encode(sent, add_special_tokens=True, max_length=tokenizer.model_max_length, truncation=True,
-                            **options)
 
 
 def get_idf_dict(arr: Sequence[str], tokenizer: Any, nthreads: int = 4) -> defaultdict[int, float]:
