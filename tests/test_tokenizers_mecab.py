@@ -149,7 +149,8 @@ def test_sacrebleu_drop_in_classes_give_sacrebleus_tokens_and_signature(module, 
     from refscore.compat import sacrebleu as compat
     ours = getattr(importlib.import_module(f"refscore.compat.sacrebleu.tokenizers.{module}"), class_name)()
     peer = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), class_name)()
-    lines = [" 猫が好きです。 ", "안녕하세요 세계 ", "", "\u3000東京は日本の首都です。\n", "Line 2, ok."]
+    lines = [" 猫が好きです。 ", "안녕하세요 세계 ", "", "\u3000東京は日本の首都です。\n",
+             "Line 2, ok."]
     assert [ours(line) for line in lines] == [peer(line) for line in lines]
     assert ours.signature() == peer.signature()
     assert type(compat.BLEU(tokenize=name).tokenizer) is type(ours)
