@@ -10,7 +10,8 @@ Rows (each prints peer time, refscore time, the ratio and whether the outputs ar
    ``compat.evaluate.load("sacrebleu").compute``;
 4. ``sacrebleu.corpus_bleu`` vs ``compat.sacrebleu.corpus_bleu``, and with ``n_bootstrap=1000``;
 5. adapter overhead: each corpus-level drop-in against refscore's native API on the same data and options
-   (``refscore.bleu`` / ``chrf`` / ``ter`` / ``ROUGE``), 1 thread, in **CPU time** of this process (robust on a
+   (``refscore.bleu`` / ``chrf`` / ``ter`` / ``rouge``, and HF rouge's default bootstrap against
+   ``rouge(...).bootstrap``), 1 thread, in **CPU time** of this process (robust on a
    shared machine; the native call does the same compiled work, so the difference is the adapter's).
 
 refscore runs with 1 and 2 threads (``REFSCORE_NUM_THREADS``); times are the best of ``--repeat`` wall-clock runs.
@@ -102,6 +103,9 @@ def overhead_rows(hyps: list[str], streams: list[list[str]], per_segment: list[l
         ("HF rouge (no aggregator) vs refscore.rouge",
          lambda: rouge_hf.compute(predictions=hyps, references=first_refs, use_aggregator=False),
          lambda: refscore.rouge(hyps, first_refs)),
+        ("HF rouge (bootstrap aggregator) vs rouge().bootstrap",
+         lambda: rouge_hf.compute(predictions=hyps, references=first_refs),
+         lambda: refscore.rouge(hyps, first_refs).bootstrap(seed=0)),
     ]
     print(f"\nadapter overhead, 1 thread, CPU time, best of {5 * repeat}")
     print(f"{'drop-in vs native':<48} {'drop-in':>10} | {'native':>10} | overhead")

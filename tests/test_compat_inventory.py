@@ -45,10 +45,6 @@ NOT_PROVIDED = {
        "local cache only (DATASETS)" for name in ("COUNTRIES", "DOMAINS", "SUBSETS")},
     ("sacrebleu.version", "TYPE_CHECKING"): "setuptools-scm boilerplate",
     ("sacrebleu.utils", "SUBSETS"): "sacreBLEU's dataset subset table (downloads)",
-    **{(f"sacrebleu.tokenizers.tokenizer_{lang}_mecab", "FAIL_MESSAGE"): "MeCab install hint; the tokenizer is not "
-       "supported yet" for lang in ("ja", "ko")},
-    **{("sacrebleu.tokenizers.tokenizer_spm", name): "SentencePiece model download table; not supported yet"
-       for name in ("SACREBLEU_DIR", "SPM_MODELS")},
     ("bert_score", "cache_scibert"): "downloads SciBERT archives; refscore does not download models itself",
     **{("sacrebleu.dataset", name): "sacreBLEU's dataset readers for downloaded archives; refscore reads the "
        "processed files in the local cache" for name in ("FakeSGMLDataset", "WMTAdditionDataset", "IWSLTXMLDataset",

@@ -140,6 +140,36 @@ def test_evaluate_rouge_matches_hf_logic(kwargs):
         hf_reference_compute(predictions, multi, seed=5, **kwargs)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(text, st.lists(text, min_size=1, max_size=3)), min_size=1, max_size=6),
+       st.sampled_from([None, ["rouge1", "rougeLsum", "rouge1"], ["rougeL", "rouge3"]]), st.booleans(),
+       st.booleans(), st.integers(0, 2**31))
+def test_columnar_path_equals_the_tuple_path(pairs, rouge_types, multi_ref, use_stemmer, seed):
+    """The columns (``score_columns``, ``add_score_columns``, what ``evaluate.load("rouge")`` runs) give exactly
+    the values of per-example ``Score`` tuples: the drop-in's own and HF's loop over the real rouge-score."""
+    predictions = [prediction for prediction, _ in pairs]
+    references = [refs if multi_ref else refs[0] for _, refs in pairs]
+    scorer = rouge_scorer.RougeScorer(rouge_types or ["rouge1", "rouge2", "rougeL", "rougeLsum"],
+                                      use_stemmer=use_stemmer)
+    columns, tuples = scorer.score_columns(references, predictions), scorer.score_batch(references, predictions)
+    assert list(columns) == list(tuples[0])
+    for key, column in columns.items():
+        assert column.fmeasure.dtype == np.float64
+        assert [tuple(values) for values in zip(*column)] == [tuple(score[key]) for score in tuples]
+    by_columns, by_tuples = scoring.BootstrapAggregator(n_samples=50, seed=seed), \
+        scoring.BootstrapAggregator(n_samples=50, seed=seed)
+    by_columns.add_score_columns(columns)
+    for score in tuples:
+        by_tuples.add_scores(score)
+    assert by_columns.aggregate() == by_tuples.aggregate()
+    module = evaluate.load("rouge", seed=seed % 1000)
+    options = {"rouge_types": rouge_types, "use_stemmer": use_stemmer}
+    for use_aggregator in (True, False):
+        assert module.compute(predictions=predictions, references=references, use_aggregator=use_aggregator,
+                              **options) == hf_reference_compute(predictions, references, seed=seed % 1000,
+                                                                 use_aggregator=use_aggregator, **options)
+
+
 def test_rouge_package_matches_peer_on_random_text():
     rng = random.Random(0)
     vocabulary = "a b c the cat. dog. sat . mat on".split(" ") + ["", "  ", ".", "A", "cat,"]

@@ -136,3 +136,45 @@ def test_bleu_reports_the_missing_extra(monkeypatch):
 def test_other_metrics_reject_the_external_tokenizers():
     with pytest.raises(refscore.errors.InputError, match="available to BLEU only"):
         refscore.gleu(["a"], ["a"], tokenize="ja-mecab")
+
+
+@pytest.mark.parametrize("module, class_name, name", [
+    pytest.param("tokenizer_ja_mecab", "TokenizerJaMecab", "ja-mecab", marks=needs_ja),
+    pytest.param("tokenizer_ko_mecab", "TokenizerKoMecab", "ko-mecab", marks=needs_ko)])
+def test_sacrebleu_drop_in_classes_give_sacrebleus_tokens_and_signature(module, class_name, name):
+    """``refscore.compat.sacrebleu.tokenizers.tokenizer_*_mecab``: sacreBLEU's class, line by line (no rstrip
+    first: the classes strip themselves), and as ``BLEU(tokenize=...).tokenizer``."""
+    import importlib
+
+    from refscore.compat import sacrebleu as compat
+    ours = getattr(importlib.import_module(f"refscore.compat.sacrebleu.tokenizers.{module}"), class_name)()
+    peer = getattr(importlib.import_module(f"sacrebleu.tokenizers.{module}"), class_name)()
+    lines = [" 猫が好きです。 ", "안녕하세요 세계 ", "", "\u3000東京は日本の首都です。\n",
+             "Line 2, ok."]
+    assert [ours(line) for line in lines] == [peer(line) for line in lines]
+    assert ours.signature() == peer.signature()
+    assert type(compat.BLEU(tokenize=name).tokenizer) is type(ours)
+    with pytest.raises(refscore.errors.InputTypeError, match=f"{class_name}: the line to tokenize must be a str"):
+        ours(None)
+
+
+@needs_ko
+@settings(max_examples=40, deadline=None)
+@given(st.lists(MIXED_TEXT, min_size=1, max_size=6))
+def test_sacrebleu_drop_in_ko_mecab_on_random_text(texts):
+    from refscore.compat.sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
+    from sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab as PeerKoMecab
+    ours, peer = TokenizerKoMecab(), PeerKoMecab()
+    assert [ours(text) for text in texts] == [peer(text) for text in texts]
+
+
+def test_sacrebleu_drop_in_class_names_the_missing_extra(monkeypatch):
+    from refscore.compat.sacrebleu.tokenizers.tokenizer_ja_mecab import FAIL_MESSAGE, TokenizerJaMecab
+    monkeypatch.setitem(sys.modules, "MeCab", None)
+    get_tokenizer.__globals__["_mecab_tokenizer"].cache_clear()
+    try:
+        with pytest.raises(MissingExtraError, match=r"tokenize='ja-mecab'.*refscore\[ja\]"):
+            TokenizerJaMecab()
+    finally:
+        get_tokenizer.__globals__["_mecab_tokenizer"].cache_clear()
+    assert "pip install 'refscore[ja]'" in FAIL_MESSAGE

@@ -118,3 +118,35 @@ def test_cli_tokenize_and_spm_model(tmp_path, trained_model):
     ref.write_text("猫が好き。\n", encoding="utf-8")
     assert main(["score", "-m", "bleu", "-i", str(hyp), "-r", str(ref), "--tokenize", "flores200",
                  "--spm-model", str(model)]) == 0
+
+
+@needs_spm
+@pytest.mark.parametrize("class_name, args", [("TokenizerSPM", ()), ("TokenizerSPM", ("flores200",)),
+                                              ("Flores101Tokenizer", ()), ("Flores200Tokenizer", ()),
+                                              ("spBLEU1KTokenizer", ())])
+def test_sacrebleu_drop_in_classes_give_sacrebleus_pieces_and_signature(sacrebleu_home, class_name, args):
+    """``refscore.compat.sacrebleu.tokenizers.tokenizer_spm``: sacreBLEU's classes, line by line, with ``name``,
+    ``signature()``, ``SPM_MODELS`` and, for ``spm``, sacreBLEU's warning about the old name."""
+    from refscore.compat.sacrebleu.tokenizers import tokenizer_spm as compat_spm
+    ours, peer = getattr(compat_spm, class_name)(*args), getattr(sacrebleu_spm, class_name)(*args)
+    lines = ["Der Hund ist sehr schön.  ", " 猫が好きです。", "", "안녕하세요 세계\n"]
+    assert [ours(line) for line in lines] == [peer(line) for line in lines]
+    assert (ours.name, ours.signature()) == (peer.name, peer.signature())
+    assert compat_spm.SPM_MODELS == sacrebleu_spm.SPM_MODELS
+
+
+@needs_spm
+def test_sacrebleu_drop_in_spm_warns_about_the_old_name(sacrebleu_home, caplog):
+    from refscore.compat import sacrebleu as compat
+    with caplog.at_level(logging.WARNING, logger="sacrebleu"):
+        metric = compat.BLEU(tokenize="spm")
+    assert "Tokenizer 'spm' has been changed to 'flores101'" in caplog.text
+    assert metric.tokenizer.signature() == "flores101"
+
+
+@needs_spm
+def test_sacrebleu_drop_in_class_names_the_missing_model(tmp_path, monkeypatch):
+    from refscore.compat.sacrebleu.tokenizers.tokenizer_spm import Flores200Tokenizer
+    monkeypatch.setenv("SACREBLEU", str(tmp_path))
+    with pytest.raises(MissingModelError, match="flores200sacrebleuspm"):
+        Flores200Tokenizer()

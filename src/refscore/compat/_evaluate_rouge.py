@@ -64,12 +64,14 @@ class Rouge(EvaluateModule):
         wrapped = _CallableTokenizer(tokenizer) if tokenizer is not None else None
         scorer = rouge_scorer.RougeScorer(rouge_types=rouge_types, use_stemmer=use_stemmer, tokenizer=wrapped)
         targets = [list(r) for r in references] if multi_ref else [r for r in references]
-        scores = scorer.score_batch(targets, list(predictions))
+        if not len(predictions):
+            return {}
+        # by columns: the values evaluate's loop over rouge-score's per-example Score tuples gives
+        columns = scorer.score_columns(targets, list(predictions))
         if not use_aggregator:
-            return {key: [score[key].fmeasure for score in scores] for key in (scores[0] if scores else {})}
+            return {key: column.fmeasure.tolist() for key, column in columns.items()}
         with _temp_seed(self.seed):
             aggregator = scoring.BootstrapAggregator()
-            for score in scores:
-                aggregator.add_scores(score)
+            aggregator.add_score_columns(columns)
             result = aggregator.aggregate()
         return {key: value.mid.fmeasure for key, value in result.items()}

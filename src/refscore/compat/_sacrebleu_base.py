@@ -151,6 +151,8 @@ class SacreMetric:
         self._ref_cache: list[list[str]] | None = None
         if references is not None:
             self._ref_cache = self._cache_references(references)
+            counts = set(map(len, self._ref_cache))
+            self.num_refs = counts.pop() if len(counts) == 1 else -1
 
     # -- for subclasses ----------------------------------------------------------------------------------------
     def _scores(self, totals: np.ndarray) -> list[SacreScore]:
@@ -166,17 +168,14 @@ class SacreMetric:
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
             raise InputTypeError(f"{name}: `references` must be a sequence of reference streams (a list of lists "
                                  f"of str, refs[k][i]), got {type(references).__name__}")
-        per_segment = from_streams(references)
-        counts = set(map(len, per_segment))
-        self.num_refs = counts.pop() if len(counts) == 1 else -1
-        return per_segment
+        return from_streams(references)
 
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None,
                      n_bootstrap: int = 1) -> Any:
         """The corpus score; ``references[k][i]`` is the k-th reference of segment ``i`` (None: use the
         constructor's). ``n_bootstrap > 1`` adds sacreBLEU's bootstrap mean and 95% interval (same RNG and seed,
         ``$SACREBLEU_SEED``, default 12345)."""
-        if references:
+        if references:   # num_refs comes from the statistics (set once, by _corpus_score_per_segment)
             per_segment = self._cache_references(references)
         elif self._ref_cache is not None:
             per_segment = self._ref_cache

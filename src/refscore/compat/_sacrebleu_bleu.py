@@ -28,7 +28,6 @@ from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignat
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.protocol import metric_with
 from refscore.metrics.bleu import SMOOTH_DEFAULTS
-from refscore.metrics._word_batch import WORD_TOKENIZERS
 from refscore.errors import InputError
 from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenizer_signature
 
@@ -91,13 +90,15 @@ class BLEU(SacreMetric):
     """Drop-in for ``sacrebleu.metrics.BLEU``: the same constructor, ``corpus_score(hyps, refs, n_bootstrap=1)``,
     ``sentence_score(hyp, refs)`` and ``get_signature()``.
 
-    Tokenizers: ``13a`` (default), ``intl``, ``zh``, ``char``, ``none``; ``trg_lang='zh'`` picks ``zh`` as
-    sacreBLEU does (``ja``/``ko`` would pick MeCab tokenizers, which refscore does not have: a clear error).
+    Tokenizers: sacreBLEU's ``TOKENIZERS`` (``13a`` the default; ``ja-mecab``, ``ko-mecab`` and the SentencePiece
+    ones need the extras ``ja``, ``ko``, ``spm``); ``trg_lang='zh'``/``'ja'``/``'ko'`` picks ``zh``/``ja-mecab``/
+    ``ko-mecab`` as sacreBLEU does.
     Bootstrap replicates (``n_bootstrap > 1``) use sacreBLEU's float32 arithmetic (see ``docs/significance.md``).
     """
 
     SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
-    TOKENIZERS = WORD_TOKENIZERS
+    #: sacreBLEU's tokenizer names, in its order (compiled ones and those of :mod:`refscore.tokenizers`).
+    TOKENIZERS = tuple(_TOKENIZER_CLASSES)
     TOKENIZER_DEFAULT = "13a"
     _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
     _signature_class = BLEUSignature

@@ -78,10 +78,24 @@ class RougeScorer(scoring.BaseScorer):
     def score_batch(self, targets: Sequence[str | Sequence[str]], predictions: Sequence[str], *,
                     num_threads: int | None = None) -> list[dict[str, scoring.Score]]:
         """``score`` (or ``score_multi`` where ``targets[i]`` is a list) for every pair, in one compiled call."""
+        columns = {t: (c.precision.tolist(), c.recall.tolist(), c.fmeasure.tolist())
+                   for t, c in self.score_columns(targets, predictions, num_threads=num_threads).items()}
+        return [{t: scoring.Score(c[0][i], c[1][i], c[2][i]) for t, c in columns.items()}
+                for i in range(len(predictions))]
+
+    def score_columns(self, targets: Sequence[str | Sequence[str]], predictions: Sequence[str], *,
+                      num_threads: int | None = None) -> dict[str, scoring.Score]:
+        """refscore extension: :meth:`score_batch` by columns, per type a ``Score`` of three float64 arrays
+        (precision, recall, fmeasure; element ``i`` is pair ``i``'s), without a tuple per pair.
+
+        >>> scorer = RougeScorer(["rouge1"])
+        >>> scorer.score_columns(["a b", "c"], ["a", "c"])["rouge1"].recall
+        array([0.5, 1. ])
+        """
         _check_types(self.rouge_types)
         types = tuple(self.rouge_types)
         if not types:
-            return [{} for _ in predictions]
+            return {}
         settings = {"types": tuple(dict.fromkeys(types)), "stemmer": self._use_stemmer,
                     "split_summaries": "nltk" if self._split_summaries else "newline"}
         if self._tokenizer is None:
@@ -92,10 +106,8 @@ class RougeScorer(scoring.BaseScorer):
             by_type = {t: result[t] for t in types}
         else:
             by_type = self._score_with_tokenizer(settings, predictions, targets, num_threads)
-        columns = {t: (by_type[t].precision.tolist(), by_type[t].recall.tolist(), by_type[t].fmeasure.tolist())
-                   for t in types}
-        return [{t: scoring.Score(columns[t][0][i], columns[t][1][i], columns[t][2][i]) for t in types}
-                for i in range(len(predictions))]
+        return {t: scoring.Score(*(np.asarray(getattr(by_type[t], field), dtype=np.float64)
+                                   for field in scoring.Score._fields)) for t in types}
 
     def _score_with_tokenizer(self, settings: dict[str, Any], predictions: Sequence[str], targets: Sequence[Any],
                               num_threads: int | None) -> dict[str, Any]:

@@ -45,11 +45,29 @@ class BootstrapAggregator:
         self._confidence_interval = confidence_interval
         self._seed = seed
         self._scores: dict[str, list[Any]] = collections.defaultdict(list)
+        self._classes: dict[str, type] = {}   # per type, the class of the first score added (the result's class)
 
     def add_scores(self, scores: dict[str, Any]) -> None:
         """Adds a sample for future aggregation (a dict of score type to ``Score``-like tuples)."""
         for score_type, score in scores.items():
             self._scores[score_type].append(score)
+            self._classes.setdefault(score_type, score.__class__)
+
+    def add_score_columns(self, columns: dict[str, Any]) -> None:
+        """refscore extension: many samples at once, per type a ``Score`` of equally long arrays (precision,
+        recall, fmeasure), as :meth:`RougeScorer.score_columns` returns them. The same aggregate as
+        :meth:`add_scores` of each sample's ``Score``, without a tuple per sample.
+
+        >>> aggregator = BootstrapAggregator(seed=1)
+        >>> aggregator.add_score_columns({"rouge1": Score(np.array([1.0, 0.5]), np.array([1.0, 0.5]),
+        ...                                               np.array([1.0, 0.5]))})
+        >>> aggregator.aggregate()["rouge1"].low.fmeasure
+        np.float64(0.5)
+        """
+        for score_type, (precision, recall, f) in columns.items():
+            # float64 as rouge-score's vstack of Python floats: the bootstrap means are summed in this dtype
+            self._scores[score_type].append(np.column_stack((precision, recall, f)).astype(np.float64, copy=False))
+            self._classes.setdefault(score_type, Score)
 
     def aggregate(self) -> dict[str, AggregateScore]:
         """A dict mapping score_type to AggregateScore objects."""
@@ -58,7 +76,7 @@ class BootstrapAggregator:
         bounds = bootstrap_percentiles(matrices, self._n_samples, self._confidence_interval, self._seed)
         result = {}
         for score_type, percentiles in zip(types, bounds):
-            cls = self._scores[score_type][0].__class__
+            cls = self._classes[score_type]
             intervals = tuple(cls(*percentiles[j, :]) for j in range(3))
             result[score_type] = AggregateScore(low=intervals[0], mid=intervals[1], high=intervals[2])
         return result
