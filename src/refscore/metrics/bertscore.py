@@ -246,6 +246,27 @@ class BERTScoreMetric(Metric):
         check_model_choice(self.config.model_type, self.config.num_layers, self.config.lang)  # before any loading
         self._scorer: BERTScorer | None = None
 
+    @property
+    def device(self) -> Any:
+        """The configured device (a runtime setting: not part of the config hash)."""
+        return self.config.device
+
+    @property
+    def batch_tokens(self) -> int | None:
+        return self.config.batch_tokens
+
+    @property
+    def progress(self) -> bool | None:
+        return self.config.progress
+
+    @progress.setter
+    def progress(self, value: bool | None) -> None:
+        """The command line's ``--progress/--no-progress`` (a runtime setting: the config hash stays)."""
+        self.config = dataclasses.replace(self.config, progress=value)
+        if self._scorer is not None:   # already loaded: its embedder draws the bars
+            self._scorer.config = self.config
+            self._scorer._embedder.progress = value
+
     def __repr__(self) -> str:
         config = self.config
         idf = "None" if config.idf_sentences is None else f"<{len(config.idf_sentences)} sentences>"
