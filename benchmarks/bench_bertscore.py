@@ -198,12 +198,14 @@ PIECE_VARIANTS = {
 
 def compare_pieces(model: str, layer: int, threads: int, pairs: int | None, rounds: int) -> None:
     """refscore float32 on the CPU with each compiled piece (attention kernel, first-layer tables) switched on and
-    off, all variants in every round in a rotating order; prints every run, the medians and each piece's gain."""
+    off, all variants in every round in a rotating order; prints every run (scoring wall and CPU time), the
+    medians, and each piece's gain as the median over rounds of the within-round ratio (robust to a busy spell)."""
     import numpy as np
 
     names = list(PIECE_VARIANTS)
     print(f"\nCompiled pieces, all-MiniLM-L6-v2 layer {layer}: {threads} thread(s), {rounds} round(s)")
-    times: dict[str, list[float]] = {name: [] for name in names}
+    wall: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     f1s: dict[str, object] = {}
     for round_index in range(rounds):
         order = names[round_index % len(names):] + names[:round_index % len(names)]
@@ -212,20 +214,27 @@ def compare_pieces(model: str, layer: int, threads: int, pairs: int | None, roun
         line = []
         for name in order:
             timing, f1 = run("refscore", model, layer, threads, pairs, "cpu", switches=PIECE_VARIANTS[name])
-            times[name].append(timing["score"])
+            wall[name].append(timing["score"])
+            cpu[name].append(timing["cpu"])
             f1s.setdefault(name, f1)
-            line.append(f"{name} {timing['score']:.2f} s")
+            line.append(f"{name} {timing['score']:.2f} s (CPU {timing['cpu']:.2f} s)")
         print(f"  round {round_index + 1}: " + ", ".join(line))
-    medians = {name: float(np.median(values)) for name, values in times.items()}
     for name in names:
-        spread = (max(times[name]) - min(times[name])) / medians[name]
+        spread = (max(wall[name]) - min(wall[name])) / float(np.median(wall[name]))
         diff = float(np.abs(np.asarray(f1s[name]) - np.asarray(f1s[names[0]])).max())
-        print(f"  {name:18s} median {medians[name]:6.2f} s (range {min(times[name]):.2f}-{max(times[name]):.2f} s, "
-              f"spread {100 * spread:.0f}%)  max |F1 diff| vs both pieces {diff:.1e}")
-    print(f"  attention kernel saves {medians['torch attention'] / medians['both pieces']:.3f}x with the tables, "
-          f"{medians['torch for both'] / medians['torch first layer']:.3f}x without them")
-    print(f"  first-layer tables save {medians['torch first layer'] / medians['both pieces']:.3f}x with the kernel, "
-          f"{medians['torch for both'] / medians['torch attention']:.3f}x without it")
+        print(f"  {name:18s} median wall {np.median(wall[name]):6.2f} s (range {min(wall[name]):.2f}-"
+              f"{max(wall[name]):.2f} s, spread {100 * spread:.0f}%), median CPU {np.median(cpu[name]):6.2f} s; "
+              f"max |F1 diff| vs both pieces {diff:.1e}")
+
+    def gain(slow: str, fast: str) -> str:
+        ratios = {kind: [s / f for s, f in zip(times[slow], times[fast])] for kind, times in (("wall", wall),
+                                                                                             ("CPU", cpu))}
+        return ", ".join(f"{kind} {np.median(r):.3f}x (rounds {min(r):.2f}-{max(r):.2f})" for kind, r in ratios.items())
+
+    print(f"  attention kernel: {gain('torch attention', 'both pieces')} with the tables; "
+          f"{gain('torch for both', 'torch first layer')} without them")
+    print(f"  first-layer tables: {gain('torch first layer', 'both pieces')} with the kernel; "
+          f"{gain('torch for both', 'torch attention')} without it")
 
 
 def large_random_model(directory: str, tokenizer_source: str) -> str:

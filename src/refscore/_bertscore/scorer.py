@@ -61,24 +61,9 @@ def _position_labels(batch: Batch, hyp_name: str, ref_name: str) -> tuple[Callab
 class BERTScorer:
     """BERTScore with a model loaded once (bert-score 0.3.13 semantics, float32 results identical to it).
 
-    Args:
-        model_type: hub name or local directory of any Hugging Face encoder (default: bert-score's model for
-            ``lang``).
-        num_layers: use the output of this layer; default from bert-score's table for known hub names, required
-            otherwise.
-        lang: bert-score's language code (chooses the model when ``model_type`` is None; built-in baselines).
-        idf: ``False`` (uniform weights), ``True`` (IDF from each call's references, or from ``idf_sentences``),
-            a ``{token_id: weight}`` dict, or a list of sentences to compute IDF from.
-        idf_sentences: sentences to compute IDF from once (bert-score's ``idf_sents``).
-        rescale_with_baseline: rescale with ``baseline_path`` or bert-score's built-in file for ``lang``.
-        all_layers: score with every hidden state (results get a leading layer axis).
-        device: ``"auto"`` (CUDA when available), ``"cpu"``, ``"cuda"``, ``"cuda:N"``.
-        dtype: ``"float32"`` (exact), ``"bfloat16"`` or ``"float16"`` (faster on GPU; see docs for tolerances).
-        batch_tokens: token budget of one forward pass (sentences x padded length).
-        use_fast_tokenizer: bert-score's ``use_fast_tokenizer`` (changes the tokenizer, hence the scores).
-        trust_remote_code: allow models with custom code from the hub (off unless asked).
-        progress: progress bar (tqdm, stderr) — None: automatic (a terminal and a run expected to take > ~2 s).
-        reference_cache_size: number of reference embeddings kept across calls.
+    Settings: ``BERTScorer(model_type, num_layers, **options)`` with the fields of :class:`BERTScoreConfig` as
+    options, or ``BERTScorer(config=BERTScoreConfig(...))``. IDF weights frozen later with :meth:`compute_idf`
+    replace those of the settings.
     """
 
     def __init__(self, model_type: str | None = None, num_layers: int | None = None, *,

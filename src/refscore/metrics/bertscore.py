@@ -31,6 +31,7 @@ from refscore._bertscore.models import (MODEL_LAYERS, check_model_choice, count_
                                         local_layer_count, model_label, resolve_model_type)
 from refscore._bertscore.scorer import BERTScorer as _Scorer
 from refscore._bertscore.scorer import PairScores, settings
+from refscore._bertscore.tables import BERT_SCORE_VERSION
 from refscore._textfile import read_text_lines
 from refscore.errors import InputError, InputTypeError, MissingExtraError
 from refscore.metrics.base import STATS_SCHEMA_VERSION, Metric, Score, Signature
@@ -86,8 +87,6 @@ def signature_of(config: BERTScoreConfig, nrefs: int, idf_label: str | None = No
     model_type = resolve_model_type(config.model_type, config.lang)
     rescale = "no" if not config.rescale_with_baseline else (
         f"custom-{os.path.basename(config.baseline_path)}" if config.baseline_path else f"builtin-{config.lang}")
-    from refscore._bertscore.tables import BERT_SCORE_VERSION
-
     fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": model_label(model_type),
               "layer": "all" if config.all_layers else str(layer_of(config)),
               "idf": idf_label or config.idf_label(), "rescale": rescale, "dtype": config.dtype,
