@@ -187,11 +187,11 @@ def compare(label: str, model: str, layer: int, threads: int, pairs: int | None,
 
 
 #: refscore with each compiled piece of the packed encoder on or off (``--pieces``): the switches of
-#: refscore._bertscore.packed (``0`` = that part runs with torch).
+#: refscore._bertscore.packed (``1`` = refscore's compiled code, ``0`` = torch).
 PIECE_VARIANTS = {
-    "both pieces": {},
-    "torch attention": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "0"},
-    "torch first layer": {"REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "0"},
+    "both pieces": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "1", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "1"},
+    "torch attention": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "0", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "1"},
+    "torch first layer": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "1", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "0"},
     "torch for both": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "0", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "0"},
 }
 

@@ -101,13 +101,16 @@ def test_imports_point_down():
         assert not upward, module.name
 
 
-@pytest.mark.parametrize("variable", [packed.ATTENTION_KERNEL_ENV, packed.FIRST_LAYER_TABLES_ENV])
-def test_compiled_pieces_switch_off_to_torch(tiny_bert, monkeypatch, variable):
-    expected = refscore.BERTScorer(tiny_bert, 2, device="cpu").score(HYPS, REFS)
-    monkeypatch.setenv(variable, "0")
+@pytest.mark.parametrize("variable, default", [(packed.ATTENTION_KERNEL_ENV, False),
+                                               (packed.FIRST_LAYER_TABLES_ENV, True)])
+def test_compiled_pieces_switch(tiny_bert, monkeypatch, variable, default):
+    def enabled(encoder):
+        return encoder.attention_kernel if variable == packed.ATTENTION_KERNEL_ENV else encoder.first is not None
+
+    monkeypatch.delenv(variable, raising=False)
+    usual = refscore.BERTScorer(tiny_bert, 2, device="cpu")
+    assert enabled(usual._embedder.packed) is default
+    monkeypatch.setenv(variable, "0" if default else "1")
     switched = refscore.BERTScorer(tiny_bert, 2, device="cpu")
-    encoder = switched._embedder.packed
-    assert encoder is not None
-    assert (encoder.attention_kernel if variable == packed.ATTENTION_KERNEL_ENV else encoder.first is not None) \
-        is False
-    np.testing.assert_allclose(switched.score(HYPS, REFS).f1, expected.f1, atol=1e-6, rtol=0)
+    assert enabled(switched._embedder.packed) is not default
+    np.testing.assert_allclose(switched.score(HYPS, REFS).f1, usual.score(HYPS, REFS).f1, atol=1e-6, rtol=0)

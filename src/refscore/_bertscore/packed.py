@@ -2,10 +2,10 @@
 
 The real tokens of a batch are packed into one ``(n_tokens, hidden)`` matrix, so every position-wise part of a
 layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, with the model's
-own weights, activation and layer-norm modules. Self-attention runs within each sequence without a mask: in
-float32, where the CPU has AVX2 and FMA, with refscore's compiled kernel (one call per layer for the whole batch,
-writing straight into the context matrix), else with torch's attention per group of equal-length sequences
-(consecutive in refscore's length-sorted batches). This is the model's math: the differences with
+own weights, activation and layer-norm modules. Self-attention runs within each sequence without a mask, with
+torch's attention per group of equal-length sequences (consecutive in refscore's length-sorted batches); refscore's
+compiled kernel (float32, AVX2 and FMA; one call per layer for the whole batch) is used only when
+:data:`ATTENTION_KERNEL_ENV` is ``1``. This is the model's math: the differences with
 the Hugging Face forward are that no padded position is computed and that each residual is added to the bias
 before the product is accumulated onto it (the outputs agree to float rounding, ~1e-7).
 
@@ -39,19 +39,21 @@ EXACT_ATTENTION = {None, "eager", "sdpa"}
 CHECK_TOLERANCE = 1e-5
 #: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
 _CHECK_LENGTHS = (9, 5, 5)
-#: Private switches (for benchmarks/bench_bertscore.py --pieces): set to ``0`` to run that part with torch instead
-#: of refscore's compiled code (the attention kernel; the first layer's per-id tables). Read when a scorer is built.
+#: Private switches (for benchmarks/bench_bertscore.py --pieces): ``1`` runs that part with refscore's compiled
+#: code, ``0`` with torch. The attention kernel is off by default (measured ~3% of CPU time, within the noise of
+#: the benchmark; docs/bertscore.md), the first layer's per-id tables on. Read when a scorer is built.
 ATTENTION_KERNEL_ENV = "REFSCORE_BERTSCORE_ATTENTION_KERNEL"
 FIRST_LAYER_TABLES_ENV = "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES"
 
 
-def piece_enabled(variable: str) -> bool:
-    """Whether the compiled piece switched by environment ``variable`` is on (it is unless set to ``0``).
+def piece_enabled(variable: str, default: bool) -> bool:
+    """Whether the compiled piece switched by environment ``variable`` is on (``default`` unless set to 0/1).
 
-    >>> piece_enabled("REFSCORE_NO_SUCH_SWITCH")
+    >>> piece_enabled("REFSCORE_NO_SUCH_SWITCH", True)
     True
     """
-    return os.environ.get(variable, "1").strip() != "0"
+    value = os.environ.get(variable, "").strip()
+    return default if value not in ("0", "1") else value == "1"
 
 
 def unsupported_reason(model: Any, device: str) -> str | None:
@@ -177,8 +179,8 @@ class PackedEncoder:
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
         self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
         self.stacked = [_stack_projections(layer.attention.self) for layer in self.layers]
-        self.attention_kernel = piece_enabled(ATTENTION_KERNEL_ENV)
-        tables = self.layers and piece_enabled(FIRST_LAYER_TABLES_ENV)
+        self.attention_kernel = piece_enabled(ATTENTION_KERNEL_ENV, default=False)
+        tables = self.layers and piece_enabled(FIRST_LAYER_TABLES_ENV, default=True)
         self.first = FirstLayerProjection.for_model(model, *self.stacked[0]) if tables else None
 
     @classmethod
