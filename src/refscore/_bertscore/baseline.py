@@ -129,5 +129,6 @@ def compute_baseline(scorer: Any, sentences: list[str], pairs: int = 2000, seed:
     check_count(pairs, "pairs")
     unique = list(dict.fromkeys(s for s in sentences if s.strip()))
     first, second = random_pairs(len(unique), pairs, seed)
-    result = scorer.score([unique[i] for i in first], [unique[j] for j in second])
-    return np.stack([np.mean(values, axis=1, dtype=np.float64) for values in result], axis=1)
+    result = scorer.score_pairs([unique[i] for i in first], [unique[j] for j in second])
+    return np.stack([np.mean(values, axis=1, dtype=np.float64) for values in (result.precision, result.recall,
+                                                                             result.f1)], axis=1)

@@ -2,10 +2,10 @@
 
 The real tokens of a batch are packed into one ``(n_tokens, hidden)`` matrix, so every position-wise part of a
 layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, with the model's
-own weights, activation and layer-norm modules. Self-attention runs within each sequence without a mask: in
-float32, where the CPU has AVX2 and FMA, with refscore's compiled kernel (one call per layer for the whole batch,
-writing straight into the context matrix), else with torch's attention per group of equal-length sequences
-(consecutive in refscore's length-sorted batches). This is the model's math: the differences with
+own weights, activation and layer-norm modules. Self-attention runs within each sequence without a mask, with
+torch's attention per group of equal-length sequences (consecutive in refscore's length-sorted batches); refscore's
+compiled kernel (float32, AVX2 and FMA; one call per layer for the whole batch) is used only when
+:data:`ATTENTION_KERNEL_ENV` is ``1``. This is the model's math: the differences with
 the Hugging Face forward are that no padded position is computed and that each residual is added to the bias
 before the product is accumulated onto it (the outputs agree to float rounding, ~1e-7).
 
@@ -18,6 +18,7 @@ after a check against the model's own forward on a small input; anything else ru
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -38,6 +39,21 @@ EXACT_ATTENTION = {None, "eager", "sdpa"}
 CHECK_TOLERANCE = 1e-5
 #: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
 _CHECK_LENGTHS = (9, 5, 5)
+#: Private switches (for benchmarks/bench_bertscore.py --pieces): ``1`` runs that part with refscore's compiled
+#: code, ``0`` with torch. The attention kernel is off by default (measured ~3% of CPU time, within the noise of
+#: the benchmark; docs/bertscore.md), the first layer's per-id tables on. Read when a scorer is built.
+ATTENTION_KERNEL_ENV = "REFSCORE_BERTSCORE_ATTENTION_KERNEL"
+FIRST_LAYER_TABLES_ENV = "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES"
+
+
+def piece_enabled(variable: str, default: bool) -> bool:
+    """Whether the compiled piece switched by environment ``variable`` is on (``default`` unless set to 0/1).
+
+    >>> piece_enabled("REFSCORE_NO_SUCH_SWITCH", True)
+    True
+    """
+    value = os.environ.get(variable, "").strip()
+    return default if value not in ("0", "1") else value == "1"
 
 
 def unsupported_reason(model: Any, device: str) -> str | None:
@@ -163,7 +179,9 @@ class PackedEncoder:
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
         self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
         self.stacked = [_stack_projections(layer.attention.self) for layer in self.layers]
-        self.first = FirstLayerProjection.for_model(model, *self.stacked[0]) if self.layers else None
+        self.attention_kernel = piece_enabled(ATTENTION_KERNEL_ENV, default=False)
+        tables = self.layers and piece_enabled(FIRST_LAYER_TABLES_ENV, default=True)
+        self.first = FirstLayerProjection.for_model(model, *self.stacked[0]) if tables else None
 
     @classmethod
     def for_model(cls, model: Any, device: str, pad_id: int) -> PackedEncoder | None:
@@ -228,8 +246,7 @@ class PackedEncoder:
             intermediate = layer.intermediate.intermediate_act_fn(intermediate)
         return _dense_residual_norm(layer.output.dense, intermediate, attended, layer.output.LayerNorm, workspace)
 
-    @staticmethod
-    def _self_attention(shape: _AttentionShape, products: Any, sequences: _Sequences,
+    def _self_attention(self, shape: _AttentionShape, products: Any, sequences: _Sequences,
                         workspace: Workspace) -> Any:
         """Multi-head softmax attention within each sequence from the stacked query/key/value ``products``: with
         refscore's kernel (:mod:`refscore._core._attention`) where it is vectorised for this CPU, else with torch's,
@@ -237,7 +254,7 @@ class PackedEncoder:
         torch, _ = torch_and_transformers()
         projections = products.chunk(3, dim=1)
         context = workspace.matrix("context", *projections[0].shape, products.dtype)
-        if products.dtype == torch.float32 and vectorised(shape.head_size):
+        if self.attention_kernel and products.dtype == torch.float32 and vectorised(shape.head_size):
             packed_attention_into(products.numpy(), context.numpy(), sequences.lengths, shape.heads,
                                   shape.head_size, shape.scaling)
             return context

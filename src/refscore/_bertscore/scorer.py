@@ -1,13 +1,16 @@
-"""``BERTScorer``: a loaded model plus settings; scores batches with bert-score 0.3.13's numbers.
+"""``BERTScorer``: a loaded model plus a :class:`BERTScoreConfig`; scores batches with bert-score 0.3.13's numbers.
+
+This is the engine below the public API: :meth:`BERTScorer.score_pairs` returns the raw per-pair arrays
+(:class:`PairScores`); ``refscore.BERTScorer`` (:mod:`refscore.metrics.bertscore`) wraps them in a result with
+its signature and statistics.
 
 >>> scorer = BERTScorer("path/to/model", num_layers=4)  # doctest: +SKIP
->>> result = scorer.score(["the cat sat"], [["a cat sat", "the cat sits"]])  # doctest: +SKIP
->>> result.f1, result.best_reference, float(result.f1.mean())  # doctest: +SKIP
+>>> pairs = scorer.score_pairs(["the cat sat"], [["a cat sat", "the cat sits"]])  # doctest: +SKIP
+>>> pairs.f1, pairs.best_reference  # doctest: +SKIP
 """
 from __future__ import annotations
 
 import dataclasses
-import os
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -15,47 +18,29 @@ from typing import Any
 import numpy as np
 
 from refscore._bertscore import baseline as baselines
+from refscore._bertscore.config import BERTScoreConfig, bert_score_hash, sentences_fingerprint
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import SentenceEncoder, indexed_labels
 from refscore._bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match, thread_plan,
                                        torch_threads)
 from refscore._bertscore.idf import TokenWeights
-from refscore._bertscore.models import load_model, model_label, resolve_model_type
-from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, BERT_SCORE_VERSION
+from refscore._bertscore.models import load_model, resolve_model_type
 from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
-from refscore.protocol import Signature
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
-class BERTScoreResult:
-    """Per-pair BERTScore in input order (float32 numpy arrays, as bert-score's tensors).
-
-    ``precision``/``recall``/``f1`` have shape ``(n,)``, or ``(layers + 1, n)`` with ``all_layers``.
-    ``best_reference[i]`` is the index (within segment i's references) of the reference with the highest F1.
-    Unpacks as ``P, R, F = result``.
-    """
+class PairScores:
+    """Per-segment P/R/F in input order (float32, as bert-score's tensors): shape ``(n,)``, or
+    ``(layers + 1, n)`` with ``all_layers``; ``best_reference[i]`` indexes segment i's reference with the highest
+    F1."""
 
     precision: np.ndarray
     recall: np.ndarray
     f1: np.ndarray
     best_reference: np.ndarray
-    hash: str
-    signature: str
     nrefs: int = 1
-
-    def __iter__(self) -> Any:
-        return iter((self.precision, self.recall, self.f1))
-
-    def __len__(self) -> int:
-        return int(self.f1.shape[-1])
-
-    def mean(self) -> dict[str, float]:
-        """Corpus values: the mean of the per-pair scores (bert-score's CLI convention)."""
-        return {"precision": float(np.mean(self.precision, dtype=np.float64)),
-                "recall": float(np.mean(self.recall, dtype=np.float64)),
-                "f1": float(np.mean(self.f1, dtype=np.float64))}
 
 
 def _position_labels(batch: Batch, hyp_name: str, ref_name: str) -> tuple[Callable[[int], str],
@@ -73,79 +58,49 @@ def _position_labels(batch: Batch, hyp_name: str, ref_name: str) -> tuple[Callab
     return indexed_labels(hyp_name), reference
 
 
-def _idf_mode(idf: Any) -> tuple[bool, TokenWeights | None, list[str] | None]:
-    """(idf on?, frozen weights from a dict, sentences to compute frozen weights from)."""
-    if isinstance(idf, bool):
-        return idf, None, None
-    if isinstance(idf, Mapping):
-        if not idf:  # bert-score's `if not idf:`: an empty dict (even a defaultdict) means no IDF
-            return False, None, None
-        return True, TokenWeights.from_mapping(idf), None
-    if isinstance(idf, (list, tuple)):
-        for index, sentence in enumerate(idf):
-            if not isinstance(sentence, str):
-                raise InputTypeError(f"idf[{index}] is {type(sentence).__name__}; a list given as idf must hold the "
-                                     f"sentences (str) to compute IDF from")
-        return True, None, list(idf)
-    raise InputTypeError(f"idf must be True/False, a {{token_id: weight}} dict or a list of sentences, "
-                         f"got {type(idf).__name__}")
-
-
 class BERTScorer:
     """BERTScore with a model loaded once (bert-score 0.3.13 semantics, float32 results identical to it).
 
-    Args:
-        model_type: hub name or local directory of any Hugging Face encoder (default: bert-score's model for
-            ``lang``).
-        num_layers: use the output of this layer; default from bert-score's table for known hub names, required
-            otherwise.
-        lang: bert-score's language code (chooses the model when ``model_type`` is None; built-in baselines).
-        idf: ``False`` (uniform weights), ``True`` (IDF from each call's references, or from ``idf_sentences``),
-            a ``{token_id: weight}`` dict, or a list of sentences to compute IDF from.
-        idf_sentences: sentences to compute IDF from once (bert-score's ``idf_sents``).
-        rescale_with_baseline: rescale with ``baseline_path`` or bert-score's built-in file for ``lang``.
-        all_layers: score with every hidden state (results get a leading layer axis).
-        device: ``"auto"`` (CUDA when available), ``"cpu"``, ``"cuda"``, ``"cuda:N"``.
-        dtype: ``"float32"`` (exact), ``"bfloat16"`` or ``"float16"`` (faster on GPU; see docs for tolerances).
-        batch_tokens: token budget of one forward pass (sentences x padded length).
-        use_fast_tokenizer: bert-score's ``use_fast_tokenizer`` (changes the tokenizer, hence the scores).
-        trust_remote_code: allow models with custom code from the hub (off unless asked).
-        progress: progress bar (tqdm, stderr) — None: automatic (a terminal and a run expected to take > ~2 s).
-        reference_cache_size: number of reference embeddings kept across calls.
+    Settings: ``BERTScorer(model_type, num_layers, **options)`` with the fields of :class:`BERTScoreConfig` as
+    options, or ``BERTScorer(config=BERTScoreConfig(...))``. IDF weights frozen later with :meth:`compute_idf`
+    replace those of the settings.
     """
 
-    def __init__(self, model_type: str | None = None, num_layers: int | None = None, *, lang: str | None = None,
-                 idf: Any = False, idf_sentences: Sequence[str] | None = None,
-                 rescale_with_baseline: bool = False, baseline_path: str | os.PathLike[str] | None = None,
-                 all_layers: bool = False, device: str | None = "auto", dtype: str = "float32",
-                 batch_tokens: int | None = None, use_fast_tokenizer: bool = False, trust_remote_code: bool = False,
-                 progress: bool | None = None, reference_cache_size: int = 20_000) -> None:
-        if lang is not None and not isinstance(lang, str):
-            raise InputTypeError(f"lang must be a language code (str) such as 'en', got {type(lang).__name__}")
-        self.model_type = resolve_model_type(model_type, lang)
-        self.lang = None if lang is None else lang.lower()  # built-in baselines are stored under lower-case codes
-        self.idf, self._frozen_idf, sentences = _idf_mode(idf)
-        self.rescale_with_baseline = bool(rescale_with_baseline)
-        self.baseline_path = None if baseline_path is None else str(baseline_path)
-        self.all_layers = bool(all_layers)
-        self.dtype = dtype
-        self.use_fast_tokenizer = bool(use_fast_tokenizer)
-        self._loaded = load_model(self.model_type, num_layers, all_layers=self.all_layers, device=device,
-                                  dtype=dtype, use_fast_tokenizer=use_fast_tokenizer,
-                                  trust_remote_code=trust_remote_code)
+    def __init__(self, model_type: str | None = None, num_layers: int | None = None, *,
+                 config: BERTScoreConfig | None = None, **options: Any) -> None:
+        if config is None:
+            config = settings(type(self).__name__, model_type=model_type, num_layers=num_layers, **options)
+        elif options or model_type is not None or num_layers is not None:
+            raise InputError(f"{type(self).__name__}: give either a config or settings, not both")
+        self.config = config
+        self.model_type = resolve_model_type(config.model_type, config.lang)
+        self.lang = config.lang
+        self.idf = config.uses_idf
+        self._frozen_idf = TokenWeights.from_mapping(config.idf) if isinstance(config.idf, Mapping) and config.idf \
+            else None
+        self.idf_label = config.idf_label()
+        self.rescale_with_baseline = config.rescale_with_baseline
+        self.baseline_path = config.baseline_path
+        self.all_layers = config.all_layers
+        self.dtype = config.dtype
+        self.use_fast_tokenizer = config.use_fast_tokenizer
+        self._loaded = load_model(self.model_type, config.num_layers, all_layers=self.all_layers,
+                                  device=config.device, dtype=config.dtype,
+                                  use_fast_tokenizer=config.use_fast_tokenizer,
+                                  trust_remote_code=config.trust_remote_code)
         self.num_layers = self._loaded.num_layers
         self.device = self._loaded.device
         self._encoder = SentenceEncoder(self._loaded.tokenizer, self._loaded.model.config,
-                                        use_fast_tokenizer=use_fast_tokenizer)
-        self._embedder = Embedder(self._loaded, batch_tokens=batch_tokens, progress=progress,
-                                  cache_size=reference_cache_size)
+                                        use_fast_tokenizer=config.use_fast_tokenizer)
+        self._embedder = Embedder(self._loaded, batch_tokens=config.batch_tokens, progress=config.progress,
+                                  cache_size=config.reference_cache_size)
         self._uniform = TokenWeights.uniform([self._encoder.cls_id, self._encoder.sep_id])
         self._baseline: np.ndarray | None = None
         if self.rescale_with_baseline:
             self._baseline = self._read_baseline()
-        if idf_sentences is not None:
-            self.compute_idf(idf_sentences)
-        elif sentences is not None:
+        sentences = config.idf_sentences if config.idf_sentences is not None else (
+            config.idf if isinstance(config.idf, tuple) else None)
+        if sentences is not None:
             self.compute_idf(sentences)
 
     # -- settings ------------------------------------------------------------------------------------------------
@@ -179,36 +134,13 @@ class BERTScorer:
                 raise InputTypeError(f"idf sentences[{index}] is {type(sentence).__name__}, expected str")
         self._frozen_idf = TokenWeights.from_sequences(self._encode_unique(list(sentences), "idf sentences"))
         self.idf = True
+        self.idf_label = f"fixed-{sentences_fingerprint(sentences)}"
 
     @property
     def hash(self) -> str:
         """bert-score's hash string of these settings (``utils.get_hash`` of bert-score 0.3.13)."""
         _, transformers = torch_and_transformers()
-        text = (f"{self.model_type}_L{self.num_layers}{'_idf' if self.idf else '_no-idf'}"
-                f"_version={BERT_SCORE_HASH_VERSION}(hug_trans={transformers.__version__})")
-        if self.rescale_with_baseline:
-            text += "-custom-rescaled" if self.baseline_path is not None else "-rescaled"
-        if self.use_fast_tokenizer:
-            text += "_fast-tokenizer"
-        return text
-
-    def signature(self, nrefs: int = 1) -> Signature:
-        """refscore's reproducibility signature: model, layer, idf, rescaling, dtype and library versions."""
-        torch, transformers = torch_and_transformers()
-        if not self.idf:
-            idf = "no"
-        elif self._frozen_idf is None:
-            idf = "refs"
-        else:
-            idf = f"fixed-{self._frozen_idf.fingerprint()}"
-        rescale = "no" if not self.rescale_with_baseline else (
-            f"custom-{os.path.basename(self.baseline_path)}" if self.baseline_path else f"builtin-{self.lang}")
-        fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": model_label(self.model_type),
-                  "layer": "all" if self.all_layers else str(self.num_layers), "idf": idf, "rescale": rescale,
-                  "dtype": self.dtype, "tok": "fast" if self.use_fast_tokenizer else "default",
-                  "bert_score": BERT_SCORE_VERSION, "transformers": transformers.__version__,
-                  "torch": torch.__version__.split("+")[0]}
-        return Signature(fields)
+        return bert_score_hash(self.config, self.num_layers, transformers.__version__, self.model_type, self.idf)
 
     def __repr__(self) -> str:
         return f"BERTScorer(hash={self.hash!r}, device={self.device!r}, dtype={self.dtype!r})"
@@ -230,8 +162,8 @@ class BERTScorer:
                                                               chunk_mapper(plan))))
         return [encoded[item] for item in items]
 
-    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
-              hyp_name: str = "hypotheses", ref_name: str = "references") -> BERTScoreResult:
+    def score_pairs(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
+                    hyp_name: str = "hypotheses", ref_name: str = "references") -> PairScores:
         """Per-pair P/R/F. ``references[i]`` is a string or a list of strings (the per-component maximum over
         them is taken, as bert-score does); token-id sequences are accepted instead of strings."""
         num_threads = check_num_threads(num_threads)
@@ -264,7 +196,7 @@ class BERTScorer:
             precision, recall, f1 = (np.ascontiguousarray(values[:, :, k].T) for k in range(3))
         else:
             precision, recall, f1 = (np.ascontiguousarray(values[:, 0, k]) for k in range(3))
-        return BERTScoreResult(precision, recall, f1, best, self.hash, str(self.signature(batch.nrefs)), batch.nrefs)
+        return PairScores(precision, recall, f1, best, batch.nrefs)
 
     @staticmethod
     def _zero_empty(values: np.ndarray, pair_hyp: np.ndarray, empty_hyp: np.ndarray, empty_ref: np.ndarray,
@@ -311,3 +243,14 @@ class BERTScorer:
         decode = self.tokenizer.decode
         return sim, [decode([int(i)]) for i in hyp_ids[1:-1]], [decode([int(i)]) for i in ref_ids[1:-1]]
 
+
+
+def settings(owner: str, **options: Any) -> BERTScoreConfig:
+    """``BERTScoreConfig(**options)``; an unknown setting is an error naming ``owner`` and the valid ones."""
+    try:
+        return BERTScoreConfig(**options)
+    except InputTypeError:  # the config's own check of a value: already a clear message
+        raise
+    except TypeError as exc:
+        valid = ", ".join(f.name for f in dataclasses.fields(BERTScoreConfig))
+        raise InputTypeError(f"{owner}: {exc}; valid settings: {valid}") from None

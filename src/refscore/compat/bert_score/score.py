@@ -18,23 +18,36 @@ from typing import Any
 import numpy as np
 
 from refscore._atomic import atomic_path
+from refscore._bertscore.config import BERTScoreConfig
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.scorer import BERTScorer as _BERTScorer
+from refscore._bertscore.scorer import PairScores
 from refscore._inputs import per_segment
 from refscore.errors import InputError, InputTypeError
 
 __all__ = ["score", "plot_example", "BERTScorer"]
 
 
-def _check_rescale(rescale_with_baseline: bool, lang: str | None, baseline_path: Any) -> None:
+def peer_config(*, model_type: str | None = None, num_layers: int | None = None, all_layers: bool = False,
+                idf: Any = False, idf_sents: Any = None, device: Any = None, lang: str | None = None,
+                rescale_with_baseline: bool = False, baseline_path: str | None = None,
+                use_fast_tokenizer: bool = False, verbose: bool = False) -> BERTScoreConfig:
+    """refscore's settings for bert-score's arguments (the one place they are translated; ``batch_size`` and
+    ``nthreads`` change nothing in refscore). ``idf_sents`` is used only with ``idf=True``, as in bert-score."""
     if rescale_with_baseline and lang is None and baseline_path is None:
         raise InputError("rescale_with_baseline=True needs lang (for bert-score's built-in baselines) or "
                          "baseline_path")
+    return BERTScoreConfig(model_type=model_type, num_layers=num_layers, lang=lang, idf=idf,
+                           idf_sentences=idf_sents if idf is True else None,
+                           rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
+                           all_layers=all_layers, device=device, use_fast_tokenizer=use_fast_tokenizer,
+                           progress=True if verbose else None)
 
 
-def _as_tensors(result: Any) -> tuple[Any, Any, Any]:
+def _as_tensors(pairs: PairScores) -> tuple[Any, Any, Any]:
     torch, _ = torch_and_transformers()
-    return tuple(torch.from_numpy(np.ascontiguousarray(values)) for values in result)  # type: ignore[return-value]
+    return tuple(torch.from_numpy(np.ascontiguousarray(values))  # type: ignore[return-value]
+                 for values in (pairs.precision, pairs.recall, pairs.f1))
 
 
 class BERTScorer(_BERTScorer):
@@ -45,12 +58,12 @@ class BERTScorer(_BERTScorer):
                  nthreads: int = 4, all_layers: bool = False, idf: bool = False, idf_sents: Any = None,
                  device: Any = None, lang: str | None = None, rescale_with_baseline: bool = False,
                  baseline_path: str | None = None, use_fast_tokenizer: bool = False) -> None:
-        _check_rescale(rescale_with_baseline, lang, baseline_path)
         self.batch_size = batch_size
         self.nthreads = nthreads
-        super().__init__(model_type, num_layers, lang=lang, idf=bool(idf), idf_sentences=idf_sents if idf else None,
-                         rescale_with_baseline=rescale_with_baseline, baseline_path=baseline_path,
-                         all_layers=all_layers, device=device, use_fast_tokenizer=use_fast_tokenizer)
+        super().__init__(config=peer_config(model_type=model_type, num_layers=num_layers, all_layers=all_layers,
+                                            idf=bool(idf), idf_sents=idf_sents, device=device, lang=lang,
+                                            rescale_with_baseline=rescale_with_baseline,
+                                            baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer))
 
     @property
     def use_custom_baseline(self) -> bool:
@@ -78,8 +91,7 @@ class BERTScorer(_BERTScorer):
         if self.idf and self._frozen_idf is None:
             raise InputError("IDF weights are not computed: pass idf_sents=... to BERTScorer or call "
                              "compute_idf(sentences) first (bert-score raises an AssertionError here)")
-        result = super().score(cands, per_segment(refs), hyp_name="cands", ref_name="refs")
-        out = _as_tensors(result)
+        out = _as_tensors(self.score_pairs(cands, per_segment(refs), hyp_name="cands", ref_name="refs"))
         return (out, self.hash) if return_hash else out
 
     def plot_example(self, candidate: str, reference: str, fname: str = "") -> Any:
@@ -95,13 +107,14 @@ def score(cands: Any, refs: Any, model_type: str | None = None, num_layers: int 
           use_fast_tokenizer: bool = False) -> Any:
     """bert-score's ``score``: ``(P, R, F)`` tensors (``((P, R, F), hash)`` with ``return_hash``).
     ``idf`` is a bool (IDF from ``refs``) or a precomputed ``{token_id: weight}`` dict."""
-    _check_rescale(rescale_with_baseline, lang, baseline_path)
     if not isinstance(idf, (bool, dict)):
         raise InputTypeError(f"idf must be a bool or a {{token_id: weight}} dict, got {type(idf).__name__}")
-    scorer = _BERTScorer(model_type, num_layers, lang=lang, idf=idf, rescale_with_baseline=rescale_with_baseline,
-                         baseline_path=baseline_path, all_layers=all_layers, device=device,
-                         use_fast_tokenizer=use_fast_tokenizer, progress=True if verbose else None)
-    out = _as_tensors(scorer.score(cands, per_segment(refs), hyp_name="cands", ref_name="refs"))
+    scorer = _BERTScorer(config=peer_config(model_type=model_type, num_layers=num_layers, all_layers=all_layers,
+                                            idf=idf, device=device, lang=lang,
+                                            rescale_with_baseline=rescale_with_baseline,
+                                            baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer,
+                                            verbose=verbose))
+    out = _as_tensors(scorer.score_pairs(cands, per_segment(refs), hyp_name="cands", ref_name="refs"))
     return (out, scorer.hash) if return_hash else out
 
 
@@ -109,9 +122,9 @@ def plot_example(candidate: str, reference: str, model_type: str | None = None, 
                  lang: str | None = None, rescale_with_baseline: bool = False, baseline_path: str | None = None,
                  use_fast_tokenizer: bool = False, fname: str = "") -> Any:
     """bert-score's ``plot_example``: the similarity heatmap of one pair (saved to ``fname`` when given)."""
-    _check_rescale(rescale_with_baseline, lang, baseline_path)
-    scorer = _BERTScorer(model_type, num_layers, lang=lang, rescale_with_baseline=rescale_with_baseline,
-                         baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer)
+    scorer = _BERTScorer(config=peer_config(model_type=model_type, num_layers=num_layers, device="auto", lang=lang,
+                                            rescale_with_baseline=rescale_with_baseline,
+                                            baseline_path=baseline_path, use_fast_tokenizer=use_fast_tokenizer))
     sim, hyp_tokens, ref_tokens = scorer.similarity_matrix(candidate, reference)
     return _draw_heatmap(sim, hyp_tokens, ref_tokens, rescale_with_baseline, fname)
 

@@ -1,0 +1,116 @@
+"""BERTScore on the metric protocol: results are Scores with statistics, one list of settings, signatures without
+loading a model, imports that point down, and the switches of the packed encoder's compiled pieces."""
+from __future__ import annotations
+
+import ast
+import inspect
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bertscore_helpers import CORPUS, build_tiny_bert
+
+pytest.importorskip("torch")
+pytest.importorskip("transformers")
+
+import refscore  # noqa: E402
+from refscore._bertscore import packed, scorer  # noqa: E402
+from refscore.errors import InputTypeError  # noqa: E402
+from refscore.protocol import Score  # noqa: E402
+from refscore.metrics.bertscore import BERTScoreMetric, BERTScoreResult  # noqa: E402
+from refscore.protocol import Statistics  # noqa: E402
+
+HYPS = CORPUS[:6]
+REFS = CORPUS[3:9]
+PACKAGE = Path(refscore.__file__).parent
+
+
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory):
+    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
+
+
+def test_results_are_scores_with_statistics(tiny_bert):
+    result = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
+    assert isinstance(result, BERTScoreResult) and isinstance(result, Score)
+    assert result.score == pytest.approx(float(np.mean(result.f1, dtype=np.float64)), abs=1e-12)
+    assert result.statistics.columns == ("precision", "recall", "f1", "documents")
+    np.testing.assert_array_equal(result.statistics.data[:, 2].astype(np.float32), result.f1)
+    metric = BERTScoreMetric(model_type=tiny_bert, num_layers=2, idf_sentences=tuple(REFS), device="cpu")
+    assert result.statistics.config_hash == metric.config_hash   # the runtime device does not change the hash
+    corpus = metric.score_from_statistics(result.statistics)
+    assert corpus.f1 == pytest.approx(result.score, abs=1e-12) and corpus.signature == result.signature
+    assert corpus.hash == result.hash
+    np.testing.assert_array_equal(metric.segment_scores(result.statistics).astype(np.float32), result.f1)
+    assert "statistics" in result.to_dict() and "statistics" not in corpus.to_dict()
+
+
+def test_all_layers_statistics_keep_every_layer(tiny_bert):
+    result = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=1, all_layers=True)
+    layers = result.f1.shape[0]
+    assert result.statistics.columns[:2] == ("precision_0", "precision_1") and len(result.statistics.columns) == \
+        3 * layers + 1
+    assert result.score == pytest.approx(float(np.mean(result.f1[1], dtype=np.float64)), abs=1e-12)
+    metric = BERTScoreMetric(model_type=tiny_bert, num_layers=1, all_layers=True)
+    np.testing.assert_array_equal(metric.segment_scores(result.statistics).astype(np.float32), result.f1[1])
+
+
+def test_settings_are_listed_once(tiny_bert):
+    fields = {field for field in refscore.BERTScoreConfig.__dataclass_fields__}
+    for function in (refscore.bertscore, refscore.BERTScorer.__init__, BERTScoreMetric.__init__):
+        named = set(inspect.signature(function).parameters) - {"self", "hypotheses", "references", "num_threads",
+                                                               "config", "options"}
+        assert named <= fields, function
+    with pytest.raises(InputTypeError, match="no_such_setting.*valid settings: model_type"):
+        refscore.BERTScorer(tiny_bert, 2, no_such_setting=1)
+    config = refscore.BERTScoreConfig(model_type=tiny_bert, num_layers=2, idf=list(REFS))
+    np.testing.assert_array_equal(refscore.BERTScorer(config=config).score(HYPS, REFS).f1,
+                                  refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2,
+                                                     idf=list(REFS)).f1)
+
+
+def test_score_from_statistics_loads_no_model(tiny_bert, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("the model was loaded")
+
+    monkeypatch.setattr(scorer, "load_model", refuse)
+    metric = BERTScoreMetric(model_type=tiny_bert, num_layers=2, idf_sentences=("a b", "c"))
+    stats = Statistics("bertscore", metric.config_hash, metric.columns, np.array([[0.5, 0.25, 0.3, 1.0]]), 1)
+    score = metric.score_from_statistics(stats)
+    assert (score.f1, score.precision, score.recall) == (0.3, 0.5, 0.25)
+    assert "layer:2" in score.signature and "idf:fixed-" in score.signature
+    assert score.hash.startswith(f"{tiny_bert}_L2_idf_version=")
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+        elif isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+    return names
+
+
+def test_imports_point_down():
+    assert not {m for m in _imported_modules(PACKAGE / "metrics" / "bertscore.py") if m.startswith("refscore.cli")}
+    for module in (PACKAGE / "_bertscore").glob("*.py"):
+        upward = {m for m in _imported_modules(module) if m.startswith(("refscore.metrics", "refscore.cli"))}
+        assert not upward, module.name
+
+
+@pytest.mark.parametrize("variable, default", [(packed.ATTENTION_KERNEL_ENV, False),
+                                               (packed.FIRST_LAYER_TABLES_ENV, True)])
+def test_compiled_pieces_switch(tiny_bert, monkeypatch, variable, default):
+    def enabled(encoder):
+        return encoder.attention_kernel if variable == packed.ATTENTION_KERNEL_ENV else encoder.first is not None
+
+    monkeypatch.delenv(variable, raising=False)
+    usual = refscore.BERTScorer(tiny_bert, 2, device="cpu")
+    assert enabled(usual._embedder.packed) is default
+    monkeypatch.setenv(variable, "0" if default else "1")
+    switched = refscore.BERTScorer(tiny_bert, 2, device="cpu")
+    assert enabled(switched._embedder.packed) is not default
+    np.testing.assert_allclose(switched.score(HYPS, REFS).f1, usual.score(HYPS, REFS).f1, atol=1e-6, rtol=0)
