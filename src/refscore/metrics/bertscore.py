@@ -194,10 +194,14 @@ class BERTScorer(_Scorer):
         (the per-component maximum over them is taken, as bert-score does); token-id sequences are accepted."""
         pairs = self.score_pairs(hypotheses, references, num_threads=num_threads, hyp_name=hyp_name,
                                  ref_name=ref_name)
-        f1 = float(np.mean(pairs.f1[self.num_layers] if self.all_layers else pairs.f1, dtype=np.float64))
-        return BERTScoreResult(metric="bertscore", score=f1, signature=str(self.signature(pairs.nrefs)),
-                               precision=pairs.precision, recall=pairs.recall, f1=pairs.f1,
-                               best_reference=pairs.best_reference, hash=self.hash, nrefs=pairs.nrefs,
+        headline = [values[self.num_layers] if self.all_layers else values
+                    for values in (pairs.f1, pairs.precision, pairs.recall)]
+        segments = {name: values.astype(np.float64)
+                    for name, values in zip(("bertscore", "bertscore_precision", "bertscore_recall"), headline)}
+        return BERTScoreResult(metric="bertscore", score=float(np.mean(headline[0], dtype=np.float64)),
+                               signature=str(self.signature(pairs.nrefs)), precision=pairs.precision,
+                               recall=pairs.recall, f1=pairs.f1, best_reference=pairs.best_reference, hash=self.hash,
+                               nrefs=pairs.nrefs, segments=segments,
                                statistics=statistics_of(pairs, config_hash_of(self.config, self.idf_label)))
 
 
