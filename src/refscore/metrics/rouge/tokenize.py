@@ -9,6 +9,8 @@ texts (the other tokenizers are in :mod:`~refscore.metrics.rouge.words`).
 """
 from __future__ import annotations
 
+import collections
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +41,10 @@ def intern_tokens(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]
     offsets."""
     offsets = np.zeros(len(sequences) + 1, dtype=np.int64)
     np.cumsum([len(s) for s in sequences], out=offsets[1:])
-    ids = np.fromiter((vocabulary.setdefault(token.item() if isinstance(token, np.generic) else token,
-                                             len(vocabulary))
-                       for sequence in sequences for token in sequence), dtype=np.uint32, count=int(offsets[-1]))
+    # A dict whose missing keys get the next id, filled by map() in C (numpy arrays as Python scalars, as .item()).
+    ids_of = collections.defaultdict(None, vocabulary)
+    ids_of.default_factory = ids_of.__len__
+    flat = itertools.chain.from_iterable(s.tolist() if isinstance(s, np.ndarray) else s for s in sequences)
+    ids = np.fromiter(map(ids_of.__getitem__, flat), dtype=np.uint32, count=int(offsets[-1]))
+    vocabulary.update(ids_of)
     return ids, offsets, vocabulary

@@ -14,6 +14,7 @@ newline-separated sentence on its own), each distinct text once.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import os
 import re
@@ -26,22 +27,31 @@ from refscore.metrics.rouge.config import TOKENIZERS, check_stemmer
 from refscore.tokenizers import EXTERNAL_TOKENIZERS, get_tokenizer, tokenize_texts, tokenizer_signature
 
 
-def _character_class(ranges: Sequence[tuple[int, int]]) -> str:
-    return "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in ranges)
+_CLASSES = (WORD_RANGES, SINGLE_RANGES, MARK_RANGES)
+_STARTS = tuple([lo for lo, _ in ranges] for ranges in _CLASSES)
 
 
-@functools.lru_cache(maxsize=1)
-def _token_pattern() -> re.Pattern[str]:
-    """A token: one SINGLE character or a run of WORD characters, each followed by any MARK characters."""
-    word, single, mark = map(_character_class, (WORD_RANGES, SINGLE_RANGES, MARK_RANGES))
-    return re.compile(f"[{single}][{mark}]*|[{word}][{word}{mark}]*")
+def _members(chars: set[str], which: int) -> str:
+    """The characters of ``chars`` in class ``which`` (0 word, 1 single, 2 mark), escaped for a regex set."""
+    ranges, starts = _CLASSES[which], _STARTS[which]
+    found = []
+    for ch in sorted(chars):
+        k = bisect.bisect_right(starts, ord(ch)) - 1
+        if k >= 0 and ord(ch) <= ranges[k][1]:
+            found.append(re.escape(ch))
+    return "".join(found)
 
 
-@functools.lru_cache(maxsize=1)
-def _kept_pattern() -> re.Pattern[str]:
-    """Non-ASCII characters the Unicode tokenizer keeps (letters, digits and marks of every script)."""
-    ranges = [(max(lo, 0x80), hi) for lo, hi in (*WORD_RANGES, *SINGLE_RANGES, *MARK_RANGES) if hi >= 0x80]
-    return re.compile(f"[{_character_class(ranges)}]")
+@functools.lru_cache(maxsize=64)
+def _token_pattern(chars: frozenset[str]) -> re.Pattern[str]:
+    """A token among texts made of ``chars``: one SINGLE character or a run of WORD characters, each followed by
+    any MARK characters. The sets hold only the characters present (a set of all ~700 ranges makes Python's
+    regex engine scan the ranges for every character)."""
+    word, single, mark = (_members(set(chars), which) for which in range(3))
+    marks = f"[{mark}]*" if mark else ""
+    alternatives = [f"[{single}]{marks}"] if single else []
+    alternatives += [f"[{word}](?:[{word}]|{marks[:-1]})*" if mark else f"[{word}]+"] if word else []
+    return re.compile("|".join(alternatives) or "(?!)")
 
 
 class UnicodeWordTokenizer:
@@ -50,25 +60,29 @@ class UnicodeWordTokenizer:
     script, each with the marks that follow it), then lowercased with ``str.lower``; with ``stemmer``, ASCII tokens
     longer than 3 characters are Porter-stemmed as rouge-score does (stemming is English-only)."""
 
+    #: Newlines separate tokens, so a text's tokens are its lines' tokens put together.
+    splits_at_newlines = True
+
     def __init__(self, stemmer: bool = False) -> None:
         self.stemmer = stemmer
-        self._pattern = _token_pattern()
         self._stems: dict[str, str] = {}
 
     def tokenize(self, text: str) -> list[str]:
-        tokens = [token.lower() for token in self._pattern.findall(text)]
+        return self.tokenize_many([text])[0]
+
+    def tokenize_many(self, texts: Sequence[str], num_threads: int = 1) -> list[list[str]]:
+        pattern = _token_pattern(frozenset("".join(texts)))
+        lists = [[token.lower() for token in pattern.findall(text)] for text in texts]
         if self.stemmer:
-            tokens = [self._stem(token) if len(token) > 3 and token.isascii() else token for token in tokens]
-        return tokens
+            lists = [[self._stem(token) if len(token) > 3 and token.isascii() else token for token in tokens]
+                     for tokens in lists]
+        return lists
 
     def _stem(self, token: str) -> str:
         stem = self._stems.get(token)
         if stem is None:
             stem = self._stems[token] = _rouge.porter_stem(token)
         return stem
-
-    def tokenize_many(self, texts: Sequence[str], num_threads: int = 1) -> list[list[str]]:
-        return [self.tokenize(text) for text in texts]
 
     def signature(self) -> str:
         return f"unicode-{UNICODE_VERSION}"
@@ -78,6 +92,8 @@ class SacrebleuWordTokenizer:
     """sacreBLEU's tokenizer ``name`` for ROUGE: ``tokenizer(text.rstrip()).split()``, each token lowercased
     (tokens are found on the original text, then compared case-insensitively as rouge-score does); on many texts
     every distinct one is tokenized once, on all threads."""
+
+    splits_at_newlines = False
 
     def __init__(self, name: str, spm_model: str | os.PathLike[str] | None = None) -> None:
         self.name = name
@@ -112,13 +128,16 @@ def tokenize_documents(tokenizer: UnicodeWordTokenizer | SacrebleuWordTokenizer,
     """The tokens of every text and, when ``sentence_texts`` is given (ROUGE-Lsum), of each non-empty line of
     ``sentence_texts[k]``, as rouge-score tokenizes them; each distinct string is tokenized once."""
     slot_of: dict[str, int] = {}
-    whole = [slot_of.setdefault(text, len(slot_of)) for text in texts]
     lines = None
     if sentence_texts is not None:
         lines = [[slot_of.setdefault(line, len(slot_of)) for line in text.split("\n") if line]
                  for text in sentence_texts]
+    from_lines = lines is not None and tokenizer.splits_at_newlines and sentence_texts == texts
+    whole = [] if from_lines else [slot_of.setdefault(text, len(slot_of)) for text in texts]
     tokens = tokenizer.tokenize_many(list(slot_of), num_threads)
     sentences = None if lines is None else [[tokens[slot] for slot in text] for text in lines]
+    if from_lines:     # the tokenizer never joins across a newline: the whole text's tokens are its lines'
+        return [[token for sentence in text for token in sentence] for text in sentences], sentences
     return [tokens[slot] for slot in whole], sentences
 
 
@@ -127,7 +146,9 @@ def dropped_share(texts: Sequence[str]) -> float:
     rouge-score's tokenizer drops): 0 for ASCII text."""
     if all(text.isascii() for text in texts):
         return 0.0
-    pattern = _kept_pattern()
-    dropped = sum(len(pattern.findall(text)) for text in texts if not text.isascii())
+    others = [text for text in texts if not text.isascii()]
+    kept = "".join(_members({ch for ch in "".join(others) if not ch.isascii()}, which) for which in range(3))
+    pattern = re.compile(f"[{kept}]" if kept else "(?!)")
+    dropped = sum(len(pattern.findall(text)) for text in others)
     non_space = sum(len("".join(text.split())) for text in texts)
     return dropped / non_space if non_space else 0.0
