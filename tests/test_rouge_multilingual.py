@@ -6,6 +6,7 @@ rouge-score's tokenizer on non-Latin text and the command line.
 from __future__ import annotations
 
 import json
+import pickle
 import sys
 import unicodedata
 import warnings
@@ -174,8 +175,10 @@ def test_spm_model_path_and_signature(tmp_path, monkeypatch, trained_model):
 
 @needs_ja
 def test_ja_mecab_signature_and_a_japanese_score():
-    result = refscore.rouge(["猫が好きです。"], ["犬が好きです。"], ("rouge1",), tokenizer="ja-mecab")
+    metric = ROUGE(types=("rouge1",), tokenizer="ja-mecab")
+    result = metric.corpus_score(["猫が好きです。"], ["犬が好きです。"])
     assert "tok:ja-mecab-0.996-IPA" in result.signature
+    assert pickle.loads(pickle.dumps(metric)).corpus_score(["猫が好きです。"], ["犬が好きです。"]) == result
     # 猫|が|好き|です|。 vs 犬|が|好き|です|。
     assert result["rouge1"].precision[0] == 4 / 5 and result["rouge1"].recall[0] == 4 / 5
 

@@ -191,9 +191,10 @@ class ROUGE(Metric):
         np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)), out=offsets[1:])
         return texts, b"".join(encoded), offsets
 
-    @functools.cached_property
+    @property
     def _word_tokenizer(self) -> Any:
-        """The tokenizer object of a tokenizer other than rouge-score's (see :mod:`~refscore.metrics.rouge.words`)."""
+        """The tokenizer object of a tokenizer other than rouge-score's (see :mod:`~refscore.metrics.rouge.words`;
+        not kept on the metric, which must stay picklable: MeCab's and SentencePiece's objects are cached there)."""
         return rouge_tokenizer(self.config.tokenizer, stemmer=self.config.stemmer, spm_model=self.config.spm_model)
 
     def _word_tokens(self, batch: Batch, num_threads: int | None, with_sentences: bool
