@@ -50,8 +50,9 @@ def _token_pattern(chars: frozenset[str]) -> re.Pattern[str]:
     word, single, mark = (_members(set(chars), which) for which in range(3))
     marks = f"[{mark}]*" if mark else ""
     alternatives = [f"[{single}]{marks}"] if single else []
-    alternatives += [f"[{word}](?:[{word}]|{marks[:-1]})*" if mark else f"[{word}]+"] if word else []
-    return re.compile("|".join(alternatives) or "(?!)")
+    if word:
+        alternatives.append(f"[{word}][{word}{mark}]*")
+    return re.compile("|".join(alternatives) or "(?!)")     # (?!) matches nothing: no letter or digit at all
 
 
 class UnicodeWordTokenizer:
