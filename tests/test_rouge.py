@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import pickle
 import re
-import unicodedata
 import warnings
 
 import numpy as np
@@ -137,53 +136,8 @@ def test_random_text_matches_rouge_score(corpus, stemmer):
     assert_same_as_peer(result, peer_scores(types, predictions, references, stemmer), types)
 
 
-_CJK = ((0x3040, 0x30FF), (0x31F0, 0x31FF), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF), (0xFF66, 0xFF9D),
-        (0x20000, 0x3134F))
-
-
-class PythonUnicodeTokenizer:
-    """The documented rules of tokenizer='unicode', written independently in Python."""
-
-    def __init__(self, use_stemmer):
-        self.stemmer = porter.PorterStemmer() if use_stemmer else None
-
-    def tokenize(self, text):
-        tokens, word = [], ""
-        for ch in text.lower():
-            category = unicodedata.category(ch)[0]
-            is_word = ch.isascii() and (ch.isalnum()) or (not ch.isascii() and category in "LNM")
-            single = not ch.isascii() and category in "LN" and any(lo <= ord(ch) <= hi for lo, hi in _CJK)
-            if is_word and not single:
-                word += ch
-                continue
-            if word:
-                tokens.append(word)
-                word = ""
-            if single:
-                tokens.append(ch)
-        if word:
-            tokens.append(word)
-        if self.stemmer:
-            tokens = [self.stemmer.stem(t) if t.isascii() and len(t) > 3 else t for t in tokens]
-        return tokens
-
-
-unicode_text = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40) | st.lists(
-    st.sampled_from(WORDS + ["日本語のテキスト", "ひらがな", "한국어 문장", "हिन्दी", "ไทย", "Ελληνικά", "١٢٣", "ﾃｽﾄ"]
-                    + SEPARATORS), max_size=30).map("".join)
-
-
-@settings(max_examples=150, deadline=None)
-@given(corpora(unicode_text, 2, 3), st.booleans())
-def test_unicode_tokenizer_matches_its_python_definition(corpus, stemmer):
-    predictions, references = corpus
-    result = refscore.rouge(predictions, references, TYPES, stemmer=stemmer, tokenizer="unicode")
-    peer = peer_scores(TYPES, predictions, references, tokenizer=PythonUnicodeTokenizer(stemmer))
-    assert_same_as_peer(result, peer, TYPES)
-
-
 def test_unicode_tokenizer_scores_chinese_and_warns_for_rouge_score_tokenizer():
-    with pytest.warns(RefscoreWarning, match=r"predictions\[0\].*tokenizer='unicode'") as caught:
+    with pytest.warns(RefscoreWarning, match=r"other scripts, 100% of .*tokenizer='unicode'") as caught:
         zero = refscore.rouge(["这是一个测试"], ["这是测试"], ("rouge1",))
     assert caught[0].filename == __file__  # points at the caller's line
     assert zero["rouge1"].fmeasure[0] == 0.0  # rouge-score's own result (anchors.md section 5)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -114,11 +114,17 @@ def command_line_result(metric: Metric, stats: Statistics, num_threads: int | No
 
 
 def _metric_options() -> dict[str, CliOption]:
-    """Every metric's flags, deduplicated by destination (a shared flag such as --lowercase sets all metrics)."""
+    """Every metric's flags, deduplicated by destination (a shared flag such as --lowercase sets all metrics); a
+    shared flag accepts the choices of every metric that has it (``--tokenize unicode`` is ROUGE's, ``intl``
+    BLEU's), and each selected metric's configuration then refuses a value it does not know, naming the flag."""
     options: dict[str, CliOption] = {}
     for name in REGISTRY:
         for option in get_metric_class(name).cli_options:
-            options.setdefault(option.dest, option)
+            first = options.setdefault(option.dest, option)
+            if first is not option and first.choices is not None and option.choices is not None:
+                merged = first.choices + tuple(c for c in option.choices if c not in first.choices)
+                helps = first.help if option.help in first.help else f"{first.help}; {option.help}"
+                options[option.dest] = replace(first, choices=merged, help=helps)
     return options
 
 

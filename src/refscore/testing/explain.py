@@ -15,10 +15,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
 from refscore._core._tokenize import encode_words_with_vocab
+from refscore.metrics.rouge.words import rouge_tokenizer
 from refscore.testing.checks import Check
 
 #: At most this many words or n-grams are listed.
@@ -96,11 +98,17 @@ def explain_gleu(check: Check, output: str, references: Sequence[str]) -> str:
     return f"every reference word is in the output; reference n-grams missing: {_quoted(_missing(reference, hyp, 2))}"
 
 
-def rouge_tokens(text: str, stemmer: bool = False, tokenizer: str = "rouge-score") -> list[str]:
-    """rouge-score's tokenization (lowercase ASCII letter/digit runs; Porter stems of tokens longer than 3 with
-    ``stemmer``); the ``unicode`` tokenizer is approximated by word characters (used for explanations only)."""
-    text = text.lower()
-    tokens = re.findall(r"\w+", text) if tokenizer == "unicode" else re.sub(r"[^a-z0-9]+", " ", text).split()
+def rouge_tokens(text: str, stemmer: bool = False, tokenizer: str = "rouge-score", spm_model: Any = None
+                 ) -> list[str]:
+    """ROUGE's tokens of ``text`` for explanations: rouge-score's tokenization (lowercase ASCII letter/digit runs;
+    Porter stems of tokens longer than 3 with ``stemmer``), or ROUGE's other tokenizers themselves.
+
+    >>> rouge_tokens("Cristóbal ran", tokenizer="unicode"), rouge_tokens("Cristóbal ran")
+    (['cristóbal', 'ran'], ['crist', 'bal', 'ran'])
+    """
+    if tokenizer != "rouge-score":
+        return rouge_tokenizer(tokenizer, stemmer=stemmer, spm_model=spm_model).tokenize(text)
+    tokens = re.sub(r"[^a-z0-9]+", " ", text.lower()).split()
     if stemmer:
         from nltk.stem import porter
 
@@ -138,8 +146,8 @@ def explain_rouge(check: Check, output: str, references: Sequence[str]) -> str:
     score = (f"{check.label} F {table[rouge_type][0]:.3f} (recall {table[f'{rouge_type}_recall'][0]:.3f}, "
              f"precision {table[f'{rouge_type}_precision'][0]:.3f})")
     reference_text = references[_best_reference(check, output, references)]
-    hyp = rouge_tokens(output, config.stemmer, config.tokenizer)
-    ref = rouge_tokens(reference_text, config.stemmer, config.tokenizer)
+    hyp = rouge_tokens(output, config.stemmer, config.tokenizer, config.spm_model)
+    ref = rouge_tokens(reference_text, config.stemmer, config.tokenizer, config.spm_model)
     if rouge_type in ("rougeL", "rougeLsum"):
         unmatched = [token for token, kept in zip(ref, lcs_mask(ref, hyp)) if not kept]
         what = "reference words outside the longest common subsequence"

@@ -7,17 +7,29 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 from refscore._checks import check_bool, check_choice, check_int, check_number, check_optional_int
 from refscore.errors import InputError
 from refscore.metrics.rouge.types import (DEFAULT_TYPES, ROUGE155_DEFAULT_TYPES, RougeType, parse_type, parse_types,
                                           split_types)
+from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS
 
-TOKENIZERS = ("rouge-score", "unicode")
+#: ROUGE's tokenizers: rouge-score's own (the default), the Unicode word tokenizer (letters, marks and digits of
+#: every script, Unicode 14.0.0) and sacreBLEU's MeCab and SentencePiece tokenizers (see docs/rouge.md).
+TOKENIZERS = ("rouge-score", "unicode", *EXTERNAL_TOKENIZERS)
 #: Sentence splitting for ROUGE-Lsum: "newline" (rouge-score's default), "builtin" (rules in
 #: refscore.metrics._sentences, no download), "nltk" (nltk.sent_tokenize, rouge-score's split_summaries=True).
 SPLITTERS = ("newline", "builtin", "nltk")
+
+
+def check_stemmer(stemmer: bool, tokenizer: str) -> None:
+    """Stemming is English-only: refuse it with sacreBLEU's tokenizers (Japanese, Korean, SentencePiece pieces)."""
+    if stemmer and tokenizer in EXTERNAL_TOKENIZERS:
+        raise InputError(f"stemmer=True cannot be used with tokenizer={tokenizer!r}: stemming is English-only (NLTK's "
+                         f"Porter stemmer, for tokenizer='rouge-score' and the ASCII words of 'unicode'); "
+                         f"use stemmer=False")
 
 
 def parse_splitter(value: Any) -> str:
@@ -37,8 +49,11 @@ class ROUGEConfig:
 
     ``types``: ROUGE types (``rouge<n>`` for any n >= 1 — rouge-score itself accepts single digits only —,
     ``rougeL``, ``rougeLsum``). ``stemmer``: NLTK Porter stemming of tokens longer than 3 characters.
-    ``tokenizer``: ``"rouge-score"`` (lowercase, ASCII ``[a-z0-9]`` runs) or ``"unicode"`` (letters, marks and
-    digits of every script; CJK ideographs and kana one token each). ``split_summaries``: how ROUGE-Lsum finds
+    ``tokenizer``: ``"rouge-score"`` (lowercase, ASCII ``[a-z0-9]`` runs), ``"unicode"`` (letters, marks and
+    digits of every script by Unicode 14.0.0's General Categories; CJK ideographs and kana one token each) or one
+    of sacreBLEU's ``ja-mecab``, ``ko-mecab``, ``flores101``/``spm``, ``flores200``, ``spBLEU-1K`` (tokens
+    lowercased; ``spm_model``: the SentencePiece model file instead of sacreBLEU's cached one); see
+    :mod:`~refscore.metrics.rouge.words`. ``split_summaries``: how ROUGE-Lsum finds
     sentences (see :data:`SPLITTERS`). ``w_weight``: the weight of ``rougeW`` (``f(k) = k ** w_weight``);
     ``skip_distance``: the largest gap of ``rougeS``/``rougeSU`` skip-bigrams (``None``: unlimited, ROUGE-S*).
     ``sentence_separator``: for token-id input, the id that ends a sentence (ROUGE-Lsum's sentences; it is no
@@ -52,11 +67,16 @@ class ROUGEConfig:
     w_weight: float = 1.2
     skip_distance: int | None = 4
     sentence_separator: int | None = None
+    spm_model: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "types", parse_types(self.types))
         object.__setattr__(self, "stemmer", check_bool(self.stemmer, "stemmer"))
         check_choice(self.tokenizer, "tokenizer", TOKENIZERS)
+        check_stemmer(self.stemmer, self.tokenizer)
+        if self.spm_model is not None and self.tokenizer not in SPM_MODELS:
+            raise InputError(f"spm_model is the SentencePiece model of tokenizer='flores101'/'spm'/'flores200'/"
+                             f"'spBLEU-1K', not of tokenizer={self.tokenizer!r}")
         object.__setattr__(self, "split_summaries", parse_splitter(self.split_summaries))
         object.__setattr__(self, "w_weight", check_number(self.w_weight, "w_weight", above=1,
                                                           hint="ROUGE-W's f(k) = k ** w_weight"))

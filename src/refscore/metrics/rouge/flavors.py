@@ -46,9 +46,12 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str | None =
     for ``"rouge155"``. ``types=None`` means the flavor's defaults: ``rouge1, rouge2, rougeL, rougeLsum`` for
     ``"rouge-score"``, ``ROUGE-1, ROUGE-2, ROUGE-L`` for ``"rouge155"`` (whose ROUGE-L is already summary-level,
     as rouge-score's rougeLsum; results are keyed by the names given, or by the flavor's names for its defaults).
-    ``tokenizer`` (``"rouge-score"`` or ``"unicode"``) and ``split_summaries`` (``False``/``"newline"``,
-    ``"builtin"``, ``True``/``"nltk"``) default to the flavor's defaults; further ``options`` go to the flavor's
-    configuration.
+    ``tokenizer``: ``"rouge-score"`` (the default: ASCII letters and digits only, as rouge-score), ``"unicode"``
+    (letters, marks and digits of every script, Unicode 14.0.0) or one of sacreBLEU's ``"ja-mecab"``,
+    ``"ko-mecab"``, ``"flores101"``/``"spm"``, ``"flores200"``, ``"spBLEU-1K"`` (``spm_model=PATH`` for the
+    SentencePiece model file); see docs/rouge.md, "ROUGE in every language". ``split_summaries``
+    (``False``/``"newline"``, ``"builtin"``, ``True``/``"nltk"``) defaults to the flavor's default; further
+    ``options`` go to the flavor's configuration.
     """
     cls = rouge_flavor(flavor)
     if types is None:  # the flavor's own defaults, so switching the flavor works without naming types

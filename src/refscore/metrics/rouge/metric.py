@@ -24,6 +24,7 @@ import numpy as np
 from refscore._core import _rouge
 from refscore._checks import check_num_threads
 from refscore._offsets import offsets_from_lengths
+from refscore._core._parallel import resolve_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, caller_stacklevel
 from refscore.metrics._sentences import nltk_sentences, split_sentences
@@ -31,7 +32,8 @@ from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
 from refscore.metrics.rouge.score import ROUGEScore
-from refscore.metrics.rouge.tokenize import intern_tokens, unicode_table
+from refscore.metrics.rouge.tokenize import NO_CLASSES, NO_CODE_POINTS, intern_tokens
+from refscore.metrics.rouge.words import dropped_share, rouge_tokenizer, tokenize_documents
 from refscore.metrics.rouge.types import EXTENDED_TYPES, parse_types, rouge_type_code
 
 
@@ -48,17 +50,6 @@ def _split_at(texts: Sequence[np.ndarray], separator: int) -> tuple[list[np.ndar
         wholes.append(np.delete(text, breaks) if len(breaks) else text)
         sentences.append([piece[piece != separator] for piece in np.split(text, breaks + 1)])
     return wholes, sentences
-
-
-def _text_name(index: int, batch: Batch) -> str:
-    n = len(batch)
-    if index < n:
-        return f"predictions[{index}]"
-    flat = index - n
-    segment = int(np.searchsorted(batch.ref_offsets, flat, side="right")) - 1
-    if batch.refs_per_segment[segment] == 1:
-        return f"references[{segment}]"
-    return f"references[{segment}][{flat - int(batch.ref_offsets[segment])}]"
 
 
 class ROUGE(Metric):
@@ -80,7 +71,13 @@ class ROUGE(Metric):
         CliOption(("--rouge-types",), "types", "comma-separated ROUGE types (default rouge1,rouge2,rougeL,rougeLsum; "
                   "rouge<n> for any n >= 1)", parse_types),
         CliOption(("--stemmer",), "stemmer", "ROUGE: Porter-stem tokens longer than 3 characters", bool),
-        CliOption(("--rouge-tokenizer",), "tokenizer", "ROUGE tokenizer (default rouge-score)", str, TOKENIZERS),
+        CliOption(("--tokenize", "-tok"), "tokenizer", "ROUGE: rouge-score (default), unicode, or sacreBLEU's "
+                  "ja-mecab, ko-mecab, flores101/spm, flores200, spBLEU-1K", str, TOKENIZERS),
+        CliOption(("--spm-model",), "spm_model",
+                  "SentencePiece model file for --tokenize flores101/spm/flores200/spBLEU-1K (default: sacreBLEU's "
+                  "cached copy in $SACREBLEU/models)"),
+        CliOption(("--rouge-tokenizer",), "tokenizer", "ROUGE tokenizer, overriding --tokenize for ROUGE only",
+                  str, TOKENIZERS),
         CliOption(("--split-summaries",), "split_summaries",
                   "ROUGE-Lsum sentences: newline (default), builtin (rule-based), nltk (needs punkt_tab)", str,
                   SPLITTERS),
@@ -118,7 +115,7 @@ class ROUGE(Metric):
             best[:, kernel_columns] = kernel_best
         extended_columns = [t for t in range(shape[1]) if t not in kernel_columns]
         if extended_columns:
-            ids, offsets = self._token_ids(batch)
+            ids, offsets = self._token_ids(batch, num_threads)
             hyp_texts = np.repeat(np.arange(len(batch)), batch.refs_per_segment)
             ref_texts = len(batch) + np.arange(len(batch.references))
             for t in extended_columns:
@@ -186,43 +183,56 @@ class ROUGE(Metric):
             texts = ["\n".join(s.replace("\n", " ") for s in split(text)) for text in texts]
         return texts
 
-    def _encode(self, batch: Batch) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """The batch's texts (the kernels lowercase them) and the Unicode class table."""
-        texts = self._texts(batch)
-        return (texts, *unicode_table(texts, self.config.tokenizer))
+    @property
+    def _word_tokenizer(self) -> Any:
+        """The tokenizer object of a tokenizer other than rouge-score's (see :mod:`~refscore.metrics.rouge.words`;
+        not kept on the metric, which must stay picklable: MeCab's and SentencePiece's objects are cached there)."""
+        return rouge_tokenizer(self.config.tokenizer, stemmer=self.config.stemmer, spm_model=self.config.spm_model)
+
+    def _word_tokens(self, batch: Batch, num_threads: int | None, with_sentences: bool
+                     ) -> tuple[list[list[str]], list[list[list[str]]] | None]:
+        """Tokens of predictions then references by a tokenizer other than rouge-score's, as rouge-score tokenizes
+        with a custom tokenizer: whole texts, and (ROUGE-Lsum) each non-empty line of the sentence-split texts."""
+        texts = batch.hypotheses + batch.references
+        sentence_texts = self._texts(batch) if with_sentences else None
+        return tokenize_documents(self._word_tokenizer, texts, sentence_texts, resolve_num_threads(num_threads))
 
     def _score_texts(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-        texts, keys, classes = self._encode(batch)
-        tokenizer = _rouge.TOKENIZERS[self.config.tokenizer]
-        counts, best, token_counts = _rouge.score_batch(
-            texts, batch.ref_offsets, self.type_codes, tokenizer, self.config.stemmer, keys, classes, num_threads)
-        if self.config.tokenizer == "rouge-score":
-            self._warn_dropped_text(batch, texts, token_counts)
+        if self.config.tokenizer != "rouge-score":
+            sequences, sentences = self._word_tokens(batch, num_threads, "rougeLsum" in self.config.types)
+            return self._score_ids(sequences, sentences, batch.ref_offsets, num_threads)
+        texts = self._texts(batch)   # the kernel lowercases them
+        counts, best, _ = _rouge.score_batch(texts, batch.ref_offsets, self.type_codes,
+                                             _rouge.TOKENIZERS["rouge-score"], self.config.stemmer, NO_CODE_POINTS,
+                                             NO_CLASSES, num_threads)
+        self._warn_dropped_text(texts)
         return counts, best
 
-    def _token_ids(self, batch: Batch) -> tuple[np.ndarray, np.ndarray]:
+    def _token_ids(self, batch: Batch, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
         """Interned token ids (CSR) of predictions then references, tokenized (and stemmed) as the kernels do."""
         if batch.is_token_ids:
             ids, offsets, _ = intern_tokens(self._id_texts(batch)[0], {})
             return ids, offsets
-        texts, keys, classes = self._encode(batch)
-        tokens = _rouge.tokenize_texts(texts, _rouge.TOKENIZERS[self.config.tokenizer], self.config.stemmer, keys,
-                                       classes)
+        if self.config.tokenizer != "rouge-score":
+            tokens = self._word_tokens(batch, num_threads, False)[0]
+        else:
+            tokens = _rouge.tokenize_texts(self._texts(batch), _rouge.TOKENIZERS["rouge-score"],
+                                           self.config.stemmer, NO_CODE_POINTS, NO_CLASSES)
         ids, token_offsets, _ = intern_tokens(tokens, {})
         return ids, token_offsets
 
     @staticmethod
-    def _warn_dropped_text(batch: Batch, texts: list[str], token_counts: np.ndarray) -> None:
-        if token_counts.all():
-            return
-        dropped = [k for k in np.flatnonzero(token_counts == 0).tolist()
-                   if any(ch.isalnum() for ch in texts[k])]
-        if dropped:
+    def _warn_dropped_text(texts: list[str]) -> None:
+        """Warn (once per call) when rouge-score's tokenizer drops most of the batch: over half of its non-space
+        characters are letters, digits or marks outside ASCII."""
+        share = dropped_share(texts)
+        if share > 0.5:
             warnings.warn(
-                f"{len(dropped)} text(s), first {_text_name(dropped[0], batch)}, contain letters or digits but no "
-                f"token for tokenizer='rouge-score' (it keeps ASCII a-z and 0-9 only), so they score 0; use "
-                f"tokenizer='unicode' for text in other scripts", RefscoreWarning,
-                stacklevel=caller_stacklevel())
+                f"tokenizer='rouge-score' (rouge-score's default: ASCII a-z and 0-9 only) drops the letters, digits "
+                f"and marks of other scripts, {share:.0%} of the non-space characters of these texts, so their "
+                f"ROUGE is meaningless; "
+                f"use tokenizer='unicode' (letters and digits of every script) or a sacreBLEU tokenizer "
+                f"('ja-mecab', 'ko-mecab', 'flores200', ...)", RefscoreWarning, stacklevel=caller_stacklevel())
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
@@ -265,6 +275,14 @@ class ROUGE(Metric):
                           types=self.config.types, precision=precision, recall=recall, fmeasure=fmeasure,
                           documents=int(documents), statistics=stats, best_reference=best_reference)
 
+    @functools.cached_property
+    def _tokenizer_signature(self) -> str:
+        """``rouge-score``, ``unicode-14.0.0`` (the pinned Unicode version) or sacreBLEU's own field of its
+        tokenizer (``ja-mecab-0.996-IPA``, ``flores200``, ...)."""
+        if self.config.tokenizer == "rouge-score":
+            return "rouge-score"
+        return self._word_tokenizer.signature()
+
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config
         return Signature({
@@ -272,7 +290,7 @@ class ROUGE(Metric):
             "flavor": self.flavor,
             "types": ",".join(config.types),
             "stem": "yes" if config.stemmer else "no",
-            "tok": config.tokenizer,
+            "tok": self._tokenizer_signature,
             "split": config.split_summaries,
             **({"w": f"{config.w_weight:g}"} if "rougeW" in config.types else {}),
             **({"skip": "*" if config.skip_distance is None else str(config.skip_distance)}

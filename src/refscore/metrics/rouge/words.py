@@ -1,0 +1,155 @@
+"""ROUGE's tokenizers for every language: ``"unicode"`` (letters, marks and digits of every script, by the frozen
+Unicode 14.0.0 classes of :mod:`~refscore.metrics.rouge._unicode_words`) and sacreBLEU's ``ja-mecab``,
+``ko-mecab``, ``flores101``/``spm``, ``flores200`` and ``spBLEU-1K`` (:mod:`refscore.tokenizers`).
+
+Each is an object with rouge-score's tokenizer interface (``tokenize(text) -> list[str]``), so
+``rouge_scorer.RougeScorer(types, tokenizer=rouge_tokenizer("unicode"))`` gives rouge-score's numbers for the same
+tokens; :func:`tokenize_documents` tokenizes a batch as rouge-score does (whole texts; for ROUGE-Lsum each
+newline-separated sentence on its own), each distinct text once.
+
+>>> rouge_tokenizer("unicode").tokenize("Ünïcode, हिन्दी और ไทย: 日本語 2024!")
+['ünïcode', 'हिन्दी', 'और', 'ไทย', '日', '本', '語', '2024']
+>>> rouge_tokenizer("unicode", stemmer=True).tokenize("running तेज़")
+['run', 'तेज़']
+"""
+from __future__ import annotations
+
+import bisect
+import functools
+import os
+import re
+from collections.abc import Sequence
+
+from refscore._core import _rouge
+from refscore.errors import InputError
+from refscore.metrics.rouge._unicode_words import MARK_RANGES, SINGLE_RANGES, UNICODE_VERSION, WORD_RANGES
+from refscore.metrics.rouge.config import TOKENIZERS, check_stemmer
+from refscore.tokenizers import EXTERNAL_TOKENIZERS, get_tokenizer, tokenize_texts, tokenizer_signature
+
+
+_CLASSES = (WORD_RANGES, SINGLE_RANGES, MARK_RANGES)
+_STARTS = tuple([lo for lo, _ in ranges] for ranges in _CLASSES)
+
+
+def _members(chars: set[str], which: int) -> str:
+    """The characters of ``chars`` in class ``which`` (0 word, 1 single, 2 mark), escaped for a regex set."""
+    ranges, starts = _CLASSES[which], _STARTS[which]
+    found = []
+    for ch in sorted(chars):
+        k = bisect.bisect_right(starts, ord(ch)) - 1
+        if k >= 0 and ord(ch) <= ranges[k][1]:
+            found.append(re.escape(ch))
+    return "".join(found)
+
+
+@functools.lru_cache(maxsize=64)
+def _token_pattern(chars: frozenset[str]) -> re.Pattern[str]:
+    """A token among texts made of ``chars``: one SINGLE character or a run of WORD characters, each followed by
+    any MARK characters. The sets hold only the characters present (a set of all ~700 ranges makes Python's
+    regex engine scan the ranges for every character)."""
+    word, single, mark = (_members(set(chars), which) for which in range(3))
+    marks = f"[{mark}]*" if mark else ""
+    alternatives = [f"[{single}]{marks}"] if single else []
+    if word:
+        alternatives.append(f"[{word}][{word}{mark}]*")
+    return re.compile("|".join(alternatives) or "(?!)")     # (?!) matches nothing: no letter or digit at all
+
+
+class UnicodeWordTokenizer:
+    """``tokenizer="unicode"``: tokens are found on the original text by the Unicode 14.0.0 classes of
+    :mod:`~refscore.metrics.rouge._unicode_words` (a CJK ideograph or kana, or a run of letters and digits of any
+    script, each with the marks that follow it), then lowercased with ``str.lower``; with ``stemmer``, ASCII tokens
+    longer than 3 characters are Porter-stemmed as rouge-score does (stemming is English-only)."""
+
+    #: Newlines separate tokens, so a text's tokens are its lines' tokens put together.
+    splits_at_newlines = True
+
+    def __init__(self, stemmer: bool = False) -> None:
+        self.stemmer = stemmer
+        self._stems: dict[str, str] = {}
+
+    def tokenize(self, text: str) -> list[str]:
+        return self.tokenize_many([text])[0]
+
+    def tokenize_many(self, texts: Sequence[str], num_threads: int = 1) -> list[list[str]]:
+        pattern = _token_pattern(frozenset("".join(texts)))
+        lists = [[token.lower() for token in pattern.findall(text)] for text in texts]
+        if self.stemmer:
+            lists = [[self._stem(token) if len(token) > 3 and token.isascii() else token for token in tokens]
+                     for tokens in lists]
+        return lists
+
+    def _stem(self, token: str) -> str:
+        stem = self._stems.get(token)
+        if stem is None:
+            stem = self._stems[token] = _rouge.porter_stem(token)
+        return stem
+
+    def signature(self) -> str:
+        return f"unicode-{UNICODE_VERSION}"
+
+
+class SacrebleuWordTokenizer:
+    """sacreBLEU's tokenizer ``name`` for ROUGE: ``tokenizer(text.rstrip()).split()``, each token lowercased
+    (tokens are found on the original text, then compared case-insensitively as rouge-score does); on many texts
+    every distinct one is tokenized once, on all threads."""
+
+    splits_at_newlines = False
+
+    def __init__(self, name: str, spm_model: str | os.PathLike[str] | None = None) -> None:
+        self.name = name
+        self.spm_model = spm_model
+        self._tokenizer = get_tokenizer(name, spm_model=spm_model)
+
+    def tokenize(self, text: str) -> list[str]:
+        return self._tokenizer(text.rstrip()).lower().split()
+
+    def tokenize_many(self, texts: Sequence[str], num_threads: int = 1) -> list[list[str]]:
+        lines = tokenize_texts(self.name, texts, num_threads=num_threads, spm_model=self.spm_model)
+        return [line.lower().split() for line in lines]
+
+    def signature(self) -> str:
+        return tokenizer_signature(self.name, spm_model=self.spm_model)
+
+
+def rouge_tokenizer(name: str, *, stemmer: bool = False, spm_model: str | os.PathLike[str] | None = None
+                    ) -> UnicodeWordTokenizer | SacrebleuWordTokenizer:
+    """The tokenizer object of ROUGE tokenizer ``name`` (not ``"rouge-score"``, which runs in the kernel)."""
+    if name == "unicode":
+        return UnicodeWordTokenizer(stemmer)
+    if name not in EXTERNAL_TOKENIZERS:
+        raise InputError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {name!r}")
+    check_stemmer(stemmer, name)
+    return SacrebleuWordTokenizer(name, spm_model)
+
+
+def tokenize_documents(tokenizer: UnicodeWordTokenizer | SacrebleuWordTokenizer, texts: Sequence[str],
+                       sentence_texts: Sequence[str] | None, num_threads: int
+                       ) -> tuple[list[list[str]], list[list[list[str]]] | None]:
+    """The tokens of every text and, when ``sentence_texts`` is given (ROUGE-Lsum), of each non-empty line of
+    ``sentence_texts[k]``, as rouge-score tokenizes them; each distinct string is tokenized once."""
+    slot_of: dict[str, int] = {}
+    lines = None
+    if sentence_texts is not None:
+        lines = [[slot_of.setdefault(line, len(slot_of)) for line in text.split("\n") if line]
+                 for text in sentence_texts]
+    from_lines = lines is not None and tokenizer.splits_at_newlines and sentence_texts == texts
+    whole = [] if from_lines else [slot_of.setdefault(text, len(slot_of)) for text in texts]
+    tokens = tokenizer.tokenize_many(list(slot_of), num_threads)
+    sentences = None if lines is None else [[tokens[slot] for slot in text] for text in lines]
+    if from_lines:     # the tokenizer never joins across a newline: the whole text's tokens are its lines'
+        return [[token for sentence in text for token in sentence] for text in sentences], sentences
+    return [tokens[slot] for slot in whole], sentences
+
+
+def dropped_share(texts: Sequence[str]) -> float:
+    """The share of the non-space characters of ``texts`` that are letters, digits or marks outside ASCII (which
+    rouge-score's tokenizer drops): 0 for ASCII text."""
+    if all(text.isascii() for text in texts):
+        return 0.0
+    others = [text for text in texts if not text.isascii()]
+    kept = "".join(_members({ch for ch in "".join(others) if not ch.isascii()}, which) for which in range(3))
+    pattern = re.compile(f"[{kept}]" if kept else "(?!)")
+    dropped = sum(len(pattern.findall(text)) for text in others)
+    non_space = sum(len("".join(text.split())) for text in texts)
+    return dropped / non_space if non_space else 0.0
