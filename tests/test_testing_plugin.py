@@ -2,6 +2,7 @@
 section, [tool.refscore] configuration, the baseline gate, reports, and BERTScore loaded once per session."""
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import xml.etree.ElementTree as ElementTree
 
@@ -16,8 +17,17 @@ import refscore.testing.run  # noqa: F401
 
 pytest_plugins = ["pytester"]
 
+
+def _entry_point_installed() -> bool:
+    """Whether an installed refscore registers the plugin through its ``pytest11`` entry point (then pytest loads
+    it in every run, and naming it with ``-p`` as well would register it twice)."""
+    return any(entry.value == "refscore.testing.pytest_plugin"
+               for entry in importlib.metadata.entry_points(group="pytest11"))
+
+
 # (the plugin module is imported above, so pytest cannot rewrite its asserts: it has none; silence the warning)
-PLUGIN = ("-p", "refscore.testing.pytest_plugin", "-W", "ignore::pytest.PytestAssertRewriteWarning")
+PLUGIN = (() if _entry_point_installed() else ("-p", "refscore.testing.pytest_plugin")) + (
+    "-W", "ignore::pytest.PytestAssertRewriteWarning")
 REFERENCES = [f"the report number {i} says that sales rose by {i} percent in the north region" for i in range(30)]
 
 

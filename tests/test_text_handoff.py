@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refscore
-import refscore.metrics.rouge
 from refscore._core import _rouge, _tokenize
 from refscore._core._chrf import SPACE_PYTHON, chrf_statistics
 from refscore._core._tokenize import UNICODE_TABLE_VERSIONS, _prepared_text
@@ -29,8 +28,11 @@ ANY_TEXT = st.text(alphabet=st.characters(exclude_categories=()), max_size=40)
 
 
 def rouge_unicode_tokens(texts: list[str]) -> list[list[str]]:
+    """The ROUGE kernel's class-table tokenizer, every non-ASCII letter, number and mark a word character: the
+    kernel lowercases before it classifies, so its tokens show whether its lowercasing is Python's."""
     keys = _rouge.distinct_code_points(texts)
-    classes = refscore.metrics.rouge.unicode_classes(keys)
+    classes = np.array([_rouge.CLASS_WORD if unicodedata.category(chr(cp))[0] in "LNM" else _rouge.CLASS_SEPARATOR
+                        for cp in keys.tolist()], dtype=np.uint8)
     return _rouge.tokenize_texts(texts, _rouge.TOKENIZERS["unicode"], False, keys, classes)
 
 
