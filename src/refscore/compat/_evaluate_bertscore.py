@@ -11,7 +11,7 @@ from typing import Any
 
 from refscore._bertscore.models import resolve_model_type
 from refscore._bertscore.scorer import BERTScorer
-from refscore.compat.bert_score import peer_config
+from refscore.compat.bert_score.score import peer_config
 from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule
 from refscore.errors import InputError
