@@ -66,3 +66,17 @@ def progress_bar(total: int, description: str, enabled: bool | None = None, expe
     except ImportError:  # tqdm is a dependency; a broken install should cost the bar, not the result
         return _NoBar()
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def close_open_bars() -> None:
+    """Close every bar still open, as after an interrupted run: each clears its line (bars do not stay), so a
+    message written next starts on a line of its own instead of after a half-drawn bar.
+
+    >>> close_open_bars()   # nothing open: nothing happens
+    """
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return
+    for bar in list(getattr(tqdm, "_instances", ())):
+        bar.close()

@@ -22,6 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from refscore._progress import close_open_bars
 from refscore.cli.exit_codes import ExitCode
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
@@ -61,6 +62,7 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
             return code
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C during the clean-up ends it at once
+            close_open_bars()  # the message goes on a line of its own, not after a half-drawn bar
             _report(INTERRUPTED_MESSAGE)
             return ExitCode.INTERRUPTED
         except BrokenPipeError:
