@@ -17,6 +17,8 @@ from typing import Any
 
 #: Runs expected to take longer than this many seconds show a bar when ``enabled`` is None.
 AUTO_MIN_SECONDS = 2.0
+#: Whether this process has drawn a bar (see :func:`close_open_bars`).
+_shown = False
 
 
 class _NoBar:
@@ -65,18 +67,23 @@ def progress_bar(total: int, description: str, enabled: bool | None = None, expe
         from tqdm.auto import tqdm
     except ImportError:  # tqdm is a dependency; a broken install should cost the bar, not the result
         return _NoBar()
+    global _shown
+    _shown = True
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
-def close_open_bars() -> None:
-    """Close every bar still open, as after an interrupted run: each clears its line (bars do not stay), so a
-    message written next starts on a line of its own instead of after a half-drawn bar.
+def close_open_bars() -> bool:
+    """Close every bar still open, as after an interrupted run (each clears its line: bars do not stay); returns
+    whether this process has drawn a bar at all, so that the caller can start its message on a fresh line (a bar
+    caught half-drawn, e.g. interrupted while it was being set up, may not be among the open ones).
 
-    >>> close_open_bars()   # nothing open: nothing happens
+    >>> close_open_bars() in (True, False)
+    True
     """
     try:
         from tqdm import tqdm
     except ImportError:
-        return
+        return _shown
     for bar in list(getattr(tqdm, "_instances", ())):
         bar.close()
+    return _shown

@@ -62,8 +62,8 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
             return code
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C during the clean-up ends it at once
-            close_open_bars()  # the message goes on a line of its own, not after a half-drawn bar
-            _report(INTERRUPTED_MESSAGE)
+            # the message goes on a line of its own, never after a half-drawn bar
+            _report(("\n" if close_open_bars() else "") + INTERRUPTED_MESSAGE)
             return ExitCode.INTERRUPTED
         except BrokenPipeError:
             _silence_stdout()
