@@ -2,15 +2,18 @@
 pairs sampled from the WMT22 system outputs.
 
     python benchmarks/bench_distributed.py [--pairs 10000000] [--cpus 2] [--metrics bleu] [--workdir /tmp]
+                                           [--single-core-pairs 1000000] [--totals]
 
 Writes a JSON Lines file of ``--pairs`` (hypothesis, references) records drawn with a fixed seed from every WMT22
 system output and its references, then times (wall clock, one run each):
 
 - the single-process stream (``refscore.distributed.stream.stream_scores``, the local engine of ``refscore score``
-  for large files) with 1 thread and with ``--cpus`` threads;
+  for large files) with ``--cpus`` threads on all pairs, and with 1 thread on the first ``--single-core-pairs``
+  (the per-core throughput, without a second full pass);
 - ``refscore.distributed.statistics`` on ``ray.init(num_cpus=--cpus)``: Ray Data reads, scores and returns every
   segment's statistics, the driver orders, checks and merges them;
-- ``refscore.distributed.corpus_scores`` on the same Ray: only per-batch column totals travel (integer metrics);
+- with ``--totals``, ``refscore.distributed.corpus_scores`` on the same Ray: only per-batch column totals travel
+  (integer metrics);
 - the driver's merge alone (ordering, span checks, building Statistics) on the same number of rows.
 
 It prints throughputs (pairs/s), the Ray run against the single-process runs (overhead = how much of the ideal
@@ -122,6 +125,9 @@ def main() -> None:
     parser.add_argument("--cpus", type=int, default=2)
     parser.add_argument("--metrics", default="bleu", help="comma-separated metric names")
     parser.add_argument("--workdir", type=Path, default=Path("/tmp"))
+    parser.add_argument("--single-core-pairs", type=int, default=1_000_000,
+                        help="pairs of the 1-thread run (the per-core throughput)")
+    parser.add_argument("--totals", action="store_true", help="also time corpus_scores (column totals only)")
     args = parser.parse_args()
 
     import ray
@@ -139,8 +145,13 @@ def main() -> None:
     print(f"{args.pairs:,} pairs sampled from WMT22 ({size / 2**20:.0f} MiB), metrics {args.metrics}, "
           f"{args.cpus} CPUs, {os.cpu_count()} cores on this machine")
 
-    local1, result1 = timed(lambda: stream_scores(str(path), metrics, num_threads=1))
-    localn, _ = timed(lambda: stream_scores(str(path), metrics, num_threads=args.cpus))
+    head = args.workdir / f"refscore_bench_{args.pairs}_head{args.single_core_pairs}.jsonl"
+    core_pairs = min(args.single_core_pairs, args.pairs)
+    with open(path, "rb") as source, open(head, "wb") as target:
+        target.writelines(source.readline() for _ in range(core_pairs))
+    local1, _ = timed(lambda: stream_scores(str(head), metrics, num_threads=1))
+    head.unlink()
+    localn, result1 = timed(lambda: stream_scores(str(path), metrics, num_threads=args.cpus))
     ray.init(num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
     ray.data.DataContext.get_current().enable_progress_bars = False
     warm = args.workdir / "refscore_bench_warm.jsonl"
@@ -149,17 +160,19 @@ def main() -> None:
     rd.statistics(str(warm), metrics)  # starts the worker processes, outside the timed runs
     with WorkerMemory() as memory:
         on_ray, merged = timed(lambda: rd.statistics(str(path), metrics))
-    totals_time, totals = timed(lambda: rd.corpus_scores(str(path), metrics))
+    totals_time, totals = timed(lambda: rd.corpus_scores(str(path), metrics)) if args.totals else (None, None)
     ray.shutdown()
     scores = merged.scores()[str(path)]
     exact = all(scores[m.name] == result1.scores[str(path)][m.name] for m in metrics)
     columns = sum(len(merged.of(m).columns) for m in metrics)
-    print(f"single process, 1 thread : {local1:8.1f} s  {args.pairs / local1:12,.0f} pairs/s")
+    print(f"single process, 1 thread : {local1:8.1f} s  {core_pairs / local1:12,.0f} pairs/s "
+          f"(first {core_pairs:,} pairs)")
     print(f"single process, {args.cpus} threads: {localn:8.1f} s  {args.pairs / localn:12,.0f} pairs/s")
     print(f"ray, {args.cpus} CPUs            : {on_ray:8.1f} s  {args.pairs / on_ray:12,.0f} pairs/s")
-    print(f"ray, {args.cpus} CPUs, totals only: {totals_time:8.1f} s  {args.pairs / totals_time:12,.0f} pairs/s "
-          f"(corpus_scores; equal: {totals[str(path)] == result1.scores[str(path)]})")
-    ideal = args.cpus * args.pairs / local1
+    if totals_time is not None:
+        print(f"ray, {args.cpus} CPUs, totals only: {totals_time:8.1f} s  {args.pairs / totals_time:12,.0f} pairs/s "
+              f"(corpus_scores; equal: {totals[str(path)] == result1.scores[str(path)]})")
+    ideal = args.cpus * core_pairs / local1
     print(f"ray / single process ({args.cpus} threads): {localn / on_ray:.2f}x throughput; "
           f"ray overhead against {args.cpus} x one core: {1 - (args.pairs / on_ray) / ideal:.0%}")
     workers = sorted(memory.peak.values())

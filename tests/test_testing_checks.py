@@ -60,6 +60,13 @@ def test_bleu_bands_are_the_documented_defaults():
     assert Check("rougeL", bands={"good": 0.5, "poor": 0.0}).band(0.7) == "good"
 
 
+@pytest.mark.parametrize("check", [Check("bleu"), Check("ter", bands={"close": 0.2, "fair": 0.5, "far": 1.0}),
+                                   Check("rougeL"), Check("chrf", bands={"good": 0.5, "poor": 0.0})])
+def test_bands_of_many_scores_is_band_of_each(check):
+    scores = [0.0, 0.2, 0.29, 0.3, 0.5, 0.59, 0.6, 0.61, 1.0, 1.7, float("nan")]
+    assert check.bands_of(scores) == [check.band(s) for s in scores]
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"metric": "bleu", "threshold": 30}, r"threshold 30 is outside BLEU's range \[0, 1\].*did you mean 0.3"),
     ({"metric": "ter", "threshold": -0.1}, r"outside TER's range"),

@@ -200,6 +200,23 @@ class Check:
                 return label
         return self.bands[-1][0] if self.bands else None
 
+    def bands_of(self, scores: Any) -> list[str | None]:
+        """The band label of every score, as :meth:`band` gives it, one array pass per band.
+
+        >>> Check("bleu").bands_of([0.7, 0.4, 0.1])
+        ['very strong overlap', 'moderate overlap', 'low overlap']
+        """
+        values = np.asarray(scores, dtype=np.float64)
+        if not self.bands:
+            return [None] * len(values)
+        labels = np.full(len(values), self.bands[-1][0], dtype=object)
+        unassigned = np.ones(len(values), dtype=bool)
+        for label, bound in self.bands:
+            hit = unassigned & (values >= bound if self.higher_is_better else values <= bound)
+            labels[hit] = label
+            unassigned &= ~hit
+        return labels.tolist()
+
 
 def as_checks(checks: Any) -> list[Check]:
     """Checks from a :class:`Check`, a metric name, a list of either, or a mapping name -> threshold."""

@@ -208,7 +208,7 @@ def _score_check(check: Check, outputs: list[str], references: list[list[str]], 
             for index in chosen:
                 explanations[index] = explain(check, outputs[index], references[index])
                 bar.update(1)
-    return CheckOutcome(check, scores, passed, [check.band(float(s)) for s in scores], reasons, explanations,
+    return CheckOutcome(check, scores, passed, check.bands_of(scores), reasons, explanations,
                         stats.nrefs)
 
 
