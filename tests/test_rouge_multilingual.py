@@ -239,3 +239,16 @@ def test_command_line_tokenize_reaches_rouge_and_keeps_bleu(tmp_path, capsys):
     assert "tok:unicode-14.0.0" in scores["rouge"]["signature"]
     code, _, err = run("-m", "rouge", "--tokenize", "ja-mecab", "--stemmer")
     assert code == ExitCode.BAD_INPUT and "English-only" in err
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab \t\n\x1c\x85\xa0\u3000домé\u0301\u2028日本x1.,", max_size=12), max_size=6))
+def test_dropped_share_is_the_share_of_non_ascii_letters_digits_and_marks_among_non_space_characters(texts):
+    from refscore.metrics.rouge.words import dropped_share
+
+    def kept_by_unicode(ch):
+        return not ch.isascii() and unicodedata.category(ch)[0] in "LNM"
+
+    non_space = sum(not ch.isspace() for text in texts for ch in text)
+    dropped = sum(kept_by_unicode(ch) for text in texts for ch in text)
+    assert dropped_share(texts) == pytest.approx(dropped / non_space if non_space else 0.0, abs=0, rel=1e-15)

@@ -110,6 +110,10 @@ def _field(record: Mapping[str, Any], name: str, alias: str, where: str) -> tupl
 
 def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
     """A :class:`TestCase` from one record; ``where`` ("cases.jsonl: line 3") prefixes every error."""
+    if record.__class__ is dict and len(record) == 2:   # the common record: just the two texts
+        actual, expected = record.get("actual_output"), record.get("expected_output")
+        if actual.__class__ is str and expected.__class__ is str:
+            return TestCase(actual, expected, source=where)
     if not isinstance(record, Mapping):
         raise InputTypeError(f"{where}: expected an object with 'actual_output' and 'expected_output', got "
                              f"{type(record).__name__}")
