@@ -17,8 +17,9 @@ import argparse
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
+
+from _timing import best_time
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data" / "wmt22"
@@ -45,17 +46,6 @@ def current_rss_mib() -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
-
-
-def best_time(function, repeat: int) -> tuple[float, float, object]:
-    """Best wall-clock and best CPU time (this process, all threads) of ``repeat`` calls, and the result."""
-    best_wall, best_cpu, result = float("inf"), float("inf"), None
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        result = function()
-        best_wall = min(best_wall, time.perf_counter() - wall)
-        best_cpu = min(best_cpu, time.process_time() - cpu)
-    return best_wall, best_cpu, result
 
 
 def bench_pair(pair: str, peer_systems: int, repeat: int) -> None:

@@ -11,12 +11,13 @@ of the process (single thread; robust when the machine is shared) and as wall-cl
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
 from sacrebleu.metrics.bleu import _get_tokenizer
 
 from refscore._core._tokenize import encode_words, encode_words_with_vocab
+
+from _timing import best_time
 
 CASES = [  # (tokenizer, language pair, lowercase)
     ("13a", "en-de", False),
@@ -44,17 +45,6 @@ def clear_caches(tokenizer) -> None:
             type(obj).__call__.cache_clear()
 
 
-def best_times(function, repeat: int) -> tuple[float, float]:
-    """Best wall-clock and best CPU time (all threads of the process) over ``repeat`` runs."""
-    walls, cpus = [], []
-    for _ in range(repeat):
-        wall, cpu = time.perf_counter(), time.process_time()
-        function()
-        cpus.append(time.process_time() - cpu)
-        walls.append(time.perf_counter() - wall)
-    return min(walls), min(cpus)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -74,9 +64,9 @@ def main() -> None:
             clear_caches(tokenizer)
             return [tokenizer((line.lower() if lowercase else line).rstrip()).split() for line in lines]
 
-        peer_wall, peer_cpu = best_times(sacrebleu_tokens, args.repeat)
-        one_wall, one_cpu = best_times(lambda: encode_words(lines, name, lowercase, 1), args.repeat)
-        two_wall, _ = best_times(lambda: encode_words(lines, name, lowercase, 2), args.repeat)
+        peer_wall, peer_cpu, _ = best_time(sacrebleu_tokens, args.repeat)
+        one_wall, one_cpu, _ = best_time(lambda: encode_words(lines, name, lowercase, 1), args.repeat)
+        two_wall, _, _ = best_time(lambda: encode_words(lines, name, lowercase, 2), args.repeat)
         ids, offsets, vocab = encode_words_with_vocab(lines, name, lowercase, 1)
         expected = sacrebleu_tokens()
         agree = all([vocab[k] for k in ids[offsets[i]:offsets[i + 1]]] == expected[i] for i in range(len(lines)))

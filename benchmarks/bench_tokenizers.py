@@ -23,9 +23,7 @@ import io
 import logging
 import os
 import tempfile
-import time
 from pathlib import Path
-from typing import Any, Callable
 
 from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 from sacrebleu.tokenizers import tokenizer_spm as sacrebleu_spm
@@ -33,6 +31,8 @@ from sacrebleu.tokenizers import tokenizer_spm as sacrebleu_spm
 import refscore
 from refscore import BLEU
 from refscore.tokenizers import sacrebleu_models_dir, sentencepiece_model_file, tokenize_texts
+
+from _timing import best_time
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt22" / "en-ja"
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -42,18 +42,6 @@ def read_segments(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     return lines[:-1] if text.endswith("\n") else lines
-
-
-def timed(function: Callable[[], Any], repeat: int) -> tuple[float, float, Any]:
-    """Best wall and best process-CPU seconds over ``repeat`` runs, and the last result."""
-    wall = cpu = float("inf")
-    result = None
-    for _ in range(repeat):
-        start, start_cpu = time.perf_counter(), time.process_time()
-        result = function()
-        wall = min(wall, time.perf_counter() - start)
-        cpu = min(cpu, time.process_time() - start_cpu)
-    return wall, cpu, result
 
 
 def use_flores200_model(systems: dict[str, list[str]], reference: list[str]) -> str:
@@ -100,11 +88,11 @@ def benchmark(tokenize: str, label: str, systems: dict[str, list[str]], referenc
                 tokenize_texts(tokenize, systems[name] + reference, num_threads=1)
 
         ours_run(1)     # load the tagger / model once, as any later call finds it loaded
-        peer_wall, peer_cpu, expected = timed(peer_run, peer_repeat)
-        _, peer_tok, _ = timed(peer_tokens, peer_repeat)
-        one, one_cpu, ours = timed(lambda: ours_run(1), repeat)
-        two, _, _ = timed(lambda: ours_run(2), repeat)
-        _, ours_tok, _ = timed(ours_tokens, repeat)
+        peer_wall, peer_cpu, expected = best_time(peer_run, peer_repeat)
+        _, peer_tok, _ = best_time(peer_tokens, peer_repeat)
+        one, one_cpu, ours = best_time(lambda: ours_run(1), repeat)
+        two, _, _ = best_time(lambda: ours_run(2), repeat)
+        _, ours_tok, _ = best_time(ours_tokens, repeat)
         agree = all(abs(a - b) <= 1e-9 for a, b in zip(ours, expected))
         print(f"  {title:<24} {peer_wall:11.3f} {peer_cpu:6.3f} {peer_tok:9.3f} | {one:14.3f} {one_cpu:6.3f} "
               f"{two:7.3f} {ours_tok:9.3f} | {peer_wall / one:6.2f}x {peer_cpu / one_cpu:5.2f}x "

@@ -1,4 +1,4 @@
-"""Shared fixtures: the location of ../shared/data and skips when it is absent."""
+"""Shared fixtures and helpers: the location of ../shared/data, skips when it is absent, segment files."""
 from __future__ import annotations
 
 import os
@@ -22,3 +22,12 @@ def read_segments(path: Path) -> list[str]:
     text = path.read_text(encoding="utf-8")
     lines = text.split("\n")
     return lines[:-1] if text.endswith("\n") else lines
+
+
+def write_segment_files(folder: Path, texts: dict[str, list[str]]) -> dict[str, Path]:
+    """``folder/NAME.txt`` for each ``NAME -> lines`` of ``texts``, one segment a line; name -> path."""
+    paths = {}
+    for name, lines in texts.items():
+        paths[name] = folder / f"{name}.txt"
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return paths

@@ -12,6 +12,7 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
+from conftest import write_segment_files
 
 HYPS = ["The cat sat on a mat.", "The dog.", "猫坐在垫子上。"]
 REFS = ["The cat sat on the mat.", "A dog.", "猫坐在垫子上了。"]
@@ -20,11 +21,7 @@ REFS2 = ["The cat is on the mat.", "A dog barked.", "猫在垫子上。"]
 
 @pytest.fixture
 def files(tmp_path):
-    paths = {}
-    for name, lines in {"hyp": HYPS, "ref": REFS, "ref2": REFS2}.items():
-        paths[name] = tmp_path / f"{name}.txt"
-        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return paths
+    return write_segment_files(tmp_path, {"hyp": HYPS, "ref": REFS, "ref2": REFS2})
 
 
 def run(args, capsys):

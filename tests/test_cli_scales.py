@@ -12,6 +12,7 @@ import pytest
 
 import refscore
 from refscore.cli.main import main
+from conftest import write_segment_files
 
 HYPS = ["The cat sat on a mat.", "Zweimal.", "The dog barked at the mailman loudly.", "",
         "It rained all day , so we stayed home.", "猫坐在垫子上。"]
@@ -24,11 +25,7 @@ SACREBLEU_CLI = Path(sys.executable).parent / "sacrebleu"
 
 @pytest.fixture
 def files(tmp_path):
-    paths = {}
-    for name, lines in {"hyp": HYPS, "ref": REFS, "ref2": REFS2}.items():
-        paths[name] = tmp_path / f"{name}.txt"
-        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return paths
+    return write_segment_files(tmp_path, {"hyp": HYPS, "ref": REFS, "ref2": REFS2})
 
 
 def sacrebleu_json(*args) -> list[dict]:

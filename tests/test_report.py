@@ -303,6 +303,27 @@ def test_test_case_view_lists_failing_cases_first_with_explanations(tmp_path) ->
     assert "few matches" in (tmp_path / "cli.html").read_text(encoding="utf-8")
 
 
+def test_both_pages_share_one_head_but_the_test_run_page_allows_no_script() -> None:
+    from refscore.reporting.render import REPORT_POLICY, TEST_RUN_POLICY
+
+    def head(page: str) -> str:
+        return page[:page.index("</head>")]
+
+    run_page = refscore.report(test_run=saved_run(), title="a<b")
+    report_page = refscore.report({"a": ["x y"], "b": ["x"]}, ["x y"], "bleu", n=10, title="a<b")
+    assert "<title>a&lt;b</title>" in head(run_page) and "script-src" not in head(run_page)
+    assert head(run_page).replace(TEST_RUN_POLICY, REPORT_POLICY) == head(report_page)
+
+
+def test_stylesheet_states_each_rule_once() -> None:
+    from importlib import resources
+
+    css = resources.files("refscore.reporting").joinpath("assets", "report.css").read_text(encoding="utf-8")
+    rules = [line.strip() for line in css.splitlines() if line.strip() not in ("", "}")]
+    assert sorted(rule for rule in set(rules) if rules.count(rule) > 1) == []
+    assert "header, main, footer { max-width: 1400px; margin: 0 auto; padding: 0 1rem; }" in rules
+
+
 def test_test_case_view_beside_the_systems() -> None:
     page = refscore.report({"a": ["x y"], "b": ["x"]}, ["x y"], "bleu", test_run=saved_run(), n=10)
     assert '<a href="#test-cases">' in page and page.index('id="browser"') < page.index('id="test-cases"')

@@ -152,6 +152,10 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
         example_report.resolve().as_uri()
     for section in ("overview", "distributions", "buckets", "differences", "browser"):
         assert browser.find_element("id", section).is_displayed()
+    # header, main and footer share one centred column with a margin at the window's edges
+    assert browser.execute_script("return ['header', 'main', 'footer'].map(tag => { const style = "
+                                  "getComputedStyle(document.querySelector(tag)); "
+                                  "return [style.maxWidth, style.paddingLeft]; })") == [["1400px", "16px"]] * 3
     drawn = browser.execute_script("return Array.from(document.querySelectorAll('.chart'), "
                                    "c => !!(c.firstElementChild && c.firstElementChild.shadowRoot))")
     assert len(drawn) > 10 and all(drawn)  # every chart holds a Bokeh figure

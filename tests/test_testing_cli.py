@@ -132,6 +132,9 @@ def test_unreadable_cases_and_config(tmp_path, monkeypatch, capsys):
     (tmp_path / "pyproject.toml").write_text("[tool.refscore.checks.bleu]\nthreshhold = 0.3\n")
     assert main(["check", "cases.jsonl"]) == ExitCode.BAD_INPUT
     assert "unknown key 'threshhold'" in capsys.readouterr().err
+    (tmp_path / "pyproject.toml").write_text("[tool.refscore]\ncase = 'cases.jsonl'\n")
+    assert main(["check", "cases.jsonl"]) == ExitCode.BAD_INPUT
+    assert "[tool.refscore]: unknown key 'case'; valid keys: cases," in capsys.readouterr().err
 
 
 def test_interrupted_run_writes_nothing(cases, tmp_path, monkeypatch, capsys):

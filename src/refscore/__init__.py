@@ -7,15 +7,15 @@ numbers of sacreBLEU, NLTK, rouge-score and bert-score, computed by a multi-core
 """
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from refscore._inputs import from_streams, per_segment
+from refscore._lazy import LazyNames
 from refscore._version import __version__
 from refscore.protocol import Statistics
 
 # Public names resolved lazily (module -> names), so `import refscore` stays cheap.
-_PUBLIC: dict[str, tuple[str, ...]] = {
+_LAZY = LazyNames(__name__, globals(), {
     "refscore.metrics.bleu": ("BLEU", "BLEUConfig", "BLEUScore", "bleu", "sentence_bleu"),
     "refscore.metrics.gleu": ("GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"),
     "refscore.metrics.chrf": ("CHRF", "CHRFConfig", "CHRFScore", "chrf", "sentence_chrf"),
@@ -26,23 +26,10 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
                               "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
     "refscore.metrics.bertscore": ("BERTScoreConfig", "BERTScorer", "bertscore"),
     "refscore.reporting": ("report",),
-}
-_LAZY: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
-
-__all__ = ["__version__", "from_streams", "per_segment", "Statistics", "show_config", *_LAZY]
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'refscore' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+})
+__getattr__ = _LAZY.getattr
+__dir__ = _LAZY.dir
+__all__ = ["__version__", "from_streams", "per_segment", "Statistics", "show_config", *_LAZY.names]
 
 
 def show_config() -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """argparse value types of the command line, whose errors name the flag and the accepted values, and the flags
-every command shares (--progress, --seed)."""
+commands share (--progress, --seed, -m/--metrics, -r/--references)."""
 from __future__ import annotations
 
 import argparse
@@ -69,3 +69,30 @@ def apply_progress(metrics: list[Any], progress: bool | None) -> None:
 def add_seed_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=parse_seed, default=12345, metavar="S",
                         help="random seed (default: 12345, as sacreBLEU); 'none' for fresh randomness")
+
+
+def add_metrics_argument(parser: argparse.ArgumentParser, default: str) -> None:
+    """``-m/--metrics``: comma-separated metric names (``default`` when absent); the help lists the registered
+    ones.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_metrics_argument(parser, "bleu,chrf")
+    >>> parser.parse_args([]).metrics, parser.parse_args(["-m", "ter"]).metrics
+    ('bleu,chrf', 'ter')
+    """
+    from refscore.metrics import REGISTRY
+
+    parser.add_argument("-m", "--metrics", default=default,
+                        help=f"comma-separated metrics (default: {default}); known: " + ", ".join(REGISTRY))
+
+
+def add_references_argument(parser: argparse.ArgumentParser) -> None:
+    """``-r/--references``: a reference file, one segment per line; repeated for several references.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_references_argument(parser)
+    >>> parser.parse_args(["-r", "ref.en", "-r", "ref2.en"]).references
+    ['ref.en', 'ref2.en']
+    """
+    parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
+                        help="reference file, one segment per line; repeat for several references")

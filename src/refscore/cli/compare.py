@@ -13,7 +13,8 @@ import argparse
 import json
 from typing import Any
 
-from refscore.cli.arguments import add_progress_argument, add_seed_argument, positive_int
+from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
+                                    add_seed_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
@@ -21,7 +22,6 @@ from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metr
                                        metrics_from_args)
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
-from refscore.metrics import REGISTRY
 from refscore.protocol import Metric
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS
@@ -187,10 +187,8 @@ def register(commands: Any) -> None:
                                  description="Compare a baseline (the first -i file) with other systems on the "
                                              "same references: paired bootstrap resampling (default) or "
                                              "approximate randomization, as sacreBLEU 2.6.")
-    parser.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics (default: bleu); known: "
-                        + ", ".join(REGISTRY))
-    parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
-                        help="reference file, one segment per line; repeat for several references")
+    add_metrics_argument(parser, "bleu")
+    add_references_argument(parser)
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="FILE",
                         help="system outputs, the baseline first; or JSONL/CSV/TSV record files (as for score; "
                         "then no -r), whose systems must share their references")

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from refscore._version import __version__
-from refscore.cli.arguments import add_progress_argument, add_seed_argument, positive_int
+from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
+                                    add_seed_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_over
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
@@ -18,7 +19,6 @@ from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metr
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
 from refscore.errors import InputError, MissingExtraError
-from refscore.metrics import REGISTRY
 from refscore.protocol import Metric
 
 
@@ -102,10 +102,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
 
     score = commands.add_parser("score", help="score one or more systems against references")
-    score.add_argument("-m", "--metrics", default="bleu", help="comma-separated metrics (default: bleu); known: "
-                       + ", ".join(REGISTRY))
-    score.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
-                       help="reference file, one segment per line; repeat for several references")
+    add_metrics_argument(score, "bleu")
+    add_references_argument(score)
     score.add_argument("-i", "--input", nargs="+", metavar="FILE",
                        help="hypothesis file(s), one system each (default: standard input); a .jsonl file holds "
                        "objects with 'prediction' and 'references' fields, a .csv/.tsv file a header with "

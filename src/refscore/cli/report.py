@@ -123,18 +123,16 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
 
 
 def register(commands: Any) -> None:
-    from refscore.cli.arguments import add_seed_argument
+    from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
+                                        add_seed_argument)
     from refscore.cli.metric_setup import add_metric_arguments
-    from refscore.metrics import REGISTRY
 
     parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",
                                  description="Score systems with several metrics and write one HTML page: "
                                              "scores with bootstrap intervals, paired significance, "
                                              "distributions, buckets, differences and a segment browser.")
-    parser.add_argument("-m", "--metrics", default="bleu,chrf,ter",
-                        help="comma-separated metrics (default: bleu,chrf,ter); known: " + ", ".join(REGISTRY))
-    parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
-                        help="reference file, one segment per line; repeat for several references")
+    add_metrics_argument(parser, "bleu,chrf,ter")
+    add_references_argument(parser)
     parser.add_argument("-i", "--input", nargs="+", default=[], metavar="FILE",
                         help="system outputs (the baseline first), or JSONL/CSV/TSV record files (then no -r) "
                         "whose systems share their references; extra record fields become metadata buckets")
@@ -154,8 +152,7 @@ def register(commands: Any) -> None:
                         help="bootstrap resamples of intervals and paired tests (default: 1000)")
     add_seed_argument(parser)
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
-    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="progress bar on stderr (default: on a terminal for long runs)")
+    add_progress_argument(parser)
     add_metric_arguments(parser)
     parser.set_defaults(handler=cmd_report)
 

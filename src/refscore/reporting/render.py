@@ -214,6 +214,26 @@ def _asset(name: str) -> str:
     return resources.files("refscore.reporting").joinpath("assets", name).read_text(encoding="utf-8")
 
 
+#: The report's Content-Security-Policy: its inline scripts (BokehJS needs ``eval``), no network at all.
+REPORT_POLICY = ("default-src 'none'; script-src 'unsafe-inline' 'unsafe-eval'; style-src 'unsafe-inline'; "
+                 "img-src data: blob:; font-src data:; connect-src 'none'")
+#: The test-run page's Content-Security-Policy: static HTML, so no script at all.
+TEST_RUN_POLICY = "default-src 'none'; style-src 'unsafe-inline'"
+
+
+def page_head(title: str, content_security_policy: str) -> str:
+    """The ``<!DOCTYPE>`` and ``<head>`` of every page (escaped ``title``, inline stylesheet), the ``$head`` of the
+    page templates.
+
+    >>> head = page_head("a < b", TEST_RUN_POLICY)
+    >>> "<title>a &lt; b</title>" in head and head.endswith("</head>")
+    True
+    """
+    return Template(_asset("head.html")).substitute(
+        title=e(title), version=e(__version__), css=_asset("report.css"),
+        content_security_policy=content_security_policy).rstrip("\n")
+
+
 TEST_CASES_QUESTION = "Which cases fail, on which check, by how much, and why?"
 
 
@@ -228,7 +248,7 @@ def test_cases_section(test_run: dict[str, Any] | None) -> str:
 def render_test_run(test_run: dict[str, Any], *, title: str = "refscore report") -> str:
     """A page with the test-case view only (no systems to compare): static HTML, no script."""
     return Template(_asset("test_run.html")).substitute(
-        title=e(title), version=e(__version__), css=_asset("report.css"),
+        head=page_head(title, TEST_RUN_POLICY), title=e(title), version=e(__version__),
         test_cases_section=test_cases_section(test_run))
 
 
@@ -259,8 +279,8 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
                    f"<p class=note>Texts of {len(shown)} of {data.n_segments} segments are embedded (an even sample "
                    f"plus the segments listed under Differences); every number above uses all segments.</p>")
     fields = {name: html_text for name, html_text in sections.items()}
-    fields.update(title=e(title), version=e(__version__), systems=e(", ".join(data.systems)),
-                  n_segments=str(data.n_segments), sample_note=sample_note, css=_asset("report.css"),
+    fields.update(head=page_head(title, REPORT_POLICY), title=e(title), version=e(__version__),
+                  systems=e(", ".join(data.systems)), n_segments=str(data.n_segments), sample_note=sample_note,
                   bokeh_js=inline_script(charts.bokeh_script()), report_js=inline_script(_asset("report.js")),
                   data_json=safe_json(payload), charts_json=safe_json(items),
                   metrics=e(", ".join(m.name for m in data.metrics)), test_cases_section=test_cases_section(test_run),

@@ -11,10 +11,9 @@ do not check cases.
 """
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from refscore._lazy import LazyNames
 
-_PUBLIC: dict[str, tuple[str, ...]] = {
+_LAZY = LazyNames(__name__, globals(), {
     "refscore.testing.assertions": ("assert_scores",),
     "refscore.testing.cases": ("TestCase", "load_cases"),
     "refscore.testing.checks": ("BLEU_BANDS", "Check", "UnknownCheckError"),
@@ -22,20 +21,7 @@ _PUBLIC: dict[str, tuple[str, ...]] = {
     "refscore.testing.run": ("CaseResult", "TestRun", "evaluate"),
     "refscore.testing.saved": ("SavedRun", "load_run"),
     "refscore.testing.summary": ("CheckSummary", "wilson_interval"),
-}
-_LAZY: dict[str, str] = {name: module for module, names in _PUBLIC.items() for name in names}
-
-__all__ = list(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'refscore.testing' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
+})
+__getattr__ = _LAZY.getattr
+__dir__ = _LAZY.dir
+__all__ = _LAZY.names

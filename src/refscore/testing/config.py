@@ -63,6 +63,13 @@ def _toml() -> Any:
     return tomllib
 
 
+def _reject_unknown_keys(table: Mapping[str, Any], valid_keys: tuple[str, ...], where: str, hint: str = "") -> None:
+    """A :class:`ConfigError` naming the first key of ``table`` (in sorted order) that is not a valid key."""
+    unknown = sorted(set(table) - set(valid_keys))
+    if unknown:
+        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; valid keys: {', '.join(valid_keys)}{hint}")
+
+
 def check_from_mapping(name: str, table: Any, source: str) -> Check:
     """One ``[tool.refscore.checks.NAME]`` table as a :class:`Check`."""
     where = f"{source}: [tool.refscore.checks.{name}]"
@@ -71,10 +78,7 @@ def check_from_mapping(name: str, table: Any, source: str) -> Check:
             table = {"threshold": table}
         else:
             raise ConfigError(f"{where} must be a table (threshold = ..., bands = {{...}}) or a threshold number")
-    unknown = sorted(set(table) - set(CHECK_KEYS))
-    if unknown:
-        raise ConfigError(f"{where}: unknown key {unknown[0]!r}; valid keys: {', '.join(CHECK_KEYS)} (metric options "
-                          f"go in options = {{...}})")
+    _reject_unknown_keys(table, CHECK_KEYS, where, " (metric options go in options = {...})")
     options = table.get("options", {})
     if not isinstance(options, Mapping):
         raise ConfigError(f"{where}: options must be a table, e.g. options = {{ tokenize = \"intl\" }}")
@@ -89,10 +93,7 @@ def settings_from_mapping(table: Any, source: str) -> Settings:
     """:class:`Settings` from the contents of ``[tool.refscore]``."""
     if not isinstance(table, Mapping):
         raise ConfigError(f"{source}: [tool.refscore] must be a table")
-    unknown = sorted(set(table) - set(SETTINGS_KEYS))
-    if unknown:
-        raise ConfigError(f"{source}: [tool.refscore] has an unknown key {unknown[0]!r}; valid keys: "
-                          f"{', '.join(SETTINGS_KEYS)}")
+    _reject_unknown_keys(table, SETTINGS_KEYS, f"{source}: [tool.refscore]")
     checks_table = table.get("checks", {})
     if not isinstance(checks_table, Mapping):
         raise ConfigError(f"{source}: [tool.refscore.checks] must be a table of checks, e.g. "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from refscore.compat.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer
 from refscore.errors import InputTypeError
-from refscore.tokenizers import get_tokenizer
+from refscore.tokenizers import TOKENIZER_EXTRAS, get_tokenizer
 
 
 class ExternalTokenizer(BaseTokenizer):
@@ -28,3 +28,27 @@ class ExternalTokenizer(BaseTokenizer):
             raise InputTypeError(f"{type(self).__name__}: the line to tokenize must be a str, got "
                                  f"{type(line).__name__}")
         return self._tokenizer(line)
+
+
+class MecabTokenizer(ExternalTokenizer):
+    """sacreBLEU's MeCab tokenizer classes (``TokenizerJaMecab``, ``TokenizerKoMecab``): created without
+    arguments, like sacreBLEU's; each subclass names its refscore tokenizer in ``_key``."""
+
+    _key: str
+
+    def __init__(self) -> None:
+        super().__init__(self._key)
+
+
+def install_hint(language: str, key: str) -> str:
+    """sacreBLEU's ``FAIL_MESSAGE`` of the tokenizer ``key`` for ``language``, naming refscore's extra (sacreBLEU's
+    names its own).
+
+    >>> print(install_hint("Korean", "ko-mecab").strip())
+    Korean tokenization requires extra dependencies, but you do not have them installed.
+    Please install them like so.
+    <BLANKLINE>
+        pip install 'refscore[ko]'
+    """
+    return (f"\n{language} tokenization requires extra dependencies, but you do not have them installed.\n"
+            f"Please install them like so.\n\n    pip install 'refscore[{TOKENIZER_EXTRAS[key]}]'\n")
