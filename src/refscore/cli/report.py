@@ -12,6 +12,7 @@ import argparse
 import json
 from typing import Any
 
+from refscore._record_files import input_kind
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, decode_text, is_record_file,
                              read_bytes, read_lines)
@@ -61,7 +62,10 @@ def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]
     """
     rows: list[dict[str, str]] = []
     for path in paths:
-        records = _jsonl_metadata(path) if path.lower().endswith(".jsonl") else _table_metadata(path)
+        kind = input_kind(path)
+        if kind == "parquet":  # metadata columns of Parquet files are not read (yet): no buckets
+            continue
+        records = _jsonl_metadata(path) if kind == "jsonl" else _table_metadata(path)
         for system, fields in records:
             name = path if system is None else f"{path}:{system}"
             if name == baseline_name:
