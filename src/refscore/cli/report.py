@@ -3,7 +3,8 @@
     refscore report -r ref.txt -i baseline.txt sysA.txt sysB.txt -m bleu,chrf,ter -o report.html
     refscore report -i outputs.jsonl -m bleu,chrf -o report.html   # records with 'system' and metadata fields
 
-Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV records sharing their references).
+Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV/Parquet records sharing their
+references).
 Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain, document ...).
 """
 from __future__ import annotations
@@ -140,7 +141,7 @@ def register(commands: Any) -> None:
     parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
                         help="reference file, one segment per line; repeat for several references")
     parser.add_argument("-i", "--input", nargs="+", default=[], metavar="FILE",
-                        help="system outputs (the baseline first), or JSONL/CSV/TSV record files (then no -r) "
+                        help="system outputs (the baseline first), or JSONL/CSV/TSV/Parquet record files (then no -r) "
                         "whose systems share their references; extra record fields become metadata buckets")
     parser.add_argument("--source", default=None, metavar="FILE",
                         help="source segments, one per line (shown with the texts; source length and rare-word "
