@@ -4,8 +4,8 @@
     refscore report -i outputs.jsonl -m bleu,chrf -o report.html   # records with 'system' and metadata fields
 
 Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV/Parquet records sharing their
-references).
-Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain, document ...).
+references). Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain,
+document ...); Parquet files give no metadata buckets.
 """
 from __future__ import annotations
 
