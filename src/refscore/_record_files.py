@@ -236,7 +236,7 @@ def record_place(path: str, start: int, end: int) -> str:
             span = handle.read(end - start)
         blank = next((i for i, line in enumerate(span.split(b"\n")) if line.strip()), 0)
         return f"line {_lines_before(path, start) + blank + 1}"
-    rows = _table_rows(path)
+    rows = table_rows(path)
     next(rows, None)  # the header
     return next((f"line {line}" for index, (line, _) in enumerate(rows) if index == start), f"record {start + 1}")
 
@@ -293,7 +293,7 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
         yield chunk
 
 
-def _table_rows(path: str) -> Iterator[tuple[int, list[str]]]:
+def table_rows(path: str) -> Iterator[tuple[int, list[str]]]:
     """(first line, fields) of each non-blank row of a CSV (quoted fields may span lines) or TSV (no quoting) file,
     header included; a field may be as large as the file."""
     tsv = path.lower().endswith(".tsv")
@@ -320,7 +320,7 @@ def _table_rows(path: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
-    rows = _table_rows(unit.path)
+    rows = table_rows(unit.path)
     _, header = next(rows, (1, []))
     columns = layout.table_columns(header, unit.path)
     chunk, index = Chunk(unit.file_index), 0

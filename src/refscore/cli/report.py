@@ -13,10 +13,9 @@ import argparse
 import json
 from typing import Any
 
-from refscore._record_files import input_kind
+from refscore._record_files import input_kind, table_rows
 from refscore.cli.arguments import positive_int
-from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, decode_text, is_record_file,
-                             read_bytes, read_lines)
+from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
 from refscore.cli.exit_codes import ExitCode
 
 #: Record fields that are not metadata (a "source" field is kept with the metadata, then split off as the sources).
@@ -35,13 +34,7 @@ def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
 
 
 def _table_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
-    import csv
-    import io
-
-    tsv = path.lower().endswith(".tsv")
-    reader = csv.reader(io.StringIO(decode_text(read_bytes(path), path), newline=""), delimiter="\t" if tsv else ",",
-                        quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
-    rows = [row for row in reader if row]
+    rows = [row for _, row in table_rows(path)]
     names = [name.strip() for name in rows[0]] if rows else []
     extra = [i for i, name in enumerate(names)
              if name.lower() not in _RESERVED and not name.lower().startswith("reference")]
