@@ -201,6 +201,39 @@ def test_cli_engine_ray_prints_what_the_local_run_prints(cnndm, capsys):
     assert outputs[:4] == outputs[4:]
 
 
+def test_cli_engine_ray_reads_parquet_as_the_local_run_reads_the_same_jsonl(cnndm, tmp_path, capsys):
+    from refscore.cli.main import main
+
+    path, hypotheses, references = cnndm
+    parquet_path = tmp_path / "pointer-gen.parquet"  # several row groups: several read units
+    pa.parquet.write_table(pa.table({"prediction": hypotheses, "references": references}), parquet_path,
+                           row_group_size=3000)
+    jsonl_path = tmp_path / "pointer-gen.jsonl"
+    jsonl_path.write_bytes(path.read_bytes())
+    outputs = []
+    for engine, source in (("local", jsonl_path), ("ray", parquet_path)):
+        for args in (["-m", "rouge,bleu", "--segments", "--format", "json"], ["-m", "bleu,chrf", "--format", "json"],
+                     ["-m", "bleu", "--confidence", "--confidence-n", "50", "--format", "json"]):
+            assert main(["score", "-i", str(source), *args, "--engine", engine, "--no-progress"]) == 0
+            outputs.append(capsys.readouterr().out.replace(str(source), "<input>"))
+    assert outputs[:3] == outputs[3:]
+
+
+def test_segment_scores_of_a_parquet_input_written_to_parquet(cnndm, tmp_path):
+    _, hypotheses, references = cnndm
+    source = tmp_path / "input.parquet"
+    pa.parquet.write_table(pa.table({"prediction": hypotheses, "references": references}), source,
+                           row_group_size=2500)
+    metrics = [BLEU(), CHRF()]
+    rd.score_dataset(str(source), metrics).write_parquet(str(tmp_path / "scores"))
+    table = pa.concat_tables([pa.parquet.read_table(p) for p in sorted((tmp_path / "scores").glob("*.parquet"))])
+    order = np.argsort(table.column("__start").to_numpy())
+    assert table.column("__start").to_numpy()[order].tolist() == list(range(len(hypotheses)))
+    for metric in metrics:
+        expected = metric.segment_scores(metric.statistics(hypotheses, references))
+        assert np.array_equal(table.column(metric.name).to_numpy()[order], expected)
+
+
 def test_a_missing_ray_extra_names_the_install_command(monkeypatch):
     from refscore.distributed._ray import import_ray
     from refscore.errors import MissingExtraError

@@ -40,9 +40,9 @@ def test_score_jsonl_input_with_segments(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("content, message", [
-    ('{"prediction": "a"\n', "line 1 is not valid JSON"),
+    ('{"prediction": "a"\n', "line 1: not valid JSON"),
     ('{"prediction": "a", "references": []}\n', "line 1: 'references' must be a string or a non-empty list"),
-    ('[1, 2]\n', "line 1 is a JSON list"),
+    ('[1, 2]\n', "line 1: a JSON list"),
 ])
 def test_bad_jsonl_input(tmp_path, capsys, content, message):
     path = tmp_path / "bad.jsonl"

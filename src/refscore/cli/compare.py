@@ -147,14 +147,14 @@ def shared_references(systems: dict[str, tuple[list[str], list[list[str]]]]) -> 
 
 
 def compare_inputs(args: argparse.Namespace) -> tuple[dict[str, list[str]], list[list[str]]]:
-    """Systems and references of ``compare``: plain-text files with ``-r``, or JSONL/CSV/TSV record files whose
+    """Systems and references of ``compare``: plain-text files with ``-r``, or JSONL/CSV/TSV/Parquet record files whose
     systems (one per file, or one per ``system`` value) share their references."""
     if any(is_record_file(path) for path in args.input):
         systems = read_record_inputs(args.input, args.references)
         references = shared_references(systems)
         return {name: predictions for name, (predictions, _) in systems.items()}, references
     if not args.references:
-        raise CliError("compare needs at least one reference file: -r REF.txt (or JSONL/CSV/TSV inputs)",
+        raise CliError("compare needs at least one reference file: -r REF.txt (or JSONL/CSV/TSV/Parquet inputs)",
                        ExitCode.USAGE)
     return read_text_inputs(args.references, args.input)
 
@@ -190,7 +190,7 @@ def register(commands: Any) -> None:
     add_metrics_argument(parser, "bleu")
     add_references_argument(parser)
     parser.add_argument("-i", "--input", nargs="+", required=True, metavar="FILE",
-                        help="system outputs, the baseline first; or JSONL/CSV/TSV record files (as for score; "
+                        help="system outputs, the baseline first; or JSONL/CSV/TSV/Parquet record files (as for score; "
                         "then no -r), whose systems must share their references")
     tests = parser.add_mutually_exclusive_group()
     tests.add_argument("--paired-bs", action="store_true",

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from refscore._record_files import record_bytes
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_text_inputs)
 from refscore.cli.metric_setup import result_row, totals_row
@@ -22,7 +23,8 @@ from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
 from refscore.protocol import Metric
 
-#: Record files larger than this are streamed by the local engine (statistics accumulate per chunk).
+#: Record files larger than this are streamed by the local engine (statistics accumulate per chunk); for Parquet
+#: the uncompressed size of its row groups counts.
 STREAM_BYTES = 64 << 20
 #: Skipped malformed records listed on stderr one per line; the rest are counted.
 LISTED_BAD_RECORDS = 20
@@ -37,7 +39,7 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", default=None, metavar="ADDR",
                         help="Ray cluster address for --engine ray (default: start or join a local Ray)")
     parser.add_argument("--skip-bad-records", action="store_true",
-                        help="JSONL/CSV/TSV inputs: leave out malformed records, count them and list them "
+                        help="JSONL/CSV/TSV/Parquet inputs: leave out malformed records, count them and list them "
                         "on stderr (default: stop at the first, naming its file and line)")
 
 
@@ -54,7 +56,7 @@ def takes_over(args: argparse.Namespace) -> bool:
         return True
     paths = _record_paths(args)
     return bool(paths) and all(is_record_file(p) for p in paths) and any(
-        os.path.isfile(p) and os.path.getsize(p) > STREAM_BYTES for p in paths)
+        os.path.isfile(p) and record_bytes(p) > STREAM_BYTES for p in paths)
 
 
 def _report_bad(bad: list[str]) -> None:
@@ -81,10 +83,10 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
     check_distinct_systems(paths or [STDIN])
     record_inputs = bool(paths) and all(is_record_file(p) for p in paths)
     if paths and any(is_record_file(p) for p in paths) and (not record_inputs or args.references):
-        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
-                       ExitCode.USAGE)
+        raise CliError("JSONL/CSV/TSV/Parquet inputs carry their own references: give only such files to -i and "
+                       "no -r", ExitCode.USAGE)
     if args.skip_bad_records and not record_inputs:
-        raise CliError("--skip-bad-records applies to record files (JSONL/CSV/TSV) given with -i",
+        raise CliError("--skip-bad-records applies to record files (JSONL/CSV/TSV/Parquet) given with -i",
                        ExitCode.USAGE)
     try:
         if args.engine == "ray":
@@ -110,7 +112,7 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
     import refscore.distributed as rd
     from refscore.distributed._ray import ensure_ray
     from refscore.distributed.api import file_totals, integer_statistics
-    from refscore.distributed.records import RecordLayout
+    from refscore._records import RecordLayout
 
     ray = ensure_ray(args.address, quiet=args.progress is False)
     statistics: dict[str, list[Any]] = {}

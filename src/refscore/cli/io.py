@@ -2,22 +2,19 @@
 
 Plain-text files hold one segment per line; like sacreBLEU's command line, trailing whitespace is removed from
 every line (``line.rstrip()``). Record files carry their own references: JSON Lines (``.jsonl``, one object per
-line) and CSV / TSV (``.csv``: RFC 4180 quoting, fields may span lines; ``.tsv``: no quoting, fields hold no tab
-or line break) with a header line.
+line), CSV / TSV (``.csv``: RFC 4180 quoting, fields may span lines; ``.tsv``: no quoting, fields hold no tab
+or line break) with a header line, and Parquet; :mod:`refscore._record_files` reads them all.
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from refscore._inputs import from_streams, per_segment
+from refscore._record_files import SystemNames, is_record_file, read_file
+from refscore._records import RecordLayout
 from refscore.cli.exit_codes import ExitCode
+from refscore.errors import InputError
 
 
 class CliError(Exception):
@@ -111,143 +108,28 @@ def check_same_length(named_lists: list[tuple[str, list[str]]]) -> None:
         raise CliError(f"the inputs are empty ({names}: 0 lines); give at least one segment", ExitCode.BAD_INPUT)
 
 
-RECORD_EXTENSIONS = (".jsonl", ".csv", ".tsv")
-
-
-def is_record_file(path: str) -> bool:
-    """Whether an input path holds records with their own references (JSON Lines, CSV or TSV, by extension)."""
-    return path.lower().endswith(RECORD_EXTENSIONS)
-
-
-@dataclass
-class Record:
-    """One record of a JSONL/CSV/TSV file: its first line, prediction, references and optional system name."""
-
-    line: int
-    prediction: Any
-    references: Any
-    system: Any = None
-    has_system: bool = False
-
-
-def _csv_rows(text: str, path: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, fields) of each non-blank row of a CSV (quoted fields may span lines) or TSV (no quoting)."""
-    tsv = path.lower().endswith(".tsv")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t" if tsv else ",", strict=True,
-                        quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
-    previous_limit = csv.field_size_limit()
-    csv.field_size_limit(max(previous_limit, len(text) + 1))
-    first_line = 1
-    try:
-        for row in reader:
-            line, first_line = first_line, reader.line_num + 1
-            if row:
-                yield line, row
-    except csv.Error as exc:
-        raise CliError(f"{path}: line {first_line}: malformed CSV ({exc}); quote a field that contains a comma, a "
-                       f"quote or a line break as \"...\" with inner quotes doubled (\"\")",
-                       ExitCode.BAD_INPUT) from None
-    finally:
-        csv.field_size_limit(previous_limit)
-
-
-def read_table(path: str) -> list[Record]:
-    """The rows of a CSV (``.csv``) or tab-separated (``.tsv``) file with a header line: the ``prediction``
-    column, every non-empty column whose name starts with ``reference`` (``reference``, ``reference_2``,
-    ``references`` ...) and an optional ``system`` column (column names are case-insensitive)."""
-    rows = _csv_rows(decode_text(read_bytes(path), path), path)
-    _, header = next(rows, (1, []))
-    names = [name.strip().lower() for name in header]
-    reference_columns = [i for i, name in enumerate(names) if name.startswith("reference")]
-    if names.count("prediction") != 1 or not reference_columns or names.count("system") > 1:
-        raise CliError(f"{path}: the header line must name one 'prediction' column, at least one 'reference...' "
-                       f"column and at most one 'system' column, got {header}", ExitCode.BAD_INPUT)
-    prediction = names.index("prediction")
-    system = names.index("system") if "system" in names else None
-    records = []
-    for line, row in rows:
-        if len(row) != len(header):
-            raise CliError(f"{path}: line {line} has {len(row)} field(s) but the header has {len(header)}; every "
-                           f"row needs one field per column (an empty reference is an empty field)",
-                           ExitCode.BAD_INPUT)
-        records.append(Record(line, row[prediction], [row[i] for i in reference_columns if row[i]] or [""],
-                              row[system] if system is not None else None, system is not None))
-    return records
-
-
-def read_jsonl(path: str) -> list[Record]:
-    """The JSON objects of a JSON Lines file (one per non-blank line), with errors naming file and line."""
-    records = []
-    for number, line in enumerate(read_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CliError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})",
-                           ExitCode.BAD_INPUT) from None
-        except RecursionError:
-            raise CliError(f"{path}: line {number} nests JSON arrays or objects too deeply", ExitCode.BAD_INPUT) \
-                from None
-        if not isinstance(record, dict):
-            raise CliError(f"{path}: line {number} is a JSON {type(record).__name__}, expected an object",
-                           ExitCode.BAD_INPUT)
-        records.append(Record(number, record.get("prediction", _MISSING), record.get("references", _MISSING),
-                              record.get("system"), "system" in record))
-    return records
-
-
-_MISSING = object()
-
-
-def _json_type(value: Any) -> str:
-    return "missing" if value is _MISSING else "null" if value is None else f"a {type(value).__name__}"
-
-
-def _checked_references(record: Record, path: str) -> list[str]:
-    references = record.references
-    if isinstance(references, str):
-        return [references]
-    if not isinstance(references, list) or not references:
-        raise CliError(f"{path}: line {record.line}: 'references' must be a string or a non-empty list of strings, "
-                       f"got {_json_type(references) if references != [] else 'an empty list'}", ExitCode.BAD_INPUT)
-    for index, reference in enumerate(references):
-        if not isinstance(reference, str):
-            hint = "; use \"\" for an empty reference" if reference is None else ""
-            raise CliError(f"{path}: line {record.line}: references[{index}] is {_json_type(reference)}, expected a "
-                           f"string{hint}", ExitCode.BAD_INPUT)
-    return references
-
-
 def read_record_systems(path: str) -> dict[str, tuple[list[str], list[list[str]]]]:
-    """Predictions and per-segment references from a JSON Lines file of objects
-    ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too), or from a
-    CSV/TSV file (see :func:`read_table`).
+    """Predictions and per-segment references of a record file: JSON Lines objects
+    ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too), CSV/TSV rows
+    with a header line (a ``prediction`` column and ``reference...`` columns) or Parquet rows (read row group by
+    row group), all read by :mod:`refscore._record_files`.
 
     Records with a ``system`` field are grouped into one system each (named ``path:system``), in order of first
     appearance; otherwise the whole file is one system named ``path``. Either every record names its system or
     none does.
     """
-    records = read_jsonl(path) if path.lower().endswith(".jsonl") else read_table(path)
-    if not records:
-        raise CliError(f"{path}: no records; give one record (prediction and references) per segment",
-                       ExitCode.BAD_INPUT)
-    named = records[0].has_system
     systems: dict[str, tuple[list[str], list[list[str]]]] = {}
-    for record in records:
-        if not isinstance(record.prediction, str):
-            hint = "; use \"\" for an empty prediction" if record.prediction is None else ""
-            raise CliError(f"{path}: line {record.line}: 'prediction' must be a string, got "
-                           f"{_json_type(record.prediction)}{hint}", ExitCode.BAD_INPUT)
-        references = _checked_references(record, path)
-        if record.has_system != named or (named and (not isinstance(record.system, str) or not record.system)):
-            raise CliError(f"{path}: line {record.line}: 'system' must be a non-empty string in every record or "
-                           f"absent from all (line {records[0].line} {'has' if named else 'has no'} one)",
-                           ExitCode.BAD_INPUT)
-        name = f"{path}:{record.system}" if named else path
-        predictions, reference_lists = systems.setdefault(name, ([], per_segment([])))
-        predictions.append(record.prediction)
-        reference_lists.append(references)
+    names = SystemNames(path)
+    try:
+        for chunk in read_file(path, RecordLayout()):
+            for name, indices in names.group(chunk).items():
+                predictions, reference_lists = systems.setdefault(name, ([], per_segment([])))
+                predictions += [chunk.hypotheses[i] for i in indices]
+                reference_lists += [chunk.references[i] for i in indices]
+    except InputError as error:
+        raise CliError(str(error), ExitCode.BAD_INPUT) from None
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}", ExitCode.UNREADABLE_FILE) from None
     return systems
 
 
@@ -262,9 +144,9 @@ def read_text_inputs(reference_paths: list[str], system_paths: list[str]) -> tup
 
 
 def read_record_inputs(paths: list[str], reference_paths: list[str]) -> dict[str, tuple[list[str], list[list[str]]]]:
-    """The systems of JSON Lines / CSV / TSV inputs (see :func:`read_record_systems`), which carry their own
+    """The systems of JSON Lines / CSV / TSV / Parquet inputs (see :func:`read_record_systems`), which carry their own
     references, so every input must be such a file and no reference file may be given."""
     if not all(is_record_file(path) for path in paths) or reference_paths:
-        raise CliError("JSONL/CSV/TSV inputs carry their own references: give only such files to -i and no -r",
+        raise CliError("JSONL/CSV/TSV/Parquet inputs carry their own references: give only such files to -i and no -r",
                        ExitCode.USAGE)
     return {name: system for path in paths for name, system in read_record_systems(path).items()}

@@ -3,8 +3,9 @@
     refscore report -r ref.txt -i baseline.txt sysA.txt sysB.txt -m bleu,chrf,ter -o report.html
     refscore report -i outputs.jsonl -m bleu,chrf -o report.html   # records with 'system' and metadata fields
 
-Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV records sharing their references).
-Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain, document ...).
+Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV/Parquet records sharing their
+references). Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain,
+document ...); Parquet files give no metadata buckets.
 """
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ import argparse
 import json
 from typing import Any
 
+from refscore._record_files import input_kind, table_rows
 from refscore.cli.arguments import positive_int
-from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, decode_text, is_record_file,
-                             read_bytes, read_lines)
+from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
 from refscore.cli.exit_codes import ExitCode
 
 #: Record fields that are not metadata (a "source" field is kept with the metadata, then split off as the sources).
@@ -33,13 +34,7 @@ def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
 
 
 def _table_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
-    import csv
-    import io
-
-    tsv = path.lower().endswith(".tsv")
-    reader = csv.reader(io.StringIO(decode_text(read_bytes(path), path), newline=""), delimiter="\t" if tsv else ",",
-                        quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
-    rows = [row for row in reader if row]
+    rows = [row for _, row in table_rows(path)]
     names = [name.strip() for name in rows[0]] if rows else []
     extra = [i for i, name in enumerate(names)
              if name.lower() not in _RESERVED and not name.lower().startswith("reference")]
@@ -61,7 +56,10 @@ def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]
     """
     rows: list[dict[str, str]] = []
     for path in paths:
-        records = _jsonl_metadata(path) if path.lower().endswith(".jsonl") else _table_metadata(path)
+        kind = input_kind(path)
+        if kind == "parquet":  # metadata columns of Parquet files are not read (yet): no buckets
+            continue
+        records = _jsonl_metadata(path) if kind == "jsonl" else _table_metadata(path)
         for system, fields in records:
             name = path if system is None else f"{path}:{system}"
             if name == baseline_name:
@@ -134,7 +132,7 @@ def register(commands: Any) -> None:
     add_metrics_argument(parser, "bleu,chrf,ter")
     add_references_argument(parser)
     parser.add_argument("-i", "--input", nargs="+", default=[], metavar="FILE",
-                        help="system outputs (the baseline first), or JSONL/CSV/TSV record files (then no -r) "
+                        help="system outputs (the baseline first), or JSONL/CSV/TSV/Parquet record files (then no -r) "
                         "whose systems share their references; extra record fields become metadata buckets")
     parser.add_argument("--source", default=None, metavar="FILE",
                         help="source segments, one per line (shown with the texts; source length and rare-word "

@@ -1,5 +1,5 @@
 """Corpora larger than memory on one machine, without Ray: record files are read in chunks (the read units of
-:mod:`refscore.distributed.source`), each chunk's statistics are added to running column totals and dropped, and
+:mod:`refscore._record_files`), each chunk's statistics are added to running column totals and dropped, and
 per-segment scores, when wanted, go to a callback as each chunk is done. Memory holds one chunk, never the corpus.
 
 Integer statistics (BLEU, chrF, TER, GLEU) add exactly, so the score equals an in-memory run bit for bit. The float
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore.distributed.records import RecordLayout
-from refscore.distributed.source import DEFAULT_CHUNK_RECORDS, expand_paths, plan_units, read_unit
+from refscore._records import RecordLayout
+from refscore._record_files import DEFAULT_CHUNK_RECORDS, SystemNames, expand_paths, read_file
 from refscore.errors import InputError
 from refscore.protocol import Metric, Score, Statistics
 
@@ -79,29 +79,15 @@ def _walk(paths: Any, metrics: list[Metric], layout: RecordLayout, skip_bad_reco
     bad: list[str] = []
     rows = 0
     for path in expand_paths(paths):
-        file_rows, named = 0, None
-        for unit in plan_units([path]):
-            for chunk in read_unit(unit, layout, skip_bad_records, chunk_records):
-                bad += [message for message in chunk.bad if message is not None]
-                groups: dict[str, list[int]] = {}
-                for index, (system, message) in enumerate(zip(chunk.systems, chunk.bad)):
-                    if message is not None:
-                        continue
-                    named = system is not None if named is None else named
-                    if named != (system is not None):
-                        raise InputError(f"{path}: record {file_rows + index + 1} {'names no' if named else 'names a'}"
-                                         f" system but the first record {'does' if named else 'does not'}; "
-                                         f"'system' must be a non-empty string in every record or absent from all")
-                    groups.setdefault(path if system is None else f"{path}:{system}", []).append(index)
-                file_rows += len(chunk)
-                for system, indices in groups.items():
-                    hypotheses = [chunk.hypotheses[i] for i in indices]
-                    references = [chunk.references[i] for i in indices]
-                    consume(system, [metric.statistics(hypotheses, references, num_threads=num_threads)
-                                     for metric in metrics])
-        if file_rows == 0:
-            raise InputError(f"{path}: no records; give one record (prediction and references) per segment")
-        rows += file_rows
+        systems = SystemNames(path)
+        for chunk in read_file(path, layout, skip_bad_records, chunk_records):
+            bad += [message for message in chunk.bad if message is not None]
+            rows += len(chunk)
+            for system, indices in systems.group(chunk).items():
+                hypotheses = [chunk.hypotheses[i] for i in indices]
+                references = [chunk.references[i] for i in indices]
+                consume(system, [metric.statistics(hypotheses, references, num_threads=num_threads)
+                                 for metric in metrics])
     return rows, bad
 
 

@@ -1,5 +1,6 @@
-"""Record files cut into independent read units, each read in bounded memory into chunks of records that carry
-their position in the input: the one reader behind both the Ray datasource and the single-machine stream.
+"""Record files (JSON Lines, CSV/TSV, Parquet) cut into independent read units, each read in bounded memory into
+chunks of records that carry their position in the input: the one reader of record files, behind the command
+line, the single-machine stream and the Ray datasource alike.
 
 A unit is a byte range of a JSON Lines file (cut at line starts), a whole CSV/TSV file (quoted fields may span
 lines, so a CSV file cannot be cut blindly) or one row group of a Parquet file. Every record gets a position key
@@ -19,12 +20,13 @@ from __future__ import annotations
 
 import csv
 import glob
-import io
 import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from refscore.distributed.records import BadRecord, RecordFormatError, RecordLayout
+from refscore._records import BadRecord, RecordFormatError, RecordLayout
+from refscore.errors import MissingExtraError
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
 TABLE_EXTENSIONS = (".csv", ".tsv")
@@ -75,6 +77,29 @@ class Chunk:
         self.bad.append(bad)
 
 
+RECORD_EXTENSIONS = JSONL_EXTENSIONS + TABLE_EXTENSIONS + PARQUET_EXTENSIONS
+
+
+def is_record_file(path: str) -> bool:
+    """Whether a path names a record file (by extension: JSON Lines, CSV/TSV or Parquet).
+
+    >>> is_record_file("runs.JSONL"), is_record_file("runs.parquet"), is_record_file("hyp.txt")
+    (True, True, False)
+    """
+    return path.lower().endswith(RECORD_EXTENSIONS)
+
+
+def parquet_module() -> Any:
+    """``pyarrow.parquet``, imported on first use; without pyarrow a :class:`MissingExtraError` that names
+    ``pip install 'refscore[parquet]'``."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise MissingExtraError("Parquet record files", "parquet", getattr(exc, "name", None) or "pyarrow") \
+            from None
+    return pq
+
+
 def input_kind(path: str) -> str:
     """``jsonl``, ``table`` or ``parquet`` by the file's extension; anything else is a clear error."""
     lower = path.lower()
@@ -116,9 +141,7 @@ def plan_units(paths: Sequence[str], unit_bytes: int = DEFAULT_UNIT_BYTES) -> li
             starts = list(range(0, size, unit_bytes)) or [0]
             units += [Unit(file_index, path, kind, start, min(start + unit_bytes, size)) for start in starts]
         elif kind == "parquet":
-            import pyarrow.parquet as pq
-
-            groups = pq.ParquetFile(path).metadata.num_row_groups
+            groups = _parquet_file(path).metadata.num_row_groups
             units += [Unit(file_index, path, kind, group, group + 1) for group in range(max(groups, 1))]
         else:
             units.append(Unit(file_index, path, kind, 0, -1))
@@ -132,10 +155,28 @@ def file_extent(path: str) -> int | None:
     if kind == "jsonl":
         return os.path.getsize(path)
     if kind == "parquet":
-        import pyarrow.parquet as pq
-
-        return int(pq.ParquetFile(path).metadata.num_rows)
+        return int(_parquet_file(path).metadata.num_rows)
     return None
+
+
+def record_bytes(path: str) -> int:
+    """The size of a record file's data: its size on disk, or for Parquet the uncompressed size of its row
+    groups (what reading it into memory would take, not its compressed size)."""
+    if input_kind(path) != "parquet":
+        return os.path.getsize(path)
+    metadata = _parquet_file(path).metadata
+    return sum(metadata.row_group(group).total_byte_size for group in range(metadata.num_row_groups))
+
+
+def _parquet_file(path: str) -> Any:
+    """An open ``pyarrow.parquet.ParquetFile``; a file that is not Parquet is a clear error naming it."""
+    pq = parquet_module()
+    import pyarrow as pa
+
+    try:
+        return pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise RecordFormatError(f"{path}: not a readable Parquet file ({exc})") from None
 
 
 def read_unit(unit: Unit, layout: RecordLayout, skip_bad_records: bool = False,
@@ -143,6 +184,61 @@ def read_unit(unit: Unit, layout: RecordLayout, skip_bad_records: bool = False,
     """The records of one unit in chunks of at most ``chunk_records`` (the last may be empty)."""
     reader = {"jsonl": _read_jsonl, "table": _read_table, "parquet": _read_parquet}[unit.kind]
     yield from reader(unit, layout, skip_bad_records, chunk_records)
+
+
+def read_file(path: str, layout: RecordLayout, skip_bad_records: bool = False,
+              chunk_records: int = DEFAULT_CHUNK_RECORDS) -> Iterator[Chunk]:
+    """Every record of one file in input order, chunk by chunk; a file without records is a clear error."""
+    records = 0
+    for unit in plan_units([path]):
+        for chunk in read_unit(unit, layout, skip_bad_records, chunk_records):
+            records += len(chunk)
+            yield chunk
+    if records == 0:
+        raise RecordFormatError(f"{path}: no records; give one record (prediction and references) per segment")
+
+
+class SystemNames:
+    """The system of each good record of one file: the file's path, or ``path:system`` when the records name
+    their system (as ``refscore score`` names them); either every record of a file names one or none does."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.first: tuple[int, int, bool] | None = None  # span of the first good record, and whether it names one
+
+    def group(self, chunk: Chunk) -> dict[str, list[int]]:
+        """Positions in ``chunk`` of its good records by system name, in input order."""
+        groups: dict[str, list[int]] = {}
+        for index, (system, bad) in enumerate(zip(chunk.systems, chunk.bad)):
+            if bad is not None:
+                continue
+            named = system is not None
+            if self.first is None:
+                self.first = (chunk.starts[index], chunk.ends[index], named)
+            elif named != self.first[2]:
+                where = record_place(self.path, chunk.starts[index], chunk.ends[index])
+                first = record_place(self.path, *self.first[:2])
+                raise RecordFormatError(f"{self.path}: {where}: 'system' must be a non-empty string in every record "
+                                        f"or absent from all ({first} {'has' if self.first[2] else 'has no'} one)")
+            groups.setdefault(f"{self.path}:{system}" if named else self.path, []).append(index)
+        return groups
+
+
+def record_place(path: str, start: int, end: int) -> str:
+    """``line N`` (JSON Lines, CSV/TSV) or ``row N`` (Parquet) of the record with position key ``(start, end)``,
+    found by reading the file again: for error messages only."""
+    kind = input_kind(path)
+    if kind == "parquet":
+        return f"row {start + 1}"
+    if kind == "jsonl":
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            span = handle.read(end - start)
+        blank = next((i for i, line in enumerate(span.split(b"\n")) if line.strip()), 0)
+        return f"line {_lines_before(path, start) + blank + 1}"
+    rows = table_rows(path)
+    next(rows, None)  # the header
+    return next((f"line {line}" for index, (line, _) in enumerate(rows) if index == start), f"record {start + 1}")
 
 
 def _fail_or_skip(chunk: Chunk, start: int, end: int, message: str, skip: bool) -> None:
@@ -197,17 +293,21 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
         yield chunk
 
 
-def _table_rows(handle: io.TextIOBase, path: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, fields) of each non-blank row of a CSV (quoted fields may span lines) or TSV (no quoting)."""
+def table_rows(path: str) -> Iterator[tuple[int, list[str]]]:
+    """(first line, fields) of each non-blank row of a CSV (quoted fields may span lines) or TSV (no quoting) file,
+    header included; a field may be as large as the file."""
     tsv = path.lower().endswith(".tsv")
-    reader = csv.reader(handle, delimiter="\t" if tsv else ",", strict=True,
-                        quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
+    previous_limit = csv.field_size_limit()
+    csv.field_size_limit(max(previous_limit, os.path.getsize(path) + 1))
     first_line = 1
     try:
-        for row in reader:
-            line, first_line = first_line, reader.line_num + 1
-            if row:
-                yield line, row
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle, delimiter="\t" if tsv else ",", strict=True,
+                                quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
+            for row in reader:
+                line, first_line = first_line, reader.line_num + 1
+                if row:
+                    yield line, row
     except csv.Error as exc:
         raise RecordFormatError(f"{path}: line {first_line}: malformed CSV ({exc}); quote a field that contains a "
                                 f"comma, a quote or a line break as \"...\" with inner quotes doubled (\"\")") \
@@ -215,55 +315,46 @@ def _table_rows(handle: io.TextIOBase, path: str) -> Iterator[tuple[int, list[st
     except UnicodeDecodeError as exc:
         raise RecordFormatError(f"{path}: near line {first_line}: not valid UTF-8 ({exc.reason}); re-encode the "
                                 f"file as UTF-8") from None
-
-
-def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
-    previous_limit = csv.field_size_limit()
-    csv.field_size_limit(max(previous_limit, os.path.getsize(unit.path) + 1))
-    try:
-        with open(unit.path, encoding="utf-8-sig", newline="") as handle:
-            rows = _table_rows(handle, unit.path)
-            _, header = next(rows, (1, []))
-            columns = layout.table_columns(header, unit.path)
-            chunk, index = Chunk(unit.file_index), 0
-            for line, row in rows:
-                if len(chunk) >= chunk_records:
-                    yield chunk
-                    chunk = Chunk(unit.file_index)
-                try:
-                    chunk.add(index, index + 1, layout.parse_row(row, len(header), columns))
-                except BadRecord as exc:
-                    _fail_or_skip(chunk, index, index + 1, f"{unit.path}: line {line}: {exc}", skip)
-                index += 1
-            yield chunk
     finally:
         csv.field_size_limit(previous_limit)
 
 
-def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
-    import pyarrow.parquet as pq
+def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
+    rows = table_rows(unit.path)
+    _, header = next(rows, (1, []))
+    columns = layout.table_columns(header, unit.path)
+    chunk, index = Chunk(unit.file_index), 0
+    for line, row in rows:
+        if len(chunk) >= chunk_records:
+            yield chunk
+            chunk = Chunk(unit.file_index)
+        try:
+            chunk.add(index, index + 1, layout.parse_row(row, len(header), columns))
+        except BadRecord as exc:
+            _fail_or_skip(chunk, index, index + 1, f"{unit.path}: line {line}: {exc}", skip)
+        index += 1
+    yield chunk
 
-    parquet = pq.ParquetFile(unit.path)
+
+def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
+    parquet = _parquet_file(unit.path)
     metadata = parquet.metadata
-    first_row = sum(metadata.row_group(g).num_rows for g in range(unit.start))
-    names = [layout.hypothesis_column, layout.references_column]
-    if layout.system_column is not None and layout.system_column in parquet.schema_arrow.names:
-        names.append(layout.system_column)
-    missing = [name for name in names[:2] if name not in parquet.schema_arrow.names]
-    if missing:
-        raise RecordFormatError(f"{unit.path}: no column {missing[0]!r}; the columns are "
-                                f"{parquet.schema_arrow.names} (set hypothesis_column / references_column)")
+    hypothesis, references, system = layout.parquet_columns(parquet.schema_arrow.names, unit.path)
+    names = [hypothesis, *references] + ([system] if system is not None else [])
     if metadata.num_row_groups == 0:
         yield Chunk(unit.file_index)
         return
-    row = first_row
+    row = sum(metadata.row_group(g).num_rows for g in range(unit.start))
     for batch in parquet.iter_batches(batch_size=chunk_records, row_groups=[unit.start], columns=names):
         columns = [batch.column(i).to_pylist() for i in range(len(names))]
-        systems = columns[2] if len(names) == 3 else [None] * len(columns[0])
+        values = columns[:1 + len(references)]
+        systems = columns[-1] if system is not None else [None] * batch.num_rows
         chunk = Chunk(unit.file_index)
-        for hypothesis, references, system in zip(columns[0], columns[1], systems):
+        for index in range(batch.num_rows):
             try:
-                chunk.add(row, row + 1, layout.record(hypothesis, references, system, len(names) == 3))
+                record = layout.parse_columns([column[index] for column in values], systems[index],
+                                              system is not None)
+                chunk.add(row, row + 1, record)
             except BadRecord as exc:
                 _fail_or_skip(chunk, row, row + 1, f"{unit.path}: row {row + 1}: {exc}", skip)
             row += 1

@@ -1,5 +1,6 @@
 """One record (a hypothesis, its references, an optional system name) from a JSON line, a CSV/TSV row or a Parquet
-row, with errors that say what is wrong so that the reader can name the file and the line.
+row, with errors that say what is wrong so that the reader (:mod:`refscore._record_files`) can name the file and
+the line.
 
 The layout follows ``refscore score``'s record files: ``prediction`` holds the hypothesis, ``references`` a string
 or a non-empty list of strings, an optional ``system`` field groups records into systems. Column names are
@@ -43,7 +44,9 @@ class RecordLayout:
     """Which fields of a record hold the hypothesis, the references and (optionally) the system name.
 
     In CSV/TSV files every column whose name starts with ``references_column`` without a final ``s``
-    (``reference``, ``reference_2``, ``references`` ...) is a reference, as in ``refscore score``.
+    (``reference``, ``reference_2``, ``references`` ...) is a reference, as in ``refscore score``. Parquet
+    files name their columns as JSON Lines records name their fields (``references``: a string or a list of
+    strings), or as CSV files do (string columns ``reference``, ``reference_2`` ...).
     """
 
     hypothesis_column: str = "prediction"
@@ -102,6 +105,36 @@ class RecordLayout:
                 f"{source}: the header line must name one {self.hypothesis_column!r} column, at least one "
                 f"{prefix!r}... column and at most one {self.system_column!r} column, got {header}")
         return names.index(hypothesis), references, names.index(system) if system in names else None
+
+    def parquet_columns(self, names: list[str], source: str) -> tuple[str, list[str], str | None]:
+        """The hypothesis column, the reference column(s) and the system column (or None) of a Parquet schema:
+        exact names first, else the CSV rule (case-insensitive, ``reference...`` prefix)."""
+        lower = {name.lower(): name for name in names}
+
+        def find(wanted: str | None) -> str | None:
+            return None if wanted is None else wanted if wanted in names else lower.get(wanted.lower())
+
+        hypothesis, system = find(self.hypothesis_column), find(self.system_column)
+        if self.references_column in names:
+            references = [self.references_column]
+        else:
+            prefix = self.references_column.lower()
+            prefix = prefix[:-1] if prefix.endswith("s") else prefix
+            references = [name for name in names if name.lower().startswith(prefix)]
+        if hypothesis is None or not references:
+            missing = self.hypothesis_column if hypothesis is None else self.references_column
+            raise RecordFormatError(f"{source}: no column {missing!r}; the columns are {names} (name them "
+                                    f"{self.hypothesis_column!r} and {self.references_column!r})")
+        return hypothesis, references, system
+
+    def parse_columns(self, values: list[Any], system: Any, has_system: bool) -> tuple[str, list[str], str | None]:
+        """The record of one Parquet row: ``values`` holds the hypothesis and then one value per reference column
+        (a single column may hold a list; several string columns lose their empty values, as CSV fields do)."""
+        hypothesis, *references = values
+        if len(references) == 1:
+            return self.record(hypothesis, references[0], system, has_system)
+        return self.record(hypothesis, [r for r in references if r != "" and r is not None] or [""], system,
+                           has_system)
 
     def parse_row(self, row: list[str], header_size: int, columns: tuple[int, list[int], int | None]) -> tuple[
             str, list[str], str | None]:
