@@ -3,7 +3,6 @@ against a plain-Python reading of the script's readText / readText_LCS / createN
 on hypothesis-generated multi-line text."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -55,6 +55,7 @@ class StringIndex {
     static constexpr size_t kPackedChars = 7;
     static constexpr uint64_t kDigestBit = 1ull << 63;
 
+    // The table key of `word`: equal keys mean equal words when word.size() <= kPackedChars.
     static uint64_t key_of(const std::string& word) {
         if (word.size() > kPackedChars) return refscore::sequence_digest(word.data(), word.size()) | kDigestBit;
         uint64_t key = 0;
@@ -167,17 +168,22 @@ class ScriptReader {
 
     void end_token() {
         if (token_.empty()) return;
-        const uint32_t raw = raw_.intern(token_);
-        if (raw == processed_of_raw_.size()) {
-            processed_of_raw_.push_back(rules_.process(token_, stemming_, remove_stopwords_, form_)
-                                            ? static_cast<int64_t>(processed_.intern(form_)) : -1);
-        }
-        const int64_t id = processed_of_raw_[raw];
+        const int64_t id = processed_id();
         if (id >= 0) {
             out_.ids.push_back(static_cast<uint32_t>(id));
             ++count_;
         }
         token_.clear();
+    }
+
+    // The processed id of token_ (-1: a removed stopword); -s and -m run once per distinct raw token.
+    int64_t processed_id() {
+        const uint32_t raw = raw_.intern(token_);
+        if (raw == processed_of_raw_.size()) {
+            processed_of_raw_.push_back(rules_.process(token_, stemming_, remove_stopwords_, form_)
+                                            ? static_cast<int64_t>(processed_.intern(form_)) : -1);
+        }
+        return processed_of_raw_[raw];
     }
 
     void end_unit(int64_t& units) {

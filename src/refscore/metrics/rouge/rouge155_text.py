@@ -1,7 +1,7 @@
-"""ROUGE-1.5.5.pl's text handling, reproduced exactly: reading sentence-per-line text with its ``-l``/``-b``
-length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stopword removal and ``-m`` stemming
-(WordNet-2.0 exception list, then the script's own Porter stemmer), and conversion to the CSR token-id arrays of
-:mod:`refscore._core._rouge155`.
+"""ROUGE-1.5.5.pl's text handling, reproduced exactly: its input formats, its ``-l``/``-b`` length limits
+(``readText`` and ``readText_LCS``, on UTF-8 bytes), and the bundled ``-s``/``-m`` data (SMART stopwords, WordNet-2.0
+exceptions), compiled once into the reader of :mod:`refscore._core._rouge155_text`, which turns the texts into the
+CSR token-id arrays of :mod:`refscore._core._rouge155` in one call (tokens, stopword removal, stemming).
 
 >>> wordnet_exceptions()["geese"]
 'goose'
