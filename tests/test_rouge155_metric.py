@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import refscore
-from refscore._core._rouge155 import porter_stem_words
+from refscore._core._rouge155_text import porter_stem_words
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics.rouge import ROUGE155, ROUGE155Config, ROUGE155Score, parse_type, read_summary, rouge155
-from refscore.metrics.rouge.rouge155_text import process_vocabulary
+from refscore.metrics.rouge.rouge155_text import encode_texts
 from rouge155_perl_oracle import morph_stem, porter_stem
 
 GOLDEN = Path(__file__).parent / "golden" / "rouge155_porter_stems.tsv"
@@ -36,9 +36,9 @@ def test_wordnet_exceptions_come_first_and_later_lists_win():
 
 
 def test_only_tokens_longer_than_three_characters_are_stemmed():
-    table = process_vocabulary([b"ties", b"ran", b"running", b"runs"], stemming=True, remove_stopwords=False)
+    encoded = encode_texts(["ties ran running runs"], stemming=True, remove_stopwords=False)
     # "ties" -> "ti", "ran" stays (3 chars, not looked up), "running" -> "run", "runs" -> "run"
-    assert table.tolist() == [0, 1, 2, 2]
+    assert encoded.flat_tokens.tolist() == [0, 1, 2, 2]
 
 
 def test_stopwords_are_removed_before_counting():

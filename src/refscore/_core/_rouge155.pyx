@@ -4,7 +4,7 @@ weighted LCS (ROUGE-W), and ROUGE-1.5.5's seeded bootstrap (Perl's ``srand(i)`` 
 
 Texts arrive once as CSR arrays of ``uint32`` token ids; the C++ core (``_rouge155_kernel.hpp``) scores each document
 inside one ``nogil`` ``prange``, with per-thread scratch, so results never depend on the thread count. The kernels
-take any tokenization: ROUGE-1.5.5's own (``refscore.metrics.rouge155``) or another flavor's token ids.
+take any tokenization: ROUGE-1.5.5's own (``_rouge155_text.pyx``) or another flavor's token ids.
 
 >>> import numpy as np
 >>> ref, hyp = np.array([1, 2, 3], dtype=np.uint32), np.array([1, 3, 2], dtype=np.uint32)
@@ -15,7 +15,6 @@ take any tokenization: ROUGE-1.5.5's own (``refscore.metrics.rouge155``) or anot
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
-from libcpp.string cimport string
 from libcpp.vector cimport vector
 
 import numpy as np
@@ -55,15 +54,6 @@ cdef extern from "_rouge155_kernel.hpp" namespace "refscore_rouge155" nogil:
         cbool best_model
         double alpha
 
-    cdef cppclass Tokenized:
-        vector[uint32_t] ids
-        vector[int64_t] unit_lengths
-        vector[int64_t] units_per_segment
-        vector[string] vocabulary
-
-    string porter_stem "refscore_rouge155::porter::stem" (string word)
-    void tokenize_segments(const char* buffer, const int64_t* segment_offsets, int64_t n_segments,
-                           cbool split_lines, Tokenized& out) except +
     void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out)
     void ensure_pow_table(Scratch& s, double weight, int64_t up_to)
     void skip_bigram_keys(Seq s, int64_t skip, cbool unigrams, vector[uint64_t]& out, cbool last_unigram)
@@ -119,51 +109,6 @@ def _check_csr(tokens, offsets, name):
         raise ValueError(f"{name}: offsets must start at 0 and end within the token array")
     if offsets.shape[0] > 1 and np.any(np.diff(offsets) < 0):
         raise ValueError(f"{name}: offsets must be non-decreasing")
-
-
-def tokenize(const unsigned char[::1] buffer, const int64_t[::1] segment_offsets, bint split_lines):
-    r"""ROUGE-1.5.5's tokens of byte segments ``buffer[segment_offsets[i]:segment_offsets[i+1]]``: runs of
-    ``[a-z0-9]`` after ASCII lowercasing. With ``split_lines`` every non-empty line of a segment is a unit (an SPL
-    sentence), otherwise each segment is one unit.
-
-    Returns ``(ids uint32, unit_lengths int64, units_per_segment int64, vocabulary)``: raw token ids in order of
-    first appearance, and ``vocabulary[id]`` the token bytes.
-
-    >>> ids, lengths, units, vocabulary = tokenize(b"The cat-flap.\n\nCAT 2", np.array([0, 20]), True)
-    >>> ids.tolist(), lengths.tolist(), units.tolist(), vocabulary
-    ([0, 1, 2, 1, 3], [3, 2], [2], [b'the', b'cat', b'flap', b'2'])
-    """
-    _check_csr(buffer, segment_offsets, "segments")
-    cdef Tokenized result
-    cdef char empty = 0
-    cdef const char* data = <const char*>&buffer[0] if buffer.shape[0] else &empty
-    with nogil:
-        tokenize_segments(data, &segment_offsets[0], segment_offsets.shape[0] - 1, split_lines, result)
-    ids = np.empty(result.ids.size(), dtype=np.uint32)
-    if result.ids.size():
-        ids[:] = <uint32_t[:result.ids.size()]>result.ids.data()
-    lengths = np.empty(result.unit_lengths.size(), dtype=np.int64)
-    if result.unit_lengths.size():
-        lengths[:] = <int64_t[:result.unit_lengths.size()]>result.unit_lengths.data()
-    units = np.empty(result.units_per_segment.size(), dtype=np.int64)
-    if result.units_per_segment.size():
-        units[:] = <int64_t[:result.units_per_segment.size()]>result.units_per_segment.data()
-    return ids, lengths, units, list(result.vocabulary)
-
-
-def porter_stem_words(list words):
-    """ROUGE-1.5.5's Porter stemmer (the Perl ``stem`` sub, with its step-4 change) of lowercase ASCII words
-    (``bytes``), in C++.
-
-    >>> porter_stem_words([b"relational", b"ponies", b"agreement", b"yelling"])
-    [b'relat', b'poni', b'agreem', b'yell']
-    """
-    cdef vector[string] items = words
-    cdef size_t i
-    with nogil:
-        for i in range(items.size()):
-            items[i] = porter_stem(items[i])
-    return list(items)
 
 
 def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_offsets,

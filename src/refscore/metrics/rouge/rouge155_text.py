@@ -1,7 +1,7 @@
-"""ROUGE-1.5.5.pl's text handling, reproduced exactly: reading sentence-per-line text with its ``-l``/``-b``
-length limits (``readText`` and ``readText_LCS``), its tokenization, ``-s`` stopword removal and ``-m`` stemming
-(WordNet-2.0 exception list, then the script's own Porter stemmer), and conversion to the CSR token-id arrays of
-:mod:`refscore._core._rouge155`.
+"""ROUGE-1.5.5.pl's text handling, reproduced exactly: its input formats, its ``-l``/``-b`` length limits
+(``readText`` and ``readText_LCS``, on UTF-8 bytes), and the bundled ``-s``/``-m`` data (SMART stopwords, WordNet-2.0
+exceptions), compiled once into the reader of :mod:`refscore._core._rouge155_text`, which turns the texts into the
+CSR token-id arrays of :mod:`refscore._core._rouge155` in one call (tokens, stopword removal, stemming).
 
 >>> wordnet_exceptions()["geese"]
 'goose'
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from refscore._core._rouge155 import porter_stem_words, tokenize
+from refscore._core._rouge155_text import LoneSurrogate, ScriptText
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError
 
@@ -153,28 +153,10 @@ def read_text_units(lines: list[bytes], word_limit: int, byte_limit: int) -> lis
 
 
 @lru_cache(maxsize=1)
-def _exceptions_bytes() -> dict[bytes, bytes]:
-    return {k.encode("ascii"): v.encode("ascii") for k, v in wordnet_exceptions().items()}
-
-
-def process_vocabulary(vocabulary: list[bytes], *, stemming: bool, remove_stopwords: bool) -> np.ndarray:
-    """Map raw token ids to ids of the processed tokens (-1: a stopword removed by ``-s``; with ``-m`` tokens
-    longer than 3 characters become their WordNet base form or Porter stem, as ``createNGram`` does)."""
-    stopwords = smart_stopwords() if remove_stopwords else frozenset()
-    stems: dict[bytes, bytes] = {}
-    if stemming:
-        exceptions = _exceptions_bytes()
-        to_stem = [raw for raw in vocabulary if len(raw) > 3 and raw not in exceptions and raw not in stopwords]
-        stems = dict(zip(to_stem, porter_stem_words(to_stem)))
-        stems.update((raw, exceptions[raw]) for raw in vocabulary if len(raw) > 3 and raw in exceptions)
-    ids: dict[bytes, int] = {}
-    table = np.empty(len(vocabulary), dtype=np.int64)
-    for raw_id, raw in enumerate(vocabulary):
-        if raw in stopwords:
-            table[raw_id] = -1
-        else:
-            table[raw_id] = ids.setdefault(stems.get(raw, raw), len(ids))
-    return table
+def script_text() -> ScriptText:
+    """The script's ``-s`` and ``-m`` data compiled once per process (the stopwords and the exception table)."""
+    exceptions = {k.encode("ascii"): v.encode("ascii") for k, v in wordnet_exceptions().items()}
+    return ScriptText(sorted(smart_stopwords()), exceptions)
 
 
 @dataclass
@@ -188,6 +170,11 @@ class EncodedTexts:
     text_units: np.ndarray
 
 
+def _lone_surrogate(describe: Callable[[int], str], index: int, text: str, position: int) -> InputError:
+    return InputError(f"{describe(index)} contains the lone surrogate {text[position]!r} at character {position}, "
+                      f"which has no UTF-8 form; remove it or decode the source text with errors='surrogateescape'")
+
+
 def _checked_utf8(texts: list[str], describe: Callable[[int], str]) -> list[bytes]:
     try:
         return [encode_utf8(text) for text in texts]
@@ -196,54 +183,52 @@ def _checked_utf8(texts: list[str], describe: Callable[[int], str]) -> list[byte
             try:
                 encode_utf8(text)
             except UnicodeEncodeError as exc:
-                raise InputError(f"{describe(index)} contains the lone surrogate {text[exc.start]!r} at character "
-                                 f"{exc.start}, which has no UTF-8 form; remove it or decode the source text "
-                                 f"with errors='surrogateescape'") from None
+                raise _lone_surrogate(describe, index, text, exc.start) from None
         raise
+
+
+def _limited_chunks(texts: list[str], word_limit: int, byte_limit: int,
+                    describe: Callable[[int], str]) -> tuple[list[bytes], list[bytes], list[int]]:
+    """The sentence units (``readText_LCS``) and flat texts (``readText``) that ``-l``/``-b`` keep, cut on the
+    texts' UTF-8 bytes as the script cuts them."""
+    unit_chunks: list[bytes] = []
+    flat_chunks: list[bytes] = []
+    units_per_text: list[int] = []
+    for text in _checked_utf8(texts, describe):
+        lines = [line for line in text.split(b"\n") if line]
+        units = read_text_units(lines, word_limit, byte_limit)
+        unit_chunks.extend(units)
+        units_per_text.append(len(units))
+        flat_chunks.append(read_text(lines, word_limit, byte_limit))
+    return unit_chunks, flat_chunks, units_per_text
 
 
 def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, word_limit: int = 0,
                  byte_limit: int = 0, describe: Callable[[int], str] = lambda i: f"text {i}") -> EncodedTexts:
-    """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files.
+    """Tokenize texts (sentences separated by newlines) the way ROUGE-1.5.5 reads SPL files, with ``-s``
+    (``remove_stopwords``) and ``-m`` (``stemming``).
 
-    The compiled tokenizer splits lines and extracts tokens; only with ``-l``/``-b`` are the script's
-    length-limit rules applied here first (to bytes, per text).
+    The texts go to the compiled reader in one call (lines, tokens, stopwords, stems); only with ``-l``/``-b``
+    are the script's length-limit rules applied here first, to the texts' UTF-8 bytes, and the cut bytes go to
+    the same reader.
+
+    >>> encoded = encode_texts(["The cats\\n\\nran", "cat"], stemming=True, remove_stopwords=True)
+    >>> encoded.flat_tokens.tolist(), encoded.flat_offsets.tolist(), encoded.unit_offsets.tolist()
+    ([0, 1, 0], [0, 2, 3], [0, 1, 2, 3])
     """
-    limited = bool(word_limit or byte_limit)
-    encoded = _checked_utf8(texts, describe)
-    if not limited:
-        chunks = encoded
-        raw, unit_lengths, text_units_count, vocabulary = tokenize(
-            np.frombuffer(b"".join(chunks), dtype=np.uint8), offsets_from_lengths([len(c) for c in chunks]), True)
-    else:
-        unit_chunks: list[bytes] = []
-        flat_chunks: list[bytes] = []
-        units_per_text: list[int] = []
-        for text in encoded:
-            lines = [line for line in text.lower().split(b"\n") if line]
-            units = read_text_units(lines, word_limit, byte_limit)
-            unit_chunks.extend(units)
-            units_per_text.append(len(units))
-            flat_chunks.append(read_text(lines, word_limit, byte_limit))
-        chunks = unit_chunks + flat_chunks
-        raw, unit_lengths, _, vocabulary = tokenize(
-            np.frombuffer(b"".join(chunks), dtype=np.uint8), offsets_from_lengths([len(c) for c in chunks]), False)
-        text_units_count = np.array(units_per_text, dtype=np.int64)
-    table = process_vocabulary(vocabulary, stemming=stemming, remove_stopwords=remove_stopwords)
-    tokens = table[raw]
-    if remove_stopwords:
-        keep = tokens >= 0
-        owner = np.repeat(np.arange(len(unit_lengths)), unit_lengths)
-        unit_lengths = np.bincount(owner[keep], minlength=len(unit_lengths)).astype(np.int64)
-        tokens = tokens[keep]
-    tokens = tokens.astype(np.uint32)
+    if word_limit or byte_limit:
+        units, flats, units_per_text = _limited_chunks(texts, word_limit, byte_limit, describe)
+        tokens, unit_lengths, _ = script_text().tokenize_bytes(units + flats, False, stemming, remove_stopwords)
+        offsets = offsets_from_lengths(unit_lengths)
+        n_units = len(units)
+        return EncodedTexts(np.ascontiguousarray(tokens[offsets[n_units]:]),
+                            np.ascontiguousarray(offsets[n_units:] - offsets[n_units]),
+                            tokens[:offsets[n_units]], np.ascontiguousarray(offsets[:n_units + 1]),
+                            offsets_from_lengths(units_per_text))
+    try:
+        tokens, unit_lengths, units_per_text = script_text().tokenize(texts, True, stemming, remove_stopwords)
+    except LoneSurrogate as exc:
+        raise _lone_surrogate(describe, exc.text_index, texts[exc.text_index], exc.position) from None
     offsets = offsets_from_lengths(unit_lengths)
-    if not limited:  # readText's text is the concatenation of the units
-        text_units = offsets_from_lengths(text_units_count)
-        return EncodedTexts(tokens, np.ascontiguousarray(offsets[text_units]), tokens, offsets, text_units)
-    n_units = len(unit_chunks)
-    unit_tokens = tokens[:offsets[n_units]]
-    flat_tokens = np.ascontiguousarray(tokens[offsets[n_units]:])
-    flat_offsets = np.ascontiguousarray(offsets[n_units:] - offsets[n_units])
-    return EncodedTexts(flat_tokens, flat_offsets, unit_tokens, np.ascontiguousarray(offsets[:n_units + 1]),
-                        offsets_from_lengths(text_units_count))
+    text_units = offsets_from_lengths(units_per_text)  # readText's text is the concatenation of the units
+    return EncodedTexts(tokens, np.ascontiguousarray(offsets[text_units]), tokens, offsets, text_units)
