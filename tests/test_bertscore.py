@@ -26,7 +26,6 @@ bert_score = pytest.importorskip("bert_score")
 
 import refscore  # noqa: E402
 import refscore.metrics  # noqa: E402
-from refscore._bertscore import first_layer  # noqa: E402
 from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
 from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
 from refscore._bertscore.packed import (  # noqa: E402
@@ -170,9 +169,9 @@ def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, mon
     threads_used = set()
     forward = scorer._embedder._forward
 
-    def recording(batch, workspaces, table):
+    def recording(batch, workspaces):
         threads_used.add(threading.current_thread().name)
-        return forward(batch, workspaces, table)
+        return forward(batch, workspaces)
 
     monkeypatch.setattr(scorer._embedder, "_forward", recording)
     before = torch.get_num_threads()
@@ -208,51 +207,9 @@ def test_packed_forward_matches_the_model_forward(tiny_model):
     assert_close(packed.score(HYPS, REFS), plain.score(HYPS, REFS))
 
 
-@pytest.mark.parametrize("table_rows", [None, 5])
-def test_first_layer_tables_give_the_per_token_products(tiny_model, monkeypatch, table_rows):
-    scorer = refscore.BERTScorer(tiny_model, 2)
-    model, first = scorer._loaded.model, scorer._embedder.packed.first
-    assert first is not None
-    pad = scorer._embedder.pad_id
-    sequences = scorer._encode_unique(HYPS, "hypotheses")
-    # A real token equal to the pad id: RoBERTa's embeddings give it the padding position.
-    sequences[0] = np.concatenate([sequences[0][:2], [pad], sequences[0][2:]])
-    if table_rows is not None:
-        monkeypatch.setattr(first_layer, "TABLE_BYTES", table_rows * first.weight.shape[0] * 4)
-    table = first.token_table(sequences)
-    assert (table.slot_of >= 0).sum() == (table_rows or len(np.unique(np.concatenate(sequences))))
-    input_ids = torch.from_numpy(scorer._embedder._padded(sequences)[0])
-    real = real_tokens(input_ids.shape[1], [len(s) for s in sequences])
-    token_ids = input_ids[real]
-    positions = first.position_ids(input_ids, real)
-    with torch.inference_mode():
-        hidden, rstd = first.embed(token_ids, positions)
-        expected_hidden = model.embeddings(input_ids=input_ids)[real]
-        products = first.products(table, token_ids, positions, rstd, hidden,
-                                  torch.empty(len(token_ids), first.weight.shape[0]))
-        expected = torch.addmm(first.bias, expected_hidden, first.weight.t())
-    np.testing.assert_array_equal(hidden.numpy(), expected_hidden.numpy())
-    np.testing.assert_allclose(products.numpy(), expected.numpy(), atol=2e-6, rtol=2e-6)
-
-
-def test_first_layer_kernel_rejects_rows_outside_its_tables():
-    from refscore._core._bert_first_layer import first_layer_products
-
-    rows, positions = np.ones((2, 3), np.float32), np.ones((4, 3), np.float32)
-    out = np.zeros((2, 3), np.float32)
-    args = (np.ones(2, np.float32), np.zeros(3, np.float32), out)
-    with pytest.raises(ValueError, match="token 1 has slot 2 .of 2. and position 0"):
-        first_layer_products(rows, positions, np.array([0, 2]), np.array([1, 0]), *args)
-    with pytest.raises(ValueError, match="token 0 has slot 0 .of 2. and position 4 .of 4."):
-        first_layer_products(rows, positions, np.array([0, -1]), np.array([4, 0]), *args)
-    with pytest.raises(ValueError, match="1 slots, 2 positions and 2 scales for 2 tokens"):
-        first_layer_products(rows, positions, np.array([0]), np.array([1, 0]), *args)
-    assert not out.any()
-
-
-@pytest.mark.parametrize("module", ["refscore._core._bert_first_layer", "refscore._bertscore.packed",
-                                    "refscore._bertscore.engine", "refscore._bertscore.models",
-                                    "refscore._bertscore.idf", "refscore._bertscore.encoding"])
+@pytest.mark.parametrize("module", ["refscore._bertscore.packed", "refscore._bertscore.engine",
+                                    "refscore._bertscore.models", "refscore._bertscore.idf",
+                                    "refscore._bertscore.encoding"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -534,10 +491,10 @@ def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
     scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=10_000)
     run_model = scorer._embedder._run_model
 
-    def limited(batch, workspaces, table):
+    def limited(batch, workspaces):
         if len(batch) > 3:
             raise torch.cuda.OutOfMemoryError("CUDA out of memory (simulated)")
-        return run_model(batch, workspaces, table)
+        return run_model(batch, workspaces)
 
     scorer._embedder._run_model = limited
     with pytest.warns(RefscoreWarning, match="out of memory.*retrying with smaller batches"):

@@ -1,5 +1,5 @@
 """BERTScore on the metric protocol: results are Scores with statistics, one list of settings, signatures without
-loading a model, imports that point down, and the switches of the packed encoder's compiled pieces."""
+loading a model, and imports that point down."""
 from __future__ import annotations
 
 import ast
@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 import refscore  # noqa: E402
-from refscore._bertscore import packed, scorer  # noqa: E402
+from refscore._bertscore import scorer  # noqa: E402
 from refscore.errors import InputTypeError  # noqa: E402
 from refscore.protocol import Score  # noqa: E402
 from refscore.metrics.bertscore import BERTScoreMetric, BERTScoreResult  # noqa: E402
@@ -99,18 +99,3 @@ def test_imports_point_down():
     for module in (PACKAGE / "_bertscore").glob("*.py"):
         upward = {m for m in _imported_modules(module) if m.startswith(("refscore.metrics", "refscore.cli"))}
         assert not upward, module.name
-
-
-@pytest.mark.parametrize("variable, default", [(packed.ATTENTION_KERNEL_ENV, False),
-                                               (packed.FIRST_LAYER_TABLES_ENV, True)])
-def test_compiled_pieces_switch(tiny_bert, monkeypatch, variable, default):
-    def enabled(encoder):
-        return encoder.attention_kernel if variable == packed.ATTENTION_KERNEL_ENV else encoder.first is not None
-
-    monkeypatch.delenv(variable, raising=False)
-    usual = refscore.BERTScorer(tiny_bert, 2, device="cpu")
-    assert enabled(usual._embedder.packed) is default
-    monkeypatch.setenv(variable, "0" if default else "1")
-    switched = refscore.BERTScorer(tiny_bert, 2, device="cpu")
-    assert enabled(switched._embedder.packed) is not default
-    np.testing.assert_allclose(switched.score(HYPS, REFS).f1, usual.score(HYPS, REFS).f1, atol=1e-6, rtol=0)

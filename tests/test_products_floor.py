@@ -35,13 +35,12 @@ def test_floor_counts_the_products_of_the_packed_encoder(tmp_path, num_layers):
     lengths = products_floor.distinct_token_lengths(scorer, sentences)
     assert len(lengths) == 3
     sequences = [np.asarray(ids) for ids in {tuple(scorer.tokenizer(s)["input_ids"]) for s in sentences}]
-    table = packed.token_table(sequences)
     input_ids = torch.zeros((len(sequences), max(lengths)), dtype=torch.long)
     for row, ids in enumerate(sequences):
         input_ids[row, :len(ids)] = torch.from_numpy(ids)
     counter = FlopCounterMode(display=False, custom_mapping={torch.ops.aten.addmm_: _addmm_in_place_flops})
     with torch.inference_mode(), counter:
-        packed.hidden_states(input_ids, [len(ids) for ids in sequences], all_layers=False, table=table)
+        packed.hidden_states(input_ids, [len(ids) for ids in sequences], all_layers=False)
     config = scorer.model.config
     expected = products_floor.linear_flops(lengths, config.hidden_size, config.intermediate_size, num_layers)
     assert counter.get_total_flops() == expected

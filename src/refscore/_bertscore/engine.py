@@ -28,7 +28,6 @@ import numpy as np
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.encoding import ChunkMap
 from refscore._bertscore.models import LoadedModel
-from refscore._bertscore.first_layer import TokenTable
 from refscore._bertscore.packed import PackedEncoder, WorkspacePool
 from refscore._checks import check_optional_int
 from refscore._progress import progress_bar
@@ -181,11 +180,7 @@ class Embedder:
         total_tokens = sum(len(sequences[idx[0]]) for idx in order)
         groups = [order[start:stop] for start, stop in batches]
         inputs = [[sequences[idx[0]] for idx in group] for group in groups]
-        table = None
-        if self.packed is not None and order:
-            table = self.packed.token_table([sequences[idx[0]] for idx in order],
-                                            chunk_mapper(plan))
-        forward = functools.partial(self._forward, workspaces=WorkspacePool(), table=table)
+        forward = functools.partial(self._forward, workspaces=WorkspacePool())
         seconds = expected_seconds(total_tokens, self.flops_per_token, self.loaded.device)
         with progress_bar(len(groups), "BERTScore embedding", self.progress, seconds, unit="batch") as bar:
             for embeddings, group in zip(parallel_map(forward, inputs, plan), groups):
@@ -218,11 +213,11 @@ class Embedder:
             yield start, stop
             start = stop
 
-    def _forward(self, batch: list[np.ndarray], workspaces: WorkspacePool, table: TokenTable | None) -> list[Any]:
+    def _forward(self, batch: list[np.ndarray], workspaces: WorkspacePool) -> list[Any]:
         torch, _ = torch_and_transformers()
         out_of_memory = getattr(torch.cuda, "OutOfMemoryError", ())
         try:
-            return self._run_model(batch, workspaces, table)
+            return self._run_model(batch, workspaces)
         except out_of_memory:  # type: ignore[misc]
             if len(batch) == 1:
                 raise
@@ -233,11 +228,11 @@ class Embedder:
                           f"{self.batch_tokens}; pass a smaller batch_tokens to avoid the retry)",
                           RefscoreWarning, stacklevel=caller_stacklevel())
             half = len(batch) // 2
-            return self._forward(batch[:half], workspaces, table) + self._forward(batch[half:], workspaces, table)
+            return self._forward(batch[:half], workspaces) + self._forward(batch[half:], workspaces)
 
-    def _run_model(self, batch: list[np.ndarray], workspaces: WorkspacePool, table: TokenTable | None) -> list[Any]:
+    def _run_model(self, batch: list[np.ndarray], workspaces: WorkspacePool) -> list[Any]:
         """Normalised embeddings of the sequences of one batch: packed (with a workspace borrowed from
-        ``workspaces`` and the call's first-layer ``table``) when possible, else the model's forward."""
+        ``workspaces``) when possible, else the model's forward."""
         torch, _ = torch_and_transformers()
         lengths = [len(ids) for ids in batch]
         input_ids, mask = self._padded(batch)
@@ -245,7 +240,7 @@ class Embedder:
             if self.packed is not None:
                 with workspaces.borrow() as workspace:
                     hidden = self.packed.hidden_states(torch.from_numpy(input_ids), lengths, self.loaded.all_layers,
-                                                       workspace, table)
+                                                       workspace)
                 return list(torch.split(_normalise(hidden.float()), lengths))
             hidden = _normalise(self._model_forward(input_ids, mask).float())
             return [hidden[row, :length] for row, length in enumerate(lengths)]

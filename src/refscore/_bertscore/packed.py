@@ -3,11 +3,10 @@
 The real tokens of a batch are packed into one ``(n_tokens, hidden)`` matrix, so every position-wise part of a
 layer (Q/K/V projections, attention output, feed-forward, layer norms) runs on real tokens only, with the model's
 own weights, activation and layer-norm modules. Self-attention runs within each sequence without a mask, with
-torch's attention per group of equal-length sequences (consecutive in refscore's length-sorted batches); refscore's
-compiled kernel (float32, AVX2 and FMA; one call per layer for the whole batch) is used only when
-:data:`ATTENTION_KERNEL_ENV` is ``1``. This is the model's math: the differences with
-the Hugging Face forward are that no padded position is computed and that each residual is added to the bias
-before the product is accumulated onto it (the outputs agree to float rounding, ~1e-7).
+torch's attention per group of equal-length sequences (consecutive in refscore's length-sorted batches). This is
+the model's math, all of it in torch: the differences with the Hugging Face forward are that no padded position is
+computed and that each residual is added to the bias before the product is accumulated onto it (the outputs agree
+to float rounding, ~1e-7).
 
 The largest activations live in a :class:`Workspace` that a worker thread reuses from batch to batch, so they are
 not allocated (and page-faulted by the operating system) again for every batch.
@@ -18,7 +17,6 @@ after a check against the model's own forward on a small input; anything else ru
 from __future__ import annotations
 
 import contextlib
-import os
 import queue
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -27,8 +25,6 @@ from typing import Any
 import numpy as np
 
 from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.first_layer import ChunkMap, FirstLayerProjection, TokenTable
-from refscore._core._attention import packed_attention_into, vectorised
 
 #: Encoder classes whose embeddings and layers have the standard BERT structure (``BertLayer`` and its copies).
 PACKED_MODELS = {"BertModel": "BertLayer", "RobertaModel": "RobertaLayer", "XLMRobertaModel": "XLMRobertaLayer",
@@ -39,21 +35,6 @@ EXACT_ATTENTION = {None, "eager", "sdpa"}
 CHECK_TOLERANCE = 1e-5
 #: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
 _CHECK_LENGTHS = (9, 5, 5)
-#: Private switches (for benchmarks/bench_bertscore.py --pieces): ``1`` runs that part with refscore's compiled
-#: code, ``0`` with torch. The attention kernel is off by default (measured ~3% of CPU time, within the noise of
-#: the benchmark; docs/bertscore.md), the first layer's per-id tables on. Read when a scorer is built.
-ATTENTION_KERNEL_ENV = "REFSCORE_BERTSCORE_ATTENTION_KERNEL"
-FIRST_LAYER_TABLES_ENV = "REFSCORE_BERTSCORE_FIRST_LAYER_TABLES"
-
-
-def piece_enabled(variable: str, default: bool) -> bool:
-    """Whether the compiled piece switched by environment ``variable`` is on (``default`` unless set to 0/1).
-
-    >>> piece_enabled("REFSCORE_NO_SUCH_SWITCH", True)
-    True
-    """
-    value = os.environ.get(variable, "").strip()
-    return default if value not in ("0", "1") else value == "1"
 
 
 def unsupported_reason(model: Any, device: str) -> str | None:
@@ -96,14 +77,6 @@ def _attention_shape(self_attention: Any) -> _AttentionShape:
     head_size = int(self_attention.attention_head_size)
     scaling = float(getattr(self_attention, "scaling", head_size ** -0.5))
     return _AttentionShape(int(self_attention.num_attention_heads), head_size, scaling)
-
-
-@dataclass(frozen=True)
-class _Sequences:
-    """The sequences of a packed batch: their lengths (int64, in order) and :func:`length_runs` of them."""
-
-    lengths: np.ndarray
-    runs: list[tuple[int, int, int]]
 
 
 def length_runs(lengths: Sequence[int]) -> list[tuple[int, int, int]]:
@@ -179,9 +152,6 @@ class PackedEncoder:
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
         self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
         self.stacked = [_stack_projections(layer.attention.self) for layer in self.layers]
-        self.attention_kernel = piece_enabled(ATTENTION_KERNEL_ENV, default=False)
-        tables = self.layers and piece_enabled(FIRST_LAYER_TABLES_ENV, default=True)
-        self.first = FirstLayerProjection.for_model(model, *self.stacked[0]) if tables else None
 
     @classmethod
     def for_model(cls, model: Any, device: str, pad_id: int) -> PackedEncoder | None:
@@ -192,50 +162,32 @@ class PackedEncoder:
         packed = cls(model)
         return packed if packed.agrees_with_model(pad_id) else None
 
-    def token_table(self, sequences: Sequence[np.ndarray], map_chunks: ChunkMap = map) -> TokenTable | None:
-        """The first layer's per-id table for the tokens of ``sequences`` (None when the model's embeddings are
-        not the standard sum); see :mod:`refscore._bertscore.first_layer`."""
-        return None if self.first is None else self.first.token_table(sequences, map_chunks)
-
     def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool,
-                      workspace: Workspace | None = None, table: TokenTable | None = None) -> Any:
+                      workspace: Workspace | None = None) -> Any:
         """``(n_tokens, n_states, hidden)`` hidden states of the real tokens of the padded ``input_ids`` (rows in
         order, each row's first ``lengths[row]`` tokens): the last layer only, or every state from the embeddings
         on with ``all_layers``. The largest intermediate activations are computed in ``workspace`` (a new one by
-        default); the first layer's products come from ``table`` (by default one made for this batch)."""
+        default)."""
         torch, _ = torch_and_transformers()
         workspace = workspace or Workspace()
-        real = real_tokens(input_ids.shape[1], lengths)
-        products = None  # the first layer's, when computed from the tables
-        if self.first is None:
-            hidden = self.model.embeddings(input_ids=input_ids)[real]
-        else:
-            token_ids = input_ids[real]
-            positions = self.first.position_ids(input_ids, real)
-            hidden, rstd = self.first.embed(token_ids, positions)
-            if table is None:
-                table = self.first.token_table([token_ids.numpy()])
-            out = workspace.matrix("projections", len(token_ids), self.first.weight.shape[0], hidden.dtype)
-            products = self.first.products(table, token_ids, positions, rstd, hidden, out)
+        hidden = self.model.embeddings(input_ids=input_ids)[real_tokens(input_ids.shape[1], lengths)]
         states = [hidden] if all_layers else []
-        sequences = _Sequences(np.asarray(lengths, dtype=np.int64), length_runs(lengths))
+        runs = length_runs(lengths)
         for layer, shape, exact_gelu, (weight, bias) in zip(self.layers, self.shapes, self.exact_gelu,
                                                              self.stacked):
-            if products is None:
-                out = workspace.matrix("projections", hidden.shape[0], weight.shape[0], hidden.dtype)
-                products = torch.addmm(bias, hidden, weight.t(), out=out)
-            hidden = self._layer(layer, shape, exact_gelu, hidden, sequences, workspace, products)
-            products = None
+            out = workspace.matrix("projections", hidden.shape[0], weight.shape[0], hidden.dtype)
+            products = torch.addmm(bias, hidden, weight.t(), out=out)
+            hidden = self._layer(layer, shape, exact_gelu, hidden, runs, workspace, products)
             if all_layers:
                 states.append(hidden)
         return torch.stack(states, dim=1) if all_layers else hidden.unsqueeze(1)
 
     def _layer(self, layer: Any, shape: _AttentionShape, exact_gelu: bool, hidden: Any,
-               sequences: _Sequences, workspace: Workspace, products: Any) -> Any:
+               runs: list[tuple[int, int, int]], workspace: Workspace, products: Any) -> Any:
         """One BERT layer on the packed ``hidden``, whose stacked query/key/value ``products`` are computed;
         the result is a new tensor."""
         torch, _ = torch_and_transformers()
-        context = self._self_attention(shape, products, sequences, workspace)
+        context = self._self_attention(shape, products, runs, workspace)
         attention_output = layer.attention.output
         attended = _dense_residual_norm(attention_output.dense, context, hidden, attention_output.LayerNorm,
                                         workspace)
@@ -246,20 +198,15 @@ class PackedEncoder:
             intermediate = layer.intermediate.intermediate_act_fn(intermediate)
         return _dense_residual_norm(layer.output.dense, intermediate, attended, layer.output.LayerNorm, workspace)
 
-    def _self_attention(self, shape: _AttentionShape, products: Any, sequences: _Sequences,
+    def _self_attention(self, shape: _AttentionShape, products: Any, runs: list[tuple[int, int, int]],
                         workspace: Workspace) -> Any:
-        """Multi-head softmax attention within each sequence from the stacked query/key/value ``products``: with
-        refscore's kernel (:mod:`refscore._core._attention`) where it is vectorised for this CPU, else with torch's,
-        one run of equal-length sequences at a time."""
+        """Multi-head softmax attention within each sequence from the stacked query/key/value ``products``, with
+        torch's attention, one run (:func:`length_runs`) of equal-length sequences at a time."""
         torch, _ = torch_and_transformers()
         projections = products.chunk(3, dim=1)
         context = workspace.matrix("context", *projections[0].shape, products.dtype)
-        if self.attention_kernel and products.dtype == torch.float32 and vectorised(shape.head_size):
-            packed_attention_into(products.numpy(), context.numpy(), sequences.lengths, shape.heads,
-                                  shape.head_size, shape.scaling)
-            return context
         attention = torch.nn.functional.scaled_dot_product_attention
-        for first, count, length in sequences.runs:
+        for first, count, length in runs:
             rows = slice(first, first + count * length)
             split = (count, length, shape.heads, shape.head_size)
             heads = [matrix[rows].view(split).transpose(1, 2) for matrix in projections]

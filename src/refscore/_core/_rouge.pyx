@@ -6,8 +6,7 @@ The texts (predictions first, then the flattened references) are handed over onc
 per-thread workers, which lowercase and tokenize each text themselves.
 """
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int64_t, uint8_t, uint32_t
-from libcpp cimport bool as cbool
+from libc.stdint cimport int64_t, uint32_t
 from libcpp.memory cimport unique_ptr
 from libcpp.string cimport string
 from libcpp.vector cimport vector
@@ -29,12 +28,8 @@ cdef extern from "<string_view>" namespace "std" nogil:
 
 cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
     cdef cppclass Config:
-        int tokenizer
         bint stem
         bint lowercase
-        const uint32_t* cp_keys
-        const uint8_t* cp_classes
-        int64_t n_cp
         const int64_t* types
         int64_t n_types
 
@@ -52,7 +47,7 @@ cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
         int64_t tokenize_text(const TextBatch& texts, int64_t t, Tokens& out) except +
         const string_view& term_string(uint32_t id)
         int score_segment(const TextBatch& texts, int64_t hyp, int64_t ref_begin, int64_t ref_end,
-                          int64_t* out_counts, int64_t* out_best, int64_t* token_counts) noexcept
+                          int64_t* out_counts, int64_t* out_best) noexcept
         int64_t lcs_length(const uint32_t* a, size_t n, const uint32_t* b, size_t m) except +
         void lcs_positions(const uint32_t* ref, size_t n, const uint32_t* can, size_t m,
                            vector[uint32_t]& positions, bint up_on_tie) except +
@@ -66,30 +61,12 @@ cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
     cdef cppclass PorterStemmer:
         string stem(string_view word) except +
 
-    vector[uint32_t] distinct_non_ascii(const TextBatch& texts, int64_t n_texts, cbool lowercase) except +
 
-
-#: Tokenizer codes understood by the kernels.
-TOKENIZERS = {"rouge-score": 0, "unicode": 1}
-#: Character classes of the Unicode tokenizer's table.
-CLASS_SEPARATOR, CLASS_WORD, CLASS_SINGLE = 0, 1, 2
-
-
-cdef void _fill_config(Config* config, int tokenizer, bint stem, const uint32_t[::1] cp_keys,
-                       const uint8_t[::1] cp_classes, const int64_t[::1] types):
-    config.tokenizer = tokenizer
+cdef void _fill_config(Config* config, bint stem, const int64_t[::1] types):
     config.stem = stem
     config.lowercase = False
-    config.n_cp = cp_keys.shape[0]
-    config.cp_keys = &cp_keys[0] if cp_keys.shape[0] > 0 else NULL
-    config.cp_classes = &cp_classes[0] if cp_classes.shape[0] > 0 else NULL
     config.n_types = types.shape[0]
     config.types = &types[0] if types.shape[0] > 0 else NULL
-
-
-def _check_tables(cp_keys, cp_classes):
-    if cp_keys.shape[0] != cp_classes.shape[0]:
-        raise ValueError(f"cp_keys ({cp_keys.shape[0]}) and cp_classes ({cp_classes.shape[0]}) differ in length")
 
 
 cdef list _lowered_texts(list texts, StringBuffers& buffers, Config* config):
@@ -103,17 +80,16 @@ cdef list _lowered_texts(list texts, StringBuffers& buffers, Config* config):
     return texts
 
 
-def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64_t[::1] types, int tokenizer,
-                bint stem, const uint32_t[::1] cp_keys, const uint8_t[::1] cp_classes, num_threads=None):
-    """Score every segment.
+def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64_t[::1] types, bint stem,
+                num_threads=None):
+    """Score every segment (rouge-score's tokenizer, NLTK's Porter stemmer with ``stem``).
 
     ``texts``: the predictions (texts ``0..n-1``), then the references, segment ``i``'s being texts
     ``n + ref_offsets[i] .. n + ref_offsets[i + 1] - 1``; each is lowercased (``str.lower``) before it is
     tokenized. ``types``: ``n >= 1`` ROUGE-N, ``0`` ROUGE-L, ``-1`` ROUGE-Lsum.
 
     Returns ``counts`` (int64, ``(n, len(types), 3)``: matches, prediction total, reference total of the best
-    reference), ``best`` (int64, ``(n, len(types))``: index of that reference within the segment) and
-    ``token_counts`` (int64, one per text).
+    reference) and ``best`` (int64, ``(n, len(types))``: index of that reference within the segment).
     """
     cdef Py_ssize_t n = ref_offsets.shape[0] - 1
     cdef Py_ssize_t n_texts = len(texts)
@@ -127,20 +103,17 @@ def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64
     for i in range(n):
         if ref_offsets[i + 1] <= ref_offsets[i]:
             raise ValueError(f"score_batch: segment {i} has no reference")
-    _check_tables(cp_keys, cp_classes)
     counts_array = np.zeros((n, n_types, 3), dtype=np.int64)
     best_array = np.zeros((n, n_types), dtype=np.int64)
-    tokens_array = np.zeros(n_texts, dtype=np.int64)
     if n == 0:
-        return counts_array, best_array, tokens_array
+        return counts_array, best_array
     cdef int64_t[:, :, ::1] counts = counts_array
     cdef int64_t[:, ::1] best = best_array
-    cdef int64_t[::1] token_counts = tokens_array
     cdef int threads = resolve_num_threads(num_threads)
     if threads > n:
         threads = <int>n
     cdef Config config
-    _fill_config(&config, tokenizer, stem, cp_keys, cp_classes, types)
+    _fill_config(&config, stem, types)
     cdef StringBuffers buffers
     texts = _lowered_texts(texts, buffers, &config)
     cdef TextBatch batch = buffers.batch()
@@ -153,11 +126,10 @@ def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64
         for i in prange(n, num_threads=threads, schedule="dynamic"):
             status[i] = workers[threadid()].get().score_segment(
                 batch, i, n + ref_offsets[i], n + ref_offsets[i + 1],
-                &counts[i, 0, 0] if n_types > 0 else NULL, &best[i, 0] if n_types > 0 else NULL,
-                &token_counts[0])
+                &counts[i, 0, 0] if n_types > 0 else NULL, &best[i, 0] if n_types > 0 else NULL)
     if status_array.any():
         raise MemoryError("ROUGE kernel ran out of memory")
-    return counts_array, best_array, tokens_array
+    return counts_array, best_array
 
 
 def prf_from_counts(const int64_t[:, :, ::1] counts not None):
@@ -233,9 +205,7 @@ def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, c
     if threads > n:
         threads = <int>n
     cdef Config config
-    cdef uint32_t[::1] no_keys = np.zeros(0, dtype=np.uint32)
-    cdef uint8_t[::1] no_classes = np.zeros(0, dtype=np.uint8)
-    _fill_config(&config, 0, False, no_keys, no_classes, types)
+    _fill_config(&config, False, types)
     cdef vector[unique_ptr[Worker]] workers
     for _ in range(threads):
         workers.push_back(unique_ptr[Worker](new Worker(&config)))
@@ -254,19 +224,16 @@ def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, c
     return counts_array, best_array
 
 
-def tokenize_texts(list texts not None, int tokenizer, bint stem, const uint32_t[::1] cp_keys,
-                   const uint8_t[::1] cp_classes, bint with_sentences=False):
-    """The tokens (as strings, stemmed if requested) of each text, lowercased first; with ``with_sentences`` a
-    list of sentences (lines) of tokens per text, empty lines included.
+def tokenize_texts(list texts not None, bint stem, bint with_sentences=False):
+    """The tokens of each text by rouge-score's tokenizer (as strings, stemmed with ``stem``), lowercased first;
+    with ``with_sentences`` a list of sentences (lines) of tokens per text, empty lines included.
 
-    >>> tokenize_texts(["The cat-flap."], TOKENIZERS["rouge-score"], False, np.zeros(0, np.uint32),
-    ...                np.zeros(0, np.uint8))
+    >>> tokenize_texts(["The cat-flap."], False)
     [['the', 'cat', 'flap']]
     """
-    _check_tables(cp_keys, cp_classes)
     cdef Config config
     cdef int64_t[::1] no_types = np.zeros(0, dtype=np.int64)
-    _fill_config(&config, tokenizer, stem, cp_keys, cp_classes, no_types)
+    _fill_config(&config, stem, no_types)
     cdef StringBuffers buffers
     texts = _lowered_texts(texts, buffers, &config)
     cdef TextBatch batch = buffers.batch()
@@ -296,29 +263,9 @@ def porter_stem(str word):
     return stemmer.stem(string_view(data, len(data))).decode("ascii")
 
 
-def distinct_code_points(list texts not None):
-    """The distinct non-ASCII code points of the lowercased texts, ascending (uint32).
-
-    >>> distinct_code_points(["Ça", "É"]).tolist()
-    [231, 233]
-    """
-    cdef Config config
-    cdef StringBuffers buffers
-    texts = _lowered_texts(texts, buffers, &config)
-    cdef vector[uint32_t] found = distinct_non_ascii(buffers.batch(), len(texts), config.lowercase)
-    out = np.empty(found.size(), dtype=np.uint32)
-    cdef uint32_t[::1] view = out
-    cdef size_t k
-    for k in range(found.size()):
-        view[k] = found[k]
-    return out
-
-
 cdef Worker* _id_worker(Config* config, const uint32_t[::1] a, const uint32_t[::1] b) except NULL:
     cdef int64_t[::1] no_types = np.zeros(0, dtype=np.int64)
-    cdef uint32_t[::1] no_keys = np.zeros(0, dtype=np.uint32)
-    cdef uint8_t[::1] no_classes = np.zeros(0, dtype=np.uint8)
-    _fill_config(config, 0, False, no_keys, no_classes, no_types)
+    _fill_config(config, False, no_types)
     cdef Worker* worker = new Worker(config)
     cdef uint32_t top = 0
     cdef Py_ssize_t k

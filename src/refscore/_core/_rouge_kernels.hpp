@@ -1,5 +1,5 @@
 // ROUGE kernels of refscore (rouge-score 0.1.2 semantics): tokenization to integer term ids (rouge-score's
-// default tokenizer or a Unicode-aware one, optional Porter stemming with a per-thread cache), n-gram overlap,
+// default tokenizer, optional Porter stemming with a per-thread cache), n-gram overlap,
 // LCS length (bit-parallel, memory linear in the shorter text) and rouge-score's summary-level union LCS
 // (ROUGE-Lsum) with its exact backtrack tie-breaking and unigram clipping.
 //
@@ -24,21 +24,14 @@
 
 namespace refscore_rouge {
 
-enum TokenizerKind { TOKENIZER_ROUGE_SCORE = 0, TOKENIZER_UNICODE = 1 };
-enum CharClass : uint8_t { CLASS_SEPARATOR = 0, CLASS_WORD = 1, CLASS_SINGLE = 2 };
 // Type codes: n >= 1 is ROUGE-N, 0 is ROUGE-L (whole text), -1 is ROUGE-Lsum (summary level).
 constexpr int TYPE_L = 0;
 constexpr int TYPE_LSUM = -1;
 constexpr uint32_t DROPPED = 0xFFFFFFFFu;
 
 struct Config {
-  int tokenizer = TOKENIZER_ROUGE_SCORE;
   bool stem = false;
   bool lowercase = true;  // str.lower in the kernel (false: the binding lowercased in Python)
-  // Unicode tokenizer: classes of the non-ASCII code points present in the batch (sorted keys).
-  const uint32_t* cp_keys = nullptr;
-  const uint8_t* cp_classes = nullptr;
-  int64_t n_cp = 0;
   const int64_t* types = nullptr;
   int64_t n_types = 0;
 };
@@ -164,7 +157,7 @@ inline int popcount64(uint64_t x) {
 
 
 // ---- tokenization: text -> term ids ------------------------------------------------------------------------------
-// rouge-score's default tokenizer or the Unicode one, with optional Porter stemming (cached per raw token). Term ids
+// rouge-score's default tokenizer, with optional Porter stemming (cached per raw token). Term ids
 // are dense, in order of first appearance, private to one tokenizer.
 class TermTokenizer {
  public:
@@ -175,14 +168,13 @@ class TermTokenizer {
   int64_t tokenize(const unsigned char* begin, const unsigned char* end, Tokens& out) {
     out.clear();
     out.sentences.push_back(0);
-    if (cfg_->tokenizer == TOKENIZER_UNICODE) return tokenize_unicode(begin, end, out);
     const unsigned char* p = begin;
     while (p < end) {
       unsigned char c = *p;
       if (is_ascii_alnum(c)) {
         const unsigned char* start = p;
         while (p < end && is_ascii_alnum(*p)) ++p;
-        emit(reinterpret_cast<const char*>(start), static_cast<uint32_t>(p - start), true, out);
+        emit(reinterpret_cast<const char*>(start), static_cast<uint32_t>(p - start), out);
         continue;
       }
       if (c == '\n') out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
@@ -204,7 +196,7 @@ class TermTokenizer {
   uint32_t n_terms() const { return n_terms_; }
 
  private:
-  // Text `t` as lowercased UTF-8 (the tokenizers' input), kept while the worker lives: term strings point into it.
+  // Text `t` as lowercased UTF-8 (the tokenizer's input), kept while the worker lives: term strings point into it.
   const std::string& load_text(const refscore::TextBatch& texts, int64_t t) {
     const std::size_t length = static_cast<std::size_t>(texts.lengths[t]);
     if (code_points_.size() < length) code_points_.resize(length);
@@ -220,64 +212,8 @@ class TermTokenizer {
 
   static bool is_ascii_alnum(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); }
 
-  uint8_t classify(uint32_t cp) const {
-    if (cp < 0x80) return is_ascii_alnum(static_cast<unsigned char>(cp)) ? CLASS_WORD : CLASS_SEPARATOR;
-    const uint32_t* end = cfg_->cp_keys + cfg_->n_cp;
-    const uint32_t* it = std::lower_bound(cfg_->cp_keys, end, cp);
-    if (it == end || *it != cp) return CLASS_SEPARATOR;
-    return cfg_->cp_classes[it - cfg_->cp_keys];
-  }
-
-  // Decodes one UTF-8 sequence (input comes from load_text, so it is well formed).
-  static uint32_t decode(const unsigned char*& p, const unsigned char* end) {
-    unsigned char c = *p;
-    if (c < 0x80) {
-      ++p;
-      return c;
-    }
-    int extra = c >= 0xF0 ? 3 : (c >= 0xE0 ? 2 : 1);
-    uint32_t cp = c & (extra == 3 ? 0x07 : (extra == 2 ? 0x0F : 0x1F));
-    ++p;
-    for (int k = 0; k < extra && p < end; ++k, ++p) cp = (cp << 6) | (*p & 0x3F);
-    return cp;
-  }
-
-  int64_t tokenize_unicode(const unsigned char* begin, const unsigned char* end, Tokens& out) {
-    const unsigned char* p = begin;
-    const unsigned char* word_start = nullptr;
-    bool word_ascii = true;
-    auto flush = [&](const unsigned char* stop) {
-      if (word_start != nullptr) {
-        emit(reinterpret_cast<const char*>(word_start), static_cast<uint32_t>(stop - word_start), word_ascii, out);
-        word_start = nullptr;
-      }
-    };
-    while (p < end) {
-      const unsigned char* here = p;
-      uint32_t cp = decode(p, end);
-      uint8_t cls = classify(cp);
-      if (cls == CLASS_WORD) {
-        if (word_start == nullptr) {
-          word_start = here;
-          word_ascii = true;
-        }
-        if (cp >= 0x80) word_ascii = false;
-        continue;
-      }
-      flush(here);
-      if (cls == CLASS_SINGLE) {
-        emit(reinterpret_cast<const char*>(here), static_cast<uint32_t>(p - here), false, out);
-      } else if (cp == '\n') {
-        out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
-      }
-    }
-    flush(end);
-    out.sentences.push_back(static_cast<uint32_t>(out.ids.size()));
-    return static_cast<int64_t>(out.ids.size());
-  }
-
-  // Maps a raw token to its term id (after optional stemming of ASCII tokens longer than 3 characters).
-  void emit(const char* p, uint32_t len, bool ascii, Tokens& out) {
+  // Maps a raw token to its term id (after optional stemming of tokens longer than 3 characters).
+  void emit(const char* p, uint32_t len, Tokens& out) {
     uint64_t h = hash_bytes(p, len);
     if (!cfg_->stem) {
       bool inserted;
@@ -295,7 +231,7 @@ class TermTokenizer {
       id = *known;
     } else {
       std::string_view term(p, len);
-      if (ascii && len > 3) {
+      if (len > 3) {
         stems_.push_back(stemmer_.stem(term));
         term = std::string_view(stems_.back());
       }
@@ -711,17 +647,15 @@ class Worker {
   // ---- scoring ----------------------------------------------------------------------------------------------
   // Scores one segment: prediction text `hyp` of `texts`, references [ref_begin, ref_end). Writes, per type, the
   // counts of the best reference (highest F, the first on ties, as rouge-score's score_multi) to
-  // out_counts[3 * t ...] and its index to out_best[t]; the token count of every text to token_counts. Returns 0,
-  // or 1 when memory ran out.
+  // out_counts[3 * t ...] and its index to out_best[t]. Returns 0, or 1 when memory ran out.
   int score_segment(const refscore::TextBatch& texts, int64_t hyp, int64_t ref_begin, int64_t ref_end,
-                    int64_t* out_counts, int64_t* out_best, int64_t* token_counts) noexcept {
+                    int64_t* out_counts, int64_t* out_best) noexcept {
     try {
-      token_counts[hyp] = tokenizer_.tokenize_text(texts, hyp, hyp_);
+      tokenizer_.tokenize_text(texts, hyp, hyp_);
       int64_t n_refs = ref_end - ref_begin;
       if (static_cast<int64_t>(refs_.size()) < n_refs) refs_.resize(n_refs);
       for (int64_t k = 0; k < n_refs; ++k) {
-        int64_t text = ref_begin + k;
-        token_counts[text] = tokenizer_.tokenize_text(texts, text, refs_[k]);
+        tokenizer_.tokenize_text(texts, ref_begin + k, refs_[k]);
       }
       ensure_terms();
       score_tokens(hyp_, hyp_, refs_, refs_, n_refs, out_counts, out_best);
@@ -837,22 +771,5 @@ class Worker {
   Tokens hyp_, hyp_sents_;
   std::vector<Tokens> refs_, ref_sents_;
 };
-
-// Distinct non-ASCII code points of texts [0, n_texts) of `texts` (lowercased when `lowercase`), ascending.
-inline std::vector<uint32_t> distinct_non_ascii(const refscore::TextBatch& texts, int64_t n_texts, bool lowercase) {
-  std::vector<uint64_t> seen((0x110000 + 63) / 64, 0);
-  std::vector<uint32_t> result, code_points, scratch;
-  for (int64_t t = 0; t < n_texts; ++t) {
-    code_points.clear();
-    refscore::append_text(texts, t, refscore::TextPreparation{false, lowercase}, code_points, scratch);
-    for (uint32_t cp : code_points) {
-      if (cp < 0x80 || cp >= 0x110000 || ((seen[cp >> 6] >> (cp & 63)) & 1ull)) continue;
-      seen[cp >> 6] |= 1ull << (cp & 63);
-      result.push_back(cp);
-    }
-  }
-  std::sort(result.begin(), result.end());
-  return result;
-}
 
 }  // namespace refscore_rouge

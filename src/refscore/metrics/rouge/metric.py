@@ -32,7 +32,7 @@ from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
 from refscore.metrics.rouge.score import ROUGEScore
-from refscore.metrics.rouge.tokenize import NO_CLASSES, NO_CODE_POINTS, intern_tokens
+from refscore.metrics.rouge.tokenize import intern_tokens
 from refscore.metrics.rouge.words import dropped_share, rouge_tokenizer, tokenize_documents
 from refscore.metrics.rouge.types import EXTENDED_TYPES, parse_types, rouge_type_code
 
@@ -202,9 +202,8 @@ class ROUGE(Metric):
             sequences, sentences = self._word_tokens(batch, num_threads, "rougeLsum" in self.config.types)
             return self._score_ids(sequences, sentences, batch.ref_offsets, num_threads)
         texts = self._texts(batch)   # the kernel lowercases them
-        counts, best, _ = _rouge.score_batch(texts, batch.ref_offsets, self.type_codes,
-                                             _rouge.TOKENIZERS["rouge-score"], self.config.stemmer, NO_CODE_POINTS,
-                                             NO_CLASSES, num_threads)
+        counts, best = _rouge.score_batch(texts, batch.ref_offsets, self.type_codes, self.config.stemmer,
+                                          num_threads)
         self._warn_dropped_text(texts)
         return counts, best
 
@@ -216,8 +215,7 @@ class ROUGE(Metric):
         if self.config.tokenizer != "rouge-score":
             tokens = self._word_tokens(batch, num_threads, False)[0]
         else:
-            tokens = _rouge.tokenize_texts(self._texts(batch), _rouge.TOKENIZERS["rouge-score"],
-                                           self.config.stemmer, NO_CODE_POINTS, NO_CLASSES)
+            tokens = _rouge.tokenize_texts(self._texts(batch), self.config.stemmer)
         ids, token_offsets, _ = intern_tokens(tokens, {})
         return ids, token_offsets
 

@@ -19,18 +19,11 @@ import numpy as np
 from refscore._core import _rouge
 from refscore._offsets import offsets_from_lengths
 
-#: The empty code point table passed to the kernels by rouge-score's tokenizer (read-only, shared): the kernel's
-#: table-driven "unicode" mode is not used; tokenizer="unicode" runs in :mod:`~refscore.metrics.rouge.words`.
-NO_CODE_POINTS = np.zeros(0, dtype=np.uint32)
-NO_CLASSES = np.zeros(0, dtype=np.uint8)
-NO_CODE_POINTS.setflags(write=False)
-NO_CLASSES.setflags(write=False)
-
 
 def tokenize(text: str, *, stemmer: bool = False) -> list[str]:
     """rouge-score's default tokenizer on one text: lowercase, ASCII ``[a-z0-9]`` runs, NLTK Porter stemming of
     tokens longer than 3 characters with ``stemmer``."""
-    return _rouge.tokenize_texts([text], _rouge.TOKENIZERS["rouge-score"], stemmer, NO_CODE_POINTS, NO_CLASSES)[0]
+    return _rouge.tokenize_texts([text], stemmer)[0]
 
 
 def intern_tokens(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]
