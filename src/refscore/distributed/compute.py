@@ -78,13 +78,18 @@ def batch_statistics(metrics: Sequence[Metric], hypotheses: list[Any], reference
     return out
 
 
-class StatisticsBatch:
-    """The map function of a statistics pass: a pyarrow batch -> its keys, reference counts and statistics."""
+class _BatchFunction:
+    """A map function of Ray Data over pyarrow batches: the metrics, the batch's column names and the threads of
+    the compiled core in each worker."""
 
     def __init__(self, metrics: Sequence[Metric], columns: BatchColumns, num_threads: int | None = 1) -> None:
         self.metrics = list(metrics)
         self.columns = columns
         self.num_threads = num_threads
+
+
+class StatisticsBatch(_BatchFunction):
+    """The map function of a statistics pass: a pyarrow batch -> its keys, reference counts and statistics."""
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
@@ -133,14 +138,9 @@ class TotalsBatch(StatisticsBatch):
         return pa.table(out)
 
 
-class ScoresBatch:
+class ScoresBatch(_BatchFunction):
     """The map function that adds per-segment score columns (``metric.segment_table``) to a batch; NaN for skipped
     malformed records."""
-
-    def __init__(self, metrics: Sequence[Metric], columns: BatchColumns, num_threads: int | None = 1) -> None:
-        self.metrics = list(metrics)
-        self.columns = columns
-        self.num_threads = num_threads
 
     def __call__(self, batch: Any) -> Any:
         import pyarrow as pa
