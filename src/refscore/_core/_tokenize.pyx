@@ -35,15 +35,15 @@ cdef extern from "_unicode_tables.h":
     const char* REFSCORE_TABLES_UNIDATA_VERSION
     const char* REFSCORE_TABLES_REGEX_VERSION
 
-cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
+cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore_tok":
     cdef cppclass ThreadStore:
         ThreadStore()
         int64_t n_tokens
         bint failed
     cdef cppclass Interner:
-        vector[uint32_t] lengths
         size_t size()
-        const uint32_t* token(uint32_t id)
+        const uint32_t* items(uint32_t id)
+        uint32_t length(uint32_t id)
     uint8_t char_class(uint32_t code_point) noexcept nogil
     int64_t tokenize_segment(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length,
                              ThreadStore& store) noexcept nogil
@@ -150,7 +150,7 @@ cdef class _Encoding:
 
     def vocab(self):
         cdef size_t k
-        return [PyUnicode_FromKindAndData(4, self.vocabulary.token(k), self.vocabulary.lengths[k])
+        return [PyUnicode_FromKindAndData(4, self.vocabulary.items(k), self.vocabulary.length(k))
                 for k in range(self.vocabulary.size())]
 
 
