@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
-from refscore._core._tokenize import TOKENIZERS, encode_words
+from refscore._core._tokenize import TOKENIZERS, _repeated_text_groups, encode_words
 
 WORDS = ["the", "The", "cat", "3.14", "1,000", "a.", "...", "-", "5-6", "猫", "。", "Σ", "ΑΣ", "&amp;", "x,y",
          "don't", "\u3000", "\t", "e-mail", "İ", "١٢", "$"]
@@ -162,3 +162,52 @@ def test_shortest_ref_gives_the_shortest_reference_length(segments) -> None:
     shortest = bleu_text_statistics(hypotheses, references, ref_offsets, "none", False, 3, shortest_ref=True)
     assert shortest[:, 1].tolist() == [min(len(ref.split()) for ref in refs) for _, refs in segments]
     assert np.array_equal(np.delete(shortest, 1, axis=1), np.delete(closest, 1, axis=1))
+
+
+# The digest that finds texts repeated within a call (text_content_hash, _tokenize_segments.hpp) is not keyed:
+# replicated here, it crafts texts with colliding digests.
+MASK64 = 2**64 - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def _mix(x: int) -> int:
+    h = (x * GOLDEN) & MASK64
+    return h ^ (h >> 29)
+
+
+def _unmix(y: int) -> int:
+    h = y ^ (y >> 29) ^ (y >> 58)
+    return (h * pow(GOLDEN, -1, 2**64)) & MASK64
+
+
+def text_with_digest(digest: int, second_word: int) -> str:
+    """A 16-character Latin-1 text (16 bytes in its PEP 393 buffer) whose content digest is ``digest``;
+    ``second_word`` picks one of the 2**64 such texts."""
+    second = _mix(0x243F6A8885A308D3 ^ second_word)
+    first = _unmix(_unmix(digest) ^ second)
+    first_word = _unmix(first) ^ _mix(16 ^ (1 << 56))
+    return (first_word.to_bytes(8, "little") + second_word.to_bytes(8, "little")).decode("latin-1")
+
+
+def copy(text: str) -> str:
+    return (text + "x")[:-1]   # an equal str, another object
+
+
+def test_texts_with_equal_digests_are_told_apart_by_their_contents():
+    a, b = text_with_digest(0x0123456789ABCDEF, 1), text_with_digest(0x0123456789ABCDEF, 2)
+    assert a != b and len(a) == len(b) == 16
+    assert _repeated_text_groups([a, b, copy(a), copy(b), b]).tolist() == [0, 1, 0, 1, 1]
+    data = [(text, [reference]) for text, reference in [(a, a), (b, b), (copy(a), copy(b)), (b, copy(a))]]
+    np.testing.assert_array_equal(fused("bleu", data, "none", False, (2,)), two_step("bleu", data, "none", False, (2,)))
+
+
+def test_a_chain_of_colliding_digests_leaves_texts_ungrouped_not_slow():
+    """300 texts whose digests share their low 40 bits, each met twice: they all start probing at one slot, and a
+    lookup gives up after passing 256 other texts (REPEAT_MAX_PROBES), so the texts behind them stay ungrouped
+    (scored the usual way) instead of making the search quadratic."""
+    texts = [text_with_digest((k << 40) | 0x123456789, 7) for k in range(1, 301)]
+    groups = _repeated_text_groups(texts + [copy(text) for text in texts]).tolist()
+    expected = list(range(256)) + [-1] * 44
+    assert groups == expected + expected
+    data = [(copy(text), [text]) for text in texts] * 2
+    np.testing.assert_array_equal(fused("bleu", data, "none", False, (4,)), two_step("bleu", data, "none", False, (4,)))

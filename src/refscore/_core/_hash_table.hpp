@@ -4,17 +4,24 @@
 // Entries keyed by content (a word, a byte string) use a digest of the content as key and pass `same`, a
 // predicate that compares the content itself, to `probe`. Every slot carries a stamp: it is live when its stamp
 // equals the table's generation, so `start` empties the table in O(1) however large it is; a table is sized once
-// per use (`start(entries)`, load factor <= 1/2) or grows as it fills (`grow_for_one_more`).
+// per use (`start(entries)`, load factor <= 1/2) or grows as it fills (`grow_for_one_more`). A table never started
+// holds no slot of its own: lookups find nothing, and the first insertion must follow `start` or
+// `grow_for_one_more`.
 //
 // One table per thread, reused for every segment it scores: results never depend on which thread or in which
 // order segments were scored, because nothing but exact keys decides what a lookup returns.
+//
+// `Interner` builds on it: sequences (a token's code points) to dense ids in order of first interning, with its
+// own copy of each distinct sequence (the tokenizers' vocabulary of a call).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <utility>
+#include <vector>
 
 namespace refscore {
 
@@ -58,10 +65,10 @@ class HashTable {
     HashTable& operator=(const HashTable&) = delete;
     HashTable(HashTable&& other) noexcept { swap(other); }
     HashTable& operator=(HashTable&& other) noexcept { swap(other); return *this; }
-    ~HashTable() { std::free(slots_); }
+    ~HashTable() { release(); }
 
     // Empty the table with room for `entries` keys (load factor <= 1/2); it grows, never shrinks. Returns false
-    // when the memory cannot be had (the table is then empty and unusable until a `start` succeeds).
+    // when the memory cannot be had (the table then finds nothing and takes nothing until a `start` succeeds).
     bool start(size_t entries) {
         size_t capacity = kMinSlots;
         while (capacity < 2 * entries) capacity <<= 1;
@@ -83,12 +90,41 @@ class HashTable {
         return probe(key, hash, [](const Value&) { return true; });
     }
 
+    // The value under `key` (content keys: the one that satisfies `same`), or nullptr: the lookup of a table that
+    // is mostly hit (an interner), whose rare misses then `probe` for the free slot.
+    template <class Same>
+    const Value* find(uint64_t key, uint64_t hash, Same&& same) const {
+        for (size_t index = static_cast<size_t>(hash) & mask_;; index = (index + 1) & mask_) {
+            const Slot& slot = slots_[index];
+            if (slot.stamp != generation_) return nullptr;
+            if (slot.key == key && same(slot.value)) return &slot.value;
+        }
+    }
+
+    // `probe` for keys an adversary may choose (an unkeyed digest of user text): gives up after passing
+    // `max_passed` (>= 1) live slots that do not hold the key, and returns kGaveUp then: it bounds the work per lookup.
+    static constexpr size_t kGaveUp = SIZE_MAX;
+    template <class Same>
+    size_t probe_at_most(uint64_t key, uint64_t hash, Same&& same, size_t max_passed) const {
+        size_t index = static_cast<size_t>(hash) & mask_;
+        for (size_t passed = 0; slots_[index].stamp == generation_; ++passed) {
+            if (slots_[index].key == key && same(slots_[index].value)) break;
+            if (passed + 1 == max_passed) return kGaveUp;
+            index = (index + 1) & mask_;
+        }
+        return index;
+    }
+
+    // Fetch the slot where probing for `hash` starts into the cache: issued a few lookups ahead, it lets their
+    // cache misses overlap. Harmless on a table never started (a prefetch never faults).
+    void prefetch(uint64_t hash) const { __builtin_prefetch(slots_ + (static_cast<size_t>(hash) & mask_)); }
+
     bool live(size_t index) const { return slots_[index].stamp == generation_; }
     Value& value(size_t index) { return slots_[index].value; }
     const Value& value(size_t index) const { return slots_[index].value; }
     uint64_t key(size_t index) const { return slots_[index].key; }
 
-    // Make the free slot `index` (from `probe`) hold `key` and `value`.
+    // Make the free slot `index` (from `probe`) hold `key` and `value` (after a `start` or `grow_for_one_more`).
     Value& claim(size_t index, uint64_t key, const Value& value) {
         Slot& slot = slots_[index];
         slot.key = key;
@@ -98,14 +134,13 @@ class HashTable {
         return slot.value;
     }
 
-    // Call `start` (or `grow_for_one_more`) once before the first `probe`.
     // Before inserting into a table that grows as it fills: doubles it (re-placing the live slots by
     // `hash_of(key)`) when one more entry would pass the load factor 1/2; slot indices change then. False: OOM.
     template <class HashOf>
     bool grow_for_one_more(HashOf&& hash_of) {
         if (2 * (size_ + 1) <= capacity_) return true;
         const size_t capacity = capacity_ ? 2 * capacity_ : kMinSlots;
-        Slot* slots = static_cast<Slot*>(std::calloc(capacity, sizeof(Slot)));  // stamp 0: free
+        Slot* slots = new_slots(capacity);
         if (slots == nullptr) return false;
         const size_t mask = capacity - 1;
         for (size_t k = 0; k < capacity_; ++k) {
@@ -115,7 +150,7 @@ class HashTable {
             slots[index] = slots_[k];
             slots[index].stamp = 1;
         }
-        std::free(slots_);
+        release();
         slots_ = slots;
         capacity_ = capacity;
         mask_ = mask;
@@ -129,14 +164,37 @@ class HashTable {
   private:
     static constexpr size_t kMinSlots = 16;
 
+    // The one slot of a table never started (or whose memory could not be had): its stamp 0 is never live.
+    static Slot* no_slots() {
+        static Slot none{};
+        return &none;
+    }
+
+    // `capacity` free slots (stamp 0), or nullptr. The stamps are written here, in order, rather than left to
+    // calloc's lazily zeroed pages: tables that grow anew on every call (the tokenizers' interners) then take
+    // fewer page faults (docs/architecture.md).
+    static Slot* new_slots(size_t capacity) {
+        if (capacity > SIZE_MAX / sizeof(Slot)) return nullptr;
+        Slot* slots = static_cast<Slot*>(std::malloc(capacity * sizeof(Slot)));
+        if (slots != nullptr)
+            for (size_t k = 0; k < capacity; ++k) slots[k].stamp = 0;
+        return slots;
+    }
+
+    void release() {
+        if (slots_ != no_slots()) std::free(slots_);
+        slots_ = no_slots();
+    }
+
     bool allocate(size_t capacity) {
-        std::free(slots_);
-        slots_ = static_cast<Slot*>(std::calloc(capacity, sizeof(Slot)));  // stamp 0: free
-        capacity_ = slots_ ? capacity : 0;
+        release();
+        Slot* slots = new_slots(capacity);
+        if (slots != nullptr) slots_ = slots;
+        capacity_ = slots ? capacity : 0;
         mask_ = capacity_ ? capacity_ - 1 : 0;
         generation_ = 1;
         size_ = 0;
-        return slots_ != nullptr;
+        return slots != nullptr;
     }
 
     void next_generation() {
@@ -156,11 +214,71 @@ class HashTable {
         std::swap(size_, other.size_);
     }
 
-    Slot* slots_ = nullptr;
+    Slot* slots_ = no_slots();
     size_t capacity_ = 0;
     size_t mask_ = 0;
-    uint32_t generation_ = 0;
+    uint32_t generation_ = 1;
     size_t size_ = 0;
+};
+
+// Sequences of `Item`s (a token's code points) to dense ids 0, 1, ... in order of first interning. It keeps its
+// own copy of every distinct sequence, back to back (at most 2**32 - 1 items in all: 24-byte slots, which keep
+// the table a quarter smaller than 64-bit positions would). The caller passes each sequence's digest (the key,
+// and where probing starts: it must be well mixed); equality is decided on the items, so equal digests never
+// merge two sequences. Grows as it fills; movable, not copyable.
+template <class Item>
+class Interner {
+  public:
+    // Throws std::bad_alloc (out of memory, or past 2**32 - 1 items).
+    uint32_t intern(const Item* items, uint32_t length, uint64_t digest) {
+        const Entry* entry = table_.find(digest, digest, [&](const Entry& candidate) {
+            return candidate.length == length && same_items(items_.data() + candidate.start, items, length);
+        });
+        return entry != nullptr ? entry->id : insert(items, length, digest);
+    }
+
+    // See HashTable::prefetch.
+    void prefetch(uint64_t digest) const { table_.prefetch(digest); }
+
+    size_t size() const { return lengths_.size(); }
+    const Item* items(uint32_t id) const { return items_.data() + starts_[id]; }
+    uint32_t length(uint32_t id) const { return lengths_[id]; }
+    uint64_t digest(uint32_t id) const { return digests_[id]; }
+
+  private:
+    struct Entry {  // a probe reads everything it needs from the slot, and the items themselves
+        uint32_t start;
+        uint32_t id;
+        uint32_t length;
+    };
+
+    static bool same_items(const Item* a, const Item* b, size_t length) {
+        for (size_t k = 0; k < length; ++k)
+            if (a[k] != b[k]) return false;
+        return true;
+    }
+
+    // A sequence not met yet (the rare case: kept out of line, so that the lookup keeps its registers).
+    __attribute__((noinline)) uint32_t insert(const Item* items, uint32_t length, uint64_t digest) {
+        if (items_.size() + length > UINT32_MAX) throw std::bad_alloc();
+        if (!table_.grow_for_one_more([](uint64_t key) { return key; })) throw std::bad_alloc();
+        const uint32_t id = static_cast<uint32_t>(lengths_.size());
+        const uint32_t start = static_cast<uint32_t>(items_.size());
+        starts_.push_back(start);
+        lengths_.push_back(length);
+        digests_.push_back(digest);
+        items_.insert(items_.end(), items, items + length);
+        // the sequence is not in the table: the first free slot is its
+        const size_t index = table_.probe(digest, digest, [](const Entry&) { return false; });
+        table_.claim(index, digest, Entry{start, id, length});
+        return id;
+    }
+
+    HashTable<Entry> table_;
+    std::vector<Item> items_;      // the distinct sequences, back to back
+    std::vector<uint32_t> starts_;  // per id: where its items start
+    std::vector<uint32_t> lengths_;
+    std::vector<uint64_t> digests_;
 };
 
 }  // namespace refscore

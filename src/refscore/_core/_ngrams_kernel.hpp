@@ -11,12 +11,13 @@
 // inserted first; the hypothesis only looks n-grams up, and stops extending a start position at the first n-gram
 // that is not in the table (no longer n-gram from there can be).
 //
-// Text input (`text_batch`): each segment is tokenized (sacreBLEU's tokenizers, _tokenize_impl.h) and its tokens
-// interned in a small per-segment table right before its n-grams are counted, in the same parallel loop, so no
-// corpus-wide vocabulary or id array is ever built. Their ids are numbered from the hypothesis' tokens on, so BLEU
-// counts unigrams in dense per-id arrays and keys bigrams by their first token's id (bleu_text_segment): one table
-// probe per token fewer. Texts met several times in a call (equal strings) are tokenized once per thread, and BLEU
-// segments whose lone reference is such a text are scored as runs against one count of it (shared_reference_runs).
+// Text input (`text_batch`): each segment is tokenized (sacreBLEU's tokenizers, _tokenize_kernel.hpp) and its
+// tokens interned in a small per-segment table (_tokenize_segments.hpp) right before its n-grams are counted, in
+// the same parallel loop, so no corpus-wide vocabulary or id array is ever built. Their ids are numbered from the
+// hypothesis' tokens on, so BLEU counts unigrams in dense per-id arrays and keys bigrams by their first token's id
+// (bleu_text_segment): one table probe per token fewer. Texts met several times in a call (equal strings) are
+// tokenized once per thread, and BLEU segments whose lone reference is such a text are scored as runs against one
+// count of it (shared_reference_runs).
 //
 // One parallel loop per batch (OpenMP, dynamic schedule); each segment writes its own output row, so results do not
 // depend on the thread count.
@@ -29,7 +30,7 @@
 #include "_hash_table.hpp"
 #include "_text.hpp"
 #include "_threads.hpp"
-#include "_tokenize_impl.h"
+#include "_tokenize_segments.hpp"
 
 namespace refscore_ngrams {
 

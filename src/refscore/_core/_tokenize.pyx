@@ -35,21 +35,25 @@ cdef extern from "_unicode_tables.h":
     const char* REFSCORE_TABLES_UNIDATA_VERSION
     const char* REFSCORE_TABLES_REGEX_VERSION
 
-cdef extern from "_tokenize_impl.h" namespace "refscore_tok":
+cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore_tok":
     cdef cppclass ThreadStore:
         ThreadStore()
         int64_t n_tokens
         bint failed
     cdef cppclass Interner:
-        vector[uint32_t] lengths
         size_t size()
-        const uint32_t* token(uint32_t id)
+        const uint32_t* items(uint32_t id)
+        uint32_t length(uint32_t id)
     uint8_t char_class(uint32_t code_point) noexcept nogil
     int64_t tokenize_segment(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length,
                              ThreadStore& store) noexcept nogil
     cbool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
                     const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
                     uint32_t* ids) noexcept nogil
+
+cdef extern from "_tokenize_segments.hpp" namespace "refscore_tok":
+    int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
+                                 int64_t* group) except +
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 #: ``13a-unstripped`` (not offered by the metrics): 13a without sacreBLEU's strip of trailing whitespace, as in the
@@ -150,7 +154,7 @@ cdef class _Encoding:
 
     def vocab(self):
         cdef size_t k
-        return [PyUnicode_FromKindAndData(4, self.vocabulary.token(k), self.vocabulary.lengths[k])
+        return [PyUnicode_FromKindAndData(4, self.vocabulary.items(k), self.vocabulary.length(k))
                 for k in range(self.vocabulary.size())]
 
 
@@ -231,6 +235,20 @@ def _char_classes(code_points):
     for i in range(source.shape[0]):
         target[i] = char_class(source[i])
     return result
+
+
+def _repeated_text_groups(list texts):
+    """The repeat group of each text as the n-gram text kernels number them: -1 for a text met once, else a number
+    shared by the equal texts, in order of first appearance (for tests of the table behind it)."""
+    cdef StringBuffers buffers
+    cdef Py_ssize_t i = point_at_strings(texts, buffers)
+    if i >= 0:
+        raise _not_a_string(texts[i], i)
+    groups = np.full(len(texts), -1, dtype=np.int64)
+    cdef int64_t[::1] view = groups
+    if len(texts):
+        repeated_text_groups(buffers.data.data(), buffers.kinds.data(), buffers.lengths.data(), len(texts), &view[0])
+    return groups
 
 
 def _prepared_text(str text, bint rstrip, bint lowercase):
