@@ -130,3 +130,30 @@ def test_test_case_objects_are_not_mutated():
     loaded = load_cases([case])
     assert loaded[0].id == "case-1" and case.id is None
     assert TestCase.__test__ is False
+
+
+@pytest.mark.parametrize("record", [
+    {"actual_output": "a b", "expected_output": "a c"},
+    {"actual_output": "a b", "expected_output": ["a c"]},
+    {"actual_output": "a b", "expected_output": ["a c", "b d"]},
+    {"actual_output": "", "expected_output": [""]},
+])
+def test_plain_records_load_as_the_checked_constructor_builds_them(record):
+    from refscore.testing.cases import case_from_mapping
+
+    fast = case_from_mapping(record, "cases[0]")
+    checked = TestCase(record["actual_output"], record["expected_output"], source="cases[0]")
+    assert vars(fast) == vars(checked)
+    if isinstance(record["expected_output"], list):   # the case owns its list, as TestCase's copy does
+        assert fast.expected_output is not record["expected_output"]
+
+
+@pytest.mark.parametrize("record, message", [
+    ({"actual_output": "a", "expected_output": []}, "expected_output is an empty list"),
+    ({"actual_output": "a", "expected_output": ["b", None]}, r"expected_output\[1\] must be a string, got null"),
+    ({"actual_output": 3, "expected_output": "b"}, "actual_output must be a string or None"),
+    ({"actual_output": "a", "expected_output": 3}, "expected_output must be a string or a list of strings"),
+])
+def test_plain_records_that_are_not_two_texts_get_the_checked_errors(record, message):
+    with pytest.raises((InputError, InputTypeError), match=message):
+        load_cases([record])

@@ -172,3 +172,28 @@ def test_the_worked_example_of_the_docs(tmp_path):
     gates = {(g.check, g.kind): g for g in new.gates}
     assert gates["bleu", "baseline"].passed and "p = 0.0619" in gates["bleu", "baseline"].message
     assert not gates["chrf", "baseline"].passed and "p = 0.0140" in gates["chrf", "baseline"].message
+
+
+def test_evaluate_pauses_the_cyclic_collector_and_restores_the_callers_setting():
+    import gc
+
+    seen = []
+
+    class Spy(Check):
+        def scores(self, hypotheses, references, *, num_threads=None):
+            seen.append(gc.isenabled())
+            return super().scores(hypotheses, references, num_threads=num_threads)
+
+    assert gc.isenabled()
+    evaluate([{"actual_output": "a b", "expected_output": "a b"}], [Spy("bleu")], explain="none")
+    assert seen == [False] and gc.isenabled()
+    with pytest.raises(InputError):     # an error inside the block restores it too
+        evaluate([{"actual_output": "a", "expected_output": "a"}] * 2 + [{"id": "x", "actual_output": "a",
+                  "expected_output": "a"}] * 2, ["bleu"])
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        evaluate([{"actual_output": "a b", "expected_output": "a b"}], ["bleu"], explain="none")
+        assert not gc.isenabled()     # a caller who disabled it keeps it disabled
+    finally:
+        gc.enable()

@@ -70,6 +70,16 @@ class TestCase:
         if self.metadata is not None and not isinstance(self.metadata, Mapping):
             raise InputTypeError(f"{where}: metadata must be a mapping, got {type(self.metadata).__name__}")
 
+    @classmethod
+    def _of_checked_texts(cls, actual: str, expected: str | list[str], source: str) -> TestCase:
+        """A case of two texts the loader has already checked (a str, and a str or a non-empty list of str):
+        the same object as ``TestCase(actual, expected, source=source)`` without repeating ``__post_init__``'s
+        checks, which cost more than the scoring for large suites."""
+        case = cls.__new__(cls)
+        case.__dict__.update(actual_output=actual, expected_output=expected, input=None, id=None, metadata=None,
+                             source=source)
+        return case
+
     @property
     def prediction(self) -> str | None:
         """Alias of ``actual_output``."""
@@ -112,8 +122,12 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
     """A :class:`TestCase` from one record; ``where`` ("cases.jsonl: line 3") prefixes every error."""
     if record.__class__ is dict and len(record) == 2:   # the common record: just the two texts
         actual, expected = record.get("actual_output"), record.get("expected_output")
-        if actual.__class__ is str and expected.__class__ is str:
-            return TestCase(actual, expected, source=where)
+        if actual.__class__ is str:
+            if expected.__class__ is str:
+                return TestCase._of_checked_texts(actual, expected, where)
+            if expected.__class__ is list and (len(expected) == 1 and expected[0].__class__ is str or
+                                               expected and all(item.__class__ is str for item in expected)):
+                return TestCase._of_checked_texts(actual, list(expected), where)
     if not isinstance(record, Mapping):
         raise InputTypeError(f"{where}: expected an object with 'actual_output' and 'expected_output', got "
                              f"{type(record).__name__}")

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore._gc import collection_paused
 from refscore._progress import progress_bar
 from refscore.errors import InputError
 from refscore.testing.cases import TestCase, load_cases
@@ -236,28 +237,30 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
         raise InputError(f"explain must be one of {EXPLAIN_MODES}, got {explain!r}")
     if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
         raise InputError(f"alpha must be a number between 0 and 1, got {alpha!r}")
-    case_list = load_cases(cases)
-    if not case_list:
-        raise InputError("no test cases: give at least one case (actual_output, expected_output)")
-    check_list = as_checks(checks)
-    missing = [case.actual_output is None for case in case_list]
-    if no_output_is_error and any(missing):
-        case = case_list[missing.index(True)]
-        raise InputError(f"{case.source or 'case ' + repr(case.id)}: actual_output is null or missing (case "
-                         f"{case.id!r}); give the application's output (without no_output_is_error a missing "
-                         f"output is a failed case)")
-    outputs = ["" if case.actual_output is None else case.actual_output for case in case_list]
-    references = [case.references for case in case_list]
-    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 1:
-        raise InputError(f"n_bootstrap must be an int >= 1, got {n_bootstrap!r}")
-    if not (isinstance(confidence, float) and 0 < confidence < 1):
-        raise InputError(f"confidence must be a float between 0 and 1 (e.g. 0.95), got {confidence!r}")
-    saved = baseline.to_saved() if isinstance(baseline, TestRun) else (
-        load_run(baseline) if baseline is not None else None)
-    if saved is not None:   # a baseline of other cases or settings is an error now, not when the gates are read
-        ids = [str(case.id) for case in case_list]
-        for check in check_list:
-            saved.scores_for(check.name, check.spec.registry, check.metric.config_hash, ids)
-    outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
-                for check in check_list}
+    # a suite of many cases builds several objects per case and check, none of them in a cycle
+    with collection_paused():
+        case_list = load_cases(cases)
+        if not case_list:
+            raise InputError("no test cases: give at least one case (actual_output, expected_output)")
+        check_list = as_checks(checks)
+        missing = [case.actual_output is None for case in case_list]
+        if no_output_is_error and any(missing):
+            case = case_list[missing.index(True)]
+            raise InputError(f"{case.source or 'case ' + repr(case.id)}: actual_output is null or missing (case "
+                             f"{case.id!r}); give the application's output (without no_output_is_error a missing "
+                             f"output is a failed case)")
+        outputs = ["" if case.actual_output is None else case.actual_output for case in case_list]
+        references = [case.references for case in case_list]
+        if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, int) or n_bootstrap < 1:
+            raise InputError(f"n_bootstrap must be an int >= 1, got {n_bootstrap!r}")
+        if not (isinstance(confidence, float) and 0 < confidence < 1):
+            raise InputError(f"confidence must be a float between 0 and 1 (e.g. 0.95), got {confidence!r}")
+        saved = baseline.to_saved() if isinstance(baseline, TestRun) else (
+            load_run(baseline) if baseline is not None else None)
+        if saved is not None:   # a baseline of other cases or settings is an error now, not when the gates are read
+            ids = [str(case.id) for case in case_list]
+            for check in check_list:
+                saved.scores_for(check.name, check.spec.registry, check.metric.config_hash, ids)
+        outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
+                    for check in check_list}
     return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved, num_threads))

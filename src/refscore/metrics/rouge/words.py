@@ -164,6 +164,6 @@ def dropped_share(texts: Sequence[str]) -> float:
     if not dropped:
         return 0.0
     spaces = sum(other_text.count(ch) for ch in distinct if ch.isspace())
-    ascii_bytes = "".join(text for text in texts if text.isascii()).encode("ascii")
+    ascii_bytes = "".join([text for text in texts if text.isascii()]).encode("ascii")
     non_space = len(other_text) - spaces + len(ascii_bytes.translate(None, _ASCII_SPACES))
     return dropped / non_space
