@@ -252,3 +252,19 @@ def test_dropped_share_is_the_share_of_non_ascii_letters_digits_and_marks_among_
     non_space = sum(not ch.isspace() for text in texts for ch in text)
     dropped = sum(kept_by_unicode(ch) for text in texts for ch in text)
     assert dropped_share(texts) == pytest.approx(dropped / non_space if non_space else 0.0, abs=0, rel=1e-15)
+
+
+@pytest.mark.parametrize("cyrillic_every, warned", [(1, True), (2, True), (3, False), (50, False)])
+def test_large_batches_warn_exactly_when_most_text_is_dropped(cyrillic_every, warned):
+    """Batches above the sampling size: periodic orders of two scripts, the sample decides only 'surely not'."""
+    from refscore.metrics.rouge.words import DROPPED_SAMPLE, dropped_share, share_if_mostly_dropped
+
+    texts = ["красная площадь в москве" if k % cyrillic_every == 0 else "the red square" for k in
+             range(5 * DROPPED_SAMPLE)]
+    share = dropped_share(texts)
+    assert (share > 0.5) == warned
+    assert share_if_mostly_dropped(texts) == (share if warned else None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ROUGE(types=["rouge1"]).corpus_score(texts, texts)
+    assert any(issubclass(w.category, RefscoreWarning) for w in caught) == warned

@@ -33,7 +33,7 @@ from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
 from refscore.metrics.rouge.score import ROUGEScore
 from refscore.metrics.rouge.tokenize import intern_tokens
-from refscore.metrics.rouge.words import dropped_share, rouge_tokenizer, tokenize_documents
+from refscore.metrics.rouge.words import rouge_tokenizer, share_if_mostly_dropped, tokenize_documents
 from refscore.metrics.rouge.types import EXTENDED_TYPES, parse_types, rouge_type_code
 
 
@@ -223,8 +223,8 @@ class ROUGE(Metric):
     def _warn_dropped_text(texts: list[str]) -> None:
         """Warn (once per call) when rouge-score's tokenizer drops most of the batch: over half of its non-space
         characters are letters, digits or marks outside ASCII."""
-        share = dropped_share(texts)
-        if share > 0.5:
+        share = share_if_mostly_dropped(texts)
+        if share is not None:
             warnings.warn(
                 f"tokenizer='rouge-score' (rouge-score's default: ASCII a-z and 0-9 only) drops the letters, digits "
                 f"and marks of other scripts, {share:.0%} of the non-space characters of these texts, so their "

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import functools
 import os
+import random
 import re
 from collections.abc import Sequence
 
@@ -167,3 +168,26 @@ def dropped_share(texts: Sequence[str]) -> float:
     ascii_bytes = "".join([text for text in texts if text.isascii()]).encode("ascii")
     non_space = len(other_text) - spaces + len(ascii_bytes.translate(None, _ASCII_SPACES))
     return dropped / non_space
+
+
+#: A batch larger than 4 x this many texts is first estimated on this many of them.
+DROPPED_SAMPLE = 2000
+
+
+def share_if_mostly_dropped(texts: Sequence[str]) -> float | None:
+    """:func:`dropped_share` of ``texts`` when it is over one half, else None.
+
+    A large batch is first estimated on :data:`DROPPED_SAMPLE` texts drawn with a fixed seed (drawn, not evenly
+    spaced, so that no periodic order of the texts can hide a script); only an estimate over 0.35 costs the
+    exact share of every text. A batch whose share is over one half gives an estimate under 0.35 with a
+    negligible probability, and the exact pass over every text is what made the check cost a fifth of a ROUGE call.
+
+    >>> share_if_mostly_dropped(["abc", "домик"]), share_if_mostly_dropped(["abcde", "дом"])
+    (0.625, None)
+    """
+    if len(texts) > 4 * DROPPED_SAMPLE:
+        sample = random.Random(0).sample(range(len(texts)), DROPPED_SAMPLE)
+        if dropped_share([texts[index] for index in sample]) <= 0.35:
+            return None
+    share = dropped_share(texts)
+    return share if share > 0.5 else None
