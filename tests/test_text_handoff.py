@@ -82,6 +82,15 @@ def test_rouge_tokens_of_every_code_point_equal_rouge_scores() -> None:
         assert rouge_tokens(text) == rouge_score_tokenize.tokenize(text, None), text[:40]
 
 
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=st.characters(max_codepoint=0xFF), max_size=60))
+def test_rouge_tokens_of_one_byte_texts_equal_rouge_scores(text: str) -> None:
+    """One-byte strings: an all-ASCII one is read as its own UTF-8 (lowercased within ASCII), one with a Latin-1
+    letter through the code-point path; both give rouge-score's tokens."""
+    for candidate in (text, text.encode("ascii", "ignore").decode("ascii")):
+        assert rouge_tokens(candidate) == rouge_score_tokenize.tokenize(candidate, None)
+
+
 @settings(max_examples=60, deadline=None)
 @given(hyps=st.lists(ANY_TEXT, min_size=1, max_size=4), data=st.data())
 def test_python_lowercasing_fallback_gives_the_same_statistics(hyps: list[str], data: st.DataObject) -> None:

@@ -199,6 +199,18 @@ class TermTokenizer {
   // Text `t` as lowercased UTF-8 (the tokenizer's input), kept while the worker lives: term strings point into it.
   const std::string& load_text(const refscore::TextBatch& texts, int64_t t) {
     const std::size_t length = static_cast<std::size_t>(texts.lengths[t]);
+    if (texts.kinds[t] == 1) {  // an ASCII text is its own UTF-8, and str.lower maps it within ASCII
+      const unsigned char* source = static_cast<const unsigned char*>(texts.data[t]);
+      unsigned char high_bits = 0;
+      for (std::size_t i = 0; i < length; ++i) high_bits |= source[i];
+      if (high_bits < 0x80) {
+        texts_.emplace_back(reinterpret_cast<const char*>(source), length);
+        std::string& text = texts_.back();
+        if (cfg_->lowercase)
+          for (char& c : text) c = static_cast<char>((c >= 'A' && c <= 'Z') ? c + 32 : c);
+        return text;
+      }
+    }
     if (code_points_.size() < length) code_points_.resize(length);
     refscore::read_code_points(texts.kinds[t], texts.data[t], length, code_points_.data());
     texts_.emplace_back();
