@@ -127,7 +127,7 @@ def main() -> None:
           f" {'after/before':>12}  scores equal")
     for name, (cpu_before, _, score_before) in best["before"].items():
         cpu_after, _, score_after = best["after"][name]
-        print(f"{name:<44} {cpu_before:8.3f} {cpu_after:8.3f} {cpu_after / cpu_before:12.2f}  "
+        print(f"{name:<44} {cpu_before:8.4f} {cpu_after:8.4f} {cpu_after / cpu_before:12.2f}  "
               f"{score_before == score_after}")
 
 
