@@ -246,3 +246,31 @@ def test_compare_accepts_progress_flags(tmp_path, capsys):
                      str(tmp_path / "b.txt"), "--n", "20", flag]) == ExitCode.OK
     assert "Paired bootstrap" in capsys.readouterr().out
 
+
+
+def test_only_a_bar_of_the_interrupted_command_moves_the_message_to_a_fresh_line(capsys) -> None:
+    """A bar that an earlier command in the same process drew and closed (it cleared its line) must not put an
+    empty line before the message; a bar of the interrupted command itself does."""
+    import signal
+
+    from refscore._progress import progress_bar
+    from refscore.cli.process import guarded
+
+    def interrupted() -> int:
+        raise KeyboardInterrupt
+
+    def interrupted_during_a_bar() -> int:
+        progress_bar(3, "now", enabled=True).update(1)
+        raise KeyboardInterrupt
+
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        with progress_bar(3, "earlier", enabled=True) as bar:
+            bar.update(3)
+        capsys.readouterr()
+        assert guarded(interrupted)() == 130
+        assert capsys.readouterr().err == "refscore: interrupted\n"
+        assert guarded(interrupted_during_a_bar)() == 130
+        assert capsys.readouterr().err.endswith("\nrefscore: interrupted\n")
+    finally:
+        signal.signal(signal.SIGINT, handler)

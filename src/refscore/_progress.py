@@ -17,8 +17,8 @@ from typing import Any
 
 #: Runs expected to take longer than this many seconds show a bar when ``enabled`` is None.
 AUTO_MIN_SECONDS = 2.0
-#: Whether this process has drawn a bar (see :func:`close_open_bars`).
-_shown = False
+#: How many bars this process has drawn (see :func:`bars_drawn` and :func:`close_open_bars`).
+_drawn = 0
 
 
 class _NoBar:
@@ -67,23 +67,31 @@ def progress_bar(total: int, description: str, enabled: bool | None = None, expe
         from tqdm.auto import tqdm
     except ImportError:  # tqdm is a dependency; a broken install should cost the bar, not the result
         return _NoBar()
-    global _shown
-    _shown = True
+    global _drawn
+    _drawn += 1
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
 
 
-def close_open_bars() -> bool:
-    """Close every bar still open, as after an interrupted run (each clears its line: bars do not stay); returns
-    whether this process has drawn a bar at all, so that the caller can start its message on a fresh line (a bar
-    caught half-drawn, e.g. interrupted while it was being set up, may not be among the open ones).
+def bars_drawn() -> int:
+    """How many bars this process has drawn so far: a command reads it when it starts, for
+    :func:`close_open_bars`."""
+    return _drawn
 
-    >>> close_open_bars() in (True, False)
-    True
+
+def close_open_bars(drawn_before: int = 0) -> bool:
+    """Close every bar still open, as after an interrupted run (each clears its line: bars do not stay); returns
+    whether a bar was drawn after :func:`bars_drawn` gave ``drawn_before``, so that the caller can start its message
+    on a fresh line (a bar caught half-drawn, e.g. interrupted while it was being set up, may not be among the open
+    ones; a bar of an earlier command in the same process closed normally and cleared its line).
+
+    >>> start = bars_drawn()
+    >>> close_open_bars(start)
+    False
     """
     try:
         from tqdm import tqdm
     except ImportError:
-        return _shown
+        return _drawn > drawn_before
     for bar in list(getattr(tqdm, "_instances", ())):
         bar.close()
-    return _shown
+    return _drawn > drawn_before

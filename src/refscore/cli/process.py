@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from refscore._progress import close_open_bars
+from refscore._progress import bars_drawn, close_open_bars
 from refscore.cli.exit_codes import ExitCode
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
@@ -56,6 +56,7 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
     def run(*args: Any, **kwargs: Any) -> int:
         if sys.stdout is None:
             sys.stdout = _ClosedOutput()  # type: ignore[assignment]
+        drawn_before = bars_drawn()
         try:
             code = main(*args, **kwargs)
             sys.stdout.flush()  # a broken pipe shows here, not in Python's flush at exit
@@ -63,7 +64,7 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
         except KeyboardInterrupt:
             signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C during the clean-up ends it at once
             # the message goes on a line of its own, never after a half-drawn bar
-            _report(("\n" if close_open_bars() else "") + INTERRUPTED_MESSAGE)
+            _report(("\n" if close_open_bars(drawn_before) else "") + INTERRUPTED_MESSAGE)
             return ExitCode.INTERRUPTED
         except BrokenPipeError:
             _silence_stdout()
