@@ -109,3 +109,17 @@ def test_compare_bad_input(files, capsys, tmp_path):
         assert message in capsys.readouterr().err
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--confidence-n", "100")
     assert code == ExitCode.USAGE and "--confidence-n applies to --paired-ar only" in err
+
+
+def test_a_malformed_record_suggests_skipping_only_where_the_command_can_skip(tmp_path, capsys):
+    path = tmp_path / "outputs.jsonl"
+    path.write_text('{"system": "x", "prediction": "a b", "references": ["a b"]}\n'
+                    '{"system": "y", "prediction": 3, "references": ["a b"]}\n', encoding="utf-8")
+    assert main(["compare", "-i", str(path), "-m", "bleu"]) == ExitCode.BAD_INPUT
+    error = capsys.readouterr().err
+    assert f"{path}: line 2" in error and "prediction" in error and "--skip-bad-records" not in error
+    for command in (["score", "-i", str(path), "-m", "bleu"], ["report", "-i", str(path), "-m", "bleu", "-o",
+                                                                 str(tmp_path / "r.html")]):
+        assert main(command) == ExitCode.BAD_INPUT
+        error = capsys.readouterr().err
+        assert f"{path}: line 2" in error and ("--skip-bad-records" in error) == (command[0] == "score"), error

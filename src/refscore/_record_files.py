@@ -25,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refscore._records import BadRecord, RecordFormatError, RecordLayout
+from refscore._records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
 from refscore.errors import MissingExtraError
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
@@ -243,8 +243,7 @@ def record_place(path: str, start: int, end: int) -> str:
 
 def _fail_or_skip(chunk: Chunk, start: int, end: int, message: str, skip: bool) -> None:
     if not skip:
-        raise RecordFormatError(f"{message}; fix the record, or skip such records with --skip-bad-records "
-                                f"(skip_bad_records=True: they are counted and reported)")
+        raise MalformedRecordError(message)
     chunk.add(start, end, None, bad=message)
 
 

@@ -32,6 +32,16 @@ class RecordFormatError(InputError):
     """A malformed record, named by file and line, that stopped the run (see ``skip_bad_records``)."""
 
 
+class MalformedRecordError(RecordFormatError):
+    """A record that cannot be scored stopped the run; ``problem`` names it (file, line, what is wrong) without the
+    advice to skip such records, for commands that cannot skip them."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(f"{problem}; fix the record, or skip such records with --skip-bad-records "
+                         f"(skip_bad_records=True: they are counted and reported)")
+        self.problem = problem
+
+
 _MISSING = object()
 
 

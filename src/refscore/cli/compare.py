@@ -150,7 +150,7 @@ def compare_inputs(args: argparse.Namespace) -> tuple[dict[str, list[str]], list
     """Systems and references of ``compare``: plain-text files with ``-r``, or JSONL/CSV/TSV/Parquet record files whose
     systems (one per file, or one per ``system`` value) share their references."""
     if any(is_record_file(path) for path in args.input):
-        systems = read_record_inputs(args.input, args.references)
+        systems = read_record_inputs(args.input, args.references, skippable=False)  # no --skip-bad-records here
         references = shared_references(systems)
         return {name: predictions for name, (predictions, _) in systems.items()}, references
     if not args.references:

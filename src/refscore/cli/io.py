@@ -12,7 +12,7 @@ from pathlib import Path
 
 from refscore._inputs import from_streams, per_segment
 from refscore._record_files import SystemNames, is_record_file, read_file
-from refscore._records import RecordLayout
+from refscore._records import MalformedRecordError, RecordLayout
 from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
 
@@ -108,7 +108,7 @@ def check_same_length(named_lists: list[tuple[str, list[str]]]) -> None:
         raise CliError(f"the inputs are empty ({names}: 0 lines); give at least one segment", ExitCode.BAD_INPUT)
 
 
-def read_record_systems(path: str) -> dict[str, tuple[list[str], list[list[str]]]]:
+def read_record_systems(path: str, skippable: bool = True) -> dict[str, tuple[list[str], list[list[str]]]]:
     """Predictions and per-segment references of a record file: JSON Lines objects
     ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too), CSV/TSV rows
     with a header line (a ``prediction`` column and ``reference...`` columns) or Parquet rows (read row group by
@@ -116,7 +116,8 @@ def read_record_systems(path: str) -> dict[str, tuple[list[str], list[list[str]]
 
     Records with a ``system`` field are grouped into one system each (named ``path:system``), in order of first
     appearance; otherwise the whole file is one system named ``path``. Either every record names its system or
-    none does.
+    none does. A malformed record stops the read; only where ``skippable`` (a command with ``--skip-bad-records``)
+    does the error suggest skipping such records.
     """
     systems: dict[str, tuple[list[str], list[list[str]]]] = {}
     names = SystemNames(path)
@@ -126,6 +127,8 @@ def read_record_systems(path: str) -> dict[str, tuple[list[str], list[list[str]]
                 predictions, reference_lists = systems.setdefault(name, ([], per_segment([])))
                 predictions += [chunk.hypotheses[i] for i in indices]
                 reference_lists += [chunk.references[i] for i in indices]
+    except MalformedRecordError as error:
+        raise CliError(str(error) if skippable else f"{error.problem}; fix the record", ExitCode.BAD_INPUT) from None
     except InputError as error:
         raise CliError(str(error), ExitCode.BAD_INPUT) from None
     except OSError as exc:
@@ -143,10 +146,11 @@ def read_text_inputs(reference_paths: list[str], system_paths: list[str]) -> tup
             from_streams([lines for _, lines in reference_files]))
 
 
-def read_record_inputs(paths: list[str], reference_paths: list[str]) -> dict[str, tuple[list[str], list[list[str]]]]:
+def read_record_inputs(paths: list[str], reference_paths: list[str], skippable: bool = True
+                       ) -> dict[str, tuple[list[str], list[list[str]]]]:
     """The systems of JSON Lines / CSV / TSV / Parquet inputs (see :func:`read_record_systems`), which carry their own
     references, so every input must be such a file and no reference file may be given."""
     if not all(is_record_file(path) for path in paths) or reference_paths:
         raise CliError("JSONL/CSV/TSV/Parquet inputs carry their own references: give only such files to -i and no -r",
                        ExitCode.USAGE)
-    return {name: system for path in paths for name, system in read_record_systems(path).items()}
+    return {name: system for path in paths for name, system in read_record_systems(path, skippable).items()}
