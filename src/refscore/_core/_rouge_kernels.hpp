@@ -36,16 +36,9 @@ struct Config {
   int64_t n_types = 0;
 };
 
+// A term's key and probe start in StringTable: the shared sequence digest, mixed (FNV-1a's low bits are weak).
 inline uint64_t hash_bytes(const char* p, std::size_t n) {
-  uint64_t h = 1469598103934665603ull;  // FNV-1a, then a final mix
-  for (std::size_t i = 0; i < n; ++i) {
-    h ^= static_cast<unsigned char>(p[i]);
-    h *= 1099511628211ull;
-  }
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 32;
-  return h;
+  return refscore::mix64(refscore::sequence_digest(reinterpret_cast<const unsigned char*>(p), n));
 }
 
 // Append code point `c` as UTF-8 (surrogates as three bytes, as Python's "surrogatepass").
