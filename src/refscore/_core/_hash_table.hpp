@@ -50,6 +50,15 @@ inline uint64_t sequence_digest(const Item* items, size_t length) {
     return digest ^ static_cast<uint64_t>(length);
 }
 
+// Whether a[0, length) and b[0, length) hold equal items: how content keys decide equality after their digests
+// matched.
+template <class Item>
+inline bool same_items(const Item* a, const Item* b, size_t length) {
+    for (size_t k = 0; k < length; ++k)
+        if (a[k] != b[k]) return false;
+    return true;
+}
+
 // A table from exact 64-bit keys to `Value`s (a trivially copyable struct or integer).
 template <class Value>
 class HashTable {
@@ -251,12 +260,6 @@ class Interner {
         uint32_t id;
         uint32_t length;
     };
-
-    static bool same_items(const Item* a, const Item* b, size_t length) {
-        for (size_t k = 0; k < length; ++k)
-            if (a[k] != b[k]) return false;
-        return true;
-    }
 
     // A sequence not met yet (the rare case: kept out of line, so that the lookup keeps its registers).
     __attribute__((noinline)) uint32_t insert(const Item* items, uint32_t length, uint64_t digest) {

@@ -60,12 +60,6 @@ inline void append_utf8(uint32_t c, std::string& out) {
   }
 }
 
-inline bool same_bytes(const char* a, const char* b, uint32_t len) {
-  for (uint32_t k = 0; k < len; ++k)
-    if (a[k] != b[k]) return false;
-  return true;
-}
-
 // A map from byte strings (views into memory that outlives the map) to uint32 values, on the shared table
 // (_hash_table.hpp) keyed by the strings' hash_bytes digest. Keys of up to 16 bytes are also copied into the
 // entry, so most lookups compare without touching the (far away) key bytes.
@@ -113,7 +107,7 @@ class StringTable {
     const char* p;
     uint32_t len;
     bool operator()(const Entry& e) const {
-      return e.len == len && same_bytes(len <= kInline ? e.inline_key : e.p, p, len);
+      return e.len == len && refscore::same_items(len <= kInline ? e.inline_key : e.p, p, len);
     }
   };
   refscore::HashTable<Entry> table_;

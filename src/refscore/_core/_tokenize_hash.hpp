@@ -111,16 +111,10 @@ struct SegmentHash {
     }
 };
 
-static inline bool same_chars(const uint32_t* a, const uint32_t* b, size_t length) {
-    for (size_t k = 0; k < length; ++k)
-        if (a[k] != b[k]) return false;
-    return true;
-}
-
-/* same_chars for tokens that both have TOKEN_READ_SLACK readable characters after them: the usual token of up
- * to eight characters is compared as two masked blocks, without a loop. */
+/* refscore::same_items for tokens that both have TOKEN_READ_SLACK readable characters after them: the usual
+ * token of up to eight characters is compared as two masked blocks, without a loop. */
 static inline bool same_token(const uint32_t* a, const uint32_t* b, size_t length) {
-    if (length > 8) return same_chars(a, b, length);
+    if (length > 8) return refscore::same_items(a, b, length);
     const size_t low = std::min<size_t>(length, 4), high = std::max<size_t>(length, 4) - 4;
     return is_zero(or_blocks(xor_blocks(load_block(a, low), load_block(b, low)),
                              xor_blocks(load_block(a + 4, high), load_block(b + 4, high))));
