@@ -131,7 +131,6 @@ class HashTable {
     bool live(size_t index) const { return slots_[index].stamp == generation_; }
     Value& value(size_t index) { return slots_[index].value; }
     const Value& value(size_t index) const { return slots_[index].value; }
-    uint64_t key(size_t index) const { return slots_[index].key; }
 
     // Make the free slot `index` (from `probe`) hold `key` and `value` (after a `start` or `grow_for_one_more`).
     Value& claim(size_t index, uint64_t key, const Value& value) {
@@ -168,7 +167,6 @@ class HashTable {
     }
 
     size_t size() const { return size_; }
-    size_t capacity() const { return capacity_; }
 
   private:
     static constexpr size_t kMinSlots = 16;
