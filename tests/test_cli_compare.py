@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 import json
+import re
+import subprocess
+import sys
 
 import pytest
 
+from conftest import write_segment_files
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
 from refscore.metrics import REGISTRY
+from refscore.metrics.bleu import BLEU
+from refscore.metrics.rouge import ROUGE, ROUGE155
 from refscore.significance import bootstrap_ci, paired_test
 from significance_metrics import TokenAccuracy
 from test_significance import make_corpus
@@ -123,3 +129,52 @@ def test_a_malformed_record_suggests_skipping_only_where_the_command_can_skip(tm
         assert main(command) == ExitCode.BAD_INPUT
         error = capsys.readouterr().err
         assert f"{path}: line 2" in error and ("--skip-bad-records" in error) == (command[0] == "score"), error
+
+
+def _compare(*argv: str) -> subprocess.CompletedProcess:
+    """``refscore compare`` in a real subprocess (the installed command line, not ``main`` in-process)."""
+    process = subprocess.run([sys.executable, "-m", "refscore.cli", "compare", *argv], capture_output=True,
+                             text=True, encoding="utf-8")
+    assert process.returncode == ExitCode.OK, process.stderr
+    return process
+
+
+def _table_columns(text: str) -> list[str]:
+    """The column names of the text table (its header line, split where the table puts 2+ spaces)."""
+    header = next(line for line in text.splitlines() if line.startswith("System"))
+    return [name.strip() for name in re.split(r"\s{2,}", header)[1:]]
+
+
+def test_compare_rouge_table_is_compact_unless_all_scores(tmp_path):
+    systems, references = make_corpus(60, 2, seed=7)
+    paths = write_segment_files(tmp_path, {"ref": references, **systems})
+    inputs = ["-r", str(paths["ref"]), "-i", *(str(paths[name]) for name in systems), "-m", "rouge,bleu", "--n", "200"]
+    compact = _compare(*inputs).stdout
+    # the primary score of each metric: each ROUGE type's F-measure, then BLEU
+    assert _table_columns(compact) == [f"{name} (μ ± 95% CI)" for name in ("rouge1", "rouge2", "rougeL", "rougeLsum",
+                                                                          "bleu")]
+    assert "precision" not in compact and "recall" not in compact
+    everything = _compare(*inputs, "--all-scores").stdout
+    names = list(ROUGE().score_names) + ["bleu"]
+    assert _table_columns(everything) == [f"{name} (μ ± 95% CI)" for name in names]
+    assert max(map(len, compact.splitlines())) < max(map(len, everything.splitlines())) / 2
+    # the compact table's cells are the full table's cells (the same test, columns left out)
+    expected = paired_test([ROUGE(), BLEU()], {str(paths[name]): systems[name] for name in systems}, references,
+                           n=200)
+    for row_index, line in enumerate(l for l in compact.splitlines() if str(paths["sys0"]) in l or
+                                     str(paths["sys1"]) in l):
+        first = expected.results["rougeL"][row_index]
+        assert f"{100 * first.score:.2f} ({100 * first.mean:.2f} ± {100 * first.ci:.2f})" in line
+    latex = _compare(*inputs, "--format", "latex").stdout
+    assert "\\begin{tabular}{lccccc}" in latex and "precision" not in latex
+    latex_all = _compare(*inputs, "--format", "latex", "--all-scores").stdout
+    assert "\\begin{tabular}{l" + "c" * len(names) + "}" in latex_all and "rouge1\\_precision" in latex_all
+    # JSON keeps every score either way (a table is for reading; JSON for programs)
+    payload = json.loads(_compare(*inputs, "--format", "json").stdout)
+    assert list(payload["systems"][0]["scores"]) == names
+
+
+def test_primary_scores_are_a_fact_of_each_metric():
+    assert ROUGE(types=("rouge1", "rougeL")).primary_score_names == ("rouge1", "rougeL")
+    assert BLEU().primary_score_names == ("bleu",)
+    assert ROUGE155(types=("ROUGE-1", "ROUGE-L")).primary_score_names == ("ROUGE-1-F", "ROUGE-L-F")

@@ -289,6 +289,11 @@ class Metric(ABC):
         """Names of the headline scores returned by :meth:`scores_from_totals` (one unless a metric has variants)."""
         return (self.name,)
 
+    @property
+    def primary_score_names(self) -> tuple[str, ...]:
+        """Scores of compact tables (``compare`` without ``--all-scores``): the first, or one per variant (ROUGE)."""
+        return self.score_names[:1]
+
     @abstractmethod
     def signature(self, nrefs: int = 1) -> Signature:
         """The reproducibility signature for results over data with ``nrefs`` references per segment."""

@@ -2,10 +2,13 @@
 ``refscore score --confidence``.
 
     refscore compare -r ref.txt -i baseline.txt sysA.txt sysB.txt -m bleu,chrf,ter [--paired-bs | --paired-ar]
-                     [--n N] [--seed S] [--format text|json|latex]
+                     [--n N] [--seed S] [--format text|json|latex] [--all-scores]
 
 Every output shows scores on the 0–100 scale as sacreBLEU does (see :mod:`refscore.cli.scale`): text and LaTeX
 tables ``score (μ ± half-width)`` and ``(p = 0.0010)*``, ``*`` marking p <= 0.05; JSON the same numbers unrounded.
+The tables have one column per primary score of a metric (``Metric.primary_score_names``: ROUGE each type's
+F-measure, BERTScore F1) unless ``--all-scores`` asks for every score (ROUGE's precisions and recalls too); JSON
+always has every score.
 """
 from __future__ import annotations
 
@@ -42,22 +45,29 @@ def _cell(row: Any, digits: int, latex: bool) -> str:
     return text
 
 
-def _headers(result: PairedTestResult) -> list[str]:
+def _headers(result: PairedTestResult, names: list[str]) -> list[str]:
     suffix = " (μ ± {:g}% CI)".format(100 * result.confidence) if result.confidence_n else ""
-    return [name + suffix for name in result.results]
+    return [name + suffix for name in names]
+
+
+def _shown(result: PairedTestResult, scores: list[str] | None) -> list[str]:
+    """The score names of the table's columns: ``scores`` (in the result's order), or every score."""
+    return list(result.results) if scores is None else [name for name in result.results if name in scores]
 
 
 def _system_label(result: PairedTestResult, index: int) -> str:
     return f"Baseline: {result.systems[0]}" if index == 0 else result.systems[index]
 
 
-def paired_text(result: PairedTestResult, digits: int = 2) -> str:
-    rows = [[_system_label(result, i)] + [_cell(rows[i], digits, False) for rows in result.results.values()]
+def paired_text(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None) -> str:
+    """The text table of a paired test, with the columns ``scores`` (default: every score of the result)."""
+    names = _shown(result, scores)
+    rows = [[_system_label(result, i)] + [_cell(result.results[name][i], digits, False) for name in names]
             for i in range(len(result.systems))]
     test = TESTS[result.test]
     lines = [f"{test[0].upper()}{test[1:]} test with {result.n} {'resamples' if result.test == 'bs' else 'trials'}, "
              f"seed {result.seed if result.seed is not None else 'none'}; each system is compared to the baseline",
-             "", format_table(["System", *_headers(result)], rows), "",
+             "", format_table(["System", *_headers(result, names)], rows), "",
              f"p-values: probability of the absolute score difference or a larger one arising by chance; "
              f"* marks p <= {SIGNIFICANCE_LEVEL} (the difference is significant).", ""]
     lines += [f"{metric}: {signature}" for metric, signature in result.signatures.items()]
@@ -72,15 +82,17 @@ def _latex_escape(text: str) -> str:
     return text
 
 
-def paired_latex(result: PairedTestResult, digits: int = 2) -> str:
-    """A booktabs table (``\\usepackage{booktabs}``), as sacreBLEU's ``--format latex``."""
+def paired_latex(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None) -> str:
+    """A booktabs table (``\\usepackage{booktabs}``), as sacreBLEU's ``--format latex``, with the columns
+    ``scores`` (default: every score of the result)."""
+    names = _shown(result, scores)
     headers = ["System", *(_latex_escape(h).replace("μ", "$\\mu$").replace("±", "$\\pm$")
-                           for h in _headers(result))]
-    lines = ["\\begin{tabular}{l" + "c" * len(result.results) + "}", "\\toprule", " & ".join(headers) + " \\\\",
+                           for h in _headers(result, names))]
+    lines = ["\\begin{tabular}{l" + "c" * len(names) + "}", "\\toprule", " & ".join(headers) + " \\\\",
              "\\midrule"]
     for i in range(len(result.systems)):
         cells = [_latex_escape(_system_label(result, i))]
-        cells += [_cell(rows[i], digits, True) for rows in result.results.values()]
+        cells += [_cell(result.results[name][i], digits, True) for name in names]
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
     lines += [f"% {metric}: {signature}" for metric, signature in result.signatures.items()]
@@ -173,12 +185,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     test = "ar" if args.paired_ar else "bs"
     result = paired_test(metrics, systems, references, test=test, n=args.n, seed=args.seed,
                          confidence_n=args.confidence_n, num_threads=args.num_threads, progress=args.progress)
+    shown = None if args.all_scores else [name for metric in metrics for name in metric.primary_score_names]
     if args.format == "json":
         print(json.dumps(paired_json(result), indent=2, ensure_ascii=False))
     elif args.format == "latex":
-        print(paired_latex(result, args.width))
+        print(paired_latex(result, args.width, shown))
     else:
-        print(paired_text(result, args.width))
+        print(paired_text(result, args.width, shown))
     return ExitCode.OK
 
 
@@ -203,6 +216,10 @@ def register(commands: Any) -> None:
     add_seed_argument(parser)
     parser.add_argument("--format", choices=("text", "json", "latex"), default="text",
                         help="output format (default: text)")
+    parser.add_argument("--all-scores", action="store_true",
+                        help="tables show every score of each metric (ROUGE: precision, recall and F-measure of each "
+                        "type; BERTScore: P, R, F1); default: the primary ones (ROUGE: each type's F-measure). JSON "
+                        "always has every score")
     add_width_argument(parser, 2, "2")
     add_bertscore_runtime_arguments(parser)
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")

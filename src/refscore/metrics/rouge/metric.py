@@ -93,6 +93,11 @@ class ROUGE(Metric):
         types = self.config.types
         return (*types, *(f"{t}_precision" for t in types), *(f"{t}_recall" for t in types))
 
+    @property
+    def primary_score_names(self) -> tuple[str, ...]:
+        """Each type's F-measure (``rouge1``, ``rouge2`` ...), as ``rouge_scorer`` users report them."""
+        return tuple(self.config.types)
+
     # -- computing ---------------------------------------------------------------------------------------------
     def _document_scores(self, predictions: Any, references: Any, num_threads: int | None
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:

@@ -71,6 +71,11 @@ class ROUGE155(Metric):
         return tuple(f"{name}-{c}" for name in self.config.types for c in ("F", "R", "P"))
 
     @property
+    def primary_score_names(self) -> tuple[str, ...]:
+        """Each measure's F (``ROUGE-1-F`` ...), the script's headline."""
+        return tuple(f"{name}-F" for name in self.config.types)
+
+    @property
     def columns(self) -> tuple[str, ...]:
         return (*(f"{name}-{c}" for name in self.config.types for c in COMPONENTS), "documents")
 
