@@ -1,10 +1,14 @@
-"""sacreBLEU's ``utils``: ``smart_open``, ``SACREBLEU_DIR``, ``sum_of_lists``, ``my_log`` and the test-set functions
-(``download_test_set``, ``get_source_file``, ``get_reference_files``, ``get_files``, ``get_available_testsets``,
-``get_langpairs_for_testset``, ``get_available_testsets_for_langpair``) over sacreBLEU's local cache only
-(:mod:`refscore.compat.sacrebleu.dataset`): nothing is downloaded.
+"""sacreBLEU's ``utils``: ``smart_open``, ``SACREBLEU_DIR``, ``sum_of_lists``, ``my_log`` and the test-set functions.
+
+The listings (``get_available_testsets``, ``get_available_testsets_for_langpair``, ``get_langpairs_for_testset``)
+give sacreBLEU's registry: the names and language pairs sacreBLEU 2.6.0 knows (a copy of its data, whatever is
+downloaded). The file functions (``download_test_set``, ``get_source_file``, ``get_reference_files``,
+``get_files``) read sacreBLEU's local cache only (:mod:`refscore.compat.sacrebleu.dataset`): nothing is downloaded.
 
 >>> my_log(0.0), sum_of_lists([[1, 2], [3, 4]])
 (-9999999999, [4, 6])
+>>> get_available_testsets()[:3], get_available_testsets_for_langpair("liv-en")
+(['wmt24', 'wmt23', 'wmt22'], ['wmt22'])
 """
 from __future__ import annotations
 
@@ -14,8 +18,10 @@ import os
 from typing import IO, Any
 
 from refscore.compat.sacrebleu.dataset import DATASETS, cache_dir, dataset
+from refscore.compat.sacrebleu.dataset._registry import REGISTRY
+from refscore.errors import InputError
 
-__all__ = ["SACREBLEU_DIR", "USERHOME", "download_test_set", "get_available_testsets",
+__all__ = ["DATASETS", "SACREBLEU_DIR", "USERHOME", "download_test_set", "get_available_testsets",
            "get_available_testsets_for_langpair", "get_files", "get_langpairs_for_testset", "get_reference_files",
            "get_source_file", "my_log", "smart_open", "sum_of_lists"]
 
@@ -68,15 +74,23 @@ def get_files(test_set: str, langpair: str) -> list[str]:
 
 
 def get_langpairs_for_testset(testset: str) -> list[str]:
-    """The cached language pairs of ``testset`` (``[]`` when it is not cached, as sacreBLEU for unknown sets)."""
-    return list(DATASETS[testset].langpairs) if testset in DATASETS else []
+    """The language pairs of ``testset`` in sacreBLEU's registry (``[]`` for a name it does not know, as sacreBLEU).
+    """
+    return list(REGISTRY.get(testset, ()))
 
 
 def get_available_testsets() -> list[str]:
-    """The cached test sets, reverse-sorted as sacreBLEU lists them."""
-    return sorted(DATASETS.keys(), reverse=True)
+    """The test sets of sacreBLEU's registry, reverse-sorted as sacreBLEU lists them (cached or not)."""
+    return sorted(REGISTRY, reverse=True)
 
 
 def get_available_testsets_for_langpair(langpair: str) -> list[str]:
-    """The cached test sets that have ``langpair``."""
-    return [name for name in get_available_testsets() if langpair in DATASETS[name].langpairs]
+    """The registry's test sets that have ``langpair`` in either direction (``en-de`` also finds ``de-en``), in the
+    registry's order, as sacreBLEU lists them."""
+    if not isinstance(langpair, str) or "-" not in langpair:
+        # sacreBLEU fails with an IndexError (or AttributeError) here
+        raise InputError(f"get_available_testsets_for_langpair: langpair must be 'SRC-TRG' such as 'en-de', "
+                         f"got {langpair!r}")
+    source, target = langpair.split("-")[:2]
+    pairs = {f"{source}-{target}", f"{target}-{source}"}
+    return [name for name, langpairs in REGISTRY.items() if pairs.intersection(langpairs)]
