@@ -101,9 +101,8 @@ class Statistics:
                 f"cannot merge {self.metric!r} statistics with {other.metric!r} statistics")
         if other.config_hash != self.config_hash or other.columns != self.columns:
             raise IncompatibleStatisticsError(
-                f"cannot merge {self.metric!r} statistics computed with different configurations "
-                f"(config hash {self.config_hash} vs {other.config_hash}); recompute both parts with the same "
-                f"metric settings")
+                f"cannot merge {self.metric!r} statistics computed with different configurations (config hash "
+                f"{self.config_hash} vs {other.config_hash}); recompute both parts with the same metric settings")
 
     def __add__(self, other: Statistics) -> Statistics:
         self.check_compatible(other)
@@ -112,8 +111,7 @@ class Statistics:
             nrefs = other.nrefs
         elif len(other) == 0:
             nrefs = self.nrefs
-        return Statistics(self.metric, self.config_hash, self.columns,
-                          np.concatenate([self.data, other.data]), nrefs)
+        return Statistics(self.metric, self.config_hash, self.columns, np.concatenate([self.data, other.data]), nrefs)
 
     def __radd__(self, other: object) -> Statistics:
         if isinstance(other, int) and other == 0:  # lets sum(parts) work
@@ -132,8 +130,7 @@ class Statistics:
             first.check_compatible(part)
             if part.nrefs != nrefs:
                 nrefs = -1
-        return cls(first.metric, first.config_hash, first.columns,
-                   np.concatenate([p.data for p in parts]), nrefs)
+        return cls(first.metric, first.config_hash, first.columns, np.concatenate([p.data for p in parts]), nrefs)
 
 
 class Signature:
@@ -172,8 +169,7 @@ class Score:
     signature: str
     higher_is_better: bool = True
     #: The statistics it was computed from: a row per segment, or one row of merged column totals (None: built by hand).
-    statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False,
-                                                      metadata={"json": False})
+    statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False, metadata={"json": False})
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
     segments: dict[str, np.ndarray] | None = dataclasses.field(default=None, repr=False, compare=False,
                                                                metadata={"json": False})
@@ -378,8 +374,7 @@ class Metric(ABC):
             totals = stats.totals() if totals is None else totals + stats.totals()
             columns = stats.columns
         if totals is None:
-            raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) "
-                             "chunk")
+            raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) chunk")
         return self.score_from_statistics(self._new_statistics(columns, totals[None, :], nrefs))
 
 
