@@ -22,11 +22,14 @@ INTERRUPTED = 130
 
 def _check_flag(text: str) -> tuple[str, float | None]:
     """``NAME`` or ``NAME=THRESHOLD`` of ``--check``."""
-    name, _, threshold = text.partition("=")
+    name, equals, threshold = text.partition("=")
     if not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME or NAME=THRESHOLD, got {text!r}")
-    if not threshold:
+    if not equals:
         return name.strip(), None
+    if not threshold.strip():
+        raise argparse.ArgumentTypeError(f"{text!r} has no threshold after '='; give one ({name.strip()}=0.3, on the "
+                                         f"0–1 scale) or leave out '=' for the default 0.5")
     try:
         return name.strip(), float(threshold)
     except ValueError:

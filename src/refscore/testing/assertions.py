@@ -4,7 +4,7 @@
 >>> assert_scores("A dog.", "The cat sat on the mat.", chrf=0.5)
 Traceback (most recent call last):
 ...
-AssertionError: 1 of 1 checks failed
+AssertionError: 1 of 1 check failed
   chrf: 0.026 (threshold >= 0.5) FAILED — reference words not in the output: 'The', 'cat', 'sat', 'on', 'the', 'mat.'
 """
 from __future__ import annotations
@@ -22,6 +22,7 @@ def assert_scores(actual: str | None, expected: str | Sequence[str], *checks: Ch
     ``ter=0.4``...). The message shows each check's score, threshold, band and explanation; a None ``actual``
     fails with "no output".
     """
+    from refscore.testing.report import counted
     from refscore.testing.run import evaluate
 
     all_checks = [*checks, *(Check(name, threshold) for name, threshold in thresholds.items())]
@@ -32,7 +33,7 @@ def assert_scores(actual: str | None, expected: str | Sequence[str], *checks: Ch
     results = run.results()
     failed = [result for result in results if not result.passed]
     if failed:
-        lines = [f"{len(failed)} of {len(results)} checks failed"]
+        lines = [f"{len(failed)} of {counted(len(results), 'check')} failed"]
         lines += [f"  {result.describe()}" for result in results]
         raise AssertionError("\n".join(lines))
 

@@ -118,6 +118,24 @@ def _field(record: Mapping[str, Any], name: str, alias: str, where: str) -> tupl
     return False, None
 
 
+def _field_key(name: str) -> str:
+    """A field name without case, underscores, hyphens or spaces: what near-miss spellings share."""
+    return "".join(char for char in name.lower() if char not in "_- ")
+
+
+_KNOWN_KEYS = {_field_key(name): name for name in KNOWN_FIELDS}
+
+
+def _reject_near_misses(names: Iterable[Any], where: str) -> None:
+    """An error for a field that is a known field spelled with other case, underscores or hyphens
+    (``Actual_Output``, ``expected-output``): kept as metadata, its text would silently be lost."""
+    for name in names:
+        known = _KNOWN_KEYS.get(_field_key(name)) if isinstance(name, str) else None
+        if known is not None:
+            raise InputError(f"{where}: field {name!r} looks like {known!r}; rename it to {known!r} (field names "
+                             f"are lower case with underscores)")
+
+
 def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
     """A :class:`TestCase` from one record; ``where`` ("cases.jsonl: line 3") prefixes every error."""
     if record.__class__ is dict and len(record) == 2:   # the common record: just the two texts
@@ -131,6 +149,8 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
     if not isinstance(record, Mapping):
         raise InputTypeError(f"{where}: expected an object with 'actual_output' and 'expected_output', got "
                              f"{type(record).__name__}")
+    extra = {key: value for key, value in record.items() if key not in KNOWN_FIELDS}
+    _reject_near_misses(extra, where)
     _, actual = _field(record, "actual_output", "prediction", where)
     present, expected = _field(record, "expected_output", "references", where)
     if not present:
@@ -139,10 +159,8 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
     metadata = record.get("metadata")
     if _is_missing(metadata):
         metadata = None
-    if len(record) > 2:
-        extra = {key: value for key, value in record.items() if key not in KNOWN_FIELDS}
-        if extra:     # other columns of a table are kept as metadata
-            metadata = {**(metadata or {}), **extra}
+    if extra:     # other columns of a table are kept as metadata
+        metadata = {**(metadata or {}), **extra}
     text_input, case_id = record.get("input"), record.get("id")
     return TestCase(None if _is_missing(actual) else actual, expected,
                     input=None if _is_missing(text_input) else text_input,
@@ -211,12 +229,16 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
         import yaml
     except ImportError:
         raise MissingExtraError(f"reading YAML cases ({path})", "testing", "PyYAML") from None
-    text = _read_text(path)
+    stream = io.StringIO(_read_text(path))
+    stream.name = str(path)     # PyYAML's messages name the stream ("<unicode string>" otherwise)
+    loader = yaml.SafeLoader(stream)
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        root = loader.get_single_node()
+        data = None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
         raise InputError(f"{path}: not valid YAML ({exc})") from None
+    finally:
+        loader.dispose()
     if isinstance(data, Mapping) and "cases" in data:
         data = data["cases"]
         root = next(value for key, value in root.value if key.value == "cases")

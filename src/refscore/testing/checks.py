@@ -2,8 +2,11 @@
 
 Check names: ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective order, exp smoothing), ``gleu``,
 ``chrf``, ``ter`` (lower is better: a case passes when its TER is *at most* the threshold), ``rouge1``,
-``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and ``bertscore`` (F1). Scores are on
-the 0–1 scale. Keyword options go to the metric (``Check("chrf", word_order=2)`` is chrF++).
+``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and ``bertscore`` (F1). Scores and
+thresholds are on the 0–1 scale of the Python API (``refscore score`` prints 0–100); a threshold beyond the
+metric's declared range (:attr:`~refscore.protocol.Metric.score_range`, capped at
+:attr:`~refscore.protocol.Metric.largest_threshold`) can only be a 0–100 number and is refused with the 0–1 value
+it probably means. Keyword options go to the metric (``Check("chrf", word_order=2)`` is chrF++).
 
 >>> check = Check("bleu", threshold=0.3)
 >>> check.band(0.45), check.band(0.7), check.passes([0.29, 0.3]).tolist()
@@ -14,6 +17,7 @@ the 0–1 scale. Keyword options go to the metric (``Check("chrf", word_order=2)
 from __future__ import annotations
 
 import copy
+import difflib
 import math
 import re
 from collections.abc import Mapping, Sequence
@@ -38,14 +42,12 @@ class UnknownCheckError(InputError):
 
 @dataclass(frozen=True)
 class MetricSpec:
-    """How a check name maps onto a refscore metric: registry name, fixed options, score range and direction."""
+    """How a check name maps onto a refscore metric: registry name, display label, fixed options, default bands.
+    (The metric's range and direction are facts of its class: :attr:`Check.metric_class`.)"""
 
     registry: str
     label: str
     options: tuple[tuple[str, Any], ...] = ()
-    low: float = 0.0
-    high: float = 1.0
-    higher_is_better: bool = True
     bands: tuple[tuple[str, float], ...] = ()
 
 
@@ -54,8 +56,8 @@ SPECS: dict[str, MetricSpec] = {
     "bleu": MetricSpec("bleu", "BLEU", (("effective_order", True),), bands=tuple(BLEU_BANDS.items())),
     "gleu": MetricSpec("gleu", "GLEU"),
     "chrf": MetricSpec("chrf", "chrF"),
-    "ter": MetricSpec("ter", "TER", high=math.inf, higher_is_better=False),
-    "bertscore": MetricSpec("bertscore", "BERTScore F1", low=-1.0),
+    "ter": MetricSpec("ter", "TER"),
+    "bertscore": MetricSpec("bertscore", "BERTScore F1"),
 }
 
 
@@ -78,7 +80,10 @@ def resolve_spec(metric: str) -> tuple[str, MetricSpec]:
         name = f"rouge{ {'l': 'L', 'lsum': 'Lsum'}.get(kind, kind) }".replace(" ", "")
         label = f"ROUGE-{ {'l': 'L', 'lsum': 'Lsum'}.get(kind, kind) }".replace(" ", "")
         return name, MetricSpec("rouge", label, (("types", (name,)),))
-    raise UnknownCheckError(f"unknown metric {metric!r} for a check; choose from: {', '.join(check_names())}")
+    names = check_names()
+    close = difflib.get_close_matches(key, [name.lower() for name in names], n=1, cutoff=0.6)
+    suggestion = f"did you mean {names[[name.lower() for name in names].index(close[0])]!r}? " if close else ""
+    raise UnknownCheckError(f"unknown metric {metric!r} for a check; {suggestion}choose from: {', '.join(names)}")
 
 
 def _number(value: Any, what: str) -> float:
@@ -101,7 +106,7 @@ class Check:
         metric: a check name (see the module docstring).
         threshold: a case passes when its score is >= threshold (TER: <= threshold).
         bands: label -> lower bound (TER: upper bound); the band of a score is the first label whose bound it
-            reaches. Default: BLEU's documented bands, none for the other metrics.
+            reaches, None when it reaches none. Default: BLEU's documented bands, none for the other metrics.
         name: the check's name in reports (default: the canonical metric name); two checks of one run need
             different names.
         min_mean: gate: the mean score over all cases must reach this (TER: stay at or below it).
@@ -114,6 +119,7 @@ class Check:
                  **options: Any) -> None:
         canonical, spec = resolve_spec(metric)
         self.spec = spec
+        self.metric_class: type[Metric] = get_metric_class(spec.registry)
         self.name = canonical if name is None else str(name)
         fixed = dict(spec.options)
         clash = sorted(set(fixed) & set(options) - {"effective_order"})
@@ -132,7 +138,7 @@ class Check:
                                  f"{type(chosen).__name__}")
         bounds = [(str(label), self._in_range(bound, f"band {label!r}", finite=False))
                   for label, bound in chosen.items()]
-        self.bands = tuple(sorted(bounds, key=lambda item: item[1], reverse=spec.higher_is_better))
+        self.bands = tuple(sorted(bounds, key=lambda item: item[1], reverse=self.higher_is_better))
         self.metric   # build it now: an unknown option is an error at definition, not at the first case
 
     def replace(self, *, threshold: float | None = None, min_pass_rate: float | None = None) -> Check:
@@ -147,19 +153,31 @@ class Check:
         return new
 
     def _in_range(self, value: Any, what: str, finite: bool = True) -> float:
+        """``value`` as a float in the metric's declared range; the same rule for every metric: a number above
+        the largest threshold can only be a 0–100 score, and is refused with the 0–1 value it probably means."""
         number = _number(value, f"check {self.name!r}: {what}")
         if finite and math.isinf(number):
             raise InputError(f"check {self.name!r}: {what} must be a finite number, got {value}")
-        spec = self.spec
-        if not spec.low <= number <= spec.high:
-            hint = f"; scores are on the 0–1 scale: did you mean {number / 100:g}?" if 1 < number <= 100 else ""
-            raise InputError(f"check {self.name!r}: {what} {value} is outside {spec.label}'s range "
-                             f"[{spec.low:g}, {spec.high:g}]{hint}")
-        return number
+        low, top = self.metric_class.score_range
+        largest = self.metric_class.largest_threshold
+        high = top if largest is None or number == top else largest    # a band may reach an unbounded top
+        if low <= number <= high:
+            return number
+        guess = number / 100
+        hint = (f"; test cases use the 0–1 scale (refscore score prints 0–100): did you mean {guess:g}?"
+                if number > high and low <= guess <= high else "")
+        if number > high and high < top:
+            raise InputError(f"check {self.name!r}: {what} {value:g} is above {high:g}: {self.label} scores can "
+                             f"pass 1, but the largest {self.label} threshold is {high:g} (a larger one passes "
+                             f"outputs unrelated to the expected output), so {value:g} can only be a 0–100 "
+                             f"number{hint}")
+        raise InputError(f"check {self.name!r}: {what} {value:g} is outside {self.label}'s range "
+                         f"[{low:g}, {top:g}]{hint}")
 
     @property
     def higher_is_better(self) -> bool:
-        return self.spec.higher_is_better
+        """The metric's direction (TER: lower is better)."""
+        return self.metric_class.higher_is_better
 
     @property
     def label(self) -> str:
@@ -169,7 +187,7 @@ class Check:
     @property
     def metric(self) -> Metric:
         """The refscore metric (shared by every check with the same options, so a model loads once)."""
-        return metric_with(get_metric_class(self.spec.registry), self.options)
+        return metric_with(self.metric_class, self.options)
 
     def __repr__(self) -> str:
         options = "".join(f", {k}={v!r}" for k, v in self.options.items() if (k, v) not in self.spec.options)
@@ -194,11 +212,18 @@ class Check:
         return value >= bound if self.higher_is_better else value <= bound
 
     def band(self, score: float) -> str | None:
-        """The band label of a score (None when the check has no bands)."""
+        """The label of the first band whose bound the score reaches; None when it reaches none (a score under
+        the lowest bound, TER: over the highest) or the check has no bands. Give the last band the bound 0 (TER:
+        ``float("inf")``) to cover every score.
+
+        >>> check = Check("rougeL", bands={"close": 0.6, "related": 0.3})
+        >>> check.band(0.7), check.band(0.3), check.band(0.1)
+        ('close', 'related', None)
+        """
         for label, bound in self.bands:
             if self.reaches(score, bound):
                 return label
-        return self.bands[-1][0] if self.bands else None
+        return None
 
     def bands_of(self, scores: Any) -> list[str | None]:
         """The band label of every score, as :meth:`band` gives it, one array pass per band.
@@ -209,7 +234,7 @@ class Check:
         values = np.asarray(scores, dtype=np.float64)
         if not self.bands:
             return [None] * len(values)
-        labels = np.full(len(values), self.bands[-1][0], dtype=object)
+        labels = np.full(len(values), None, dtype=object)
         unassigned = np.ones(len(values), dtype=bool)
         for label, bound in self.bands:
             hit = unassigned & (values >= bound if self.higher_is_better else values <= bound)

@@ -18,6 +18,19 @@ from refscore.testing.run import CaseResult, TestRun
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
+#: The scale note of every report header: test cases use the API's 0–1 scale, unlike ``refscore score``.
+SCALE_NOTE = "scores on the 0–1 scale, as in the Python API (refscore score, compare and report print 0–100)"
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` and ``noun``, plural unless the count is 1.
+
+    >>> counted(1, "check"), counted(3, "case")
+    ('1 check', '3 cases')
+    """
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def _interval(interval: tuple[float, float], percent: bool = False) -> str:
     low, high = interval
     return f"{low:.1%}–{high:.1%}" if percent else f"{low:.3f}–{high:.3f}"
@@ -39,7 +52,8 @@ def text_report(run: TestRun) -> str:
                      "passed" if result.passed else "FAILED"])
         if not result.passed:
             notes[len(rows) - 1] = result.reason or result.explanation or ""
-    lines = [f"refscore check: {len(run.cases)} cases x {len(run.outcomes)} checks"]
+    lines = [f"refscore check: {counted(len(run.cases), 'case')} x {counted(len(run.outcomes), 'check')}; "
+             f"{SCALE_NOTE}"]
     for index, line in enumerate(_table(["case", "check", "score", "threshold", "band", "result"], rows)):
         lines.append(line)
         note = notes.get(index - 1)
@@ -99,4 +113,4 @@ def junit_xml(run: TestRun) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
 
 
-__all__ = ["json_report", "junit_xml", "text_report"]
+__all__ = ["SCALE_NOTE", "counted", "json_report", "junit_xml", "text_report"]

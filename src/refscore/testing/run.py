@@ -12,6 +12,7 @@ explanation, per-check summaries and the suite gates.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -241,7 +242,8 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
     with collection_paused():
         case_list = load_cases(cases)
         if not case_list:
-            raise InputError("no test cases: give at least one case (actual_output, expected_output)")
+            source = f"{os.fspath(cases)}: " if isinstance(cases, (str, os.PathLike)) else ""
+            raise InputError(f"{source}no test cases: give at least one case (actual_output, expected_output)")
         check_list = as_checks(checks)
         missing = [case.actual_output is None for case in case_list]
         if no_output_is_error and any(missing):

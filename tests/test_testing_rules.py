@@ -1,0 +1,152 @@
+"""The rules of test cases, through the command line (real ``refscore check`` processes), ``Check`` and
+``assert_scores``: thresholds on the 0–1 scale refused the same way for every metric from the metric's declared
+range, bands under the lowest bound, near-miss field names, and messages that name the file and the fix."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from refscore.cli.exit_codes import ExitCode
+from refscore.errors import InputError
+from refscore.testing import Check, UnknownCheckError, assert_scores
+
+CASES = [{"id": "close", "actual_output": "the cat sat on the mat today", "expected_output": "the cat sat on the mat"},
+         {"id": "far", "actual_output": "a dog ran in the park", "expected_output": "the cat sat on the mat"}]
+
+
+def write_cases(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return path
+
+
+def refscore(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``refscore ARGS`` in a real process (this interpreter's refscore), in ``cwd`` (no pyproject.toml above)."""
+    return subprocess.run([sys.executable, "-m", "refscore.cli", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture
+def cases(tmp_path: Path) -> Path:
+    return write_cases(tmp_path / "cases.jsonl", CASES)
+
+
+# -- item 1: one scale, one refusal rule ---------------------------------------------------------------------------
+@pytest.mark.parametrize("metric, threshold, meant", [("ter", 40, "0.4"), ("bleu", 30, "0.3"), ("chrf", 55, "0.55"),
+                                                      ("rougeL", 60, "0.6")])
+def test_a_0_100_threshold_is_refused_for_every_metric_on_the_command_line(cases, tmp_path, metric, threshold, meant):
+    result = refscore("check", cases, "--check", f"{metric}={threshold}", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT, result.stdout
+    assert result.stderr.startswith("refscore: error: ") and "Traceback" not in result.stderr
+    assert f"did you mean {meant}?" in result.stderr and "0–1 scale" in result.stderr
+    assert result.stdout == ""
+
+
+def test_ter_threshold_above_2_is_refused_with_the_reason_and_up_to_2_is_accepted(cases, tmp_path):
+    with pytest.raises(InputError, match=r"TER scores can pass 1, but the largest TER threshold is 2.*did you mean 0\.4"):
+        Check("ter", threshold=40)
+    with pytest.raises(InputError, match="did you mean 0.4"):
+        assert_scores("a b", "a b c", ter=40)
+    with pytest.raises(InputError, match="largest TER threshold is 2"):
+        Check("ter", threshold=2.5)
+    assert Check("ter", threshold=1.5).threshold == 1.5     # TER passes 1: a threshold there is meaningful
+    result = refscore("check", cases, "--check", "ter=1.5", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+
+
+def test_check_says_its_scale_in_the_header(cases, tmp_path):
+    result = refscore("check", cases, "--check", "chrf=0.1", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    header = result.stdout.splitlines()[0]
+    assert header.startswith("refscore check: 2 cases x 1 check; scores on the 0–1 scale"), header
+    assert "refscore score, compare and report print 0–100" in header
+
+
+def test_min_mean_and_bands_follow_the_same_rule():
+    with pytest.raises(InputError, match=r"min_mean 45 .*did you mean 0\.45"):
+        Check("chrf", min_mean=45)
+    with pytest.raises(InputError, match=r"band 'good' 80 .*did you mean 0\.8"):
+        Check("bleu", bands={"good": 80})
+    assert Check("ter", bands={"close": 0.2, "far": float("inf")}).band(7.0) == "far"   # TER's top is unbounded
+
+
+# -- item 4: a score under the lowest band -------------------------------------------------------------------------
+def test_a_score_under_the_lowest_bound_has_no_band():
+    check = Check("rougeL", bands={"close": 0.6, "related": 0.3})
+    assert (check.band(0.7), check.band(0.3), check.band(0.1)) == ("close", "related", None)
+    assert check.bands_of([0.7, 0.3, 0.1]) == ["close", "related", None]
+    ter = Check("ter", bands={"close": 0.2, "edited": 0.6})
+    assert (ter.band(0.1), ter.band(0.5), ter.band(0.9)) == ("close", "edited", None)
+    assert Check("bleu").band(0.0) == "low overlap"     # BLEU's default lowest band starts at 0: every score
+
+
+def test_a_case_without_a_band_shows_an_empty_band_cell(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[tool.refscore.checks.rougeL]\nthreshold = 0.0\n'
+                                             'bands = { close = 0.6, related = 0.3 }\n', encoding="utf-8")
+    write_cases(tmp_path / "cases.jsonl", CASES)
+    result = refscore("check", "cases.jsonl", "--format", "json", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    bands = {case["id"]: case["results"][0]["band"] for case in json.loads(result.stdout)["cases"]}
+    assert bands == {"close": "close", "far": None}
+
+
+# -- item 3: near-miss field names ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("field, known", [("Actual_Output", "actual_output"), ("actual-output", "actual_output"),
+                                          ("ExpectedOutput", "expected_output"), ("ID", "id")])
+def test_a_near_miss_field_is_an_error_naming_the_line_and_the_field(tmp_path, field, known):
+    records = [dict(CASES[0]), {key: value for key, value in CASES[1].items()}]
+    records[1][field] = records[1].pop(known)
+    write_cases(tmp_path / "cases.jsonl", records)
+    result = refscore("check", "cases.jsonl", "--check", "bleu", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT, result.stdout
+    assert result.stderr == (f"refscore: error: cases.jsonl: line 2: field {field!r} looks like {known!r}; rename "
+                             f"it to {known!r} (field names are lower case with underscores)\n")
+
+
+def test_other_extra_fields_stay_metadata(tmp_path):
+    write_cases(tmp_path / "cases.jsonl", [{**CASES[0], "topic": "animals", "actual_output_v2": "x"}])
+    result = refscore("check", "cases.jsonl", "--check", "chrf=0.1", "--format", "json", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    assert json.loads(result.stdout)["cases"][0]["metadata"] == {"topic": "animals", "actual_output_v2": "x"}
+
+
+# -- item 11: messages ---------------------------------------------------------------------------------------------
+def test_an_empty_threshold_after_equals_is_an_error(cases, tmp_path):
+    result = refscore("check", cases, "--check", "bleu=", cwd=tmp_path)
+    assert result.returncode == ExitCode.USAGE
+    assert "'bleu=' has no threshold after '='; give one (bleu=0.3" in result.stderr
+    assert result.stdout == ""
+
+
+def test_an_unknown_check_metric_suggests_the_close_name(cases, tmp_path):
+    result = refscore("check", cases, "--check", "blue=0.3", cwd=tmp_path)
+    assert result.returncode == ExitCode.UNKNOWN_METRIC
+    assert "unknown metric 'blue' for a check; did you mean 'bleu'?" in result.stderr
+    with pytest.raises(UnknownCheckError, match="did you mean 'rougeL'"):
+        Check("rogueL")
+
+
+def test_no_test_cases_names_the_file(tmp_path):
+    (tmp_path / "empty.jsonl").write_text("\n", encoding="utf-8")
+    result = refscore("check", "empty.jsonl", "--check", "bleu", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT
+    assert result.stderr.startswith("refscore: error: empty.jsonl: no test cases")
+
+
+def test_broken_yaml_names_the_file(tmp_path):
+    pytest.importorskip("yaml")
+    (tmp_path / "cases.yaml").write_text("- actual_output: [a\n", encoding="utf-8")
+    result = refscore("check", "cases.yaml", "--check", "bleu", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT
+    assert 'in "cases.yaml", line' in result.stderr and "<unicode string>" not in result.stderr
+
+
+@pytest.mark.parametrize("thresholds, message", [({"bleu": 0.9}, "1 of 1 check failed"),
+                                                 ({"bleu": 0.9, "chrf": 0.9}, "2 of 2 checks failed")])
+def test_failure_counts_agree_in_number(thresholds, message):
+    with pytest.raises(AssertionError) as failure:
+        assert_scores("a dog ran", "the cat sat on the mat", **thresholds)
+    assert str(failure.value).splitlines()[0] == message
