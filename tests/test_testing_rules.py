@@ -46,11 +46,12 @@ def test_a_0_100_threshold_is_refused_for_every_metric_on_the_command_line(cases
 
 
 def test_ter_threshold_above_2_is_refused_with_the_reason_and_up_to_2_is_accepted(cases, tmp_path):
-    with pytest.raises(InputError, match=r"TER scores can pass 1, but the largest TER threshold is 2.*did you mean 0\.4"):
+    with pytest.raises(InputError, match=r"threshold 40 is outside TER.s range \[0, 2\] \(TER scores can pass 1, "
+                                         r"but a larger threshold passes outputs unrelated .*did you mean 0\.4\?"):
         Check("ter", threshold=40)
     with pytest.raises(InputError, match="did you mean 0.4"):
         assert_scores("a b", "a b c", ter=40)
-    with pytest.raises(InputError, match="largest TER threshold is 2"):
+    with pytest.raises(InputError, match=r"outside TER.s range \[0, 2\]"):
         Check("ter", threshold=2.5)
     assert Check("ter", threshold=1.5).threshold == 1.5     # TER passes 1: a threshold there is meaningful
     result = refscore("check", cases, "--check", "ter=1.5", cwd=tmp_path)

@@ -234,11 +234,6 @@ class Metric(ABC):
     name: ClassVar[str]
     config_class: ClassVar[type]
     higher_is_better: ClassVar[bool] = True
-    #: The lowest and highest score on the API's 0–1 scale (sentence and corpus scores alike).
-    score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
-    #: The largest threshold a test case may set (:mod:`refscore.testing`): above it a number can only be a
-    #: 0–100 score given on the 0–1 scale. None: the top of :attr:`score_range` (set where scores are unbounded).
-    largest_threshold: ClassVar[float | None] = None
     #: True when the corpus score is a mean of per-segment scores (ROUGE, BERTScore) rather than a formula of
     #: summed statistics (BLEU, chrF, TER, GLEU); bootstrap code resamples accordingly.
     document_averaged: ClassVar[bool] = False

@@ -220,8 +220,8 @@ class BERTScoreMetric(Metric):
     name: ClassVar[str] = "bertscore"
     config_class: ClassVar[type] = BERTScoreConfig
     document_averaged: ClassVar[bool] = True
-    #: cosine similarities (baseline rescaling can go lower; a threshold stays in this range)
-    score_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    #: a test case's threshold (0–1 scale): F1 of cosine similarities
+    threshold_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
     columns: ClassVar[tuple[str, ...]] = (*COMPONENTS, "documents")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--bertscore-model",), "model_type", "BERTScore model: hub name or local directory"),

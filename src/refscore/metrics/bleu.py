@@ -218,6 +218,7 @@ class BLEU(Metric):
     name: ClassVar[str] = "bleu"
     config_class: ClassVar[type] = BLEUConfig
     higher_is_better: ClassVar[bool] = True
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=WORD_TOKENIZERS + EXTERNAL_TOKENIZERS),

@@ -178,6 +178,7 @@ class CHRF(Metric):
     name: ClassVar[str] = "chrf"
     config_class: ClassVar[type] = CHRFConfig
     higher_is_better: ClassVar[bool] = True
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--chrf-char-order", "-cc"), "char_order", "chrF: character n-gram order (default 6)", int),
         CliOption(("--chrf-word-order", "-cw"), "word_order", "chrF: word n-gram order (default 0; 2 = chrF++)", int),

@@ -63,6 +63,7 @@ class GLEU(Metric):
     name: ClassVar[str] = "gleu"
     config_class: ClassVar[type] = GLEUConfig
     higher_is_better: ClassVar[bool] = True
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     columns: ClassVar[tuple[str, ...]] = ("matches", "n_all")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",

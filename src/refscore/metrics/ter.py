@@ -97,10 +97,9 @@ class TER(Metric):
     name: ClassVar[str] = "ter"
     config_class: ClassVar[type] = TERConfig
     higher_is_better: ClassVar[bool] = False
-    #: edits / reference words: above 1 when an output needs more edits than the reference has words
-    score_range: ClassVar[tuple[float, float]] = (0.0, float("inf"))
-    #: twice as many edits as reference words is already a wholly different text; a larger threshold is a 0–100 one
-    largest_threshold: ClassVar[float | None] = 2.0
+    #: a test case's threshold (0–1 scale): TER passes 1 when an output needs more edits than the reference has
+    #: words, but above 2 a threshold passes unrelated outputs and can only be a 0–100 number
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 2.0)
     columns: ClassVar[tuple[str, ...]] = ("edits", "ref_length")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--ter-normalized",), "normalized", "TER: Tercom normalization (punctuation split, XML unescaping)",

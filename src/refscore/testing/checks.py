@@ -3,10 +3,9 @@
 Check names: ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective order, exp smoothing), ``gleu``,
 ``chrf``, ``ter`` (lower is better: a case passes when its TER is *at most* the threshold), ``rouge1``,
 ``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and ``bertscore`` (F1). Scores and
-thresholds are on the 0–1 scale of the Python API (``refscore score`` prints 0–100); a threshold beyond the
-metric's declared range (:attr:`~refscore.protocol.Metric.score_range`, capped at
-:attr:`~refscore.protocol.Metric.largest_threshold`) can only be a 0–100 number and is refused with the 0–1 value
-it probably means. Keyword options go to the metric (``Check("chrf", word_order=2)`` is chrF++).
+thresholds are on the 0–1 scale of the Python API (``refscore score`` prints 0–100); a threshold outside the
+range its metric class declares (``threshold_range``: [0, 1], BERTScore [-1, 1], TER [0, 2]) can only be a 0–100
+number or a sign mistake and is refused, with the 0–1 value it probably means. Keyword options go to the metric (``Check("chrf", word_order=2)`` is chrF++).
 
 >>> check = Check("bleu", threshold=0.3)
 >>> check.band(0.45), check.band(0.7), check.passes([0.29, 0.3]).tolist()
@@ -153,26 +152,24 @@ class Check:
         return new
 
     def _in_range(self, value: Any, what: str, finite: bool = True) -> float:
-        """``value`` as a float in the metric's declared range; the same rule for every metric: a number above
-        the largest threshold can only be a 0–100 score, and is refused with the 0–1 value it probably means."""
+        """``value`` as a float in the metric class's ``threshold_range``, the same rule for every metric: a number
+        above it can only be a 0–100 score and is refused with the 0–1 value it probably means. A band's bound
+        may also be ±inf (``finite=False``): a band that takes every remaining score."""
         number = _number(value, f"check {self.name!r}: {what}")
-        if finite and math.isinf(number):
-            raise InputError(f"check {self.name!r}: {what} must be a finite number, got {value}")
-        low, top = self.metric_class.score_range
-        largest = self.metric_class.largest_threshold
-        high = top if largest is None or number == top else largest    # a band may reach an unbounded top
+        if math.isinf(number):
+            if finite:
+                raise InputError(f"check {self.name!r}: {what} must be a finite number, got {value}")
+            return number
+        low, high = self.metric_class.threshold_range
         if low <= number <= high:
             return number
         guess = number / 100
         hint = (f"; test cases use the 0–1 scale (refscore score prints 0–100): did you mean {guess:g}?"
                 if number > high and low <= guess <= high else "")
-        if number > high and high < top:
-            raise InputError(f"check {self.name!r}: {what} {value:g} is above {high:g}: {self.label} scores can "
-                             f"pass 1, but the largest {self.label} threshold is {high:g} (a larger one passes "
-                             f"outputs unrelated to the expected output), so {value:g} can only be a 0–100 "
-                             f"number{hint}")
-        raise InputError(f"check {self.name!r}: {what} {value:g} is outside {self.label}'s range "
-                         f"[{low:g}, {top:g}]{hint}")
+        why = (f" ({self.label} scores can pass 1, but a larger {what} passes outputs unrelated to the expected "
+               f"output)" if high > 1 else "")
+        raise InputError(f"check {self.name!r}: {what} {value:g} is outside {self.label}'s range [{low:g}, "
+                         f"{high:g}]{why}{hint}")
 
     @property
     def higher_is_better(self) -> bool:

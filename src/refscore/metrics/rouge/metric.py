@@ -67,6 +67,7 @@ class ROUGE(Metric):
     config_class = ROUGEConfig
     document_averaged = True
     flavor: ClassVar[str] = "rouge-score"
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     cli_options = (
         CliOption(("--rouge-types",), "types", "comma-separated ROUGE types (default rouge1,rouge2,rougeL,rougeLsum; "
                   "rouge<n> for any n >= 1)", parse_types),
