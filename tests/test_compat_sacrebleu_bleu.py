@@ -84,7 +84,7 @@ def test_class_bootstrap_signature_cache_and_order(monkeypatch):
         assert str(ours.get_signature()) == str(peer.get_signature())       # tok:ja-mecab-0.996-IPA
     with pytest.raises(TypeError, match="`hyp` should be a string"):
         compat.BLEU().sentence_score(None, ["a"])
-    with pytest.raises(ValueError, match="hypotheses has 2 segments but references has 1"):
+    with pytest.raises(ValueError, match="BLEU: got 2 hypotheses and 1 reference stream of 1 segment;"):
         compat.corpus_bleu(["a", "b"], [["a"]])
 
 

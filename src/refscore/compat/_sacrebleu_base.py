@@ -134,6 +134,62 @@ def bootstrap_estimate(metric: Metric, data: np.ndarray, n_samples: int) -> tupl
     return seed.lower(), mean, half_width
 
 
+def check_hypotheses(hypotheses: Any, owner: str) -> None:
+    """Refuse a single string where sacreBLEU takes a list of hypotheses (sacreBLEU scores its characters as
+    segments and returns a number; refscore raises, see docs/compat.md)."""
+    if isinstance(hypotheses, str):
+        raise InputTypeError(f"{owner}: hypotheses is a single string where sacreBLEU takes a list of hypotheses "
+                             f"(one per segment); sacreBLEU would score its characters as segments. Wrap it in a "
+                             f"list, [hypothesis], or use sentence_score(hypothesis, references)")
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 segment``, ``2 segments``, ``1 hypothesis``, ``2 hypotheses``."""
+    plural = noun[:-2] + "es" if noun.endswith("is") else noun + "s"
+    return f"{n} {noun if n == 1 else plural}"
+
+
+def _segments(lengths: Sequence[int]) -> str:
+    low, high = min(lengths), max(lengths)
+    count = _count(high, "segment") if low == high else f"{low} to {high} segments"
+    return count + (" each" if len(lengths) > 1 else "")
+
+
+def check_stream_layout(hypotheses: Sequence[Any], references: Sequence[Any], owner: str) -> None:
+    """Refuse reference streams (``references[k][i]``) whose lengths differ from the number of hypotheses, saying
+    what was passed, what sacreBLEU itself would do (its ``zip`` stops at the shortest stream, so it scores only
+    that many segments) and the fix. As many streams as hypotheses is per-segment references
+    (``references[i]`` = segment i's references, as lighteval and jury pass them): the fix is ``list(zip(*refs))``.
+
+    >>> check_stream_layout(["a", "b", "c"], [["x"], ["y"], ["z"]], "CHRF")
+    Traceback (most recent call last):
+    ...
+    refscore.errors.InputError: CHRF: got 3 hypotheses and 3 reference streams of 1 segment each; ...transpose...
+    """
+    if not isinstance(hypotheses, Sequence) or not all(
+            isinstance(stream, Sequence) and not isinstance(stream, str) for stream in references):
+        return   # the type checks that follow name the bad argument or item
+    lengths = [len(stream) for stream in references]
+    n = len(hypotheses)
+    if all(length == n for length in lengths):
+        return
+    scored = min(n, *lengths)
+    sacrebleu_would = (f"sacreBLEU itself would score only {_count(scored, 'segment')} (its zip stops at the "
+                       f"shortest stream) and report that number for the corpus")
+    passed = (f"{owner}: got {n} hypotheses and {len(lengths)} reference stream{'' if len(lengths) == 1 else 's'} "
+              f"of {_segments(lengths)}; sacreBLEU's references are streams, references[k][i] = the k-th reference "
+              f"of segment i, so every stream needs one entry per hypothesis")
+    if len(lengths) == n:
+        first = "the first hypothesis" if scored == 1 else f"the first {scored} hypotheses"
+        sacrebleu_would += f", {first} against references of all {n} segments"
+        raise InputError(f"{passed}. These look like per-segment references (references[i] = the references of "
+                         f"segment i, the layout lighteval and jury pass); {sacrebleu_would}. Fix: transpose them "
+                         f"into streams, list(zip(*references)) (pad segments with fewer references with None), "
+                         f"or call refscore's own functions, which take per-segment references")
+    raise InputError(f"{passed}; {sacrebleu_would}. Fix: give every stream {n} entries (None where a segment has "
+                     f"no k-th reference)")
+
+
 class SacreMetric:
     """The sacreBLEU ``Metric`` API around a refscore metric: reference streams (``refs[k][i]``, ``None`` where
     segment ``i`` has no k-th reference), the constructor's reference cache, ``corpus_score(..., n_bootstrap)``,
@@ -168,6 +224,12 @@ class SacreMetric:
         if isinstance(references, (str, bytes)) or not isinstance(references, Sequence):
             raise InputTypeError(f"{name}: `references` must be a sequence of reference streams (a list of lists "
                                  f"of str, refs[k][i]), got {type(references).__name__}")
+        for k, stream in enumerate(references):
+            if isinstance(stream, str):   # sacreBLEU reads its characters as segments and returns a score
+                raise InputTypeError(
+                    f"{name}: references[{k}] is a single string where sacreBLEU takes a reference stream (a list "
+                    f"with one reference per hypothesis, refs[k][i]); sacreBLEU would score its characters as "
+                    f"segments. Wrap a single stream in a list: references=[stream]")
         return from_streams(references)
 
     def corpus_score(self, hypotheses: Sequence[str], references: Sequence[Sequence[str | None]] | None,
@@ -175,9 +237,17 @@ class SacreMetric:
         """The corpus score; ``references[k][i]`` is the k-th reference of segment ``i`` (None: use the
         constructor's). ``n_bootstrap > 1`` adds sacreBLEU's bootstrap mean and 95% interval (same RNG and seed,
         ``$SACREBLEU_SEED``, default 12345)."""
+        check_hypotheses(hypotheses, type(self).__name__)
         if references:   # num_refs comes from the statistics (set once, by _corpus_score_per_segment)
+            check_stream_layout(hypotheses, references, type(self).__name__)
             per_segment = self._cache_references(references)
         elif self._ref_cache is not None:
+            if len(self._ref_cache) != len(hypotheses):
+                scored = min(len(hypotheses), len(self._ref_cache))
+                raise InputError(f"{type(self).__name__}.corpus_score: {_count(len(hypotheses), 'hypothesis')} but "
+                                 f"the constructor's references have {_count(len(self._ref_cache), 'segment')}; "
+                                 f"sacreBLEU would score only the first {_count(scored, 'segment')}. Give one "
+                                 f"hypothesis per reference segment")
             per_segment = self._ref_cache
         else:
             raise InputError(f"{type(self).__name__}.corpus_score: no references given and none were passed to the "
