@@ -23,9 +23,11 @@ from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
                                        metrics_from_args)
+from refscore.cli.names import add_names_argument, renamed
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
 from refscore.protocol import Metric
+from refscore.reporting.latex import latex_escape, latex_table
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS
 
@@ -74,29 +76,16 @@ def paired_text(result: PairedTestResult, digits: int = 2, scores: list[str] | N
     return "\n".join(lines)
 
 
-def _latex_escape(text: str) -> str:
-    for char, escaped in (("\\", "\\textbackslash{}"), ("&", "\\&"), ("%", "\\%"), ("$", "\\$"), ("#", "\\#"),
-                          ("_", "\\_"), ("{", "\\{"), ("}", "\\}"), ("~", "\\textasciitilde{}"),
-                          ("^", "\\textasciicircum{}")):
-        text = text.replace(char, escaped)
-    return text
-
-
 def paired_latex(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None) -> str:
     """A booktabs table (``\\usepackage{booktabs}``), as sacreBLEU's ``--format latex``, with the columns
     ``scores`` (default: every score of the result)."""
     names = _shown(result, scores)
-    headers = ["System", *(_latex_escape(h).replace("μ", "$\\mu$").replace("±", "$\\pm$")
+    headers = ["System", *(latex_escape(h).replace("μ", "$\\mu$").replace("±", "$\\pm$")
                            for h in _headers(result, names))]
-    lines = ["\\begin{tabular}{l" + "c" * len(names) + "}", "\\toprule", " & ".join(headers) + " \\\\",
-             "\\midrule"]
-    for i in range(len(result.systems)):
-        cells = [_latex_escape(_system_label(result, i))]
-        cells += [_cell(result.results[name][i], digits, True) for name in names]
-        lines.append(" & ".join(cells) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    lines += [f"% {metric}: {signature}" for metric, signature in result.signatures.items()]
-    return "\n".join(lines)
+    rows = [[latex_escape(_system_label(result, i)), *(_cell(result.results[name][i], digits, True) for name in names)]
+            for i in range(len(result.systems))]
+    return latex_table(headers, rows, comments=[f"{metric}: {signature}"
+                                                for metric, signature in result.signatures.items()])
 
 
 def paired_json(result: PairedTestResult) -> dict[str, Any]:
@@ -179,6 +168,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                        "gives intervals from its own --n resamples", ExitCode.USAGE)
     metrics = metrics_from_args(args.metrics, args)
     systems, references = compare_inputs(args)
+    systems = renamed(systems, args)  # --name, or short names (refscore.cli.names)
     if len(systems) < 2:
         raise CliError("compare needs a baseline and at least one other system: -i baseline.txt sysA.txt ...",
                        ExitCode.USAGE)
@@ -214,6 +204,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--confidence-n", type=positive_int, default=None, metavar="N",
                         help="with --paired-ar: bootstrap resamples for intervals (default: no intervals)")
     add_seed_argument(parser)
+    add_names_argument(parser)
     parser.add_argument("--format", choices=("text", "json", "latex"), default="text",
                         help="output format (default: text)")
     parser.add_argument("--all-scores", action="store_true",

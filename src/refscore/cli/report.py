@@ -112,7 +112,8 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
 
     # Ctrl-C is main()'s (one line, exit 130); the page is written atomically, so no partial file remains.
     report(systems, references, metrics, metadata=metadata, sources=sources, baseline=args.baseline,
-           test_run=args.test_run, output=args.output, title=args.title, max_segments=args.max_segments,
+           test_run=args.test_run, output=args.output, latex=args.latex,
+           title=args.title, max_segments=args.max_segments,
            n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
     what = [f"{len(systems)} systems, {len(references)} segments, {', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
@@ -144,6 +145,9 @@ def register(commands: Any) -> None:
     parser.add_argument("--baseline", default=None, metavar="NAME",
                         help="system compared with the others (default: the first)")
     parser.add_argument("--title", default="refscore report", help="page title")
+    parser.add_argument("--latex", default=None, metavar="FILE.tex",
+                        help="also write the report's tables as LaTeX (booktabs): corpus scores with intervals, "
+                        "length ratio and brevity penalty, word F-measure by frequency, length differences")
     parser.add_argument("--max-segments", type=positive_int, default=None, metavar="N",
                         help="segments whose texts are embedded (default 2000; numbers always use every segment)")
     parser.add_argument("--n", type=positive_int, default=1000, metavar="N",

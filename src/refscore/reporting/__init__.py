@@ -57,7 +57,8 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
            metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
            metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
            baseline: str | None = None, test_run: Any = None,
-           output: str | os.PathLike[str] | None = None, title: str = "refscore report",
+           output: str | os.PathLike[str] | None = None, latex: str | os.PathLike[str] | None = None,
+           title: str = "refscore report",
            max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
            num_threads: int | None = None, progress: bool | None = None) -> str:
     """Build the HTML report; returns the page and, when ``output`` is given, also writes it there.
@@ -75,10 +76,14 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
         progress: progress bar on stderr (``None``: automatic for long runs on a terminal).
         test_run: a ``refscore.testing`` run (a ``TestRun``, its ``to_dict()`` or the path of a saved run): adds
             the test-case view; alone (no systems), the page has that view only.
+        latex: also write the report's tables as LaTeX (booktabs) to this file: corpus scores with intervals and
+            compare-mt's length, word-frequency and length-difference tables (:mod:`refscore.reporting.mt_analyses`).
     """
     if systems is None and references is None:
         if test_run is None:
             raise InputError("report needs systems and references, a test_run, or both")
+        if latex is not None:
+            raise InputError("latex: the LaTeX tables are those of systems; give systems and references too")
         from refscore.reporting.render import render_test_run
         from refscore.reporting.testcases import load_test_run
 
@@ -102,6 +107,10 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources,
                   baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
     page = render(data, title=title, max_segments=limit, test_run=run)
+    if latex is not None:
+        from refscore.reporting.mt_analyses import analyse, report_latex
+
+        write_text_atomically(latex, report_latex(data, analyse(data)))
     if output is not None:
         write_text_atomically(output, page)
     return page

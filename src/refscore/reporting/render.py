@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from refscore._version import __version__
-from refscore.reporting import analysis, charts, heatmaps, testcases
+from refscore.reporting import analysis, charts, heatmaps, mt_analyses, testcases
 from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
@@ -265,6 +265,7 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
         "significance": significance_html(data),
         "distributions": distributions_html(data, items),
         "buckets": buckets_html(data, bucket_results, items),
+        "mt_analyses": mt_analyses.section_html(mt_analyses.analyse(data)),
         "differences": differences_html(data, pairs, keep),
     }
     shown = sample_segments(data.n_segments, max_segments, keep)

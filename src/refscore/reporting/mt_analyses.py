@@ -1,0 +1,268 @@
+"""compare-mt's analyses (Neubig et al. 2019, compare-mt 0.2.10 ``compare_mt_main``'s defaults) from a report's texts
+and BLEU statistics: the length ratio and brevity penalty of each system, the word F-measure by the frequency of a
+word in the references, and the number of segments by the length difference between output and reference.
+
+Words are the tokens of the report's BLEU (sacreBLEU's ``13a`` unless BLEU is configured otherwise, lowercased with
+``lowercase=True``), so the numbers equal compare-mt's run on text tokenized that way. compare-mt takes one
+reference: with several, the word and length-difference analyses use the first; the length ratio and the brevity
+penalty are BLEU's (with several references, the closest reference length of each segment).
+
+>>> references = [["the", "cat", "sat"], ["a", "dog"]]
+>>> words = word_accuracy_by_frequency(references, {"sys": [["the", "cat"], ["a", "dog", "barked"]]})
+>>> words.labels[:3], words.reference_words
+(['<1', '1', '2'], [0, 5, 0, 0, 0, 0, 0, 0, 0])
+>>> round(words.fmeasure["sys"][1], 4)   # words seen once: 4 of 4 output words match, 4 of 5 reference words
+0.8889
+>>> words.output_words["sys"][0]   # "barked" is in no reference: bucket <1
+1
+>>> length_difference_counts(references, {"sys": [["the", "cat"], ["a", "dog", "barked"]]}).counts["sys"][7:10]
+[1, 0, 1]
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+import numpy as np
+
+from refscore._core._tokenize import encode_words_with_vocab
+from refscore.errors import InputError
+from refscore.metrics.bleu import BLEU
+from refscore.protocol import Statistics
+from refscore.reporting.data import ReportData
+from refscore.reporting.latex import latex_escape, latex_table
+from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenize_texts
+
+#: compare-mt's word-frequency bucket edges (``FreqWordBucketer``): < 1, 1, 2, 3, 4, [5,10), [10,100), [100,1000),
+#: >= 1000 occurrences.
+FREQUENCY_EDGES: tuple[int, ...] = (1, 2, 3, 4, 5, 10, 100, 1000)
+#: compare-mt's length-difference bucket edges (``LengthDiffSentenceBucketer``), len(output) - len(reference).
+LENGTH_DIFFERENCE_EDGES: tuple[int, ...] = (-20, -10, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 6, 11, 21)
+
+Tokens = Sequence[Sequence[Hashable]]
+
+
+def _check_segments(system: str, outputs: Tokens, references: Tokens) -> None:
+    if len(outputs) != len(references):
+        raise InputError(f"systems[{system!r}] has {len(outputs)} segments but there are {len(references)} "
+                         f"references; give one output per segment")
+
+
+def bucket_labels(edges: Sequence[int]) -> list[str]:
+    """compare-mt's bucket names for integer ``edges`` (``Bucketer.set_bucket_cutoffs``): ``<e0``, a single value
+    where two edges are 1 apart, ``[lo,hi)`` otherwise, ``>=last``.
+
+    >>> bucket_labels((1, 2, 5, 10))
+    ['<1', '1', '[2,5)', '[5,10)', '>=10']
+    """
+    labels = [f"<{edges[0]}"]
+    labels += [f"{hi - 1}" if hi - 1 == lo else f"[{lo},{hi})" for lo, hi in zip(edges, edges[1:])]
+    return labels + [f">={edges[-1]}"]
+
+
+def bucket_of(value: int, edges: Sequence[int]) -> int:
+    """The bucket index of ``value``: the first edge it is below, or the last bucket (compare-mt's rule).
+
+    >>> [bucket_of(v, (1, 2, 5)) for v in (0, 1, 4, 5, 99)]
+    [0, 1, 2, 3, 3]
+    """
+    return int(np.searchsorted(np.asarray(edges), value, side="right"))
+
+
+@dataclass(frozen=True)
+class LengthRatio:
+    """A system's corpus lengths in words: ``ratio`` = hypothesis / reference words (compare-mt's ``length``
+    score, 0 without reference words), ``brevity_penalty`` = BLEU's (1, or exp(1 - reference / hypothesis words)
+    when shorter; 0 without hypothesis words)."""
+
+    hypothesis_words: int
+    reference_words: int
+    ratio: float
+    brevity_penalty: float
+
+
+def length_ratios(metric: BLEU, statistics: Mapping[str, Statistics]) -> dict[str, LengthRatio]:
+    """Length ratio and brevity penalty per system from its BLEU statistics (``hyp_len``, ``ref_len``).
+
+    >>> bleu = BLEU()
+    >>> stats = {"short": bleu.statistics(["a b c"], [["a b c d e f"]])}
+    >>> ratio = length_ratios(bleu, stats)["short"]
+    >>> ratio.ratio, round(ratio.brevity_penalty, 4)
+    (0.5, 0.3679)
+    """
+    ratios = {}
+    for system, stats in statistics.items():
+        score = metric.score_from_statistics(stats)
+        ratios[system] = LengthRatio(score.sys_len, score.ref_len, score.sys_len / score.ref_len if score.ref_len
+                                     else 0.0, float(score.bp))
+    return ratios
+
+
+@dataclass(frozen=True)
+class WordAccuracy:
+    """Word matches by frequency bucket (compare-mt's word accuracy analysis), per bucket in ``labels`` order:
+    ``reference_words`` per bucket, and per system ``output_words``, ``matches``, ``precision``, ``recall`` and
+    ``fmeasure`` (all three 0 where a bucket has no match, as compare-mt)."""
+
+    labels: list[str]
+    reference_words: list[int]
+    output_words: dict[str, list[int]]
+    matches: dict[str, list[int]]
+    precision: dict[str, list[float]]
+    recall: dict[str, list[float]]
+    fmeasure: dict[str, list[float]]
+
+
+def word_accuracy_by_frequency(references: Tokens, systems: Mapping[str, Tokens], *,
+                               frequencies: Mapping[Hashable, int] | None = None,
+                               edges: Sequence[int] = FREQUENCY_EDGES) -> WordAccuracy:
+    """compare-mt's word F-measure by frequency bucket: a word's bucket is its count in ``frequencies`` (default:
+    its count in ``references``; give counts of a training corpus for compare-mt's ``freq_corpus_file``). In each
+    segment an output word matches while the reference has unmatched copies of it (min of the two counts)."""
+    counts = Counter(word for words in references for word in words) if frequencies is None else frequencies
+    labels = bucket_labels(edges)
+    cache: dict[Hashable, int] = {}
+
+    def bucket(word: Hashable) -> int:
+        if word not in cache:
+            cache[word] = bucket_of(counts.get(word, 0), edges)
+        return cache[word]
+
+    reference_words = [0] * len(labels)
+    for words in references:
+        for word in words:
+            reference_words[bucket(word)] += 1
+    output_words, matches = {}, {}
+    for system, outputs in systems.items():
+        _check_segments(system, outputs, references)
+        totals, found = [0] * len(labels), [0] * len(labels)
+        for words, reference in zip(outputs, references):
+            available = Counter(reference)
+            for word, count in Counter(words).items():
+                index = bucket(word)
+                totals[index] += count
+                found[index] += min(count, available[word])
+        output_words[system], matches[system] = totals, found
+    precision = {s: [m / o if m else 0.0 for m, o in zip(matches[s], output_words[s])] for s in systems}
+    recall = {s: [m / r if m else 0.0 for m, r in zip(matches[s], reference_words)] for s in systems}
+    fmeasure = {s: [2 * p * r / (p + r) if p + r else 0.0 for p, r in zip(precision[s], recall[s])] for s in systems}
+    return WordAccuracy(labels, reference_words, output_words, matches, precision, recall, fmeasure)
+
+
+@dataclass(frozen=True)
+class LengthDifferences:
+    """Segments per bucket of len(output) - len(reference) in words, per system (``counts[system][bucket]``)."""
+
+    labels: list[str]
+    counts: dict[str, list[int]]
+
+
+def length_difference_counts(references: Tokens, systems: Mapping[str, Tokens], *,
+                             edges: Sequence[int] = LENGTH_DIFFERENCE_EDGES) -> LengthDifferences:
+    """compare-mt's sentence buckets by length difference (``bucket_type=lengthdiff``, counting segments)."""
+    labels = bucket_labels(edges)
+    counts = {}
+    for system, outputs in systems.items():
+        _check_segments(system, outputs, references)
+        row = [0] * len(labels)
+        for words, reference in zip(outputs, references):
+            row[bucket_of(len(words) - len(reference), edges)] += 1
+        counts[system] = row
+    return LengthDifferences(labels, counts)
+
+
+def bleu_words(metric: BLEU, texts: Sequence[str]) -> list[list[str]]:
+    """The words BLEU counts in each text: its tokenizer and ``lowercase`` setting, as sacreBLEU tokenizes.
+
+    >>> bleu_words(BLEU(), ["Hello, world!", ""])
+    [['Hello', ',', 'world', '!'], []]
+    """
+    config = metric.config
+    if config.tokenize in EXTERNAL_TOKENIZERS:   # MeCab / SentencePiece: their tokens joined by spaces
+        return [text.split() for text in tokenize_texts(config.tokenize, list(texts), lowercase=config.lowercase,
+                                                        spm_model=config.spm_model)]
+    ids, offsets, vocab = encode_words_with_vocab(list(texts), tokenizer=config.tokenize, lowercase=config.lowercase)
+    words = [vocab[i] for i in ids.tolist()]
+    bounds = offsets.tolist()
+    return [words[bounds[i]:bounds[i + 1]] for i in range(len(texts))]
+
+
+@dataclass(frozen=True)
+class MTAnalyses:
+    """compare-mt's analyses of a report (see the module): ``bleu`` is the BLEU whose words and statistics they
+    use."""
+
+    bleu: BLEU
+    lengths: dict[str, LengthRatio]
+    words: WordAccuracy
+    length_differences: LengthDifferences
+
+
+def analyse(data: ReportData) -> MTAnalyses:
+    """compare-mt's analyses of a report's systems: with the report's BLEU (its words and its statistics) when it
+    has one, else with sacreBLEU's default BLEU."""
+    bleu = next((metric for metric in data.metrics if isinstance(metric, BLEU)), None)
+    if bleu is not None:
+        statistics = data.statistics[bleu.name]
+    else:
+        bleu = BLEU()
+        statistics = {s: bleu.statistics(data.hypotheses[s], data.references) for s in data.systems}
+    references = bleu_words(bleu, [refs[0] for refs in data.references])
+    systems = {system: bleu_words(bleu, data.hypotheses[system]) for system in data.systems}
+    return MTAnalyses(bleu, length_ratios(bleu, statistics), word_accuracy_by_frequency(references, systems),
+                      length_difference_counts(references, systems))
+
+
+# -- HTML and LaTeX ----------------------------------------------------------------------------------------------
+def _tables(analyses: MTAnalyses) -> list[tuple[str, list[str], list[list[str]]]]:
+    """The section's tables as (caption, headers, rows of plain text), shared by the HTML and the LaTeX."""
+    systems = list(analyses.lengths)
+    lengths = [[s, str(r.hypothesis_words), str(r.reference_words), f"{r.ratio:.4f}", f"{r.brevity_penalty:.4f}"]
+               for s, r in analyses.lengths.items()]
+    words = analyses.words
+    fmeasure = [[label, str(words.reference_words[i]), *(f"{words.fmeasure[s][i]:.4f}" for s in systems)]
+                for i, label in enumerate(words.labels)]
+    differences = analyses.length_differences
+    counts = [[label, *(str(differences.counts[s][i]) for s in systems)] for i, label in enumerate(differences.labels)]
+    return [
+        ("Length: output and reference words (BLEU's), length ratio (output / reference) and BLEU's brevity penalty",
+         ["system", "output words", "reference words", "length ratio", "brevity penalty"], lengths),
+        ("Word F-measure (0-1) by the word's frequency in the references; reference words per bucket",
+         ["frequency", "reference words", *systems], fmeasure),
+        ("Segments by length difference: output words minus reference words", ["difference", *systems], counts),
+    ]
+
+
+def section_html(analyses: MTAnalyses) -> str:
+    """The report's compare-mt section: the three tables, escaped."""
+    parts = []
+    for caption, headers, rows in _tables(analyses):
+        head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
+        body = "".join("<tr>" + f'<th scope="row">{escape(row[0])}</th>' + "".join(f"<td>{escape(c)}</td>"
+                                                                                 for c in row[1:]) + "</tr>"
+                       for row in rows)
+        parts.append(f'<table class="mt-analysis"><caption>{escape(caption)}</caption><thead><tr>{head}</tr></thead>'
+                     f'<tbody>{body}</tbody></table>')
+    words = f"<code>{escape(str(analyses.bleu.signature()))}</code>"
+    return (f'<p>As compare-mt 0.2.10 (the same definitions and buckets); words are those of BLEU ({words}), the '
+            f'first reference of each segment.</p><div class="grid">{"".join(parts)}</div>')
+
+
+def report_latex(data: ReportData, analyses: MTAnalyses, digits: int = 2) -> str:
+    """The report's tables as LaTeX (booktabs): corpus scores (×100) with their bootstrap intervals, then the
+    compare-mt tables; signatures and settings as ``%`` comments."""
+    names = data.score_names
+    rows = [[latex_escape(system), *(f"{100 * data.corpus[system][n]:.{digits}f} "
+                                     f"[{100 * data.intervals[system][n][0]:.{digits}f}, "
+                                     f"{100 * data.intervals[system][n][1]:.{digits}f}]" for n in names)]
+            for system in data.systems]
+    tables = [latex_table(["system", *map(latex_escape, names)], rows,
+                          caption=f"Corpus scores (x100) with 95% bootstrap intervals ({data.n} resamples)",
+                          comments=[f"{n}: {data.bootstrap_signatures.get(n, data.signatures[n])}" for n in names])]
+    for caption, headers, table_rows in _tables(analyses):
+        tables.append(latex_table([latex_escape(h) for h in headers],
+                                  [[latex_escape(cell) for cell in row] for row in table_rows], caption=caption,
+                                  comments=[f"words: {analyses.bleu.signature()}"]))
+    return "\n\n".join(tables) + "\n"

@@ -1,0 +1,158 @@
+"""The report's compare-mt analyses (length ratio, brevity penalty, word F-measure by frequency bucket, length
+differences) against compare-mt 0.2.10's own functions, called in-process on the same words (sacreBLEU's 13a
+tokens), on WMT17 en-de; the HTML section, the LaTeX export and ``refscore report --latex``."""
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import pytest
+from sacrebleu.metrics import BLEU as SacreBLEU
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+from conftest import read_segments, shared_data_path, write_segment_files
+from refscore.cli.exit_codes import ExitCode
+from refscore.example import load_example
+from refscore.metrics.bleu import BLEU
+from refscore.metrics.chrf import CHRF
+
+pytest.importorskip("bokeh", reason="the report needs the 'report' extra: pip install 'refscore[report]'")
+bucketers = pytest.importorskip("compare_mt.bucketers", reason="parity needs compare-mt: pip install compare-mt==0.2.10 six")
+from compare_mt import scorers  # noqa: E402
+
+import refscore  # noqa: E402
+from refscore.reporting.data import gather  # noqa: E402
+from refscore.reporting.mt_analyses import (analyse, length_difference_counts, report_latex,  # noqa: E402
+                                            word_accuracy_by_frequency)
+
+
+def compare_mt_words(texts: list[str]) -> list[list[str]]:
+    """What compare-mt reads from a file tokenized with sacreBLEU's 13a tokenizer: the words of each line."""
+    tokenizer = Tokenizer13a()
+    return [tokenizer(text.rstrip()).split() for text in texts]
+
+
+def compare_mt_brevity_penalty(reference: list[list[str]], output: list[list[str]]) -> float:
+    """The brevity penalty inside compare-mt's BLEU: its score divided by its own precisions' geometric mean (from
+    its cached statistics), so that the number is compare-mt's, not a formula written here."""
+    scorer = scorers.BleuScorer()
+    cached = scorer.cache_stats(reference, output)
+    score, _ = scorer.score_cached_corpus(range(len(reference)), cached)   # what its score_corpus returns
+    matches, totals = [0] * 4, [0] * 4
+    for _, _, precisions in cached:
+        for n, (num, denom) in enumerate(precisions):
+            matches[n] += num
+            totals[n] += denom
+    return score / scorer.scale / math.exp(sum(0.25 * math.log(m / t) for m, t in zip(matches, totals)))
+
+
+def check_against_compare_mt(systems: dict[str, list[str]], references: list[str]) -> None:
+    # real systems are longer than the reference here: one made shorter gives a brevity penalty below 1
+    first = next(iter(systems.values()))
+    systems = {**systems, "shortened": [" ".join(text.split()[:-3]) for text in first]}
+    data = gather(systems, [[r] for r in references], [BLEU()], n=10)
+    analyses = analyse(data)
+    reference = compare_mt_words(references)
+    outputs = [compare_mt_words(systems[name]) for name in data.systems]
+    # lengths: compare-mt's "length" score and the brevity penalty of its BLEU (and of sacreBLEU's)
+    length = scorers.create_scorer_from_profile("length")
+    for name, output in zip(data.systems, outputs):
+        ratio = analyses.lengths[name]
+        assert ratio.ratio == length.score_corpus(reference, output)[0]
+        assert (ratio.hypothesis_words, ratio.reference_words) == (sum(map(len, output)), sum(map(len, reference)))
+        assert ratio.brevity_penalty == pytest.approx(compare_mt_brevity_penalty(reference, output), rel=1e-12)
+        assert ratio.brevity_penalty == SacreBLEU().corpus_score(systems[name], [references]).bp
+    assert analyses.lengths["shortened"].brevity_penalty < 0.9
+    # word accuracy by reference frequency: compare-mt's default bucketer, frequencies counted in the reference
+    bucketer = bucketers.create_word_bucketer_from_profile("freq", freq_data=reference)
+    statistics, *_ = bucketer.calc_statistics(reference, outputs)
+    words = analyses.words
+    assert words.labels == bucketer.bucket_strs
+    for name, rows in zip(data.systems, statistics):
+        mine = list(zip(words.matches[name], words.reference_words, words.output_words[name], words.recall[name],
+                        words.precision[name], words.fmeasure[name]))
+        assert mine == [tuple(row) for row in rows]   # counts and floats alike, exactly
+    # length differences: compare-mt's lengthdiff sentence bucketer, counting segments
+    lengthdiff = bucketers.create_sentence_bucketer_from_profile("lengthdiff")
+    assert analyses.length_differences.labels == lengthdiff.bucket_strs
+    for name, output in zip(data.systems, outputs):
+        corpus = lengthdiff.create_bucketed_corpus(output, ref=reference)
+        assert analyses.length_differences.counts[name] == [len(bucket[0]) for bucket in corpus]
+
+
+def test_equal_to_compare_mt_on_the_bundled_wmt17_sample():
+    example = load_example()
+    check_against_compare_mt(example.systems, [refs[0] for refs in example.references])
+
+
+def test_equal_to_compare_mt_on_wmt17_en_de():
+    folder = shared_data_path("wmt17", "en-de")
+    names = ("uedin-nmt.4722", "online-A.0", "PROMT-Rule-based.4735")
+    systems = {name: read_segments(folder / "sys" / f"{name}.txt") for name in names}
+    check_against_compare_mt(systems, read_segments(folder / "ref.txt"))
+
+
+def test_training_corpus_frequencies_as_compare_mt():
+    example = load_example()
+    reference = compare_mt_words([refs[0] for refs in example.references])
+    outputs = {name: compare_mt_words(texts) for name, texts in example.systems.items()}
+    counts = {}
+    for words in compare_mt_words(example.systems["online-B"]):   # any other corpus stands in for training data
+        for word in words:
+            counts[word] = counts.get(word, 0) + 1
+    edges = (1, 3, 10)
+    mine = word_accuracy_by_frequency(reference, outputs, frequencies=counts, edges=edges)
+    bucketer = bucketers.FreqWordBucketer(freq_counts=counts, bucket_cutoffs=list(edges))
+    statistics, *_ = bucketer.calc_statistics(reference, list(outputs.values()))
+    assert mine.labels == bucketer.bucket_strs == ["<1", "[1,3)", "[3,10)", ">=10"]
+    for name, rows in zip(outputs, statistics):
+        assert mine.fmeasure[name] == [row[5] for row in rows] and mine.matches[name] == [row[0] for row in rows]
+
+
+def test_words_follow_the_reports_bleu_settings_and_several_references_use_the_first():
+    systems = {"a": ["The Cat sat .", "", "x"], "b": ["the cat", "A dog barked loudly", "x"]}
+    references = [["the cat sat .", "a cat"], ["a dog barked", "the dog"], ["x", "y"]]
+    data = gather(systems, references, [BLEU(lowercase=True)], n=10)
+    analyses = analyse(data)
+    assert sum(analyses.words.matches["a"]) == 5        # lowercased as the report's BLEU: "the cat sat ." and "x"
+    differences = analyses.length_differences
+    assert differences.counts["b"][differences.labels.index("1")] == 1   # 4 words against the first reference's 3
+    # the length ratio is BLEU's (closest reference length per segment)
+    expected = BLEU(lowercase=True).corpus_score(systems["b"], references)
+    assert (analyses.lengths["b"].reference_words, analyses.lengths["b"].ratio) == (expected.ref_len, expected.ratio)
+    with pytest.raises(refscore.errors.InputError, match=r"systems\['x'\] has 1 segments but there are 2"):
+        length_difference_counts([["a"], ["b"]], {"x": [["a"]]})
+
+
+def test_report_shows_the_section_and_writes_latex(tmp_path):
+    example = load_example()
+    latex = tmp_path / "tables.tex"
+    page = refscore.report(example.systems, example.references, ["chrf"], n=20, latex=latex)
+    assert '<section id="mt-analyses"' in page and 'href="#mt-analyses"' in page
+    analyses = analyse(gather(example.systems, example.references, [CHRF()], n=20))   # BLEU's words all the same
+    for name, ratio in analyses.lengths.items():
+        assert f"<td>{ratio.ratio:.4f}</td>" in page
+    text = latex.read_text(encoding="utf-8")
+    assert text.count("\\begin{tabular}") == 4 and "\\toprule" in text and "PROMT-Rule-based" in text
+    assert f"[5,10) & {analyses.words.reference_words[5]} & " in text   # a bucket and its reference words
+    assert "% words: nrefs:1|case:mixed|eff:no|tok:13a" in text
+
+
+def test_report_latex_escapes_names():
+    data = gather({"sys_1 & 50%": ["a b c"], "b": ["a b"]}, [["a b c"]], [BLEU()], n=10)
+    text = report_latex(data, analyse(data))
+    assert "sys\\_1 \\& 50\\%" in text and "sys_1 &" not in text
+
+
+def test_command_line_latex(tmp_path):
+    example = load_example()
+    paths = write_segment_files(tmp_path, {"ref": [refs[0] for refs in example.references], **example.systems})
+    out, latex = tmp_path / "report.html", tmp_path / "report.tex"
+    process = subprocess.run([sys.executable, "-m", "refscore.cli", "report", "-r", str(paths["ref"]), "-i",
+                              *(str(paths[name]) for name in example.systems), "-m", "bleu", "--n", "20", "-o",
+                              str(out), "--latex", str(latex)], capture_output=True, text=True)
+    assert process.returncode == ExitCode.OK, process.stderr
+    assert "mt-analyses" in out.read_text(encoding="utf-8")
+    text = latex.read_text(encoding="utf-8")
+    assert text.count("\\begin{tabular}") == 4 and "length ratio" in text
