@@ -18,6 +18,7 @@ _LAZY = LazyNames(__name__, globals(), {
     "refscore.testing.cases": ("TestCase", "load_cases"),
     "refscore.testing.checks": ("BLEU_BANDS", "Check", "UnknownCheckError"),
     "refscore.testing.gates": ("GateResult",),
+    "refscore.testing.pytest_plugin": ("refscore_cases",),
     "refscore.testing.run": ("CaseResult", "TestRun", "evaluate"),
     "refscore.testing.saved": ("SavedRun", "load_run"),
     "refscore.testing.summary": ("CheckSummary", "wilson_interval"),
