@@ -5,8 +5,11 @@ standard output. Every subcommand runs inside :func:`guarded`:
   130 (128 + SIGINT, what a shell reports for a process stopped by Ctrl-C); a second Ctrl-C during the clean-up
   ends the process at once. Files being written are removed (:mod:`refscore._atomic`).
 - **Broken pipe** (``refscore score ... | head -1``): no message, exit status 141 (128 + SIGPIPE, as ``cat`` or
-  ``grep`` report it: under ``set -o pipefail`` the pipeline fails as it would with them). Standard output is
-  pointed at the null device so that Python's final flush at exit does not complain.
+  ``grep`` report it: under ``set -o pipefail`` the pipeline fails as it would with them), wherever standard
+  output is written: a ``print`` deep inside a command, a large write, the final flush. While a command runs,
+  ``sys.stdout`` turns a broken pipe into :class:`ReaderGone`, which no ``except OSError`` of the command (meant
+  for its input files) can catch and report as ``[Errno 32] Broken pipe``. Standard output is then pointed at the
+  null device so that Python's final flush at exit does not complain.
 - **Closed standard output** (``refscore score ... >&-``) or a full disk (``> /dev/full``): one error line (exit
   status 9) instead of silently printing nothing, or a traceback.
 
@@ -34,6 +37,53 @@ class ClosedOutputError(Exception):
     """Raised on the first write to a standard output that the caller closed."""
 
 
+class OutputFailed(BaseException):
+    """A write to standard output failed for a reason of the output's own: its reader went away (a broken pipe) or
+    the disk is full; ``error`` is the ``OSError``. A ``BaseException``, like ``KeyboardInterrupt``, so that it
+    passes every ``except Exception`` and ``except OSError`` of a command (meant for its input files) straight to
+    :func:`guarded`."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class _WatchedOutput:
+    """Stands in for ``sys.stdout`` while a command runs: writes and flushes go to the real stream, and a broken
+    pipe or a full disk becomes :class:`OutputFailed`; anything else (``fileno``, ``isatty``, ``encoding``) is the
+    real stream's.
+
+    >>> import io
+    >>> watched = _WatchedOutput(io.StringIO())
+    >>> watched.write("a line"), watched.getvalue()
+    (6, 'a line')
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except OSError as exc:
+            raise _output_error(exc) from None
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as exc:
+            raise _output_error(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _output_error(exc: OSError) -> BaseException:
+    """What a failed write to standard output raises: :class:`OutputFailed` for a broken pipe or a full disk,
+    the error itself otherwise."""
+    return OutputFailed(exc) if isinstance(exc, BrokenPipeError) or exc.errno in FULL_DISK else exc
+
+
 class _ClosedOutput:
     """Stands in for ``sys.stdout`` when it is None (file descriptor 1 closed): any write is an error."""
 
@@ -54,39 +104,53 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
 
     @functools.wraps(main)
     def run(*args: Any, **kwargs: Any) -> int:
-        if sys.stdout is None:
-            sys.stdout = _ClosedOutput()  # type: ignore[assignment]
-        drawn_before = bars_drawn()
+        stdout = sys.stdout
+        sys.stdout = _ClosedOutput() if stdout is None else _WatchedOutput(stdout)  # type: ignore[assignment]
         try:
-            code = main(*args, **kwargs)
-            sys.stdout.flush()  # a broken pipe shows here, not in Python's flush at exit
-            return code
-        except KeyboardInterrupt:
-            signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C during the clean-up ends it at once
-            # the message goes on a line of its own, never after a half-drawn bar
-            _report(("\n" if close_open_bars(drawn_before) else "") + INTERRUPTED_MESSAGE)
-            return ExitCode.INTERRUPTED
-        except BrokenPipeError:
-            _silence_stdout()
-            return ExitCode.BROKEN_PIPE
-        except SystemExit:  # argparse after --help, --version or a usage error
-            try:
-                sys.stdout.flush()
-            except BrokenPipeError:
-                _silence_stdout()
-                return ExitCode.BROKEN_PIPE
-            raise
-        except ClosedOutputError as exc:
-            _report(f"refscore: error: {exc}")
-            return ExitCode.UNWRITABLE_OUTPUT
-        except OSError as exc:
-            if exc.errno not in FULL_DISK:
-                raise
-            _silence_stdout()  # the unwritten rest would fail again at exit
-            _report(f"refscore: error: cannot write the output: {exc.strerror}; free some space or write elsewhere")
-            return ExitCode.UNWRITABLE_OUTPUT
+            return _run_guarded(main, *args, **kwargs)
+        finally:
+            sys.stdout = stdout
 
     return run
+
+
+def _run_guarded(main: Callable[..., int], *args: Any, **kwargs: Any) -> int:
+    """``main(*args, **kwargs)`` ended as this module's docstring says (``sys.stdout`` is already watched)."""
+    drawn_before = bars_drawn()
+    try:
+        code = main(*args, **kwargs)
+        sys.stdout.flush()  # a broken pipe shows here, not in Python's flush at exit
+        return code
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C during the clean-up ends it at once
+        # the message goes on a line of its own, never after a half-drawn bar
+        _report(("\n" if close_open_bars(drawn_before) else "") + INTERRUPTED_MESSAGE)
+        return ExitCode.INTERRUPTED
+    except SystemExit:  # argparse after --help, --version or a usage error
+        try:
+            sys.stdout.flush()
+        except OutputFailed as failed:
+            return _output_failed(failed.error)
+        raise
+    except ClosedOutputError as exc:
+        _report(f"refscore: error: {exc}")
+        return ExitCode.UNWRITABLE_OUTPUT
+    except OutputFailed as failed:
+        return _output_failed(failed.error)
+    except OSError as exc:  # standard error's reader went away, or a write that bypassed sys.stdout
+        if not isinstance(_output_error(exc), OutputFailed):
+            raise
+        return _output_failed(exc)
+
+
+def _output_failed(exc: OSError) -> int:
+    """The exit status after a failed write to the output: 141 and silence for a broken pipe; 9 and one line for a
+    full disk."""
+    _silence_stdout()  # the unwritten rest would fail again in Python's flush at exit
+    if isinstance(exc, BrokenPipeError):
+        return ExitCode.BROKEN_PIPE
+    _report(f"refscore: error: cannot write the output: {exc.strerror}; free some space or write elsewhere")
+    return ExitCode.UNWRITABLE_OUTPUT
 
 
 def _report(line: str) -> None:
