@@ -111,7 +111,7 @@ def test_save_and_baseline(tmp_path, monkeypatch, capsys):
      "line 3: actual_output is null or missing (case 'empty')"),
     (CASES, [], ExitCode.USAGE, "no checks: give --check"),
     (CASES, ["--check", "bleu", "--baseline", "absent.json"], ExitCode.UNREADABLE_FILE, "cannot read the baseline"),
-    (CASES, ["--check", "bleu", "--junit-xml", "no/such/dir/x.xml"], ExitCode.UNREADABLE_FILE,
+    (CASES, ["--check", "bleu", "--junit-xml", "no/such/dir/x.xml"], ExitCode.UNWRITABLE_OUTPUT,
      "the folder does not exist"),
 ])
 def test_bad_input_exit_codes(tmp_path, monkeypatch, capsys, records, flags, code, message):

@@ -15,11 +15,66 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from refscore.errors import InputError
+
+
+#: The output "file" that means standard output; it is not a path to check.
+STANDARD_OUTPUT = "-"
+
+
+class UnwritableOutputError(InputError):
+    """An output file cannot be written where it was asked for; the message names the argument, the path, why
+    and the fix (the command line exits with status 9, ``ExitCode.UNWRITABLE_OUTPUT``)."""
+
+
+def check_output_paths(outputs: Mapping[str, str | os.PathLike[str] | None]) -> None:
+    """Check, before any work, that every output file can be written: ``outputs`` maps each argument (``"-o"``,
+    ``"--save"``) to its path; None (not asked for) and ``-`` (standard output) are skipped. A path is refused
+    when it is a folder or a device, when its folder does not exist or is not a folder, and when a file cannot be
+    created in its folder (permissions, a read-only file system); the check creates and removes an empty file
+    there, as the atomic write later will (:func:`atomic_path`).
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> check_output_paths({"-o": os.path.join(folder, "report.html"), "--save": None})
+    >>> os.listdir(folder)
+    []
+    >>> try:
+    ...     check_output_paths({"-o": os.path.join(folder, "nodir", "report.html")})
+    ... except UnwritableOutputError as error:
+    ...     print(str(error).replace(folder, "FOLDER"))
+    -o FOLDER/nodir/report.html: the folder does not exist (FOLDER/nodir); create it or write elsewhere
+    """
+    for argument, path in outputs.items():
+        if path is not None and os.fspath(path) != STANDARD_OUTPUT:
+            _check_output_path(os.fspath(path), argument)
+
+
+def _check_output_path(target: str, argument: str) -> None:
+    where = f"{argument} {target}" if argument else target
+    if os.path.isdir(target):
+        raise UnwritableOutputError(f"{where}: is a folder, not a file; give a file name (e.g. "
+                                    f"{os.path.join(target, 'NAME')})")
+    if os.path.exists(target) and not stat.S_ISREG(os.stat(target).st_mode):
+        raise UnwritableOutputError(f"{where}: is not a regular file (a device or a pipe); refscore writes a "
+                                    f"file and then renames it into place, so give a file name")
+    folder = os.path.dirname(os.path.abspath(target))
+    if not os.path.exists(folder):
+        raise UnwritableOutputError(f"{where}: the folder does not exist ({folder}); create it or write elsewhere")
+    if not os.path.isdir(folder):
+        raise UnwritableOutputError(f"{where}: {folder} is a file, not a folder; write elsewhere")
+    try:
+        descriptor, probe = tempfile.mkstemp(prefix=".refscore-check.", dir=folder)
+    except OSError as exc:
+        raise UnwritableOutputError(f"{where}: cannot create a file in {folder} ({exc.strerror}); write "
+                                    f"elsewhere") from None
+    os.close(descriptor)
+    os.remove(probe)
 
 
 @contextlib.contextmanager

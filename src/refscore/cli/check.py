@@ -1,14 +1,13 @@
 """``refscore check CASES``: score test cases against thresholds, print a report, exit 0 / 1 for CI.
 
 Exit codes: 0 every case and gate passed; 1 (``ExitCode.CHECKS_FAILED``) a case or a gate failed; 2 usage (no
-checks); 3 unknown metric; 4 unreadable file; 7 bad input (a missing field, a threshold out of range, duplicate
+checks); 3 unknown metric; 4 unreadable file; 9 an output file that cannot be written; 7 bad input (a missing field, a threshold out of range, duplicate
 case ids, a bad configuration); 8 a missing optional dependency; 130 interrupted (no partial output file).
 """
 from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from refscore.cli.arguments import positive_int
@@ -113,12 +112,10 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from refscore._atomic import check_output_paths
     from refscore.testing.checks import UnknownCheckError
 
-    for name in ("junit_xml", "save"):
-        target = getattr(args, name)
-        if target and not Path(target).parent.resolve().is_dir():
-            raise CliError(f"--{name.replace('_', '-')} {target}: the folder does not exist", ExitCode.UNREADABLE_FILE)
+    check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)
     try:
         return _run(args)
     except KeyboardInterrupt:

@@ -18,6 +18,6 @@ class ExitCode:
     LINE_COUNT_MISMATCH = 6
     BAD_INPUT = 7
     MISSING_EXTRA = 8
-    UNWRITABLE_OUTPUT = 9  # standard output closed (``>&-``) or the disk full
+    UNWRITABLE_OUTPUT = 9  # an output file that cannot be written, standard output closed (``>&-``), a full disk
     INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
     BROKEN_PIPE = 141  # the reader of standard output went away (``| head``): 128 + SIGPIPE

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from refscore._atomic import UnwritableOutputError
 from refscore._version import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int)
@@ -149,6 +150,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MissingExtraError as exc:
         print(f"refscore: error: {exc}", file=sys.stderr)
         return ExitCode.MISSING_EXTRA
+    except UnwritableOutputError as exc:  # an output file, checked before any work (refscore._atomic)
+        print(f"refscore: error: {exc}", file=sys.stderr)
+        return ExitCode.UNWRITABLE_OUTPUT
     except (InputError, ValueError, TypeError) as exc:
         print(f"refscore: error: {exc}{flag_hint(str(exc), selected_options(args))}", file=sys.stderr)
         return ExitCode.BAD_INPUT

@@ -77,10 +77,12 @@ def split_sources(metadata: dict[str, list[str]]) -> tuple[dict[str, list[str]],
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from refscore._atomic import check_output_paths
     from refscore.cli.compare import compare_inputs
     from refscore.cli.metric_setup import metrics_from_args
     from refscore.reporting import require_extra
 
+    check_output_paths({"-o": args.output})  # before any work (exit 9)
     if not args.input:
         if args.test_run is None:
             raise CliError("report needs system outputs (-i FILE ...) or a saved test run (--test-run RUN.json)",
