@@ -156,3 +156,22 @@ def test_command_line_latex(tmp_path):
     assert "mt-analyses" in out.read_text(encoding="utf-8")
     text = latex.read_text(encoding="utf-8")
     assert text.count("\\begin{tabular}") == 4 and "length ratio" in text
+
+
+def test_command_line_latex_errors(tmp_path):
+    example = load_example()
+    paths = write_segment_files(tmp_path, {"ref": [refs[0] for refs in example.references], **example.systems})
+    inputs = ["-r", str(paths["ref"]), "-i", *(str(paths[name]) for name in example.systems), "-m", "bleu"]
+    out = tmp_path / "report.html"
+    for arguments, code, message in (
+            ([*inputs, "--latex", str(tmp_path / "missing" / "t.tex")], ExitCode.UNWRITABLE_OUTPUT,
+             f"--latex {tmp_path / 'missing' / 't.tex'}: the folder does not exist"),
+            (["--test-run", str(tmp_path / "run.json"), "--latex", str(tmp_path / "t.tex")], ExitCode.USAGE,
+             "--latex writes the tables of systems: add -i FILE")):
+        process = subprocess.run([sys.executable, "-m", "refscore.cli", "report", *arguments, "-o", str(out)],
+                                 capture_output=True, text=True)
+        assert process.returncode == code and process.stderr.startswith(f"refscore: error: {message}"), \
+            process.stderr
+        assert "Traceback" not in process.stderr and not out.exists()   # refused before any work
+    with pytest.raises(refscore.errors.InputError, match="latex: the LaTeX tables are those of systems"):
+        refscore.report(test_run={"cases": []}, latex=tmp_path / "t.tex")

@@ -82,13 +82,15 @@ def cmd_report(args: argparse.Namespace) -> int:
     from refscore.cli.metric_setup import metrics_from_args
     from refscore.reporting import require_extra
 
-    check_output_paths({"-o": args.output})  # before any work (exit 9)
+    check_output_paths({"-o": args.output, "--latex": args.latex})  # before any work (exit 9)
     if not args.input:
         if args.test_run is None:
             raise CliError("report needs system outputs (-i FILE ...) or a saved test run (--test-run RUN.json)",
                            ExitCode.USAGE)
         if args.references:
             raise CliError("-r references need system outputs: add -i FILE ...", ExitCode.USAGE)
+        if args.latex:
+            raise CliError("--latex writes the tables of systems: add -i FILE ...", ExitCode.USAGE)
         return _write(args, None, None, [], {}, None)
     require_extra()
     check_stdin_once(args.references + args.input)
