@@ -151,3 +151,43 @@ def test_failure_counts_agree_in_number(thresholds, message):
     with pytest.raises(AssertionError) as failure:
         assert_scores("a dog ran", "the cat sat on the mat", **thresholds)
     assert str(failure.value).splitlines()[0] == message
+
+
+# -- item 2: a baseline is compared only with the same cases, references and settings ----------------------------
+def test_a_baseline_scored_against_other_references_is_refused(tmp_path):
+    write_cases(tmp_path / "one.jsonl", CASES)
+    assert refscore("check", "one.jsonl", "--check", "chrf=0.1", "--save", "base.json", cwd=tmp_path).returncode == 0
+    two = [{**case, "expected_output": [case["expected_output"], case["actual_output"]]} for case in CASES]
+    write_cases(tmp_path / "two.jsonl", two)
+    result = refscore("check", "two.jsonl", "--check", "chrf=0.1", "--baseline", "base.json", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT, result.stdout
+    assert result.stderr == ("refscore: error: baseline base.json was scored against other expected outputs for 2 of "
+                             "2 cases ('close': 2 expected outputs now, 1 in the baseline; 'far': 2 expected outputs "
+                             "now, 1 in the baseline); scores against other references are not comparable — save a "
+                             "new baseline\n")
+    changed = [{**CASES[0]}, {**CASES[1], "expected_output": "the dog sat on the mat"}]
+    write_cases(tmp_path / "changed.jsonl", changed)
+    result = refscore("check", "changed.jsonl", "--check", "chrf=0.1", "--baseline", "base.json", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT
+    assert "for 1 of 2 cases ('far': another expected output)" in result.stderr
+
+
+def test_a_baseline_with_other_settings_names_the_setting(tmp_path):
+    write_cases(tmp_path / "cases.jsonl", CASES)
+    assert refscore("check", "cases.jsonl", "--check", "chrf=0.1", "--save", "base.json", cwd=tmp_path).returncode == 0
+    (tmp_path / "pyproject.toml").write_text("[tool.refscore.checks.chrf]\nthreshold = 0.1\n"
+                                             "options = { word_order = 2, lowercase = true }\n", encoding="utf-8")
+    result = refscore("check", "cases.jsonl", "--baseline", "base.json", cwd=tmp_path)
+    assert result.returncode == ExitCode.BAD_INPUT, result.stdout
+    assert ("check 'chrf' was computed with other metric settings (lowercase False vs True, word_order 0 vs 2; "
+            "baseline vs this run)") in result.stderr
+    assert "config hash" not in result.stderr     # by name, not by config hash
+
+
+def test_the_same_cases_in_another_order_are_compared(tmp_path):
+    write_cases(tmp_path / "cases.jsonl", CASES)
+    write_cases(tmp_path / "reversed.jsonl", CASES[::-1])
+    assert refscore("check", "cases.jsonl", "--check", "chrf=0.1", "--save", "base.json", cwd=tmp_path).returncode == 0
+    result = refscore("check", "reversed.jsonl", "--check", "chrf=0.1", "--baseline", "base.json", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    assert "gate chrf baseline: ok — mean" in result.stdout and "equal to the baseline" in result.stdout

@@ -40,8 +40,7 @@ def _rate_gate(summary: CheckSummary, minimum: float) -> GateResult:
 
 def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], baseline: SavedRun, *, alpha: float,
                     n_bootstrap: int, seed: int | None, num_threads: int | None) -> dict[str, GateResult]:
-    previous = {name: baseline.scores_for(name, o.check.spec.registry, o.check.metric.config_hash, case_ids)
-                for name, o in outcomes.items()}
+    previous = {name: baseline.scores_for(name, case_ids) for name in outcomes}
     gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared")
              for name, scores in previous.items() if scores is None}
     compared = [outcomes[name] for name, scores in previous.items() if scores is not None]

@@ -26,7 +26,7 @@ from refscore.testing.cases import TestCase, load_cases
 from refscore.testing.checks import Check, as_checks
 from refscore.testing.explain import explain
 from refscore.testing.gates import GateResult, evaluate_gates
-from refscore.testing.saved import FORMAT_VERSION, SavedRun, load_run, write_json_atomic
+from refscore.testing.saved import FORMAT_VERSION, SavedCheck, SavedRun, load_run, metric_settings, write_json_atomic
 from refscore.testing.summary import CheckSummary, summarize
 
 NO_OUTPUT = "no output"
@@ -177,7 +177,8 @@ class TestRun:
             "ok": self.ok,
             "checks": [{"name": o.check.name, "metric": o.check.spec.registry, "threshold": o.check.threshold,
                         "higher_is_better": o.check.higher_is_better, "config_hash": o.check.metric.config_hash,
-                        "scores": o.scores.tolist()} for o in self.outcomes.values()],
+                        "settings": metric_settings(o.check.metric), "scores": o.scores.tolist()}
+                       for o in self.outcomes.values()],
             "cases": [{**case.to_dict(), "results": [self.result(index, name).to_dict() for name in self.outcomes]}
                       for index, case in enumerate(self.cases)],
             "summary": {name: s.to_dict() for name, s in self.summary.items()},
@@ -187,8 +188,10 @@ class TestRun:
     def to_saved(self) -> SavedRun:
         """This run's per-case scores, as :func:`~refscore.testing.saved.load_run` reads them back."""
         return SavedRun("<this run>", [str(case.id) for case in self.cases],
-                        {name: (o.check.spec.registry, o.check.metric.config_hash, o.scores.copy())
-                         for name, o in self.outcomes.items()})
+                        {name: SavedCheck(o.check.metric.name, o.check.metric.config_hash,
+                                          metric_settings(o.check.metric), o.scores.copy())
+                         for name, o in self.outcomes.items()},
+                        {str(case.id): case.references for case in self.cases})
 
     def save(self, path: Any) -> None:
         """Write :meth:`to_dict` as JSON atomically (a temporary file renamed over ``path``): a baseline later."""
@@ -259,10 +262,8 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
             raise InputError(f"confidence must be a float between 0 and 1 (e.g. 0.95), got {confidence!r}")
         saved = baseline.to_saved() if isinstance(baseline, TestRun) else (
             load_run(baseline) if baseline is not None else None)
-        if saved is not None:   # a baseline of other cases or settings is an error now, not when the gates are read
-            ids = [str(case.id) for case in case_list]
-            for check in check_list:
-                saved.scores_for(check.name, check.spec.registry, check.metric.config_hash, ids)
+        if saved is not None:   # a baseline of other cases, references or settings is an error now, not at the gates
+            saved.verify([str(case.id) for case in case_list], references, check_list)
         outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
                     for check in check_list}
     return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved, num_threads))

@@ -8,6 +8,7 @@
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,8 @@ import numpy as np
 
 from refscore._atomic import write_text_atomically
 from refscore.errors import InputError
+from refscore.protocol import Metric
+from refscore.testing.checks import Check
 
 FORMAT_VERSION = 1
 
@@ -27,32 +30,91 @@ def write_json_atomic(path: Any, data: Any) -> None:
     write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
 
+def metric_settings(metric: Metric) -> dict[str, Any]:
+    """A metric's settings by name, as JSON values (what a saved run records, to name a changed setting later).
+
+    >>> from refscore.metrics.chrf import CHRF
+    >>> metric_settings(CHRF(word_order=2))["word_order"]
+    2
+    """
+    config = metric.config
+    # BERTScore's numbers() leaves out the settings that do not change a number (device, batch size)
+    values = config.numbers() if hasattr(config, "numbers") else dataclasses.asdict(config)
+    return json.loads(json.dumps(values, default=repr, sort_keys=True))
+
+
+@dataclass(frozen=True)
+class SavedCheck:
+    """One check of a saved run: its metric, the metric's config hash and settings (None in files saved before
+    refscore recorded them), and the per-case scores in the run's case order."""
+
+    metric: str
+    config_hash: str
+    settings: dict[str, Any] | None
+    scores: np.ndarray
+
+
+def _settings_difference(saved: SavedCheck, metric: Metric) -> str:
+    """The settings that differ, by name: ``word_order 0 vs 2`` (baseline vs this run)."""
+    if saved.metric != metric.name:
+        return f"metric {saved.metric} vs {metric.name}"
+    now = metric_settings(metric)
+    if saved.settings is not None:
+        changed = [f"{name} {saved.settings.get(name)!r} vs {now.get(name)!r}"
+                   for name in sorted(set(saved.settings) | set(now)) if saved.settings.get(name) != now.get(name)]
+        if changed:
+            return ", ".join(changed)
+    return f"config hash {saved.config_hash} vs {metric.config_hash}"
+
+
 @dataclass(frozen=True)
 class SavedRun:
-    """Per check ``(metric, metric config hash, per-case scores)`` of an earlier run and its case ids."""
+    """An earlier run: its case ids, each case's expected outputs and, per check, a :class:`SavedCheck`."""
 
     source: str
     case_ids: list[str]
-    checks: dict[str, tuple[str, str, np.ndarray]]
+    checks: dict[str, SavedCheck]
+    references: dict[str, list[str]]
 
-    def scores_for(self, check_name: str, metric: str, config_hash: str, case_ids: list[str]) -> np.ndarray | None:
-        """The baseline scores of one check in the order of ``case_ids``; None when the baseline lacks the check.
-        Raises when the cases differ or the check was computed with other metric settings."""
-        if check_name not in self.checks:
-            return None
-        saved_metric, saved_hash, scores = self.checks[check_name]
-        if (saved_metric, saved_hash) != (metric, config_hash):
-            raise InputError(f"baseline {self.source}: check {check_name!r} was computed with other metric settings "
-                             f"({saved_metric}, config {saved_hash}; now {metric}, config {config_hash}); save a new "
-                             f"baseline with the current settings")
+    def verify(self, case_ids: list[str], references: list[list[str]], checks: list[Check]) -> None:
+        """Raise unless this run can be compared with the saved one: the same case ids, the same expected outputs
+        for each case, and the same metric settings for each check both runs have (the error names what differs).
+        """
         if sorted(case_ids) != sorted(self.case_ids):
             gone = sorted(set(self.case_ids) - set(case_ids))
             new = sorted(set(case_ids) - set(self.case_ids))
             raise InputError(f"baseline {self.source} has other cases than this run (only in the baseline: "
                              f"{gone[:5]}, only in this run: {new[:5]}); a paired comparison needs the same cases — "
                              f"save a new baseline")
+        changed = [(case_id, self.references[case_id], refs) for case_id, refs in zip(case_ids, references)
+                   if self.references[case_id] != refs]
+        if changed:
+            shown = "; ".join(f"{case_id!r}: {len(now)} expected outputs now, {len(before)} in the baseline"
+                              if len(now) != len(before) else f"{case_id!r}: another expected output"
+                              for case_id, before, now in changed[:3])
+            raise InputError(f"baseline {self.source} was scored against other expected outputs for "
+                             f"{len(changed)} of {len(case_ids)} cases ({shown}{'; ...' if len(changed) > 3 else ''}); "
+                             f"scores against other references are not comparable — save a new baseline")
+        for check in checks:
+            saved = self.checks.get(check.name)
+            if saved is not None and (saved.metric, saved.config_hash) != (check.metric.name,
+                                                                           check.metric.config_hash):
+                raise InputError(f"baseline {self.source}: check {check.name!r} was computed with other metric "
+                                 f"settings ({_settings_difference(saved, check.metric)}; baseline vs this run); "
+                                 f"save a new baseline with the current settings")
+
+    def scores_for(self, check_name: str, case_ids: list[str]) -> np.ndarray | None:
+        """The baseline scores of one check in the order of ``case_ids`` (checked by :meth:`verify`); None when
+        the baseline lacks the check."""
+        if check_name not in self.checks:
+            return None
         position = {case_id: index for index, case_id in enumerate(self.case_ids)}
-        return scores[[position[case_id] for case_id in case_ids]]
+        return self.checks[check_name].scores[[position[case_id] for case_id in case_ids]]
+
+
+def _references(case: dict[str, Any]) -> list[str]:
+    expected = case["expected_output"]
+    return [expected] if isinstance(expected, str) else list(expected)
 
 
 def load_run(path: Any) -> SavedRun:
@@ -69,15 +131,16 @@ def load_run(path: Any) -> SavedRun:
                          f"written by TestRun.save or refscore check --save")
     try:
         case_ids = [str(case["id"]) for case in data["cases"]]
-        checks = {check["name"]: (check["metric"], check["config_hash"], np.asarray(check["scores"], dtype=float))
-                  for check in data["checks"]}
+        references = {str(case["id"]): _references(case) for case in data["cases"]}
+        checks = {check["name"]: SavedCheck(check["metric"], check["config_hash"], check.get("settings"),
+                                            np.asarray(check["scores"], dtype=float)) for check in data["checks"]}
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"baseline {source} is damaged ({type(exc).__name__}: {exc}); save it again") from None
-    for name, (_, _, scores) in checks.items():
-        if len(scores) != len(case_ids):
-            raise InputError(f"baseline {source} is damaged: check {name!r} has {len(scores)} scores for "
+    for name, saved in checks.items():
+        if len(saved.scores) != len(case_ids):
+            raise InputError(f"baseline {source} is damaged: check {name!r} has {len(saved.scores)} scores for "
                              f"{len(case_ids)} cases")
-    return SavedRun(source, case_ids, checks)
+    return SavedRun(source, case_ids, checks, references)
 
 
-__all__ = ["FORMAT_VERSION", "SavedRun", "load_run", "write_json_atomic"]
+__all__ = ["FORMAT_VERSION", "SavedCheck", "SavedRun", "load_run", "metric_settings", "write_json_atomic"]
