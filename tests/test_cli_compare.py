@@ -46,7 +46,7 @@ def test_compare_json_equals_api(files, capsys):
     payload = json.loads(out)
     expected = paired_test(TokenAccuracy(), dict(zip(paths, systems.values())), references, n=300)
     assert payload["test"] == "bs" and payload["n"] == 300 and payload["seed"] == 12345
-    assert payload["baseline"] == paths[0]
+    assert payload["baseline"] == list(systems)[0]  # sys0.txt: the file name without directory and extension
     for index, entry in enumerate(payload["systems"]):
         row = expected.results["tokacc"][index]
         scores = entry["scores"]["tokacc"]
@@ -62,11 +62,12 @@ def test_compare_text_and_latex_tables(files, capsys):
     code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--paired-ar", "--n", "200",
                        "--seed", "0")
     assert code == ExitCode.OK
-    assert f"Baseline: {paths[0]}" in out and "(p = " in out and "±" not in out.split("tokacc:")[0]
+    assert f"Baseline: {list(files[2])[0]} " in out and "(p = " in out and "±" not in out.split("tokacc:")[0]
     assert "tokacc: nrefs:1|ar:200|seed:0|" in out
-    code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--n", "50", "--format", "latex")
+    code, out, _ = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", *paths, "--n", "50", "--format", "latex",
+                       "--name", "base_line", "b", "c")
     assert code == ExitCode.OK
-    assert "\\toprule" in out and "$\\pm$" in out and "\\_" in out  # file names have underscores escaped
+    assert "\\toprule" in out and "$\\pm$" in out and "base\\_line" in out  # system names have underscores escaped
 
 
 def test_compare_marks_significant_differences(files, capsys):
