@@ -90,3 +90,17 @@ def test_refscore_cases_is_public_and_relative_to_the_test_file(pytester):
     result = pytester.runpytest(*PLUGIN, "pt2/test_app.py", "-v")    # run from the parent folder
     result.assert_outcomes(passed=3)
     result.stdout.fnmatch_lines(["*test_case?q0? PASSED*"])
+
+
+# -- item 8: output paths are checked before any test runs ---------------------------------------------------------
+@pytest.mark.parametrize("option, path, why", [("--refscore-report", "nodir/r.xml", "the folder does not exist"),
+                                               ("--refscore-save", ".", "is a folder, not a file")])
+def test_an_unwritable_output_stops_the_session_before_any_test(pytester, option, path, why):
+    pytester.makefile(".jsonl", cases=cases_jsonl())
+    pytester.makepyfile(CONFIGURED_TEST.replace('"cases.jsonl"', '"cases.jsonl", checks={"chrf": 0.0}'))
+    result = pytester.runpytest_subprocess(*PLUGIN, f"{option}={path}")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.errlines[0].startswith(f"ERROR: refscore: {option} {path}: {why}"), result.errlines
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert "passed" not in result.stdout.str()      # no test ran
+    assert not list(pytester.path.glob("*.xml")) and not list(pytester.path.glob(".*.tmp*"))   # nothing written

@@ -194,6 +194,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", f"{MARKER}(path, checks=None): one test per test case of the file "
                                        f"(parametrizes the 'case' argument)")
     state = config.stash[_STATE] = RefscoreSession(config)
+    outputs = {"--refscore-save": config.getoption("refscore_save"),
+               "--refscore-report": config.getoption("refscore_report")}
+    if any(outputs.values()):   # an unwritable output stops the run now, before any test, with one line
+        from refscore._atomic import UnwritableOutputError, check_output_paths
+
+        try:
+            check_output_paths(outputs)
+        except UnwritableOutputError as exc:
+            raise pytest.UsageError(f"refscore: {exc}") from None
     if _has_refscore_table(Path(config.rootpath) / "pyproject.toml"):
         state.settings    # a bad [tool.refscore] stops the run here, with its message
 
