@@ -247,7 +247,7 @@ def test_sacrebleu_dropin_cache_bootstrap_and_errors(monkeypatch):
         compat_sacrebleu.CHRF().sentence_score("a", "a")
     with pytest.raises(ValueError, match="no references given"):
         compat_sacrebleu.CHRF().corpus_score(["a"], None)
-    with pytest.raises(ValueError, match="hypotheses has 2 segments but references has 1"):
+    with pytest.raises(ValueError, match="CHRF: got 2 hypotheses and 1 reference stream of 1 segment;"):
         compat_sacrebleu.corpus_chrf(["a", "b"], [["a"]])
 
 
