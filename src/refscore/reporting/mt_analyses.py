@@ -20,7 +20,6 @@ penalty are BLEU's (with several references, the closest reference length of eac
 """
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -48,6 +47,28 @@ def _check_segments(system: str, outputs: Tokens, references: Tokens) -> None:
     if len(outputs) != len(references):
         raise InputError(f"systems[{system!r}] has {len(outputs)} segments but there are {len(references)} "
                          f"references; give one output per segment")
+
+
+#: A corpus as word ids (one vocabulary shared with the corpora it is compared with) and segment offsets: the words
+#: of segment i are ``ids[offsets[i]:offsets[i + 1]]``.
+Encoded = tuple[np.ndarray, np.ndarray]
+
+
+def _intern(corpora: Sequence[Tokens]) -> tuple[list[Encoded], list[Hashable]]:
+    """Token lists as :data:`Encoded` corpora with one vocabulary (returned too, in order of first appearance)."""
+    vocabulary: dict[Hashable, int] = {}
+    encoded = []
+    for corpus in corpora:
+        ids = np.fromiter((vocabulary.setdefault(w, len(vocabulary)) for words in corpus for w in words), np.int64)
+        encoded.append((ids, np.concatenate([[0], np.cumsum([len(words) for words in corpus], dtype=np.int64)])))
+    return encoded, list(vocabulary)
+
+
+def _pair_counts(corpus: Encoded, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct (segment, word) pairs of a corpus as keys ``segment * size + id``, sorted, and their counts."""
+    ids, offsets = corpus
+    segments = np.repeat(np.arange(len(offsets) - 1, dtype=np.int64), np.diff(offsets))
+    return np.unique(segments * size + ids, return_counts=True)
 
 
 def bucket_labels(edges: Sequence[int]) -> list[str]:
@@ -121,30 +142,36 @@ def word_accuracy_by_frequency(references: Tokens, systems: Mapping[str, Tokens]
     """compare-mt's word F-measure by frequency bucket: a word's bucket is its count in ``frequencies`` (default:
     its count in ``references``; give counts of a training corpus for compare-mt's ``freq_corpus_file``). In each
     segment an output word matches while the reference has unmatched copies of it (min of the two counts)."""
-    counts = Counter(word for words in references for word in words) if frequencies is None else frequencies
-    labels = bucket_labels(edges)
-    cache: dict[Hashable, int] = {}
-
-    def bucket(word: Hashable) -> int:
-        if word not in cache:
-            cache[word] = bucket_of(counts.get(word, 0), edges)
-        return cache[word]
-
-    reference_words = [0] * len(labels)
-    for words in references:
-        for word in words:
-            reference_words[bucket(word)] += 1
-    output_words, matches = {}, {}
     for system, outputs in systems.items():
         _check_segments(system, outputs, references)
-        totals, found = [0] * len(labels), [0] * len(labels)
-        for words, reference in zip(outputs, references):
-            available = Counter(reference)
-            for word, count in Counter(words).items():
-                index = bucket(word)
-                totals[index] += count
-                found[index] += min(count, available[word])
-        output_words[system], matches[system] = totals, found
+    (reference, *outputs), words = _intern([references, *systems.values()])
+    return _word_accuracy(reference, dict(zip(systems, outputs)), words, frequencies, edges)
+
+
+def _word_accuracy(reference: Encoded, outputs: Mapping[str, Encoded], words: Sequence[Hashable],
+                   frequencies: Mapping[Hashable, int] | None, edges: Sequence[int]) -> WordAccuracy:
+    """:func:`word_accuracy_by_frequency` on encoded corpora (``words``: their vocabulary)."""
+    size = max(len(words), 1)
+    if frequencies is None:
+        counts = np.bincount(reference[0], minlength=len(words))
+    else:
+        counts = np.array([frequencies.get(word, 0) for word in words], dtype=np.int64).reshape(-1)
+    buckets = np.searchsorted(np.asarray(edges), counts, side="right")   # bucket_of of every word at once
+    labels = bucket_labels(edges)
+
+    def per_bucket(ids: np.ndarray, weights: np.ndarray | None = None) -> list[int]:
+        return [int(v) for v in np.bincount(buckets[ids], weights, minlength=len(labels)).round()]
+
+    reference_words = per_bucket(reference[0])
+    reference_pairs, reference_counts = _pair_counts(reference, size)
+    output_words, matches = {}, {}
+    for system, output in outputs.items():
+        # each (segment, word) pair of both sides matches min(output count, reference count) times
+        pairs, pair_counts = _pair_counts(output, size)
+        shared, mine, theirs = np.intersect1d(pairs, reference_pairs, assume_unique=True, return_indices=True)
+        output_words[system] = per_bucket(output[0])
+        matches[system] = per_bucket(shared % size, np.minimum(pair_counts[mine], reference_counts[theirs]) * 1.0)
+    systems = list(outputs)
     precision = {s: [m / o if m else 0.0 for m, o in zip(matches[s], output_words[s])] for s in systems}
     recall = {s: [m / r if m else 0.0 for m, r in zip(matches[s], reference_words)] for s in systems}
     fmeasure = {s: [2 * p * r / (p + r) if p + r else 0.0 for p, r in zip(precision[s], recall[s])] for s in systems}
@@ -162,31 +189,46 @@ class LengthDifferences:
 def length_difference_counts(references: Tokens, systems: Mapping[str, Tokens], *,
                              edges: Sequence[int] = LENGTH_DIFFERENCE_EDGES) -> LengthDifferences:
     """compare-mt's sentence buckets by length difference (``bucket_type=lengthdiff``, counting segments)."""
-    labels = bucket_labels(edges)
-    counts = {}
     for system, outputs in systems.items():
         _check_segments(system, outputs, references)
-        row = [0] * len(labels)
-        for words, reference in zip(outputs, references):
-            row[bucket_of(len(words) - len(reference), edges)] += 1
-        counts[system] = row
+    return _length_differences(np.array([len(words) for words in references], dtype=np.int64),
+                               {s: np.array([len(words) for words in o], dtype=np.int64) for s, o in systems.items()},
+                               edges)
+
+
+def _length_differences(reference_lengths: np.ndarray, lengths: Mapping[str, np.ndarray],
+                        edges: Sequence[int]) -> LengthDifferences:
+    """:func:`length_difference_counts` from the words per segment of the references and of each system."""
+    labels = bucket_labels(edges)
+    counts = {}
+    for system, output_lengths in lengths.items():
+        buckets = np.searchsorted(np.asarray(edges), output_lengths - reference_lengths, side="right")
+        counts[system] = [int(v) for v in np.bincount(buckets, minlength=len(labels))]
     return LengthDifferences(labels, counts)
 
 
+def bleu_tokens(metric: BLEU, texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The words BLEU counts in ``texts`` (its tokenizer and ``lowercase``, as sacreBLEU tokenizes), as
+    ``(ids, offsets, vocabulary)``: the words of text i are ``vocabulary[k] for k in ids[offsets[i]:offsets[i + 1]]``.
+    """
+    config, texts = metric.config, list(texts)
+    tokenizer, lowercase = config.tokenize, config.lowercase
+    if tokenizer in EXTERNAL_TOKENIZERS:   # MeCab / SentencePiece: their tokens, joined by spaces
+        texts = tokenize_texts(tokenizer, texts, lowercase=lowercase, spm_model=config.spm_model)
+        tokenizer, lowercase = "none", False
+    ids, offsets, vocabulary = encode_words_with_vocab(texts, tokenizer=tokenizer, lowercase=lowercase)
+    return ids.astype(np.int64), offsets, vocabulary
+
+
 def bleu_words(metric: BLEU, texts: Sequence[str]) -> list[list[str]]:
-    """The words BLEU counts in each text: its tokenizer and ``lowercase`` setting, as sacreBLEU tokenizes.
+    """The words BLEU counts in each text (see :func:`bleu_tokens`).
 
     >>> bleu_words(BLEU(), ["Hello, world!", ""])
     [['Hello', ',', 'world', '!'], []]
     """
-    config = metric.config
-    if config.tokenize in EXTERNAL_TOKENIZERS:   # MeCab / SentencePiece: their tokens joined by spaces
-        return [text.split() for text in tokenize_texts(config.tokenize, list(texts), lowercase=config.lowercase,
-                                                        spm_model=config.spm_model)]
-    ids, offsets, vocab = encode_words_with_vocab(list(texts), tokenizer=config.tokenize, lowercase=config.lowercase)
-    words = [vocab[i] for i in ids.tolist()]
-    bounds = offsets.tolist()
-    return [words[bounds[i]:bounds[i + 1]] for i in range(len(texts))]
+    ids, offsets, vocabulary = bleu_tokens(metric, texts)
+    words, bounds = [vocabulary[k] for k in ids.tolist()], offsets.tolist()
+    return [words[bounds[i]:bounds[i + 1]] for i in range(len(bounds) - 1)]
 
 
 @dataclass(frozen=True)
@@ -209,10 +251,17 @@ def analyse(data: ReportData) -> MTAnalyses:
     else:
         bleu = BLEU()
         statistics = {s: bleu.statistics(data.hypotheses[s], data.references) for s in data.systems}
-    references = bleu_words(bleu, [refs[0] for refs in data.references])
-    systems = {system: bleu_words(bleu, data.hypotheses[system]) for system in data.systems}
-    return MTAnalyses(bleu, length_ratios(bleu, statistics), word_accuracy_by_frequency(references, systems),
-                      length_difference_counts(references, systems))
+    # one tokenization of the first references and every system, so that equal words have equal ids
+    texts = [refs[0] for refs in data.references] + [h for system in data.systems for h in data.hypotheses[system]]
+    ids, offsets, vocabulary = bleu_tokens(bleu, texts)
+    n = data.n_segments
+    corpora = [(ids[offsets[k * n]:offsets[(k + 1) * n]], offsets[k * n:(k + 1) * n + 1] - offsets[k * n])
+               for k in range(len(data.systems) + 1)]
+    reference, outputs = corpora[0], dict(zip(data.systems, corpora[1:]))
+    lengths = {system: np.diff(output[1]) for system, output in outputs.items()}
+    return MTAnalyses(bleu, length_ratios(bleu, statistics),
+                      _word_accuracy(reference, outputs, vocabulary, None, FREQUENCY_EDGES),
+                      _length_differences(np.diff(reference[1]), lengths, LENGTH_DIFFERENCE_EDGES))
 
 
 # -- HTML and LaTeX ----------------------------------------------------------------------------------------------
