@@ -83,13 +83,14 @@ def bucket_labels(edges: Sequence[int]) -> list[str]:
     return labels + [f">={edges[-1]}"]
 
 
-def bucket_of(value: int, edges: Sequence[int]) -> int:
-    """The bucket index of ``value``: the first edge it is below, or the last bucket (compare-mt's rule).
+def bucket_indices(values: np.ndarray, edges: Sequence[int]) -> np.ndarray:
+    """The bucket of each value: the index of the first edge it is below, or the last bucket (compare-mt's
+    ``cutoff_into_bucket``).
 
-    >>> [bucket_of(v, (1, 2, 5)) for v in (0, 1, 4, 5, 99)]
+    >>> bucket_indices(np.array([0, 1, 4, 5, 99]), (1, 2, 5)).tolist()
     [0, 1, 2, 3, 3]
     """
-    return int(np.searchsorted(np.asarray(edges), value, side="right"))
+    return np.searchsorted(np.asarray(edges), values, side="right")
 
 
 @dataclass(frozen=True)
@@ -156,7 +157,7 @@ def _word_accuracy(reference: Encoded, outputs: Mapping[str, Encoded], words: Se
         counts = np.bincount(reference[0], minlength=len(words))
     else:
         counts = np.array([frequencies.get(word, 0) for word in words], dtype=np.int64).reshape(-1)
-    buckets = np.searchsorted(np.asarray(edges), counts, side="right")   # bucket_of of every word at once
+    buckets = bucket_indices(counts, edges)   # of every word
     labels = bucket_labels(edges)
 
     def per_bucket(ids: np.ndarray, weights: np.ndarray | None = None) -> list[int]:
@@ -202,7 +203,7 @@ def _length_differences(reference_lengths: np.ndarray, lengths: Mapping[str, np.
     labels = bucket_labels(edges)
     counts = {}
     for system, output_lengths in lengths.items():
-        buckets = np.searchsorted(np.asarray(edges), output_lengths - reference_lengths, side="right")
+        buckets = bucket_indices(output_lengths - reference_lengths, edges)
         counts[system] = [int(v) for v in np.bincount(buckets, minlength=len(labels))]
     return LengthDifferences(labels, counts)
 
@@ -295,8 +296,9 @@ def section_html(analyses: MTAnalyses) -> str:
         parts.append(f'<table class="mt-analysis"><caption>{escape(caption)}</caption><thead><tr>{head}</tr></thead>'
                      f'<tbody>{body}</tbody></table>')
     words = f"<code>{escape(str(analyses.bleu.signature()))}</code>"
-    return (f'<p>As compare-mt 0.2.10 (the same definitions and buckets); words are those of BLEU ({words}), the '
-            f'first reference of each segment.</p><div class="grid">{"".join(parts)}</div>')
+    return (f'<p>compare-mt 0.2.10\'s definitions and buckets. Words are BLEU\'s tokens ({words}); with several '
+            f'references, the word and length-difference tables use the first of each segment.</p>'
+            f'<div class="grid">{"".join(parts)}</div>')
 
 
 def report_latex(data: ReportData, analyses: MTAnalyses, digits: int = 2) -> str:
