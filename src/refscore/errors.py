@@ -50,6 +50,16 @@ class RefscoreWarning(UserWarning):
     """Warnings about input that is valid but probably not what the user meant."""
 
 
+class TokenizedInputWarning(RefscoreWarning):
+    """BLEU, chrF or TER got hypotheses that look tokenized (sacreBLEU's rule: at least 100 end in ``" ."``).
+    Silence it with ``warnings.filterwarnings("ignore", category=TokenizedInputWarning)``."""
+
+
+class RougeLsumWarning(RefscoreWarning):
+    """ROUGE-Lsum was asked for but no text has a sentence break, so it equals ROUGE-L. Silence it with
+    ``warnings.filterwarnings("ignore", category=RougeLsumWarning)``."""
+
+
 def caller_stacklevel() -> int:
     """The ``stacklevel`` for :func:`warnings.warn` that points at the first frame outside refscore (the user's
     call), however deep inside the package the warning is raised."""

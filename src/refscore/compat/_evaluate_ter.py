@@ -15,6 +15,7 @@ from typing import Any
 
 from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
+from refscore.metrics._advice import as_peer
 from refscore.metrics.ter import TER
 
 
@@ -30,5 +31,6 @@ class Ter(EvaluateModule):
         per_prediction = same_count_references(references, "ter: Sacrebleu")
         metric = TER(normalized=normalized, no_punct=ignore_punct, asian_support=support_zh_ja_chars,
                      case_sensitive=case_sensitive)
-        result = metric.corpus_score(list(predictions), per_segment([list(refs) for refs in per_prediction]))
+        with as_peer():   # HF's script (sacreBLEU's TER) raises no tokenized-input warning
+            result = metric.corpus_score(list(predictions), per_segment([list(refs) for refs in per_prediction]))
         return {"score": 100 * result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}

@@ -24,6 +24,7 @@ from refscore._checks import check_int
 from refscore._inputs import from_streams
 from refscore._inputs import per_segment as as_per_segment
 from refscore.errors import InputError, InputTypeError
+from refscore.metrics._advice import as_peer
 from refscore.protocol import Metric, Signature
 
 #: sacreBLEU's ``Signature._abbr`` for the fields every metric has (``format(short=True)``).
@@ -258,7 +259,8 @@ class SacreMetric:
                                   n_bootstrap: int = 1) -> Any:
         """The corpus score with refscore's per-segment references (``per_segment[i]`` = list of references)."""
         check_int(n_bootstrap, "n_bootstrap", minimum=1, owner=f"{type(self).__name__}.corpus_score")
-        stats = self._metric.statistics(hypotheses, as_per_segment(per_segment))
+        with as_peer():   # sacreBLEU's own warnings only (_warn_corpus), not refscore's
+            stats = self._metric.statistics(hypotheses, as_per_segment(per_segment))
         self._warn_corpus(hypotheses)
         self.num_refs = stats.nrefs
         score = self._scores(stats.totals()[None, :])[0]
@@ -278,7 +280,9 @@ class SacreMetric:
         if not refs:
             raise InputError(f"{name}: the argument `refs` has no reference (empty, or only None); give at least one")
         self.num_refs = len(refs)
-        return self._scores(self._metric.statistics([hypothesis], [refs], num_threads=1).totals()[None, :])[0]
+        with as_peer():
+            stats = self._metric.statistics([hypothesis], [refs], num_threads=1)
+        return self._scores(stats.totals()[None, :])[0]
 
     def get_signature(self) -> SacreSignature:
         """sacreBLEU's signature of the last evaluation (``nrefs``, ``bs``/``seed`` after a bootstrap, options)."""

@@ -15,7 +15,6 @@ nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0
 """
 from __future__ import annotations
 
-import itertools
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -25,6 +24,7 @@ import numpy as np
 from refscore._core._bleu import bleu_score_one
 from refscore._registry import import_entry
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
+from refscore.metrics._advice import looks_tokenized
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.protocol import metric_with
 from refscore.metrics.bleu import SMOOTH_DEFAULTS
@@ -35,7 +35,6 @@ __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER", "corpus_bleu
 
 #: sacreBLEU logs its advice (tokenized periods, sentence-level effective order) on this logger.
 _logger = logging.getLogger("sacrebleu")
-_TOKENIZED_PERIOD_LINES = 100
 #: sacreBLEU's maximum n-gram order default (``sacrebleu.metrics.bleu.MAX_NGRAM_ORDER``).
 MAX_NGRAM_ORDER = 4
 #: sacreBLEU's tokenizer names -> the drop-in tokenizer classes (``BLEU().tokenizer``).
@@ -46,16 +45,6 @@ _TOKENIZER_CLASSES = {
     "spm": "tokenizer_spm:TokenizerSPM", "flores101": "tokenizer_spm:Flores101Tokenizer",
     "flores200": "tokenizer_spm:Flores200Tokenizer", "spBLEU-1K": "tokenizer_spm:spBLEU1KTokenizer",
 }
-
-
-def _many_tokenized_periods(hypotheses: Sequence[str]) -> bool:
-    """Whether at least 100 hypotheses end in " ." (sacreBLEU's detokenization check; ``map`` over the C method
-    rather than a generator: this runs on every corpus score).
-
-    >>> _many_tokenized_periods(["a ."] * 99 + ["b .\\nc"]), _many_tokenized_periods(["a ."] * 100)
-    (False, True)
-    """
-    return sum(map(str.endswith, hypotheses, itertools.repeat(" ."))) >= _TOKENIZED_PERIOD_LINES
 
 
 def tokenizer_for(name: str) -> Any:
@@ -158,7 +147,7 @@ class BLEU(SacreMetric):
         return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
     def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
-        if not self._force and _many_tokenized_periods(hypotheses):
+        if not self._force and looks_tokenized(hypotheses):   # sacreBLEU logs it (no Python warning)
             _logger.warning("That's 100 lines that end in a tokenized period ('.')")
             _logger.warning("It looks like you forgot to detokenize your test data, which may hurt your score.")
             _logger.warning("If you insist your data is detokenized, or don't care, you can suppress this message "

@@ -27,6 +27,7 @@ from refscore._core._parallel import resolve_num_threads
 from refscore._inputs import prepare_batch
 from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number
 from refscore.errors import InputError, InputTypeError
+from refscore.metrics._advice import warn_if_tokenized
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
@@ -234,6 +235,11 @@ class BLEU(Metric):
                   "BLEU effective order (on by default with --segments, as sacrebleu -sl)", type=bool),
     )
 
+    #: the fix a :class:`~refscore.errors.TokenizedInputWarning` gives (BLEU warns unless ``tokenize='none'``)
+    tokenized_input_fix: ClassVar[str] = (
+        "Detokenize the hypotheses (and references); if both sides are tokenized on purpose, pass tokenize='none' "
+        "(command line: --tokenize none) so that they are not tokenized again.")
+
     config: BLEUConfig
 
     @functools.cached_property
@@ -243,7 +249,9 @@ class BLEU(Metric):
         return ("hyp_len", "ref_len", *(f"match_{n}" for n in orders), *(f"total_{n}" for n in orders))
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
-        """Per-segment BLEU statistics (one row per hypothesis, input order)."""
+        """Per-segment BLEU statistics (one row per hypothesis, input order). Text that looks tokenized (100 or more
+        hypotheses ending in ``" ."``, sacreBLEU's rule) gets a :class:`~refscore.errors.TokenizedInputWarning`
+        unless ``tokenize='none'``."""
         num_threads = check_num_threads(num_threads)
         tokenize, lowercase = self.config.tokenize, self.config.lowercase
         if tokenize in EXTERNAL_TOKENIZERS:
@@ -251,6 +259,8 @@ class BLEU(Metric):
             tokenize, lowercase = "none", False
         batch, data = ngram_statistics("bleu", hypotheses, references, tokenize=tokenize, lowercase=lowercase,
                                        orders=(self.config.max_order,), num_threads=num_threads)
+        if tokenize != "none" and not batch.is_token_ids:   # external tokenizers: checked on their input text
+            warn_if_tokenized("BLEU", batch.hypotheses, self.tokenized_input_fix)
         return self._new_statistics(self.columns, data, batch.nrefs)
 
     def _external_tokens(self, hypotheses: Any, references: Any, num_threads: int | None) -> tuple[Any, Any]:
@@ -259,6 +269,7 @@ class BLEU(Metric):
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
         if batch.is_token_ids:
             return hypotheses, references
+        warn_if_tokenized("BLEU", batch.hypotheses, self.tokenized_input_fix)
         config, threads = self.config, resolve_num_threads(num_threads)
         hyps, refs = (tokenize_texts(config.tokenize, texts, lowercase=config.lowercase, num_threads=threads,
                                      spm_model=config.spm_model, what=what)

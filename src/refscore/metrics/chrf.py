@@ -24,6 +24,7 @@ from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_f_scores, chrf_s
 from refscore._checks import check_bool, check_int, check_num_threads, check_number
 from refscore._inputs import prepare_batch
 from refscore.errors import InputError
+from refscore.metrics._advice import warn_if_tokenized
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
@@ -188,6 +189,11 @@ class CHRF(Metric):
         CliOption(("--chrf-eps-smoothing",), "eps_smoothing",
                   "chrF: epsilon smoothing (chrF++.py / NLTK / Moses) instead of effective order", bool),
     )
+    #: the fix a :class:`~refscore.errors.TokenizedInputWarning` gives
+    tokenized_input_fix: ClassVar[str] = (
+        "Detokenize the hypotheses (and references): chrF ignores spaces, not what a tokenizer changes besides "
+        "them (escaped characters such as &quot;, contractions split into chrF++'s words); if both sides are "
+        "tokenized on purpose, this warning does not apply.")
     config: CHRFConfig
 
     @property
@@ -198,6 +204,7 @@ class CHRF(Metric):
         """Per-segment ``[hyp, ref, match]`` counts per order, from the best reference of each segment."""
         num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
+        warn_if_tokenized(self.config.display_name, batch.hypotheses, self.tokenized_input_fix)
         data = chrf_statistics(batch.hypotheses, batch.references, batch.ref_offsets, self.config.char_order,
                                self.config.word_order, float(self.config.beta ** 2), self.config.eps_smoothing,
                                SPACE_KEEP if self.config.whitespace else SPACE_PYTHON, num_threads,

@@ -19,6 +19,7 @@ import numpy as np
 from refscore._checks import check_bool, check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
+from refscore.metrics._advice import warn_if_tokenized
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
@@ -109,6 +110,11 @@ class TER(Metric):
                   "TER: CJK handling for --ter-normalized / --ter-no-punct", bool),
         CliOption(("--ter-case-sensitive",), "case_sensitive", "TER: do not lowercase", bool),
     )
+    #: the fix a :class:`~refscore.errors.TokenizedInputWarning` gives
+    tokenized_input_fix: ClassVar[str] = (
+        "Detokenize the hypotheses (and references): TER compares the words as given (only normalized=True, "
+        "--ter-normalized, splits punctuation off); if both sides are tokenized on purpose, this warning does "
+        "not apply.")
 
     config: TERConfig
 
@@ -132,6 +138,8 @@ class TER(Metric):
         """Per segment: fewest edits over the references and the average reference length (float64)."""
         num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+        if not batch.is_token_ids:
+            warn_if_tokenized("TER", batch.hypotheses, self.tokenized_input_fix)
         return self.statistics_from_edits(self._reference_edits(batch, num_threads), batch.nrefs)
 
     def statistics_from_edits(self, per_ref: ReferenceEdits, nrefs: int) -> Statistics:

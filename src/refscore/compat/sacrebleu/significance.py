@@ -21,6 +21,7 @@ import numpy as np
 from refscore._inputs import from_streams
 from refscore.compat._sacrebleu_base import SacreMetric, SacreSignature
 from refscore.errors import InputError
+from refscore.metrics._advice import as_peer
 from refscore.significance.paired import paired_test
 
 __all__ = ["IS_WINDOWS", "PairedTest", "Result", "estimate_ci"]
@@ -115,8 +116,9 @@ class PairedTest:
         # sacreBLEU hands seed 0 to its tests as "no seed" (fresh entropy)
         seed = self._seed if self._seed else None
         for name, metric in self.metrics.items():
-            result = paired_test(metric._metric, list(self.named_systems), self._references[name],
-                                 test=self.test_type, n=self.n_samples, seed=seed, confidence_n=confidence_n)
+            with as_peer():   # sacreBLEU's test raises no Python warning
+                result = paired_test(metric._metric, list(self.named_systems), self._references[name],
+                                     test=self.test_type, n=self.n_samples, seed=seed, confidence_n=confidence_n)
             rows = next(iter(result.results.values()))
             scores[name] = [self._result(row, index == 0) for index, row in enumerate(rows)]
         return self._signatures, scores
