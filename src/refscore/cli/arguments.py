@@ -86,13 +86,35 @@ def add_metrics_argument(parser: argparse.ArgumentParser, default: str) -> None:
                         help=f"comma-separated metrics (default: {default}); known: " + ", ".join(REGISTRY))
 
 
-def add_references_argument(parser: argparse.ArgumentParser) -> None:
-    """``-r/--references``: a reference file, one segment per line; repeated for several references.
+def add_references_argument(parser: argparse.ArgumentParser, positional: bool = False) -> None:
+    """``-r/--references``: a reference file, one segment per line; repeated for several references. With
+    ``positional``, reference files may also be given as sacreBLEU takes them, before the options
+    (``sacrebleu REF... -i HYP``); :func:`reference_files` reads either form.
 
     >>> parser = argparse.ArgumentParser()
-    >>> add_references_argument(parser)
+    >>> add_references_argument(parser, positional=True)
     >>> parser.parse_args(["-r", "ref.en", "-r", "ref2.en"]).references
+    ['ref.en', 'ref2.en']
+    >>> reference_files(parser.parse_args(["ref.en", "ref2.en"]))
     ['ref.en', 'ref2.en']
     """
     parser.add_argument("-r", "--references", action="append", default=[], metavar="FILE",
                         help="reference file, one segment per line; repeat for several references")
+    if positional:
+        parser.add_argument("positional_references", nargs="*", default=[], metavar="REF",
+                            help="reference file(s) in sacreBLEU's order, before -i (refscore score REF.txt -i "
+                            "HYP.txt, as sacrebleu REF.txt -i HYP.txt): the same as -r REF.txt")
+
+
+def reference_files(args: argparse.Namespace) -> list[str]:
+    """The reference files of ``-r`` or, in sacreBLEU's order, of the positional ``REF...`` arguments; both
+    at once is a usage error (which of them would be meant is not clear)."""
+    from refscore.cli.exit_codes import ExitCode
+    from refscore.cli.io import CliError
+
+    positional = getattr(args, "positional_references", [])
+    if positional and args.references:
+        raise CliError(f"references given both with -r ({' '.join(args.references)}) and as positional arguments "
+                       f"({' '.join(positional)}); give them one way: -r REF.txt, or REF.txt before -i as in "
+                       f"sacreBLEU", ExitCode.USAGE)
+    return list(positional or args.references)

@@ -10,7 +10,7 @@ from typing import Any
 from refscore._atomic import UnwritableOutputError
 from refscore._version import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
-                                    add_seed_argument, positive_int)
+                                    add_seed_argument, positive_int, reference_files)
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_over
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
@@ -104,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score one or more systems against references")
     add_metrics_argument(score, "bleu")
-    add_references_argument(score)
+    add_references_argument(score, positional=True)
     score.add_argument("-i", "--input", nargs="+", metavar="FILE",
                        help="hypothesis file(s), one system each (default: standard input); a .jsonl file holds "
                        "objects with 'prediction' and 'references' fields, a .csv/.tsv file a header with "
@@ -125,9 +125,15 @@ def build_parser() -> argparse.ArgumentParser:
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)
 
-    example = commands.add_parser("example", help="score the bundled example systems with every metric")
-    example.add_argument("--format", choices=("text", "json"), default="text")
-    example.add_argument("--num-threads", type=positive_int, default=None)
+    example = commands.add_parser(
+        "example", help="score the bundled example systems with every metric",
+        description="Score the bundled examples with every registered metric and print the tables (0-100, as "
+                    "score prints them) with their signatures: WMT17 en-de (3 systems x 300 segments) with the "
+                    "translation metrics, XSum summaries (4 systems x 75 documents) with ROUGE. A metric whose "
+                    "optional dependencies are missing is skipped, with the install command on stderr.")
+    example.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    example.add_argument("--num-threads", type=positive_int, default=None,
+                         help="threads for the compiled core (default: all)")
     example.set_defaults(handler=cmd_example)
 
     for module_name in COMMAND_MODULES:
@@ -140,9 +146,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "command", None) == "score":
+            args.references = reference_files(args)  # -r REF.txt, or sacreBLEU's order: score REF.txt -i HYP.txt
         if getattr(args, "command", None) == "score" and not args.references and not (
                 args.input and any(is_record_file(path) for path in args.input)):
-            raise CliError("score needs at least one reference file: -r REF.txt", ExitCode.USAGE)
+            raise CliError("score needs at least one reference file: -r REF.txt (or REF.txt before -i, as in "
+                           "sacreBLEU)", ExitCode.USAGE)
         return int(args.handler(args))
     except CliError as exc:
         print(f"refscore: error: {exc}", file=sys.stderr)
