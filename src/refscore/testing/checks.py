@@ -118,6 +118,7 @@ class Check:
                  name: str | None = None, min_mean: float | None = None, min_pass_rate: float = 1.0,
                  **options: Any) -> None:
         canonical, spec = resolve_spec(metric)
+        self.canonical = canonical
         self.spec = spec
         self.metric_class: type[Metric] = get_metric_class(spec.registry)
         self.name = canonical if name is None else str(name)
@@ -139,7 +140,12 @@ class Check:
         bounds = [(str(label), self._in_range(bound, f"band {label!r}", finite=False))
                   for label, bound in chosen.items()]
         self.bands = tuple(sorted(bounds, key=lambda item: item[1], reverse=self.higher_is_better))
-        self.metric   # build it now: an unknown option is an error at definition, not at the first case
+        try:    # build it now: an unknown or missing option is an error at definition, not at the first case
+            self.metric
+        except (InputError, InputTypeError) as exc:
+            raise type(exc)(f"check {self.name!r}: {exc} (a check's metric options: Check({canonical!r}, "
+                            f"OPTION=VALUE), --check-option {self.name}.OPTION=VALUE of refscore check, or options = "
+                            f"{{...}} in [tool.refscore.checks.{self.name}])") from None
 
     def replace(self, *, threshold: float | None = None, min_pass_rate: float | None = None) -> Check:
         """A copy with another threshold and/or minimum pass rate (validated as in the constructor)."""
@@ -151,6 +157,16 @@ class Check:
             if not 0.0 <= new.min_pass_rate <= 1.0:
                 raise InputError(f"check {self.name!r}: min_pass_rate must be between 0 and 1, got {min_pass_rate}")
         return new
+
+    def with_options(self, **options: Any) -> Check:
+        """A copy with more metric options (validated as in the constructor).
+
+        >>> Check("chrf", threshold=0.4).with_options(word_order=2)
+        Check('chrf', threshold=0.4, word_order=2)
+        """
+        own = {key: value for key, value in self.options.items() if (key, value) not in self.spec.options}
+        return Check(self.canonical, self.threshold, bands=dict(self.bands), name=self.name, min_mean=self.min_mean,
+                     min_pass_rate=self.min_pass_rate, **{**own, **options})
 
     def _in_range(self, value: Any, what: str, finite: bool = True) -> float:
         """``value`` as a float in the metric class's ``threshold_range``, the same rule for every metric: a number
