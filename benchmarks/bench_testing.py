@@ -2,13 +2,14 @@
 
     python benchmarks/bench_testing.py                                   # 100,000 cases, BLEU + chrF + ROUGE-L
     python benchmarks/bench_testing.py --peer-cases 20000                # time the per-case peers on 20,000 only
-    python benchmarks/bench_testing.py --deepeval-python /path/bin/python
+    python benchmarks/bench_testing.py --deepeval-python /path/bin/python   # or DEEPEVAL_PYTHON=/path/bin/python
 
 Cases are WMT22 system outputs into English (``../shared/data/wmt22/*-en``) with their references. refscore scores
 each check in one batch (``evaluate(..., explain="none")``, including the pass-rate and bootstrap intervals;
 the median of 3 runs after a warm-up on 100 cases).
-deepeval's ``Scorer`` runs in its own environment (``--deepeval-python``; deepeval pins pytest plugins that should
-not enter the shared one) one case at a time, as deepeval does: ``Scorer.rouge_score(..., "rougeL")`` builds a new
+deepeval's ``Scorer`` runs in its own environment (``--deepeval-python`` or ``$DEEPEVAL_PYTHON``, no default: deepeval
+pins pytest plugins that should not enter the shared one; docs/testing.md says how to build it; without it only
+refscore is timed) one case at a time, as deepeval does: ``Scorer.rouge_score(..., "rougeL")`` builds a new
 ``RougeScorer(use_stemmer=True)`` per call, ``Scorer.sentence_bleu_score(..., "bleu4")`` tokenizes with NLTK and
 calls ``sentence_bleu`` with weights (0, 0, 0, 1) — 4-gram precision, not BLEU. NLTK's punkt sentence model is
 not installable offline here, so ``sent_tokenize`` is replaced by "one sentence per text" (WMT segments are
@@ -33,7 +34,10 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("REFSCORE_SHARED_DATA", REPO.parent / "shared" / "data"))
-DEEPEVAL_PYTHON = "/work/deepeval-venv/bin/python"
+#: deepeval's interpreter: --deepeval-python, else this environment variable (no default: it is machine-specific)
+DEEPEVAL_PYTHON_VARIABLE = "DEEPEVAL_PYTHON"
+#: What deepeval's environment needs besides deepeval: its Scorer imports these on first use.
+DEEPEVAL_REQUIREMENTS = "deepeval==4.3.1 rouge-score sacrebleu nltk"
 
 DEEPEVAL_SCRIPT = r"""
 import json, sys, time, warnings
@@ -144,8 +148,13 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=100_000)
     parser.add_argument("--peer-cases", type=int, default=None, help="cases timed for the per-case peers "
                         "(default: all)")
-    parser.add_argument("--deepeval-python", default=DEEPEVAL_PYTHON)
+    parser.add_argument("--deepeval-python", metavar="PYTHON", default=os.environ.get(DEEPEVAL_PYTHON_VARIABLE),
+                        help=f"the python of an environment with {DEEPEVAL_REQUIREMENTS} (default: "
+                             f"${DEEPEVAL_PYTHON_VARIABLE}; without either, deepeval is not timed)")
     args = parser.parse_args()
+    if args.deepeval_python is not None and not Path(args.deepeval_python).is_file():
+        parser.error(f"--deepeval-python {args.deepeval_python}: no such interpreter; build the environment with "
+                     f"python -m venv DIR && DIR/bin/pip install {DEEPEVAL_REQUIREMENTS} (docs/testing.md, Speed)")
     predictions, references = load_cases(args.cases)
     print(f"{len(predictions)} cases (WMT22 into English), checks BLEU + chrF + ROUGE-L")
 
@@ -158,7 +167,10 @@ def main() -> None:
     scale = len(predictions) / peer_n
     note = f" (measured on {peer_n} cases, scaled x{scale:.1f})" if scale != 1 else ""
     deepeval_seconds = None
-    if Path(args.deepeval_python).exists():
+    if args.deepeval_python is None:
+        print(f"deepeval not timed: give --deepeval-python PYTHON or set ${DEEPEVAL_PYTHON_VARIABLE} (an environment "
+              f"with {DEEPEVAL_REQUIREMENTS}; see docs/testing.md, Speed)")
+    else:
         peer = time_deepeval(args.deepeval_python, predictions[:peer_n], references[:peer_n])
         chrf_seconds, chrf_scores = time_chrf_peer(predictions[:peer_n], references[:peer_n])
         deepeval_seconds = (peer["bleu_seconds"] + peer["rouge_seconds"] + chrf_seconds) * scale
@@ -173,8 +185,6 @@ def main() -> None:
         print(f"agreement: ROUGE-L (stemmed) max |diff| vs deepeval {rouge_diff:.2e}; chrF max |diff| vs sacreBLEU "
               f"{chrf_diff:.2e}; deepeval's bleu4 is 4-gram precision, not BLEU: mean |diff| "
               f"{bleu4_diff.mean():.3f}, max {bleu4_diff.max():.3f}")
-    else:
-        print(f"deepeval not found at {args.deepeval_python}; skipped")
     import sacrebleu
 
     sample = min(peer_n, 10_000)

@@ -4,6 +4,7 @@ range, bands under the lowest bound, near-miss field names, and messages that na
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -242,3 +243,19 @@ def test_bertscore_check_from_the_command_line(cases, tmp_path):
     scores, _ = Check("bertscore", model_type=path, num_layers=4).scores([c["actual_output"] for c in CASES],
                                                                          [[c["expected_output"]] for c in CASES])
     assert json.loads(result.stdout)["checks"][0]["scores"] == pytest.approx(scores.tolist(), abs=1e-6)
+
+
+# -- item 11: the deepeval benchmark's environment -----------------------------------------------------------------
+@pytest.mark.parametrize("how", ["flag", "environment"])
+def test_bench_testing_takes_deepeval_from_a_flag_or_the_environment(tmp_path, how):
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_testing.py"
+    missing = str(tmp_path / "no-venv" / "bin" / "python")
+    flags = ["--deepeval-python", missing] if how == "flag" else []
+    environment = {key: value for key, value in os.environ.items() if key != "DEEPEVAL_PYTHON"}
+    if how == "environment":
+        environment["DEEPEVAL_PYTHON"] = missing
+    result = subprocess.run([sys.executable, str(script), "--cases", "10", *flags], capture_output=True, text=True,
+                            timeout=120, env=environment)
+    assert result.returncode == 2, result.stdout
+    assert f"--deepeval-python {missing}: no such interpreter; build the environment with python -m venv DIR && " \
+           f"DIR/bin/pip install deepeval==4.3.1 rouge-score sacrebleu nltk" in result.stderr
