@@ -156,10 +156,11 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     assert browser.execute_script("return ['header', 'main', 'footer'].map(tag => { const style = "
                                   "getComputedStyle(document.querySelector(tag)); "
                                   "return [style.maxWidth, style.paddingLeft]; })") == [["1400px", "16px"]] * 3
-    drawn = browser.execute_script("return Array.from(document.querySelectorAll('.chart'), "
+    drawn = browser.execute_script("return Array.from(document.querySelectorAll('.chart:not([hidden])'), "
                                    "c => !!(c.firstElementChild && c.firstElementChild.shadowRoot))")
-    assert len(drawn) > 10 and all(drawn)  # every chart holds a Bokeh figure
-    assert len(browser.find_elements("css selector", "table.pvalues td.sig")) > 0
+    assert len(drawn) > 10 and all(drawn)  # every chart shown holds a Bokeh figure
+    assert len(browser.find_elements("css selector", "table.pvalues td.better")) > 0
+    assert len(browser.find_elements("css selector", "table.pvalues td.worse")) > 0
     browser.save_screenshot(str(artifacts / "overview.png"))
 
     before = rows(browser)
@@ -243,3 +244,110 @@ def test_example_report_in_the_browser(browser, example_report: Path, artifacts:
     pdf = base64.b64decode(browser.print_page())
     assert pdf.startswith(b"%PDF") and len(pdf) > 50_000
     (artifacts / "example.pdf").write_bytes(pdf)
+
+
+#: System names as real runs give them (issue 29): long, with paths and model tags.
+LONG_NAMES = ["realsumm4-bart-large-cnn-finetuned-on-xsum-and-cnndm-beam5-lenpen2",
+              "online-B (commercial system, snapshot of 2023-08-14, document-level mode)",
+              "PROMT-Rule-based/with-terminology-dictionary-v12/automotive+medical+legal"]
+
+
+@pytest.fixture(scope="module")
+def long_names_report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    example = load_example()
+    systems = dict(zip(LONG_NAMES, example.systems.values()))
+    path = tmp_path_factory.mktemp("report") / "long-names.html"
+    refscore.report(systems, example.references, ["bleu", "chrf", "ter", "rouge"], output=path, n=200,
+                    ids=[f"newstest2017-doc{i // 10}-s{i % 10}" for i in range(len(example.references))],
+                    metadata={"document": [f"doc{i // 60}" for i in range(len(example.references))]})
+    return path
+
+
+def overflow(browser, selector: str) -> list[list[float]]:
+    """[scrollWidth, clientWidth, right edge, right edge of <main>'s content] of every element matching."""
+    return browser.execute_script("""
+        const main = document.querySelector('main'), style = getComputedStyle(main);
+        const limit = main.getBoundingClientRect().right - parseFloat(style.paddingRight);
+        return Array.from(document.querySelectorAll(arguments[0]),
+                          e => [e.scrollWidth, e.clientWidth, e.getBoundingClientRect().right, limit]);""", selector)
+
+
+def test_long_system_names_fit_at_1400_px(browser, long_names_report: Path, artifacts: Path) -> None:
+    load(browser, long_names_report)
+    assert browser.execute_script("return window.innerWidth") <= 1400
+    # nothing scrolls sideways: the page, the significance matrices, the segment table, the system lists
+    assert browser.execute_script("return document.documentElement.scrollWidth <= "
+                                  "document.documentElement.clientWidth")
+    for selector in (".matrix", "table.pvalues", "table.scores", ".table-wrap", "#segment-table", ".system-legend",
+                     ".system-legend li", "table.ngrams", "table.largest"):
+        boxes = overflow(browser, selector)
+        assert boxes, selector
+        for scroll, client, right, limit in boxes:
+            assert scroll <= client + 1 and right <= limit + 1, (selector, scroll, client, right, limit)
+    # every full name is shown once per system list (wrapped, never cut), and the lists sit above the charts, so
+    # they cover no data
+    legends = browser.find_elements("css selector", ".system-legend")
+    assert len(legends) == 2 and all([name in legend.text for name in LONG_NAMES] for legend in legends)
+    assert browser.execute_script("""
+        return Array.from(document.querySelectorAll('.system-legend'), legend => {
+          const chart = legend.parentElement.querySelector('.chart:not([hidden])');
+          return legend.getBoundingClientRect().bottom <= chart.getBoundingClientRect().top;
+        }).every(Boolean);""")
+    for section in ("overview", "distributions", "buckets", "browser"):
+        browser.execute_script(f"document.getElementById('{section}').scrollIntoView()")
+        browser.save_screenshot(str(artifacts / f"long-names-{section}.png"))
+
+
+def test_system_list_hides_a_system_in_every_chart(browser, long_names_report: Path) -> None:
+    load(browser, long_names_report)
+    visible = ("return Array.from(Bokeh.documents).flatMap(d => Array.from(d.all_models))"
+               ".filter(m => m.name === arguments[0] && 'visible' in m).map(m => m.visible)")
+    assert all(browser.execute_script(visible, LONG_NAMES[1]))
+    button = browser.find_element("css selector", f'#distributions button.legend-item[data-system="{LONG_NAMES[1]}"]')
+    button.click()
+    hidden = browser.execute_script(visible, LONG_NAMES[1])
+    assert len(hidden) > 5 and not any(hidden) and all(browser.execute_script(visible, LONG_NAMES[0]))
+    assert button.get_attribute("aria-pressed") == "false"
+    button.click()
+    assert all(browser.execute_script(visible, LONG_NAMES[1]))
+
+
+def test_bucket_charts_switch_to_the_chosen_score(browser, long_names_report: Path, artifacts: Path) -> None:
+    load(browser, long_names_report)
+    shown = "return Array.from(document.querySelectorAll('#buckets .chart:not([hidden])'), c => c.dataset.score)"
+    assert set(browser.execute_script(shown)) == {"bleu"}
+    browser.execute_script("const s = document.getElementById('bucket-score'); s.value = 'rouge2';"
+                           "s.dispatchEvent(new Event('change'));")
+    assert set(browser.execute_script(shown)) == {"rouge2"}
+    deadline = time.monotonic() + 20
+    drawn = "return Array.from(document.querySelectorAll('#buckets .chart:not([hidden])'), c => !!(c.firstElementChild" \
+            " && c.firstElementChild.shadowRoot && c.getBoundingClientRect().width > 300))"
+    while not all(browser.execute_script(drawn)):
+        assert time.monotonic() < deadline, "the rouge2 bucket charts were not drawn"
+        time.sleep(0.1)
+    browser.execute_script("document.getElementById('buckets').scrollIntoView()")
+    browser.save_screenshot(str(artifacts / "buckets-rouge2.png"))
+
+
+def test_segment_ids_are_shown_and_searched(browser, long_names_report: Path) -> None:
+    load(browser, long_names_report)
+    header = browser.find_element("css selector", '#segment-table th[data-key="recordId"]')
+    assert header.text == "id"
+    first_row = browser.find_element("css selector", "#segment-table tbody tr")
+    assert first_row.find_elements("tag name", "td")[1].text == "newstest2017-doc0-s0"
+    search = browser.find_element("id", "filter-text")
+    search.send_keys("doc13-s4")
+    assert rows(browser) == ["134"]
+    search.clear()
+    browser.execute_script("document.getElementById('filter-text').dispatchEvent(new Event('input'))")
+    # sorting by id is natural: doc2 before doc10
+    header = browser.find_element("css selector", '#segment-table th[data-key="recordId"]')  # the head is redrawn
+    header.find_element("tag name", "button").click()
+    header = browser.find_element("css selector", '#segment-table th[data-key="recordId"]')
+    header.find_element("tag name", "button").click()  # descending
+    ids = browser.execute_script("return Array.from(document.querySelectorAll('#segment-table tbody tr'), "
+                                 "r => r.children[1].textContent)")
+    assert ids[0] == "newstest2017-doc29-s9" and ids.index("newstest2017-doc2-s9") > ids.index("newstest2017-doc10-s0")
+    row = browser.find_element("css selector", '#segment-table tbody tr[data-segment="134"]')
+    browser.execute_script("arguments[0].click()", row)
+    assert browser.find_element("id", "segment-title").text == "Segment #134 · id newstest2017-doc13-s4"

@@ -5,7 +5,8 @@
 
 Inputs are read as by ``compare`` (plain text with ``-r``, or JSONL/CSV/TSV/Parquet records sharing their
 references). Extra scalar fields of JSONL records (and extra CSV/TSV columns) become metadata buckets (domain,
-document ...); Parquet files give no metadata buckets.
+document ...), an ``id`` field gives the segment ids and a ``source`` field the sources; Parquet files give no
+metadata buckets. Systems are named as :mod:`refscore.cli.names` says (``--name``, or short names from the inputs).
 """
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ import json
 from typing import Any
 
 from refscore._record_files import input_kind, table_rows
+from refscore._wording import counted
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
 from refscore.cli.exit_codes import ExitCode
+from refscore.cli.names import add_names_argument, display_names
 
-#: Record fields that are not metadata (a "source" field is kept with the metadata, then split off as the sources).
-_RESERVED = {"prediction", "references", "system", "id"}
+#: Record fields that are not metadata ("source" and "id" fields are kept with the metadata, then split off as the
+#: sources and the segment ids).
+_RESERVED = {"prediction", "references", "system"}
 
 
 def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
@@ -68,12 +72,27 @@ def record_metadata(paths: list[str], baseline_name: str) -> dict[str, list[str]
     return {key: [fields.get(key, "") for fields in rows] for key in keys}
 
 
-def split_sources(metadata: dict[str, list[str]]) -> tuple[dict[str, list[str]], list[str] | None]:
-    """The ``source`` field (any case) of the records as the source segments, apart from the metadata."""
-    key = next((k for k in metadata if k.lower() == "source"), None)
+def split_field(metadata: dict[str, list[str]], field: str) -> tuple[dict[str, list[str]], list[str] | None]:
+    """The records' field ``field`` (any case: ``source``, ``id``) apart from the metadata.
+
+    >>> split_field({"ID": ["a", "b"], "domain": ["x", "y"]}, "id")
+    ({'domain': ['x', 'y']}, ['a', 'b'])
+    """
+    key = next((k for k in metadata if k.lower() == field), None)
     if key is None:
         return metadata, None
     return {k: v for k, v in metadata.items() if k != key}, metadata[key]
+
+
+def check_output(path: str) -> None:
+    """``-o`` must name an HTML file (checked before any input is read)."""
+    from refscore.errors import InputError
+    from refscore.reporting import check_output_name
+
+    try:
+        check_output_name(path)
+    except InputError as exc:
+        raise CliError(f"-o/--output: {exc}", ExitCode.USAGE) from None
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -83,6 +102,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from refscore.reporting import require_extra
 
     check_output_paths({"-o": args.output, "--latex": args.latex})  # before any work (exit 9)
+    check_output(args.output)
     if not args.input:
         if args.test_run is None:
             raise CliError("report needs system outputs (-i FILE ...) or a saved test run (--test-run RUN.json)",
@@ -91,35 +111,41 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise CliError("-r references need system outputs: add -i FILE ...", ExitCode.USAGE)
         if args.latex:
             raise CliError("--latex writes the tables of systems: add -i FILE ...", ExitCode.USAGE)
-        return _write(args, None, None, [], {}, None)
+        return _write(args, None, None, [], {}, None, None)
     require_extra()
     check_stdin_once(args.references + args.input)
     check_distinct_systems(args.input)
     metrics = metrics_from_args(args.metrics, args)
     systems, references = compare_inputs(args)
-    metadata, sources = split_sources(record_metadata(args.input, next(iter(systems)))
-                                      if is_record_file(args.input[0]) else {})
+    metadata, sources = split_field(record_metadata(args.input, next(iter(systems)))
+                                    if is_record_file(args.input[0]) else {}, "source")
+    metadata, ids = split_field(metadata, "id")
+    names = display_names(list(systems), args)
+    systems = {names[system]: hypotheses for system, hypotheses in systems.items()}
     if args.source is not None:
-        sources = read_lines(args.source)
+        sources = read_lines(args.source, "--source")
         if len(sources) != len(references):
-            raise CliError(f"{args.source} has {len(sources)} lines but there are {len(references)} segments; the "
+            raise CliError(f"{args.source} has {counted(len(sources), 'line')} but there are {counted(len(references), 'segment')}; the "
                            f"source file needs one line per segment", ExitCode.LINE_COUNT_MISMATCH)
-    if args.baseline is not None and args.baseline not in systems:
+    baseline = names.get(args.baseline, args.baseline)  # a system's display name, or its file name
+    if baseline is not None and baseline not in systems:
         raise CliError(f"--baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}",
                        ExitCode.USAGE)
-    return _write(args, systems, references, metrics, metadata, sources)
+    return _write(args, systems, references, metrics, metadata, sources, ids, baseline)
 
 
 def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, references: list[list[str]] | None,
-           metrics: list[Any], metadata: dict[str, list[str]], sources: list[str] | None) -> int:
+           metrics: list[Any], metadata: dict[str, list[str]], sources: list[str] | None, ids: list[str] | None,
+           baseline: str | None = None) -> int:
     from refscore.reporting import report
 
     # Ctrl-C is main()'s (one line, exit 130); the page is written atomically, so no partial file remains.
-    report(systems, references, metrics, metadata=metadata, sources=sources, baseline=args.baseline,
+    report(systems, references, metrics, metadata=metadata, sources=sources, ids=ids, baseline=baseline,
+           correction=args.correction,
            test_run=args.test_run, output=args.output, latex=args.latex,
            title=args.title, max_segments=args.max_segments,
            n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
-    what = [f"{len(systems)} systems, {len(references)} segments, {', '.join(m.name for m in metrics)}"
+    what = [f"{counted(len(systems), 'system')}, {counted(len(references), 'segment')}, {', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
     print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")
     return ExitCode.OK
@@ -128,7 +154,7 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
 def register(commands: Any) -> None:
     from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                         add_seed_argument)
-    from refscore.cli.metric_setup import add_metric_arguments
+    from refscore.cli.metric_setup import add_bertscore_runtime_arguments, add_metric_arguments
 
     parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",
                                  description="Score systems with several metrics and write one HTML page: "
@@ -142,12 +168,18 @@ def register(commands: Any) -> None:
     parser.add_argument("--source", default=None, metavar="FILE",
                         help="source segments, one per line (shown with the texts; source length and rare-word "
                         "buckets); record files may carry a 'source' field instead")
-    parser.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    parser.add_argument("-o", "--output", required=True, metavar="FILE.html",
+                        help="the HTML file to write (its name must end in .html or .htm)")
     parser.add_argument("--test-run", default=None, metavar="RUN.json",
                         help="a refscore.testing run saved as JSON (TestRun.save): adds the test-case view; alone "
                         "(no -i), the page has that view only")
+    add_names_argument(parser)
     parser.add_argument("--baseline", default=None, metavar="NAME",
-                        help="system compared with the others (default: the first)")
+                        help="system compared with the others, by its name or file (default: the first)")
+    parser.add_argument("--correction", choices=("none", "holm"), default="none",
+                        help="which p-values decide the significance marks and the ranking: uncorrected (none, as "
+                        "sacreBLEU and compare-mt) or Holm-adjusted over each score's pairs of systems; the page "
+                        "shows both (default: none)")
     parser.add_argument("--title", default="refscore report", help="page title")
     parser.add_argument("--latex", default=None, metavar="FILE.tex",
                         help="also write the report's tables as LaTeX (booktabs): corpus scores with intervals, "
@@ -159,8 +191,9 @@ def register(commands: Any) -> None:
     add_seed_argument(parser)
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
     add_progress_argument(parser)
+    add_bertscore_runtime_arguments(parser)
     add_metric_arguments(parser)
     parser.set_defaults(handler=cmd_report)
 
 
-__all__ = ["cmd_report", "record_metadata", "register"]
+__all__ = ["check_output", "cmd_report", "record_metadata", "register", "split_field"]

@@ -22,6 +22,28 @@ from refscore.protocol import Metric
 
 #: Metrics of a report when none are named: the lexical ones with sacreBLEU's defaults.
 DEFAULT_METRICS: tuple[str, ...] = ("bleu", "chrf", "ter")
+#: Multiple-comparison corrections of the significance matrix: none (as sacreBLEU and compare-mt), or Holm's.
+CORRECTIONS: tuple[str, ...] = ("none", "holm")
+#: File name endings a report may be written to: the report is one HTML page (print it from a browser for a PDF).
+HTML_SUFFIXES: tuple[str, ...] = (".html", ".htm")
+
+
+def check_output_name(output: str | os.PathLike[str]) -> None:
+    """Refuse an output path that does not end in ``.html`` or ``.htm`` (any case): writing HTML into ``r.pdf``
+    would be a silently wrong file.
+
+    >>> check_output_name("report.HTML")
+    >>> check_output_name("report.pdf")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    refscore.errors.InputError: output 'report.pdf' ends in '.pdf', but a report is one HTML page: name the file ...
+    """
+    name = os.fspath(output)
+    suffix = os.path.splitext(name)[1]
+    if suffix.lower() not in HTML_SUFFIXES:
+        found = f"ends in {suffix!r}" if suffix else "has no extension"
+        raise InputError(f"output {name!r} {found}, but a report is one HTML page: name the file .html or .htm "
+                         f"(for a PDF, open the page in a browser and print it)")
 
 
 def require_extra() -> None:
@@ -56,7 +78,8 @@ def resolve_metrics(metrics: Sequence[Metric | str] | Metric | str) -> list[Metr
 def report(systems: Mapping[str, Sequence[str]] | None = None, references: Sequence[Any] | None = None,
            metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
            metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
-           baseline: str | None = None, test_run: Any = None,
+           ids: Sequence[Any] | None = None, baseline: str | None = None, correction: str = "none",
+           test_run: Any = None,
            output: str | os.PathLike[str] | None = None, latex: str | os.PathLike[str] | None = None,
            title: str = "refscore report",
            max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
@@ -70,6 +93,10 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
         metadata: optional field name -> one value per segment (domain, document ...); fields with 2–30
             distinct values become buckets.
         sources: optional source segments (shown beside the texts; source length and rare-word buckets).
+        ids: optional segment ids (strings or numbers, e.g. records' ``id``): shown and searched in the segment
+            browser beside the segment numbers.
+        correction: ``"none"`` or ``"holm"``: which p-values decide the significance marks and the ranking
+            (Holm's correction over each score's pairs of systems); both p-values are shown either way.
         max_segments: segments whose texts are embedded (default 2000); larger inputs keep every number but
             embed an even sample of texts.
         n, seed: bootstrap resamples and seed of the intervals and paired tests (sacreBLEU's defaults).
@@ -79,6 +106,8 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
         latex: also write the report's tables as LaTeX (booktabs) to this file: corpus scores with intervals and
             compare-mt's length, word-frequency and length-difference tables (:mod:`refscore.reporting.mt_analyses`).
     """
+    if output is not None:
+        check_output_name(output)
     if systems is None and references is None:
         if test_run is None:
             raise InputError("report needs systems and references, a test_run, or both")
@@ -104,9 +133,11 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     limit = DEFAULT_MAX_SEGMENTS if max_segments is None else max_segments
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InputError(f"max_segments must be a positive integer, got {max_segments!r}")
-    data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources,
+    if correction not in CORRECTIONS:
+        raise InputError(f"correction must be one of {', '.join(map(repr, CORRECTIONS))}, got {correction!r}")
+    data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources, ids=ids,
                   baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
-    page = render(data, title=title, max_segments=limit, test_run=run)
+    page = render(data, title=title, max_segments=limit, test_run=run, correction=correction)
     if latex is not None:
         from refscore.reporting.mt_analyses import analyse, report_latex
 
@@ -116,5 +147,5 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     return page
 
 
-__all__ = ["DEFAULT_METRICS", "report"]
+__all__ = ["DEFAULT_METRICS", "HTML_SUFFIXES", "check_output_name", "report"]
 

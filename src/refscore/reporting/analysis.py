@@ -14,16 +14,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
+from refscore.significance.multiple import holm
 
 #: Display tokenizer shared with the page's highlighting (report.js): runs of letters/digits, or one other
 #: non-space character. It approximates the metrics' own tokenizers and only drives displays, never a score.
 TOKEN = re.compile(r"[^\W_]+|[^\w\s]|_", re.UNICODE)
 
-#: Reference-length buckets in words (compare-mt's defaults: <10, 10-19, ..., 50+).
-LENGTH_EDGES = (10, 20, 30, 40, 50)
+#: Length and rare-word buckets are cut at these quantiles of the data (five buckets of about a fifth of the
+#: segments each), rounded to two significant digits; equal edges merge, so ties make fewer, larger buckets.
+QUANTILES = (0.2, 0.4, 0.6, 0.8)
 #: Rare-word buckets: share of a segment's reference words that occur at most RARE_MAX times in all references.
 RARE_MAX = 2
-RARE_EDGES = (0.05, 0.15, 0.3)
 #: A metadata field becomes a bucket when it has between 2 and this many distinct values.
 MAX_CATEGORIES = 30
 
@@ -51,6 +52,19 @@ def cluster_ranking(systems: list[str], scores: dict[str, float], higher_is_bett
     return clusters
 
 
+def pairwise_p_values(data: ReportData, name: str, correction: str = "none") -> dict[str, dict[str, float]]:
+    """The paired-bootstrap p-value of every two systems for score ``name`` (symmetric: the p-value of the test
+    with the earlier system, in report order, as the baseline), uncorrected or Holm-corrected over the
+    ``k(k-1)/2`` pairs of this score."""
+    pairs = [(a, b) for i, a in enumerate(data.systems) for b in data.systems[i + 1:]]
+    raw = [data.p_values[name][a][b] for a, b in pairs]
+    values = holm(raw) if correction == "holm" else raw
+    matrix: dict[str, dict[str, float]] = {s: {} for s in data.systems}
+    for (a, b), p in zip(pairs, values):
+        matrix[a][b] = matrix[b][a] = p
+    return matrix
+
+
 def best_systems(data: ReportData, name: str) -> list[str]:
     """The system(s) with the best corpus score of ``name`` (ties kept)."""
     values = {s: data.corpus[s][name] for s in data.systems}
@@ -58,13 +72,44 @@ def best_systems(data: ReportData, name: str) -> list[str]:
     return [s for s, v in values.items() if v == best]
 
 
-def _bin(values: np.ndarray, edges: tuple[float, ...], labels: list[str]) -> list[str]:
+def quantile_edges(values: np.ndarray, whole: bool = False) -> list[float]:
+    """Bucket edges from the data: the :data:`QUANTILES` of ``values`` rounded to two significant digits (and to
+    integers for ``whole`` numbers such as lengths), without repeats and strictly inside (minimum, maximum], so that
+    no bucket is empty by construction.
+
+    >>> quantile_edges(np.arange(60, 101), whole=True)
+    [68.0, 76.0, 84.0, 92.0]
+    >>> quantile_edges(np.array([1, 12]), whole=True)
+    [3.0, 5.0, 8.0, 10.0]
+    >>> quantile_edges(np.array([0, 0, 0, 0, 0.5, 1]))  # ties: fewer edges, no empty bucket
+    [0.5]
+    """
+    if values.size == 0:
+        return []
+    low, high = float(values.min()), float(values.max())
+    rounded = (float(f"{q:.2g}") for q in np.quantile(values, QUANTILES))
+    if whole:
+        rounded = (float(round(edge)) for edge in rounded)
+    return sorted({edge for edge in rounded if low < edge <= high})
+
+
+def _bin(values: np.ndarray, edges: list[float], labels: list[str]) -> list[str]:
     return [labels[i] for i in np.searchsorted(np.asarray(edges), values, side="right")]
 
 
-def _edge_labels(edges: tuple[float, ...], fmt: str) -> list[str]:
+def _edge_labels(edges: list[float], fmt: str, whole: bool = False) -> list[str]:
+    """``< a``, ``a–b`` (a included, b not; for ``whole`` numbers ``a–(b-1)``), ..., ``≥ z``."""
+    if not edges:
+        return ["all"]
+
+    def span(lo: float, hi: float) -> str:
+        if whole:
+            top = int(np.ceil(hi)) - 1
+            return fmt.format(lo) if top <= lo else f"{fmt.format(lo)}–{fmt.format(top)}"
+        return f"{fmt.format(lo)}–{fmt.format(hi)}"
+
     labels = [f"< {fmt.format(edges[0])}"]
-    labels += [f"{fmt.format(lo)}–{fmt.format(hi)}" for lo, hi in zip(edges, edges[1:])]
+    labels += [span(lo, hi) for lo, hi in zip(edges, edges[1:])]
     return labels + [f"≥ {fmt.format(edges[-1])}"]
 
 
@@ -75,9 +120,10 @@ def _text_buckets(texts: list[str], side: str) -> dict[str, list[str]]:
     frequency = Counter(t.lower() for toks in token_lists for t in toks)
     rare = np.array([sum(frequency[t.lower()] <= RARE_MAX for t in toks) / len(toks) if toks else 0.0
                      for toks in token_lists])
-    return {f"{side} length (words)": _bin(lengths, LENGTH_EDGES, _edge_labels(LENGTH_EDGES, "{:g}")),
+    length_edges, rare_edges = quantile_edges(lengths, whole=True), quantile_edges(rare)
+    return {f"{side} length (words)": _bin(lengths, length_edges, _edge_labels(length_edges, "{:g}", whole=True)),
             f"rare {side} words (share seen ≤ {RARE_MAX}× in all {side}s)": _bin(
-                rare, RARE_EDGES, _edge_labels(RARE_EDGES, "{:.0%}"))}
+                rare, rare_edges, _edge_labels([100 * edge for edge in rare_edges], "{:.3g}%"))}
 
 
 def segment_buckets(data: ReportData) -> dict[str, list[str]]:
@@ -86,6 +132,7 @@ def segment_buckets(data: ReportData) -> dict[str, list[str]]:
     buckets = _text_buckets([refs[0] for refs in data.references], "reference")
     if data.sources is not None:
         buckets.update(_text_buckets(data.sources, "source"))
+    buckets = {name: labels for name, labels in buckets.items() if len(set(labels)) > 1}  # one bucket says nothing
     for key, values in data.metadata.items():
         if 2 <= len(set(values)) <= MAX_CATEGORIES:
             buckets[key] = values

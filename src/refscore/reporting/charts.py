@@ -2,7 +2,10 @@
 
 Charts carry numbers, segment indices and system/score names only, never segment text; the page embeds each chart
 as a JSON item (see :mod:`refscore.reporting.render`). Colours: the Okabe–Ito colour-blind-safe palette for systems
-(Bokeh's ``Colorblind``, without its yellow), viridis beyond seven systems.
+(Bokeh's ``Colorblind``, without its yellow), viridis beyond seven systems. Scores are drawn ×100
+(:data:`~refscore.reporting.data.DISPLAY_SCALE`), as the tables show them. The charts have no legends of their own:
+the page shows one list of the systems above them (long names wrap there instead of being cut or covering data), and
+each system's glyphs are named after it, so that the list can hide and show them.
 """
 from __future__ import annotations
 
@@ -11,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from refscore.reporting.analysis import BucketScores
-from refscore.reporting.data import ReportData
+from refscore.reporting.data import DISPLAY_SCALE, ReportData
 
 #: Plot height in pixels; widths follow the page.
 HEIGHT = 260
@@ -64,26 +67,18 @@ def _figure(title: str, x_label: str, y_label: str, **options: Any) -> Any:
     return fig
 
 
-def _legend(fig: Any) -> None:
-    fig.legend.click_policy = "hide"
-    fig.legend.location = "top_left"
-    fig.legend.label_text_font_size = "9pt"
-    fig.legend.background_fill_alpha = 0.7
-
-
 def distribution_chart(data: ReportData, name: str) -> Any:
     """Histogram (as steps) of one score's per-segment values, one line per system."""
     colours = system_colours(data.systems)
-    values = np.concatenate([data.segment_scores[s][name] for s in data.systems])
+    values = DISPLAY_SCALE * np.concatenate([data.segment_scores[s][name] for s in data.systems])
     finite = values[np.isfinite(values)]
     low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     edges = np.linspace(low, high if high > low else low + 1.0, 26)
-    fig = _figure(f"{name}: per-segment scores", name, "segments")
+    fig = _figure(f"{name}: per-segment scores (×100)", f"{name} (×100)", "segments")
     for system in data.systems:
-        counts, _ = np.histogram(data.segment_scores[system][name], bins=edges)
+        counts, _ = np.histogram(DISPLAY_SCALE * data.segment_scores[system][name], bins=edges)
         fig.step(x=edges, y=np.append(counts, counts[-1]), mode="after", line_width=2, color=colours[system],
-                 legend_label=system)
-    _legend(fig)
+                 name=system)
     return fig
 
 
@@ -91,43 +86,53 @@ def scatter_chart(data: ReportData, x_name: str, y_name: str) -> Any:
     """Per-segment ``x_name`` against ``y_name``, one colour per system; clicking a point opens its segment."""
     bokeh = bokeh_modules()
     colours = system_colours(data.systems)
-    fig = _figure(f"{y_name} vs {x_name} per segment (click a point to open it)", x_name, y_name)
-    hover = bokeh.models.HoverTool(tooltips=[("segment", "@segment"), (x_name, "@x{0.000}"), (y_name, "@y{0.000}")])
+    fig = _figure(f"{y_name} vs {x_name} per segment, ×100 (click a point to open it)", f"{x_name} (×100)",
+                  f"{y_name} (×100)")
+    hover = bokeh.models.HoverTool(tooltips=[("system", "@system"), ("segment", "@segment"), (x_name, "@x{0.00}"),
+                                             (y_name, "@y{0.00}")])
     fig.add_tools(hover, bokeh.models.TapTool())
     step = max(1, int(np.ceil(data.n_segments / MAX_SCATTER_POINTS)))
     segments = np.arange(0, data.n_segments, step)
     for system in data.systems:
         source = bokeh.models.ColumnDataSource({
-            "x": np.round(data.segment_scores[system][x_name][segments], 4),
-            "y": np.round(data.segment_scores[system][y_name][segments], 4),
-            "segment": segments})
-        fig.scatter("x", "y", source=source, size=5, alpha=0.55, color=colours[system], legend_label=system,
+            "x": np.round(DISPLAY_SCALE * data.segment_scores[system][x_name][segments], 2),
+            "y": np.round(DISPLAY_SCALE * data.segment_scores[system][y_name][segments], 2),
+            "segment": segments, "system": [system] * len(segments)})
+        fig.scatter("x", "y", source=source, size=5, alpha=0.55, color=colours[system], name=system,
                     selection_color=colours[system], nonselection_alpha=0.3)
         source.selected.js_on_change("indices", bokeh.models.CustomJS(args={"source": source}, code=_OPEN_SEGMENT))
-    _legend(fig)
     return fig
 
 
+def bucket_label(buckets: BucketScores, label: str) -> str:
+    """A bucket's axis label with its number of segments.
+
+    >>> bucket_label(BucketScores("length", ["< 10"], {"< 10": 42}, {}), "< 10")
+    '< 10 (n = 42)'
+    """
+    return f"{label} (n = {buckets.counts[label]})"
+
+
 def bucket_chart(buckets: BucketScores, data: ReportData, name: str) -> Any:
-    """Grouped bars: the corpus score of ``name`` on each bucket's segments, one bar per system."""
+    """Grouped bars: the corpus score of ``name`` (×100) on each bucket's segments, one bar per system; each bucket's
+    label and each bar's tooltip give the bucket's number of segments."""
     bokeh = bokeh_modules()
     colours = system_colours(data.systems)
-    factors = [(label, system) for label in buckets.labels for system in data.systems]
-    fig = _figure(f"{name} by {buckets.name}", "", name, x_range=bokeh.models.FactorRange(*factors))
-    values = [buckets.scores[label][system].get(name, float("nan")) for label, system in factors]
-    source = bokeh.models.ColumnDataSource({"x": factors, "score": values,
-                                            "colour": [colours[system] for _, system in factors],
-                                            "system": [system for _, system in factors],
-                                            "segments": [buckets.counts[label] for label, _ in factors]})
-    fig.vbar(x="x", top="score", width=0.85, source=source, fill_color="colour", line_color="colour",
-             legend_field="system")
-    _legend(fig)
-    fig.legend.click_policy = "none"  # one renderer: hiding would hide every bar
-    fig.legend.orientation = "horizontal"
-    fig.add_layout(fig.legend[0], "above")  # above the plot: bars reach every corner
-    fig.add_tools(bokeh.models.HoverTool(tooltips=[("bucket, system", "@x"), (name, "@score{0.0000}"),
-                                                   ("segments", "@segments")]))
-    fig.xaxis.major_label_text_font_size = "0pt"  # system names are in the colours and the legend table
+    factors = [(bucket_label(buckets, label), system) for label in buckets.labels for system in data.systems]
+    fig = _figure(f"{name} (×100) by {buckets.name}", "", f"{name} (×100)",
+                  x_range=bokeh.models.FactorRange(*factors))
+    for system in data.systems:  # one renderer per system, named after it, so the page's system list can hide it
+        source = bokeh.models.ColumnDataSource({
+            "x": [(bucket_label(buckets, label), system) for label in buckets.labels],
+            "score": [DISPLAY_SCALE * buckets.scores[label][system].get(name, float("nan"))
+                      for label in buckets.labels],
+            "bucket": list(buckets.labels), "system": [system] * len(buckets.labels),
+            "segments": [buckets.counts[label] for label in buckets.labels]})
+        fig.vbar(x="x", top="score", width=0.85, source=source, fill_color=colours[system],
+                 line_color=colours[system], name=system)
+    fig.add_tools(bokeh.models.HoverTool(tooltips=[("bucket", "@bucket"), ("segments", "@segments"),
+                                                   ("system", "@system"), (f"{name} (×100)", "@score{0.00}")]))
+    fig.xaxis.major_label_text_font_size = "0pt"  # system names are in the colours and the system list
     fig.xaxis.group_text_font_size = "9pt"
     fig.xgrid.grid_line_color = None
     return fig

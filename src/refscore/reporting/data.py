@@ -24,6 +24,9 @@ from refscore.protocol import Metric, Statistics
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
 
 SIGNIFICANCE_LEVEL = 0.05
+#: The page shows every score ×100, in tables and on chart axes alike: the scale the command line prints (as
+#: sacreBLEU does). Every metric's API scale is 0–1 (TER's can pass 1), so one factor serves them all.
+DISPLAY_SCALE = 100.0
 #: Rough seconds per step (one metric on one system, or one bootstrap) and segment, for the progress bar's
 #: "long run" estimate.
 SECONDS_PER_STEP_AND_SEGMENT = 5e-5
@@ -34,7 +37,8 @@ class ReportData:
     """Everything a report shows, computed once.
 
     ``score_names`` are the headline scores of the metrics (a metric with variants, such as ROUGE, has several);
-    ``metric_of[name]`` is the metric a score belongs to. Scores are on the metrics' 0–1 scale.
+    ``metric_of[name]`` is the metric a score belongs to. Scores are on the metrics' 0–1 scale (the page shows
+    them ×100, :data:`DISPLAY_SCALE`). ``ids`` are the segments' own ids (records' ``id``), if given.
     """
 
     systems: list[str]
@@ -56,6 +60,7 @@ class ReportData:
     seed: int | None
     bootstrap_signatures: dict[str, str] = field(default_factory=dict)
     sources: list[str] | None = None
+    ids: list[str] | None = None
 
     @property
     def n_segments(self) -> int:
@@ -131,14 +136,30 @@ def check_sources(sources: Any, n_segments: int) -> list[str] | None:
     return list(sources)
 
 
+def check_ids(ids: Any, n_segments: int) -> list[str] | None:
+    """The segments' ids as strings (or None), one per segment; ids are shown and searched, so they must be
+    strings or numbers."""
+    if ids is None:
+        return None
+    if isinstance(ids, (str, bytes)) or not isinstance(ids, Sequence):
+        raise InputTypeError(f"ids must be a list with one id per segment, got {type(ids).__name__}")
+    if len(ids) != n_segments:
+        raise InputError(f"ids has {len(ids)} ids but there are {n_segments} references; give one id per segment")
+    bad = next((i for i, x in enumerate(ids) if isinstance(x, bool) or not isinstance(x, (str, int, float))), None)
+    if bad is not None:
+        raise InputTypeError(f"ids[{bad}] is a {type(ids[bad]).__name__}; ids must be strings or numbers")
+    return [str(x) for x in ids]
+
+
 def gather(systems: Mapping[str, Sequence[str]], references: Sequence[Any], metrics: Sequence[Metric], *,
            metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
-           baseline: str | None = None, n: int = 1000,
+           ids: Sequence[Any] | None = None, baseline: str | None = None, n: int = 1000,
            seed: int | None = 12345, num_threads: int | None = None, progress: bool | None = None) -> ReportData:
     """Run every metric once per system and derive corpus scores, bootstrap intervals, pairwise paired-bootstrap
     p-values (every system against every other) and per-segment scores."""
     hypotheses, refs, fields = check_inputs(systems, references, metadata)
     source_list = check_sources(sources, len(refs))
+    id_list = check_ids(ids, len(refs))
     names = list(hypotheses)
     baseline = names[0] if baseline is None else baseline
     if baseline not in hypotheses:
@@ -197,4 +218,4 @@ def gather(systems: Mapping[str, Sequence[str]], references: Sequence[Any], metr
         bar.close()
     return ReportData(names, refs, {s: hypotheses[s] for s in names}, fields, list(metrics), score_names, metric_of,
                       higher, signatures, statistics, corpus, intervals, p_values, segment_scores, baseline, n, seed,
-                      bootstrap_signatures, source_list)
+                      bootstrap_signatures, source_list, id_list)

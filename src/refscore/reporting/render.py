@@ -21,7 +21,7 @@ import numpy as np
 
 from refscore._version import __version__
 from refscore.reporting import analysis, charts, heatmaps, mt_analyses, testcases
-from refscore.reporting.data import SIGNIFICANCE_LEVEL, ReportData
+from refscore.reporting.data import DISPLAY_SCALE, SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
 DEFAULT_MAX_SEGMENTS = 2000
@@ -70,15 +70,26 @@ def sample_segments(n_segments: int, max_segments: int, keep: list[int]) -> np.n
 
 
 def _format(value: float) -> str:
-    return "–" if not math.isfinite(value) else f"{100 * value:.2f}"
+    return "–" if not math.isfinite(value) else f"{DISPLAY_SCALE * value:.2f}"
+
+
+def system_legend(data: ReportData) -> str:
+    """The systems' colours, numbers and full names, above the charts (outside them, so that long names wrap
+    instead of being cut or covering data); clicking a system hides or shows it in every chart (report.js)."""
+    colours = charts.system_colours(data.systems)
+    items = "".join(f'<li><button type="button" class="legend-item" data-system="{e(s)}" aria-pressed="true">'
+                    f'<span class="swatch" style="background:{colours[s]}"></span>{i}&nbsp;{e(s)}</button></li>'
+                    for i, s in enumerate(data.systems, 1))
+    return f'<ul class="system-legend" aria-label="Systems (click to hide or show)">{items}</ul>'
 
 
 def overview_html(data: ReportData) -> str:
     rows = []
     best = {name: analysis.best_systems(data, name) for name in data.score_names}
     for system in data.systems:
-        cells = [f'<th scope="row">{e(system)}{" <span class=tag>baseline</span>" if system == data.baseline else ""}'
-                 f'</th>']
+        number = data.systems.index(system) + 1
+        cells = [f'<th scope="row">{number}&nbsp;{e(system)}'
+                 f'{" <span class=tag>baseline</span>" if system == data.baseline else ""}</th>']
         for name in data.score_names:
             lower, upper = data.intervals[system][name]
             marked = system in best[name]
@@ -95,53 +106,82 @@ def overview_html(data: ReportData) -> str:
             f'</thead><tbody>{"".join(rows)}</tbody></table><ul class="signatures">{signatures}</ul>')
 
 
-def significance_html(data: ReportData) -> str:
+def _significance_cell(data: ReportData, name: str, first: str, second: str, raw: float, holm: float,
+                       correction: str) -> str:
+    """One cell: column minus row, its p-values, and (when significant) whether the column system is better or
+    worse in the score's direction: blue ▲ better, orange ▼ worse (symbols too, for greyscale and colour-blind)."""
+    delta = data.corpus[second][name] - data.corpus[first][name]
+    decisive = holm if correction == "holm" else raw
+    significant = decisive <= SIGNIFICANCE_LEVEL
+    better = (delta > 0) == data.higher_is_better[name]
+    kind = ("better" if better else "worse") if significant and delta != 0 else ""
+    mark = {"better": "▲", "worse": "▼"}.get(kind, "")
+    title = f"p = {raw:.4f}, Holm-adjusted p = {holm:.4f}"
+    return (f'<td class="{kind}" title="{title}">{DISPLAY_SCALE * delta:+.2f}{mark}{"*" if significant else ""}'
+            f'<span class=p>p={raw:.3f}</span><span class=p>Holm {holm:.3f}</span></td>')
+
+
+def significance_html(data: ReportData, correction: str = "none") -> str:
+    """Per score, the matrix of column-minus-row differences with paired-bootstrap p-values (uncorrected and
+    Holm-adjusted over the score's pairs), and the ranking clusters under the chosen ``correction``."""
     if len(data.systems) < 2:
         return "<p>One system only: nothing to compare.</p>"
-    blocks = []
+    k = len(data.systems)
+    pairs = k * (k - 1) // 2
+    decided = "Holm-adjusted p" if correction == "holm" else "uncorrected p"
+    blocks = [f'<p class="note">{pairs} comparison{"s" if pairs != 1 else ""} per score ({k} systems, every pair '
+              f'once). <b>*</b> and shading: {decided} ≤ {SIGNIFICANCE_LEVEL}; <span class="better">▲ blue</span>: '
+              f'the column system is better in the score\'s direction (lower for ↓ scores), <span class="worse">▼ '
+              f'orange</span>: worse. Each cell shows the uncorrected paired-bootstrap p and the Holm-adjusted p '
+              f'(Holm\'s correction over the {pairs} pairs of that score); the ranking uses the {decided} too '
+              f'(choose with <code>--correction none|holm</code>).</p>']
     for name in data.score_names:
-        head = "".join(f'<th scope="col">{e(s)}</th>' for s in data.systems)
+        raw = analysis.pairwise_p_values(data, name)
+        adjusted = analysis.pairwise_p_values(data, name, "holm")
+        head = "".join(f'<th scope="col"><abbr title="{e(s)}">{i}</abbr></th>' for i, s in enumerate(data.systems, 1))
         rows = []
-        for first in data.systems:
-            cells = []
-            for second in data.systems:
-                if first == second:
-                    cells.append('<td class="diag">—</td>')
-                    continue
-                p = data.p_values[name][first][second]
-                delta = data.corpus[second][name] - data.corpus[first][name]
-                significant = p <= SIGNIFICANCE_LEVEL
-                cells.append(f'<td class="{"sig" if significant else ""}" title="p = {p:.4f}">{100 * delta:+.2f} '
-                             f'<span class=p>p={p:.3f}</span>{"*" if significant else ""}</td>')
+        for number, first in enumerate(data.systems, 1):
+            cells = ['<td class="diag">—</td>' if first == second else
+                     _significance_cell(data, name, first, second, raw[first][second], adjusted[first][second],
+                                        correction) for second in data.systems]
             row_class = ' class="baseline"' if first == data.baseline else ""
-            rows.append(f'<tr{row_class}><th scope="row">{e(first)}</th>{"".join(cells)}</tr>')
+            rows.append(f'<tr{row_class}><th scope="row">{number}&nbsp;{e(first)}</th>{"".join(cells)}</tr>')
+        decisive = adjusted if correction == "holm" else raw
         clusters = analysis.cluster_ranking(data.systems, data.corpus_of(name), data.higher_is_better[name],
-                                            data.p_values[name])
+                                            decisive)
         ranking = "".join(f"<li>{', '.join(e(s) for s in cluster)}</li>" for cluster in clusters)
+        arrow = " ↓" if not data.higher_is_better[name] else ""
         blocks.append(
-            f'<div class="matrix"><table class="pvalues"><caption>{e(name)}: column system minus row system (×100), '
-            f'paired bootstrap p-value; * and shading: p ≤ {SIGNIFICANCE_LEVEL}</caption><thead><tr><th></th>{head}'
-            f'</tr></thead><tbody>{"".join(rows)}</tbody></table><p><b>Ranking</b> (best first; systems in one item '
-            f'are not significantly different from the item\'s first):</p><ol class="ranking">{ranking}</ol></div>')
+            f'<div class="matrix"><table class="pvalues"><caption>{e(name)}{arrow}: column system minus row system '
+            f'(×100)</caption><thead><tr><th scope="col">row \\ column</th>{head}</tr></thead><tbody>{"".join(rows)}'
+            f'</tbody></table><p><b>Ranking</b> (best first; systems in one item are not significantly different '
+            f'from the item\'s first):</p><ol class="ranking">{ranking}</ol></div>')
     return "".join(blocks)
 
 
-def _chart(items: list[dict[str, Any]], fig: Any, css_class: str = "chart") -> str:
+def _chart(items: list[dict[str, Any]], fig: Any, score: str | None = None, hidden: bool = False) -> str:
+    """A chart's placeholder (report.js draws it when it is shown); ``score`` marks a bucket chart of that score."""
     target = f"chart-{len(items)}"
     items.append({"target": target, "item": charts.chart_item(fig)})
+    extra = (f' data-score="{e(score)}"' if score is not None else "") + (" hidden" if hidden else "")
     # for screen readers: what the chart shows (its numbers are in the tables beside it)
-    return f'<div class="{css_class}" id="{target}" role="figure" aria-label="Chart: {e(fig.title.text)}"></div>'
+    return (f'<div class="chart" id="{target}" role="figure" aria-label="Chart: {e(fig.title.text)}"{extra}>'
+            f'</div>')
 
 
 def distributions_html(data: ReportData, items: list[dict[str, Any]]) -> str:
     parts = [_chart(items, charts.distribution_chart(data, name)) for name in data.score_names]
     primary = data.primary_names
     parts += [_chart(items, charts.scatter_chart(data, primary[0], other)) for other in primary[1:]]
-    return f'<div class="grid">{"".join(parts)}</div>'
+    return f'{system_legend(data)}<div class="grid">{"".join(parts)}</div>'
 
 
 def buckets_html(data: ReportData, buckets: list[analysis.BucketScores], items: list[dict[str, Any]]) -> str:
-    parts = []
+    """Per bucketing, a chart per score (only the chosen score's are shown; report.js switches them) and a table
+    of every score with the segment counts."""
+    choices = "".join(f'<option value="{e(name)}">{e(name)}</option>' for name in data.score_names)
+    parts = [f'<label class="bucket-score">Score of the charts <select id="bucket-score">{choices}</select></label>'
+             f'{system_legend(data)}']
     for bucket in buckets:
         head = "".join(f'<th scope="col">{e(s)}</th>' for s in data.systems)
         rows = []
@@ -151,8 +191,8 @@ def buckets_html(data: ReportData, buckets: list[analysis.BucketScores], items: 
                                 for s in data.systems)
                 rows.append(f'<tr><th scope="row">{e(label)}</th><td>{e(name)}</td><td>{bucket.counts[label]}</td>'
                             f'{cells}</tr>')
-        charts_html = "".join(_chart(items, charts.bucket_chart(bucket, data, name))
-                              for name in data.primary_names)
+        charts_html = "".join(_chart(items, charts.bucket_chart(bucket, data, name), score=name,
+                                     hidden=name != data.score_names[0]) for name in data.score_names)
         parts.append(f'<h3>By {e(bucket.name)}</h3><div class="grid">{charts_html}</div><details><summary>Table'
                      f'</summary><table class="buckets"><thead><tr><th scope="col">bucket</th><th scope="col">score'
                      f'</th><th scope="col">segments</th>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
@@ -160,8 +200,10 @@ def buckets_html(data: ReportData, buckets: list[analysis.BucketScores], items: 
     return "".join(parts)
 
 
-def _segment_button(index: int) -> str:
-    return f'<button type="button" class="open" data-segment="{index}">#{index}</button>'
+def _segment_button(data: ReportData, index: int) -> str:
+    """A button that opens segment ``index``: its number, and its own id when the segments have ids."""
+    label = f"#{index}" + (f" · {data.ids[index]}" if data.ids is not None else "")
+    return f'<button type="button" class="open" data-segment="{index}">{e(label)}</button>'
 
 
 def differences_html(data: ReportData, pairs: list[tuple[str, str]], top: list[int]) -> str:
@@ -180,7 +222,8 @@ def differences_html(data: ReportData, pairs: list[tuple[str, str]], top: list[i
         for name in data.score_names:
             indices = analysis.largest_differences(data, first, second, name)
             top.extend(indices)
-            body = "".join(f"<tr><td>{_segment_button(i)}</td><td>{_format(data.segment_scores[first][name][i])}</td>"
+            body = "".join(f"<tr><td>{_segment_button(data, i)}</td>"
+                           f"<td>{_format(data.segment_scores[first][name][i])}</td>"
                            f"<td>{_format(data.segment_scores[second][name][i])}</td></tr>" for i in indices)
             tables.append(f'<table class="largest"><caption>{e(name)}: largest differences</caption><thead><tr>'
                           f'<th scope="col">segment</th><th scope="col">{e(first)}</th><th scope="col">{e(second)}'
@@ -204,6 +247,7 @@ def segment_payload(data: ReportData, shown: np.ndarray, buckets: dict[str, list
         "references": [[_cut(r) for r in data.references[i]] for i in shown.tolist()],
         "hypotheses": {s: [_cut(data.hypotheses[s][i]) for i in shown.tolist()] for s in data.systems},
         "sources": None if data.sources is None else [_cut(data.sources[i]) for i in shown.tolist()],
+        "recordIds": None if data.ids is None else [data.ids[i] for i in shown.tolist()],
         "scores": {name: {s: _numbers(data.segment_scores[s][name][shown]) for s in data.systems}
                    for name in data.score_names},
         "buckets": bucket_data,
@@ -253,7 +297,7 @@ def render_test_run(test_run: dict[str, Any], *, title: str = "refscore report")
 
 
 def render(data: ReportData, *, title: str = "refscore report", max_segments: int = DEFAULT_MAX_SEGMENTS,
-           test_run: dict[str, Any] | None = None) -> str:
+           test_run: dict[str, Any] | None = None, correction: str = "none") -> str:
     """The complete HTML page of a report (with the test-case view when ``test_run`` is given)."""
     items: list[dict[str, Any]] = []
     segment_buckets = analysis.segment_buckets(data)
@@ -262,7 +306,7 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
     keep: list[int] = []
     sections = {
         "overview": overview_html(data),
-        "significance": significance_html(data),
+        "significance": significance_html(data, correction),
         "distributions": distributions_html(data, items),
         "buckets": buckets_html(data, bucket_results, items),
         "mt_analyses": mt_analyses.section_html(mt_analyses.analyse(data)),

@@ -18,6 +18,9 @@
     return node;
   }
   function fmt(value) { return value === null || value === undefined ? "–" : (100 * value).toFixed(2); }
+  /* The segment's own id (records' "id"), or null when the report has none. */
+  function recordId(row) { return seg.recordIds ? seg.recordIds[row] : null; }
+  function segmentLabel(row) { return "Segment #" + seg.ids[row] + (seg.recordIds ? " · id " + recordId(row) : ""); }
   function option(select, value, label) { select.appendChild(el("option", label, { value: value })); }
 
   /* -- display tokenizer (same rule as refscore.reporting.analysis.TOKEN) --------------------------------------- */
@@ -174,7 +177,7 @@
       $("segment-texts").replaceChildren();
     } else {
       openRow = row;
-      $("segment-title").textContent = "Segment #" + id;
+      $("segment-title").textContent = segmentLabel(row);
       renderDetail();
     }
     detail.scrollIntoView({ block: "nearest" });
@@ -184,11 +187,13 @@
 
   /* -- segment table ----------------------------------------------------------------------------------------- */
   const lowered = seg.ids.map((_, row) =>
-    (seg.references[row].join("\n") + "\n" + data.systems.map((s) => seg.hypotheses[s][row]).join("\n") +
+    ((seg.recordIds ? recordId(row) + "\n" : "") +
+     seg.references[row].join("\n") + "\n" + data.systems.map((s) => seg.hypotheses[s][row]).join("\n") +
      (seg.sources ? "\n" + seg.sources[row] : "")).toLowerCase());
 
   function value(row, key) {
     if (key === "id") return seg.ids[row];
+    if (key === "recordId") return recordId(row);
     if (key === "ref") return seg.references[row][0];
     if (key === "diff") {
       const a = seg.scores[state.score][state.diffA][row], b = seg.scores[state.score][state.diffB][row];
@@ -224,21 +229,45 @@
       if (x === y) return seg.ids[a] - seg.ids[b];
       if (x === null) return 1;
       if (y === null) return -1;
+      if (typeof x === "string") return collator.compare(x, y) * dir;  // ids: "doc2" before "doc10"
       return (x < y ? -1 : 1) * dir;
     });
     return rows;
   }
 
+  const collator = new Intl.Collator(undefined, { numeric: true });
+  const systemNumber = (system) => data.systems.indexOf(system) + 1;
+  /* Columns [key, label]. Fixed shares of the width (segment number 5%, id 10%, reference text 35–40%, the score
+     columns share the rest) keep the table within the page however long the system names are (they wrap). */
+  const FIXED_SHARES = { id: 5, recordId: 10 };
+  function columns() {
+    const list = [["id", "#"]];
+    if (seg.recordIds) list.push(["recordId", "id"]);
+    list.push(["ref", "reference"], ...data.systems.map((s) => [s, systemNumber(s) + " " + s]), ["spread", "spread"]);
+    if (data.systems.length > 1) list.push(["diff", systemNumber(state.diffB) + " − " + systemNumber(state.diffA)]);
+    return list;
+  }
+
   function renderHead() {
     const tr = el("tr");
-    const columns = [["id", "#"], ["ref", "reference"], ...data.systems.map((s) => [s, s]), ["spread", "spread"]];
-    if (data.systems.length > 1) columns.push(["diff", state.diffB + " − " + state.diffA]);
-    for (const [key, label] of columns) {
+    const cols = columns();
+    const colgroup = el("colgroup");
+    const textShare = seg.recordIds ? 35 : 40;
+    const scoreColumns = cols.filter(([key]) => key !== "ref" && !(key in FIXED_SHARES)).length;
+    const fixed = cols.reduce((sum, [key]) => sum + (FIXED_SHARES[key] || 0), textShare);
+    for (const [key] of cols) {
+      const share = key === "ref" ? textShare : FIXED_SHARES[key] || (100 - fixed) / scoreColumns;
+      colgroup.appendChild(el("col", null, { style: "width: " + share.toFixed(3) + "%" }));
+    }
+    const table = $("segment-table");
+    if (table.querySelector("colgroup")) table.querySelector("colgroup").replaceWith(colgroup);
+    else table.insertBefore(colgroup, table.tHead);
+    for (const [key, label] of cols) {
       const th = el("th", null, { scope: "col", "data-key": key });
       if (state.sortKey === key) th.setAttribute("aria-sort", state.sortDir > 0 ? "ascending" : "descending");
       const button = el("button", label, { type: "button", class: "sort", title: "sort by " + label });
       button.addEventListener("click", () => {
-        state.sortDir = state.sortKey === key ? -state.sortDir : (key === "id" || key === "ref" ? 1 : -1);
+        state.sortDir = state.sortKey === key ? -state.sortDir : (["id", "recordId", "ref"].includes(key) ? 1 : -1);
         state.sortKey = key;
         render();
         document.querySelector('#segment-table th[data-key="' + CSS.escape(key) + '"] button').focus();
@@ -257,6 +286,7 @@
     for (const row of rows.slice(0, state.shown)) {
       const tr = el("tr", null, { tabindex: "0", "data-segment": seg.ids[row] });
       tr.appendChild(el("td", seg.ids[row]));
+      if (seg.recordIds) tr.appendChild(el("td", recordId(row), { class: "record-id" }));
       tr.appendChild(el("td", seg.references[row][0], { class: "text" }));
       for (const s of data.systems) tr.appendChild(el("td", fmt(seg.scores[state.score][s][row])));
       tr.appendChild(el("td", fmt(value(row, "spread"))));
@@ -277,7 +307,9 @@
     for (const name of data.scoreNames) option($("filter-score"), name, name);
     option($("filter-system"), "", "any system");
     for (const s of data.systems) {
-      for (const id of ["filter-system", "highlight-system", "diff-a", "diff-b"]) option($(id), s, s);
+      for (const id of ["filter-system", "highlight-system", "diff-a", "diff-b"]) {
+        option($(id), s, systemNumber(s) + " " + s);
+      }
     }
     $("diff-a").value = state.diffA;
     $("diff-b").value = state.diffB;
@@ -327,14 +359,52 @@
     if (button) openSegment(button.dataset.segment);
   });
 
+  /* -- charts ------------------------------------------------------------------------------------------------ */
+  const drawn = new Set();
+  let drawing = Promise.resolve();
+  /* Draws the charts now shown and not drawn yet, one after another, yielding between them so that the page stays
+     responsive; bucket charts of the other scores are drawn when the reader picks their score. */
+  function drawVisibleCharts() {
+    for (const chart of chartItems) {
+      if (drawn.has(chart.target) || $(chart.target).hidden) continue;
+      drawn.add(chart.target);
+      drawing = drawing.then(() => new Promise((resolve) => setTimeout(resolve, 0)))
+        .then(() => window.Bokeh.embed.embed_item(chart.item, chart.target))
+        .then(() => applyHiddenSystems());
+    }
+    return drawing;
+  }
+  /* The system lists above the charts: a click hides or shows that system's glyphs in every chart. */
+  const hiddenSystems = new Set();
+  function applyHiddenSystems() {
+    for (const doc of window.Bokeh.documents)
+      for (const model of doc.all_models)
+        if (model.name && data.systems.includes(model.name) && "visible" in model)
+          model.visible = !hiddenSystems.has(model.name);
+  }
+  document.addEventListener("click", (event) => {
+    const item = event.target.closest("button.legend-item");
+    if (!item) return;
+    const system = item.dataset.system;
+    if (hiddenSystems.has(system)) hiddenSystems.delete(system); else hiddenSystems.add(system);
+    document.querySelectorAll("button.legend-item").forEach((button) => {
+      if (button.dataset.system === system) button.setAttribute("aria-pressed", String(!hiddenSystems.has(system)));
+    });
+    applyHiddenSystems();
+  });
+  const bucketScore = $("bucket-score");
+  if (bucketScore) bucketScore.addEventListener("change", () => {
+    document.querySelectorAll("#buckets .chart[data-score]").forEach((chart) => {
+      chart.hidden = chart.dataset.score !== bucketScore.value;
+    });
+    drawVisibleCharts();
+  });
+
   setUpFilters();
   render();
   window.refscoreInteractiveMs = performance.now();  // since navigation start: the table and controls work
-  // Charts are drawn one after another, yielding between them, so the page stays responsive meanwhile.
-  chartItems.reduce((previous, chart) => previous.then(() => new Promise((resolve) => setTimeout(resolve, 0)))
-    .then(() => window.Bokeh.embed.embed_item(chart.item, chart.target)), Promise.resolve())
-    .then(() => {
-      window.refscoreReadyMs = performance.now();
-      document.body.dataset.ready = "true";
-    });
+  drawVisibleCharts().then(() => {
+    window.refscoreReadyMs = performance.now();
+    document.body.dataset.ready = "true";
+  });
 })();
