@@ -88,10 +88,10 @@ def test_csv_fields_may_span_lines_and_keep_their_line_breaks(tmp_path, capsys):
 
 def test_csv_and_tsv_structure_errors_name_the_line(tmp_path, capsys):
     cases = {
-        "short.csv": ('prediction,reference\n"a\nb",c\n\ndog barked\n', "line 5: 1 field(s) but the header has 2"),
+        "short.csv": ('prediction,reference\n"a\nb",c\n\ndog barked\n', "line 5: 1 field but the header has 2 columns"),
         "unclosed.csv": ('prediction,reference\nx,y\n"unterminated,x\n', "line 3: malformed CSV"),
         "stray_quote.csv": ('prediction,reference\n"Hello," he said,x\n', "line 2: malformed CSV"),
-        "tab.tsv": ("prediction\treference\na\tb\tc\n", "line 2: 3 field(s) but the header has 2"),
+        "tab.tsv": ("prediction\treference\na\tb\tc\n", "line 2: 3 fields but the header has 2 columns"),
         "header_only.csv": ("prediction,reference\n", "no records"),
         "empty.jsonl": ("\n", "no records"),
         "no_system.csv": ("system,prediction,reference\nA,a,b\n,c,d\n", "line 3: 'system' must be a non-empty"),

@@ -104,7 +104,7 @@ def test_cli_streams_and_skips_with_the_in_memory_output(tmp_path, capsys):
     bad.write_text(path.read_text(encoding="utf-8") + "[1, 2]\n", encoding="utf-8")
     assert main(["score", "-m", "bleu", "-i", str(bad), "--skip-bad-records"]) == 0
     captured = capsys.readouterr()
-    assert "skipped 1 malformed record(s)" in captured.err and f"{bad}: line 998: a JSON list" in captured.err
+    assert "skipped 1 malformed record:" in captured.err and f"{bad}: line 998: a JSON list" in captured.err
 
 
 def test_rouge_document_count_of_a_streamed_run_is_the_segment_count(tmp_path):

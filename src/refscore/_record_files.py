@@ -123,7 +123,7 @@ def expand_paths(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
                 raise RecordFormatError(f"no file matches {pattern!r}")
             files += matches
         elif not os.path.isfile(pattern):
-            raise RecordFormatError(f"cannot read {pattern}: no such file")
+            raise RecordFormatError(f"cannot read {pattern}: No such file or directory")
         else:
             files.append(pattern)
     if not files:

@@ -21,6 +21,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from refscore._wording import counted
 from refscore.errors import InputError
 
 
@@ -150,8 +151,8 @@ class RecordLayout:
             str, list[str], str | None]:
         """The record of one CSV/TSV row (empty reference fields are dropped; none left is one empty reference)."""
         if len(row) != header_size:
-            raise BadRecord(f"{len(row)} field(s) but the header has {header_size}; every row needs one field per "
-                            f"column (an empty reference is an empty field)")
+            raise BadRecord(f"{counted(len(row), 'field')} but the header has {counted(header_size, 'column')}; every "
+                            f"row needs one field per column (an empty reference is an empty field)")
         hypothesis, references, system = columns
         return self.record(row[hypothesis], [row[i] for i in references if row[i]] or [""],
                            row[system] if system is not None else None, system is not None)

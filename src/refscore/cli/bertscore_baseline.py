@@ -8,6 +8,7 @@ from typing import Any
 
 from refscore.cli.arguments import add_progress_argument
 from refscore.cli.exit_codes import ExitCode
+from refscore._wording import counted
 from refscore.cli.io import read_lines
 
 
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from refscore._bertscore.scorer import BERTScorer
 
     check_output_paths({"-o": args.output})  # before the model loads (exit 9)
-    sentences = read_lines(args.corpus)
+    sentences = read_lines(args.corpus, "--corpus")
     scorer = BERTScorer(args.model, all_layers=True, device=args.device, progress=args.progress)
     with torch_threads(args.num_threads):
         table = compute_baseline(scorer, sentences, pairs=args.pairs, seed=args.seed)
@@ -43,5 +44,5 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(format_baseline(table))
     else:
         write_baseline(args.output, table)
-        print(f"wrote {len(table)} layer rows to {args.output}", file=sys.stderr)
+        print(f"wrote {counted(len(table), 'layer row')} to {args.output}", file=sys.stderr)
     return ExitCode.OK

@@ -1,8 +1,9 @@
 """``refscore check CASES``: score test cases against thresholds, print a report, exit 0 / 1 for CI.
 
 Exit codes: 0 every case and gate passed; 1 (``ExitCode.CHECKS_FAILED``) a case or a gate failed; 2 usage (no
-checks); 3 unknown metric; 4 unreadable file; 9 an output file that cannot be written; 7 bad input (a missing field, a threshold out of range, duplicate
-case ids, a bad configuration); 8 a missing optional dependency; 130 interrupted (no partial output file).
+checks); 3 unknown metric; 4 unreadable file; 7 bad input (a missing field, a threshold out of range, duplicate
+case ids, a bad configuration); 8 a missing optional dependency; 9 an output file that cannot be written
+(checked before any work); 130 interrupted (no partial output file).
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from refscore.cli.arguments import positive_int
 from refscore.cli.exit_codes import ExitCode
-from refscore.cli.io import CliError
+from refscore.cli.io import CliError, os_error_text
 from refscore.errors import InputError, MissingExtraError
 
 #: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
@@ -158,6 +159,6 @@ def cmd_check(args: argparse.Namespace) -> int:
     except MissingExtraError:
         raise
     except OSError as exc:
-        raise CliError(str(exc), ExitCode.UNREADABLE_FILE) from None
+        raise CliError(os_error_text(exc), ExitCode.UNREADABLE_FILE) from None  # no "[Errno 2]" prefix
     except (InputError, ValueError, TypeError) as exc:
         raise CliError(str(exc), ExitCode.BAD_INPUT) from None

@@ -16,6 +16,7 @@ import argparse
 import json
 from typing import Any
 
+from refscore._wording import counted
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode
@@ -67,7 +68,8 @@ def paired_text(result: PairedTestResult, digits: int = 2, scores: list[str] | N
     rows = [[_system_label(result, i)] + [_cell(result.results[name][i], digits, False) for name in names]
             for i in range(len(result.systems))]
     test = TESTS[result.test]
-    lines = [f"{test[0].upper()}{test[1:]} test with {result.n} {'resamples' if result.test == 'bs' else 'trials'}, "
+    count = counted(result.n, 'resample' if result.test == 'bs' else 'trial')
+    lines = [f"{test[0].upper()}{test[1:]} test with {count}, "
              f"seed {result.seed if result.seed is not None else 'none'}; each system is compared to the baseline",
              "", format_table(["System", *_headers(result, names)], rows), "",
              f"p-values: probability of the absolute score difference or a larger one arising by chance; "
@@ -138,8 +140,8 @@ def shared_references(systems: dict[str, tuple[list[str], list[list[str]]]]) -> 
     for name in names[1:]:
         other = systems[name][1]
         if len(other) != len(references):
-            raise CliError(f"{name} has {len(other)} records but {names[0]} has {len(references)}; paired tests "
-                           f"need the same segments for every system", ExitCode.LINE_COUNT_MISMATCH)
+            raise CliError(f"{name} has {counted(len(other), 'record')} but {names[0]} has {len(references)}; "
+                           f"paired tests need the same segments for every system", ExitCode.LINE_COUNT_MISMATCH)
         for index, (mine, theirs) in enumerate(zip(references, other)):
             if mine != theirs:
                 raise CliError(f"the references of segment {index} differ between {names[0]} and {name}; paired "

@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from refscore._record_files import record_bytes
-from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
-                             read_text_inputs)
+from refscore._wording import counted
+from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_readable, check_stdin_once,
+                             is_record_file, read_text_inputs)
 from refscore.cli.metric_setup import result_row, totals_row
 from refscore.cli.output import segment_header, segment_lines, signatures
 from refscore.cli.exit_codes import ExitCode
@@ -46,7 +47,8 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
 def _record_paths(args: argparse.Namespace) -> list[str]:
     paths = []
     for pattern in args.input or []:
-        paths += sorted(glob.glob(pattern)) if glob.has_magic(pattern) and is_record_file(pattern) else [pattern]
+        matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) and is_record_file(pattern) else []
+        paths += matches or [pattern]  # a pattern that matches nothing stays, to be reported as unreadable
     return paths
 
 
@@ -62,7 +64,7 @@ def takes_over(args: argparse.Namespace) -> bool:
 def _report_bad(bad: list[str]) -> None:
     if not bad:
         return
-    print(f"refscore: skipped {len(bad)} malformed record(s):", file=sys.stderr)
+    print(f"refscore: skipped {counted(len(bad), 'malformed record')}:", file=sys.stderr)
     for message in bad[:LISTED_BAD_RECORDS]:
         print(f"  {message}", file=sys.stderr)
     if len(bad) > LISTED_BAD_RECORDS:
@@ -88,6 +90,8 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
     if args.skip_bad_records and not record_inputs:
         raise CliError("--skip-bad-records applies to record files (JSONL/CSV/TSV/Parquet) given with -i",
                        ExitCode.USAGE)
+    for path in paths if record_inputs else []:
+        check_readable(path, "-i")
     try:
         if args.engine == "ray":
             return _score_on_ray(metrics, args, paths if record_inputs else None, emit)

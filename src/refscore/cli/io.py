@@ -13,6 +13,7 @@ from pathlib import Path
 from refscore._inputs import from_streams, per_segment
 from refscore._record_files import SystemNames, is_record_file, read_file
 from refscore._records import MalformedRecordError, RecordLayout
+from refscore._wording import counted
 from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
 
@@ -53,14 +54,48 @@ def decode_lines(data: bytes, source: str) -> list[str]:
     return [line.rstrip() for line in lines]
 
 
-def read_bytes(path: str) -> bytes:
-    """The bytes of a file, or of standard input for ``-``."""
+def unreadable(path: str, exc: OSError, argument: str | None = None) -> CliError:
+    """The error for an input file that cannot be read, naming the file and the argument that gave it, with the
+    system's reason and without Python's ``[Errno N]`` prefix (exit status 4).
+
+    >>> print(unreadable("hyp.txt", FileNotFoundError(2, "No such file or directory"), "-i"))
+    cannot read hyp.txt (-i): No such file or directory
+    """
+    given = f" ({argument})" if argument else ""
+    return CliError(f"cannot read {path}{given}: {exc.strerror or exc}", ExitCode.UNREADABLE_FILE)
+
+
+def os_error_text(exc: OSError) -> str:
+    """An ``OSError`` as one line without Python's ``[Errno N]`` prefix (``str(exc)`` has it).
+
+    >>> os_error_text(OSError(2, "cannot read the cases file c.jsonl: No such file or directory"))
+    'cannot read the cases file c.jsonl: No such file or directory'
+    >>> os_error_text(FileNotFoundError(2, "No such file or directory", "c.jsonl"))
+    'cannot read c.jsonl: No such file or directory'
+    """
+    if exc.strerror is None:
+        return str(exc)
+    return exc.strerror if exc.filename is None else f"cannot read {exc.filename}: {exc.strerror}"
+
+
+def check_readable(path: str, argument: str | None = None) -> None:
+    """An input file must exist and be readable: checked before a run that reads it later (streamed inputs)."""
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise unreadable(path, exc, argument) from None
+
+
+def read_bytes(path: str, argument: str | None = None) -> bytes:
+    """The bytes of a file, or of standard input for ``-``; ``argument`` (``-i``, ``-r``) names the flag that gave
+    the file in an error."""
     if path == STDIN:
         return read_standard_input()
     try:
         return Path(path).read_bytes()
     except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}", ExitCode.UNREADABLE_FILE) from None
+        raise unreadable(path, exc, argument) from None
 
 
 def read_standard_input() -> bytes:
@@ -76,9 +111,9 @@ def read_standard_input() -> bytes:
         raise CliError(f"cannot read standard input ({exc}); {fix}", ExitCode.UNREADABLE_FILE) from None
 
 
-def read_lines(path: str) -> list[str]:
-    """Segments of a UTF-8 text file, or of standard input for ``-``."""
-    return decode_lines(read_bytes(path), source_name(path))
+def read_lines(path: str, argument: str | None = None) -> list[str]:
+    """Segments of a UTF-8 text file, or of standard input for ``-`` (``argument``: see :func:`read_bytes`)."""
+    return decode_lines(read_bytes(path, argument), source_name(path))
 
 
 def check_stdin_once(paths: list[str]) -> None:
@@ -92,7 +127,8 @@ def check_distinct_systems(paths: list[str]) -> None:
     """A system file named twice would be two systems of the same name (sacreBLEU refuses it too)."""
     repeated = sorted({path for path in paths if paths.count(path) > 1})
     if repeated:
-        raise CliError(f"system file(s) given more than once: {', '.join(repeated)}; give each system once",
+        raise CliError(f"{'system files' if len(repeated) > 1 else 'system file'} given more than once: "
+                       f"{', '.join(repeated)}; give each system once",
                        ExitCode.USAGE)
 
 
@@ -100,7 +136,7 @@ def check_same_length(named_lists: list[tuple[str, list[str]]]) -> None:
     """All inputs must have one line per segment, and at least one segment."""
     lengths = [(source_name(name), len(lines)) for name, lines in named_lists]
     if len({n for _, n in lengths}) > 1:
-        detail = ", ".join(f"{name}: {n} lines" for name, n in lengths)
+        detail = ", ".join(f"{name}: {counted(n, 'line')}" for name, n in lengths)
         raise CliError(f"inputs have different numbers of lines ({detail}); every file needs one line per segment",
                        ExitCode.LINE_COUNT_MISMATCH)
     if lengths and lengths[0][1] == 0:
@@ -121,6 +157,7 @@ def read_record_systems(path: str, skippable: bool = True) -> dict[str, tuple[li
     """
     systems: dict[str, tuple[list[str], list[list[str]]]] = {}
     names = SystemNames(path)
+    check_readable(path, "-i")
     try:
         for chunk in read_file(path, RecordLayout()):
             for name, indices in names.group(chunk).items():
@@ -132,15 +169,15 @@ def read_record_systems(path: str, skippable: bool = True) -> dict[str, tuple[li
     except InputError as error:
         raise CliError(str(error), ExitCode.BAD_INPUT) from None
     except OSError as exc:
-        raise CliError(f"cannot read {path}: {exc.strerror or exc}", ExitCode.UNREADABLE_FILE) from None
+        raise unreadable(path, exc, "-i") from None
     return systems
 
 
 def read_text_inputs(reference_paths: list[str], system_paths: list[str]) -> tuple[dict[str, list[str]],
                                                                                    list[list[str]]]:
     """Plain-text systems (by name) and their per-segment references, every file with one line per segment."""
-    reference_files = [(path, read_lines(path)) for path in reference_paths]
-    system_files = [(path, read_lines(path)) for path in system_paths]
+    reference_files = [(path, read_lines(path, "-r")) for path in reference_paths]
+    system_files = [(path, read_lines(path, "-i")) for path in system_paths]
     check_same_length(reference_files + system_files)
     return ({source_name(path): lines for path, lines in system_files},
             from_streams([lines for _, lines in reference_files]))

@@ -125,8 +125,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.source is not None:
         sources = read_lines(args.source, "--source")
         if len(sources) != len(references):
-            raise CliError(f"{args.source} has {counted(len(sources), 'line')} but there are {counted(len(references), 'segment')}; the "
-                           f"source file needs one line per segment", ExitCode.LINE_COUNT_MISMATCH)
+            raise CliError(f"{args.source} has {counted(len(sources), 'line')} but there are "
+                           f"{counted(len(references), 'segment')}; the source file needs one line per segment", ExitCode.LINE_COUNT_MISMATCH)
     baseline = names.get(args.baseline, args.baseline)  # a system's display name, or its file name
     if baseline is not None and baseline not in systems:
         raise CliError(f"--baseline {args.baseline!r} is not one of the systems: {', '.join(systems)}",
@@ -145,7 +145,8 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
            test_run=args.test_run, output=args.output, latex=args.latex,
            title=args.title, max_segments=args.max_segments,
            n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
-    what = [f"{counted(len(systems), 'system')}, {counted(len(references), 'segment')}, {', '.join(m.name for m in metrics)}"
+    what = [f"{counted(len(systems), 'system')}, {counted(len(references), 'segment')}, "
+            f"{', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
     print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")
     return ExitCode.OK
