@@ -65,6 +65,8 @@ def test_check_says_its_scale_in_the_header(cases, tmp_path):
     header = result.stdout.splitlines()[0]
     assert header.startswith("refscore check: 2 cases x 1 check; scores on the 0–1 scale"), header
     assert "refscore score, compare and report print 0–100" in header
+    result = refscore("check", cases, "--check", "chrf=0.1", "--format", "json", cwd=tmp_path)
+    assert json.loads(result.stdout)["scale"] == "0-1"
 
 
 def test_min_mean_and_bands_follow_the_same_rule():
