@@ -140,9 +140,11 @@ def test_report_shows_the_section_and_writes_latex(tmp_path):
 
 
 def test_report_latex_escapes_names():
-    data = gather({"sys_1 & 50%": ["a b c"], "b": ["a b"]}, [["a b c"]], [BLEU()], n=10)
+    data = gather({"sys_1 & 50%": ["a b c d e"], "b": ["a b c d"]}, [["a b c d e"]], [BLEU()], n=10)
     text = report_latex(data, analyse(data))
     assert "sys\\_1 \\& 50\\%" in text and "sys_1 &" not in text
+    lower, upper = data.intervals["b"]["bleu"]   # the corpus table: the page's 0-100 numbers with the interval
+    assert f"b & {100 * data.corpus['b']['bleu']:.2f} [{100 * lower:.2f}, {100 * upper:.2f}] \\\\" in text
 
 
 def test_command_line_latex(tmp_path):
