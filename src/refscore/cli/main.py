@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from refscore._atomic import UnwritableOutputError
@@ -19,7 +20,7 @@ from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metr
                                        flag_hint, metrics_from_args, result_row, selected_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
-from refscore.errors import InputError, MissingExtraError
+from refscore.errors import InputError, MissingExtraError, RefscoreWarning, TokenizedInputWarning
 from refscore.protocol import Metric
 
 
@@ -141,6 +142,24 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def warning_printer() -> Callable[..., None]:
+    """A ``warnings.showwarning`` for one command: refscore's own warnings as one ``refscore: warning: ...`` line
+    on stderr each (no source line), a :class:`TokenizedInputWarning` once per command (BLEU, chrF and TER give
+    the same advice), other warnings as Python shows them."""
+    default, shown = warnings.showwarning, set()
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+             line: str | None = None) -> None:
+        if not issubclass(category, RefscoreWarning):
+            default(message, category, filename, lineno, file, line)
+            return
+        key = category if issubclass(category, TokenizedInputWarning) else (category, str(message))
+        if key not in shown:
+            shown.add(key)
+            print(f"refscore: warning: {message}", file=sys.stderr)
+    return show
+
+
 @guarded  # Ctrl-C, broken pipes, closed stdout: refscore.cli.process
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
@@ -152,7 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.input and any(is_record_file(path) for path in args.input)):
             raise CliError("score needs at least one reference file: -r REF.txt (or REF.txt before -i, as in "
                            "sacreBLEU)", ExitCode.USAGE)
-        return int(args.handler(args))
+        with warnings.catch_warnings():
+            warnings.showwarning = warning_printer()
+            return int(args.handler(args))
     except CliError as exc:
         print(f"refscore: error: {exc}", file=sys.stderr)
         return exc.exit_code
