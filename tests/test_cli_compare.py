@@ -98,7 +98,7 @@ def test_compare_bad_input(files, capsys, tmp_path):
     short = tmp_path / "short.txt"
     short.write_text("a b\n", encoding="utf-8")
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], str(short))
-    assert code == ExitCode.LINE_COUNT_MISMATCH and "short.txt: 1 lines" in err
+    assert code == ExitCode.LINE_COUNT_MISMATCH and "short.txt: 1 line)" in err
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-r", ref, "-i", paths[0], paths[0])
     assert code == ExitCode.USAGE and "more than once" in err
     code, _, err = run(capsys, "compare", "-m", "tokacc", "-i", *paths)
