@@ -131,8 +131,13 @@ def test_report_shows_the_section_and_writes_latex(tmp_path):
     page = refscore.report(example.systems, example.references, ["chrf"], n=20, latex=latex)
     assert '<section id="mt-analyses"' in page and 'href="#mt-analyses"' in page
     analyses = analyse(gather(example.systems, example.references, [CHRF()], n=20))   # BLEU's words all the same
-    for name, ratio in analyses.lengths.items():
-        assert f"<td>{ratio.ratio:.4f}</td>" in page
+    section = page[page.index('<section id="mt-analyses"'):page.index('<section id="differences"')]
+    for number, (name, ratio) in enumerate(analyses.lengths.items(), 1):   # systems numbered as on the whole page
+        assert f'<th scope="row">{number}&nbsp;{name}</th><td>{ratio.hypothesis_words}</td>' in section
+        assert f"<td>{ratio.ratio:.4f}</td><td>{ratio.brevity_penalty:.4f}</td>" in section
+        assert section.count(f'<th scope="col"><abbr title="{name}">{number}</abbr></th>') == 2
+    fmeasure = "".join(f"<td>{analyses.words.fmeasure[name][5]:.4f}</td>" for name in analyses.lengths)
+    assert f'<th scope="row">[5,10)</th><td>{analyses.words.reference_words[5]}</td>{fmeasure}</tr>' in section
     text = latex.read_text(encoding="utf-8")
     assert text.count("\\begin{tabular}") == 4 and "\\toprule" in text and "PROMT-Rule-based" in text
     assert f"[5,10) & {analyses.words.reference_words[5]} & " in text   # a bucket and its reference words

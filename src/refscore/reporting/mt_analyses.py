@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
+from typing import NamedTuple
 
 import numpy as np
 
@@ -266,8 +267,18 @@ def analyse(data: ReportData) -> MTAnalyses:
 
 
 # -- HTML and LaTeX ----------------------------------------------------------------------------------------------
-def _tables(analyses: MTAnalyses) -> list[tuple[str, list[str], list[list[str]]]]:
-    """The section's tables as (caption, headers, rows of plain text), shared by the HTML and the LaTeX."""
+class _Table(NamedTuple):
+    """A table of the section as plain text, for the HTML and the LaTeX: a row per system (``systems_in_rows``, the
+    first cell the system) or a column per system (the last columns)."""
+
+    caption: str
+    headers: list[str]
+    rows: list[list[str]]
+    systems_in_rows: bool
+
+
+def _tables(analyses: MTAnalyses) -> list[_Table]:
+    """The section's three tables."""
     systems = list(analyses.lengths)
     lengths = [[s, str(r.hypothesis_words), str(r.reference_words), f"{r.ratio:.4f}", f"{r.brevity_penalty:.4f}"]
                for s, r in analyses.lengths.items()]
@@ -277,24 +288,37 @@ def _tables(analyses: MTAnalyses) -> list[tuple[str, list[str], list[list[str]]]
     differences = analyses.length_differences
     counts = [[label, *(str(differences.counts[s][i]) for s in systems)] for i, label in enumerate(differences.labels)]
     return [
-        ("Length: output and reference words (BLEU's), length ratio (output / reference) and BLEU's brevity penalty",
-         ["system", "output words", "reference words", "length ratio", "brevity penalty"], lengths),
-        ("Word F-measure (0-1) by the word's frequency in the references; reference words per bucket",
-         ["frequency", "reference words", *systems], fmeasure),
-        ("Segments by length difference: output words minus reference words", ["difference", *systems], counts),
+        _Table("Length: output and reference words (BLEU's), length ratio (output / reference) and BLEU's brevity "
+               "penalty", ["system", "output words", "reference words", "length ratio", "brevity penalty"], lengths,
+               True),
+        _Table("Word F-measure (0-1) by the word's frequency in the references; reference words per bucket",
+               ["frequency", "reference words", *systems], fmeasure, False),
+        _Table("Segments by length difference: output words minus reference words", ["difference", *systems], counts,
+               False),
     ]
 
 
 def section_html(analyses: MTAnalyses) -> str:
-    """The report's compare-mt section: the three tables, escaped."""
+    """The report's compare-mt section: the three tables, escaped. Systems are numbered as in the rest of the page
+    (1 = the first system): a number and the name in row headers, the number (the name on hover) in column
+    headers, so that tables with many long names fit the page."""
+    number = {system: i for i, system in enumerate(analyses.lengths, 1)}
+
+    def column_header(index: int, text: str, table: _Table) -> str:
+        if table.systems_in_rows or index < len(table.headers) - len(number):
+            return f'<th scope="col">{escape(text)}</th>'
+        return f'<th scope="col"><abbr title="{escape(text)}">{number[text]}</abbr></th>'
+
+    def row_header(text: str, table: _Table) -> str:
+        return f'<th scope="row">{f"{number[text]}&nbsp;" if table.systems_in_rows else ""}{escape(text)}</th>'
+
     parts = []
-    for caption, headers, rows in _tables(analyses):
-        head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
-        body = "".join("<tr>" + f'<th scope="row">{escape(row[0])}</th>' + "".join(f"<td>{escape(c)}</td>"
-                                                                                 for c in row[1:]) + "</tr>"
-                       for row in rows)
-        parts.append(f'<table class="mt-analysis"><caption>{escape(caption)}</caption><thead><tr>{head}</tr></thead>'
-                     f'<tbody>{body}</tbody></table>')
+    for table in _tables(analyses):
+        head = "".join(column_header(i, h, table) for i, h in enumerate(table.headers))
+        body = "".join("<tr>" + row_header(row[0], table) + "".join(f"<td>{escape(c)}</td>" for c in row[1:]) +
+                       "</tr>" for row in table.rows)
+        parts.append(f'<table class="mt-analysis"><caption>{escape(table.caption)}</caption><thead><tr>{head}</tr>'
+                     f'</thead><tbody>{body}</tbody></table>')
     words = f"<code>{escape(str(analyses.bleu.signature()))}</code>"
     return (f'<p>compare-mt 0.2.10\'s definitions and buckets. Words are BLEU\'s tokens ({words}); with several '
             f'references, the word and length-difference tables use the first of each segment.</p>'
@@ -312,8 +336,8 @@ def report_latex(data: ReportData, analyses: MTAnalyses, digits: int = 2) -> str
     tables = [latex_table(["system", *map(latex_escape, names)], rows,
                           caption=f"Corpus scores (x100) with 95% bootstrap intervals ({data.n} resamples)",
                           comments=[f"{n}: {data.bootstrap_signatures.get(n, data.signatures[n])}" for n in names])]
-    for caption, headers, table_rows in _tables(analyses):
-        tables.append(latex_table([latex_escape(h) for h in headers],
-                                  [[latex_escape(cell) for cell in row] for row in table_rows], caption=caption,
+    for table in _tables(analyses):
+        tables.append(latex_table([latex_escape(h) for h in table.headers],
+                                  [[latex_escape(cell) for cell in row] for row in table.rows], caption=table.caption,
                                   comments=[f"words: {analyses.bleu.signature()}"]))
     return "\n\n".join(tables) + "\n"
