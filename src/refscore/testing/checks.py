@@ -143,6 +143,8 @@ class Check:
         try:    # build it now: an unknown or missing option is an error at definition, not at the first case
             self.metric
         except (InputError, InputTypeError) as exc:
+            if type(exc) not in (InputError, InputTypeError):    # a subclass with arguments of its own: as it is
+                raise
             raise type(exc)(f"check {self.name!r}: {exc} (a check's metric options: Check({canonical!r}, "
                             f"OPTION=VALUE), --check-option {self.name}.OPTION=VALUE of refscore check, or options = "
                             f"{{...}} in [tool.refscore.checks.{self.name}])") from None
