@@ -265,7 +265,8 @@
     for (const [key, label] of cols) {
       const th = el("th", null, { scope: "col", "data-key": key });
       if (state.sortKey === key) th.setAttribute("aria-sort", state.sortDir > 0 ? "ascending" : "descending");
-      const button = el("button", label, { type: "button", class: "sort", title: "sort by " + label });
+      const button = el("button", null, { type: "button", class: "sort", title: "sort by " + label });
+      button.appendChild(el("span", label, { class: "label" }));  // at most three lines; the title has it all
       button.addEventListener("click", () => {
         state.sortDir = state.sortKey === key ? -state.sortDir : (["id", "recordId", "ref"].includes(key) ? 1 : -1);
         state.sortKey = key;
