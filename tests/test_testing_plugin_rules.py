@@ -60,6 +60,8 @@ def test_one_configuration_one_verdict(pytester, min_pass_rate, session_ok, outc
         result.stdout.fnmatch_lines(["XFAIL*q3*under its threshold, tolerated*"])
     cli = refscore_check_process(pytester.path)
     assert (cli.returncode == 0) is session_ok, cli.stdout + cli.stderr
+    weak = next(line for line in cli.stdout.splitlines() if line.startswith("q3 "))
+    assert weak.split()[-1] == ("tolerated" if "xfailed" in outcomes else "FAILED")
 
 
 # -- item 6: bad checks= -------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
 import pytest
@@ -261,3 +262,24 @@ def test_bench_testing_takes_deepeval_from_a_flag_or_the_environment(tmp_path, h
     assert result.returncode == 2, result.stdout
     assert f"--deepeval-python {missing}: no such interpreter; build the environment with python -m venv DIR && " \
            f"DIR/bin/pip install deepeval==4.3.1 rouge-score sacrebleu nltk" in result.stderr
+
+
+# -- item 5: gates decide, in the command line's table and JUnit XML -----------------------------------------------
+def test_a_tolerated_case_is_reported_not_failed(cases, tmp_path):
+    result = refscore("check", cases, "--check", "chrf=0.5", "--min-pass-rate", "0.5", "--junit-xml", "r.xml",
+                      cwd=tmp_path)
+    assert result.returncode == ExitCode.OK, result.stdout     # 1 of 2 passes: the pass-rate gate (50%) passes
+    lines = result.stdout.splitlines()
+    assert lines[2].split()[0::5] == ["far", "tolerated"] and lines[4].split()[0::5] == ["close", "passed"]
+    assert lines[3].strip().startswith("reference words not in the output")     # the explanation follows
+    root = ElementTree.parse(tmp_path / "r.xml").getroot()
+    assert root.get("failures") == "0" and not root.findall(".//failure")
+    skipped = root.find(".//testcase[@name='far']/skipped")
+    assert skipped.get("message").endswith("; tolerated (min_pass_rate below 1: the gates decide)")
+    strict = refscore("check", cases, "--check", "chrf=0.5", "--min-pass-rate", "0.6", "--junit-xml", "r.xml",
+                      cwd=tmp_path)
+    assert strict.returncode == ExitCode.CHECKS_FAILED     # 50% < 60%: the gate fails the run
+    root = ElementTree.parse(tmp_path / "r.xml").getroot()
+    assert root.get("failures") == "1" and root.find(".//testcase[@name='chrf pass_rate']/failure") is not None
+    default = refscore("check", cases, "--check", "chrf=0.5", cwd=tmp_path)
+    assert default.returncode == ExitCode.CHECKS_FAILED and " FAILED" in default.stdout.splitlines()[2]

@@ -12,7 +12,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
-from refscore.testing.run import CaseResult, TestRun
+from refscore.testing.run import TestRun
 
 # XML 1.0 forbids most control characters even when escaped; case texts may contain them.
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
@@ -49,7 +49,7 @@ def text_report(run: TestRun) -> str:
     rows, notes = [], {}
     for result in ordered:
         rows.append([result.case_id, result.check, f"{result.score:.3f}", result.threshold, result.band or "",
-                     "passed" if result.passed else "FAILED"])
+                     result.status])
         if not result.passed:
             notes[len(rows) - 1] = result.reason or result.explanation or ""
     lines = [f"refscore check: {counted(len(run.cases), 'case')} x {counted(len(run.outcomes), 'check')}; "
@@ -80,29 +80,37 @@ def _clean(text: Any) -> str:
     return _XML_INVALID.sub("\ufffd", str(text))
 
 
-def _testcase(parent: ElementTree.Element, classname: str, name: str, failure: str | None, detail: str) -> None:
+def _testcase(parent: ElementTree.Element, classname: str, name: str, failure: str | None, detail: str,
+              outcome: str = "failure") -> None:
+    """A ``<testcase>``; with a ``failure`` message, a ``<failure>`` (or ``<skipped>``: a tolerated case, as
+    pytest writes an xfail) holding ``detail``."""
     element = ElementTree.SubElement(parent, "testcase", classname=_clean(classname), name=_clean(name), time="0")
     if failure is not None:
-        ElementTree.SubElement(element, "failure", message=_clean(failure), type="refscore.check").text = \
+        ElementTree.SubElement(element, outcome, message=_clean(failure), type="refscore.check").text = \
             _clean(detail)
     else:
         ElementTree.SubElement(element, "system-out").text = _clean(detail)
 
 
 def junit_xml(run: TestRun) -> str:
-    """JUnit XML: one ``<testcase>`` per case and check (classname ``refscore.CHECK``), one per gate."""
-    failures = sum(int((~o.passed).sum()) for o in run.outcomes.values()) + sum(not g.passed for g in run.gates)
+    """JUnit XML: one ``<testcase>`` per case and check (classname ``refscore.CHECK``), one per gate. A case under
+    its threshold is a ``<failure>``, or ``<skipped>`` when tolerated (``min_pass_rate`` below 1: the gates decide,
+    and a failed gate is a failure)."""
+    results = {name: [run.result(index, name) for index in range(len(run.cases))] for name in run.outcomes}
+    failures = (sum(r.status == "FAILED" for rows in results.values() for r in rows)
+                + sum(not g.passed for g in run.gates))
     total = len(run.cases) * len(run.outcomes) + len(run.gates)
     root = ElementTree.Element("testsuites", name="refscore", tests=str(total), failures=str(failures))
-    for name, outcome in run.outcomes.items():
-        check_results: list[CaseResult] = [run.result(index, name) for index in range(len(run.cases))]
+    for name, check_results in results.items():
         suite = ElementTree.SubElement(root, "testsuite", name=f"refscore.{name}", tests=str(len(check_results)),
-                                       failures=str(sum(not r.passed for r in check_results)), errors="0",
-                                       skipped="0", time="0")
+                                       failures=str(sum(r.status == "FAILED" for r in check_results)), errors="0",
+                                       skipped=str(sum(r.tolerated for r in check_results)), time="0")
         for result in check_results:
             _testcase(suite, f"refscore.{name}", result.case_id,
                       None if result.passed else f"{name} {result.score:.3f} (threshold {result.threshold})"
-                      + (f": {result.reason}" if result.reason else ""), result.describe())
+                      + (f": {result.reason}" if result.reason else "")
+                      + ("; tolerated (min_pass_rate below 1: the gates decide)" if result.tolerated else ""),
+                      result.describe(), "skipped" if result.tolerated else "failure")
     gates = ElementTree.SubElement(root, "testsuite", name="refscore.gates", tests=str(len(run.gates)),
                                    failures=str(sum(not g.passed for g in run.gates)), errors="0", skipped="0",
                                    time="0")
