@@ -1,7 +1,8 @@
 """``refscore check CASES``: score test cases against thresholds, print a report, exit 0 / 1 for CI.
 
-Exit codes: 0 every case and gate passed; 1 (``ExitCode.CHECKS_FAILED``) a case or a gate failed; 2 usage (no
-checks); 3 unknown metric; 4 unreadable file; 7 bad input (a missing field, a threshold out of range, duplicate
+Thresholds and printed scores are on the 0–1 scale of the Python API (test cases; ``score``, ``compare`` and
+``report`` print 0–100). Exit codes: 0 every gate passed; 1 (``ExitCode.CHECKS_FAILED``) a gate failed (by default
+any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold); 3 unknown metric; 4 unreadable file; 7 bad input (a missing field, a threshold out of range, duplicate
 case ids, a bad configuration); 8 a missing optional dependency; 9 an output file that cannot be written
 (checked before any work); 130 interrupted (no partial output file).
 """
@@ -60,8 +61,9 @@ def register(commands: Any) -> None:
                     "2, 3, 4, 7, 8 for bad input, see docs/testing.md).")
     parser.add_argument("cases", nargs="?", help="cases file (default: [tool.refscore] cases)")
     parser.add_argument("-c", "--check", action="append", type=_check_flag, default=[], metavar="NAME[=THRESHOLD]",
-                        help="a check, e.g. bleu=0.3, rougeL, ter=0.4 (repeat; replaces the configured checks, "
-                             "keeping a configured check's options and bands)")
+                        help="a check with its threshold on the 0-1 scale, e.g. bleu=0.3, rougeL, ter=0.4 (default "
+                             "0.5; repeat; replaces the configured checks, keeping a configured check's options and "
+                             "bands)")
     parser.add_argument("--check-option", action="append", type=_check_option_flag, default=[],
                         metavar="CHECK.OPTION=VALUE", help="a metric option of one check, e.g. bertscore.lang=en, "
                         "bertscore.model_type=roberta-large, chrf.word_order=2 (repeat; VALUE is JSON or text)")
