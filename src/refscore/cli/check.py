@@ -57,8 +57,9 @@ def register(commands: Any) -> None:
     parser = commands.add_parser(
         "check", help="check test cases (actual_output vs expected_output) against thresholds",
         description="Score test cases (JSONL, JSON, CSV or YAML with actual_output and expected_output) with each "
-                    "check, print failing cases first, and exit 1 when a case or a gate fails (0 when all pass; "
-                    "2, 3, 4, 7, 8 for bad input, see docs/testing.md).")
+                    "check on the 0-1 scale, print failing cases first, and exit 1 when a gate fails (by default: "
+                    "any case under its threshold; 0 when all pass; 2, 3, 4, 7, 8, 9 for bad input, see "
+                    "docs/testing.md).")
     parser.add_argument("cases", nargs="?", help="cases file (default: [tool.refscore] cases)")
     parser.add_argument("-c", "--check", action="append", type=_check_flag, default=[], metavar="NAME[=THRESHOLD]",
                         help="a check with its threshold on the 0-1 scale, e.g. bleu=0.3, rougeL, ter=0.4 (default "
