@@ -26,8 +26,9 @@ from refscore._checks import check_num_threads
 from refscore._offsets import offsets_from_lengths
 from refscore._core._parallel import resolve_num_threads
 from refscore._inputs import Batch, prepare_batch
-from refscore.errors import RefscoreWarning, caller_stacklevel
-from refscore.metrics._sentences import nltk_sentences, split_sentences
+from refscore.errors import RefscoreWarning, RougeLsumWarning, caller_stacklevel
+from refscore.metrics._advice import advise
+from refscore.metrics._sentences import first_with_several_sentences, nltk_sentences, split_sentences
 from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
@@ -104,6 +105,8 @@ class ROUGE(Metric):
                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """``(precision, recall, fmeasure, best reference, nrefs)``: ``(documents, types)`` arrays."""
         batch = prepare_batch(predictions, references, hyp_name="predictions", ref_name="references")
+        if "rougeLsum" in self.config.types and self.config.split_summaries == "newline":
+            self._warn_if_lsum_is_rouge_l(batch)
         shape = (len(batch), len(self.config.types))
         kernel_columns = self._kernel_columns
         if kernel_columns:
@@ -224,6 +227,34 @@ class ROUGE(Metric):
             tokens = _rouge.tokenize_texts(self._texts(batch), self.config.stemmer)
         ids, token_offsets, _ = intern_tokens(tokens, {})
         return ids, token_offsets
+
+    def _warn_if_lsum_is_rouge_l(self, batch: Batch) -> None:
+        """Warn (once per call, :class:`~refscore.errors.RougeLsumWarning`) when ROUGE-Lsum can only equal ROUGE-L:
+        token ids without a ``sentence_separator``, or texts none of which has a newline (ROUGE-Lsum's sentence
+        break with ``split_summaries='newline'``) while some hold several sentences by the built-in splitter."""
+        fix = ("To silence this warning: warnings.filterwarnings('ignore', category=refscore.errors."
+               "RougeLsumWarning) (command line: PYTHONWARNINGS=ignore::UserWarning)")
+        if batch.is_token_ids:
+            if self.config.sentence_separator is None:
+                advise("ROUGE-Lsum equals ROUGE-L here: token-id input without sentence_separator is one sentence "
+                       "per text. Pass sentence_separator=<the id that ends a sentence> (it is no token of any "
+                       f"type), or drop rougeLsum from types. {fix}", RougeLsumWarning)
+            return
+        texts = batch.hypotheses + batch.references
+        if any("\n" in text for text in texts):
+            return
+        where = first_with_several_sentences(texts)
+        if where is None:   # one sentence each: ROUGE-Lsum rightly equals ROUGE-L
+            return
+        n = len(batch)
+        name = (f"predictions[{where}]" if where < n else
+                f"references[{int(np.searchsorted(batch.ref_offsets, where - n, side='right')) - 1}]")
+        advise(f"ROUGE-Lsum equals ROUGE-L here: its sentences are the lines of each text (split_summaries="
+               f"'newline', rouge-score's default) and no prediction or reference has a newline, yet {name} holds "
+               f"{len(split_sentences(texts[where]))} sentences. Split the texts into sentences: "
+               f"split_summaries='builtin' (rules, no download) or 'nltk' (rouge-score's split_summaries=True; "
+               f"command line: --split-summaries builtin|nltk), or put a newline after each sentence. {fix}",
+               RougeLsumWarning)
 
     @staticmethod
     def _warn_dropped_text(texts: list[str]) -> None:
