@@ -23,7 +23,8 @@ from refscore.errors import InputError, InputTypeError
 HYPOTHESES = [f"the {animal} sat on mat number {i} ." if i % 3 else f"a {animal} slept near the door"
               for i, animal in enumerate(["cat", "dog", "bird", "fox", "cow"] * 60)]
 #: per-segment golds, lighteval's layout: refs[i] = [gold of segment i]
-PER_SEGMENT = [[f"the {animal} sat on the mat {i}"] for i, animal in enumerate(["cat", "dog", "cow", "fox", "owl"] * 60)]
+PER_SEGMENT = [[f"the {animal} sat on the mat {i}"]
+               for i, animal in enumerate(["cat", "dog", "cow", "fox", "owl"] * 60)]
 CORPUS_FUNCTIONS = ["corpus_bleu", "corpus_chrf", "corpus_ter"]
 
 

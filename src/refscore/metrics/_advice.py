@@ -2,7 +2,8 @@
 
 - :func:`warn_if_tokenized`: sacreBLEU's check for tokenized hypotheses (at least 100 end in ``" ."``), raised as a
   :class:`~refscore.errors.TokenizedInputWarning` by BLEU, chrF and TER (sacreBLEU itself logs it, for BLEU only);
-- :func:`advise`: any other such warning (ROUGE-Lsum without sentence breaks, :class:`~refscore.errors.RougeLsumWarning`).
+- :func:`advise`: any other such warning (ROUGE-Lsum without sentence breaks,
+  :class:`~refscore.errors.RougeLsumWarning`).
 
 Each is raised at most once per call, as a Python warning pointing at the caller's line, so the usual warnings
 filters silence it. The drop-ins run their peers' code paths inside :func:`as_peer`, where these warnings are off:
