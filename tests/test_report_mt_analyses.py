@@ -160,6 +160,7 @@ def test_command_line_latex(tmp_path):
                               *(str(paths[name]) for name in example.systems), "-m", "bleu", "--n", "20", "-o",
                               str(out), "--latex", str(latex)], capture_output=True, text=True)
     assert process.returncode == ExitCode.OK, process.stderr
+    assert f"refscore: wrote {latex} (LaTeX tables)" in process.stdout
     assert "mt-analyses" in out.read_text(encoding="utf-8")
     text = latex.read_text(encoding="utf-8")
     assert text.count("\\begin{tabular}") == 4 and "length ratio" in text

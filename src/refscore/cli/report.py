@@ -149,6 +149,8 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
             f"{', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
     print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")
+    if args.latex:
+        print(f"refscore: wrote {args.latex} (LaTeX tables)")
     return ExitCode.OK
 
 
