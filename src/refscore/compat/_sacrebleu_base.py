@@ -23,6 +23,7 @@ import numpy as np
 from refscore._checks import check_int
 from refscore._inputs import from_streams
 from refscore._inputs import per_segment as as_per_segment
+from refscore._wording import counted
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._advice import as_peer
 from refscore.protocol import Metric, Signature
@@ -144,15 +145,9 @@ def check_hypotheses(hypotheses: Any, owner: str) -> None:
                              f"list, [hypothesis], or use sentence_score(hypothesis, references)")
 
 
-def _count(n: int, noun: str) -> str:
-    """``1 segment``, ``2 segments``, ``1 hypothesis``, ``2 hypotheses``."""
-    plural = noun[:-2] + "es" if noun.endswith("is") else noun + "s"
-    return f"{n} {noun if n == 1 else plural}"
-
-
 def _segments(lengths: Sequence[int]) -> str:
     low, high = min(lengths), max(lengths)
-    count = _count(high, "segment") if low == high else f"{low} to {high} segments"
+    count = counted(high, "segment") if low == high else f"{low} to {high} segments"
     return count + (" each" if len(lengths) > 1 else "")
 
 
@@ -175,9 +170,9 @@ def check_stream_layout(hypotheses: Sequence[Any], references: Sequence[Any], ow
     if all(length == n for length in lengths):
         return
     scored = min(n, *lengths)
-    sacrebleu_would = (f"sacreBLEU itself would score only {_count(scored, 'segment')} (its zip stops at the "
+    sacrebleu_would = (f"sacreBLEU itself would score only {counted(scored, 'segment')} (its zip stops at the "
                        f"shortest stream) and report that number for the corpus")
-    passed = (f"{owner}: got {n} hypotheses and {len(lengths)} reference stream{'' if len(lengths) == 1 else 's'} "
+    passed = (f"{owner}: got {counted(n, 'hypothesis')} and {counted(len(lengths), 'reference stream')} "
               f"of {_segments(lengths)}; sacreBLEU's references are streams, references[k][i] = the k-th reference "
               f"of segment i, so every stream needs one entry per hypothesis")
     if len(lengths) == n:
@@ -245,9 +240,9 @@ class SacreMetric:
         elif self._ref_cache is not None:
             if len(self._ref_cache) != len(hypotheses):
                 scored = min(len(hypotheses), len(self._ref_cache))
-                raise InputError(f"{type(self).__name__}.corpus_score: {_count(len(hypotheses), 'hypothesis')} but "
-                                 f"the constructor's references have {_count(len(self._ref_cache), 'segment')}; "
-                                 f"sacreBLEU would score only the first {_count(scored, 'segment')}. Give one "
+                raise InputError(f"{type(self).__name__}.corpus_score: {counted(len(hypotheses), 'hypothesis')} but "
+                                 f"the constructor's references have {counted(len(self._ref_cache), 'segment')}; "
+                                 f"sacreBLEU would score only the first {counted(scored, 'segment')}. Give one "
                                  f"hypothesis per reference segment")
             per_segment = self._ref_cache
         else:
