@@ -121,7 +121,8 @@ def test_huge_fields_and_deep_json(tmp_path, capsys):
 
 
 def test_jsonl_errors_name_the_file_line(tmp_path, capsys):
-    cases = [('\n\n{"references": ["a"]}\n', "line 3: 'prediction' must be a string, got missing"),
+    cases = [('\n\n{"references": ["a"]}\n', "line 3: no field 'prediction' (or 'hypothesis', 'hyp', 'output'); the "
+                                           "record has 'references'"),
              ('{"prediction": "a", "references": ["b", null]}\n', 'references[1] is null, expected a string; use ""'),
              ('{"prediction": null, "references": ["b"]}\n', 'got null; use "" for an empty prediction'),
              ('{"prediction": "a", "references": "b", "system": null}\n', "line 1: 'system' must be a non-empty"),

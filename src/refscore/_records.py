@@ -3,12 +3,16 @@ row, with errors that say what is wrong so that the reader (:mod:`refscore._reco
 the line.
 
 The layout follows ``refscore score``'s record files: ``prediction`` holds the hypothesis, ``references`` a string
-or a non-empty list of strings, an optional ``system`` field groups records into systems. Column names are
-configurable (:class:`RecordLayout`).
+or a non-empty list of strings, an optional ``system`` field groups records into systems. The peers' words are
+accepted for the default names (:data:`HYPOTHESIS_ALIASES`: ``hypothesis`` as sacreBLEU says, ``hyp``, ``output``;
+:data:`REFERENCES_ALIASES`: ``reference``); a record that gives both a name and its alias is refused. Column names
+are configurable (:class:`RecordLayout`); configured names have no aliases.
 
 >>> layout = RecordLayout()
 >>> layout.parse_json(b'{"prediction": "a cat", "references": ["a cat", "the cat"]}')
 ('a cat', ['a cat', 'the cat'], None)
+>>> layout.parse_json(b'{"hypothesis": "a cat", "reference": "the cat"}')
+('a cat', ['the cat'], None)
 >>> try:
 ...     layout.parse_json(b'{"prediction": "a cat", "references": 3}')
 ... except BadRecord as error:
@@ -44,6 +48,10 @@ class MalformedRecordError(RecordFormatError):
 
 
 _MISSING = object()
+#: Other names of the default hypothesis field ``prediction``: the peers' words (sacreBLEU's ``hypothesis``).
+HYPOTHESIS_ALIASES: tuple[str, ...] = ("hypothesis", "hyp", "output")
+#: Other names of the default references field ``references``.
+REFERENCES_ALIASES: tuple[str, ...] = ("reference",)
 
 
 def _json_type(value: Any) -> str:
@@ -63,6 +71,25 @@ class RecordLayout:
     hypothesis_column: str = "prediction"
     references_column: str = "references"
     system_column: str | None = "system"
+
+    def hypothesis_names(self) -> tuple[str, ...]:
+        """The names of the hypothesis field: ``hypothesis_column``, then its aliases when it is the default."""
+        aliases = HYPOTHESIS_ALIASES if self.hypothesis_column == "prediction" else ()
+        return (self.hypothesis_column, *aliases)
+
+    def references_names(self) -> tuple[str, ...]:
+        """The names of the references field: ``references_column``, then its aliases when it is the default."""
+        aliases = REFERENCES_ALIASES if self.references_column == "references" else ()
+        return (self.references_column, *aliases)
+
+    def field_names(self) -> set[str]:
+        """Every field name this layout reads (with the aliases): the fields that are not metadata.
+
+        >>> sorted(RecordLayout().field_names())
+        ['hyp', 'hypothesis', 'output', 'prediction', 'reference', 'references', 'system']
+        """
+        return {*self.hypothesis_names(), *self.references_names(), *([self.system_column] if self.system_column
+                                                                       else [])}
 
     def record(self, hypothesis: Any, references: Any, system: Any, has_system: bool) -> tuple[str, list[str],
                                                                                                str | None]:
@@ -100,17 +127,22 @@ class RecordLayout:
         if not isinstance(value, dict):
             raise BadRecord(f"a JSON {type(value).__name__}, expected an object")
         has_system = self.system_column is not None and self.system_column in value
-        return self.record(value.get(self.hypothesis_column, _MISSING), value.get(self.references_column, _MISSING),
+        return self.record(_field(value, self.hypothesis_names()), _field(value, self.references_names()),
                            value.get(self.system_column) if has_system else None, has_system)
 
     def table_columns(self, header: list[str], source: str) -> tuple[int, list[int], int | None]:
-        """Positions of the hypothesis, reference and system columns in a CSV/TSV header (case-insensitive)."""
+        """Positions of the hypothesis, reference and system columns in a CSV/TSV header (case-insensitive; the
+        hypothesis column may have an alias's name)."""
         names = [name.strip().lower() for name in header]
         prefix = self.references_column.lower()
         prefix = prefix[:-1] if prefix.endswith("s") else prefix
         references = [i for i, name in enumerate(names) if name.startswith(prefix)]
         system = self.system_column.lower() if self.system_column else None
-        hypothesis = self.hypothesis_column.lower()
+        given = [name.lower() for name in self.hypothesis_names() if name.lower() in names]
+        if len(given) > 1:
+            raise RecordFormatError(f"{source}: the header names the prediction twice ({given[0]!r} and its alias "
+                                    f"{given[1]!r}); keep one")
+        hypothesis = given[0] if given else self.hypothesis_column.lower()
         if names.count(hypothesis) != 1 or not references or (system is not None and names.count(system) > 1):
             raise RecordFormatError(
                 f"{source}: the header line must name one {self.hypothesis_column!r} column, at least one "
@@ -125,9 +157,11 @@ class RecordLayout:
         def find(wanted: str | None) -> str | None:
             return None if wanted is None else wanted if wanted in names else lower.get(wanted.lower())
 
-        hypothesis, system = find(self.hypothesis_column), find(self.system_column)
-        if self.references_column in names:
-            references = [self.references_column]
+        hypothesis = next((found for found in map(find, self.hypothesis_names()) if found is not None), None)
+        system = find(self.system_column)
+        reference_list = next((name for name in self.references_names() if name in names), None)
+        if reference_list is not None:
+            references = [reference_list]
         else:
             prefix = self.references_column.lower()
             prefix = prefix[:-1] if prefix.endswith("s") else prefix
@@ -156,3 +190,21 @@ class RecordLayout:
         hypothesis, references, system = columns
         return self.record(row[hypothesis], [row[i] for i in references if row[i]] or [""],
                            row[system] if system is not None else None, system is not None)
+
+
+def _field(record: dict[str, Any], names: tuple[str, ...]) -> Any:
+    """The value of the field called ``names[0]`` or one of its aliases (``names[1:]``); ``_MISSING`` when the
+    record has none of them. Two of the names at once are ambiguous: an error.
+
+    >>> _field({"hyp": "a cat", "id": 3}, ("prediction", "hypothesis", "hyp"))
+    'a cat'
+    """
+    given = [name for name in names if name in record]
+    if len(given) > 1:
+        raise BadRecord(f"both {given[0]!r} and {given[1]!r} are given, which name the same field "
+                        f"({names[0]!r}); keep one")
+    if given:
+        return record[given[0]]
+    fields = ", ".join(repr(name) for name in list(record)[:12]) + (" ..." if len(record) > 12 else "")
+    also = f" (or {', '.join(repr(alias) for alias in names[1:])})" if names[1:] else ""
+    raise BadRecord(f"no field {names[0]!r}{also}; the record has {fields or 'no fields'}")

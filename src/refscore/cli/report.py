@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from refscore._record_files import input_kind, table_rows
+from refscore._records import RecordLayout
 from refscore._wording import counted
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
@@ -22,8 +23,8 @@ from refscore.cli.exit_codes import ExitCode
 from refscore.cli.names import add_names_argument, display_names
 
 #: Record fields that are not metadata ("source" and "id" fields are kept with the metadata, then split off as the
-#: sources and the segment ids).
-_RESERVED = {"prediction", "references", "system"}
+#: sources and the segment ids); the aliases of the prediction and references fields are not metadata either.
+_RESERVED = RecordLayout().field_names()
 
 
 def _jsonl_metadata(path: str) -> list[tuple[Any, dict[str, str]]]:
