@@ -183,3 +183,23 @@ def test_command_line_latex_errors(tmp_path):
         assert "Traceback" not in process.stderr and not out.exists()   # refused before any work
     with pytest.raises(refscore.errors.InputError, match="latex: the LaTeX tables are those of systems"):
         refscore.report(test_run={"cases": []}, latex=tmp_path / "t.tex")
+
+
+def test_frequencies_from_a_training_file_as_compare_mt(tmp_path):
+    example = load_example()
+    data = gather(example.systems, example.references, [BLEU()], n=10)
+    training = read_segments(shared_data_path("wmt17", "en-de", "sys", "online-A.0.txt"))   # stands in for it
+    analyses = analyse(data, frequency_texts=training)
+    corpus = tmp_path / "train.tok"   # what compare-mt reads: one tokenized line per segment
+    corpus.write_text("".join(" ".join(words) + "\n" for words in compare_mt_words(training)), encoding="utf-8")
+    reference = compare_mt_words([refs[0] for refs in example.references])
+    outputs = [compare_mt_words(example.systems[name]) for name in data.systems]
+    bucketer = bucketers.create_word_bucketer_from_profile("freq", freq_corpus_file=str(corpus))
+    statistics, *_ = bucketer.calc_statistics(reference, outputs)
+    for name, rows in zip(data.systems, statistics):
+        assert list(zip(analyses.words.matches[name], analyses.words.reference_words,
+                        analyses.words.output_words[name], analyses.words.fmeasure[name])) == \
+            [(row[0], row[1], row[2], row[5]) for row in rows]
+    assert analyses.words.reference_words[0] > 0   # reference words the training text lacks: bucket <1
+    with pytest.raises(refscore.errors.InputError, match="frequency_texts must be a list of strings"):
+        analyse(data, frequency_texts="one string")

@@ -244,9 +244,11 @@ class MTAnalyses:
     length_differences: LengthDifferences
 
 
-def analyse(data: ReportData) -> MTAnalyses:
+def analyse(data: ReportData, *, frequency_texts: Sequence[str] | None = None) -> MTAnalyses:
     """compare-mt's analyses of a report's systems: with the report's BLEU (its words and its statistics) when it
-    has one, else with sacreBLEU's default BLEU."""
+    has one, else with sacreBLEU's default BLEU. ``frequency_texts`` (e.g. the target side of the training data,
+    compare-mt's ``freq_corpus_file``) give the word counts of the frequency buckets instead of the references; they
+    are tokenized as BLEU tokenizes."""
     bleu = next((metric for metric in data.metrics if isinstance(metric, BLEU)), None)
     if bleu is not None:
         statistics = data.statistics[bleu.name]
@@ -255,6 +257,12 @@ def analyse(data: ReportData) -> MTAnalyses:
         statistics = {s: bleu.statistics(data.hypotheses[s], data.references) for s in data.systems}
     # one tokenization of the first references and every system, so that equal words have equal ids
     texts = [refs[0] for refs in data.references] + [h for system in data.systems for h in data.hypotheses[system]]
+    frequencies = None
+    if frequency_texts is not None:
+        if isinstance(frequency_texts, str) or not all(isinstance(text, str) for text in frequency_texts):
+            raise InputError("frequency_texts must be a list of strings (one text per line of the corpus)")
+        ids, _, vocabulary = bleu_tokens(bleu, frequency_texts)
+        frequencies = dict(zip(vocabulary, np.bincount(ids, minlength=len(vocabulary)).tolist()))
     ids, offsets, vocabulary = bleu_tokens(bleu, texts)
     n = data.n_segments
     corpora = [(ids[offsets[k * n]:offsets[(k + 1) * n]], offsets[k * n:(k + 1) * n + 1] - offsets[k * n])
@@ -262,7 +270,7 @@ def analyse(data: ReportData) -> MTAnalyses:
     reference, outputs = corpora[0], dict(zip(data.systems, corpora[1:]))
     lengths = {system: np.diff(output[1]) for system, output in outputs.items()}
     return MTAnalyses(bleu, length_ratios(bleu, statistics),
-                      _word_accuracy(reference, outputs, vocabulary, None, FREQUENCY_EDGES),
+                      _word_accuracy(reference, outputs, vocabulary, frequencies, FREQUENCY_EDGES),
                       _length_differences(np.diff(reference[1]), lengths, LENGTH_DIFFERENCE_EDGES))
 
 
