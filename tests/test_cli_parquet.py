@@ -125,3 +125,11 @@ def test_without_pyarrow_the_error_names_the_install_command(tmp_path, capsys, m
     monkeypatch.setitem(sys.modules, "pyarrow.parquet", None)
     err = run_error(capsys, parquet_path, code=ExitCode.MISSING_EXTRA)
     assert "pip install 'refscore[parquet]'" in err and "Traceback" not in err
+
+
+def test_parquet_columns_with_the_peers_names(tmp_path, capsys):
+    """``hypothesis``/``reference`` columns (sacreBLEU's words) score as ``prediction``/``references``."""
+    parquet_path, _ = write_pair(tmp_path)
+    aliases = tmp_path / "aliases.parquet"
+    pq.write_table(pa.table({"hypothesis": [p for p, _ in RECORDS], "reference": [r for _, r in RECORDS]}), aliases)
+    assert output_of(capsys, aliases, "--format", "json") == output_of(capsys, parquet_path, "--format", "json")
