@@ -7,8 +7,8 @@ standard output. Every subcommand runs inside :func:`guarded`:
 - **Broken pipe** (``refscore score ... | head -1``): no message, exit status 141 (128 + SIGPIPE, as ``cat`` or
   ``grep`` report it: under ``set -o pipefail`` the pipeline fails as it would with them), wherever standard
   output is written: a ``print`` deep inside a command, a large write, the final flush. While a command runs,
-  ``sys.stdout`` turns a broken pipe into :class:`ReaderGone`, which no ``except OSError`` of the command (meant
-  for its input files) can catch and report as ``[Errno 32] Broken pipe``. Standard output is then pointed at the
+  ``sys.stdout`` turns a broken pipe (or a full disk) into :class:`OutputFailed`, which no ``except OSError`` of
+  the command (meant for its input files) can catch and report as ``[Errno 32] Broken pipe``. Standard output is then pointed at the
   null device so that Python's final flush at exit does not complain.
 - **Closed standard output** (``refscore score ... >&-``) or a full disk (``> /dev/full``): one error line (exit
   status 9) instead of silently printing nothing, or a traceback.
