@@ -125,7 +125,7 @@ class RefscoreSession:
         failed = [result for result in results if not result.passed]
         if not failed:
             return
-        from refscore.testing.report import counted
+        from refscore._wording import counted
 
         tolerated = all(result.tolerated for result in failed)
         verdict = ("under its threshold, tolerated: the pass-rate gate (min_pass_rate < 1) decides the session"

@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
+from refscore._wording import counted
 from refscore.testing.run import TestRun
 
 # XML 1.0 forbids most control characters even when escaped; case texts may contain them.
@@ -20,15 +21,6 @@ _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 #: The scale note of every report header: test cases use the API's 0–1 scale, unlike ``refscore score``.
 SCALE_NOTE = "scores on the 0–1 scale, as in the Python API (refscore score, compare and report print 0–100)"
-
-
-def counted(count: int, noun: str) -> str:
-    """``count`` and ``noun``, plural unless the count is 1.
-
-    >>> counted(1, "check"), counted(3, "case")
-    ('1 check', '3 cases')
-    """
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _interval(interval: tuple[float, float], percent: bool = False) -> str:
@@ -121,4 +113,4 @@ def junit_xml(run: TestRun) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(root, encoding="unicode") + "\n"
 
 
-__all__ = ["SCALE_NOTE", "counted", "json_report", "junit_xml", "text_report"]
+__all__ = ["SCALE_NOTE", "json_report", "junit_xml", "text_report"]
