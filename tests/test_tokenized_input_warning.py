@@ -134,9 +134,11 @@ def cli(*args: str) -> subprocess.CompletedProcess:
 
 
 def test_command_line_prints_the_warning_once_on_stderr(tmp_path) -> None:
-    files = write_segment_files(tmp_path, {"tok": TOKENIZED, "detok": DETOKENIZED, "ref": REFERENCES})
-    process = cli("score", "-m", "bleu,chrf,ter", "-r", str(files["ref"]), "-i", str(files["tok"]), "--format",
-                  "json")
+    half = TOKENIZED[:150] + DETOKENIZED[150:]   # a second system, tokenized too: no second line
+    files = write_segment_files(tmp_path, {"tok": TOKENIZED, "half": half, "detok": DETOKENIZED, "ref": REFERENCES})
+    process = cli("score", "-m", "bleu,chrf,ter", "-r", str(files["ref"]), "-i", str(files["tok"]),
+                  str(files["half"]), "--format", "json")
+    assert sum(h.endswith(" .") for h in half) >= 100
     assert process.returncode == 0, process.stderr
     lines = process.stderr.splitlines()
     count = sum(h.endswith(" .") for h in TOKENIZED)

@@ -20,7 +20,7 @@ from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metr
                                        flag_hint, metrics_from_args, result_row, selected_options)
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
-from refscore.errors import InputError, MissingExtraError, RefscoreWarning, TokenizedInputWarning
+from refscore.errors import InputError, MissingExtraError, RefscoreWarning
 from refscore.protocol import Metric
 
 
@@ -144,8 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def warning_printer() -> Callable[..., None]:
     """A ``warnings.showwarning`` for one command: refscore's own warnings as one ``refscore: warning: ...`` line
-    on stderr each (no source line), a :class:`TokenizedInputWarning` once per command (BLEU, chrF and TER give
-    the same advice), other warnings as Python shows them."""
+    on stderr without the source line; a warning with a category of its own (``TokenizedInputWarning``,
+    ``RougeLsumWarning``) once per command (the metrics and systems that follow give the same advice), plain
+    ``RefscoreWarning`` once per message; other warnings as Python shows them."""
     default, shown = warnings.showwarning, set()
 
     def show(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
@@ -153,7 +154,7 @@ def warning_printer() -> Callable[..., None]:
         if not issubclass(category, RefscoreWarning):
             default(message, category, filename, lineno, file, line)
             return
-        key = category if issubclass(category, TokenizedInputWarning) else (category, str(message))
+        key = (category, str(message)) if category is RefscoreWarning else category
         if key not in shown:
             shown.add(key)
             print(f"refscore: warning: {message}", file=sys.stderr)
