@@ -25,6 +25,7 @@ _LAZY = LazyNames(__name__, globals(), {
     "refscore.significance": ("bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test",
                               "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
     "refscore.metrics.bertscore": ("BERTScoreConfig", "BERTScorer", "bertscore"),
+    "refscore.metrics.meteor": ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor"),
     "refscore.reporting": ("report",),
 })
 __getattr__ = _LAZY.getattr

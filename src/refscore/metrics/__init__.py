@@ -19,6 +19,7 @@ REGISTRY: dict[str, str] = {
     "rouge": "refscore.metrics.rouge.metric:ROUGE",
     "rouge155": "refscore.metrics.rouge.rouge155_metric:ROUGE155",
     "bertscore": "refscore.metrics.bertscore:BERTScoreMetric",
+    "meteor": "refscore.metrics.meteor.metric:METEOR",
 }
 
 

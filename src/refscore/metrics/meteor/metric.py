@@ -1,0 +1,160 @@
+"""METEOR (Lavie and Agarwal 2007) with NLTK 3.10.4's exact numbers: ``nltk.translate.meteor_score.meteor_score``
+with its defaults (exact, Porter-stem and WordNet-synonym stages; ``alpha=0.9, beta=3, gamma=0.5``).
+
+NLTK scores token lists; refscore splits each text on whitespace (``tokenize="whitespace"``, in the signature as
+``tok:whitespace``), or, for Hugging Face ``evaluate``'s ``meteor``, with NLTK's ``word_tokenize``
+(``tokenize="word_tokenize"``). A segment with several references scores the best of them (NLTK's ``max``).
+NLTK has no corpus METEOR: the corpus score is the mean of the segment scores (as ``evaluate``'s). WordNet 3.0 is
+read from its database files (Debian's ``wordnet-base``, or ``$REFSCORE_WORDNET``); see docs/meteor.md.
+
+>>> import refscore
+>>> round(refscore.sentence_meteor("the cats sat on a mat", ["the cat sat on the mat"]).score, 4)
+0.9668
+>>> print(refscore.meteor(["the cat sat", "a dog barked"], [["the cat sat down"], ["the dog barks"]]))
+METEOR = 70.90
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from refscore._checks import check_choice, check_num_threads, check_number
+from refscore._inputs import prepare_batch
+from refscore.metrics.meteor.align import Aligner
+from refscore.metrics.meteor.word_tokenize import word_tokenize
+from refscore.metrics.meteor.wordnet import load_wordnet
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
+
+#: The NLTK release whose ``meteor_score`` refscore reproduces (in the signature).
+NLTK_VERSION = "3.10.4"
+
+#: How a text becomes NLTK's token list, by :attr:`METEORConfig.tokenize`.
+TOKENIZERS: dict[str, Callable[[str], list[str]]] = {"whitespace": str.split, "word_tokenize": word_tokenize}
+
+
+@dataclasses.dataclass(frozen=True)
+class METEORConfig:
+    """Settings of :class:`METEOR`; the defaults are NLTK's ``meteor_score`` on whitespace-split text.
+
+    Attributes:
+        alpha: weight of precision vs recall in the harmonic mean, in [0, 1].
+        beta: shape of the fragmentation penalty (its exponent), >= 0.
+        gamma: weight of the fragmentation penalty, in [0, 1].
+        tokenize: ``"whitespace"`` (``str.split``, the token lists NLTK users pass) or ``"word_tokenize"``
+            (NLTK's ``word_tokenize(text, preserve_line=True)``, Hugging Face ``evaluate``'s flavor).
+    """
+
+    alpha: float = 0.9
+    beta: float = 3.0
+    gamma: float = 0.5
+    tokenize: str = "whitespace"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "alpha", check_number(self.alpha, "alpha", minimum=0, maximum=1, owner="METEOR"))
+        object.__setattr__(self, "beta", check_number(self.beta, "beta", minimum=0, owner="METEOR"))
+        object.__setattr__(self, "gamma", check_number(self.gamma, "gamma", minimum=0, maximum=1, owner="METEOR"))
+        check_choice(self.tokenize, "tokenize", TOKENIZERS, owner="METEOR")
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class METEORScore(Score):
+    """A METEOR result on the 0–1 scale: the mean of ``documents`` segment scores.
+
+    >>> print(METEORScore(metric="meteor", score=0.709, signature="", documents=2))
+    METEOR = 70.90
+    """
+
+    documents: int
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class METEOR(Metric):
+    """METEOR with NLTK 3.10.4's numbers per segment (best reference), the corpus score their mean.
+
+    >>> METEOR().sentence_scores(["a cat", "nothing here"], [["the cat", "a cat"], "x y"]).round(4).tolist()
+    [0.9375, 0.0]
+    >>> str(METEOR().signature(1))[:63]
+    'nrefs:1|case:lc|tok:whitespace|stages:exact+stem+wordnet|alpha:'
+    """
+
+    name: ClassVar[str] = "meteor"
+    config_class: ClassVar[type] = METEORConfig
+    higher_is_better: ClassVar[bool] = True
+    document_averaged: ClassVar[bool] = True
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
+    #: one score per segment and a ``documents`` count, so means of any set of segments are ``sum / documents``
+    columns: ClassVar[tuple[str, ...]] = ("meteor", "documents")
+    cli_options: ClassVar[tuple[CliOption, ...]] = (
+        CliOption(("--meteor-alpha",), "alpha", "METEOR: precision weight in the harmonic mean (default 0.9)", float),
+        CliOption(("--meteor-beta",), "beta", "METEOR: fragmentation penalty exponent (default 3)", float),
+        CliOption(("--meteor-gamma",), "gamma", "METEOR: fragmentation penalty weight (default 0.5)", float),
+        CliOption(("--meteor-tokenize",), "tokenize",
+                  "METEOR: whitespace (default; NLTK on str.split) or word_tokenize (Hugging Face evaluate's)",
+                  choices=tuple(TOKENIZERS)),
+    )
+    config: METEORConfig
+
+    def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
+        """Per segment: the best reference's METEOR and a 1 (``documents``). Scoring runs in this thread."""
+        check_num_threads(num_threads)
+        batch = prepare_batch(hypotheses, references, allow_token_ids=False)
+        aligner = Aligner(load_wordnet())
+        tokenize = TOKENIZERS[self.config.tokenize]
+        cfg = self.config
+        data = np.ones((len(batch), 2), dtype=np.float64)
+        for i, hypothesis in enumerate(batch.hypotheses):
+            words = tokenize(hypothesis)
+            data[i, 0] = max(aligner.score(words, tokenize(reference), cfg.alpha, cfg.beta, cfg.gamma)
+                             for reference in batch.segment_references(i))
+        return self._new_statistics(self.columns, data, batch.nrefs)
+
+    def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
+        """``meteor / documents`` per row (0 for no documents): ``(m, 1)`` float64."""
+        totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
+        documents = totals[:, 1:2]
+        return np.where(documents > 0, totals[:, 0:1] / np.where(documents > 0, documents, 1), 0.0)
+
+    def score_from_statistics(self, stats: Statistics) -> METEORScore:
+        self.check_statistics(stats)
+        documents = stats.column("documents")
+        if len(stats) and bool(np.all(documents == 1)):
+            # one row per segment: numpy's mean, the very float of evaluate's np.mean(scores)
+            mean = float(np.mean(np.ascontiguousarray(stats.column("meteor"))))
+        else:
+            mean = float(self.scores_from_totals(stats.totals())[0, 0])
+        return METEORScore(metric=self.name, score=mean, signature=self.signature_text(stats.nrefs),
+                           documents=int(documents.sum()))
+
+    def signature(self, nrefs: int = 1) -> Signature:
+        """e.g. ``nrefs:1|case:lc|tok:whitespace|stages:exact+stem+wordnet|alpha:0.9|beta:3.0|gamma:0.5|wordnet:3.0|
+        nltk:3.10.4|refscore:...``."""
+        cfg = self.config
+        return Signature({"nrefs": "var" if nrefs == -1 else str(nrefs), "case": "lc", "tok": cfg.tokenize,
+                          "stages": "exact+stem+wordnet", "alpha": str(cfg.alpha), "beta": str(cfg.beta),
+                          "gamma": str(cfg.gamma), "wordnet": "3.0", "nltk": NLTK_VERSION},
+                         short_names={"nrefs": "#", "case": "c", "stages": "s", "alpha": "a", "beta": "b",
+                                      "gamma": "g", "wordnet": "wn"})
+
+
+def meteor(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any) -> METEORScore:
+    """Corpus METEOR: the mean of NLTK's ``meteor_score`` per segment; ``references[i]`` is a string or a list of
+    strings; ``options`` are :class:`METEORConfig` fields.
+
+    >>> round(meteor(["the cat sat"], ["the cat sat down"]).score, 4)
+    0.7481
+    """
+    return metric_with(METEOR, options).corpus_score(hypotheses, references, num_threads=num_threads)
+
+
+def sentence_meteor(hypothesis: str, references: str | list[str], **options: Any) -> METEORScore:
+    """NLTK's ``meteor_score`` of one hypothesis against one reference or the best of several.
+
+    >>> round(sentence_meteor("a cat", ["the cat", "a cat"]).score, 4)
+    0.9375
+    """
+    return metric_with(METEOR, options).sentence_score(hypothesis, references)
