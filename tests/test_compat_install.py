@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,6 +66,82 @@ def test_evaluate_load_goes_to_refscore_under_the_switch() -> None:
     expected = [scorer.score(t, p) for t, p in zip(streams[0], predictions)]
     rouge = ast.literal_eval(lines["rouge"].replace("np.float64", ""))
     assert rouge["rouge1"] == [s["rouge1"].fmeasure for s in expected]
+
+
+COMBINE_PROGRAM = """
+import json, sys
+if sys.argv[1] == "evaluate-first":
+    import evaluate
+import refscore.compat
+refscore.compat.install()
+import evaluate
+from evaluate.evaluator import TranslationEvaluator
+predictions, references = json.loads(sys.argv[2])
+combined = evaluate.combine(["bleu", "rouge"])
+print(json.dumps(combined.compute(predictions=predictions, references=references), default=float))
+for prediction, reference in zip(predictions, references):
+    combined.add(prediction=prediction, reference=reference)
+print(json.dumps(combined.compute(), default=float))
+print(type(TranslationEvaluator().prepare_metric("bleu")).__module__)
+"""
+
+
+@pytest.mark.parametrize("order", ["evaluate-first", "install-first"])
+def test_evaluate_combine_and_evaluators_load_refscore_offline(order: str) -> None:
+    """``evaluate.combine`` loads through ``evaluate.loading.load`` and the evaluators through the ``load`` bound in
+    ``evaluate.evaluator.base``: both reach refscore's modules under the switch, with the Hub unreachable."""
+    import json
+
+    from refscore.compat import evaluate as drop_in
+    predictions = ["the cat sat on the mat", "a dog barked at night"]
+    references = [["the cat sat on a mat", "a cat sat on the mat"], ["the dog barked at night", "a dog barked"]]
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1",
+           "TOKENIZERS_PARALLELISM": "false"}
+    result = subprocess.run([sys.executable, "-c", COMBINE_PROGRAM, order, json.dumps([predictions, references])],
+                            capture_output=True, text=True, timeout=300, env=env, cwd=PROGRAMS)
+    assert result.returncode == 0, result.stderr
+    computed, added, evaluator_module = result.stdout.splitlines()
+    expected = {**drop_in.load("bleu").compute(predictions=predictions, references=references),
+                **drop_in.load("rouge").compute(predictions=predictions, references=references)}
+    assert json.loads(computed) == json.loads(added) == json.loads(json.dumps(expected, default=float))
+    assert evaluator_module == "refscore.compat._evaluate_bleu"
+
+
+def _modules_binding_load(package: Any) -> list[str]:
+    """The modules of ``package`` whose top level binds ``load`` from evaluate's ``loading`` module by name."""
+    root = Path(package.__file__).parent
+    names = []
+    for path in sorted(root.rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        module = ".".join([package.__name__, *(parts[:-1] if parts[-1] == "__init__" else parts)])
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ImportFrom) and any(alias.name == "load" for alias in node.names) and (
+                    (node.module or "").endswith("loading") or node.module == package.__name__):
+                names.append(module)
+    return names
+
+
+def test_every_evaluate_module_that_binds_load_is_redirected_and_restored() -> None:
+    """Every module of the installed ``evaluate`` that binds ``load`` by name at import (``evaluate``,
+    ``evaluate.evaluator.base``), and ``evaluate.loading`` itself (read at call time by ``combine``), holds the
+    wrapper while installed and the real function afterwards."""
+    import importlib
+
+    evaluate = pytest.importorskip("evaluate")
+    binders = _modules_binding_load(evaluate)
+    assert {"evaluate", "evaluate.evaluator.base"} <= set(binders)
+    modules = [importlib.import_module(name) for name in [*binders, "evaluate.loading"]]
+    original = evaluate.loading.load
+    compat.install()
+    try:
+        for module in modules:
+            assert module.load.__refscore_original__ is original, module.__name__
+        combined = evaluate.combine(["bleu", "chrf"])
+        assert [type(m).__module__ for m in combined.evaluation_modules] == [
+            "refscore.compat._evaluate_bleu", "refscore.compat._evaluate_chrf"]
+    finally:
+        compat.uninstall()
+    assert all(module.load is original for module in modules)
 
 
 def test_run_usage_errors() -> None:

@@ -92,10 +92,20 @@ class EvaluateModule(ModuleMetadata):
         self._predictions: list[Any] = []
         self._references: list[Any] = []
 
-    def add(self, *, prediction: Any = None, reference: Any = None) -> None:
-        """Queue one example for the next ``compute()`` (HF's ``add``)."""
-        self._predictions.append(prediction)
-        self._references.append(reference)
+    def _feature_names(self) -> list[str]:
+        """The input names (HF's ``_feature_names``: those of the first feature layout), which
+        ``evaluate.combine`` reads to hand each module its inputs."""
+        return list(self.features[0])
+
+    def add(self, *, prediction: Any = None, reference: Any = None, **inputs: Any) -> None:
+        """Queue one example for the next ``compute()`` (HF's ``add``; as there, an input may also be given under
+        its feature name, ``predictions=``/``references=``, which is how ``evaluate.combine`` calls it)."""
+        unknown = [name for name in inputs if name not in self._feature_names()]
+        if unknown:
+            raise InputError(f"{self.name}.add: unknown inputs {unknown}; the inputs are prediction=... and "
+                             f"reference=... (or {' and '.join(f'{n}=...' for n in self._feature_names())})")
+        self._predictions.append(inputs.get("predictions", prediction))
+        self._references.append(inputs.get("references", reference))
 
     def add_batch(self, *, predictions: Any = None, references: Any = None) -> None:
         """Queue a batch for the next ``compute()`` (HF's ``add_batch``)."""

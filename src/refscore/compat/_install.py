@@ -6,8 +6,10 @@ the metrics :mod:`refscore.compat.evaluate` has) resolve to refscore's drop-ins 
 How: a meta-path finder, first on ``sys.meta_path``, answers the peers' module names (submodules too) with the
 already imported ``refscore.compat`` modules (``sys.modules`` aliasing, no copies); peer modules imported before
 ``install()`` are taken out of ``sys.modules`` and restored by ``uninstall()``. NLTK and ``evaluate`` stay the
-real packages: only ``nltk.translate``'s three metric modules are aliased, and ``evaluate.load`` is wrapped (now, or
-when ``evaluate`` is first imported) so that the names refscore has go to refscore and every other name to HF.
+real packages: only ``nltk.translate``'s three metric modules are aliased, and ``evaluate``'s ``load`` is wrapped
+(now, or when ``evaluate`` is first imported) wherever the package binds it (``evaluate.load``,
+``evaluate.loading.load`` behind ``evaluate.combine``, the evaluators' ``load``), so that the names refscore has go to
+refscore and every other name to HF.
 References kept from before the switch (``from sacrebleu import BLEU`` run earlier) keep pointing at the peer.
 
 >>> install()
@@ -157,9 +159,14 @@ def _set_attribute(owner: ModuleType, name: str, value: Any) -> None:
 _MISSING = object()
 
 
-def _patch_evaluate(module: ModuleType) -> None:
-    """Wrap ``module.load``: refscore's metrics by name, anything else (and local script paths) to HF."""
-    original = module.load
+def _patch_evaluate(package: ModuleType) -> None:
+    """Send every way ``evaluate`` loads a metric through one wrapper of ``evaluate.loading.load``: refscore's
+    metrics by name, anything else (and local script paths) to HF. The wrapper replaces ``load`` in
+    ``evaluate.loading`` (which ``evaluate.combine`` reads when called, and modules imported later bind) and in
+    every loaded module of the package that bound it by name (``evaluate.load``, ``evaluate.evaluator.base.load``
+    behind the task evaluators and evaluation suites)."""
+    loading = importlib.import_module(f"{package.__name__}.loading")
+    original = loading.load
     if getattr(original, "__refscore_original__", None) is not None:
         return
     from refscore.compat import evaluate as drop_in
@@ -173,7 +180,15 @@ def _patch_evaluate(module: ModuleType) -> None:
         return original(path, *args, **kwargs)
 
     load.__refscore_original__ = original  # type: ignore[attr-defined]
-    _set_attribute(module, "load", load)
+    for module in _evaluate_modules(package.__name__):
+        if getattr(module, "load", None) is original:
+            _set_attribute(module, "load", load)
+
+
+def _evaluate_modules(root: str = "evaluate") -> list[ModuleType]:
+    """The loaded modules of the ``evaluate`` package (the package itself first)."""
+    return [module for name, module in list(sys.modules.items())
+            if (name == root or name.startswith(root + ".")) and isinstance(module, ModuleType)]
 
 
 def uninstall() -> None:
@@ -192,6 +207,10 @@ def uninstall() -> None:
         else:
             setattr(owner, name, value)
     _restore_nltk_translate()
+    for module in _evaluate_modules():   # imported while installed, they bound the wrapper: the real load again
+        original = getattr(getattr(module, "load", None), "__refscore_original__", None)
+        if original is not None:
+            module.load = original
 
 
 def _restore_nltk_translate() -> None:
