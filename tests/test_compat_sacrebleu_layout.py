@@ -8,7 +8,7 @@ import logging
 import numpy as np
 import pytest
 import sacrebleu
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from refscore.compat import sacrebleu as compat
@@ -55,6 +55,7 @@ def test_import_forms_and_attributes() -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(text, min_size=1, max_size=8))
+@example(["3.14。\n", "in 2014. ", "4.\u3000"])   # intl: trailing whitespace after a digit's '.'
 def test_tokenizers_give_sacrebleus_strings(lines: list[str]) -> None:
     for module, name, args in TOKENIZERS:
         ours = getattr(importlib.import_module(f"refscore.compat.sacrebleu.tokenizers.{module}"), name)(*args)
