@@ -58,6 +58,7 @@ SPECS: dict[str, MetricSpec] = {
     "chrf": MetricSpec("chrf", "chrF"),
     "ter": MetricSpec("ter", "TER"),
     "bertscore": MetricSpec("bertscore", "BERTScore F1"),
+    "meteor": MetricSpec("meteor", "METEOR"),
 }
 
 
