@@ -92,8 +92,8 @@ def test_errors_name_the_file_the_row_and_the_column(tmp_path, capsys, monkeypat
     if streamed:
         monkeypatch.setattr(engines, "STREAM_BYTES", 0)
     path = tmp_path / "bad.parquet"
-    pq.write_table(pa.table({"output": ["a"], "references": [["a"]]}), path)
-    assert f"{path}: no column 'prediction'; the columns are ['output', 'references']" in run_error(capsys, path)
+    pq.write_table(pa.table({"text": ["a"], "references": [["a"]]}), path)
+    assert f"{path}: no column 'prediction'; the columns are ['text', 'references']" in run_error(capsys, path)
     references = [["a"]] * 99 + [["b", None]]
     pq.write_table(pa.table({"prediction": ["a"] * 100, "references": references}), path, row_group_size=30)
     assert f"{path}: row 100: references[1] is null, expected a string" in run_error(capsys, path)

@@ -159,9 +159,8 @@ class RecordLayout:
 
         hypothesis = next((found for found in map(find, self.hypothesis_names()) if found is not None), None)
         system = find(self.system_column)
-        reference_list = next((name for name in self.references_names() if name in names), None)
-        if reference_list is not None:
-            references = [reference_list]
+        if self.references_column in names:  # the alias 'reference' falls under the CSV rule's prefix below
+            references = [self.references_column]
         else:
             prefix = self.references_column.lower()
             prefix = prefix[:-1] if prefix.endswith("s") else prefix
