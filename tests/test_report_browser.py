@@ -351,3 +351,16 @@ def test_segment_ids_are_shown_and_searched(browser, long_names_report: Path) ->
     row = browser.find_element("css selector", '#segment-table tbody tr[data-segment="134"]')
     browser.execute_script("arguments[0].click()", row)
     assert browser.find_element("id", "segment-title").text == "Segment #134 · id newstest2017-doc13-s4"
+
+
+def test_a_dozen_long_named_systems_fit_at_1400_px(browser, tmp_path: Path) -> None:
+    example = load_example()
+    outputs = list(example.systems.values())
+    systems = {f"{LONG_NAMES[k % 3]} #{k}": [" ".join(h.split()[: len(h.split()) - k // 3]) for h in
+                                              outputs[k % 3][:80]] for k in range(12)}
+    path = tmp_path / "dozen.html"
+    refscore.report(systems, example.references[:80], ["bleu", "ter"], output=path, n=50)
+    load(browser, path)
+    for selector in (".matrix", "table.pvalues", ".table-wrap", "#segment-table"):
+        for scroll, client, right, limit in overflow(browser, selector):
+            assert scroll <= client + 1 and right <= limit + 1, (selector, scroll, client, right, limit)

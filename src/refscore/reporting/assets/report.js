@@ -237,7 +237,7 @@
 
   const collator = new Intl.Collator(undefined, { numeric: true });
   const systemNumber = (system) => data.systems.indexOf(system) + 1;
-  /* Columns [key, label]. Fixed shares of the width (segment number 5%, id 10%, reference text 35–40%, the score
+  /* Columns [key, label]. Fixed shares of the width (segment number 5%, id 10%, reference text 15–40%, the score
      columns share the rest) keep the table within the page however long the system names are (they wrap). */
   const FIXED_SHARES = { id: 5, recordId: 10 };
   function columns() {
@@ -252,7 +252,8 @@
     const tr = el("tr");
     const cols = columns();
     const colgroup = el("colgroup");
-    const textShare = seg.recordIds ? 35 : 40;
+    // the reference text gives up width as systems are added (40% for one system, at least 20%)
+    const textShare = Math.max(20, 41.5 - 1.5 * data.systems.length) - (seg.recordIds ? 5 : 0);
     const scoreColumns = cols.filter(([key]) => key !== "ref" && !(key in FIXED_SHARES)).length;
     const fixed = cols.reduce((sum, [key]) => sum + (FIXED_SHARES[key] || 0), textShare);
     for (const [key] of cols) {
