@@ -6,6 +6,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+from refscore.cli.exit_codes import ExitCode
+from refscore.cli.io import CliError
+
 
 def int_argument(minimum: int, what: str = "value", allow_none: bool = False) -> Callable[[str], int | None]:
     """An argparse type: an integer >= ``minimum`` (or ``none`` when ``allow_none``).
@@ -109,9 +112,6 @@ def add_references_argument(parser: argparse.ArgumentParser, positional: bool = 
 def reference_files(args: argparse.Namespace) -> list[str]:
     """The reference files of ``-r`` or, in sacreBLEU's order, of the positional ``REF...`` arguments; both
     at once is a usage error (which of them would be meant is not clear)."""
-    from refscore.cli.exit_codes import ExitCode
-    from refscore.cli.io import CliError
-
     positional = getattr(args, "positional_references", [])
     if positional and args.references:
         raise CliError(f"references given both with -r ({' '.join(args.references)}) and as positional arguments "
