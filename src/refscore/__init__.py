@@ -26,6 +26,7 @@ _LAZY = LazyNames(__name__, globals(), {
                               "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
     "refscore.metrics.bertscore": ("BERTScoreConfig", "BERTScorer", "bertscore"),
     "refscore.metrics.meteor": ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor"),
+    "refscore.metrics.external": ("external_scores", "ExternalScores", "SystemSegments"),
     "refscore.reporting": ("report",),
 })
 __getattr__ = _LAZY.getattr
