@@ -23,7 +23,7 @@ from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
-                                       metrics_from_args)
+                                       keyed_inputs, metrics_from_args)
 from refscore.cli.names import add_names_argument, renamed
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
@@ -171,6 +171,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     metrics = metrics_from_args(args.metrics, args)
     systems, references = compare_inputs(args)
     systems = renamed(systems, args)  # --name, or short names (refscore.cli.names)
+    systems = keyed_inputs(metrics, systems)  # -m file:PATH scores join on (system, segment number)
     if len(systems) < 2:
         raise CliError("compare needs a baseline and at least one other system: -i baseline.txt sysA.txt ...",
                        ExitCode.USAGE)

@@ -17,7 +17,8 @@ from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_ov
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
-                                       flag_hint, metrics_from_args, result_row, selected_options)
+                                       flag_hint, keyed_inputs, metrics_from_args, result_row, selected_options)
+from refscore.cli.names import display_names
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
 from refscore.errors import InputError, MissingExtraError, RefscoreWarning
@@ -56,6 +57,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     else:
         systems, references = read_text_inputs(args.references, inputs)
         jobs = [(name, hypotheses, references) for name, hypotheses in systems.items()]
+    keyed = keyed_inputs(metrics, {name: hypotheses for name, hypotheses, _ in jobs},  # -m file:PATH (join keys)
+                         display_names([name for name, _, _ in jobs], argparse.Namespace(input=inputs)))
+    jobs = [(name, keyed[name], references) for name, _, references in jobs]
     if args.confidence:
         from refscore.cli.compare import score_with_confidence
 

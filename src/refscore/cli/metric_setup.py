@@ -150,9 +150,45 @@ def flag_hint(message: str, options: Sequence[CliOption]) -> str:
     return f" (on the command line: {', '.join(named)})" if named else ""
 
 
+#: ``-m file:PATH``: per-segment scores computed elsewhere (refscore.metrics.external; docs/external-scores.md).
+EXTERNAL_PREFIX = "file:"
+
+
+def external_metric(spec: str) -> Metric:
+    """The metric of ``-m file:PATH``: the scores of a TSV/CSV/JSONL file, named by the file's stem."""
+    from refscore.cli.io import check_readable
+    from refscore.metrics.external import external_scores
+
+    path = spec.strip()[len(EXTERNAL_PREFIX):]
+    if not path:
+        raise CliError("-m file:PATH needs the path of a scores file (.tsv, .csv or .jsonl with the columns system, "
+                       "id, score)", ExitCode.USAGE)
+    check_readable(path, "-m file:")
+    try:
+        return external_scores(path)
+    except InputError as exc:
+        raise CliError(f"-m {spec.strip()}: {exc}", ExitCode.BAD_INPUT) from None
+
+
+def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str, str] | None = None
+                 ) -> dict[str, Any]:
+    """``systems`` (name -> hypotheses) with each system's hypotheses as ``SystemSegments`` named ``names[name]``
+    (default: its own name) when scores come from outside (``-m file:PATH``), so that their rows join on
+    (system, segment number); unchanged otherwise."""
+    from refscore.metrics.external import ExternalScores, SystemSegments
+
+    if not any(isinstance(metric, ExternalScores) for metric in metrics):
+        return systems
+    names = names or {}
+    return {name: SystemSegments(hypotheses, system=names.get(name, name)) for name, hypotheses in systems.items()}
+
+
 def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
     metrics = []
     for name in [n for n in names.split(",") if n.strip()]:
+        if name.strip().lower().startswith(EXTERNAL_PREFIX):
+            metrics.append(external_metric(name))
+            continue
         try:
             cls = get_metric_class(name)
         except InputError as exc:

@@ -99,7 +99,7 @@ def check_output(path: str) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from refscore._atomic import check_output_paths
     from refscore.cli.compare import compare_inputs
-    from refscore.cli.metric_setup import metrics_from_args
+    from refscore.cli.metric_setup import keyed_inputs, metrics_from_args
     from refscore.reporting import require_extra
 
     check_output_paths({"-o": args.output, "--latex": args.latex})  # before any work (exit 9)
@@ -122,7 +122,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                                     if is_record_file(args.input[0]) else {}, "source")
     metadata, ids = split_field(metadata, "id")
     names = display_names(list(systems), args)
-    systems = {names[system]: hypotheses for system, hypotheses in systems.items()}
+    systems = keyed_inputs(metrics, {names[system]: hypotheses for system, hypotheses in systems.items()})
     if args.source is not None:
         sources = read_lines(args.source, "--source")
         if len(sources) != len(references):

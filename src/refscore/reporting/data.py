@@ -12,6 +12,7 @@ Only public metric and significance functions are used (``metric.statistics``, `
 """
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,7 +104,8 @@ def check_inputs(systems: Any, references: Any, metadata: Any) -> tuple[dict[str
         if len(hyps) != len(refs):
             raise InputError(f"systems[{name!r}] has {len(hyps)} hypotheses but there are {len(refs)} references; "
                              f"give one hypothesis per segment")
-        hypotheses[name] = list(hyps)
+        # a list subclass keeps its attributes (SystemSegments carry the keys of scores from outside)
+        hypotheses[name] = copy.copy(hyps) if isinstance(hyps, list) else list(hyps)
     if not refs:
         raise InputError("references is empty; a report needs at least one segment")
     fields: dict[str, list[str]] = {}
