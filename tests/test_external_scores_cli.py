@@ -134,3 +134,14 @@ def test_bad_scores_files_fail_with_a_message_and_code(folder, metric, code, mes
     assert result.stdout == ""
     assert re.fullmatch(rf"refscore: error: .*{message}.*\n", result.stderr), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_streamed_and_distributed_runs_refuse_scores_from_outside(folder):
+    """They read a system in chunks, so they could not join whole systems: refused before any input is read."""
+    (folder / "runs.jsonl").write_text('{"system": "base", "prediction": "a", "references": ["a"]}\n', "utf-8")
+    result = refscore_run("score", "-m", "bleu,file:comet.tsv", "-i", "runs.jsonl", "--skip-bad-records",
+                          cwd=folder)
+    assert result.returncode == ExitCode.USAGE
+    assert result.stderr == ("refscore: error: -m file:...: scores from outside (comet) are joined to whole systems "
+                             "in memory; --engine ray, --skip-bad-records and record files over 64 MiB (streamed) "
+                             "cannot use them: score them in a run of their own without that option\n")

@@ -17,7 +17,8 @@ from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_ov
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
-                                       flag_hint, keyed_inputs, metrics_from_args, result_row, selected_options)
+                                       flag_hint, keyed_inputs, metrics_from_args, refuse_external,
+                                       result_row, selected_options)
 from refscore.cli.names import display_names
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
@@ -47,6 +48,7 @@ def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: in
 def cmd_score(args: argparse.Namespace) -> int:
     metrics = metrics_from_args(args.metrics, args)
     if takes_over(args):  # --engine ray, --skip-bad-records, large record files: refscore.cli.engines
+        refuse_external(metrics, "--engine ray, --skip-bad-records and record files over 64 MiB (streamed)")
         return score_on_engine(metrics, args, emit)
     inputs = args.input or [STDIN]
     check_stdin_once(args.references + inputs)

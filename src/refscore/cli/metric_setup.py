@@ -183,6 +183,18 @@ def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str
     return {name: SystemSegments(hypotheses, system=names.get(name, name)) for name, hypotheses in systems.items()}
 
 
+def refuse_external(metrics: list[Metric], where: str) -> None:
+    """Scores from outside join on whole systems read into memory; ``where`` (a streamed or distributed run) does
+    not keep a system's segments together, so it refuses them before any input is read."""
+    from refscore.metrics.external import ExternalScores
+
+    names = [metric.name for metric in metrics if isinstance(metric, ExternalScores)]
+    if names:
+        raise CliError(f"-m file:...: scores from outside ({', '.join(names)}) are joined to whole systems in memory; "
+                       f"{where} cannot use them: score them in a run of their own without that option",
+                       ExitCode.USAGE)
+
+
 def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
     metrics = []
     for name in [n for n in names.split(",") if n.strip()]:
