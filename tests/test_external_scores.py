@@ -257,3 +257,13 @@ def test_bootstrap_interval_equals_sacrebleu_bootstrap_resample(sacrebleu_seed):
     result = refscore.bootstrap_ci_from_statistics(metric, metric.statistics([""] * 90, None), n=500)
     assert np.array_equal(np.sort(result.samples[:, 0]), theirs)
     assert (result.lower, result.upper) == (theirs[500 // 40], theirs[500 - 500 // 40 - 1])
+
+
+def test_module_examples_run():
+    import doctest
+
+    from refscore.metrics import _score_tables, external
+
+    for module in (external, _score_tables):
+        failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert tried > 0 and failures == 0, module.__name__
