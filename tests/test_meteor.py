@@ -135,3 +135,12 @@ def test_missing_wordnet_on_the_command_line(tmp_path):
     assert done.stdout == ""
     assert done.stderr.startswith("refscore: error: METEOR needs WordNet 3.0") and "Traceback" not in done.stderr
     assert "apt-get install wordnet-base wordnet-sense-index" in done.stderr
+
+
+@pytest.mark.parametrize("module", ["metric", "align", "wordnet", "word_tokenize"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(f"refscore.metrics.meteor.{module}"))
+    assert attempted > 0 and failures == 0

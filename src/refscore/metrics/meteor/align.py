@@ -8,10 +8,15 @@ hypothesis from its last word to its first and takes the last free reference pos
 NLTK treats repeated words. The score is ``(1 - gamma * (chunks / matches) ** beta) * fmean`` with
 ``fmean = P * R / (alpha * P + (1 - alpha) * R)``, and 0 when nothing matches or a side is empty.
 
+A hypothesis word takes the *last* free reference position: here the first "the" pairs with the reference's
+second "the", which splits the alignment into three chunks, as in NLTK.
+
 >>> from refscore.metrics.meteor.wordnet import load_wordnet
 >>> aligner = Aligner(load_wordnet())
->>> round(aligner.score("the cat sat on the mat".split(), "the cats sat on a mat".split(), 0.9, 3.0, 0.5), 4)
-0.9668
+>>> aligner.align("the cats sat on a mat".split(), "the cat sat on the mat".split())
+[(0, 4), (1, 1), (2, 2), (3, 3), (5, 5)]
+>>> round(aligner.score("the cats sat on a mat".split(), "the cat sat on the mat".split(), 0.9, 3.0, 0.5), 4)
+0.7433
 """
 from __future__ import annotations
 

@@ -9,9 +9,9 @@ read from its database files (Debian's ``wordnet-base``, or ``$REFSCORE_WORDNET`
 
 >>> import refscore
 >>> round(refscore.sentence_meteor("the cats sat on a mat", ["the cat sat on the mat"]).score, 4)
-0.9668
+0.7433
 >>> print(refscore.meteor(["the cat sat", "a dog barked"], [["the cat sat down"], ["the dog barks"]]))
-METEOR = 70.90
+METEOR = 69.00
 """
 from __future__ import annotations
 
@@ -87,6 +87,7 @@ class METEOR(Metric):
     higher_is_better: ClassVar[bool] = True
     document_averaged: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
+    check_label: ClassVar[str | None] = "METEOR"
     #: one score per segment and a ``documents`` count, so means of any set of segments are ``sum / documents``
     columns: ClassVar[tuple[str, ...]] = ("meteor", "documents")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
@@ -146,7 +147,7 @@ def meteor(hypotheses: Any, references: Any, *, num_threads: int | None = None, 
     strings; ``options`` are :class:`METEORConfig` fields.
 
     >>> round(meteor(["the cat sat"], ["the cat sat down"]).score, 4)
-    0.7481
+    0.755
     """
     return metric_with(METEOR, options).corpus_score(hypotheses, references, num_threads=num_threads)
 
