@@ -29,6 +29,7 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
+from refscore._metric_facts import MetricFacts
 from refscore._version import __version__
 from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 
@@ -227,13 +228,12 @@ class CliOption:
         return self.flags[0].lstrip("-").replace("-", "_")
 
 
-class Metric(ABC):
-    """Base class of all metrics. Subclasses set ``name`` and ``config_class`` (a frozen dataclass) and implement the
-    four hooks: :meth:`statistics`, :meth:`scores_from_totals`, :meth:`score_from_statistics`, :meth:`signature`."""
+class Metric(MetricFacts, ABC):
+    """Base class of all metrics: ``name``, ``config_class`` (a frozen dataclass), the four hooks below, and the facts
+    of :class:`~refscore._metric_facts.MetricFacts` that differ from its defaults (direction, range, checks...)."""
 
     name: ClassVar[str]
     config_class: ClassVar[type]
-    higher_is_better: ClassVar[bool] = True
     #: True when the corpus score is a mean of per-segment scores (ROUGE, BERTScore) rather than a formula of
     #: summed statistics (BLEU, chrF, TER, GLEU); bootstrap code resamples accordingly.
     document_averaged: ClassVar[bool] = False

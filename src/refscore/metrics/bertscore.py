@@ -21,6 +21,7 @@ import dataclasses
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -222,6 +223,8 @@ class BERTScoreMetric(Metric):
     document_averaged: ClassVar[bool] = True
     #: a test case's threshold (0–1 scale): F1 of cosine similarities
     threshold_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    check_label: ClassVar[str | None] = "BERTScore F1"
+    exact_to: ClassVar[str | None] = "bert_score.BERTScorer"
     columns: ClassVar[tuple[str, ...]] = (*COMPONENTS, "documents")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--bertscore-model",), "model_type", "BERTScore model: hub name or local directory"),
@@ -293,6 +296,15 @@ class BERTScoreMetric(Metric):
         if self._scorer is None:
             self._scorer = BERTScorer(config=self.config)
         return self._scorer
+
+    def token_similarities(self) -> BERTScorer:
+        """The loaded scorer: its ``similarity_matrix`` draws the report's heatmaps and explains test cases."""
+        return self.scorer
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        from refscore.metrics.explanations import explain_bertscore
+
+        return explain_bertscore(self, output, references)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         return statistics_of(self.scorer.score_pairs(hypotheses, references, num_threads=num_threads),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -199,6 +200,9 @@ class BLEUScore(Score):
         return self.format()
 
 
+#: BLEU's documented default bands of a test case (lower bounds): the reading evaluation platforms give sentence BLEU.
+BLEU_BANDS: dict[str, float] = {"very strong overlap": 0.6, "moderate overlap": 0.3, "low overlap": 0.0}
+
 class BLEU(Metric):
     """Corpus and sentence BLEU with sacreBLEU 2.6's exact numbers (divided by 100).
 
@@ -220,6 +224,11 @@ class BLEU(Metric):
     config_class: ClassVar[type] = BLEUConfig
     higher_is_better: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
+    check_label: ClassVar[str | None] = "BLEU"
+    #: test cases score single sentences as sacreBLEU's sentence_bleu does: effective order
+    check_defaults: ClassVar[tuple[tuple[str, Any], ...]] = (("effective_order", True),)
+    check_bands: ClassVar[tuple[tuple[str, float], ...]] = tuple(BLEU_BANDS.items())
+    exact_to: ClassVar[str | None] = "sacrebleu.BLEU (2.6)"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=WORD_TOKENIZERS + EXTERNAL_TOKENIZERS),
@@ -247,6 +256,11 @@ class BLEU(Metric):
         """Statistics columns: hyp_len, ref_len, match_1..N, total_1..N."""
         orders = range(1, self.config.max_order + 1)
         return ("hyp_len", "ref_len", *(f"match_{n}" for n in orders), *(f"total_{n}" for n in orders))
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        from refscore.metrics.explanations import explain_bleu
+
+        return explain_bleu(self, output, references)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment BLEU statistics (one row per hypothesis, input order). Text that looks tokenized (100 or more

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -180,6 +181,8 @@ class CHRF(Metric):
     config_class: ClassVar[type] = CHRFConfig
     higher_is_better: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
+    check_label: ClassVar[str | None] = "chrF"
+    exact_to: ClassVar[str | None] = "sacrebleu.CHRF (2.6)"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--chrf-char-order", "-cc"), "char_order", "chrF: character n-gram order (default 6)", int),
         CliOption(("--chrf-word-order", "-cw"), "word_order", "chrF: word n-gram order (default 0; 2 = chrF++)", int),
@@ -199,6 +202,11 @@ class CHRF(Metric):
     @property
     def columns(self) -> tuple[str, ...]:
         return statistics_columns(self.config.char_order, self.config.word_order)
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        from refscore.metrics.explanations import explain_chrf
+
+        return explain_chrf(self, output, references)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment ``[hyp, ref, match]`` counts per order, from the best reference of each segment."""

@@ -14,6 +14,7 @@ Face ``evaluate``'s ``google_bleu``; ``tokenize="none"`` splits on whitespace (t
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,6 +65,7 @@ class GLEU(Metric):
     config_class: ClassVar[type] = GLEUConfig
     higher_is_better: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
+    check_label: ClassVar[str | None] = "GLEU"
     columns: ClassVar[tuple[str, ...]] = ("matches", "n_all")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
@@ -74,6 +76,11 @@ class GLEU(Metric):
     )
 
     config: GLEUConfig
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        from refscore.metrics.explanations import explain_gleu
+
+        return explain_gleu(self, output, references)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment ``(matches, n_all)`` of the best reference (one row per hypothesis, input order)."""

@@ -12,6 +12,7 @@ Lower is better. Scores are on the 0–1 scale (sacreBLEU's TER / 100).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -101,6 +102,8 @@ class TER(Metric):
     #: a test case's threshold (0–1 scale): TER passes 1 when an output needs more edits than the reference has
     #: words, but above 2 a threshold passes unrelated outputs and can only be a 0–100 number
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 2.0)
+    check_label: ClassVar[str | None] = "TER"
+    exact_to: ClassVar[str | None] = "sacrebleu.TER (2.6)"
     columns: ClassVar[tuple[str, ...]] = ("edits", "ref_length")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--ter-normalized",), "normalized", "TER: Tercom normalization (punctuation split, XML unescaping)",
@@ -133,6 +136,11 @@ class TER(Metric):
             edits, lengths = _ter.ter_text(batch.hypotheses, batch.references, batch.ref_offsets,
                                            self.config.kernel_flags, not self.config.case_sensitive, num_threads)
         return ReferenceEdits(edits, lengths, batch.ref_offsets)
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        from refscore.metrics.explanations import explain_ter
+
+        return explain_ter(self, output, references)
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per segment: fewest edits over the references and the average reference length (float64)."""

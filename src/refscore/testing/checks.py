@@ -1,6 +1,7 @@
 """A check: one sentence-level metric, a threshold, bands and the suite gates of that metric.
 
-Check names: ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective order, exp smoothing), ``gleu``,
+Check names come from the metric classes of the registry (:meth:`~refscore.protocol.Metric.check_spec`, so a
+registered or plug-in metric is a check under its name): ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective order, exp smoothing), ``gleu``,
 ``chrf``, ``ter`` (lower is better: a case passes when its TER is *at most* the threshold), ``rouge1``,
 ``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and ``bertscore`` (F1). Scores and
 thresholds are on the 0–1 scale of the Python API (``refscore score`` prints 0–100); a threshold outside the
@@ -19,7 +20,6 @@ from __future__ import annotations
 import copy
 import difflib
 import math
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -27,60 +27,36 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics import get_metric_class
+from refscore._metric_facts import CheckSpec
+from refscore.metrics import REGISTRY, get_metric_class
+from refscore.metrics.bleu import BLEU_BANDS
 from refscore.protocol import Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
-
-#: BLEU's documented default bands (lower bounds): the reading evaluation platforms give sentence BLEU.
-BLEU_BANDS: dict[str, float] = {"very strong overlap": 0.6, "moderate overlap": 0.3, "low overlap": 0.0}
 
 
 class UnknownCheckError(InputError):
     """A check names a metric refscore does not know."""
 
 
-@dataclass(frozen=True)
-class MetricSpec:
-    """How a check name maps onto a refscore metric: registry name, display label, fixed options, default bands.
-    (The metric's range and direction are facts of its class: :attr:`Check.metric_class`.)"""
-
-    registry: str
-    label: str
-    options: tuple[tuple[str, Any], ...] = ()
-    bands: tuple[tuple[str, float], ...] = ()
-
-
-_ROUGE = re.compile(r"rouge([0-9]+|l|lsum)$")
-SPECS: dict[str, MetricSpec] = {
-    "bleu": MetricSpec("bleu", "BLEU", (("effective_order", True),), bands=tuple(BLEU_BANDS.items())),
-    "gleu": MetricSpec("gleu", "GLEU"),
-    "chrf": MetricSpec("chrf", "chrF"),
-    "ter": MetricSpec("ter", "TER"),
-    "bertscore": MetricSpec("bertscore", "BERTScore F1"),
-    "meteor": MetricSpec("meteor", "METEOR"),
-}
-
-
 def check_names() -> list[str]:
-    """The metric names a check accepts."""
-    return [*SPECS, "rouge1", "rouge2", "rouge<n>", "rougeL", "rougeLsum"]
+    """The metric names a check accepts: every registered metric's :meth:`~refscore.protocol.Metric.check_names`."""
+    return [name for metric in REGISTRY for name in get_metric_class(metric).check_names()]
 
 
-def resolve_spec(metric: str) -> tuple[str, MetricSpec]:
-    """The canonical check name (``rougeL``, ``bleu``...) and its :class:`MetricSpec`; names are case-insensitive."""
+def resolve_spec(metric: str) -> tuple[str, CheckSpec]:
+    """The canonical check name (``rougeL``, ``bleu``...) and its :class:`CheckSpec`, from the metric class that
+    declares the name (:meth:`~refscore.protocol.Metric.check_spec`); names are case-insensitive."""
     if not isinstance(metric, str):
         raise InputTypeError(f"a check's metric must be a name such as 'bleu' or 'rougeL', got "
                              f"{type(metric).__name__}")
     key = metric.strip().lower().replace("-", "")
-    if key in SPECS:
-        return key, SPECS[key]
-    match = _ROUGE.match(key)
-    if match:
-        kind = match.group(1)
-        name = f"rouge{ {'l': 'L', 'lsum': 'Lsum'}.get(kind, kind) }".replace(" ", "")
-        label = f"ROUGE-{ {'l': 'L', 'lsum': 'Lsum'}.get(kind, kind) }".replace(" ", "")
-        return name, MetricSpec("rouge", label, (("types", (name,)),))
+    # the metric registered under the name first (one import), then every metric in registry order
+    candidates = [key] if key in REGISTRY else []
+    for registered in [*candidates, *REGISTRY]:
+        spec = get_metric_class(registered).check_spec(key)
+        if spec is not None:
+            return spec.name, spec
     names = check_names()
     close = difflib.get_close_matches(key, [name.lower() for name in names], n=1, cutoff=0.6)
     suggestion = f"did you mean {names[[name.lower() for name in names].index(close[0])]!r}? " if close else ""
@@ -124,11 +100,11 @@ class Check:
         self.metric_class: type[Metric] = get_metric_class(spec.registry)
         self.name = canonical if name is None else str(name)
         fixed = dict(spec.options)
-        clash = sorted(set(fixed) & set(options) - {"effective_order"})
+        clash = sorted(set(fixed) & set(options))
         if clash:
             raise InputError(f"check {self.name!r}: option {clash[0]!r} is set by the check name {canonical!r}; use "
                              f"one check per ROUGE type (rouge1, rougeL, ...)")
-        self.options = {key: _hashable(value) for key, value in {**fixed, **options}.items()}
+        self.options = {key: _hashable(value) for key, value in {**dict(spec.defaults), **fixed, **options}.items()}
         self.threshold = self._in_range(threshold, "threshold")
         self.min_mean = None if min_mean is None else self._in_range(min_mean, "min_mean")
         self.min_pass_rate = _number(min_pass_rate, f"check {self.name!r}: min_pass_rate")
@@ -167,9 +143,13 @@ class Check:
         >>> Check("chrf", threshold=0.4).with_options(word_order=2)
         Check('chrf', threshold=0.4, word_order=2)
         """
-        own = {key: value for key, value in self.options.items() if (key, value) not in self.spec.options}
+        own = {key: value for key, value in self.options.items() if not self._implied(key, value)}
         return Check(self.canonical, self.threshold, bands=dict(self.bands), name=self.name, min_mean=self.min_mean,
                      min_pass_rate=self.min_pass_rate, **{**own, **options})
+
+    def _implied(self, key: str, value: Any) -> bool:
+        """Whether an option is the check name's own (fixed or default), not one the user gave."""
+        return (key, value) in self.spec.options or (key, value) in self.spec.defaults
 
     def _in_range(self, value: Any, what: str, finite: bool = True) -> float:
         """``value`` as a float in the metric class's ``threshold_range``, the same rule for every metric: a number
@@ -207,7 +187,7 @@ class Check:
         return metric_with(self.metric_class, self.options)
 
     def __repr__(self) -> str:
-        options = "".join(f", {k}={v!r}" for k, v in self.options.items() if (k, v) not in self.spec.options)
+        options = "".join(f", {k}={v!r}" for k, v in self.options.items() if not self._implied(k, v))
         return f"Check({self.name!r}, threshold={self.threshold:g}{options})"
 
     def describe_threshold(self) -> str:

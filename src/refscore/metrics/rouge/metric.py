@@ -15,6 +15,7 @@ import dataclasses
 
 import functools
 import itertools
+import re
 import warnings
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -22,6 +23,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._core import _rouge
+from refscore._metric_facts import CheckSpec
 from refscore._checks import check_num_threads
 from refscore._offsets import offsets_from_lengths
 from refscore._core._parallel import resolve_num_threads
@@ -53,6 +55,10 @@ def _split_at(texts: Sequence[np.ndarray], separator: int) -> tuple[list[np.ndar
     return wholes, sentences
 
 
+#: A check name of one ROUGE type (lowercase, dashes removed): rouge<n>, rougel, rougelsum.
+_CHECK_NAME = re.compile(r"rouge([0-9]+|l|lsum)$")
+
+
 class ROUGE(Metric):
     """ROUGE with rouge-score 0.1.2's numbers (the ``"rouge-score"`` flavor), document-averaged.
 
@@ -69,6 +75,7 @@ class ROUGE(Metric):
     document_averaged = True
     flavor: ClassVar[str] = "rouge-score"
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
+    exact_to: ClassVar[str | None] = "rouge_score.rouge_scorer.RougeScorer (0.1.2)"
     cli_options = (
         CliOption(("--rouge-types",), "types", "comma-separated ROUGE types (default rouge1,rouge2,rougeL,rougeLsum; "
                   "rouge<n> for any n >= 1)", parse_types),
@@ -270,6 +277,29 @@ class ROUGE(Metric):
                 f"('ja-mecab', 'ko-mecab', 'flores200', ...)", RefscoreWarning, stacklevel=caller_stacklevel())
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
+    @classmethod
+    def check_names(cls) -> tuple[str, ...]:
+        """A test case checks one ROUGE type's F-measure: ``rouge1``, ``rouge2`` (any ``rouge<n>``), ``rougeL``..."""
+        return ("rouge1", "rouge2", "rouge<n>", "rougeL", "rougeLsum")
+
+    @classmethod
+    def check_spec(cls, key: str) -> CheckSpec | None:
+        """``rouge<n>``, ``rougel``, ``rougelsum`` (any case, ``ROUGE-L`` too): a check of that one type.
+
+        >>> ROUGE.check_spec("rougel")
+        CheckSpec(name='rougeL', registry='rouge', label='ROUGE-L', options=(('types', ('rougeL',)),), defaults=(), bands=())
+        """
+        match = _CHECK_NAME.match(key)
+        if not match:
+            return None
+        kind = {"l": "L", "lsum": "Lsum"}.get(match.group(1), match.group(1))
+        return CheckSpec(f"rouge{kind}", cls.name, f"ROUGE-{kind}", (("types", (f"rouge{kind}",)),))
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        from refscore.metrics.explanations import explain_rouge
+
+        return explain_rouge(self, output, references)
+
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         num_threads = check_num_threads(num_threads)
         precision, recall, fmeasure, _, nrefs = self._document_scores(hypotheses, references, num_threads)

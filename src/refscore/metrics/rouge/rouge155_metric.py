@@ -54,6 +54,8 @@ class ROUGE155(Metric):
     name: ClassVar[str] = "rouge155"
     config_class: ClassVar[type] = ROUGE155Config
     document_averaged: ClassVar[bool] = True
+    #: no check of its own: the check name ``rouge155`` stays ROUGE's ``rouge<n>`` check, as before
+    offers_checks: ClassVar[bool] = False
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--rouge155-types",), "types", "ROUGE-1.5.5 measures, comma-separated "
                   "(e.g. ROUGE-1,ROUGE-2,ROUGE-L,ROUGE-W-1.2,ROUGE-S*,ROUGE-SU*)", split_types),

@@ -1,0 +1,135 @@
+"""What a metric declares about itself, so every workflow reads it from the metric class and keeps no list of its own.
+
+:class:`MetricFacts` is the part of :class:`refscore.protocol.Metric` that the workflows above the metrics ask
+for: the range and direction of a test case's threshold, the check names and display label of test cases, the
+explanation of one case's score, the arithmetic of bootstrap replicates, the settings that do not change the
+numbers (left out of the config hash), the command-line defaults and runtime flags, a model to load once per
+worker, and token similarities for the report. A new metric overrides only what differs from the defaults below;
+docs/architecture.md lists them.
+
+>>> from refscore.metrics import get_metric_class
+>>> bleu = get_metric_class("bleu")
+>>> bleu.check_spec("bleu").label, bleu.check_spec("chrf"), bleu.threshold_range
+('BLEU', None, (0.0, 1.0))
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+import numpy as np
+
+Scorer = Callable[[np.ndarray], np.ndarray]
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """How a test case's check name maps onto a metric: the canonical check name, the metric's registry name, the
+    display label, the options the check name fixes (``rougeL``: ``types=("rougeL",)``), the options a check sets
+    unless given (BLEU: sacreBLEU sentence_bleu's effective order) and the default bands."""
+
+    name: str
+    registry: str
+    label: str
+    options: tuple[tuple[str, Any], ...] = ()
+    defaults: tuple[tuple[str, Any], ...] = ()
+    bands: tuple[tuple[str, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Arithmetic:
+    """How a metric's resampled scores are computed (bootstrap intervals, paired tests).
+
+    ``exact(totals)``: ``(m, n_scores)`` float64 scores of exact sums (full corpus, randomization trials);
+    ``resampled(sums32)``: a peer's scores of float32 resample sums (sacreBLEU's BLEU, chrF, TER), ``None`` when
+    the metric has no peer arithmetic; ``scale``: 100 for sacreBLEU's 0–100 scores, 1 for refscore's own.
+    """
+
+    scale: float
+    exact: Scorer
+    resampled: Scorer | None
+
+    @property
+    def peer(self) -> bool:
+        return self.resampled is not None
+
+
+class MetricFacts:
+    """The facts and hooks of a metric that workflows read; every one has a default, so a metric overrides only
+    what differs (see the attributes' comments)."""
+
+    name: ClassVar[str]
+    #: The direction of every score (TER: lower is better): test thresholds, gates, report shading.
+    higher_is_better: ClassVar[bool] = True
+    #: The range of a test case's threshold on the 0–1 scale; a value outside is a scale or sign mistake.
+    threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
+    #: The display name in test reports and explanations (default: the registry name).
+    check_label: ClassVar[str | None] = None
+    #: Options a test case's check sets unless given (BLEU: sacreBLEU's sentence_bleu effective order).
+    check_defaults: ClassVar[tuple[tuple[str, Any], ...]] = ()
+    #: Default bands of a test case's check: (label, bound), best first.
+    check_bands: ClassVar[tuple[tuple[str, float], ...]] = ()
+    #: Whether the metric offers a test-case check under its own name (False: another metric's names cover it).
+    offers_checks: ClassVar[bool] = True
+    #: The package and function whose numbers this metric reproduces exactly (for docs and tests), or None.
+    exact_to: ClassVar[str | None] = None
+    #: Config fields that do not change the numbers (device, batch size, threads): left out of the config hash.
+    runtime_fields: ClassVar[frozenset[str]] = frozenset()
+    #: True when building the metric's scores loads a model: distributed runs keep it in a pool of actors that
+    #: call :meth:`warm_up` once each.
+    loads_model: ClassVar[bool] = False
+
+    # -- test cases ------------------------------------------------------------------------------------------
+    @classmethod
+    def check_names(cls) -> tuple[str, ...]:
+        """The check names this metric offers (listed in error messages and docs)."""
+        return (cls.name,) if cls.offers_checks else ()
+
+    @classmethod
+    def check_spec(cls, key: str) -> CheckSpec | None:
+        """The :class:`CheckSpec` of check name ``key`` (lowercase, no dashes), None when it is not this metric's."""
+        if not cls.offers_checks or key != cls.name:
+            return None
+        return CheckSpec(cls.name, cls.name, cls.check_label or cls.name, (), cls.check_defaults, cls.check_bands)
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        """A short explanation of one case's score (a test case that failed); the default states the score."""
+        stats = self.statistics([output], [list(references)], num_threads=1)  # type: ignore[attr-defined]
+        table = self.segment_table(stats)  # type: ignore[attr-defined]
+        return "; ".join(f"{name} {float(values[0]):.3f}" for name, values in table.items())
+
+    # -- significance ----------------------------------------------------------------------------------------
+    def arithmetic(self) -> Arithmetic:
+        """The arithmetic of bootstrap replicates: refscore's own (exact sums scored in float64, 0–1) unless the
+        metric reproduces a peer's (sacreBLEU's BLEU, chrF and TER override this)."""
+        return Arithmetic(1.0, self.scores_from_totals, None)  # type: ignore[attr-defined]
+
+    # -- command line and runtime ----------------------------------------------------------------------------
+    @classmethod
+    def add_runtime_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        """Command-line flags of settings that do not change the numbers (BERTScore: ``--device``)."""
+
+    @classmethod
+    def runtime_options(cls, args: argparse.Namespace) -> dict[str, Any]:
+        """Constructor options that come from the flags of :meth:`add_runtime_arguments`."""
+        return {}
+
+    @classmethod
+    def command_line_defaults(cls, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+        """``options`` with defaults the command line uses for this metric (BLEU: effective order for
+        ``--segments``, as sacreBLEU's ``-sl``)."""
+        return options
+
+    def check_runtime(self) -> None:
+        """Checks of runtime settings that would otherwise fail only after a model has loaded (raise InputError)."""
+
+    def warm_up(self) -> None:
+        """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""
+
+    def token_similarities(self) -> Any:
+        """An object with ``similarity_matrix(output, reference)`` for the report's heatmaps, or None."""
+        return None
+

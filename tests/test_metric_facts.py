@@ -1,0 +1,76 @@
+"""A metric carries its facts: a metric class defined outside refscore and registered gets test-case checks
+(label, range refusal, bands, direction), explanations and bootstrap arithmetic without any list in
+refscore.testing or refscore.significance naming it; refscore's own metrics declare theirs on their classes."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from refscore.errors import InputError
+from refscore.metrics import REGISTRY, get_metric_class
+from refscore.testing import Check
+from refscore.testing.checks import check_names, resolve_spec
+from refscore.testing.explain import explain
+
+sys.path.insert(0, str(Path(__file__).parent / "plugin_metric"))
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    monkeypatch.setitem(REGISTRY, "wordrecall", "refscore_wordrecall:WordRecall")
+    return get_metric_class("wordrecall")
+
+
+def test_a_registered_metric_gets_a_check_with_its_label_bands_and_range(registered):
+    check = Check("WordRecall", threshold=0.5)
+    assert check.metric_class is registered and check.label == "Word recall" and "wordrecall" in check_names()
+    assert check.bands_of([0.9, 0.5, 0.1]) == ["most words", "some words", None]
+    scores, _ = check.scores(["the cat sat", "a dog"], [["the cat sat down"], ["the dog barked"]])
+    assert scores.tolist() == [0.75, 1 / 3] and check.passes(scores).tolist() == [True, False]
+    with pytest.raises(InputError, match=r"threshold 50 is outside Word recall's range \[0, 1\].*did you mean 0\.5"):
+        Check("wordrecall", threshold=50)
+    with pytest.raises(InputError, match=r"valid options: \['lowercase'\]"):
+        Check("wordrecall", lowercase=True, stemmer=True)
+
+
+def test_a_registered_metric_explains_its_cases(registered):
+    assert explain(Check("wordrecall"), "the cat", "the black cat sat") == "reference words missing: black, sat"
+
+
+def test_the_default_explanation_states_every_score(registered, monkeypatch):
+    monkeypatch.delattr(registered, "explain_case")
+    assert explain(Check("wordrecall"), "the cat", "the black cat sat") == "wordrecall 0.500"
+
+
+def test_a_registered_metric_gets_refscores_own_bootstrap_arithmetic(registered):
+    from refscore.significance import bootstrap_ci
+
+    metric = registered()
+    arithmetic = metric.arithmetic()
+    assert arithmetic.scale == 1.0 and not arithmetic.peer
+    interval = bootstrap_ci(metric, ["the cat sat", "a dog", "x y"], ["the cat", "a dog", "z"], n=50, seed=1)
+    assert interval.score == pytest.approx(4 / 5)
+
+
+@pytest.mark.parametrize(("check_name", "registry", "label", "fixed", "defaults", "bands"), [
+    ("bleu", "bleu", "BLEU", (), (("effective_order", True),), 3),
+    ("chrf", "chrf", "chrF", (), (), 0),
+    ("ter", "ter", "TER", (), (), 0),
+    ("bertscore", "bertscore", "BERTScore F1", (), (), 0),
+    ("rougel", "rouge", "ROUGE-L", (("types", ("rougeL",)),), (), 0),
+    ("rouge155", "rouge", "ROUGE-155", (("types", ("rouge155",)),), (), 0),   # as before: ROUGE's rouge<n>
+])
+def test_refscores_metrics_declare_their_checks(check_name, registry, label, fixed, defaults, bands):
+    canonical, spec = resolve_spec(check_name.upper())
+    assert (canonical, spec.registry, spec.label, spec.options, spec.defaults, len(spec.bands)) == (
+        spec.name, registry, label, fixed, defaults, bands)
+    assert canonical == check_name or canonical == dict(fixed)["types"][0]
+
+
+def test_check_names_come_from_the_registry():
+    assert check_names() == [name for metric in REGISTRY for name in get_metric_class(metric).check_names()]
+    assert {"bleu", "meteor", "rougeL", "rouge<n>"} <= set(check_names()) and "rouge155" not in check_names()
+
