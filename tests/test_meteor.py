@@ -3,10 +3,6 @@ English-like text whose vocabulary has synonyms and inflections (so the exact, s
 several references, empty strings; the stemmer and WordNet lookups on their own; the errors."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,14 +10,11 @@ from hypothesis import strategies as st
 from nltk.stem.porter import PorterStemmer
 
 import refscore
-from refscore.errors import InputError, InputTypeError, MissingModelError
+from refscore.errors import InputError, InputTypeError
 from refscore.metrics.meteor import METEOR, METEORConfig
 from refscore.metrics.meteor.align import stem
 from refscore.metrics.meteor.wordnet import load_wordnet
 from _meteor_peer import nltk_meteor, nltk_wordnet  # noqa: F401  (the fixture)
-
-#: the command line in a new process
-REFSCORE = [sys.executable, "-c", "import sys; from refscore.cli.main import main; sys.exit(main())"]
 
 # words with synonyms (car/auto/automobile, big/large, kill/murder...), inflections (sat/sitting, geese, better),
 # case variants, repeats and punctuation: every stage and NLTK's handling of duplicates is exercised
@@ -113,28 +106,6 @@ def test_signature_names_the_tokenizer_and_nltk():
     signature = str(METEOR(tokenize="word_tokenize").signature(2))
     assert signature.startswith("nrefs:2|case:lc|tok:word_tokenize|stages:exact+stem+wordnet|alpha:0.9|beta:3.0|"
                                 "gamma:0.5|wordnet:3.0|nltk:3.10.4|refscore:")
-
-
-def test_missing_wordnet_names_the_packages_and_the_variable(tmp_path, monkeypatch):
-    monkeypatch.setenv("REFSCORE_WORDNET", str(tmp_path))
-    with pytest.raises(MissingModelError) as error:
-        METEOR().sentence_scores(["a"], ["a"])
-    message = str(error.value)
-    assert "wordnet-base" in message and "wordnet-sense-index" in message and "$REFSCORE_WORDNET" in message
-    assert str(tmp_path) in message and "index.noun" in message
-
-
-def test_missing_wordnet_on_the_command_line(tmp_path):
-    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
-    hyp.write_text("a cat\n", encoding="utf-8")
-    ref.write_text("the cat\n", encoding="utf-8")
-    env = {**os.environ, "REFSCORE_WORDNET": str(tmp_path)}
-    done = subprocess.run([*REFSCORE, "score", "-m", "meteor", "-i", str(hyp), "-r", str(ref)],
-                          capture_output=True, text=True, env=env, timeout=120)
-    assert done.returncode == 7, done.stderr
-    assert done.stdout == ""
-    assert done.stderr.startswith("refscore: error: METEOR needs WordNet 3.0") and "Traceback" not in done.stderr
-    assert "apt-get install wordnet-base wordnet-sense-index" in done.stderr
 
 
 @pytest.mark.parametrize("module", ["metric", "align", "wordnet", "word_tokenize"])
