@@ -74,3 +74,9 @@ def test_check_names_come_from_the_registry():
     assert check_names() == [name for metric in REGISTRY for name in get_metric_class(metric).check_names()]
     assert {"bleu", "meteor", "rougeL", "rouge<n>"} <= set(check_names()) and "rouge155" not in check_names()
 
+
+
+def test_peer_arithmetic_is_declared_by_bleu_chrf_and_ter_only():
+    peers = {name for name in REGISTRY if name != "bertscore" and get_metric_class(name)().arithmetic().peer}
+    assert peers == {"bleu", "chrf", "ter"}
+    assert np.isclose(get_metric_class("ter")().arithmetic().exact(np.array([[1.0, 4.0]]))[0, 0], 25.0)

@@ -22,6 +22,8 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
+from refscore._registry import import_entry
+
 Scorer = Callable[[np.ndarray], np.ndarray]
 
 
@@ -76,6 +78,9 @@ class MetricFacts:
     offers_checks: ClassVar[bool] = True
     #: The package and function whose numbers this metric reproduces exactly (for docs and tests), or None.
     exact_to: ClassVar[str | None] = None
+    #: ``"module:function"`` of a peer's arithmetic for bootstrap replicates (sacreBLEU's float32 sums for BLEU,
+    #: chrF, TER): ``function(metric)`` returns an :class:`Arithmetic`; None: refscore's own.
+    peer_arithmetic: ClassVar[str | None] = None
     #: Config fields that do not change the numbers (device, batch size, threads): left out of the config hash.
     runtime_fields: ClassVar[frozenset[str]] = frozenset()
     #: True when building the metric's scores loads a model: distributed runs keep it in a pool of actors that
@@ -104,7 +109,9 @@ class MetricFacts:
     # -- significance ----------------------------------------------------------------------------------------
     def arithmetic(self) -> Arithmetic:
         """The arithmetic of bootstrap replicates: refscore's own (exact sums scored in float64, 0–1) unless the
-        metric reproduces a peer's (sacreBLEU's BLEU, chrF and TER override this)."""
+        metric declares a peer's (:attr:`peer_arithmetic`: sacreBLEU's for BLEU, chrF and TER)."""
+        if self.peer_arithmetic is not None:
+            return import_entry(self.peer_arithmetic)(self)
         return Arithmetic(1.0, self.scores_from_totals, None)  # type: ignore[attr-defined]
 
     # -- command line and runtime ----------------------------------------------------------------------------

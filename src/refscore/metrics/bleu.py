@@ -229,6 +229,7 @@ class BLEU(Metric):
     check_defaults: ClassVar[tuple[tuple[str, Any], ...]] = (("effective_order", True),)
     check_bands: ClassVar[tuple[tuple[str, float], ...]] = tuple(BLEU_BANDS.items())
     exact_to: ClassVar[str | None] = "sacrebleu.BLEU (2.6)"
+    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:bleu_arithmetic"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=WORD_TOKENIZERS + EXTERNAL_TOKENIZERS),

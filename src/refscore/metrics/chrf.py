@@ -183,6 +183,7 @@ class CHRF(Metric):
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     check_label: ClassVar[str | None] = "chrF"
     exact_to: ClassVar[str | None] = "sacrebleu.CHRF (2.6)"
+    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:chrf_arithmetic"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--chrf-char-order", "-cc"), "char_order", "chrF: character n-gram order (default 6)", int),
         CliOption(("--chrf-word-order", "-cw"), "word_order", "chrF: word n-gram order (default 0; 2 = chrF++)", int),

@@ -104,6 +104,7 @@ class TER(Metric):
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 2.0)
     check_label: ClassVar[str | None] = "TER"
     exact_to: ClassVar[str | None] = "sacrebleu.TER (2.6)"
+    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:ter_arithmetic"
     columns: ClassVar[tuple[str, ...]] = ("edits", "ref_length")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--ter-normalized",), "normalized", "TER: Tercom normalization (punctuation split, XML unescaping)",
