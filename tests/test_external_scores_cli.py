@@ -145,3 +145,10 @@ def test_streamed_and_distributed_runs_refuse_scores_from_outside(folder):
     assert result.stderr == ("refscore: error: -m file:...: scores from outside (comet) are joined to whole systems "
                              "in memory; --engine ray, --skip-bad-records and record files over 64 MiB (streamed) "
                              "cannot use them: score them in a run of their own without that option\n")
+
+
+def test_a_scores_file_without_file_prefix_gets_the_form_that_works(folder):
+    result = refscore_run("compare", "-m", "bleu,comet.tsv", "-r", "ref.txt", "-i", "base.txt", "new.txt",
+                          cwd=folder)
+    assert result.returncode == ExitCode.UNKNOWN_METRIC
+    assert result.stderr.endswith("; for scores computed elsewhere in a file, write -m file:comet.tsv\n")

@@ -32,8 +32,11 @@ import numpy as np
 
 from refscore._checks import check_bool
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._score_tables import ScoreTable, listed_keys, score_table
+from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
 from refscore.protocol import Metric, Score, Signature, Statistics
+
+__all__ = ["COLUMNS", "FORMATS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
+           "keyed_systems"]
 
 #: The columns of an external metric's statistics.
 COLUMNS = ("score", "documents")
