@@ -158,7 +158,7 @@ def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
     permutation = np.random.default_rng(0).permutation(len(HYPS))
     shuffled = scorer.score([HYPS[i] for i in permutation], [REFS[i] for i in permutation])
     np.testing.assert_allclose(shuffled.f1, reference.f1[permutation], atol=TOL)
-    assert len(scorer._embedder.cache) == len(set(r.strip() for r in REFS))
+    assert scorer._embedder.cached_sequences == len(set(r.strip() for r in REFS))
     doubled = scorer.score(HYPS + HYPS, REFS + REFS)
     np.testing.assert_allclose(doubled.f1, np.concatenate([reference.f1, reference.f1]), atol=TOL)
 

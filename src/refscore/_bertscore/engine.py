@@ -9,7 +9,9 @@ on it. BERT-family encoders run without padding (:mod:`refscore._bertscore.packe
 
 Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
 a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
-are negative; see docs/bertscore.md).
+are negative; see docs/bertscore.md). Float32 products may still round a sentence's embedding differently in
+another batch (by an ulp or so), so a call's batches are formed from that call's input alone and a scorer gives
+the same bits for the same input on every call, whatever it computed before (:meth:`Embedder.embed`).
 """
 from __future__ import annotations
 
@@ -99,13 +101,18 @@ def thread_plan(num_threads: int | None, device: str) -> ThreadPlan:
 def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: ThreadPlan) -> Iterator[Any]:
     """``function(item)`` for each item, in order. With several workers in ``plan`` the items are processed by
     that many threads, in order of submission, each running torch ops with ``plan.threads_per_worker`` intra-op
-    threads; torch's thread setting is restored afterwards. At most ``plan.workers`` items are in progress at a
-    time. With one worker the items are processed in the calling thread, with torch's setting as it is."""
+    threads (a single item too, in the calling thread); torch's thread setting is restored afterwards. At most
+    ``plan.workers`` items are in progress at a time. With one worker the items are processed in the calling
+    thread, with torch's setting as it is."""
     workers = min(plan.workers, len(items))
-    if workers <= 1:
+    if plan.workers <= 1:
         yield from map(function, items)
         return
     torch, _ = torch_and_transformers()
+    if workers == 1:   # a lone item runs with a worker's thread count, so it is computed as it would be among others
+        with torch_threads(plan.threads_per_worker):
+            yield from map(function, items)
+        return
     with torch_threads(plan.threads_per_worker), ThreadPoolExecutor(
             workers, thread_name_prefix="refscore-bertscore", initializer=torch.set_num_threads,
             initargs=(plan.threads_per_worker,)) as pool:
@@ -139,7 +146,8 @@ def expected_seconds(tokens: int, cost_per_token: int, device: str) -> float:
 
 
 class Embedder:
-    """Embeds token-id sequences with a loaded model; keeps an LRU cache of embeddings it was asked to keep.
+    """Embeds token-id sequences with a loaded model; keeps an LRU cache of the batches of sequences it was asked
+    to keep (references), reused only where a call forms the same batch (see :meth:`embed`).
 
     BERT-family encoders on CPU run without padding (:mod:`refscore._bertscore.packed`) when the architecture
     allows it; ``self.packed`` is None when the model's own forward is used.
@@ -154,7 +162,8 @@ class Embedder:
         self.split_tail = device_type == "cpu"
         self.progress = progress
         self.cache_size = cache_size
-        self.cache: OrderedDict[bytes, Any] = OrderedDict()
+        #: (threads per batch, the batch's sequences as bytes) -> their embeddings: whole batches of references.
+        self.cache: OrderedDict[tuple[int, tuple[bytes, ...]], list[Any]] = OrderedDict()
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
         self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id)
@@ -163,41 +172,64 @@ class Embedder:
     def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool],
               plan: ThreadPlan = SERIAL) -> list[Any]:
         """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
-        Sequences with ``keep`` true are cached for later calls (references). A ``plan`` with several workers
-        embeds that many batches at once (see :func:`parallel_map`; the batches and results are the same)."""
+        A ``plan`` with several workers embeds that many batches at once (see :func:`parallel_map`).
+
+        The result depends on this call's sequences only, never on earlier calls: a float32 product can round a
+        sequence's values differently in another batch (another row count, another split over threads), so each
+        sequence is embedded in a batch formed from this call's input alone. The distinct sequences with ``keep``
+        true (references) are batched among themselves, the others among themselves, each group sorted by length
+        (longest first) and content, then cut by :meth:`_batches`. A batch of kept sequences is cached whole for
+        later calls and reused only for the very same batch computed with the same thread count per batch."""
+        torch, _ = torch_and_transformers()
         out: list[Any] = [None] * len(sequences)
-        todo: dict[bytes, list[int]] = {}
+        positions: dict[bytes, list[int]] = {}
         for i, ids in enumerate(sequences):
-            key = ids.tobytes()
-            cached = self.cache.get(key)
-            if cached is not None:
-                self.cache.move_to_end(key)
-                out[i] = cached
-            else:
-                todo.setdefault(key, []).append(i)
-        order = sorted(todo.values(), key=lambda idx: -len(sequences[idx[0]]))
-        batches = list(self._batches([len(sequences[idx[0]]) for idx in order]))
-        total_tokens = sum(len(sequences[idx[0]]) for idx in order)
-        groups = [order[start:stop] for start, stop in batches]
-        inputs = [[sequences[idx[0]] for idx in group] for group in groups]
-        forward = functools.partial(self._forward, workspaces=WorkspacePool())
-        seconds = expected_seconds(total_tokens, self.flops_per_token, self.loaded.device)
-        with progress_bar(len(groups), "BERTScore embedding", self.progress, seconds, unit="batch") as bar:
-            for embeddings, group in zip(parallel_map(forward, inputs, plan), groups):
-                for idx, embedding in zip(group, embeddings):
-                    for i in idx:
+            positions.setdefault(ids.tobytes(), []).append(i)
+        kept = [key for key, idx in positions.items() if any(keep[i] for i in idx)]
+        others = [key for key, idx in positions.items() if not any(keep[i] for i in idx)]
+        threads = plan.threads_per_worker if plan.workers > 1 else torch.get_num_threads()
+        todo: list[tuple[Any, list[bytes]]] = []   # (cache key or None, the batch's sequence keys)
+        for group, cached in ((kept, True), (others, False)):
+            group.sort(key=lambda key: (-len(sequences[positions[key][0]]), key))
+            for start, stop in self._batches([len(sequences[positions[key][0]]) for key in group]):
+                members = group[start:stop]
+                cache_key = (threads, tuple(members)) if cached else None
+                hit = self.cache.get(cache_key) if cached else None
+                if hit is None:
+                    todo.append((cache_key, members))
+                    continue
+                self.cache.move_to_end(cache_key)
+                for key, embedding in zip(members, hit):
+                    for i in positions[key]:
                         out[i] = embedding
-                    if any(keep[i] for i in idx):
-                        self._remember(sequences[idx[0]].tobytes(), embedding)
+        inputs = [[sequences[positions[key][0]] for key in members] for _, members in todo]
+        forward = functools.partial(self._forward, workspaces=WorkspacePool())
+        seconds = expected_seconds(sum(sum(map(len, batch)) for batch in inputs), self.flops_per_token,
+                                   self.loaded.device)
+        with progress_bar(len(todo), "BERTScore embedding", self.progress, seconds, unit="batch") as bar:
+            for embeddings, (cache_key, members) in zip(parallel_map(forward, inputs, plan), todo):
+                for key, embedding in zip(members, embeddings):
+                    for i in positions[key]:
+                        out[i] = embedding
+                if cache_key is not None:
+                    self._remember(cache_key, embeddings)
                 bar.update(1)
         return out
 
-    def _remember(self, key: bytes, embedding: Any) -> None:
-        if self.cache_size <= 0:
+    @property
+    def cached_sequences(self) -> int:
+        """How many sequence embeddings the cache holds."""
+        return sum(len(embeddings) for embeddings in self.cache.values())
+
+    def _remember(self, key: tuple[int, tuple[bytes, ...]], embeddings: list[Any]) -> None:
+        """Cache one batch's embeddings; the oldest batches go once more than ``cache_size`` sequences are held."""
+        if len(embeddings) > self.cache_size:
             return
-        self.cache[key] = embedding
-        while len(self.cache) > self.cache_size:
-            self.cache.popitem(last=False)
+        self.cache[key] = embeddings
+        held = self.cached_sequences
+        while held > self.cache_size:
+            _, dropped = self.cache.popitem(last=False)
+            held -= len(dropped)
 
     def _batches(self, lengths: list[int]) -> Iterator[tuple[int, int]]:
         """Consecutive (start, stop) ranges of the length-sorted (longest first) sequences within the budget; on
