@@ -132,3 +132,19 @@ def test_ray_statistics_equal_single_process():
             assert merged.of(metric, name).column("meteor").tolist() == nltk_scores(hypotheses).tolist()
     finally:
         ray.shutdown()
+
+
+def test_explanation_counts_nltk_stages():
+    from nltk.corpus import wordnet
+    from nltk.translate.meteor_score import _enum_stem_match, _enum_wordnetsyn_match, _generate_enums, _match_enums
+
+    for hypothesis, refs in zip(SYSTEM, REFERENCES):
+        best = max(refs, key=lambda r: nltk_meteor(hypothesis, [r]))
+        hyp, ref = _generate_enums(hypothesis.split(), best.split())
+        exact, hyp, ref = _match_enums(hyp, ref)
+        stem, hyp, ref = _enum_stem_match(hyp, ref)
+        synonyms, _, _ = _enum_wordnetsyn_match(hyp, ref, wordnet=wordnet)
+        text = METEOR().explain_case(hypothesis, refs)
+        assert text.startswith(f"METEOR {nltk_meteor(hypothesis, refs):.3f}")
+        if hypothesis:
+            assert f"{len(exact)} exact, {len(stem)} stem, {len(synonyms)} synonym matches" in text

@@ -52,3 +52,12 @@ def test_lexnames_is_the_manual_page_table():
     lines = _meteor_peer.lexnames_lines()
     assert len(lines) == 45
     assert lines[0] == "00\tadj.all\t3\n" and lines[3] == "03\tnoun.Tops\t1\n" and lines[44] == "44\tadj.ppl\t3\n"
+
+
+def test_example_reports_a_missing_wordnet_and_scores_the_rest(tmp_path, monkeypatch):
+    from refscore.example import example_metrics
+
+    monkeypatch.setenv("REFSCORE_WORDNET", str(tmp_path))
+    metrics, skipped = example_metrics(include=("meteor", "chrf"))
+    assert [metric.name for metric in metrics] == ["chrf"]
+    assert "wordnet-base" in skipped["meteor"] and "$REFSCORE_WORDNET" in skipped["meteor"]

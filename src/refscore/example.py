@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 
-from refscore.errors import MissingExtraError
+from refscore.errors import MissingExtraError, MissingModelError
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.protocol import Metric
 
@@ -73,6 +73,6 @@ def example_metrics(include: tuple[str, ...] | None = None,
         cls = get_metric_class(name)
         try:
             metrics.append(cls.for_example() if hasattr(cls, "for_example") else cls())
-        except MissingExtraError as exc:
+        except (MissingExtraError, MissingModelError) as exc:  # BERTScore's extra, METEOR's WordNet
             skipped[name] = str(exc)
     return metrics, skipped

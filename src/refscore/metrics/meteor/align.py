@@ -120,17 +120,22 @@ class Aligner:
                 matches.append((hypothesis[i][0], reference[best_j][0]))
         return matches, _remove(hypothesis, hyp_taken), _remove(reference, ref_taken)
 
-    def align(self, hypothesis: list[str], reference: list[str]) -> Matches:
-        """NLTK's ``align_words`` on lower-cased words: the exact, stem and synonym matches, sorted by hypothesis
-        position."""
+    def stage_matches(self, hypothesis: list[str], reference: list[str]) -> tuple[Matches, Matches, Matches]:
+        """The (hypothesis, reference) position pairs each stage matched: exact, stem, synonym."""
         hyp: Enumerated = list(enumerate(word.lower() for word in hypothesis))
         ref: Enumerated = list(enumerate(word.lower() for word in reference))
         exact, hyp, ref = match_enums(hyp, ref)
         stem_hyp = [(i, self._stem(word)) for i, word in hyp]
         stem_ref = [(j, self._stem(word)) for j, word in ref]
         stemmed, stem_hyp, stem_ref = match_enums(stem_hyp, stem_ref)
-        # NLTK's synonym stage gets the stage's leftovers with the stems as their words
+        # NLTK's synonym stage gets the stem stage's leftovers with the stems as their words
         synonyms, _, _ = self._synonym_match(stem_hyp, stem_ref)
+        return exact, stemmed, synonyms
+
+    def align(self, hypothesis: list[str], reference: list[str]) -> Matches:
+        """NLTK's ``align_words`` on lower-cased words: the exact, stem and synonym matches, sorted by hypothesis
+        position."""
+        exact, stemmed, synonyms = self.stage_matches(hypothesis, reference)
         return sorted(exact + stemmed + synonyms, key=lambda pair: pair[0])
 
     def score(self, hypothesis: list[str], reference: list[str], alpha: float, beta: float, gamma: float) -> float:

@@ -16,16 +16,16 @@ METEOR = 69.00
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
 from refscore._checks import check_choice, check_num_threads, check_number
 from refscore._inputs import prepare_batch
-from refscore.metrics.meteor.align import Aligner
+from refscore.metrics.meteor.align import Aligner, chunk_count
 from refscore.metrics.meteor.word_tokenize import word_tokenize
-from refscore.metrics.meteor.wordnet import load_wordnet
+from refscore.metrics.meteor.wordnet import load_wordnet, wordnet_directory
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The NLTK release whose ``meteor_score`` refscore reproduces (in the signature).
@@ -88,6 +88,8 @@ class METEOR(Metric):
     document_averaged: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     check_label: ClassVar[str | None] = "METEOR"
+    exact_to: ClassVar[str | None] = f"nltk.translate.meteor_score.meteor_score ({NLTK_VERSION})"
+    check_label: ClassVar[str | None] = "METEOR"
     #: one score per segment and a ``documents`` count, so means of any set of segments are ``sum / documents``
     columns: ClassVar[tuple[str, ...]] = ("meteor", "documents")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
@@ -113,6 +115,40 @@ class METEOR(Metric):
             data[i, 0] = max(aligner.score(words, tokenize(reference), cfg.alpha, cfg.beta, cfg.gamma)
                              for reference in batch.segment_references(i))
         return self._new_statistics(self.columns, data, batch.nrefs)
+
+    @classmethod
+    def for_example(cls) -> METEOR:
+        """The metric ``refscore example`` scores; without WordNet a :class:`~refscore.errors.MissingModelError`
+        that names the packages (the example reports it and scores the other metrics)."""
+        wordnet_directory()
+        return cls()
+
+    def explain_case(self, output: str, references: Sequence[str]) -> str:
+        """The best reference's matches by stage, the chunks, and the reference words left unmatched.
+
+        >>> print(METEOR().explain_case("the cats sat on a mat", ["the cat sat on the mat"]))
+        METEOR 0.743 (precision 0.833, recall 0.833; 4 exact, 1 stem, 0 synonym matches in 3 chunks); reference words not matched: 'the'
+        """
+        aligner = Aligner(load_wordnet())
+        tokenize = TOKENIZERS[self.config.tokenize]
+        cfg = self.config
+        words = tokenize(output)
+        scored = [(aligner.score(words, tokenize(r), cfg.alpha, cfg.beta, cfg.gamma), tokenize(r)) for r in references]
+        score, reference = max(scored, key=lambda pair: pair[0])   # the first best, as NLTK's max
+        stages = aligner.stage_matches(words, reference)
+        matches = sorted(pair for stage in stages for pair in stage)
+        matched = {j for _, j in matches}
+        missing = [word for j, word in enumerate(reference) if j not in matched]
+        text = f"METEOR {score:.3f}"
+        if words and reference:
+            text += (f" (precision {len(matches) / len(words):.3f}, recall {len(matches) / len(reference):.3f}; "
+                     f"{len(stages[0])} exact, {len(stages[1])} stem, {len(stages[2])} synonym matches in "
+                     f"{chunk_count(matches) if matches else 0} chunks)")
+        if missing:
+            shown = ", ".join(f"'{word}'" for word in missing[:8]) + (f" and {len(missing) - 8} more"
+                                                                     if len(missing) > 8 else "")
+            text += f"; reference words not matched: {shown}"
+        return text
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """``meteor / documents`` per row (0 for no documents): ``(m, 1)`` float64."""
