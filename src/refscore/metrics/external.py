@@ -108,7 +108,8 @@ class ExternalScores(Metric):
                 return next(iter(rows.values()))
             raise InputError(f"{self.name}: the scores ({self.config.source}) hold {len(rows)} systems "
                              f"({', '.join(map(str, rows))}); say which system the hypotheses are: pass them as "
-                             f"SystemSegments(hypotheses, system=NAME)")
+                             f"SystemSegments(hypotheses, system=NAME) (keyed_systems(systems) wraps a dict of "
+                             f"systems under their names)")
         if system in rows:
             return rows[system]
         if list(rows) == [None]:
