@@ -32,6 +32,7 @@ import numpy as np
 
 from refscore._checks import check_bool
 from refscore.errors import InputError, InputTypeError
+from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
 from refscore.protocol import Metric, Score, Signature, Statistics
 
@@ -178,8 +179,6 @@ def external_scores(scores: Any, *, name: str | None = None, higher_is_better: b
     >>> round(comet.corpus_score(["a", "b", "c"], ["x", "y", "z"]).score, 10)
     0.7
     """
-    from refscore.metrics import REGISTRY
-
     if name is None:
         if not isinstance(scores, (str, os.PathLike)):
             raise InputError("external_scores: give name=... (e.g. name='comet') for scores given as an array")
