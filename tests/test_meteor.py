@@ -115,3 +115,14 @@ def test_docstring_examples(module):
 
     failures, attempted = doctest.testmod(importlib.import_module(f"refscore.metrics.meteor.{module}"))
     assert attempted > 0 and failures == 0
+
+
+def test_synonym_cache_stays_bounded(monkeypatch):
+    from refscore.metrics.meteor import wordnet as module
+
+    wordnet = load_wordnet()
+    expected = {word: wordnet.synonyms(word) for word in ("cars", "geese", "xyzzy")}
+    monkeypatch.setattr(module, "SYNONYM_CACHE_WORDS", 2)
+    wordnet._synonyms.clear()
+    assert {word: wordnet.synonyms(word) for word in expected} == expected
+    assert len(wordnet._synonyms) <= 2

@@ -40,6 +40,9 @@ SUBSTITUTIONS: dict[str, tuple[tuple[str, str], ...]] = {
     "r": (),
 }
 
+#: Words whose synonym sets are kept; past this the cache starts over (memory stays bounded on huge vocabularies).
+SYNONYM_CACHE_WORDS = 1_000_000
+
 # NLTK's split of a lemma name from its adjective marker: "galore(ip)" -> "galore".
 _SYNTACTIC_MARKER = re.compile(r"(.*?)(\([^()]*\))?$")
 
@@ -132,6 +135,8 @@ class WordNet:
             names = {name for pos in POS_FILES for form in self.morphy(lemma, pos)
                      for offset in self.offsets(form, pos) for name in self.lemma_names(pos, offset) if "_" not in name}
             names.add(word)
+            if len(self._synonyms) >= SYNONYM_CACHE_WORDS:
+                self._synonyms.clear()
             found = self._synonyms[word] = frozenset(names)
         return found
 
