@@ -1,5 +1,5 @@
-"""refscore: reference-based text metrics (BLEU, Google-BLEU, ROUGE, chrF/chrF++, TER, BERTScore) with the exact
-numbers of sacreBLEU, NLTK, rouge-score and bert-score, computed by a multi-core compiled core.
+"""refscore: reference-based text metrics (BLEU, Google-BLEU, ROUGE, chrF/chrF++, TER, BERTScore, METEOR) with the
+exact numbers of sacreBLEU, NLTK, rouge-score and bert-score, computed by a multi-core compiled core.
 
 >>> import refscore
 >>> refscore.from_streams([["a b", "c d"]])
