@@ -99,3 +99,15 @@ def test_hugging_face_flavor_keeps_evaluate_parameters():
     expected, _ = evaluate_meteor_compute(predictions, references, alpha=0.5, beta=2, gamma=0.25)
     metric = METEOR(tokenize="word_tokenize", alpha=0.5, beta=2, gamma=0.25)
     assert metric.corpus_score(predictions, references).score == float(expected["meteor"])
+
+
+PUNCTUATED = st.text(alphabet=st.one_of(st.sampled_from(list("abnstdlrve '\".,;:!?()[]{}<>-`«»“”‘’$%&*#@\t\n09")
+                                                        + ["\u0301", "é", "ß", "İ", "\u00a0", "\u2013", "_"]),
+                                        st.characters(blacklist_categories=("Cs",))), max_size=40)
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(PUNCTUATED)
+def test_word_tokenize_is_nltk_on_any_text(text):
+    # with the regex engine NLTK compiles its rules with (its dependency): \w takes combining marks there
+    assert word_tokenize(text) == hf_word_tokenize(text)

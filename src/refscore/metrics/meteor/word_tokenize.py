@@ -10,37 +10,43 @@ from __future__ import annotations
 
 import re
 
-# NLTK's rule lists in its order; ``*+`` in its final-period rule is written ``*`` (the same matches here,
-# since ``\s*$`` follows) so that Python 3.10 compiles it.
+try:  # NLTK compiles these rules with the ``regex`` engine (its dependency), whose \w also takes combining marks
+    import regex as _engine
+except ImportError:  # pragma: no cover - Python's re: the same tokens except beside combining marks
+    _engine = re  # type: ignore[no-redef]
+
+# NLTK's rule lists in its order, compiled as NLTK compiles them (``nltk.redos``: the ``regex`` engine; the
+# contractions with Python's ``re``); ``*+`` in its final-period rule is written ``*`` (the same matches, since
+# ``\s*$`` follows) so that Python 3.10's ``re`` compiles it too.
 _STARTING_QUOTES = [
-    (re.compile("([«“‘„]|[`]+)", re.U), r" \1 "),
-    (re.compile(r"^\""), r"``"),
-    (re.compile(r"(``)"), r" \1 "),
-    (re.compile(r"([ \(\[{<])(\"|\'{2})"), r"\1 `` "),
-    (re.compile(r"(?i)(?<!\w)(\')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)", re.U), r"\1 "),
+    (_engine.compile("([«“‘„]|[`]+)", _engine.U), r" \1 "),
+    (_engine.compile(r"^\""), r"``"),
+    (_engine.compile(r"(``)"), r" \1 "),
+    (_engine.compile(r"([ \(\[{<])(\"|\'{2})"), r"\1 `` "),
+    (_engine.compile(r"(?i)(?<!\w)(\')(?!(?:re|ve|ll|m|t|s|d|n)\b)(?=\w)", _engine.U), r"\1 "),
 ]
 _ENDING_QUOTES = [
-    (re.compile("([»”’])", re.U), r" \1 "),
-    (re.compile(r"''"), " '' "),
-    (re.compile(r'"'), " '' "),
-    (re.compile(r"\s+"), " "),
-    (re.compile(r"([^' ])('[sS]|'[mM]|'[dD]|') "), r"\1 \2 "),
-    (re.compile(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) "), r"\1 \2 "),
+    (_engine.compile("([»”’])", _engine.U), r" \1 "),
+    (_engine.compile(r"''"), " '' "),
+    (_engine.compile(r'"'), " '' "),
+    (_engine.compile(r"\s+"), " "),
+    (_engine.compile(r"([^' ])('[sS]|'[mM]|'[dD]|') "), r"\1 \2 "),
+    (_engine.compile(r"([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) "), r"\1 \2 "),
 ]
 _PUNCTUATION = [
-    (re.compile(r'([^\.])(\.)([\]\)}>"\'' "»”’ " r"]*)\s*$", re.U), r"\1 \2 \3 "),
-    (re.compile(r"([:,])([^\d])"), r" \1 \2"),
-    (re.compile(r"([:,])$"), r" \1 "),
-    (re.compile(r"\.{2,}", re.U), r" \g<0> "),
-    (re.compile(r"[;@#$%&]"), r" \g<0> "),
-    (re.compile(r"[\u2012-\u2015]", re.U), r" \g<0> "),
-    (re.compile(r'([^\.])(\.)([\]\)}>"\']*)\s*$'), r"\1 \2\3 "),
-    (re.compile(r"[?!]"), r" \g<0> "),
-    (re.compile(r"([^'])' "), r"\1 ' "),
-    (re.compile(r"[*]", re.U), r" \g<0> "),
+    (_engine.compile(r'([^\.])(\.)([\]\)}>"\'' "»”’ " r"]*)\s*$", _engine.U), r"\1 \2 \3 "),
+    (_engine.compile(r"([:,])([^\d])"), r" \1 \2"),
+    (_engine.compile(r"([:,])$"), r" \1 "),
+    (_engine.compile(r"\.{2,}", _engine.U), r" \g<0> "),
+    (_engine.compile(r"[;@#$%&]"), r" \g<0> "),
+    (_engine.compile(r"[\u2012-\u2015]", _engine.U), r" \g<0> "),
+    (_engine.compile(r'([^\.])(\.)([\]\)}>"\']*)\s*$'), r"\1 \2\3 "),
+    (_engine.compile(r"[?!]"), r" \g<0> "),
+    (_engine.compile(r"([^'])' "), r"\1 ' "),
+    (_engine.compile(r"[*]", _engine.U), r" \g<0> "),
 ]
-_PARENS_BRACKETS = (re.compile(r"[\]\[\(\)\{\}\<\>]"), r" \g<0> ")
-_DOUBLE_DASHES = (re.compile(r"--"), r" -- ")
+_PARENS_BRACKETS = (_engine.compile(r"[\]\[\(\)\{\}\<\>]"), r" \g<0> ")
+_DOUBLE_DASHES = (_engine.compile(r"--"), r" -- ")
 _CONTRACTIONS2 = [re.compile(p) for p in (
     r"(?i)\b(can)(?#X)(not)\b", r"(?i)\b(d)(?#X)('ye)\b", r"(?i)\b(gim)(?#X)(me)\b", r"(?i)\b(gon)(?#X)(na)\b",
     r"(?i)\b(got)(?#X)(ta)\b", r"(?i)\b(lem)(?#X)(me)\b", r"(?i)\b(more)(?#X)('n)\b", r"(?i)\b(wan)(?#X)(na)(?=\s)")]
