@@ -119,6 +119,11 @@ def test_missing_and_unmatched_keys_are_named(tmp_path, scores):
         metric.statistics(SystemSegments(["h"] * 60, system="sysX"), ["r"] * 60)
     with pytest.raises(InputError, match=r"hold 3 systems \(base, new, big\); say which system .*SystemSegments"):
         metric.statistics(["h"] * 60, ["r"] * 60)
+    with pytest.raises(InputError, match=r"1 of 61 segments has no score .*\('big', '61'\);"):
+        metric.statistics(SystemSegments(["h"] * 61, system="big"), ["r"] * 61)
+    with pytest.raises(InputError, match=r"1 score in .* matches no segment of the inputs: \(system, id\) "
+                                         r"\('big', '60'\);"):
+        metric.statistics(SystemSegments(["h"] * 59, system="big"), ["r"] * 59)
     unnamed = refscore.external_scores([0.5], name="comet")
     with pytest.raises(InputError, match="have no system names, so they cannot be joined to system 'a'"):
         unnamed.statistics(SystemSegments(["h"], system="a"), ["r"])

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from refscore._checks import check_bool
+from refscore._wording import counted
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
@@ -130,13 +131,15 @@ class ExternalScores(Metric):
         ids = [str(segment_id) for segment_id in ids]
         missing = [(system, segment_id) for segment_id in ids if segment_id not in scores]
         if missing:
-            raise InputError(f"{self.name}: {len(missing)} of {len(ids)} segments have no score in "
+            raise InputError(f"{self.name}: {len(missing)} of {len(ids)} segments "
+                             f"{'has' if len(missing) == 1 else 'have'} no score in "
                              f"{self.config.source}: (system, id) {listed_keys(missing)}; give every segment a "
                              f"score (ids are the segments' 1-based numbers unless the inputs name them)")
         wanted = set(ids)
         unmatched = [(system, segment_id) for segment_id in scores if segment_id not in wanted]
         if unmatched:
-            raise InputError(f"{self.name}: {len(unmatched)} scores in {self.config.source} match no segment of the "
+            raise InputError(f"{self.name}: {counted(len(unmatched), 'score')} in {self.config.source} match"
+                             f"{'es' if len(unmatched) == 1 else ''} no segment of the "
                              f"inputs: (system, id) {listed_keys(unmatched)}; the scores and the inputs must cover "
                              f"the same segments")
         values = np.fromiter((scores[segment_id] for segment_id in ids), dtype=np.float64, count=len(ids))
