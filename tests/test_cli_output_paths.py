@@ -36,6 +36,8 @@ COMMANDS = {
     "report -o": ["report", "-r", "ref.txt", "-i", "a.txt", "b.txt", "-m", "bleu,chrf", "--progress",
                   "-o", "{out}"],
     "report -o (test run only)": ["report", "--test-run", "run.json", "-o", "{out}"],
+    "report --latex": ["report", "-r", "ref.txt", "-i", "a.txt", "b.txt", "-m", "bleu", "--progress", "-o", "r.html",
+                       "--latex", "{out}"],
     "check --save": ["check", "cases.jsonl", "--check", "bleu=0.1", "--save", "{out}"],
     "check --junit-xml": ["check", "cases.jsonl", "--check", "bleu=0.1", "--junit-xml", "{out}"],
     "bertscore-baseline -o": ["bertscore-baseline", "--model", "no-such-model", "--corpus", "ref.txt",
