@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+import warnings
 
 import pytest
 from sacrebleu.metrics import BLEU as SacreBLEU
@@ -13,9 +14,11 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 from conftest import read_segments, shared_data_path, write_segment_files
 from refscore.cli.exit_codes import ExitCode
+from refscore.errors import TokenizedInputWarning
 from refscore.example import load_example
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.chrf import CHRF
+from refscore.metrics.rouge.metric import ROUGE
 
 pytest.importorskip("bokeh", reason="the report needs the 'report' extra: pip install 'refscore[report]'")
 bucketers = pytest.importorskip("compare_mt.bucketers", reason="parity needs compare-mt: pip install compare-mt==0.2.10 six")
@@ -203,3 +206,15 @@ def test_frequencies_from_a_training_file_as_compare_mt(tmp_path):
     assert analyses.words.reference_words[0] > 0   # reference words the training text lacks: bucket <1
     with pytest.raises(refscore.errors.InputError, match="frequency_texts must be a list of strings"):
         analyse(data, frequency_texts="one string")
+
+
+def test_analyses_without_the_users_bleu_give_no_bleu_advice():
+    """The analyses count BLEU's words even when the report has no BLEU: sacreBLEU's "looks tokenized" advice
+    (100+ outputs ending in ' .') is about a BLEU the user did not ask for, so it is not shown."""
+    tokenized = [f"word {i} ." for i in range(120)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TokenizedInputWarning)
+        with pytest.warns(TokenizedInputWarning):   # the check fires on this input when BLEU is asked for
+            BLEU().statistics(tokenized, [[t] for t in tokenized])
+        analyse(gather({"a": tokenized, "b": tokenized[::-1]}, [[t] for t in tokenized], [ROUGE(types=("rouge1",))],
+                       n=10))

@@ -20,6 +20,7 @@ penalty are BLEU's (with several references, the closest reference length of eac
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -28,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from refscore._core._tokenize import encode_words_with_vocab
-from refscore.errors import InputError
+from refscore.errors import InputError, TokenizedInputWarning
 from refscore.metrics.bleu import BLEU
 from refscore.protocol import Statistics
 from refscore.reporting.data import DISPLAY_SCALE, ReportData
@@ -254,7 +255,9 @@ def analyse(data: ReportData, *, frequency_texts: Sequence[str] | None = None) -
         statistics = data.statistics[bleu.name]
     else:
         bleu = BLEU()
-        statistics = {s: bleu.statistics(data.hypotheses[s], data.references) for s in data.systems}
+        with warnings.catch_warnings():   # the user did not ask for BLEU: its advice on tokenized input is noise
+            warnings.simplefilter("ignore", TokenizedInputWarning)
+            statistics = {s: bleu.statistics(data.hypotheses[s], data.references) for s in data.systems}
     # one tokenization of the first references and every system, so that equal words have equal ids
     texts = [refs[0] for refs in data.references] + [h for system in data.systems for h in data.hypotheses[system]]
     frequencies = None
