@@ -71,6 +71,8 @@ def test_check_scores_are_nltk_and_the_check_command_gates(tmp_path):
     failed = run("check", str(cases), "--check", f"meteor={lowest + 0.01:.4f}", cwd=tmp_path)
     assert failed.returncode == 1 and failed.stdout.rstrip().endswith("result: FAILED")
     assert "pass rate 2/3" in failed.stdout
+    assert f"    {METEOR().explain_case(SYSTEM[int(lowest_case[1:])], REFERENCES[int(lowest_case[1:])])}" in \
+        failed.stdout.splitlines()   # the failing case is explained under its row
     assert [line.split()[0] for line in failed.stdout.splitlines()[2:] if line.startswith("c")][0] == lowest_case
 
 
