@@ -104,7 +104,7 @@ def test_save_and_baseline(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("records, flags, code, message", [
     ([{"actual_output": "a"}], ["--check", "bleu"], ExitCode.BAD_INPUT,
      "cases.jsonl: line 1: missing field 'expected_output'"),
-    (CASES, ["--check", "meteor"], ExitCode.UNKNOWN_METRIC, "unknown metric 'meteor'"),
+    (CASES, ["--check", "cider"], ExitCode.UNKNOWN_METRIC, "unknown metric 'cider'"),
     (CASES, ["--check", "bleu=30"], ExitCode.BAD_INPUT, "threshold 30 is outside BLEU's range [0, 1]"),
     (CASES + CASES[:1], ["--check", "bleu"], ExitCode.BAD_INPUT, "line 4: duplicate case id 'same'"),
     (CASES, ["--check", "bleu", "--no-output-is-error"], ExitCode.BAD_INPUT,
