@@ -80,3 +80,48 @@ def test_peer_arithmetic_is_declared_by_bleu_chrf_and_ter_only():
     peers = {name for name in REGISTRY if name != "bertscore" and get_metric_class(name)().arithmetic().peer}
     assert peers == {"bleu", "chrf", "ter"}
     assert np.isclose(get_metric_class("ter")().arithmetic().exact(np.array([[1.0, 4.0]]))[0, 0], 25.0)
+
+
+class _ModelRecall:
+    """A plug-in metric that loads a "model": it declares loads_model, warm_up and token similarities."""
+
+    loads_model = True
+
+    def __init__(self, base):
+        self.base, self.loads = base, 0
+
+    def warm_up(self):
+        self.loads += 1
+
+    def token_similarities(self):
+        return self
+
+    def similarity_matrix(self, output, reference):
+        return np.ones((len(output.split()), len(reference.split()))), output.split(), reference.split()
+
+
+def test_workflows_read_model_facts_from_the_metric(registered):
+    from types import SimpleNamespace
+
+    from refscore.distributed.api import _needs_actors
+    from refscore.distributed.compute import warm_up
+    from refscore.metrics.bertscore import BERTScoreMetric
+    from refscore.reporting.heatmaps import similarity_source
+
+    plain = registered()
+    assert not _needs_actors([plain]) and similarity_source(SimpleNamespace(metrics=[plain])) is None
+    assert BERTScoreMetric.loads_model and BERTScoreMetric.runtime_fields >= {"device", "batch_tokens", "progress"}
+    model_metric = type("ModelRecall", (_ModelRecall, registered), {})(plain)
+    assert _needs_actors([plain, model_metric])
+    warm_up([plain, model_metric])
+    assert model_metric.loads == 1
+    assert similarity_source(SimpleNamespace(metrics=[plain, model_metric])) is model_metric
+
+
+def test_command_line_defaults_are_the_metrics():
+    bleu, chrf = get_metric_class("bleu"), get_metric_class("chrf")
+    assert bleu.command_line_defaults({}, segments=True) == {"effective_order": True}
+    assert bleu.command_line_defaults({"effective_order": False}, segments=True) == {"effective_order": False}
+    assert chrf.command_line_defaults({}, segments=True) == {}
+    assert [option.flags[0] for option in get_metric_class("bertscore").runtime_cli_options] == [
+        "--device", "--bertscore-batch-tokens"]

@@ -14,8 +14,6 @@ docs/architecture.md lists them.
 """
 from __future__ import annotations
 
-import argparse
-import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
@@ -59,6 +57,26 @@ class Arithmetic:
         return self.resampled is not None
 
 
+@dataclass(frozen=True)
+class CliOption:
+    """One command-line flag mapped onto one config field: metrics declare their flags next to their config
+    (:attr:`Metric.cli_options`), so the command line is generated, not hand-written.
+
+    ``flags`` e.g. ``("--tokenize", "-tok")``; ``field`` is the config attribute it sets; ``type`` converts the
+    string (``bool`` makes a store-true switch); ``choices`` restricts values.
+    """
+
+    flags: tuple[str, ...]
+    field: str
+    help: str
+    type: Callable[[str], Any] | type = str
+    choices: tuple[Any, ...] | None = None
+
+    @property
+    def dest(self) -> str:
+        return self.flags[0].lstrip("-").replace("-", "_")
+
+
 class MetricFacts:
     """The facts and hooks of a metric that workflows read; every one has a default, so a metric overrides only
     what differs (see the attributes' comments)."""
@@ -83,6 +101,9 @@ class MetricFacts:
     peer_arithmetic: ClassVar[str | None] = None
     #: Config fields that do not change the numbers (device, batch size, threads): left out of the config hash.
     runtime_fields: ClassVar[frozenset[str]] = frozenset()
+    #: Flags of settings that do not change the numbers (BERTScore: ``--device``), in the command line's
+    #: "runtime settings" group; each sets a :attr:`runtime_fields` config field when given.
+    runtime_cli_options: ClassVar[tuple[CliOption, ...]] = ()
     #: True when building the metric's scores loads a model: distributed runs keep it in a pool of actors that
     #: call :meth:`warm_up` once each.
     loads_model: ClassVar[bool] = False
@@ -116,22 +137,10 @@ class MetricFacts:
 
     # -- command line and runtime ----------------------------------------------------------------------------
     @classmethod
-    def add_runtime_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        """Command-line flags of settings that do not change the numbers (BERTScore: ``--device``)."""
-
-    @classmethod
-    def runtime_options(cls, args: argparse.Namespace) -> dict[str, Any]:
-        """Constructor options that come from the flags of :meth:`add_runtime_arguments`."""
-        return {}
-
-    @classmethod
-    def command_line_defaults(cls, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-        """``options`` with defaults the command line uses for this metric (BLEU: effective order for
-        ``--segments``, as sacreBLEU's ``-sl``)."""
+    def command_line_defaults(cls, options: dict[str, Any], *, segments: bool) -> dict[str, Any]:
+        """``options`` with the defaults the command line uses for this metric (``segments``: per-segment scores
+        asked for; BLEU then turns on effective order, as sacreBLEU's ``-sl``)."""
         return options
-
-    def check_runtime(self) -> None:
-        """Checks of runtime settings that would otherwise fail only after a model has loaded (raise InputError)."""
 
     def warm_up(self) -> None:
         """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""

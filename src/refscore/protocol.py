@@ -25,11 +25,11 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._metric_facts import MetricFacts
+from refscore._metric_facts import CliOption, MetricFacts
 from refscore._version import __version__
 from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 
@@ -206,26 +206,6 @@ def config_hash(metric: str, config: Any) -> str:
     payload = json.dumps({"metric": metric, "schema": STATS_SCHEMA_VERSION,
                           "config": dataclasses.asdict(config)}, sort_keys=True, default=repr)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
-
-
-@dataclass(frozen=True)
-class CliOption:
-    """One command-line flag mapped onto one config field: metrics declare their flags next to their config
-    (:attr:`Metric.cli_options`), so the command line is generated, not hand-written.
-
-    ``flags`` e.g. ``("--tokenize", "-tok")``; ``field`` is the config attribute it sets; ``type`` converts the
-    string (``bool`` makes a store-true switch); ``choices`` restricts values.
-    """
-
-    flags: tuple[str, ...]
-    field: str
-    help: str
-    type: Callable[[str], Any] | type = str
-    choices: tuple[Any, ...] | None = None
-
-    @property
-    def dest(self) -> str:
-        return self.flags[0].lstrip("-").replace("-", "_")
 
 
 class Metric(MetricFacts, ABC):

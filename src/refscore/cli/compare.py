@@ -22,7 +22,7 @@ from refscore.cli.arguments import (add_metrics_argument, add_progress_argument,
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
-from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
+from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_arguments, add_width_argument,
                                        keyed_inputs, metrics_from_args)
 from refscore.cli.names import add_names_argument, renamed
 from refscore.cli.output import format_table
@@ -215,7 +215,7 @@ def register(commands: Any) -> None:
                         "type; BERTScore: P, R, F1); default: the primary ones (ROUGE: each type's F-measure). JSON "
                         "always has every score")
     add_width_argument(parser, 2, "2")
-    add_bertscore_runtime_arguments(parser)
+    add_runtime_arguments(parser)
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
     add_progress_argument(parser)
     add_metric_arguments(parser)

@@ -16,7 +16,7 @@ from refscore.cli.exit_codes import ExitCode
 from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_over
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
-from refscore.cli.metric_setup import (add_bertscore_runtime_arguments, add_metric_arguments, add_width_argument,
+from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_arguments, add_width_argument,
                                        flag_hint, keyed_inputs, metrics_from_args, refuse_external,
                                        result_row, selected_options)
 from refscore.cli.names import display_names
@@ -127,7 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_seed_argument(score)
     add_progress_argument(score)
     add_width_argument(score, None, "2; 4 with --segments")
-    add_bertscore_runtime_arguments(score)
+    add_runtime_arguments(score)
     add_engine_arguments(score)
     add_metric_arguments(score)
     score.set_defaults(handler=cmd_score)

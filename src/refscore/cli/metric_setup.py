@@ -1,6 +1,7 @@
 """Metrics from the command line, for ``score`` and ``compare`` alike: the metrics' own flags (generated from their
-:attr:`~refscore.protocol.Metric.cli_options`), the shared options (table width, BERTScore's device and batch
-size), the command line's metric defaults, and the checks that run before any input is read or model loaded.
+:attr:`~refscore.protocol.Metric.cli_options`), the shared options (table width), the metrics' runtime settings
+(BERTScore's device and batch size), the command line's metric defaults (each metric's
+``command_line_defaults``), and the checks that run before any input is read or model loaded.
 
 ``--segments`` scores BLEU as ``sacrebleu -sl`` does: sacreBLEU's command line turns on effective order for
 sentence-level BLEU, so ``refscore score --segments`` does too unless ``--no-effective-order`` is given (the
@@ -16,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore.cli.arguments import apply_progress, argument_type, non_negative_int, positive_int
+from refscore.cli.arguments import apply_progress, argument_type, non_negative_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError
 from refscore.errors import InputError
@@ -29,33 +30,23 @@ def add_width_argument(parser: argparse.ArgumentParser, default: int | None, def
                         help=f"decimals of the 0–100 scores in text output (default: {default_text})")
 
 
-def add_bertscore_runtime_arguments(parser: argparse.ArgumentParser) -> None:
-    """BERTScore's settings that do not change its numbers (so they are not part of the metric's config)."""
-    group = parser.add_argument_group("BERTScore runtime (no effect on the scores)")
-    group.add_argument("--device", default="auto", help="BERTScore device: auto, cpu, cuda or cuda:N "
-                       "(default: auto = cuda when available)")
-    group.add_argument("--bertscore-batch-tokens", type=positive_int, default=None, metavar="N",
-                       help="BERTScore batch size in (padded) tokens (default: automatic)")
+def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
+    """The metrics' settings that do not change their numbers (:attr:`~refscore.protocol.Metric.runtime_cli_options`:
+    BERTScore's device and batch size), so they are not part of a metric's config hash."""
+    group = parser.add_argument_group("runtime settings (no effect on the scores)")
+    seen: set[str] = set()
+    for name in REGISTRY:
+        for option in get_metric_class(name).runtime_cli_options:
+            if option.dest not in seen:
+                seen.add(option.dest)
+                group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
+                                   choices=option.choices, default=None, help=option.help)
 
 
-def runtime_options(name: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Constructor arguments of metric ``name`` that come from the runtime flags."""
-    if name != "bertscore":
-        return {}
-    return {"device": getattr(args, "device", "auto"), "batch_tokens": getattr(args, "bertscore_batch_tokens", None)}
-
-
-def command_line_defaults(name: str, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    """``options`` with the command line's own defaults: effective-order BLEU for ``--segments`` (as ``-sl``).
-
-    >>> command_line_defaults("bleu", {}, argparse.Namespace(segments=True))
-    {'effective_order': True}
-    >>> command_line_defaults("bleu", {"effective_order": False}, argparse.Namespace(segments=True))
-    {'effective_order': False}
-    """
-    if name == "bleu" and getattr(args, "segments", False) and "effective_order" not in options:
-        return {**options, "effective_order": True}
-    return options
+def runtime_options(cls: type[Metric], args: argparse.Namespace) -> dict[str, Any]:
+    """Constructor arguments of metric class ``cls`` that come from the runtime flags given."""
+    return {option.field: getattr(args, option.dest) for option in cls.runtime_cli_options
+            if getattr(args, option.dest, None) is not None}
 
 
 #: What ``--device`` accepts (checked before torch is imported; whether the device exists is checked next).
@@ -66,8 +57,8 @@ def check_before_loading(metrics: list[Metric]) -> None:
     """Checks that would otherwise fail only after a model has loaded: BERTScore's device (the model and its layer
     were checked when the metric was built, from the model's config.json)."""
     for metric in metrics:
-        device = getattr(metric, "device", None)
-        if metric.name != "bertscore" or device in (None, "auto"):
+        device = getattr(metric.config, "device", None) if "device" in metric.runtime_fields else None
+        if device in (None, "auto"):
             continue
         if not DEVICE_PATTERN.fullmatch(str(device).strip()):
             raise CliError(f"--device {device!r} is not a device; use auto, cpu, cuda, cuda:N or mps",
@@ -210,9 +201,9 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
                     if name.strip().lower().endswith(tuple(FORMATS)) else "")
             raise CliError(f"{exc}{hint}", ExitCode.UNKNOWN_METRIC) from None
         options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
-        options = command_line_defaults(cls.name, options, args)
+        options = cls.command_line_defaults(options, segments=bool(getattr(args, "segments", False)))
         try:
-            metrics.append(cls(**options, **runtime_options(cls.name, args)))
+            metrics.append(cls(**options, **runtime_options(cls, args)))
         except (InputError, ValueError, TypeError) as exc:
             raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
     if not metrics:

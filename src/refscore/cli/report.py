@@ -158,7 +158,7 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
 def register(commands: Any) -> None:
     from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                         add_seed_argument)
-    from refscore.cli.metric_setup import add_bertscore_runtime_arguments, add_metric_arguments
+    from refscore.cli.metric_setup import add_metric_arguments, add_runtime_arguments
 
     parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",
                                  description="Score systems with several metrics and write one HTML page: "
@@ -195,7 +195,7 @@ def register(commands: Any) -> None:
     add_seed_argument(parser)
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all cores)")
     add_progress_argument(parser)
-    add_bertscore_runtime_arguments(parser)
+    add_runtime_arguments(parser)
     add_metric_arguments(parser)
     parser.set_defaults(handler=cmd_report)
 

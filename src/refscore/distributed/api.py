@@ -122,8 +122,9 @@ def _is_dataset(data: Any) -> bool:
 
 
 def _needs_actors(metrics: Sequence[Metric]) -> bool:
-    """Metrics that load a model (a ``scorer`` property: BERTScore) run in an actor pool, loaded once per actor."""
-    return any(isinstance(getattr(type(metric), "scorer", None), property) for metric in metrics)
+    """Metrics that load a model (:attr:`~refscore.protocol.Metric.loads_model`: BERTScore) run in an actor pool,
+    loaded once per actor (:meth:`~refscore.protocol.Metric.warm_up`)."""
+    return any(metric.loads_model for metric in metrics)
 
 
 def _map(dataset: Any, metrics: Sequence[Metric], columns: BatchColumns, options: RunOptions,

@@ -164,9 +164,7 @@ class ScoresBatch(_BatchFunction):
 def warm_up(metrics: Sequence[Metric]) -> None:
     """Load what a metric loads lazily (BERTScore's model) now, once per actor, not inside the first batch."""
     for metric in metrics:
-        scorer = getattr(type(metric), "scorer", None)
-        if isinstance(scorer, property):
-            metric.scorer  # noqa: B018 -- the property loads the model
+        metric.warm_up()
 
 
 class StatisticsActor(StatisticsBatch):

@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._bertscore.config import BERTScoreConfig, bert_score_hash
+from refscore._bertscore.config import RUNTIME, BERTScoreConfig, bert_score_hash
 from refscore._bertscore.deps import torch_and_transformers
 from refscore._bertscore.models import (MODEL_LAYERS, check_model_choice, count_layers, load_config,
                                         local_layer_count, model_label, resolve_model_type)
@@ -206,6 +206,17 @@ class BERTScorer(_Scorer):
                                statistics=statistics_of(pairs, config_hash_of(self.config, self.idf_label)))
 
 
+def _positive_int(text: str) -> int:
+    """CLI type of ``--bertscore-batch-tokens``: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"invalid value {text!r}: give an integer >= 1") from None
+    if value < 1:
+        raise ValueError(f"invalid value {value}: give an integer >= 1")
+    return value
+
+
 def _sentences_file(path: str) -> tuple[str, ...]:
     """CLI type of ``--bertscore-idf FILE``: the file's lines, the sentences IDF is computed from."""
     try:
@@ -226,6 +237,15 @@ class BERTScoreMetric(Metric):
     check_label: ClassVar[str | None] = "BERTScore F1"
     exact_to: ClassVar[str | None] = "bert_score.BERTScorer"
     columns: ClassVar[tuple[str, ...]] = (*COMPONENTS, "documents")
+    runtime_fields: ClassVar[frozenset[str]] = frozenset(
+        field.name for field in dataclasses.fields(BERTScoreConfig) if field.metadata == RUNTIME)
+    runtime_cli_options: ClassVar[tuple[CliOption, ...]] = (
+        CliOption(("--device",), "device", "BERTScore device: auto, cpu, cuda or cuda:N (default: auto = cuda when "
+                  "available)"),
+        CliOption(("--bertscore-batch-tokens",), "batch_tokens", "BERTScore batch size in (padded) tokens (default: "
+                  "automatic)", _positive_int),
+    )
+    loads_model: ClassVar[bool] = True
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--bertscore-model",), "model_type", "BERTScore model: hub name or local directory"),
         CliOption(("--bertscore-layers",), "num_layers", "BERTScore layer (default: bert-score's table)", int),
@@ -296,6 +316,10 @@ class BERTScoreMetric(Metric):
         if self._scorer is None:
             self._scorer = BERTScorer(config=self.config)
         return self._scorer
+
+    def warm_up(self) -> None:
+        """Load the model now (once per distributed worker)."""
+        self.scorer  # noqa: B018 -- the property loads the model
 
     def token_similarities(self) -> BERTScorer:
         """The loaded scorer: its ``similarity_matrix`` draws the report's heatmaps and explains test cases."""

@@ -20,12 +20,12 @@ MAX_TOKENS = 80
 
 
 def similarity_source(data: ReportData) -> Any:
-    """The loaded BERTScore scorer of the report's BERTScore metric, or None when BERTScore was not run."""
+    """The token similarities of the first report metric that has them (BERTScore's loaded scorer:
+    :meth:`~refscore.protocol.Metric.token_similarities`), or None when no such metric was run."""
     for metric in data.metrics:
-        if metric.name == "bertscore":
-            scorer = getattr(metric, "scorer", None)
-            if callable(getattr(scorer, "similarity_matrix", None)):
-                return scorer
+        source = metric.token_similarities()
+        if callable(getattr(source, "similarity_matrix", None)):
+            return source
     return None
 
 
