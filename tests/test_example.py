@@ -33,6 +33,9 @@ def test_example_prints_the_install_command_and_scores_the_rest(without_example_
     assert "BLEU" in captured.out
     skipped = [line for line in captured.err.splitlines() if line.startswith("bertscore: skipped")]
     assert len(skipped) == 1 and skipped[0].endswith(INSTALL_COMMAND + ")")
+    # the bundled data draws no advice: XSum's summaries are split into sentences for ROUGE-Lsum ('builtin')
+    assert [line for line in captured.err.splitlines() if "warning" in line] == []
+    assert "split:builtin" in captured.out
 
 
 def test_bertscore_extra_provides_the_example_model():

@@ -36,8 +36,9 @@ def load_example() -> Example:
                    "(sacreBLEU test data, Apache-2.0)", systems, references)
 
 
-#: Metrics scored on the summarization example instead of the translation one.
-SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge", "rouge155")
+#: Metrics scored on the (English) summarization example instead of the (German) translation one; METEOR's
+#: synonyms and stems are English.
+SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge", "rouge155", "meteor")
 
 
 def load_summarization_example() -> Example:

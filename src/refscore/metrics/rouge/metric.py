@@ -278,6 +278,12 @@ class ROUGE(Metric):
 
     # -- Metric protocol ---------------------------------------------------------------------------------------
     @classmethod
+    def for_example(cls) -> ROUGE:
+        """The ROUGE ``refscore example`` scores: sentences split by rules (``split_summaries='builtin'``), since the
+        bundled XSum summaries hold no newline and ROUGE-Lsum would otherwise only repeat ROUGE-L."""
+        return cls(split_summaries="builtin")
+
+    @classmethod
     def check_names(cls) -> tuple[str, ...]:
         """A test case checks one ROUGE type's F-measure: ``rouge1``, ``rouge2`` (any ``rouge<n>``), ``rougeL``..."""
         return ("rouge1", "rouge2", "rouge<n>", "rougeL", "rougeLsum")
