@@ -1,0 +1,103 @@
+"""Plug-in metrics: a package outside refscore registers a Metric through a ``refscore.metrics`` entry point and
+gets the command line (``-m name``, its own flags), test-case checks, the report, bootstrap intervals and paired
+tests, with nothing in refscore naming it. The package is installed the way pip leaves one: its module and a
+``.dist-info`` folder with ``entry_points.txt`` on the path (tests/plugin_metric/refscore_wordrecall.py)."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import refscore
+from refscore.metrics import REGISTRY, get_metric_class
+from refscore.testing import Check
+from test_cli_process import refscore_command
+
+PLUGIN_SOURCE = Path(__file__).parent / "plugin_metric" / "refscore_wordrecall.py"
+HYPOTHESES = ["the cat sat", "a dog", "one two three four"]
+REFERENCES = ["the cat sat down", "the dog barked", "one two three five"]
+
+
+def install_plugin(site: Path, entry: str = "refscore_wordrecall:WordRecall", name: str = "wordrecall") -> Path:
+    """The plug-in package as an installer leaves it in ``site``: the module and its dist-info with the entry point."""
+    site.mkdir(exist_ok=True)
+    shutil.copy(PLUGIN_SOURCE, site / PLUGIN_SOURCE.name)
+    info = site / "refscore_wordrecall-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: refscore-wordrecall\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[refscore.metrics]\n{name} = {entry}\n")
+    return site
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """The plug-in installed on sys.path, and the registry reading entry points afresh (restored afterwards)."""
+    site = install_plugin(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(site))
+    before = dict.copy(REGISTRY)
+    monkeypatch.setattr(REGISTRY, "_plugins_loaded", False)
+    yield site
+    for name in set(dict.keys(REGISTRY)) - set(before):
+        dict.__delitem__(REGISTRY, name)
+
+
+def run(site: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+    return subprocess.run(refscore_command(*args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_the_command_line_scores_a_plugin_metric_with_its_own_flags(tmp_path):
+    site = install_plugin(tmp_path / "site")
+    (tmp_path / "hyp.txt").write_text("\n".join(HYPOTHESES) + "\n")
+    (tmp_path / "ref.txt").write_text("\n".join(["The cat sat down", *REFERENCES[1:]]) + "\n")
+    result = run(site, tmp_path, "score", "-m", "wordrecall,bleu", "-r", "ref.txt", "-i", "hyp.txt")
+    assert result.returncode == 0, result.stderr
+    assert "wordrecall: nrefs:1|lc:no" in result.stdout and "bleu: nrefs:1" in result.stdout
+    lowered = run(site, tmp_path, "score", "-m", "wordrecall", "--wordrecall-lowercase", "--segments", "-r",
+                  "ref.txt", "-i", "hyp.txt")
+    assert lowered.returncode == 0, lowered.stderr
+    assert [line.split("\t")[-1] for line in lowered.stdout.splitlines()[1:4]] == ["75.0000", "33.3333", "75.0000"]
+    unknown = run(tmp_path, tmp_path, "score", "-m", "wordrecall", "-r", "ref.txt", "-i", "hyp.txt")
+    assert unknown.returncode != 0 and "unknown metric 'wordrecall'" in unknown.stderr
+
+
+def test_a_plugin_metric_is_a_check(plugin):
+    check = Check("wordrecall", threshold=0.6)
+    scores, _ = check.scores(HYPOTHESES, REFERENCES)
+    assert check.passes(scores).tolist() == [True, False, True] and check.label == "Word recall"
+    assert "wordrecall" in REGISTRY and list(REGISTRY)[-1] == "wordrecall"
+
+
+def test_a_plugin_metric_gets_bootstrap_intervals_and_paired_tests(plugin):
+    interval = refscore.bootstrap_ci("wordrecall", HYPOTHESES, REFERENCES, n=100, seed=3)
+    assert interval.score == pytest.approx(7 / 11)
+    result = refscore.paired_test("wordrecall", {"base": HYPOTHESES, "copy": REFERENCES}, REFERENCES, n=50)
+    assert "wordrecall" in str(result)
+
+
+def test_a_plugin_metric_is_in_the_report(plugin, tmp_path):
+    output = tmp_path / "report.html"
+    refscore.report({"a": HYPOTHESES, "b": REFERENCES}, REFERENCES, metrics=["wordrecall", "bleu"], output=output)
+    assert "wordrecall" in output.read_text(encoding="utf-8")
+
+
+def test_a_broken_plugin_is_a_clear_error(tmp_path, monkeypatch):
+    site = install_plugin(tmp_path / "site", entry="refscore_wordrecall:WordRecallConfig", name="broken")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(REGISTRY, "_plugins_loaded", False)
+    try:
+        with pytest.raises(refscore.errors.InputError, match=r"metric 'broken'.*is not a refscore.protocol.Metric"):
+            get_metric_class("broken")
+    finally:
+        dict.__delitem__(REGISTRY, "broken")
+
+
+def test_a_plugin_cannot_replace_a_metric_of_refscore(tmp_path, monkeypatch):
+    site = install_plugin(tmp_path / "site", name="bleu")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(REGISTRY, "_plugins_loaded", False)
+    with pytest.warns(refscore.errors.RefscoreWarning, match="plug-in metric 'bleu'.*is left out: the name is taken by refscore.metrics.bleu:BLEU"):
+        assert get_metric_class("bleu").__module__ == "refscore.metrics.bleu"
