@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from refscore.errors import InputError
+from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.testing import Check
 from refscore.testing.checks import check_names, resolve_spec
@@ -125,3 +125,30 @@ def test_command_line_defaults_are_the_metrics():
     assert chrf.command_line_defaults({}, segments=True) == {}
     assert [option.flags[0] for option in get_metric_class("bertscore").runtime_cli_options] == [
         "--device", "--bertscore-batch-tokens"]
+
+
+#: Every metric's default config hash before runtime fields moved onto the metric classes: statistics pickles and
+#: saved baselines carry these, so they must never change (BERTScore: roberta-large, its settings' hash).
+DEFAULT_CONFIG_HASHES = {"bleu": "0fc611059ff4d677", "gleu": "8c82674fcff79fd1", "chrf": "1b681960248b2fbf",
+                         "ter": "da12e3a0beefc5ee", "rouge": "6343418e7fc5ffe9", "rouge155": "4cee208f6a6921f9",
+                         "bertscore": "6017c8f6fe1b25a9", "meteor": "6503695db52d5009"}
+
+
+@pytest.mark.parametrize("name", sorted(DEFAULT_CONFIG_HASHES))
+def test_default_config_hashes_are_unchanged(name):
+    options = {"model_type": "roberta-large"} if name == "bertscore" else {}
+    assert get_metric_class(name)(**options).config_hash == DEFAULT_CONFIG_HASHES[name]
+
+
+def test_runtime_fields_stay_out_of_the_config_hash(registered):
+    from refscore.metrics.bertscore import BERTScoreMetric, config_hash_of
+
+    base = BERTScoreMetric(model_type="roberta-large")
+    runtime = BERTScoreMetric(model_type="roberta-large", device="cpu", batch_tokens=64, progress=False)
+    assert runtime.config_hash == base.config_hash == config_hash_of(base.config)
+    assert BERTScoreMetric(model_type="roberta-large", idf=True).config_hash != base.config_hash
+    with pytest.raises(InputTypeError, match=r"BERTScoreMetric: .*valid settings: model_type"):
+        BERTScoreMetric(model_type="roberta-large", colour="red")
+    monkeypatched = type("LowercaseIsRuntime", (registered,), {"runtime_fields": frozenset({"lowercase"})})
+    assert monkeypatched(lowercase=True).config_hash == monkeypatched(lowercase=False).config_hash
+    assert registered(lowercase=True).config_hash != registered(lowercase=False).config_hash

@@ -15,6 +15,7 @@ docs/architecture.md lists them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
@@ -141,6 +142,12 @@ class MetricFacts:
         """``options`` with the defaults the command line uses for this metric (``segments``: per-segment scores
         asked for; BLEU then turns on effective order, as sacreBLEU's ``-sl``)."""
         return options
+
+    def hashed_config(self) -> dict[str, Any]:
+        """The config fields that enter the config hash (statistics merge only with equal hashes): every field
+        but :attr:`runtime_fields`."""
+        fields = dataclasses.asdict(self.config)  # type: ignore[attr-defined]
+        return {name: value for name, value in fields.items() if name not in self.runtime_fields}
 
     def warm_up(self) -> None:
         """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""

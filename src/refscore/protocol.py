@@ -202,9 +202,11 @@ class Score:
 
 
 def config_hash(metric: str, config: Any) -> str:
-    """Stable hash of a metric's frozen dataclass config (independent of process and Python's hash seed)."""
-    payload = json.dumps({"metric": metric, "schema": STATS_SCHEMA_VERSION,
-                          "config": dataclasses.asdict(config)}, sort_keys=True, default=repr)
+    """Stable hash of a metric's frozen dataclass config, or of the mapping of its hashed fields
+    (:meth:`Metric.hashed_config`), independent of process and Python's hash seed."""
+    fields = dict(config) if isinstance(config, Mapping) else dataclasses.asdict(config)
+    payload = json.dumps({"metric": metric, "schema": STATS_SCHEMA_VERSION, "config": fields},
+                         sort_keys=True, default=repr)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
 
 
@@ -224,18 +226,23 @@ class Metric(MetricFacts, ABC):
         if config is not None and options:
             raise InputError(f"{type(self).__name__}: give either a config object or keyword options, not both")
         if config is None:
-            try:
-                config = self.config_class(**options)
-            except InputTypeError:  # a config's own check on a value's type: already a clear message
-                raise
-            except TypeError as exc:
-                valid = [f.name for f in dataclasses.fields(self.config_class)]
-                raise InputError(f"{type(self).__name__}: {exc}; valid options: {valid}") from None
+            config = self.build_config(**options)
         elif not isinstance(config, self.config_class):
             raise InputTypeError(f"{type(self).__name__}: config must be a {self.config_class.__name__}, "
                              f"got {type(config).__name__}")
         self.config = config
-        self.config_hash = config_hash(self.name, config)
+        self.config_hash = config_hash(self.name, self.hashed_config())
+
+    @classmethod
+    def build_config(cls, **options: Any) -> Any:
+        """``config_class(**options)``; an unknown option is an error naming the valid ones."""
+        try:
+            return cls.config_class(**options)
+        except InputTypeError:  # a config's own check on a value's type: already a clear message
+            raise
+        except TypeError as exc:
+            valid = [f.name for f in dataclasses.fields(cls.config_class)]
+            raise InputError(f"{cls.__name__}: {exc}; valid options: {valid}") from None
 
     def __repr__(self) -> str:
         options = ", ".join(f"{f.name}={getattr(self.config, f.name)!r}" for f in dataclasses.fields(self.config))

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
-import json
 import os
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -34,8 +32,8 @@ from refscore._bertscore.scorer import BERTScorer as _Scorer
 from refscore._bertscore.scorer import PairScores, settings
 from refscore._bertscore.tables import BERT_SCORE_VERSION
 from refscore._textfile import read_text_lines
-from refscore.errors import InputError, InputTypeError, MissingExtraError
-from refscore.protocol import STATS_SCHEMA_VERSION, CliOption, Metric, Score, Signature, Statistics
+from refscore.errors import InputError, MissingExtraError
+from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, config_hash
 
 __all__ = ["bertscore", "BERTScorer", "BERTScoreResult", "BERTScoreConfig", "BERTScoreMetric", "BERTScoreScore"]
 
@@ -62,9 +60,7 @@ def config_hash_of(config: BERTScoreConfig, idf_label: str | None = None) -> str
     numbers = config.numbers()
     if idf_label is not None:
         numbers["idf"] = idf_label
-    payload = json.dumps({"metric": "bertscore", "schema": STATS_SCHEMA_VERSION, "config": numbers},
-                         sort_keys=True, default=repr)
-    return hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16]
+    return config_hash("bertscore", numbers)
 
 
 def layer_of(config: BERTScoreConfig) -> int:
@@ -259,18 +255,17 @@ class BERTScoreMetric(Metric):
     )
 
     def __init__(self, config: Any = None, **options: Any) -> None:
-        # not Metric.__init__: the runtime settings and the form of the IDF weights stay out of the config hash
-        if config is not None and options:
-            raise InputError(f"{type(self).__name__}: give either a config object or keyword options, not both")
-        if config is None:
-            config = settings(type(self).__name__, **options)
-        elif not isinstance(config, BERTScoreConfig):
-            raise InputTypeError(f"{type(self).__name__}: config must be a BERTScoreConfig, got "
-                                 f"{type(config).__name__}")
-        self.config = config
-        self.config_hash = config_hash_of(config)
+        super().__init__(config, **options)
         check_model_choice(self.config.model_type, self.config.num_layers, self.config.lang)  # before any loading
         self._scorer: BERTScorer | None = None
+
+    @classmethod
+    def build_config(cls, **options: Any) -> BERTScoreConfig:
+        return settings(cls.__name__, **options)
+
+    def hashed_config(self) -> dict[str, Any]:
+        """The settings that change the numbers, IDF weights as their label (:meth:`BERTScoreConfig.numbers`)."""
+        return self.config.numbers()
 
     @property
     def device(self) -> Any:
