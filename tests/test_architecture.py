@@ -2,8 +2,9 @@
 
 The import graph is read with :mod:`ast` from every ``.py`` file under ``src/refscore``: module-level imports
 *and* imports inside functions (a function-level import hides a circle from Python's import machinery, not from
-the design), plus ``importlib.import_module("literal")``. Imports under ``if TYPE_CHECKING:`` are left out:
-they never run. An edge goes to the module named (``from a.b import c`` names ``a.b.c`` when that is a module,
+the design), plus ``importlib.import_module("literal")``. Imports under ``if TYPE_CHECKING:`` count too: they
+never run, but a type that needs a module above or beside in a circle is a design circle all the same (move the
+type below both). An edge goes to the module named (``from a.b import c`` names ``a.b.c`` when that is a module,
 else ``a.b``); importing a module does not count as importing its parent packages, and lazy registry entries
 (``"module:attribute"`` strings, :mod:`refscore._registry`) are names, not imports.
 
@@ -76,11 +77,6 @@ def module_files(root: Path, package: str, suffixes: tuple[str, ...] = (".py",))
     return modules
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
 class _ImportCollector(ast.NodeVisitor):
     """Every import statement of one module with its line and whether it runs inside a function."""
 
@@ -96,13 +92,6 @@ class _ImportCollector(ast.NodeVisitor):
         self.depth -= 1
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
-
-    def visit_If(self, node: ast.If) -> None:
-        if _is_type_checking(node.test):  # annotations only: never runs
-            for child in node.orelse:
-                self.visit(child)
-            return
-        self.generic_visit(node)
 
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
@@ -253,6 +242,60 @@ def test_every_registered_metric_follows_the_protocol():
             f"{name}: config_class {config.__name__} must be a frozen dataclass (a metric is its config)"
 
 
+#: Packages where metric names are written as values: the metrics themselves and the drop-in layers (which mirror
+#: the peers' own names).
+METRIC_NAME_HOMES = ("refscore.metrics", "refscore._bertscore", "refscore.compat", "refscore.tokenizers")
+#: Other modules allowed to name metrics, with the reason.
+METRIC_NAME_EXCEPTIONS: dict[str, str] = {
+    "refscore.reporting": "DEFAULT_METRICS: the report's default selection of metrics, not a fact about them",
+    # still to move onto the metric classes (issue 30, later):
+    "refscore": "_LAZY: the public functions refscore.rouge, refscore.rouge155 (names, not yet from the registry)",
+    "refscore.cli.scale": "SACREBLEU_NAMES: sacreBLEU's JSON name of BLEU and TER (a peer fact)",
+    "refscore.example": "SUMMARIZATION_METRICS: metrics scored on the English example (a language fact)",
+}
+
+
+def _metric_names_in(node: ast.AST, names: set[str]) -> list[str]:
+    def named(item: ast.AST | None) -> str | None:
+        return item.value if isinstance(item, ast.Constant) and item.value in names else None
+
+    if isinstance(node, ast.Compare):   # metric.name == "bertscore", name in ("bleu", "chrf")
+        sides = [node.left, *node.comparators]
+        items = [e for side in sides for e in (side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set))
+                                                else [side])]
+        return [name for item in items if (name := named(item))]
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        found = [name for item in node.elts if (name := named(item))]
+        return found if len(found) >= 2 else []
+    if isinstance(node, ast.Dict):
+        found = [name for item in node.keys if (name := named(item))]
+        return found if len(found) >= 2 else []
+    return []
+
+
+def metric_name_lists(root: Path, package: str, names: set[str], homes: tuple[str, ...] = METRIC_NAME_HOMES,
+                      exceptions: dict[str, str] = METRIC_NAME_EXCEPTIONS) -> list[str]:
+    """Comparisons with a metric's name and lists of metric names outside the metric classes: each is a fact
+    about a metric kept in a second place (it belongs on the class, docs/architecture.md "What a metric
+    declares"). Docstrings and messages are text, not found here (only comparisons, tuples, lists, sets, dicts)."""
+    problems = []
+    for module, path in module_files(root, package).items():
+        if module in exceptions or any(module == home or module.startswith(home + ".") for home in homes):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            found = _metric_names_in(node, names)
+            if found:
+                problems.append(f"{module} line {node.lineno}: names metrics {found} — declare the fact on the "
+                                f"metric class instead")
+    return problems
+
+
+def test_no_metric_names_outside_the_metric_classes():
+    from refscore.metrics import REGISTRY
+
+    assert metric_name_lists(SOURCE_ROOT, PACKAGE, set(REGISTRY)) == []
+
+
 # -- the checks themselves catch violations (a small fake package) ------------------------------------------------
 def _write(root: Path, files: dict[str, str]) -> None:
     for name, text in files.items():
@@ -294,10 +337,23 @@ def test_checks_find_upward_imports(tmp_path):
     })
     problems = upward_imports(import_graph(tmp_path, "fake"), FAKE_LAYERS)
     assert [p.split(" — ")[0] for p in problems] == [
+        "fake.base imports fake.metrics.bleu (line 3, at module level)",   # under TYPE_CHECKING: counted too
         "fake.metrics._helper imports fake.metrics.bleu (line 2, inside a function)",
         "fake.metrics.chrf imports fake.cli.io (line 1, at module level)",
     ]
     assert layer_of("fake.metrics._helper", FAKE_LAYERS) == 1 and layer_of("fake.other", FAKE_LAYERS) is None
+
+
+def test_checks_find_metric_names_outside_the_metrics(tmp_path):
+    _write(tmp_path, {
+        "fake/__init__.py": "",
+        "fake/metrics/__init__.py": "SPECS = {'bleu': 1, 'ter': 2}\n",          # a metric's home: allowed
+        "fake/cli/heat.py": "def f(m):\n    return m.name == 'bertscore'\n",
+        "fake/cli/checks.py": "SPECS = {'bleu': 1, 'ter': 2}\nHELP = 'bleu or ter'\nONE = ('bleu',)\n",
+    })
+    problems = metric_name_lists(tmp_path, "fake", {"bleu", "ter", "bertscore"}, homes=("fake.metrics",),
+                                 exceptions={})
+    assert [p.split(": names")[0] for p in problems] == ["fake.cli.checks line 1", "fake.cli.heat line 2"]
 
 
 def test_checks_find_long_modules(tmp_path):

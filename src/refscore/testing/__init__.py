@@ -19,7 +19,8 @@ _LAZY = LazyNames(__name__, globals(), {
     "refscore.testing.checks": ("BLEU_BANDS", "Check", "UnknownCheckError"),
     "refscore.testing.gates": ("GateResult",),
     "refscore.testing.pytest_plugin": ("refscore_cases",),
-    "refscore.testing.run": ("CaseResult", "TestRun", "evaluate"),
+    "refscore.testing.outcome": ("CaseResult",),
+    "refscore.testing.run": ("TestRun", "evaluate"),
     "refscore.testing.saved": ("SavedRun", "load_run"),
     "refscore.testing.summary": ("CheckSummary", "wilson_interval"),
 })

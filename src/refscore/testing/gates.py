@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from refscore.testing.outcome import CheckOutcome
 from refscore.testing.saved import SavedRun
 from refscore.testing.summary import CheckSummary, compare_with_baseline
-
-if TYPE_CHECKING:
-    from refscore.testing.run import CheckOutcome
 
 
 @dataclass(frozen=True)
