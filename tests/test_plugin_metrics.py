@@ -99,5 +99,6 @@ def test_a_plugin_cannot_replace_a_metric_of_refscore(tmp_path, monkeypatch):
     site = install_plugin(tmp_path / "site", name="bleu")
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setattr(REGISTRY, "_plugins_loaded", False)
-    with pytest.warns(refscore.errors.RefscoreWarning, match="plug-in metric 'bleu'.*is left out: the name is taken by refscore.metrics.bleu:BLEU"):
+    taken = "plug-in metric 'bleu'.*is left out: the name is taken by refscore.metrics.bleu:BLEU"
+    with pytest.warns(refscore.errors.RefscoreWarning, match=taken):
         assert get_metric_class("bleu").__module__ == "refscore.metrics.bleu"

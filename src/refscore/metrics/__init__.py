@@ -8,7 +8,8 @@ A package adds a metric (a :class:`~refscore.protocol.Metric` subclass) with an 
 
 Installed plug-ins are read once, the first time the registry is asked (``-m wordrecall`` on the command line,
 ``Check("wordrecall")``, ``refscore.report(..., metrics=["wordrecall"])``); a plug-in named like one of
-refscore's own metrics (or an earlier plug-in) is left out, with a warning. The metric's facts (its class attributes) give it everything else.
+refscore's own metrics (or an earlier plug-in) is left out, with a warning. The metric's facts (its class
+attributes) give it everything else.
 """
 from __future__ import annotations
 

@@ -143,7 +143,8 @@ def explain_rouge(metric: Metric, output: str, references: Sequence[str]) -> str
     config = metric.config
     rouge_type = config.types[0]
     table = metric.segment_table(metric.statistics([output], [list(references)], num_threads=1))
-    score = (f"ROUGE-{rouge_type[len('rouge'):]} F {table[rouge_type][0]:.3f} (recall {table[f'{rouge_type}_recall'][0]:.3f}, "
+    label = f"ROUGE-{rouge_type[len('rouge'):]}"
+    score = (f"{label} F {table[rouge_type][0]:.3f} (recall {table[f'{rouge_type}_recall'][0]:.3f}, "
              f"precision {table[f'{rouge_type}_precision'][0]:.3f})")
     reference_text = references[_best_reference(metric, output, references)]
     hyp = rouge_tokens(output, config.stemmer, config.tokenizer, config.spm_model)

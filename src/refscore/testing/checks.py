@@ -1,13 +1,13 @@
 """A check: one sentence-level metric, a threshold, bands and the suite gates of that metric.
 
 Check names come from the metric classes of the registry (:meth:`~refscore.protocol.Metric.check_spec`, so a
-registered or plug-in metric is a check under its name): ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective order, exp smoothing), ``gleu``,
-``chrf``, ``ter`` (lower is better: a case passes when its TER is *at most* the threshold), ``rouge1``,
-``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and ``bertscore`` (F1). Scores and
-thresholds are on the 0–1 scale of the Python API (``refscore score`` prints 0–100); a threshold outside the
-range its metric class declares (``threshold_range``: [0, 1], BERTScore [-1, 1], TER [0, 2]) can only be a 0–100
-number or a sign mistake and is refused, with the 0–1 value it probably means. Keyword options go to the metric
-(``Check("chrf", word_order=2)`` is chrF++).
+registered or plug-in metric is a check under its name): ``bleu`` (sacreBLEU's ``sentence_bleu`` defaults: effective
+order, exp smoothing), ``gleu``, ``chrf``, ``ter`` (lower is better: a case passes when its TER is *at most* the
+threshold), ``meteor``, ``rouge1``, ``rouge2`` (any ``rouge<n>``), ``rougeL``, ``rougeLsum`` (the F-measure) and
+``bertscore`` (F1). Scores and thresholds are on the 0–1 scale of the Python API (``refscore score`` prints 0–100);
+a threshold outside the range its metric class declares (``threshold_range``: [0, 1], BERTScore [-1, 1], TER [0, 2])
+can only be a 0–100 number or a sign mistake and is refused, with the 0–1 value it probably means. Keyword options
+go to the metric (``Check("chrf", word_order=2)`` is chrF++).
 
 >>> check = Check("bleu", threshold=0.3)
 >>> check.band(0.45), check.band(0.7), check.passes([0.29, 0.3]).tolist()

@@ -292,8 +292,8 @@ class ROUGE(Metric):
     def check_spec(cls, key: str) -> CheckSpec | None:
         """``rouge<n>``, ``rougel``, ``rougelsum`` (any case, ``ROUGE-L`` too): a check of that one type.
 
-        >>> ROUGE.check_spec("rougel")
-        CheckSpec(name='rougeL', registry='rouge', label='ROUGE-L', options=(('types', ('rougeL',)),), defaults=(), bands=())
+        >>> ROUGE.check_spec("rougel").label, ROUGE.check_spec("rougel").options
+        ('ROUGE-L', (('types', ('rougeL',)),))
         """
         match = _CHECK_NAME.match(key)
         if not match:
