@@ -102,3 +102,26 @@ def test_a_plugin_cannot_replace_a_metric_of_refscore(tmp_path, monkeypatch):
     taken = "plug-in metric 'bleu'.*is left out: the name is taken by refscore.metrics.bleu:BLEU"
     with pytest.warns(refscore.errors.RefscoreWarning, match=taken):
         assert get_metric_class("bleu").__module__ == "refscore.metrics.bleu"
+
+
+def test_a_plugin_metric_runs_on_ray(plugin, tmp_path):
+    ray = pytest.importorskip("ray", reason="the ray extra is not installed (pip install 'refscore[ray]')")
+    pytest.importorskip("ray.data", reason="Ray Data is not installed (pip install 'refscore[ray]')")
+    import json
+    import sys
+
+    import numpy as np
+
+    import refscore.distributed as rd
+
+    metric = get_metric_class("wordrecall")()
+    ray.cloudpickle.register_pickle_by_value(sys.modules[type(metric).__module__])  # the workers lack its path
+    path = tmp_path / "records.jsonl"
+    path.write_text("".join(json.dumps({"system": "a", "prediction": h, "references": [r]}) + "\n"
+                            for h, r in zip(HYPOTHESES * 20, REFERENCES * 20)))
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level="ERROR")
+    try:
+        merged = rd.statistics(str(path), [metric], unit_bytes=400)
+    finally:
+        ray.shutdown()
+    assert np.array_equal(merged.of(metric, "a").data, metric.statistics(HYPOTHESES * 20, REFERENCES * 20).data)
