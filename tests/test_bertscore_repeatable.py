@@ -111,3 +111,11 @@ def test_reference_batches_are_cached_whole_and_only_reused_for_the_same_batch(d
     small = refscore.BERTScorer(minilm_path(), 4, batch_tokens=256, reference_cache_size=30)
     small.score(hyps, refs, num_threads=2)
     assert 0 < small._embedder.cached_sequences <= 30
+
+
+def test_parallel_map_of_no_items_is_empty():
+    """A call with nothing to embed (every reference batch cached, or no text) maps nothing, with any plan."""
+    from refscore._bertscore.engine import ThreadPlan, parallel_map
+
+    assert list(parallel_map(len, [], ThreadPlan(2, 1))) == []
+    assert list(parallel_map(len, ["ab"], ThreadPlan(2, 1))) == [2]

@@ -105,7 +105,7 @@ def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: Thr
     ``plan.workers`` items are in progress at a time. With one worker the items are processed in the calling
     thread, with torch's setting as it is."""
     workers = min(plan.workers, len(items))
-    if plan.workers <= 1:
+    if plan.workers <= 1 or not items:
         yield from map(function, items)
         return
     torch, _ = torch_and_transformers()
