@@ -31,3 +31,14 @@ def write_segment_files(folder: Path, texts: dict[str, list[str]]) -> dict[str, 
         paths[name] = folder / f"{name}.txt"
         paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
     return paths
+
+
+@pytest.fixture()
+def sacrebleu_seed():
+    """Restores $SACREBLEU_SEED after a test that sets it (sacreBLEU reads it when it resamples)."""
+    old = os.environ.get("SACREBLEU_SEED")
+    yield
+    if old is None:
+        os.environ.pop("SACREBLEU_SEED", None)
+    else:
+        os.environ["SACREBLEU_SEED"] = old

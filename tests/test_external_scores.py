@@ -193,16 +193,6 @@ def test_empty_hypotheses_are_valid_input():
 
 
 # -- significance: sacreBLEU's paired bootstrap arithmetic on the same numbers ------------------------------------
-@pytest.fixture()
-def sacrebleu_seed():
-    old = os.environ.get("SACREBLEU_SEED")
-    yield
-    if old is None:
-        os.environ.pop("SACREBLEU_SEED", None)
-    else:
-        os.environ["SACREBLEU_SEED"] = old
-
-
 def sacrebleu_paired(metric, systems, test_type, n, seed, n_ar_confidence=-1):
     from sacrebleu.significance import PairedTest
 

@@ -35,16 +35,6 @@ def corpus():
     return make_corpus(120, 4)
 
 
-@pytest.fixture()
-def sacrebleu_seed():
-    old = os.environ.get("SACREBLEU_SEED")
-    yield
-    if old is None:
-        os.environ.pop("SACREBLEU_SEED", None)
-    else:
-        os.environ["SACREBLEU_SEED"] = old
-
-
 def run_sacrebleu_paired(metric, systems, references, test_type, n, seed, n_ar_confidence=-1):
     from sacrebleu.significance import PairedTest
 

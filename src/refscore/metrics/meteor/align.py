@@ -66,11 +66,17 @@ def _remove(pairs: Enumerated, taken: set[int]) -> Enumerated:
     return [pair for i, pair in enumerate(pairs) if i not in taken]
 
 
-def match_enums(hypothesis: Enumerated, reference: Enumerated) -> tuple[Matches, Enumerated, Enumerated]:
-    """NLTK's ``_match_enums``: equal words, hypothesis from its end, each taking the last free reference position."""
+def _positions(reference: Enumerated) -> defaultdict[str, list[int]]:
+    """Each reference word's positions in the enumerated list, in order (the last free one is popped first)."""
     positions: defaultdict[str, list[int]] = defaultdict(list)
     for j, (_, word) in enumerate(reference):
         positions[word].append(j)
+    return positions
+
+
+def match_enums(hypothesis: Enumerated, reference: Enumerated) -> tuple[Matches, Enumerated, Enumerated]:
+    """NLTK's ``_match_enums``: equal words, hypothesis from its end, each taking the last free reference position."""
+    positions = _positions(reference)
     matches: Matches = []
     hyp_taken: set[int] = set()
     ref_taken: set[int] = set()
@@ -101,9 +107,7 @@ class Aligner:
                                                                                       Enumerated]:
         """NLTK's ``_enum_wordnetsyn_match``: a hypothesis word takes the last free reference position holding any
         of its synonyms (or itself)."""
-        positions: defaultdict[str, list[int]] = defaultdict(list)
-        for j, (_, word) in enumerate(reference):
-            positions[word].append(j)
+        positions = _positions(reference)
         matches: Matches = []
         hyp_taken: set[int] = set()
         ref_taken: set[int] = set()
