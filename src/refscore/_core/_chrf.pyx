@@ -14,7 +14,7 @@ from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case
 
-cdef extern from "_chrf_kernel.hpp" namespace "refscore_chrf" nogil:
+cdef extern from "_chrf_kernel.hpp" namespace "refscore::chrf" nogil:
     cdef enum SpaceMode:
         KEEP_SPACE
         REMOVE_PYTHON_SPACE

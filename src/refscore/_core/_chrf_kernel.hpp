@@ -17,7 +17,7 @@
 #include "_hash_table.hpp"
 #include "_text.hpp"
 
-namespace refscore_chrf {
+namespace refscore::chrf {
 
 using refscore::HashTable;
 using refscore::TextBatch;
@@ -299,4 +299,4 @@ inline int64_t batch_statistics(const Settings& settings, const TextBatch& hypot
     return failures;
 }
 
-}  // namespace refscore_chrf
+}  // namespace refscore::chrf

@@ -16,11 +16,11 @@ import numpy as np
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case, tokenizer_code
 
-cdef extern from "_tokenize_segments.hpp" namespace "refscore_tok":
+cdef extern from "_tokenize_segments.hpp" namespace "refscore::tok":
     int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
                                  int64_t* group) except +
 
-cdef extern from "_ngrams_kernel.hpp" namespace "refscore_ngrams" nogil:
+cdef extern from "_ngrams_kernel.hpp" namespace "refscore::ngrams" nogil:
     cdef enum Kind:
         KIND_BLEU
         KIND_GLEU

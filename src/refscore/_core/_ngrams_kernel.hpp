@@ -32,11 +32,11 @@
 #include "_threads.hpp"
 #include "_tokenize_segments.hpp"
 
-namespace refscore_ngrams {
+namespace refscore::ngrams {
 
-using refscore_tok::ReferenceVocabulary;
-using refscore_tok::RepeatedTextCache;
-using refscore_tok::SegmentEncoder;
+using refscore::tok::ReferenceVocabulary;
+using refscore::tok::RepeatedTextCache;
+using refscore::tok::SegmentEncoder;
 
 enum Kind : int { KIND_BLEU = 0, KIND_GLEU = 1 };
 enum Status : int { STATUS_OK = 0, STATUS_NO_MEMORY = -1, STATUS_TOO_LARGE = -2 };
@@ -339,7 +339,7 @@ inline int64_t ids_batch(Kind kind, const uint32_t* ids, const int64_t* offsets,
     std::vector<Scratch> scratch(static_cast<size_t>(threads));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16) reduction(+ : failures)
     for (int64_t i = 0; i < n_segments; ++i) {
-        Scratch& mine = scratch[static_cast<size_t>(refscore_thread_id())];
+        Scratch& mine = scratch[static_cast<size_t>(refscore::thread_id())];
         const int64_t first = n_segments + ref_offsets[i], last = n_segments + ref_offsets[i + 1];
         const int status = kind == KIND_BLEU
                                ? bleu_segment(ids, offsets, i, first, last, high, mine, out + i * width, NO_LIMIT)
@@ -436,7 +436,7 @@ inline int64_t shared_reference_runs(Kind kind, const TextInput& input, int64_t 
         for (int64_t i = 0; i < n_segments; ++i) {
             const int64_t t = n_segments + input.ref_offsets[i];
             if (input.ref_offsets[i + 1] - input.ref_offsets[i] == 1 && input.groups[t] >= 0 &&
-                lengths[t] <= refscore_tok::SHORT_SEGMENT_CHARS && lengths[i] <= refscore_tok::SHORT_SEGMENT_CHARS) {
+                lengths[t] <= refscore::tok::SHORT_SEGMENT_CHARS && lengths[i] <= refscore::tok::SHORT_SEGMENT_CHARS) {
                 key[i] = input.groups[t];
                 members[input.groups[t]] += 1;
             }
@@ -520,7 +520,7 @@ inline TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_grou
     int64_t no_memory = 0, too_large = 0;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 8) reduction(+ : no_memory, too_large)
     for (int64_t run = 0; run < n_runs; ++run) {
-        TextWorker& worker = workers[static_cast<size_t>(refscore_thread_id())];
+        TextWorker& worker = workers[static_cast<size_t>(refscore::thread_id())];
         const int64_t first = order[runs[run]];
         int status;
         try {
@@ -540,4 +540,4 @@ inline TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_grou
     return failures;
 }
 
-}  // namespace refscore_ngrams
+}  // namespace refscore::ngrams

@@ -26,7 +26,7 @@ cdef extern from "<string_view>" namespace "std" nogil:
         size_t size()
 
 
-cdef extern from "_rouge_kernels.hpp" namespace "refscore_rouge" nogil:
+cdef extern from "_rouge_kernels.hpp" namespace "refscore::rouge" nogil:
     cdef cppclass Config:
         bint stem
         bint lowercase

@@ -21,7 +21,7 @@ import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
 
-cdef extern from "_rouge155_kernel.hpp" namespace "refscore_rouge155" nogil:
+cdef extern from "_rouge155_kernel.hpp" namespace "refscore::rouge155" nogil:
     cdef cppclass Seq:
         const uint32_t* data
         int64_t len

@@ -13,7 +13,7 @@
 #include <cstdlib>
 #include <vector>
 
-namespace refscore_rouge155 {
+namespace refscore::rouge155 {
 
 //: the key of a unigram in the skip-bigram table (token ids are < 0xFFFFFFFF)
 static const uint64_t UNIGRAM_SLOT = 0xFFFFFFFFull;
@@ -519,4 +519,4 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
     }
 }
 
-}  // namespace refscore_rouge155
+}  // namespace refscore::rouge155

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-namespace refscore_rouge155 {
+namespace refscore::rouge155 {
 
 // ------------------------------------------------------------------------------------------------------------
 // The Porter stemmer of ROUGE-1.5.5.pl (Martin Porter's Perl release 1 with Chin-Yew Lin's 2004 step-4 change).
@@ -174,4 +174,4 @@ inline std::string stem(std::string w) {
 
 }  // namespace porter
 
-}  // namespace refscore_rouge155
+}  // namespace refscore::rouge155

@@ -19,7 +19,7 @@
 #include "_rouge155_porter.hpp"
 #include "_text.hpp"
 
-namespace refscore_rouge155 {
+namespace refscore::rouge155 {
 
 // Strings without NUL characters -> dense ids in order of first insertion, on the one hash table
 // (_hash_table.hpp). A word of at most 7 characters is its own key (its bytes, top byte 0), so finding it reads
@@ -219,4 +219,4 @@ inline void read_script_texts(const refscore::TextBatch& texts, int64_t n_texts,
     }
 }
 
-}  // namespace refscore_rouge155
+}  // namespace refscore::rouge155

@@ -18,7 +18,7 @@ from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 import numpy as np
 
-cdef extern from "_rouge155_text.hpp" namespace "refscore_rouge155" nogil:
+cdef extern from "_rouge155_text.hpp" namespace "refscore::rouge155" nogil:
     cdef cppclass ScriptRules:
         void add_stopword(const string& word) except +
         void add_exception(const string& inflected, const string& base) except +
@@ -30,7 +30,7 @@ cdef extern from "_rouge155_text.hpp" namespace "refscore_rouge155" nogil:
         int64_t bad_text
         int64_t bad_position
 
-    string porter_stem "refscore_rouge155::porter::stem" (string word) except +
+    string porter_stem "refscore::rouge155::porter::stem" (string word) except +
     void read_script_texts(const TextBatch& texts, int64_t n_texts, cbool split_lines, const ScriptRules& rules,
                            cbool stemming, cbool remove_stopwords, ScriptTokens& out) except +
 

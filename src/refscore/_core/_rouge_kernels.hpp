@@ -22,7 +22,7 @@
 #include "_rouge_porter.hpp"
 #include "_text.hpp"
 
-namespace refscore_rouge {
+namespace refscore::rouge {
 
 // Type codes: n >= 1 is ROUGE-N, 0 is ROUGE-L (whole text), -1 is ROUGE-Lsum (summary level).
 constexpr int TYPE_L = 0;
@@ -771,4 +771,4 @@ class Worker {
   std::vector<Tokens> refs_, ref_sents_;
 };
 
-}  // namespace refscore_rouge
+}  // namespace refscore::rouge

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace refscore_rouge {
+namespace refscore::rouge {
 
 class PorterStemmer {
  public:
@@ -223,4 +223,4 @@ class PorterStemmer {
   }
 };
 
-}  // namespace refscore_rouge
+}  // namespace refscore::rouge

@@ -18,7 +18,7 @@ import numpy as np
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case
 
-cdef extern from "_ter_kernel.hpp" namespace "refscore_ter" nogil:
+cdef extern from "_ter_kernel.hpp" namespace "refscore::ter" nogil:
     cdef cppclass Workspace:
         Workspace() except +
     int text_segment(Workspace* ws, const TextBatch& texts, TextPreparation preparation, int64_t hyp_index,

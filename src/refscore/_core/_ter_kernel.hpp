@@ -23,7 +23,7 @@
 #include "_hash_table.hpp"
 #include "_text.hpp"
 
-namespace refscore_ter {
+namespace refscore::ter {
 
 constexpr int64_t kInfinity = 10000000000000000LL;  // sacreBLEU's _INT_INFINITY = int(1e16)
 constexpr int64_t kMaxShiftSize = 10;
@@ -570,4 +570,4 @@ inline int ids_segment(Workspace* ws, const int64_t* ids, const int64_t* offsets
     return kOk;
 }
 
-}  // namespace refscore_ter
+}  // namespace refscore::ter

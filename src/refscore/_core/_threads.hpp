@@ -4,7 +4,14 @@
 
 #ifdef _OPENMP
 #include <omp.h>
-inline int refscore_thread_id() { return omp_get_thread_num(); }
-#else
-inline int refscore_thread_id() { return 0; }
 #endif
+
+namespace refscore {
+
+#ifdef _OPENMP
+inline int thread_id() { return omp_get_thread_num(); }
+#else
+inline int thread_id() { return 0; }
+#endif
+
+}  // namespace refscore

@@ -35,7 +35,7 @@ cdef extern from "_unicode_tables.h":
     const char* REFSCORE_TABLES_UNIDATA_VERSION
     const char* REFSCORE_TABLES_REGEX_VERSION
 
-cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore_tok":
+cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore::tok":
     cdef cppclass ThreadStore:
         ThreadStore()
         int64_t n_tokens
@@ -51,7 +51,7 @@ cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore_tok":
                     const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
                     uint32_t* ids) noexcept nogil
 
-cdef extern from "_tokenize_segments.hpp" namespace "refscore_tok":
+cdef extern from "_tokenize_segments.hpp" namespace "refscore::tok":
     int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
                                  int64_t* group) except +
 

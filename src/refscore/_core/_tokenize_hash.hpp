@@ -16,7 +16,7 @@
 
 #include "_hash_table.hpp"
 
-namespace refscore_tok {
+namespace refscore::tok {
 
 using refscore::multiply_mix64;
 
@@ -120,4 +120,4 @@ static inline bool same_token(const uint32_t* a, const uint32_t* b, size_t lengt
                              xor_blocks(load_block(a + 4, high), load_block(b + 4, high))));
 }
 
-}  // namespace refscore_tok
+}  // namespace refscore::tok

@@ -23,7 +23,7 @@
 #include "_text.hpp"
 #include "_tokenize_hash.hpp"
 
-namespace refscore_tok {
+namespace refscore::tok {
 
 /* TOK_13A_UNSTRIPPED: 13a on the whole text, trailing whitespace included, as the copy of the tokenizer in Hugging
  * Face's bleu and google_bleu scripts (sacreBLEU strips it first; the tokens differ for e.g. "d-\n"). */
@@ -377,4 +377,4 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
     }
 }
 
-}  // namespace refscore_tok
+}  // namespace refscore::tok

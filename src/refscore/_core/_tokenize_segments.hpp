@@ -14,7 +14,7 @@
 #include "_hash_table.hpp"
 #include "_tokenize_kernel.hpp"
 
-namespace refscore_tok {
+namespace refscore::tok {
 
 /* ---- texts repeated within a call ---------------------------------------------------------------------- */
 
@@ -313,4 +313,4 @@ struct ReferenceVocabulary {
     }
 };
 
-}  // namespace refscore_tok
+}  // namespace refscore::tok

@@ -13,7 +13,7 @@
 #include "_hash_table.hpp"
 #include "_tokenize_kernel.hpp"
 
-namespace refscore_tok {
+namespace refscore::tok {
 
 /* Token characters to dense ids, in order of first interning (a thread's, or the call's). */
 using Interner = refscore::Interner<uint32_t>;
@@ -97,4 +97,4 @@ static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, 
     return true;
 }
 
-}  // namespace refscore_tok
+}  // namespace refscore::tok
