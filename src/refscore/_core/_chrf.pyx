@@ -9,26 +9,12 @@ import numpy as np
 
 from libc.stdint cimport int64_t
 from libcpp cimport bool as cbool
+from refscore._core._chrf_kernel cimport (KEEP_SPACE, REMOVE_PYTHON_SPACE, REMOVE_REGEX_SPACE, Settings,
+                                          batch_statistics, f_score)
 from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case
-
-cdef extern from "_chrf_kernel.hpp" namespace "refscore::chrf" nogil:
-    cdef enum SpaceMode:
-        KEEP_SPACE
-        REMOVE_PYTHON_SPACE
-        REMOVE_REGEX_SPACE
-    cdef cppclass Settings:
-        int char_order
-        int word_order
-        double factor
-        cbool eps_smoothing
-        int space_mode
-        cbool lowercase
-    double f_score(const int64_t* stats, int order, double factor, cbool eps_smoothing) noexcept
-    int64_t batch_statistics(const Settings& settings, const TextBatch& hypotheses, const TextBatch& references,
-                             const int64_t* ref_offsets, int64_t n_segments, int threads, int64_t* out) noexcept
 
 #: Which whitespace is removed before character n-grams are extracted (argument ``space_mode``).
 SPACE_KEEP = KEEP_SPACE              # sacreBLEU whitespace=True: every character counts

@@ -9,41 +9,15 @@ count.
 from libc.stdint cimport int64_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
+from refscore._core._ngrams_kernel cimport (KIND_BLEU, KIND_GLEU, TABLE_SLOTS_LIMIT, Kind, TextFailures,
+                                            TextInput, ids_batch, kSlotBytes, max_table_size, text_batch)
 from refscore._core._strings cimport CHARS_PER_THREAD, StringBuffers, TextBatch, point_at_strings
+from refscore._core._tokenize_kernel cimport repeated_text_groups
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case, tokenizer_code
-
-cdef extern from "_tokenize_segments.hpp" namespace "refscore::tok":
-    int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
-                                 int64_t* group) except +
-
-cdef extern from "_ngrams_kernel.hpp" namespace "refscore::ngrams" nogil:
-    cdef enum Kind:
-        KIND_BLEU
-        KIND_GLEU
-    int64_t TABLE_SLOTS_LIMIT
-    size_t kSlotBytes
-    cdef cppclass TextInput:
-        TextBatch texts
-        const int64_t* groups
-        int64_t n_segments
-        const int64_t* ref_offsets
-        int tokenizer
-        cbool lowercase
-        cbool shortest_ref
-    cdef cppclass TextFailures:
-        int64_t no_memory
-        int64_t too_large
-    int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments, int64_t max_n,
-                           cbool from_references) noexcept
-    int64_t ids_batch(Kind kind, const uint32_t* ids, const int64_t* offsets, const int64_t* ref_offsets,
-                      int64_t n_segments, int64_t width, int64_t low, int64_t high, int threads,
-                      int64_t* out) except +
-    TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_groups, int64_t width, int64_t low,
-                            int64_t high, int threads, int64_t* out) except +
 
 #: Largest table a segment may need (slot indices must stay below 2**32).
 MAX_TABLE_SLOTS = TABLE_SLOTS_LIMIT

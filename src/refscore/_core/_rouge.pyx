@@ -9,57 +9,15 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint32_t
 from libcpp.memory cimport unique_ptr
 from libcpp.string cimport string
+from libcpp.string_view cimport string_view
 from libcpp.vector cimport vector
+from refscore._core._rouge_kernels cimport Config, PorterStemmer, Tokens, Worker
 from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case
-
-
-cdef extern from "<string_view>" namespace "std" nogil:
-    cdef cppclass string_view:
-        string_view()
-        string_view(const char* data, size_t size)
-        const char* data()
-        size_t size()
-
-
-cdef extern from "_rouge_kernels.hpp" namespace "refscore::rouge" nogil:
-    cdef cppclass Config:
-        bint stem
-        bint lowercase
-        const int64_t* types
-        int64_t n_types
-
-    cdef cppclass Tokens:
-        vector[uint32_t] ids
-        vector[uint32_t] sentences
-
-    cdef cppclass Counts:
-        int64_t matches
-        int64_t hyp_total
-        int64_t ref_total
-
-    cdef cppclass Worker:
-        Worker(const Config* config) except +
-        int64_t tokenize_text(const TextBatch& texts, int64_t t, Tokens& out) except +
-        const string_view& term_string(uint32_t id)
-        int score_segment(const TextBatch& texts, int64_t hyp, int64_t ref_begin, int64_t ref_end,
-                          int64_t* out_counts, int64_t* out_best) noexcept
-        int64_t lcs_length(const uint32_t* a, size_t n, const uint32_t* b, size_t m) except +
-        void lcs_positions(const uint32_t* ref, size_t n, const uint32_t* can, size_t m,
-                           vector[uint32_t]& positions, bint up_on_tie) except +
-        void reserve_terms(uint32_t n_terms) except +
-        void set_table_limit(size_t words)
-        int score_segment_ids(const uint32_t* ids, const int64_t* tok_off, const uint32_t* sent_ids,
-                              const int64_t* sent_tok_off, const int64_t* bounds, const int64_t* bound_off,
-                              int64_t hyp, int64_t ref_begin, int64_t ref_end, int64_t* out_counts,
-                              int64_t* out_best) noexcept
-
-    cdef cppclass PorterStemmer:
-        string stem(string_view word) except +
 
 
 cdef void _fill_config(Config* config, bint stem, const int64_t[::1] types):

@@ -14,26 +14,10 @@ from libcpp cimport bool as cbool
 from libcpp.string cimport string
 from libcpp.vector cimport vector
 
+from refscore._core._rouge155_kernel cimport ScriptRules, ScriptTokens, porter_stem, read_script_texts
 from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 import numpy as np
-
-cdef extern from "_rouge155_text.hpp" namespace "refscore::rouge155" nogil:
-    cdef cppclass ScriptRules:
-        void add_stopword(const string& word) except +
-        void add_exception(const string& inflected, const string& base) except +
-
-    cdef cppclass ScriptTokens:
-        vector[uint32_t] ids
-        vector[int64_t] unit_lengths
-        vector[int64_t] units_per_text
-        int64_t bad_text
-        int64_t bad_position
-
-    string porter_stem "refscore::rouge155::porter::stem" (string word) except +
-    void read_script_texts(const TextBatch& texts, int64_t n_texts, cbool split_lines, const ScriptRules& rules,
-                           cbool stemming, cbool remove_stopwords, ScriptTokens& out) except +
-
 
 class LoneSurrogate(ValueError):
     """A lone surrogate with no UTF-8 form (not a byte kept by ``surrogateescape``): the first one is character

@@ -1,8 +1,9 @@
 # The one hand-off of text to the kernels: Python strings' own PEP 393 buffers (1, 2 or 4 bytes per code point;
 # no copy, no encoding), pointed at once per batch. The kernels read them through _text.hpp (code points,
-# str.isspace / str.rstrip / str.lower included).
+# str.isspace / str.rstrip / str.lower included). This is the one .pxd of the text family (_text.hpp and its
+# generated _unicode_tables.h): every binding cimports their declarations from here.
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 
@@ -36,6 +37,14 @@ cdef extern from "_text.hpp" namespace "refscore" nogil:
     cdef cppclass TextPreparation:
         cbool rstrip
         cbool lowercase
+
+    uint8_t char_class(uint32_t code_point) noexcept
+    size_t append_text(const TextBatch& batch, int64_t t, TextPreparation preparation, vector[uint32_t]& out,
+                       vector[uint32_t]& scratch) except +
+
+cdef extern from "_unicode_tables.h":
+    const char* REFSCORE_TABLES_UNIDATA_VERSION
+    const char* REFSCORE_TABLES_REGEX_VERSION
 
 # Characters per thread below which waking another thread costs more than it saves (results never depend on it).
 cdef enum:

@@ -12,23 +12,13 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 from refscore._core._strings cimport StringBuffers, TextBatch, TextPreparation, point_at_strings
+from refscore._core._ter_kernel cimport (Workspace, ids_segment, kAsianSupport, kNoPunct, kNormalized,
+                                         text_segment)
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case
-
-cdef extern from "_ter_kernel.hpp" namespace "refscore::ter" nogil:
-    cdef cppclass Workspace:
-        Workspace() except +
-    int text_segment(Workspace* ws, const TextBatch& texts, TextPreparation preparation, int64_t hyp_index,
-                     int64_t ref_begin, int64_t ref_end, int flags, int64_t* ref_edits,
-                     int64_t* ref_lengths) noexcept
-    int ids_segment(Workspace* ws, const int64_t* ids, const int64_t* offsets, int64_t hyp_index,
-                    int64_t ref_begin, int64_t ref_end, int64_t* ref_edits, int64_t* ref_lengths) noexcept
-    int kNormalized
-    int kNoPunct
-    int kAsianSupport
 
 NORMALIZED = kNormalized
 NO_PUNCT = kNoPunct

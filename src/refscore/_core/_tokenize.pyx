@@ -14,7 +14,11 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
-from refscore._core._strings cimport CHARS_PER_THREAD, StringBuffers, TextBatch, TextPreparation, point_at_strings
+from refscore._core._strings cimport (CHARS_PER_THREAD, REFSCORE_TABLES_REGEX_VERSION,
+                                      REFSCORE_TABLES_UNIDATA_VERSION, StringBuffers, TextBatch, TextPreparation,
+                                      append_text, char_class, point_at_strings)
+from refscore._core._tokenize_kernel cimport (Interner, ThreadStore, merge_ids, repeated_text_groups,
+                                              tokenize_segment)
 
 import unicodedata
 
@@ -26,34 +30,6 @@ from refscore.errors import InputError, InputTypeError
 
 cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void* buffer, Py_ssize_t size)
-
-cdef extern from "_text.hpp" namespace "refscore":
-    size_t append_text(const TextBatch& batch, int64_t t, TextPreparation preparation, vector[uint32_t]& out,
-                       vector[uint32_t]& scratch) except +
-
-cdef extern from "_unicode_tables.h":
-    const char* REFSCORE_TABLES_UNIDATA_VERSION
-    const char* REFSCORE_TABLES_REGEX_VERSION
-
-cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore::tok":
-    cdef cppclass ThreadStore:
-        ThreadStore()
-        int64_t n_tokens
-        bint failed
-    cdef cppclass Interner:
-        size_t size()
-        const uint32_t* items(uint32_t id)
-        uint32_t length(uint32_t id)
-    uint8_t char_class(uint32_t code_point) noexcept nogil
-    int64_t tokenize_segment(int tokenizer, cbool lowercase, int kind, const void* data, int64_t length,
-                             ThreadStore& store) noexcept nogil
-    cbool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
-                    const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
-                    uint32_t* ids) noexcept nogil
-
-cdef extern from "_tokenize_segments.hpp" namespace "refscore::tok":
-    int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
-                                 int64_t* group) except +
 
 TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 #: ``13a-unstripped`` (not offered by the metrics): 13a without sacreBLEU's strip of trailing whitespace, as in the
