@@ -123,9 +123,9 @@ class Scratch {
         int best = 0;
         double best_f = -1.0;
         for (int j = 0; j < n_refs; ++j) {
-            const double f = f_score(&ref_stats_[static_cast<size_t>(j) * n_columns],
-                                     settings.char_order + settings.word_order, settings.factor,
-                                     settings.eps_smoothing);
+            const double f =
+                f_score(&ref_stats_[static_cast<size_t>(j) * n_columns], settings.char_order + settings.word_order,
+                        settings.factor, settings.eps_smoothing);
             if (f > best_f) {
                 best_f = f;
                 best = j;
@@ -159,8 +159,8 @@ class Scratch {
     // The dense id of the word raw[pos:pos + length], compared by content (the digest only picks the slot).
     uint32_t token_id(int64_t pos, int64_t length) {
         const uint64_t digest = refscore::sequence_digest(raw_.data() + pos, static_cast<size_t>(length));
-        const size_t index = table_.probe(digest, refscore::mix64(digest),
-                                          [&](uint32_t id) { return same_token(id, pos, length); });
+        const size_t index =
+            table_.probe(digest, refscore::mix64(digest), [&](uint32_t id) { return same_token(id, pos, length); });
         if (table_.live(index)) return table_.value(index);
         token_pos_.push_back(pos);
         token_len_.push_back(length);
@@ -261,18 +261,18 @@ class Scratch {
         }
     }
 
-    std::vector<uint32_t> raw_;        // code points of the segment's strings (hypothesis, then references)
-    std::vector<int64_t> raw_start_;   // string j is raw_[raw_start_[j]:raw_start_[j + 1]]
-    std::vector<uint32_t> lowered_;    // working memory of lowercasing
-    std::vector<uint32_t> units_;      // order-1 ids (characters or word tokens) of every string, concatenated
+    std::vector<uint32_t> raw_;       // code points of the segment's strings (hypothesis, then references)
+    std::vector<int64_t> raw_start_;  // string j is raw_[raw_start_[j]:raw_start_[j + 1]]
+    std::vector<uint32_t> lowered_;   // working memory of lowercasing
+    std::vector<uint32_t> units_;     // order-1 ids (characters or word tokens) of every string, concatenated
     std::vector<int64_t> unit_start_;
-    std::vector<uint32_t> ids_;        // ids of the current order, aligned with `units_`
-    std::vector<int64_t> hyp_count_;   // per id: occurrences in the hypothesis
-    std::vector<int64_t> ref_count_;   // per id: occurrences in the reference being compared
-    std::vector<int64_t> ref_stats_;   // per reference: [hyp, ref, match] per order
-    std::vector<int64_t> token_pos_;   // per word id: where its first occurrence starts in `raw_`, and its length
+    std::vector<uint32_t> ids_;       // ids of the current order, aligned with `units_`
+    std::vector<int64_t> hyp_count_;  // per id: occurrences in the hypothesis
+    std::vector<int64_t> ref_count_;  // per id: occurrences in the reference being compared
+    std::vector<int64_t> ref_stats_;  // per reference: [hyp, ref, match] per order
+    std::vector<int64_t> token_pos_;  // per word id: where its first occurrence starts in `raw_`, and its length
     std::vector<int64_t> token_len_;
-    HashTable<uint32_t> table_;        // exact 64-bit keys (or word digests) -> dense ids
+    HashTable<uint32_t> table_;  // exact 64-bit keys (or word digests) -> dense ids
     uint32_t next_id_ = 0;
 };
 

@@ -73,7 +73,10 @@ class HashTable {
     HashTable(const HashTable&) = delete;
     HashTable& operator=(const HashTable&) = delete;
     HashTable(HashTable&& other) noexcept { swap(other); }
-    HashTable& operator=(HashTable&& other) noexcept { swap(other); return *this; }
+    HashTable& operator=(HashTable&& other) noexcept {
+        swap(other);
+        return *this;
+    }
     ~HashTable() { release(); }
 
     // Empty the table with room for `entries` keys (load factor <= 1/2); it grows, never shrinks. Returns false
@@ -276,7 +279,7 @@ class Interner {
     }
 
     HashTable<Entry> table_;
-    std::vector<Item> items_;      // the distinct sequences, back to back
+    std::vector<Item> items_;       // the distinct sequences, back to back
     std::vector<uint32_t> starts_;  // per id: where its items start
     std::vector<uint32_t> lengths_;
     std::vector<uint64_t> digests_;

@@ -169,8 +169,8 @@ inline void count_text(const uint32_t* tokens, int64_t length, int64_t max_n, in
 inline void count_clipped(const uint32_t* tokens, int64_t length, int64_t min_n, int64_t max_n, int32_t owner,
                           Table& table, int64_t* counts, int64_t stride, uint64_t limit) {
     for (int64_t start = 0; start < length; ++start)
-        match_ngrams(tokens + start, 0, std::min(length - start, max_n), NO_PREFIX, min_n, owner, table, counts,
-                     stride, limit);
+        match_ngrams(tokens + start, 0, std::min(length - start, max_n), NO_PREFIX, min_n, owner, table, counts, stride,
+                     limit);
 }
 
 // A BLEU row without its matches: [hyp_len, ref_len, 0.., total_1..N].
@@ -248,8 +248,8 @@ inline void count_reference(const uint32_t* tokens, int64_t length, int64_t max_
 // Add a hypothesis' clipped matches of orders 1..max_order to matches[0 .. max_order), against references counted
 // by count_reference: occurrences (under `owner`) up to the references' maximum match. A token >= `limit`, or one
 // in no reference, starts no match.
-inline void match_hypothesis(const uint32_t* tokens, int64_t length, int64_t max_order, int32_t owner,
-                             uint64_t limit, Count* unigrams, Table& table, int64_t* matches) {
+inline void match_hypothesis(const uint32_t* tokens, int64_t length, int64_t max_order, int32_t owner, uint64_t limit,
+                             Count* unigrams, Table& table, int64_t* matches) {
     for (int64_t start = 0; start < length; ++start) {
         const uint32_t token = tokens[start];
         if (token >= limit || unigrams[token].ref_max == 0) continue;
@@ -343,8 +343,7 @@ inline int64_t ids_batch(Kind kind, const uint32_t* ids, const int64_t* offsets,
         const int64_t first = n_segments + ref_offsets[i], last = n_segments + ref_offsets[i + 1];
         const int status = kind == KIND_BLEU
                                ? bleu_segment(ids, offsets, i, first, last, high, mine, out + i * width, NO_LIMIT)
-                               : gleu_segment(ids, offsets, i, first, last, low, high, mine, out + i * width,
-                                              NO_LIMIT);
+                               : gleu_segment(ids, offsets, i, first, last, low, high, mine, out + i * width, NO_LIMIT);
         if (status != STATUS_OK) ++failures;
     }
     return failures;
@@ -435,8 +434,9 @@ inline int64_t shared_reference_runs(Kind kind, const TextInput& input, int64_t 
     if (kind == KIND_BLEU) {
         for (int64_t i = 0; i < n_segments; ++i) {
             const int64_t t = n_segments + input.ref_offsets[i];
-            if (input.ref_offsets[i + 1] - input.ref_offsets[i] == 1 && input.groups[t] >= 0 &&
-                lengths[t] <= refscore::tok::SHORT_SEGMENT_CHARS && lengths[i] <= refscore::tok::SHORT_SEGMENT_CHARS) {
+            if (input.ref_offsets[i + 1] - input.ref_offsets[i] == 1 && input.groups[t] >= 0
+                && lengths[t] <= refscore::tok::SHORT_SEGMENT_CHARS
+                && lengths[i] <= refscore::tok::SHORT_SEGMENT_CHARS) {
                 key[i] = input.groups[t];
                 members[input.groups[t]] += 1;
             }
@@ -524,15 +524,16 @@ inline TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_grou
         const int64_t first = order[runs[run]];
         int status;
         try {
-            status = shared[run]
-                         ? shared_reference_run(worker, input, &order[runs[run]], runs[run + 1] - runs[run],
-                                                input.n_segments + input.ref_offsets[first], high, out, width)
-                         : text_segment(kind, worker, input, first, low, high, out + first * width);
+            status = shared[run] ? shared_reference_run(worker, input, &order[runs[run]], runs[run + 1] - runs[run],
+                                                        input.n_segments + input.ref_offsets[first], high, out, width)
+                                 : text_segment(kind, worker, input, first, low, high, out + first * width);
         } catch (const std::bad_alloc&) {
             status = STATUS_NO_MEMORY;
         }
-        if (status == STATUS_NO_MEMORY) ++no_memory;
-        else if (status == STATUS_TOO_LARGE) ++too_large;
+        if (status == STATUS_NO_MEMORY)
+            ++no_memory;
+        else if (status == STATUS_TOO_LARGE)
+            ++too_large;
     }
     TextFailures failures;
     failures.no_memory = no_memory;

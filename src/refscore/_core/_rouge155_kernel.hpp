@@ -172,8 +172,14 @@ inline int64_t clipped_overlap(const std::vector<uint64_t>& a, const std::vector
         } else {
             const uint64_t key = a[i];
             int64_t count_a = 0, count_b = 0;
-            while (i < a.size() && a[i] == key) { ++i; ++count_a; }
-            while (j < b.size() && b[j] == key) { ++j; ++count_b; }
+            while (i < a.size() && a[i] == key) {
+                ++i;
+                ++count_a;
+            }
+            while (j < b.size() && b[j] == key) {
+                ++j;
+                ++count_b;
+            }
             hits += count_a < count_b ? count_a : count_b;
         }
     }
@@ -214,12 +220,12 @@ inline void for_each_skip_cell(const uint32_t* t, int64_t len, int64_t skip, boo
 
 struct Scratch {
     PathMarker marker;
-    std::vector<std::vector<uint32_t>> local;    // flat texts of the document in local (dense) ids
-    std::vector<int32_t> peer_cells, model_cells; // dense skip-bigram counts, kept all-zero between uses
-    std::vector<std::vector<uint64_t>> keys;     // sorted n-gram / skip-bigram keys per text of the document
+    std::vector<std::vector<uint32_t>> local;      // flat texts of the document in local (dense) ids
+    std::vector<int32_t> peer_cells, model_cells;  // dense skip-bigram counts, kept all-zero between uses
+    std::vector<std::vector<uint64_t>> keys;       // sorted n-gram / skip-bigram keys per text of the document
     std::vector<std::vector<std::vector<uint64_t>>> levels;  // n-gram keys per order and text
     std::vector<uint64_t> merged;
-    std::vector<uint32_t> vocabulary;            // the document's distinct token ids (for clipping counts)
+    std::vector<uint32_t> vocabulary;  // the document's distinct token ids (for clipping counts)
     std::vector<int64_t> peer_unigrams, tmp_peer_unigrams, model_unigrams;
     std::vector<uint8_t> hit_mask;
     std::vector<double> fpow;
@@ -261,21 +267,21 @@ inline void build_ngram_levels(const std::vector<Seq>& texts, int64_t max_n, Scr
 // One document: a peer (system summary) against its models (references), all requested ROUGE types.
 // ------------------------------------------------------------------------------------------------------------
 struct Corpus {
-    const uint32_t* flat_tokens;     // readText tokens (n-grams, skip-bigrams, clipping counts)
-    const int64_t* flat_offsets;     // per text
-    const uint32_t* unit_tokens;     // readText_LCS tokens (sentence units for L and W)
-    const int64_t* unit_offsets;     // per unit
-    const int64_t* text_units;       // per text: range of its units
-    const int64_t* peer_text;        // per document
-    const int64_t* model_offsets;    // per document: range in model_texts
+    const uint32_t* flat_tokens;   // readText tokens (n-grams, skip-bigrams, clipping counts)
+    const int64_t* flat_offsets;   // per text
+    const uint32_t* unit_tokens;   // readText_LCS tokens (sentence units for L and W)
+    const int64_t* unit_offsets;   // per unit
+    const int64_t* text_units;     // per text: range of its units
+    const int64_t* peer_text;      // per document
+    const int64_t* model_offsets;  // per document: range in model_texts
     const int64_t* model_texts;
     // requested types
     int64_t n_types;
     const int64_t* kinds;
-    const int64_t* int_params;       // n for N, skip distance for S
-    const double* weights;           // weight for W
-    const int64_t* unigram_flags;    // S: add unigrams (SU)
-    bool best_model;                 // -f B
+    const int64_t* int_params;     // n for N, skip distance for S
+    const double* weights;         // weight for W
+    const int64_t* unigram_flags;  // S: add unigrams (SU)
+    bool best_model;               // -f B
     double alpha;
 };
 
@@ -294,8 +300,8 @@ inline int64_t local_id(const std::vector<uint32_t>& vocabulary, uint32_t token)
 // Union-LCS (or WLCS) hits of one model against the peer, with ROUGE-1.5.5's unigram clipping.
 // Returns the hit count (LCS) or the weighted hit (WLCS); `base` gets sum of model unit lengths (LCS) or
 // sum of their weights (WLCS).
-inline double union_lcs_hits(const Corpus& c, int64_t model_text, int64_t peer_text, bool weighted,
-                             Scratch& s, double& base) {
+inline double union_lcs_hits(const Corpus& c, int64_t model_text, int64_t peer_text, bool weighted, Scratch& s,
+                             double& base) {
     double hit = 0.0;
     base = 0.0;
     for (int64_t u = c.text_units[model_text]; u < c.text_units[model_text + 1]; ++u) {
@@ -365,8 +371,8 @@ inline double rounded_recall(double hit, double model_count) {
 }
 
 // -f A sums hits and counts over models; -f B keeps the model with the best `score` (the first one on ties).
-inline void accumulate(bool best_model, double score, double hit, double model_count, double peer_count,
-                       double& best, double& total_hit, double& total_count, double& total_count_peer) {
+inline void accumulate(bool best_model, double score, double hit, double model_count, double peer_count, double& best,
+                       double& total_hit, double& total_count, double& total_count_peer) {
     if (best_model) {
         if (score > best) {
             best = score;
@@ -425,7 +431,8 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
         if (s.local.size() < texts.size()) s.local.resize(texts.size());
         for (size_t i = 0; i < texts.size(); ++i) {
             s.local[i].resize((size_t)texts[i].len);
-            for (int64_t j = 0; j < texts[i].len; ++j) s.local[i][(size_t)j] = (uint32_t)local_id(s.vocabulary, texts[i].data[j]);
+            for (int64_t j = 0; j < texts[i].len; ++j)
+                s.local[i][(size_t)j] = (uint32_t)local_id(s.vocabulary, texts[i].data[j]);
         }
         const size_t cells = (size_t)(width * (width - 1));
         if (s.peer_cells.size() < cells) {
@@ -453,13 +460,18 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
             int32_t* model_cells = s.model_cells.data();
             const std::vector<uint32_t>& peer_local = s.local[0];
             int64_t peer_pairs = 0;
-            for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
-                               [&](int64_t cell) { ++peer_cells[cell]; ++peer_pairs; });
+            for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width, [&](int64_t cell) {
+                ++peer_cells[cell];
+                ++peer_pairs;
+            });
             for (int64_t m = 0; m < n_models; ++m) {
                 const std::vector<uint32_t>& model_local = s.local[(size_t)(m + 1)];
                 int64_t model_pairs = 0, hits = 0;
                 for_each_skip_cell(model_local.data(), (int64_t)model_local.size(), skip, unigrams, width,
-                                   [&](int64_t cell) { ++model_cells[cell]; ++model_pairs; });
+                                   [&](int64_t cell) {
+                                       ++model_cells[cell];
+                                       ++model_pairs;
+                                   });
                 for_each_skip_cell(model_local.data(), (int64_t)model_local.size(), skip, unigrams, width,
                                    [&](int64_t cell) {
                                        const int32_t count = model_cells[cell];
@@ -469,8 +481,8 @@ inline void score_document(const Corpus& c, int64_t doc, Scratch& s, double* out
                                        }
                                    });
                 const double score = c.best_model ? rounded_recall((double)hits, (double)model_pairs) : 0.0;
-                accumulate(c.best_model, score, (double)hits, (double)model_pairs, (double)peer_pairs, best,
-                           total_hit, total_count, total_count_peer);
+                accumulate(c.best_model, score, (double)hits, (double)model_pairs, (double)peer_pairs, best, total_hit,
+                           total_count, total_count_peer);
             }
             for_each_skip_cell(peer_local.data(), (int64_t)peer_local.size(), skip, unigrams, width,
                                [&](int64_t cell) { peer_cells[cell] = 0; });

@@ -32,7 +32,10 @@ inline bool match(const std::string& s, size_t pos, const Element* pattern, int 
                 size_t end = pos + 1;
                 while (true) {
                     if (match(s, end, pattern + 1, n - 1)) return true;
-                    if (end < size && !is_aeiouy(s[end])) ++end; else break;
+                    if (end < size && !is_aeiouy(s[end]))
+                        ++end;
+                    else
+                        break;
                 }
             }
             return pattern[0] == OPT_C && match(s, pos, pattern + 1, n - 1);
@@ -43,7 +46,10 @@ inline bool match(const std::string& s, size_t pos, const Element* pattern, int 
                 size_t end = pos + 1;
                 while (true) {
                     if (match(s, end, pattern + 1, n - 1)) return true;
-                    if (end < size && is_aeiou(s[end])) ++end; else break;
+                    if (end < size && is_aeiou(s[end]))
+                        ++end;
+                    else
+                        break;
                 }
             }
             return pattern[0] == OPT_V && match(s, pos, pattern + 1, n - 1);
@@ -59,11 +65,11 @@ inline bool match(const std::string& s, size_t pos, const Element* pattern, int 
     return false;
 }
 
-static const Element MGR0[] = {OPT_C, VOWEL_SEQ, CONS_SEQ};                    // ^(C)?VC        m > 0
-static const Element MEQ1[] = {OPT_C, VOWEL_SEQ, CONS_SEQ, OPT_V, END};        // ^(C)?VC(V)?$   m = 1
+static const Element MGR0[] = {OPT_C, VOWEL_SEQ, CONS_SEQ};                       // ^(C)?VC        m > 0
+static const Element MEQ1[] = {OPT_C, VOWEL_SEQ, CONS_SEQ, OPT_V, END};           // ^(C)?VC(V)?$   m = 1
 static const Element MGR1[] = {OPT_C, VOWEL_SEQ, CONS_SEQ, VOWEL_SEQ, CONS_SEQ};  // ^(C)?VCVC    m > 1
-static const Element HAS_VOWEL[] = {OPT_C, VOWEL};                             // ^(C)?v
-static const Element CVC[] = {CONS_SEQ, VOWEL, NOT_AEIOUWXY, END};             // ^Cv[^aeiouwxy]$
+static const Element HAS_VOWEL[] = {OPT_C, VOWEL};                                // ^(C)?v
+static const Element CVC[] = {CONS_SEQ, VOWEL, NOT_AEIOUWXY, END};                // ^Cv[^aeiouwxy]$
 
 inline bool m_gt0(const std::string& s) { return match(s, 0, MGR0, 3); }
 inline bool m_eq1(const std::string& s) { return match(s, 0, MEQ1, 5); }
@@ -81,16 +87,17 @@ struct Rule {
     const char* replacement;
 };
 
-static const Rule STEP2[] = {
-    {"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"}, {"anci", "ance"}, {"izer", "ize"}, {"bli", "ble"},
-    {"alli", "al"}, {"entli", "ent"}, {"eli", "e"}, {"ousli", "ous"}, {"ization", "ize"}, {"ation", "ate"},
-    {"ator", "ate"}, {"alism", "al"}, {"iveness", "ive"}, {"fulness", "ful"}, {"ousness", "ous"},
-    {"aliti", "al"}, {"iviti", "ive"}, {"biliti", "ble"}, {"logi", "log"}};
-static const Rule STEP3[] = {{"icate", "ic"}, {"ative", ""}, {"alize", "al"}, {"iciti", "ic"}, {"ical", "ic"},
-                             {"ful", ""}, {"ness", ""}};
-static const Rule STEP4[] = {{"al", ""}, {"ance", ""}, {"ence", ""}, {"er", ""}, {"ic", ""}, {"able", ""},
-                             {"ible", ""}, {"ant", ""}, {"ement", ""}, {"ou", ""}, {"ism", ""}, {"ate", ""},
-                             {"iti", ""}, {"ous", ""}, {"ive", ""}, {"ize", ""}};
+static const Rule STEP2[] = {{"ational", "ate"}, {"tional", "tion"}, {"enci", "ence"},   {"anci", "ance"},
+                             {"izer", "ize"},    {"bli", "ble"},     {"alli", "al"},     {"entli", "ent"},
+                             {"eli", "e"},       {"ousli", "ous"},   {"ization", "ize"}, {"ation", "ate"},
+                             {"ator", "ate"},    {"alism", "al"},    {"iveness", "ive"}, {"fulness", "ful"},
+                             {"ousness", "ous"}, {"aliti", "al"},    {"iviti", "ive"},   {"biliti", "ble"},
+                             {"logi", "log"}};
+static const Rule STEP3[] = {{"icate", "ic"}, {"ative", ""}, {"alize", "al"}, {"iciti", "ic"},
+                             {"ical", "ic"},  {"ful", ""},   {"ness", ""}};
+static const Rule STEP4[] = {{"al", ""},   {"ance", ""}, {"ence", ""},  {"er", ""}, {"ic", ""},  {"able", ""},
+                             {"ible", ""}, {"ant", ""},  {"ement", ""}, {"ou", ""}, {"ism", ""}, {"ate", ""},
+                             {"iti", ""},  {"ous", ""},  {"ive", ""},   {"ize", ""}};
 
 // The longest rule suffix that `w` ends with (the leftmost match of the alternation), or nullptr.
 template <size_t N>
@@ -127,8 +134,8 @@ inline std::string stem(std::string w) {
             const size_t n = w.size();
             if (ends_with(w, "at") || ends_with(w, "bl") || ends_with(w, "iz")) {
                 w += 'e';
-            } else if (n >= 2 && w[n - 1] == w[n - 2] && !is_aeiouy(w[n - 1]) && w[n - 1] != 'l' && w[n - 1] != 's' &&
-                       w[n - 1] != 'z') {
+            } else if (n >= 2 && w[n - 1] == w[n - 2] && !is_aeiouy(w[n - 1]) && w[n - 1] != 'l' && w[n - 1] != 's'
+                       && w[n - 1] != 'z') {
                 w.pop_back();
             } else if (cvc(w)) {
                 w += 'e';

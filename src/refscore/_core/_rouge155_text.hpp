@@ -81,7 +81,10 @@ class ScriptRules {
     void add_stopword(const std::string& word) { stopwords_.intern(word); }
     void add_exception(const std::string& inflected, const std::string& base) {
         const uint32_t id = exceptions_.intern(inflected);
-        if (id == bases_.size()) bases_.push_back(base); else bases_[id] = base;
+        if (id == bases_.size())
+            bases_.push_back(base);
+        else
+            bases_[id] = base;
     }
 
     // What createNGram counts for the raw token `raw`: false when -s removes it; otherwise `out` is its -m form
@@ -105,19 +108,21 @@ class ScriptRules {
 
 // CSR token ids of a batch of texts: units (sentences) one after another, texts one after another.
 struct ScriptTokens {
-    std::vector<uint32_t> ids;             // processed token ids in order of first appearance (stopwords removed)
-    std::vector<int64_t> unit_lengths;     // tokens per unit
-    std::vector<int64_t> units_per_text;   // units per text
-    int64_t bad_text = -1;                 // the first text holding a lone surrogate with no UTF-8 form, or -1
-    int64_t bad_position = -1;             // that surrogate's index in the text
+    std::vector<uint32_t> ids;            // processed token ids in order of first appearance (stopwords removed)
+    std::vector<int64_t> unit_lengths;    // tokens per unit
+    std::vector<int64_t> units_per_text;  // units per text
+    int64_t bad_text = -1;                // the first text holding a lone surrogate with no UTF-8 form, or -1
+    int64_t bad_position = -1;            // that surrogate's index in the text
 };
 
 // Reads texts into ScriptTokens: raw tokens are interned once, and each new raw token is processed (-s, -m) once.
 class ScriptReader {
   public:
-    ScriptReader(const ScriptRules& rules, bool split_lines, bool stemming, bool remove_stopwords,
-                 ScriptTokens& out)
-        : rules_(rules), split_lines_(split_lines), stemming_(stemming), remove_stopwords_(remove_stopwords),
+    ScriptReader(const ScriptRules& rules, bool split_lines, bool stemming, bool remove_stopwords, ScriptTokens& out)
+        : rules_(rules),
+          split_lines_(split_lines),
+          stemming_(stemming),
+          remove_stopwords_(remove_stopwords),
           out_(out) {}
 
     // Text `t`: with `split_lines` every non-empty "\n"-separated line is a unit (an SPL sentence), otherwise
@@ -136,7 +141,10 @@ class ScriptReader {
                     continue;
                 }
                 const char token_char = TOKEN_CHARS.lowered[c];
-                if (token_char) token_.push_back(token_char); else end_token();
+                if (token_char)
+                    token_.push_back(token_char);
+                else
+                    end_token();
             } else {
                 if (c >= 0xD800 && c <= 0xDFFF && (c < 0xDC80 || c > 0xDCFF)) {
                     out_.bad_text = t;
@@ -181,7 +189,8 @@ class ScriptReader {
         const uint32_t raw = raw_.intern(token_);
         if (raw == processed_of_raw_.size()) {
             processed_of_raw_.push_back(rules_.process(token_, stemming_, remove_stopwords_, form_)
-                                            ? static_cast<int64_t>(processed_.intern(form_)) : -1);
+                                            ? static_cast<int64_t>(processed_.intern(form_))
+                                            : -1);
         }
         return processed_of_raw_[raw];
     }
@@ -212,9 +221,12 @@ inline void read_script_texts(const refscore::TextBatch& texts, int64_t n_texts,
         const void* data = texts.data[t];
         const int64_t length = texts.lengths[t];
         bool ok;
-        if (texts.kinds[t] == 1) ok = reader.read(static_cast<const uint8_t*>(data), length, t);
-        else if (texts.kinds[t] == 2) ok = reader.read(static_cast<const uint16_t*>(data), length, t);
-        else ok = reader.read(static_cast<const uint32_t*>(data), length, t);
+        if (texts.kinds[t] == 1)
+            ok = reader.read(static_cast<const uint8_t*>(data), length, t);
+        else if (texts.kinds[t] == 2)
+            ok = reader.read(static_cast<const uint16_t*>(data), length, t);
+        else
+            ok = reader.read(static_cast<const uint32_t*>(data), length, t);
         if (!ok) return;
     }
 }

@@ -54,9 +54,9 @@ struct Workspace {
     std::vector<int64_t> word_begin, word_end;
     std::vector<uint32_t> seg_chars;
     std::vector<int64_t> seg_word_begin, seg_word_end, seg_offsets, seg_ids;
-    std::vector<uint32_t> loaded, lowered;   // one text as code points (prepared), and lowercasing's scratch
-    refscore::HashTable<int64_t> vocab;      // word digest -> id (the word's first index in seg_word_begin)
-    std::vector<int64_t> vocab_word;         // per id: a word with its characters
+    std::vector<uint32_t> loaded, lowered;  // one text as code points (prepared), and lowercasing's scratch
+    refscore::HashTable<int64_t> vocab;     // word digest -> id (the word's first index in seg_word_begin)
+    std::vector<int64_t> vocab_word;        // per id: a word with its characters
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -126,11 +126,20 @@ inline int64_t full_edit_distance(Workspace& ws, const int64_t* words, int64_t n
                 best_op = kUndef;
                 const bool match = word == ref[j - 1];
                 const int64_t diag = stored_cost(ws, i - 1, j - 1) + (match ? 0 : 1);
-                if (best > diag) { best = diag; best_op = match ? kNop : kSub; }
+                if (best > diag) {
+                    best = diag;
+                    best_op = match ? kNop : kSub;
+                }
                 const int64_t up = stored_cost(ws, i - 1, j) + 1;
-                if (best > up) { best = up; best_op = kDel; }
+                if (best > up) {
+                    best = up;
+                    best_op = kDel;
+                }
                 const int64_t left = (j - 1 >= lo ? ws.cost[base + j - 1 - lo] : kInfinity) + 1;
-                if (best > left) { best = left; best_op = kIns; }
+                if (best > left) {
+                    best = left;
+                    best_op = kIns;
+                }
             }
             ws.cost[base + j - lo] = best;
             ws.op[base + j - lo] = best_op;
@@ -193,10 +202,15 @@ inline int alignment(Workspace& ws, int64_t n_hyp, int64_t n_ref) {
         uint8_t op = kUndef;
         if (j >= ws.row_lo[i] && j < ws.row_hi[i]) op = ws.op[ws.row_start[i] + j - ws.row_lo[i]];
         ws.trace.push_back(op);
-        if (op == kSub || op == kNop) { --i; --j; }
-        else if (op == kIns) { --j; }
-        else if (op == kDel) { --i; }
-        else return kTraceError;
+        if (op == kSub || op == kNop) {
+            --i;
+            --j;
+        } else if (op == kIns) {
+            --j;
+        } else if (op == kDel) {
+            --i;
+        } else
+            return kTraceError;
     }
     std::reverse(ws.trace.begin(), ws.trace.end());
     ws.align.assign(n_ref, 0);
@@ -207,7 +221,8 @@ inline int alignment(Workspace& ws, int64_t n_hyp, int64_t n_ref) {
         // the trace rewrites the hypothesis into the reference; flipped (insertion <-> deletion) it rewrites the
         // reference into the hypothesis, which is what the alignment is read from
         if (op == kNop || op == kSub) {
-            ++pos_hyp; ++pos_ref;
+            ++pos_hyp;
+            ++pos_ref;
             ws.align[pos_ref] = pos_hyp;
             ws.hyp_err.push_back(op == kSub);
             ws.ref_err.push_back(op == kSub);
@@ -230,15 +245,24 @@ inline void perform_shift(const std::vector<int64_t>& words, int64_t start, int6
     auto clamp = [n](int64_t k) { return std::min<int64_t>(std::max<int64_t>(k, 0), n); };
     out.clear();
     auto append = [&](int64_t a, int64_t b) {
-        a = clamp(a); b = clamp(b);
+        a = clamp(a);
+        b = clamp(b);
         for (int64_t k = a; k < b; ++k) out.push_back(words[k]);
     };
     if (target < start) {
-        append(0, target); append(start, start + length); append(target, start); append(start + length, n);
+        append(0, target);
+        append(start, start + length);
+        append(target, start);
+        append(start + length, n);
     } else if (target > start + length) {
-        append(0, start); append(start + length, target); append(start, start + length); append(target, n);
+        append(0, start);
+        append(start + length, target);
+        append(start, start + length);
+        append(target, n);
     } else {
-        append(0, start); append(start + length, length + target); append(start, start + length);
+        append(0, start);
+        append(start + length, length + target);
+        append(start, start + length);
         append(length + target, n);
     }
 }
@@ -341,33 +365,32 @@ inline bool is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
 
 // [{-~[-` -&(-+:-@/] of _normalize_general_and_western
 inline bool is_western_punct(uint32_t c) {
-    return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2b) || c == 0x2f || (c >= 0x3a && c <= 0x40) ||
-           (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
+    return (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2b) || c == 0x2f || (c >= 0x3a && c <= 0x40)
+           || (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e);
 }
 
 inline bool is_asian_punct(uint32_t c) {  // ASIAN_PUNCT
-    return c == 0x3001 || c == 0x3002 || (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301f) ||
-           (c >= 0xff61 && c <= 0xff65) || c == 0x30fb;
+    return c == 0x3001 || c == 0x3002 || (c >= 0x3008 && c <= 0x3011) || (c >= 0x3014 && c <= 0x301f)
+           || (c >= 0xff61 && c <= 0xff65) || c == 0x30fb;
 }
 
 inline bool is_full_width_punct(uint32_t c) {  // FULL_WIDTH_PUNCT
-    return c == 0xff0e || c == 0xff0c || c == 0xff1f || c == 0xff1a || c == 0xff1b || c == 0xff01 || c == 0xff02 ||
-           c == 0xff08 || c == 0xff09;
+    return c == 0xff0e || c == 0xff0c || c == 0xff1f || c == 0xff1a || c == 0xff1b || c == 0xff01 || c == 0xff02
+           || c == 0xff08 || c == 0xff09;
 }
 
 // the single-character classes that _normalize_asian pads with spaces (the Hiragana/Katakana rules of
 // _normalize_asian are anchored at the start of a string that _normalize_general_and_western always begins with
 // a space, so they never match)
 inline bool is_asian_split(uint32_t c) {
-    return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x31c0 && c <= 0x31ef) ||
-           (c >= 0x2e80 && c <= 0x2eff) || (c >= 0x3300 && c <= 0x33ff) || (c >= 0xf900 && c <= 0xfaff) ||
-           (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0x3200 && c <= 0x3f22) || is_asian_punct(c) ||
-           is_full_width_punct(c);
+    return (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x31c0 && c <= 0x31ef)
+           || (c >= 0x2e80 && c <= 0x2eff) || (c >= 0x3300 && c <= 0x33ff) || (c >= 0xf900 && c <= 0xfaff)
+           || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0x3200 && c <= 0x3f22) || is_asian_punct(c)
+           || is_full_width_punct(c);
 }
 
 inline bool is_basic_punct(uint32_t c) {  // [\.,\?:;!\"\(\)] of _remove_punct
-    return c == '.' || c == ',' || c == '?' || c == ':' || c == ';' || c == '!' || c == '"' || c == '(' ||
-           c == ')';
+    return c == '.' || c == ',' || c == '?' || c == ':' || c == ';' || c == '!' || c == '"' || c == '(' || c == ')';
 }
 
 // re.sub(literal, replacement, text) for a literal that cannot overlap itself
@@ -410,7 +433,8 @@ inline void replace_pairs(const std::vector<uint32_t>& in, std::vector<uint32_t>
 
 inline void normalize_general_and_western(std::vector<uint32_t>& a, std::vector<uint32_t>& b) {
     replace_literal(a, b, "\n-", "");
-    for (auto& c : b) if (c == '\n') c = ' ';
+    for (auto& c : b)
+        if (c == '\n') c = ' ';
     replace_literal(b, a, "&quot;", "\"");
     replace_literal(a, b, "&amp;", "&");
     replace_literal(b, a, "&lt;", "<");
@@ -418,8 +442,12 @@ inline void normalize_general_and_western(std::vector<uint32_t>& a, std::vector<
     a.clear();
     a.push_back(' ');
     for (uint32_t c : b) {
-        if (is_western_punct(c)) { a.push_back(' '); a.push_back(c); a.push_back(' '); }
-        else a.push_back(c);
+        if (is_western_punct(c)) {
+            a.push_back(' ');
+            a.push_back(c);
+            a.push_back(' ');
+        } else
+            a.push_back(c);
     }
     a.push_back(' ');
     replace_literal(a, b, "'s ", " 's ");
@@ -427,15 +455,25 @@ inline void normalize_general_and_western(std::vector<uint32_t>& a, std::vector<
     auto not_digit = [](uint32_t c) { return !is_digit(c); };
     auto period_comma = [](uint32_t c) { return c == '.' || c == ','; };
     replace_pairs(b, a, not_digit, period_comma, [](std::vector<uint32_t>& o, uint32_t x, uint32_t y) {
-        o.push_back(x); o.push_back(' '); o.push_back(y); o.push_back(' ');
+        o.push_back(x);
+        o.push_back(' ');
+        o.push_back(y);
+        o.push_back(' ');
     });
     replace_pairs(a, b, period_comma, not_digit, [](std::vector<uint32_t>& o, uint32_t x, uint32_t y) {
-        o.push_back(' '); o.push_back(x); o.push_back(' '); o.push_back(y);
+        o.push_back(' ');
+        o.push_back(x);
+        o.push_back(' ');
+        o.push_back(y);
     });
-    replace_pairs(b, a, is_digit, [](uint32_t c) { return c == '-'; },
-                  [](std::vector<uint32_t>& o, uint32_t x, uint32_t y) {
-                      o.push_back(x); o.push_back(' '); o.push_back(y); o.push_back(' ');
-                  });
+    replace_pairs(
+        b, a, is_digit, [](uint32_t c) { return c == '-'; },
+        [](std::vector<uint32_t>& o, uint32_t x, uint32_t y) {
+            o.push_back(x);
+            o.push_back(' ');
+            o.push_back(y);
+            o.push_back(' ');
+        });
 }
 
 // Tokenize text[0:n] (already lowercased unless case-sensitive) into word spans of ws.text_a.
@@ -449,8 +487,12 @@ inline void tokenize(Workspace& ws, const uint32_t* text, int64_t n, int flags) 
             if (flags & kAsianSupport) {
                 b.clear();
                 for (uint32_t c : a) {
-                    if (is_asian_split(c)) { b.push_back(' '); b.push_back(c); b.push_back(' '); }
-                    else b.push_back(c);
+                    if (is_asian_split(c)) {
+                        b.push_back(' ');
+                        b.push_back(c);
+                        b.push_back(' ');
+                    } else
+                        b.push_back(c);
                 }
                 a.swap(b);
             }
@@ -557,8 +599,8 @@ inline int text_segment(Workspace* ws, const refscore::TextBatch& texts, refscor
 }
 
 // One segment given as token ids (tokenization skipped).
-inline int ids_segment(Workspace* ws, const int64_t* ids, const int64_t* offsets, int64_t hyp_index,
-                       int64_t ref_begin, int64_t ref_end, int64_t* ref_edits, int64_t* ref_lengths) {
+inline int ids_segment(Workspace* ws, const int64_t* ids, const int64_t* offsets, int64_t hyp_index, int64_t ref_begin,
+                       int64_t ref_end, int64_t* ref_edits, int64_t* ref_lengths) {
     const int64_t* hyp = ids + offsets[hyp_index];
     const int64_t n_hyp = offsets[hyp_index + 1] - offsets[hyp_index];
     for (int64_t r = ref_begin; r < ref_end; ++r) {

@@ -67,9 +67,12 @@ inline void copy_code_points(const Char* __restrict__ source, size_t length, uin
 
 // Copy a PEP 393 buffer of `length` code points to `destination` (room for `length`).
 inline void read_code_points(int kind, const void* data, size_t length, uint32_t* destination) {
-    if (kind == 1) copy_code_points(static_cast<const uint8_t*>(data), length, destination);
-    else if (kind == 2) copy_code_points(static_cast<const uint16_t*>(data), length, destination);
-    else if (length > 0) std::memcpy(destination, data, length * sizeof(uint32_t));
+    if (kind == 1)
+        copy_code_points(static_cast<const uint8_t*>(data), length, destination);
+    else if (kind == 2)
+        copy_code_points(static_cast<const uint16_t*>(data), length, destination);
+    else if (length > 0)
+        std::memcpy(destination, data, length * sizeof(uint32_t));
 }
 
 inline bool is_case_ignorable(uint32_t c) { return (char_class(c) & REFSCORE_CC_CASE_IGNORABLE) != 0; }
@@ -91,13 +94,25 @@ template <class Emit>
 inline void for_each_lowercase(const uint32_t* text, size_t length, Emit&& emit) {
     for (size_t i = 0; i < length; ++i) {
         uint32_t c = text[i];
-        if (c < 0x80) { emit((c >= 'A' && c <= 'Z') ? c + 32 : c); continue; }
-        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) { emit(c); continue; }
-        if (c == REFSCORE_CAPITAL_SIGMA) { emit(is_final_sigma(text, length, i) ? 0x3C2u : 0x3C3u); continue; }
+        if (c < 0x80) {
+            emit((c >= 'A' && c <= 'Z') ? c + 32 : c);
+            continue;
+        }
+        if (!(char_class(c) & REFSCORE_CC_LOWER_CHANGES)) {
+            emit(c);
+            continue;
+        }
+        if (c == REFSCORE_CAPITAL_SIGMA) {
+            emit(is_final_sigma(text, length, i) ? 0x3C2u : 0x3C3u);
+            continue;
+        }
         size_t low = 0, high = REFSCORE_LOWER_COUNT;  // c is in refscore_lower_from
         while (high - low > 1) {
             size_t middle = (low + high) / 2;
-            if (refscore_lower_from[middle] <= c) low = middle; else high = middle;
+            if (refscore_lower_from[middle] <= c)
+                low = middle;
+            else
+                high = middle;
         }
         emit(refscore_lower_first[low]);
         if (refscore_lower_second[low]) emit(refscore_lower_second[low]);

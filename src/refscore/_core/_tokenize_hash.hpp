@@ -47,17 +47,18 @@ static const LaneMasks LANE_MASKS;
 #if defined(__SSE2__)
 typedef __m128i Block;
 static inline Block load_block(const uint32_t* text, size_t count) {
-    return _mm_and_si128(_mm_loadu_si128((const __m128i*)text), _mm_load_si128((const __m128i*)LANE_MASKS.lanes[count]));
+    return _mm_and_si128(_mm_loadu_si128((const __m128i*)text),
+                         _mm_load_si128((const __m128i*)LANE_MASKS.lanes[count]));
 }
 static inline Block xor_blocks(Block a, Block b) { return _mm_xor_si128(a, b); }
 static inline Block or_blocks(Block a, Block b) { return _mm_or_si128(a, b); }
 static inline uint64_t low_half(Block a) { return (uint64_t)_mm_cvtsi128_si64(a); }
 static inline uint64_t high_half(Block a) { return (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(a, a)); }
-static inline bool is_zero(Block a) {
-    return _mm_movemask_epi8(_mm_cmpeq_epi32(a, _mm_setzero_si128())) == 0xFFFF;
-}
+static inline bool is_zero(Block a) { return _mm_movemask_epi8(_mm_cmpeq_epi32(a, _mm_setzero_si128())) == 0xFFFF; }
 #else
-struct Block { uint64_t low, high; };
+struct Block {
+    uint64_t low, high;
+};
 static inline Block load_block(const uint32_t* text, size_t count) {
     Block block;
     std::memcpy(&block, text, sizeof block);
@@ -83,7 +84,7 @@ static inline uint64_t hash_token(const uint32_t* text, size_t length) {
         const Block block = load_block(text + k, 4);
         hash = (hash ^ (low_half(block) * 0x9e3779b97f4a7c15ULL) ^ high_half(block)) * HASH_MULTIPLIER;
     }
-    const size_t rest = length - k;   /* 0..8; min/max compile to conditional moves */
+    const size_t rest = length - k; /* 0..8; min/max compile to conditional moves */
     const Block first = load_block(text + k, std::min<size_t>(rest, 4));
     const Block second = load_block(text + k + 4, std::max<size_t>(rest, 4) - 4);
     hash ^= low_half(first) * 0x9e3779b97f4a7c15ULL;

@@ -11,9 +11,9 @@
 // _ngrams_kernel.hpp). Both intern in _hash_table.hpp's tables; the tokens' hashes are _tokenize_hash.hpp's.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <algorithm>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -115,10 +115,16 @@ class SpanWriter {
     SpanWriter(const uint32_t* text, Span* out) : text_(text), out_(out), next_(out) {}
 
     inline void extend(size_t i) {
-        if (!open_) { open_ = true; start_ = i; }
+        if (!open_) {
+            open_ = true;
+            start_ = i;
+        }
     }
     inline void close(size_t end) {
-        if (open_) { *next_++ = Span{start_, end - start_, Hash::of(text_ + start_, end - start_)}; open_ = false; }
+        if (open_) {
+            *next_++ = Span{start_, end - start_, Hash::of(text_ + start_, end - start_)};
+            open_ = false;
+        }
     }
     /* text[i] is a token of its own. */
     inline void isolate(size_t i) {
@@ -171,13 +177,16 @@ static size_t char_spans(const uint32_t* text, size_t first, size_t n, Span* out
 enum Role : uint8_t { ROLE_OTHER = 0, ROLE_DIGIT, ROLE_SPACE, ROLE_ISOLATE, ROLE_PUNCT, ROLE_DASH };
 
 static inline bool is_13a_split_char(uint32_t c) {
-    return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26)
-        || (c >= 0x28 && c <= 0x2B) || (c >= 0x3A && c <= 0x40) || c == 0x2F;
+    return (c >= 0x7B && c <= 0x7E) || (c >= 0x5B && c <= 0x60) || (c >= 0x20 && c <= 0x26) || (c >= 0x28 && c <= 0x2B)
+           || (c >= 0x3A && c <= 0x40) || c == 0x2F;
 }
 
 static inline uint8_t intl_role_of_class(uint8_t k) {
-    return (k & REFSCORE_CC_SPACE) ? ROLE_SPACE : (k & REFSCORE_CC_PUNCT) ? ROLE_PUNCT
-         : (k & REFSCORE_CC_SYMBOL) ? ROLE_ISOLATE : (k & REFSCORE_CC_NUMBER) ? ROLE_DIGIT : ROLE_OTHER;
+    return (k & REFSCORE_CC_SPACE)    ? ROLE_SPACE
+           : (k & REFSCORE_CC_PUNCT)  ? ROLE_PUNCT
+           : (k & REFSCORE_CC_SYMBOL) ? ROLE_ISOLATE
+           : (k & REFSCORE_CC_NUMBER) ? ROLE_DIGIT
+                                      : ROLE_OTHER;
 }
 
 /* Every space of str.isspace above U+00FF lies in [U+1680, U+3000] (U+1680, U+2000-U+200A, U+2028, U+2029,
@@ -185,14 +194,17 @@ static inline uint8_t intl_role_of_class(uint8_t k) {
 static const uint32_t FIRST_WIDE_SPACE = 0x1680, LAST_WIDE_SPACE = 0x3000;
 
 struct AsciiRoles {
-    uint8_t regexp[128];  /* 13a and zh */
+    uint8_t regexp[128]; /* 13a and zh */
     uint8_t intl[128];
-    uint8_t latin1_13a[257];  /* 13a's roles of U+0000-U+00FF; [256]: any wider character outside the spaces' range */
+    uint8_t latin1_13a[257]; /* 13a's roles of U+0000-U+00FF; [256]: any wider character outside the spaces' range */
     AsciiRoles() {
         for (uint32_t c = 0; c < 128; ++c) {
-            regexp[c] = is_space(c) ? ROLE_SPACE : is_13a_split_char(c) ? ROLE_ISOLATE
-                      : (c == '.' || c == ',') ? ROLE_PUNCT : c == '-' ? ROLE_DASH
-                      : is_ascii_digit(c) ? ROLE_DIGIT : ROLE_OTHER;
+            regexp[c] = is_space(c)              ? ROLE_SPACE
+                        : is_13a_split_char(c)   ? ROLE_ISOLATE
+                        : (c == '.' || c == ',') ? ROLE_PUNCT
+                        : c == '-'               ? ROLE_DASH
+                        : is_ascii_digit(c)      ? ROLE_DIGIT
+                                                 : ROLE_OTHER;
             intl[c] = intl_role_of_class(char_class(c));
         }
         for (uint32_t c = 0; c < 256; ++c) latin1_13a[c] = c < 128 ? regexp[c] : is_space(c) ? ROLE_SPACE : ROLE_OTHER;
@@ -251,7 +263,7 @@ inline size_t word_run_end<Role13a>(const uint32_t* s, size_t i, Role13a role_of
         }
         i += (size_t)__builtin_ctz(~certain);
         if (role_of(s[i]) > ROLE_DIGIT) return i;
-        ++i;   /* a word character outside the mask */
+        ++i; /* a word character outside the mask */
     }
 }
 #endif
@@ -293,9 +305,9 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
     bool markup_seen = false;
     while (i < n) {
         uint8_t role = role_of(s[i]);
-        if (role <= ROLE_DIGIT) {   /* a run of word characters joins (or opens) the token */
+        if (role <= ROLE_DIGIT) { /* a run of word characters joins (or opens) the token */
             writer.extend(i++);
-            i = word_run_end(s, i, role_of);   /* s[n] is a space */
+            i = word_run_end(s, i, role_of); /* s[n] is a space */
             if (i == n) break;
             role = role_of(s[i]);
         }
@@ -310,20 +322,24 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
             continue;
         }
         if (role == ROLE_DASH) {
-            if (DASH_RULE && i > first && is_ascii_digit(s[i - 1])) writer.isolate(i);
-            else writer.extend(i);
+            if (DASH_RULE && i > first && is_ascii_digit(s[i - 1]))
+                writer.isolate(i);
+            else
+                writer.extend(i);
             ++i;
             continue;
         }
         size_t e = i + 1;
         while (e < n && role_of(s[e]) == ROLE_PUNCT) ++e;
         const bool first_matched = (WRAP || i > first) && !(i > first && role_of(s[i - 1]) == ROLE_DIGIT);
-        const bool last_matched = ((e - 1 - i) & 1) ? !first_matched : first_matched;  /* by pass (2) */
+        const bool last_matched = ((e - 1 - i) & 1) ? !first_matched : first_matched; /* by pass (2) */
         for (size_t j = i; j + 1 < e; ++j) writer.isolate(j);
         const bool has_next = WRAP || e < n || last_matched;
         const bool next_is_digit = !last_matched && e < n && role_of(s[e]) == ROLE_DIGIT;
-        if (last_matched || (has_next && !next_is_digit)) writer.isolate(e - 1);
-        else writer.extend(e - 1);
+        if (last_matched || (has_next && !next_is_digit))
+            writer.isolate(e - 1);
+        else
+            writer.extend(e - 1);
         i = e;
     }
     writer.close(n);
@@ -334,12 +350,12 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
 /* ---- the tokenizers ------------------------------------------------------------------------------------ */
 
 /* Load one text at text[offset ...] (lowercased first when `lowercase`) and write its tokens, as sacreBLEU's
- * `tokenizer(line.rstrip()).split()` (TOK_13A_UNSTRIPPED: `tokenizer(line).split()`), to spans[n_spans ...] (grown as needed); span starts index `text`.
- * Returns the new number of spans. `scratch` holds the text before lowercasing. Throws std::bad_alloc. */
+ * `tokenizer(line.rstrip()).split()` (TOK_13A_UNSTRIPPED: `tokenizer(line).split()`), to spans[n_spans ...] (grown as
+ * needed); span starts index `text`. Returns the new number of spans. `scratch` holds the text before lowercasing.
+ * Throws std::bad_alloc. */
 template <class Hash>
-static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length,
-                            Buffer& text, size_t offset, Buffer& scratch, std::vector<Span>& spans,
-                            size_t n_spans) {
+static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length, Buffer& text,
+                            size_t offset, Buffer& scratch, std::vector<Span>& spans, size_t n_spans) {
     size_t n = length;
     if (lowercase) {
         load_code_points(kind, data, length, scratch, 0);
@@ -350,30 +366,32 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
     }
     uint32_t* s = text.data();
     size_t end = offset + (tokenizer == TOK_13A_UNSTRIPPED ? n : rstrip_length(s + offset, n));
-    s[end] = ' ';   /* the sentinel regexp_spans' word runs stop at (within the read slack) */
+    s[end] = ' '; /* the sentinel regexp_spans' word runs stop at (within the read slack) */
     if (spans.size() < n_spans + (end - offset) + 1) spans.resize(std::max(2 * spans.size(), n_spans + n + 1));
     Span* out = spans.data() + n_spans;
     switch (tokenizer) {
-        case TOK_NONE: return n_spans + split_spans<Hash>(s, offset, end, out);
-        case TOK_CHAR: return n_spans + char_spans<Hash>(s, offset, end, out);
+        case TOK_NONE:
+            return n_spans + split_spans<Hash>(s, offset, end, out);
+        case TOK_CHAR:
+            return n_spans + char_spans<Hash>(s, offset, end, out);
         case TOK_13A:
         case TOK_13A_UNSTRIPPED: {
             /* 13a's clean-up only changes texts with '<', '&' or '\n', which are isolated or spaces: the scan
              * notices them, and only then is the text cleaned and scanned again */
             bool markup = false;
-            const size_t count = regexp_spans<Hash, Role13a, true, true, true>(s, offset, end, out, Role13a(),
-                                                                                &markup);
+            const size_t count = regexp_spans<Hash, Role13a, true, true, true>(s, offset, end, out, Role13a(), &markup);
             if (!markup) return n_spans + count;
             end = offset + clean_13a(s + offset, end - offset);
             s[end] = ' ';
             return n_spans + regexp_spans<Hash, Role13a, true, true, false>(s, offset, end, out, Role13a());
         }
-        case TOK_ZH: {  /* TokenizerZh strips the line: the text starts at its first non-space */
+        case TOK_ZH: { /* TokenizerZh strips the line: the text starts at its first non-space */
             size_t first = offset;
             while (first < end && is_space(s[first])) ++first;
             return n_spans + regexp_spans<Hash, RoleZh, false, true, false>(s, first, end, out, RoleZh());
         }
-        default: return n_spans + regexp_spans<Hash, RoleIntl, false, false, false>(s, offset, end, out, RoleIntl());
+        default:
+            return n_spans + regexp_spans<Hash, RoleIntl, false, false, false>(s, offset, end, out, RoleIntl());
     }
 }
 

@@ -4,10 +4,10 @@
 // against it. Every table is _hash_table.hpp's HashTable.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <new>
 #include <vector>
 
@@ -66,11 +66,11 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
         group[t] = -1;
         const auto same_text = [&](int64_t first) {
             return kinds[first] == kinds[t] && lengths[first] == lengths[t]
-                && (data[first] == data[t]
-                    || std::memcmp(data[first], data[t], (size_t)lengths[t] * (size_t)kinds[t]) == 0);
+                   && (data[first] == data[t]
+                       || std::memcmp(data[first], data[t], (size_t)lengths[t] * (size_t)kinds[t]) == 0);
         };
         const size_t index = table.probe_at_most(hash, hash, same_text, REPEAT_MAX_PROBES);
-        if (index == table.kGaveUp) continue;   /* left ungrouped: repeats are only a shortcut */
+        if (index == table.kGaveUp) continue; /* left ungrouped: repeats are only a shortcut */
         if (!table.live(index)) {
             table.claim(index, hash, t);
             continue;
@@ -92,10 +92,10 @@ struct RepeatedTextCache {
     };
     static const size_t MAX_CHARS = (size_t)1 << 24;
 
-    std::vector<int64_t> entry_of_group;   /* -1 while the group's text is not cached */
+    std::vector<int64_t> entry_of_group; /* -1 while the group's text is not cached */
     std::vector<Entry> entries;
     Buffer chars;
-    std::vector<uint32_t> tokens;          /* start (relative to the entry's chars) and length of each token */
+    std::vector<uint32_t> tokens; /* start (relative to the entry's chars) and length of each token */
 
     void reset(int64_t groups) { entry_of_group.assign((size_t)groups, -1); }
 };
@@ -126,12 +126,12 @@ struct alignas(64) SegmentEncoder {
     size_t text_length = 0;
     std::vector<Span> spans;
     size_t n_spans = 0;
-    std::vector<int64_t> offsets;   /* text t of the segment is ids[offsets[t] .. offsets[t + 1]) */
+    std::vector<int64_t> offsets; /* text t of the segment is ids[offsets[t] .. offsets[t + 1]) */
     std::vector<uint32_t> ids;
     refscore::HashTable<TokenEntry> table;
-    uint32_t first_text_vocabulary = 0;   /* distinct tokens of the first text (set by finish) */
+    uint32_t first_text_vocabulary = 0; /* distinct tokens of the first text (set by finish) */
 
-    bool short_segment = true;   /* hash with SegmentHash (else CharactersHash) */
+    bool short_segment = true; /* hash with SegmentHash (else CharactersHash) */
 
     /* Start a segment whose texts have `characters` code points in all. */
     void begin(int64_t characters) {
@@ -144,11 +144,10 @@ struct alignas(64) SegmentEncoder {
     /* Append one text's tokens; false when memory ran out or the segment exceeds 2**32 characters. */
     bool add_text(int tokenizer, bool lowercase, int kind, const void* data, int64_t length) noexcept {
         try {
-            n_spans = short_segment
-                ? tokenize_into<SegmentHash>(tokenizer, lowercase, kind, data, (size_t)length, text, text_length,
-                                             scratch, spans, n_spans)
-                : tokenize_into<CharactersHash>(tokenizer, lowercase, kind, data, (size_t)length, text, text_length,
-                                                scratch, spans, n_spans);
+            n_spans = short_segment ? tokenize_into<SegmentHash>(tokenizer, lowercase, kind, data, (size_t)length, text,
+                                                                 text_length, scratch, spans, n_spans)
+                                    : tokenize_into<CharactersHash>(tokenizer, lowercase, kind, data, (size_t)length,
+                                                                    text, text_length, scratch, spans, n_spans);
             text_length += (lowercase ? 2 : 1) * (size_t)length;
             if (text_length > 0xFFFFFFFFu) return false;
             offsets.push_back((int64_t)n_spans);
@@ -189,7 +188,7 @@ struct alignas(64) SegmentEncoder {
             }
             cache.entry_of_group[(size_t)group] = (int64_t)cache.entries.size();
             cache.entries.push_back(kept);
-        } catch (...) {   /* not kept: the text was tokenized all the same */
+        } catch (...) { /* not kept: the text was tokenized all the same */
         }
         return true;
     }
@@ -241,8 +240,9 @@ struct alignas(64) SegmentEncoder {
             Span* out = spans.data() + n_spans;
             for (size_t k = 0; k < entry.tokens_count; ++k, token += 2) {
                 const size_t start = text_length + token[0], length = token[1];
-                out[k] = Span{start, length, short_segment ? SegmentHash::of(chars + start, length)
-                                                           : CharactersHash::of(chars + start, length)};
+                out[k] = Span{
+                    start, length,
+                    short_segment ? SegmentHash::of(chars + start, length) : CharactersHash::of(chars + start, length)};
             }
             n_spans += entry.tokens_count;
             text_length += entry.chars_count;
@@ -261,11 +261,11 @@ struct alignas(64) SegmentEncoder {
  * token's characters to that number: the hypotheses scored against the reference are looked up in it instead of
  * the reference being tokenized and interned again with each of them (the BLEU text kernel's runs). */
 struct ReferenceVocabulary {
-    enum : uint32_t { ABSENT = 0xFFFFFFFFu };   /* the id of a hypothesis token that is not in the reference */
+    enum : uint32_t { ABSENT = 0xFFFFFFFFu }; /* the id of a hypothesis token that is not in the reference */
 
-    Buffer chars;                 /* the reference's code points, as its tokenizer left them */
+    Buffer chars; /* the reference's code points, as its tokenizer left them */
     refscore::HashTable<TokenEntry> table;
-    bool short_segment = true;    /* hashed with SegmentHash (else CharactersHash) */
+    bool short_segment = true; /* hashed with SegmentHash (else CharactersHash) */
 
     /* Take the distinct tokens of `encoder`'s only text (after finish(), which numbered them in order of first
      * appearance); false when memory ran out. */
@@ -274,7 +274,7 @@ struct ReferenceVocabulary {
         try {
             const size_t used = encoder.chars_used(0, n, 0);
             chars.assign(encoder.text.begin(), encoder.text.begin() + (std::ptrdiff_t)used);
-            chars.resize(used + TOKEN_READ_SLACK, 0u);   /* what same_token may read past a token */
+            chars.resize(used + TOKEN_READ_SLACK, 0u); /* what same_token may read past a token */
             if (!table.start(encoder.first_text_vocabulary)) return false;
         } catch (...) {
             return false;
@@ -282,7 +282,7 @@ struct ReferenceVocabulary {
         short_segment = encoder.short_segment;
         uint32_t next_id = 0;
         for (size_t k = 0; k < n; ++k) {
-            if (encoder.ids[k] != next_id) continue;   /* not the token's first occurrence */
+            if (encoder.ids[k] != next_id) continue; /* not the token's first occurrence */
             const Span& span = encoder.spans[k];
             /* the tokens are distinct: the first free slot is the token's */
             const size_t index = table.probe(span.hash, span.hash, [](const TokenEntry&) { return false; });

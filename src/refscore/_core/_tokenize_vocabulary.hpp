@@ -3,10 +3,10 @@
 // order, which makes the ids independent of the thread count. The tables are _hash_table.hpp's Interner.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <algorithm>
 #include <utility>
 #include <vector>
 
@@ -21,13 +21,13 @@ using Interner = refscore::Interner<uint32_t>;
 /* ---- per-thread token store of a whole call ------------------------------------------------------------ */
 
 /* A thread's tokens as ids of its own interner (`local`); merge_ids maps them to the call's ids. */
-struct alignas(64) ThreadStore {  /* own cache lines: no false sharing between threads */
+struct alignas(64) ThreadStore { /* own cache lines: no false sharing between threads */
     Interner local;
-    std::vector<uint32_t> ids;      /* local ids of all tokens this thread produced */
+    std::vector<uint32_t> ids; /* local ids of all tokens this thread produced */
     int64_t n_tokens = 0;
     Buffer text, scratch;
     std::vector<Span> spans;
-    bool failed = false;            /* an allocation failed (reported as MemoryError) */
+    bool failed = false; /* an allocation failed (reported as MemoryError) */
 };
 
 /* Tokenize one segment (lowercased first when `lowercase`); its tokens are appended to `store`, interned with
@@ -36,8 +36,8 @@ struct alignas(64) ThreadStore {  /* own cache lines: no false sharing between t
 static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const void* data, int64_t length,
                                 ThreadStore& store) noexcept {
     try {
-        const size_t count = tokenize_into<CharactersHash>(tokenizer, lowercase, kind, data, (size_t)length,
-                                                           store.text, 0, store.scratch, store.spans, 0);
+        const size_t count = tokenize_into<CharactersHash>(tokenizer, lowercase, kind, data, (size_t)length, store.text,
+                                                           0, store.scratch, store.spans, 0);
         if (store.ids.size() < (size_t)store.n_tokens + count)
             store.ids.resize(std::max(2 * store.ids.size(), (size_t)store.n_tokens + count));
         const Span* spans = store.spans.data();
@@ -63,8 +63,7 @@ static int64_t tokenize_segment(int tokenizer, bool lowercase, int kind, const v
  * first[i] .. first[i] + count - 1 of stores[thread_of[i]]; writes ids[offsets[i] .. offsets[i + 1]).
  * Returns false when memory ran out. */
 static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, int64_t n_segments,
-                      const int32_t* thread_of, const int64_t* first, const int64_t* offsets,
-                      uint32_t* ids) noexcept {
+                      const int32_t* thread_of, const int64_t* first, const int64_t* offsets, uint32_t* ids) noexcept {
     try {
         if (n_threads == 1) {
             /* one thread met the segments in input order: its ids already are the call's ids */
@@ -73,8 +72,8 @@ static bool merge_ids(ThreadStore* stores, int n_threads, Interner& vocabulary, 
             vocabulary = std::move(stores[0].local);
             return true;
         }
-        const uint32_t unmapped = 0xFFFFFFFFu;   /* a local id not yet met in text order */
-        std::vector<std::vector<uint32_t> > to_global((size_t)n_threads);
+        const uint32_t unmapped = 0xFFFFFFFFu; /* a local id not yet met in text order */
+        std::vector<std::vector<uint32_t>> to_global((size_t)n_threads);
         for (int t = 0; t < n_threads; ++t) to_global[t].assign(stores[t].local.size(), unmapped);
         for (int64_t i = 0; i < n_segments; ++i) {
             const ThreadStore& store = stores[thread_of[i]];
