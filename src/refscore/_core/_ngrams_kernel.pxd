@@ -1,4 +1,5 @@
-# Cython declarations of the n-gram kernels (_ngrams_kernel.hpp), cimported by _ngrams.pyx.
+# Cython declarations of the n-gram family (_ngrams_kernel.hpp: token ids; _ngrams_text.hpp: strings), cimported
+# by _ngrams.pyx.
 from libc.stdint cimport int64_t, uint32_t
 from libcpp cimport bool as cbool
 from refscore._core._strings cimport TextBatch
@@ -9,6 +10,13 @@ cdef extern from "_ngrams_kernel.hpp" namespace "refscore::ngrams" nogil:
         KIND_GLEU
     int64_t TABLE_SLOTS_LIMIT
     size_t kSlotBytes
+    int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments, int64_t max_n,
+                           cbool from_references) noexcept
+    int64_t ids_batch(Kind kind, const uint32_t* ids, const int64_t* offsets, const int64_t* ref_offsets,
+                      int64_t n_segments, int64_t width, int64_t low, int64_t high, int threads,
+                      int64_t* out) except +
+
+cdef extern from "_ngrams_text.hpp" namespace "refscore::ngrams" nogil:
     cdef cppclass TextInput:
         TextBatch texts
         const int64_t* groups
@@ -20,10 +28,5 @@ cdef extern from "_ngrams_kernel.hpp" namespace "refscore::ngrams" nogil:
     cdef cppclass TextFailures:
         int64_t no_memory
         int64_t too_large
-    int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments, int64_t max_n,
-                           cbool from_references) noexcept
-    int64_t ids_batch(Kind kind, const uint32_t* ids, const int64_t* offsets, const int64_t* ref_offsets,
-                      int64_t n_segments, int64_t width, int64_t low, int64_t high, int threads,
-                      int64_t* out) except +
     TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_groups, int64_t width, int64_t low,
                             int64_t high, int threads, int64_t* out) except +
