@@ -1,4 +1,5 @@
-# Cython declarations of the ROUGE-1.5.5 family: the scorer (_rouge155_kernel.hpp), cimported by _rouge155.pyx,
+# Cython declarations of the ROUGE-1.5.5 family: the scorer (_rouge155_kernel.hpp over _rouge155_lcs.hpp), cimported
+# by _rouge155.pyx,
 # and the script's text reading (_rouge155_text.hpp, over _rouge155_porter.hpp), cimported by _rouge155_text.pyx.
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
@@ -6,7 +7,7 @@ from libcpp.string cimport string
 from libcpp.vector cimport vector
 from refscore._core._strings cimport TextBatch
 
-cdef extern from "_rouge155_kernel.hpp" namespace "refscore::rouge155" nogil:
+cdef extern from "_rouge155_lcs.hpp" namespace "refscore::rouge155" nogil:
     cdef cppclass Seq:
         const uint32_t* data
         int64_t len
@@ -18,6 +19,7 @@ cdef extern from "_rouge155_kernel.hpp" namespace "refscore::rouge155" nogil:
         void mark(Seq model, Seq peer, uint8_t* hit_mask)
         double wlcs_value(Seq model, Seq peer)
 
+cdef extern from "_rouge155_kernel.hpp" namespace "refscore::rouge155" nogil:
     cdef cppclass Scratch:
         PathMarker marker
         vector[double] fpow
