@@ -3,6 +3,7 @@ text metric, plus an adapter that lets sacreBLEU's own significance code run the
 from __future__ import annotations
 
 import dataclasses
+import os
 from types import SimpleNamespace
 
 import numpy as np
@@ -102,3 +103,15 @@ class SacrebleuView:
 
     def get_signature(self):
         return SimpleNamespace(update=lambda key, value: None)
+
+
+def run_sacrebleu_paired(metric, systems, references, test_type, n, seed, n_ar_confidence=-1):
+    """sacreBLEU's ``PairedTest`` on ``metric`` (through :class:`SacrebleuView`) after ``SACREBLEU_SEED=seed``: its
+    results for the metric (the caller restores the variable, e.g. with the ``sacrebleu_seed`` fixture)."""
+    from sacrebleu.significance import PairedTest
+
+    os.environ["SACREBLEU_SEED"] = str(seed)
+    view = SacrebleuView(metric, references)
+    _, scores = PairedTest(list(systems.items()), {metric.name: view}, references=None, test_type=test_type,
+                           n_samples=n, n_ar_confidence=n_ar_confidence)()
+    return scores[metric.name]

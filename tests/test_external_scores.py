@@ -12,7 +12,7 @@ import pytest
 import refscore
 from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 from refscore.metrics.external import SystemSegments, keyed_systems
-from significance_metrics import SacrebleuView
+from significance_metrics import SacrebleuView, run_sacrebleu_paired
 
 SYSTEMS = ("base", "new", "big")
 
@@ -193,22 +193,12 @@ def test_empty_hypotheses_are_valid_input():
 
 
 # -- significance: sacreBLEU's paired bootstrap arithmetic on the same numbers ------------------------------------
-def sacrebleu_paired(metric, systems, test_type, n, seed, n_ar_confidence=-1):
-    from sacrebleu.significance import PairedTest
-
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    view = SacrebleuView(metric, None)
-    _, table = PairedTest(list(systems.items()), {metric.name: view}, references=None, test_type=test_type,
-                          n_samples=n, n_ar_confidence=n_ar_confidence)()
-    return table[metric.name]
-
-
 @pytest.mark.parametrize("seed", [12345, 5])
 def test_paired_bootstrap_equals_sacrebleu_on_the_same_scores(sacrebleu_seed, seed):
     scores = comet_like(150, seed=seed, dyadic=True)
     metric = refscore.external_scores(scores, name="comet")
     systems = keyed_systems({name: [""] * 150 for name in scores})
-    expected = sacrebleu_paired(metric, systems, "bs", 400, seed)
+    expected = run_sacrebleu_paired(metric, systems, None, "bs", 400, seed)
     result = refscore.paired_test(metric, systems, [""] * 150, test="bs", n=400, seed=seed)
     for ours, theirs in zip(result.results["comet"], expected):
         assert (ours.score, ours.mean, ours.ci, ours.p_value) == (theirs.score, theirs.mean, theirs.ci,
@@ -220,7 +210,7 @@ def test_approximate_randomization_equals_sacrebleu_on_the_same_scores(sacrebleu
     scores = comet_like(120, seed=2, dyadic=True)
     metric = refscore.external_scores(scores, name="comet")
     systems = keyed_systems({name: [""] * 120 for name in scores})
-    expected = sacrebleu_paired(metric, systems, "ar", 500, 12345, n_ar_confidence=200)
+    expected = run_sacrebleu_paired(metric, systems, None, "ar", 500, 12345, n_ar_confidence=200)
     result = refscore.paired_test(metric, systems, [""] * 120, test="ar", n=500, seed=12345, confidence_n=200)
     for ours, theirs in zip(result.results["comet"], expected):
         assert (ours.score, ours.mean, ours.ci, ours.p_value) == (theirs.score, theirs.mean, theirs.ci,
@@ -231,7 +221,7 @@ def test_paired_bootstrap_on_any_scores_agrees_with_sacrebleu_to_float32_sums(sa
     """sacreBLEU sums resamples in float32, refscore exactly in float64: equal up to float32 rounding."""
     metric = refscore.external_scores(scores, name="comet")
     systems = keyed_systems({name: [""] * 60 for name in scores})
-    expected = sacrebleu_paired(metric, systems, "bs", 300, 12345)
+    expected = run_sacrebleu_paired(metric, systems, None, "bs", 300, 12345)
     result = refscore.paired_test(metric, systems, [""] * 60, test="bs", n=300, seed=12345)
     for ours, theirs in zip(result.results["comet"], expected):
         assert ours.score == theirs.score

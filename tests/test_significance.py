@@ -13,7 +13,7 @@ from refscore.errors import InputError, InputTypeError
 from refscore.significance import (bootstrap_ci, bootstrap_ci_from_statistics, paired_test,
                                    paired_test_from_statistics)
 from refscore.significance._sampling import interval_indices, resampled_totals, swapped_totals
-from significance_metrics import MeanTokenAccuracy, SacrebleuView, TokenAccuracy
+from significance_metrics import MeanTokenAccuracy, SacrebleuView, TokenAccuracy, run_sacrebleu_paired
 
 WORDS = "the a cat dog sat on mat house red blue big small runs ran quickly slowly".split()
 
@@ -33,16 +33,6 @@ def make_corpus(n_segments: int, n_systems: int, seed: int = 0):
 @pytest.fixture(scope="module")
 def corpus():
     return make_corpus(120, 4)
-
-
-def run_sacrebleu_paired(metric, systems, references, test_type, n, seed, n_ar_confidence=-1):
-    from sacrebleu.significance import PairedTest
-
-    os.environ["SACREBLEU_SEED"] = str(seed)
-    view = SacrebleuView(metric, references)
-    _, scores = PairedTest(list(systems.items()), {metric.name: view}, references=None, test_type=test_type,
-                           n_samples=n, n_ar_confidence=n_ar_confidence)()
-    return scores[metric.name]
 
 
 # -- parity with sacreBLEU's algorithm (same statistics, same seeds) ---------------------------------------------
