@@ -88,7 +88,7 @@ def test_field_names_by_argument(tmp_path):
     fields = JudgmentFields(system="sys", segment="item", hypothesis="out", references="gold", human=("score",))
     judgments = load_judgments(path, fields)
     assert judgments.ratings("score") == {"A": [0.0, -5.0], "B": [None, -1.0]}
-    with pytest.raises(JudgmentsError, match=r"r.jsonl: line 1: no field 'system'"):
+    with pytest.raises(JudgmentsError, match=r"r.jsonl: line 1: no field 'prediction' \(or 'hypothesis'"):
         load_judgments(path)
     with pytest.raises(JudgmentsError, match=r"line 1: no field 'rating' \(a human score\)"):
         load_judgments(path, JudgmentFields(system="sys", segment="item", hypothesis="out", references="gold",
@@ -142,3 +142,18 @@ def test_select_systems_keeps_their_rows(tmp_path):
     half = judgments.select_systems(["B"])
     assert half.systems == ["B"] and half.ratings("mqm") == {"B": [None, -1.0]}
     assert math.isnan(half.human["mqm"][0, 0])
+
+
+def test_a_test_case_file_with_labels_is_one_system(tmp_path):
+    rows = [{"id": "q1", "actual_output": "a cat", "expected_output": ["a cat", "the cat"], "label": "pass"},
+            {"id": "q2", "actual_output": "dog", "expected_output": "a cat", "label": False}]
+    judgments = load_judgments(write_jsonl(tmp_path / "labels.jsonl", rows))
+    assert judgments.systems == ["labels"] and judgments.segment_ids == ["q1", "q2"]
+    assert judgments.references["labels"] == [["a cat", "the cat"], ["a cat"]]
+    assert judgments.ratings("label") == {"labels": [1.0, 0.0]}
+    (tmp_path / "labels.csv").write_text("id,actual_output,expected_output,label\nq1,a cat,a cat,pass\nq2,dog,a cat,"
+                                         "fail\nq3,x,y,\n")
+    assert load_judgments(tmp_path / "labels.csv").ratings("label") == {"labels": [1.0, 0.0, None]}
+    rows[1]["system"] = "B"
+    with pytest.raises(JudgmentsError, match=r"line 2: 'system' must be given in every record or in none"):
+        load_judgments(write_jsonl(tmp_path / "labels.jsonl", rows))

@@ -7,6 +7,9 @@ record files (:class:`refscore.io.records.RecordLayout`: ``prediction`` or its a
 ``output``; ``references`` or ``reference``; in CSV/TSV every ``reference...`` column). Other names are found by
 alias when not given (:class:`JudgmentFields`):
 
+* the system: ``system``; a file whose records name none holds one system, named after the file;
+* the hypothesis and references of a test-case file (``actual_output``, ``expected_output``, as
+  :mod:`refscore.testing.cases` reads them) when there is no ``prediction`` field or alias;
 * the segment id: ``seg_id``, ``segment_id`` or ``id``; without one, a record's id is its 1-based position among
   its system's records (as in the scores-from-outside join, :mod:`refscore.metrics.external`);
 * the source: ``source``, ``src``;
@@ -38,6 +41,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -60,6 +64,8 @@ MISSING_TEXTS = frozenset({"", "none", "null", "na", "nan"})
 LABEL_TEXTS = {"pass": 1.0, "passed": 1.0, "true": 1.0, "yes": 1.0, "fail": 0.0, "failed": 0.0, "false": 0.0,
                "no": 0.0}
 ALIGN_MODES = ("strict", "intersect")
+#: The hypothesis and references fields of a test-case file, read when the record has no ``prediction`` (alias).
+TEST_CASE_FIELDS = ("actual_output", "expected_output")
 
 
 class JudgmentsError(InputError):
@@ -77,8 +83,15 @@ class JudgmentFields:
     source: str | None = None
     human: tuple[str, ...] | None = None
 
-    def layout(self) -> RecordLayout:
-        return RecordLayout(self.hypothesis, self.references, self.system)
+    def layout(self, names: Any = ()) -> RecordLayout:
+        """The record layout of a record (or header) with these field names: a test-case file's
+        ``actual_output`` / ``expected_output`` (:mod:`refscore.testing.cases`) when the default hypothesis field
+        and its aliases are absent."""
+        layout = RecordLayout(self.hypothesis, self.references, self.system)
+        if (self.hypothesis, self.references) == ("prediction", "references") and TEST_CASE_FIELDS[0] in names \
+                and not any(name in names for name in layout.hypothesis_names()):
+            return RecordLayout(*TEST_CASE_FIELDS, self.system)
+        return layout
 
 
 @dataclass
@@ -192,7 +205,8 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
     elif kind == "table":
         rows = table_rows(path)
         _, header = next(rows, (1, []))
-        hypothesis, references, _ = fields.layout().table_columns(header, path)
+        layout = fields.layout([name.strip().lower() for name in header])
+        hypothesis, references, _ = layout.table_columns(header, path)
         names = [name.strip() for name in header]
         for line, row in rows:
             where = f"{path}: line {line}"
@@ -200,8 +214,8 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
                 raise JudgmentsError(f"{where}: {len(row)} fields but the header has {len(header)} columns")
             record: dict[str, Any] = {name: value for i, (name, value) in enumerate(zip(names, row))
                                       if i != hypothesis and i not in references}
-            record[fields.hypothesis] = row[hypothesis]
-            record[fields.references] = [row[i] for i in references if row[i]] or [""]
+            record[layout.hypothesis_column] = row[hypothesis]
+            record[layout.references_column] = [row[i] for i in references if row[i]] or [""]
             yield where, record, True
     else:
         table = parquet_module().read_table(path)
@@ -216,7 +230,6 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     if align not in ALIGN_MODES:
         raise JudgmentsError(f"align must be one of {', '.join(map(repr, ALIGN_MODES))}, got {align!r}")
     files = expand_paths(paths)
-    layout = fields.layout()
     source_name = ", ".join(files)
     cells: dict[tuple[str, str], tuple[str, list[str], dict[str, float], str | None]] = {}
     places: dict[tuple[str, str], str] = {}
@@ -224,16 +237,22 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     segments: list[str] = []
     seen_segments: set[str] = set()
     human_names: list[str] | None = None
+    unnamed: bool | None = None   # records without a system: one system named after the file
     for path in files:
         positions: dict[str, int] = {}
         for where, record, text in _records(path, fields):
             try:
-                if fields.system not in record:
-                    raise BadRecord(f"no field {fields.system!r} (the system's name); name it with system=... "
-                                    f"(--system-field)")
+                named = fields.system in record
+                if unnamed is None:
+                    unnamed = not named
+                elif unnamed == named:
+                    raise BadRecord(f"{fields.system!r} must be given in every record or in none (the file's "
+                                    f"first record {'has no' if unnamed else 'has a'} system)")
+                layout = fields.layout(record)
                 hypothesis, references, system = layout.record(
                     _field(record, layout.hypothesis_names()), _field(record, layout.references_names()),
-                    record[fields.system], True)
+                    record.get(fields.system), named)
+                system = system if named else os.path.splitext(os.path.basename(path))[0]
             except BadRecord as exc:
                 raise JudgmentsError(f"{where}: {exc}") from None
             segment_field = _find(record, fields.segment, SEGMENT_ALIASES)
