@@ -21,8 +21,11 @@ import refscore  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a CUDA device (torch sees none)")
 
-HYPS = CORPUS[:9] + ["the cat", "Über den Wolken", ""]
-REFS = CORPUS[4:13] + ["a cat sat on the mat", "über den wolken", "an empty hypothesis"]
+HYPS = CORPUS[:9] + ["the cat", "Über den Wolken"]
+REFS = CORPUS[4:13] + ["a cat sat on the mat", "über den wolken"]
+#: bert-score 0.3.13 fails on empty strings with transformers 5 (its ``sent_encode`` calls the tokenizer method
+#: ``build_inputs_with_special_tokens``, which transformers 5 removed), so empty strings are compared with the CPU.
+WITH_EMPTY = (HYPS + ["", "a"], REFS + ["an empty hypothesis", ""])
 #: bert-score and refscore run the same float32 kernels on the same device; what differs is the batch composition
 #: (bert-score pads a batch to its longest sentence, refscore packs by length), which changes the reduction order
 #: of cuBLAS's products: differences of a few float32 ulps of values of order 1 (~1e-7 each), well under 1e-6.
@@ -63,8 +66,8 @@ def test_cuda_idf_and_multiple_references_match_bert_score(tiny_model):
 
 
 def test_cuda_agrees_with_cpu(tiny_model):
-    on_gpu = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=2, device="cuda")
-    on_cpu = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=2, device="cpu")
+    on_gpu = refscore.bertscore(*WITH_EMPTY, model_type=tiny_model, num_layers=2, device="cuda")
+    on_cpu = refscore.bertscore(*WITH_EMPTY, model_type=tiny_model, num_layers=2, device="cpu")
     assert_close(on_gpu, on_cpu, DEVICE_TOL)
 
 
