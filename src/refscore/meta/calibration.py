@@ -226,6 +226,25 @@ def agreement(scores: Any, labels: Any, threshold: float, *, higher_is_better: b
     return float(rates[objective][0])
 
 
+def agreement_interval(scores: Any, labels: Any, threshold: float, *, higher_is_better: bool = True,
+                       objective: str = "accuracy", n_bootstrap: int = 1000, confidence: float = 0.95,
+                       seed: int | None = 12345) -> tuple[float, float]:
+    """The bootstrap interval of :func:`agreement` (the same resampling as :func:`calibrate`'s interval), e.g. on
+    held-out cases.
+
+    >>> low, high = agreement_interval([0.1, 0.4, 0.5, 0.8], [0, 1, 1, 1], 0.45, n_bootstrap=200)
+    >>> 0 <= low <= 0.75 <= high <= 1
+    True
+    """
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    values = np.asarray(scores, dtype=np.float64).ravel()
+    truth = labels_from_ratings(labels)
+    known = ~np.isnan(truth)
+    sign = 1.0 if higher_is_better else -1.0
+    return _bootstrap(sign * values[known], truth[known], sign * threshold, objective, n_bootstrap, confidence, seed)
+
+
 def _bootstrap(scores: np.ndarray, truth: np.ndarray, threshold: float, objective: str, n: int, confidence: float,
                seed: int | None) -> tuple[float, float]:
     """Percentile interval of the objective at ``threshold`` over ``n`` resamples of the cases."""
@@ -319,5 +338,5 @@ def _verify(text: str, name: str, check: str, threshold: float) -> None:
                          f"[tool.refscore.checks.{check}] by hand")
 
 
-__all__ = ["CUTOFF_OPERATORS", "Calibration", "Curve", "OBJECTIVES", "agreement", "calibrate",
+__all__ = ["CUTOFF_OPERATORS", "Calibration", "Curve", "OBJECTIVES", "agreement", "agreement_interval", "calibrate",
            "labels_from_ratings", "parse_cutoff", "write_threshold"]
