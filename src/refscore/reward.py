@@ -101,6 +101,7 @@ class Reward:
             samples = [self._decoded(ids, index) if is_token_id_sequence(ids) else ids
                        for index, ids in enumerate(samples)]
         elif _are_token_ids(samples):
+            samples = [_as_array(ids) for ids in samples]
             references = [self._as_ids(entry, index) for index, entry in enumerate(_entries(references))]
         batch = prepare_batch(samples, per_segment(references), hyp_name="samples", ref_name="references")
         if batch.is_token_ids:
@@ -118,8 +119,10 @@ class Reward:
             key: tuple[str, ...] = (entry,)
         elif isinstance(entry, (list, tuple)) and entry and all(isinstance(text, str) for text in entry):
             key = tuple(entry)
+        elif isinstance(entry, (list, tuple)) and entry and isinstance(entry[0], (list, tuple, np.ndarray)):
+            return [_as_array(ids) for ids in entry]   # several token-id references
         else:
-            return entry   # token ids already (or bad input, which prepare_batch reports)
+            return _as_array(entry)   # token ids already (or bad input, which prepare_batch reports)
         cached = self._encoded.get(key)
         if cached is not None:
             self._encoded.move_to_end(key)
@@ -178,6 +181,19 @@ class Reward:
 def _are_token_ids(samples: Any) -> bool:
     return isinstance(samples, (list, tuple)) and bool(samples) and not isinstance(samples[0], str) \
         and is_token_id_sequence(samples[0])
+
+
+def _as_array(ids: Any) -> Any:
+    """A list of ints as an integer array (checked by numpy in one pass instead of item by item in Python);
+    anything else as given, for ``prepare_batch`` to check and name."""
+    if isinstance(ids, (list, tuple)):
+        try:
+            array = np.asarray(ids)
+        except ValueError:   # ragged nesting
+            return ids
+        if array.ndim == 1 and (array.dtype.kind in "iu" or array.size == 0):
+            return array
+    return ids
 
 
 def _entries(references: Any) -> Sequence[Any]:
