@@ -136,3 +136,22 @@ def test_section_in_headless_chromium(page_path, tmp_path):
         driver.save_screenshot(str(tmp_path / "meta.png"))
     finally:
         driver.quit()
+
+
+def test_report_command_with_judgments_and_calibration(inputs, tmp_path):
+    import subprocess
+
+    from test_cli_process import refscore_command
+
+    path, _, calibration, _ = inputs
+    (tmp_path / "cal.json").write_text(json.dumps(calibration), encoding="utf-8")
+    process = subprocess.run(refscore_command("report", "--judgments", str(path), "--calibration", "cal.json", "-m",
+                                              "chrf", "--n", "50", "-o", "page.html"),
+                             cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert process.returncode == 0, process.stderr
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert [row[0] for row in cells(page, "correlations")[1:]] == ["chrf"]
+    assert cells(page, "calibration")[1][0] == "chrf" and "One metric only" in page
+    alone = subprocess.run(refscore_command("report", "--calibration", "cal.json", "-o", "x.html"), cwd=tmp_path,
+                           capture_output=True, text=True, timeout=600)
+    assert alone.returncode == 2 and "--calibration needs the systems beside it" in alone.stderr
