@@ -104,19 +104,22 @@ def average(values: np.ndarray, weights: np.ndarray | None = None, *, what: str)
 
 def constant_rows(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Rows (last axis) whose valid values are all equal to the row's first valid value."""
+    valid = np.broadcast_to(valid, np.broadcast_shapes(valid.shape, values.shape))
+    values = np.broadcast_to(values, valid.shape)
     first = np.take_along_axis(values, np.argmax(valid, axis=-1)[..., None], axis=-1)
     return np.all((values == first) | ~valid, axis=-1)
 
 
 def pearson_rows(h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Pearson's r of each row over its valid cells; NaN for rows with fewer than 2 cells or a constant side."""
+    valid = np.broadcast_to(valid, m.shape)
     count = valid.sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         hc = np.where(valid, h - (np.where(valid, h, 0).sum(-1) / count)[..., None], 0.0)
         mc = np.where(valid, m - (np.where(valid, m, 0).sum(-1) / count)[..., None], 0.0)
         r = (hc * mc).sum(-1) / (np.sqrt((hc * hc).sum(-1)) * np.sqrt((mc * mc).sum(-1)))
     r = np.clip(r, -1.0, 1.0)
-    undefined = (count < 2) | constant_rows(h, valid) | constant_rows(m, valid)
+    undefined = (count < 2) | constant_rows(h, valid[(0,) * (valid.ndim - h.ndim)]) | constant_rows(m, valid)
     return np.where(undefined, np.nan, r)
 
 

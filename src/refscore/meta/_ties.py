@@ -49,9 +49,14 @@ def _pairs(rows: Rows, metric: np.ndarray, sample_rate: float,
 
 
 def optimize_ties(rows: Rows, variant: str, sample_rate: float,
-                  random: np.random.RandomState | np.random.Generator | None, metric: np.ndarray | None = None
-                  ) -> TiesResult:
-    """Calibrate the tie threshold over ``rows`` (``metric`` overrides the rows' metric scores, for resamples)."""
+                  random: np.random.RandomState | np.random.Generator | None, metric: np.ndarray | None = None,
+                  exact_order: bool = True) -> TiesResult:
+    """Calibrate the tie threshold over ``rows`` (``metric`` overrides the rows' metric scores, for resamples).
+
+    With several rows, ``exact_order`` sums the rows' taus in the reference's float order (one Python step per
+    pair), so that equal taus at different thresholds tie as they do there and the same threshold wins; otherwise
+    the running sum is vectorised (equal to 1e-15, the threshold may differ among taus equal in exact arithmetic).
+    """
     if variant not in ("23", "acc23"):
         raise InputError(f"tie calibration supports the variants '23' and 'acc23', got {variant!r}")
     if not 0 < sample_rate <= 1:
@@ -77,7 +82,9 @@ def optimize_ties(rows: Rows, variant: str, sample_rate: float,
     order = np.argsort(diff, kind="stable")
     change = (after - before)[order]
     num_rows = present.size
-    if (pairs_per_row == pairs_per_row[0]).all():  # one denominator: exact integer sums
+    if exact_order and num_rows > 1:
+        taus = _reference_running_taus(numerators, pairs_per_row, row_index[order], change) / num_rows
+    elif (pairs_per_row == pairs_per_row[0]).all():  # one denominator: exact integer sums
         running = np.concatenate(([numerators.sum()], numerators.sum() + np.cumsum(change)))
         taus = running / pairs_per_row[0] / num_rows
     else:
@@ -89,3 +96,25 @@ def optimize_ties(rows: Rows, variant: str, sample_rate: float,
     thresholds, taus = thresholds[last_of_run], taus[last_of_run]
     best = int(np.nanargmax(taus))
     return TiesResult(float(taus[best]), float(thresholds[best]), thresholds, taus)
+
+
+def _reference_running_taus(numerators: np.ndarray, pairs_per_row: np.ndarray, rows: np.ndarray,
+                            change: np.ndarray) -> np.ndarray:
+    """The reference's running total of row taus: start from the sum of the rows' taus (in row order), then for
+    each pair subtract its row's tau before the pair becomes a tie and add the tau after (in that float order)."""
+    by_row = np.argsort(rows, kind="stable")
+    steps = np.empty_like(change)
+    cumulative = np.cumsum(change[by_row])
+    starts = np.r_[0, np.flatnonzero(np.diff(rows[by_row])) + 1]
+    offsets = np.repeat(cumulative[starts] - change[by_row][starts], np.diff(np.r_[starts, rows.size]))
+    steps[by_row] = cumulative - offsets  # each row's numerator change up to and including the pair
+    after = numerators[rows] + steps
+    before_taus = ((after - change) / pairs_per_row[rows]).tolist()
+    after_taus = (after / pairs_per_row[rows]).tolist()
+    total = sum((numerators / pairs_per_row).tolist())
+    running = [total]
+    for old, new in zip(before_taus, after_taus):
+        total -= old
+        total += new
+        running.append(total)
+    return np.array(running)
