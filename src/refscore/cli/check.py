@@ -127,7 +127,7 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 def _run(args: argparse.Namespace) -> int:
     from refscore.testing.report import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
-    from refscore._atomic import write_text_atomically
+    from refscore.io.atomic import write_text_atomically
 
     settings = _settings(args)
     cases = args.cases or settings.cases
@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from refscore._atomic import check_output_paths
+    from refscore.io.atomic import check_output_paths
     from refscore.testing.checks import UnknownCheckError
 
     check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)

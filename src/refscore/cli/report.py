@@ -14,8 +14,8 @@ import argparse
 import json
 from typing import Any
 
-from refscore._record_files import input_kind, table_rows
-from refscore._records import RecordLayout
+from refscore.io.record_files import input_kind, table_rows
+from refscore.io.records import RecordLayout
 from refscore._wording import counted
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
@@ -97,7 +97,7 @@ def check_output(path: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from refscore._atomic import check_output_paths
+    from refscore.io.atomic import check_output_paths
     from refscore.cli.compare import compare_inputs
     from refscore.cli.metric_setup import keyed_inputs, metrics_from_args
     from refscore.reporting import require_extra

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from refscore._atomic import write_text_atomically
+from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError, MissingExtraError
 from refscore.protocol import Metric
 
