@@ -107,6 +107,16 @@ def text_report(document: dict[str, Any], written: str | None) -> str:
     return "\n".join(lines)
 
 
+def settings(args: argparse.Namespace, load: Any) -> Any:
+    """The configuration's settings (``load(args)``), or empty ones when ``--config FILE`` does not exist yet: the
+    calibration creates it."""
+    from refscore.testing.config import Settings
+
+    if args.config is not None and not os.path.exists(args.config):
+        return Settings()
+    return load(args)
+
+
 def run_calibration(args: argparse.Namespace, checks: list[Any]) -> int:
     """``refscore check --calibrate``: calibrate, write the thresholds back, print, optionally save."""
     from refscore.io.atomic import write_text_atomically
@@ -132,4 +142,4 @@ def run_calibration(args: argparse.Namespace, checks: list[Any]) -> int:
     return ExitCode.OK
 
 
-__all__ = ["FORMAT_KEY", "FORMAT_VERSION", "add_arguments", "calibrations", "run_calibration"]
+__all__ = ["FORMAT_KEY", "FORMAT_VERSION", "add_arguments", "calibrations", "run_calibration", "settings"]

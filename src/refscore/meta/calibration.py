@@ -13,7 +13,9 @@ A case passes when its score is >= the threshold (lower-is-better metrics, TER: 
 ``threshold_range`` come from the metric class). The candidates are the midpoints between consecutive distinct
 scores, plus the lower end of the range (every case passes) and the midpoint between the best score and the upper
 end (none passes) when it lies inside the range; among thresholds of equal agreement the most lenient (the one
-that passes the most cases) wins. Cases with a missing label are left out (counted in ``missing``).
+that passes the most cases) wins. The threshold reported is the number with the fewest decimals that makes the
+same decisions as the chosen candidate (0.3 rather than 0.2889...). Cases with a missing label are left out
+(counted in ``missing``).
 
 The interval is a percentile bootstrap over the cases (``n_bootstrap`` resamples drawn by
 ``numpy.random.default_rng(seed)``) of the agreement *at the chosen threshold*. It is measured on the cases that
@@ -21,8 +23,8 @@ chose the threshold, so it is optimistic: evaluate on held-out cases (as docs/me
 unbiased figure.
 
 >>> result = calibrate([0.1, 0.4, 0.5, 0.8, 0.9], [False, False, True, True, True], n_bootstrap=200)
->>> result.threshold, result.agreement
-(0.45, 1.0)
+>>> result.threshold, result.agreement     # the candidate 0.45 decides as 0.5 does
+(0.5, 1.0)
 >>> round(agreement([0.1, 0.4, 0.5, 0.8], [False, True, True, True], 0.45), 2)
 0.75
 """
@@ -155,6 +157,24 @@ def _candidates(scores: np.ndarray, low: float, high: float) -> np.ndarray:
     return np.concatenate([[min(low, distinct[0])], middle, top])
 
 
+def _shortest(candidate: float, scores: np.ndarray, low: float, high: float) -> float:
+    """The value with the fewest decimals that makes the same decisions as ``candidate`` (lies above the scores
+    below it and at or below the scores at or above it, inside the range): a threshold people can read.
+
+    >>> _shortest(0.28890320900, np.array([0.1, 0.2731, 0.3047]), 0.0, 1.0)
+    0.3
+    """
+    below = scores[scores < candidate]
+    above = scores[scores >= candidate]
+    floor = float(below.max()) if below.size else -math.inf
+    ceiling = float(above.min()) if above.size else high
+    for digits in range(0, 16):
+        rounded = round(float(candidate), digits)
+        if floor < rounded <= ceiling and low <= rounded <= high:
+            return rounded
+    return float(candidate)
+
+
 def calibrate(scores: Any, labels: Any, *, higher_is_better: bool = True,
               threshold_range: tuple[float, float] = (0.0, 1.0), objective: str = "accuracy",
               target_precision: float | None = None, n_bootstrap: int = 1000, confidence: float = 0.95,
@@ -187,7 +207,7 @@ def calibrate(scores: Any, labels: Any, *, higher_is_better: bool = True,
     rates = _rates(true_passes, passes, positives, cases)
     curve = Curve(sign * candidates, rates["accuracy"], rates["precision"], rates["recall"], rates["f1"], passes)
     best = _best(rates, passes, objective, target_precision)
-    threshold = float(sign * candidates[best])
+    threshold = float(sign * _shortest(candidates[best], oriented, low, high))
     agreement_value = float(curve.values(objective)[best])
     interval = _bootstrap(oriented, truth, float(candidates[best]), objective, n_bootstrap, confidence, seed)
     if not higher_is_better:
