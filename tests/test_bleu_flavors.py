@@ -112,3 +112,23 @@ def test_sacrebleu_reported_add_k_counts(counts, totals):
     assert (ours_counts, ours_totals) == (expected.counts, expected.totals)
     assert np.isclose(BLEU(smooth_method="add-k").scores_from_totals(
         np.array([[totals[0], 4, *counts, *totals]]))[0, 0] * 100, expected.score, rtol=0, atol=0)
+
+
+def test_what_significance_and_the_report_read_is_declared_by_the_flavor():
+    """Bootstrap replicates: sacreBLEU's float32 arithmetic for its flavor only; the compare-mt analyses of a report
+    take the words and lengths of the metric that declares ``compare_mt_words`` (sacreBLEU's BLEU), not any BLEU."""
+    from refscore.reporting.data import gather
+    from refscore.reporting.mt_analyses import analyse
+    from refscore.significance import bootstrap_ci_from_statistics
+
+    hypotheses, references = ["the cat sat on the mat", "a dog"], ["the cat sat on a mat", "a dog barked"]
+    hf = BLEU(flavor="evaluate", smooth=True)
+    stats = hf.statistics(hypotheses, references)
+    assert not hf.arithmetic().peer and BLEU().arithmetic().peer
+    interval = bootstrap_ci_from_statistics(hf, stats, n=20)
+    assert interval.score == hf.score_from_statistics(stats).score
+    assert hf.compare_mt_words is False and BLEU().compare_mt_words is True
+    data = gather({"a": hypotheses, "b": ["the cat", "a dog barked"]}, [[r] for r in references], [hf], n=2)
+    analyses = analyse(data)
+    assert analyses.bleu.config.flavor == "sacrebleu"
+    assert analyses.lengths["b"].hypothesis_words == 5

@@ -26,6 +26,7 @@ import numpy as np
 
 from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
+from refscore._metric_facts import Arithmetic
 from refscore._inputs import prepare_batch
 from refscore._checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
@@ -307,6 +308,17 @@ class BLEU(Metric):
                          higher_is_better=True, counts=tuple(counts), totals=tuple(order_totals),
                          precisions=tuple(p / 100.0 for p in precisions), bp=bp, sys_len=sys_len, ref_len=ref_len,
                          ratio=sys_len / ref_len if ref_len else 0.0)
+
+    @property
+    def compare_mt_words(self) -> bool:  # type: ignore[override]
+        """sacreBLEU's BLEU counts the words of its tokenizer (the other flavors count as their peers do)."""
+        return self.config.flavor == "sacrebleu"
+
+    def arithmetic(self) -> Arithmetic:
+        """sacreBLEU's float32 arithmetic for the sacreBLEU flavor; the metric's own formula for the others."""
+        if self.config.flavor != "sacrebleu":
+            return Arithmetic(1.0, self.scores_from_totals, None)
+        return super().arithmetic()
 
     def hashed_config(self) -> dict[str, Any]:
         """Every config field; the other flavors' fields only when they apply, so that sacreBLEU BLEU's hash is
