@@ -155,3 +155,12 @@ def test_report_command_with_judgments_and_calibration(inputs, tmp_path):
     alone = subprocess.run(refscore_command("report", "--calibration", "cal.json", "-o", "x.html"), cwd=tmp_path,
                            capture_output=True, text=True, timeout=600)
     assert alone.returncode == 2 and "--calibration needs the systems beside it" in alone.stderr
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from refscore.reporting import meta_section
+
+    failures, attempted = doctest.testmod(meta_section)
+    assert failures == 0 and attempted >= 1

@@ -43,7 +43,7 @@ import json
 import math
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -107,7 +107,6 @@ class Judgments:
     sources: list[str] | None = None
     source_file: str = ""
     dropped_segments: int = 0
-    places: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
 
     @property
     def human_names(self) -> list[str]:
@@ -149,7 +148,7 @@ class Judgments:
         return Judgments(list(systems), list(self.segment_ids), {s: self.hypotheses[s] for s in systems},
                          {s: self.references[s] for s in systems},
                          {name: matrix[rows] for name, matrix in self.human.items()}, self.sources,
-                         self.source_file, self.dropped_segments, self.places)
+                         self.source_file, self.dropped_segments)
 
 
 def _find(names: Sequence[str], wanted: str | None, aliases: Sequence[str]) -> str | None:
@@ -297,8 +296,7 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     sources = [cells[(systems[0], g)][3] for g in kept]
     return Judgments(systems, kept, {s: [cells[(s, g)][0] for g in kept] for s in systems},
                      {s: [cells[(s, g)][1] for g in kept] for s in systems}, human,
-                     sources if all(isinstance(text, str) for text in sources) else None, source_name, dropped,
-                     places)
+                     sources if all(isinstance(text, str) for text in sources) else None, source_name, dropped)
 
 
 def _human_fields(record: dict[str, Any], fields: JudgmentFields, where: str) -> list[tuple[str, Any]]:
