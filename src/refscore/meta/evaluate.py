@@ -4,7 +4,8 @@ correlations with bootstrap intervals, and each metric's significance cluster (r
 System scores: the human score of a system is the mean of its rated segments; a metric's is its corpus score
 (BLEU's corpus BLEU, the mean for averaged metrics and scores from outside). Metrics whose lower scores are better
 (``higher_is_better = False``: TER, MetricX) are negated, so that every correlation is positive when the metric
-agrees with the humans. Intervals resample items (all systems' scores of a segment move together); at the system
+agrees with the humans. Soft pairwise accuracy uses the items that every system has a rating for. Intervals
+resample items (all systems' scores of a segment move together); at the system
 level each resample recomputes the system scores (a corpus metric's from its summed statistics). Clusters come from
 PERM-BOTH p-values between every pair of metrics (:func:`refscore.meta.perm_both_matrix`) by the WMT greedy rule
 (:func:`refscore.meta.significance_clusters`).
@@ -109,8 +110,9 @@ def _system_value(statistic: str, human: np.ndarray, metric: np.ndarray, options
                   human_segments: np.ndarray | None = None, metric_segments: np.ndarray | None = None) -> float:
     if statistic == "pairwise_accuracy":
         return corr.pairwise_accuracy(human, metric)
-    if statistic == "soft_pairwise_accuracy":
-        return corr.soft_pairwise_accuracy(human_segments, metric_segments)
+    if statistic == "soft_pairwise_accuracy":  # on the items every system has a rating for
+        complete = ~np.isnan(human_segments).any(0)
+        return corr.soft_pairwise_accuracy(human_segments[:, complete], metric_segments[:, complete])
     return corr._correlation(statistic, human, metric, "none", **options)
 
 
