@@ -157,3 +157,18 @@ def test_a_long_hypothesis_scores_as_the_peers_do_for_ter_and_rouge_l():
     short, reference = " ".join(words[:120]), " ".join(words[::13][:80])   # sacreBLEU's TER is pure Python
     assert abs(100 * refscore.ter([short], [reference]).score
                - SacreTER().corpus_score([short], [[reference]]).score) <= 1e-9
+
+
+# -- third-party tokenizers: guarded calls ----------------------------------------------------------------------
+def test_mecab_input_is_guarded(monkeypatch):
+    pytest.importorskip("MeCab")
+    pytest.importorskip("ipadic")
+    from refscore.tokenizers import _mecab
+
+    with pytest.raises(InputError, match=r"segment 1: ja-mecab: a segment holds a NUL character \(position 1\)"):
+        refscore.bleu(["猫です", "猫\x00犬"], ["猫です", "猫犬"], tokenize="ja-mecab")
+    monkeypatch.setattr(_mecab, "MECAB_MAX_LINE_CHARS", 5)
+    with pytest.raises(InputError, match=r"segment 0: ja-mecab: a segment of 6 characters is longer than MeCab "
+                                         r"is given \(5"):
+        refscore.bleu(["東京大学の猫"], ["猫"], tokenize="ja-mecab")
+    assert refscore.bleu(["東京の猫"], ["猫"], tokenize="ja-mecab").score >= 0   # at the limit: read
