@@ -85,6 +85,20 @@ class Statistic:
         self.row_starts = np.r_[0, np.flatnonzero(np.diff(row_of)) + 1]
         self.pair_rows = row_of[self.row_starts]
 
+    def _projection(self, masks: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """The masked sums of ``vector``, its squares and its products with the centred human scores, per resample;
+        kept for the last coins, so that the pairs of a matrix of tests that share them compute each metric's
+        once."""
+        key = (masks.__array_interface__["data"][0], masks.shape, id(vector))
+        cache = getattr(self, "_projections", {})
+        if not cache or next(iter(cache))[:2] != key[:2]:
+            cache = {}
+            self._weights = masks.astype(np.float64)
+        if key not in cache:
+            cache[key] = self._weights @ np.stack([vector, vector * vector, self.centered * vector], axis=1)
+        self._projections = cache
+        return cache[key]
+
     def kendall_mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Kendall of ``where(masks, a, b)`` and ``where(masks, b, a)`` by pair lookup: a pair's metric order is one
         of four precomputed ones, chosen by the coins of its two cells."""
@@ -163,10 +177,9 @@ class Statistic:
     def mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pearson of ``where(masks, a, b)`` and ``where(masks, b, a)`` by sums: the resamples' sums are the
         second metric's plus the masked differences (one matrix product for all resamples)."""
-        w = masks.astype(np.float64)
         g = self.centered
         n = a.size
-        shift = w @ np.stack([a - b, a * a - b * b, g * (a - b)], axis=1)
+        shift = self._projection(masks, a) - self._projection(masks, b)
         sums = np.array([b.sum(), b @ b, g @ b]) + shift
         both = np.array([a.sum() + b.sum(), a @ a + b @ b, g @ (a + b)])
         out = []
