@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from refscore._inputs import from_streams, per_segment
-from refscore._lazy import LazyNames
+from refscore.inputs import from_streams, per_segment
+from refscore.lazy import LazyNames
 from refscore._version import __version__
 from refscore.protocol import Statistics
 

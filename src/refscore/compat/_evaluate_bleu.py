@@ -25,8 +25,8 @@ from collections.abc import Callable
 from typing import Any
 
 from refscore._core._ngrams import gleu_statistics
-from refscore._checks import check_int
-from refscore._inputs import per_segment
+from refscore.checks import check_int
+from refscore.inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputTypeError

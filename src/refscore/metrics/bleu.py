@@ -27,10 +27,10 @@ import numpy as np
 from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic
-from refscore._inputs import prepare_batch
-from refscore._checks import check_bool, check_int, check_num_threads
+from refscore.inputs import prepare_batch
+from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._advice import warn_if_tokenized
+from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,

@@ -33,9 +33,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from refscore._checks import check_bool, check_choice
+from refscore.checks import check_bool, check_choice
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics
-from refscore._inputs import prepare_batch
+from refscore.inputs import prepare_batch
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import encode_batch

@@ -31,8 +31,8 @@ from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import ChunkMap
 from refscore.metrics.bertscore.models import LoadedModel
 from refscore.metrics.bertscore.packed import PackedEncoder, WorkspacePool
-from refscore._checks import check_optional_int
-from refscore._progress import progress_bar
+from refscore.checks import check_optional_int
+from refscore.progress import progress_bar
 from refscore.errors import RefscoreWarning, caller_stacklevel
 
 __all__ = [
@@ -53,7 +53,7 @@ MAX_WORKERS = 8
 TAIL_BATCHES = 4
 TAIL_SPLIT = 4
 #: Rough sustained speed of an encoder's forward pass, in floating-point operations per second, by device type:
-#: only for deciding whether a run is long enough for a progress bar (refscore._progress), not a measurement.
+#: only for deciding whether a run is long enough for a progress bar (refscore.progress), not a measurement.
 ROUGH_FLOPS = {"cpu": 3e10, "cuda": 3e12}
 
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.tables import LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
-from refscore._checks import check_choice, check_int
+from refscore.checks import check_choice, check_int
 from refscore.errors import InputError, InputTypeError
 
 __all__ = [
@@ -241,7 +241,7 @@ class LoadedModel:
 @contextlib.contextmanager
 def _without_loading_bar(transformers: Any) -> Iterator[None]:
     """transformers 5 draws a "Loading weights" bar even when stderr is not a terminal; refscore's bars follow one
-    policy (refscore._progress), so that one is off while the weights load (hub downloads keep theirs)."""
+    policy (refscore.progress), so that one is off while the weights load (hub downloads keep theirs)."""
     logging = transformers.utils.logging
     enabled = logging.is_progress_bar_enabled()
     logging.disable_progress_bar()

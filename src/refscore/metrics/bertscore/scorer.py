@@ -25,8 +25,8 @@ from refscore.metrics.bertscore.engine import (SERIAL, Embedder, ThreadPlan, chu
                                               thread_plan, torch_threads)
 from refscore.metrics.bertscore.idf import TokenWeights
 from refscore.metrics.bertscore.models import load_model, resolve_model_type
-from refscore._checks import check_num_threads
-from refscore._inputs import Batch, prepare_batch
+from refscore.checks import check_num_threads
+from refscore.inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 
 __all__ = ["BERTScorer", "PairScores", "settings"]
