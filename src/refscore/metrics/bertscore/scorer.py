@@ -95,7 +95,7 @@ class BERTScorer:
         self._encoder = SentenceEncoder(self._loaded.tokenizer, self._loaded.model.config,
                                         use_fast_tokenizer=config.use_fast_tokenizer)
         self._embedder = Embedder(self._loaded, batch_tokens=config.batch_tokens, progress=config.progress,
-                                  cache_size=config.reference_cache_size)
+                                  cache_size=config.reference_cache_size, cache_bytes=config.reference_cache_bytes)
         self._uniform = TokenWeights.uniform([self._encoder.cls_id, self._encoder.sep_id])
         self._baseline: np.ndarray | None = None
         if self.rescale_with_baseline:
