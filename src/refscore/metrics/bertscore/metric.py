@@ -242,6 +242,9 @@ class BERTScoreMetric(Metric):
                   "automatic)", _positive_int),
     )
     loads_model: ClassVar[bool] = True
+    #: a sentence's embedding may round differently in another batch, and IDF may come from the call's references:
+    #: systems are scored one call each, the scorer keeping the references' embeddings (refscore.metrics.systems)
+    independent_segments: ClassVar[bool] = False
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--bertscore-model",), "model_type", "BERTScore model: hub name or local directory"),
         CliOption(("--bertscore-layers",), "num_layers", "BERTScore layer (default: bert-score's table)", int),
