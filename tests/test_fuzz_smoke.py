@@ -39,6 +39,9 @@ def test_the_runner_runs_a_target_and_writes_its_summary(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     [result] = json.loads(summary.read_text())
     assert result["target"] == "records-jsonl" and result["executions"] > 0 and result["crashes"] == 0
+    table = subprocess.run([sys.executable, str(FUZZ / "run.py"), "--markdown", str(summary)], capture_output=True,
+                           text=True, timeout=120, check=True).stdout
+    assert "| `records-jsonl` | " in table and f"| {result['executions']:,} |" in table
 
 
 
