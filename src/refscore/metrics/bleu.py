@@ -38,8 +38,8 @@ from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check
                                            smoothing_name, token_list_counts)
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -53,7 +53,7 @@ class BLEUConfig:
 
     ``tokenize`` and ``lowercase`` apply to text input only (token ids are used as given). ``spm_model`` is the
     SentencePiece model file of the ``flores101`` / ``spm`` / ``flores200`` / ``spBLEU-1K`` tokenizers when it is
-    not in sacreBLEU's cache (:func:`refscore.tokenizers.find_sentencepiece_model`).
+    not in sacreBLEU's cache (:func:`refscore.text.external.find_sentencepiece_model`).
     """
 
     tokenize: str = "13a"
