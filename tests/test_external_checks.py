@@ -95,7 +95,6 @@ def test_configured_check_takes_direction_and_range_from_the_declared_scores(fol
 
 @pytest.mark.parametrize(("flag", "code", "message"), [
     ("file:missing.jsonl=0.5", ExitCode.UNREADABLE_FILE, "cannot read the scores file 'missing.jsonl'"),
-    ("file:=0.5", ExitCode.USAGE, "has no path after 'file:'"),
     ("file:partial.jsonl=0.5", ExitCode.BAD_INPUT, "(None, 'q3')"),
 ])
 def test_bad_scores_files_exit_with_the_documented_codes(folder, flag, code, message):
@@ -108,6 +107,9 @@ def test_bad_scores_files_exit_with_the_documented_codes(folder, flag, code, mes
 
 def test_unmatched_and_duplicated_rows_are_named(folder, monkeypatch, capsys):
     monkeypatch.chdir(folder)
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "cases.jsonl", "--check", "file:=0.5"])
+    assert exited.value.code == ExitCode.USAGE and "has no path after 'file:'" in capsys.readouterr().err
     write_comet(folder / "extra.jsonl", {**COMET, "q7": 0.5})
     assert main(["check", "cases.jsonl", "--check", "file:extra.jsonl"]) == ExitCode.BAD_INPUT
     assert "matches no segment of the inputs: (system, id) (None, 'q7')" in capsys.readouterr().err

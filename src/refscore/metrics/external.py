@@ -10,8 +10,9 @@ Which scores belong to which hypotheses (the join):
   without a ``system`` column, or a file with a single system). With scores of several systems that is an error.
 * Hypotheses given as :class:`SystemSegments` carry their system name and segment ids (default ``"1".."n"``): the
   rows ``(system, id)`` are taken, in the hypotheses' order. A missing key, or a row of that system that matches no
-  segment, is an error that names the keys. The command line wraps every system this way, with the name it gives
-  the system (``--name``, the file stem, or the records' ``system``) and the segments' 1-based numbers as ids.
+  segment, is an error that names the keys; so is an id given twice. The command line wraps every system this way,
+  with the name it gives the system (``--name``, the file stem, or the records' ``system``) and as ids the
+  records' ``id`` fields (JSONL/CSV/TSV records that carry them), else the segments' 1-based numbers.
 
 >>> comet = external_scores({"base": [0.5, 0.75], "new": [0.75, 1.0]}, name="comet")
 >>> systems = {"base": SystemSegments(["a", "b"], system="base"), "new": SystemSegments(["a", "c"], system="new")}
@@ -24,6 +25,7 @@ Which scores belong to which hypotheses (the join):
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -64,6 +66,10 @@ class SystemSegments(list):  # type: ignore[type-arg]
                              f"{len(ids) if not isinstance(ids, (str, bytes)) else type(ids).__name__}")
         self.system = system
         self.ids = [str(segment_id) for segment_id in ids]
+        if len(set(self.ids)) != len(self.ids):     # two segments would share one score
+            repeated = [(system, key) for key, count in Counter(self.ids).items() if count > 1]
+            raise InputError(f"SystemSegments: {counted(len(repeated), 'id')} given twice: {listed_keys(repeated)}; "
+                             f"give each segment its own id")
 
 
 def keyed_systems(systems: dict[str, Sequence[str]], ids: Sequence[Any] | None = None) -> dict[str, SystemSegments]:
