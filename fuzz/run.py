@@ -98,7 +98,7 @@ def run_target(target: str, args: argparse.Namespace) -> dict:
                "coverage": cov, "features": ft, "crashes": len(crash_files) if finding else 0,
                "crash_files": crash_files if finding else [], "atheris": not args.random, "returncode": done.returncode}
     if finding:
-        summary["error"] = _error_of(done.stderr)
+        summary["error"] = _error_of(done.stdout + "\n" + done.stderr)
     return summary
 
 
