@@ -57,7 +57,7 @@ def test_mecab_bleu_keeps_square_reference_streams_per_segment(tokenize):
     hypotheses, streams = ["猫が 好き です", "犬 です"], [["猫 が 好き", "犬 だ"], ["猫 です", "犬 です"]]
     ours = refscore.bleu(hypotheses, refscore.from_streams(streams), tokenize=tokenize)
     peer = SacreBLEU(tokenize=tokenize).corpus_score(hypotheses, streams)
-    assert list(ours.counts) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9
+    assert list(ours.values["counts"]) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9
 
 
 def test_a_statistics_file_whose_zip_claims_an_unknown_version_is_refused():
