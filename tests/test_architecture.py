@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("applications: drop-in layers, test cases, reports, distributed runs, the package facade", (
         "refscore", "refscore.compat", "refscore.compat.*", "refscore.testing", "refscore.testing.*",
         "refscore.example", "refscore.reporting", "refscore.reporting.*", "refscore.distributed",
-        "refscore.distributed.*")),
+        "refscore.distributed.*", "refscore.pairs", "refscore.pairs.*")),
     ("command line", ("refscore.cli", "refscore.cli.*")),
 )
 

@@ -29,6 +29,7 @@ from refscore._inputs import prepare_batch
 from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._advice import warn_if_tokenized
+from refscore.metrics._pair_counts import bleu_rows, word_streams
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
@@ -288,6 +289,16 @@ class BLEU(Metric):
         if tokenize != "none" and not batch.is_token_ids:   # external tokenizers: checked on their input text
             warn_if_tokenized("BLEU", batch.hypotheses, self.tokenized_input_fix)
         return self._new_statistics(self.columns, data, batch.nrefs)
+
+    def count_streams(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, int]] | None:
+        """Word ids of the compiled tokenizers; None for MeCab / SentencePiece (scored pair by pair)."""
+        config = self.config
+        if config.tokenize in EXTERNAL_TOKENIZERS:
+            return None
+        return word_streams(texts, tokenize=config.tokenize, lowercase=config.lowercase, max_order=config.max_order)
+
+    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
+        return bleu_rows(hyp, ref, match)
 
     def _external_tokens(self, hypotheses: Any, references: Any, num_threads: int | None) -> tuple[Any, Any]:
         """Text run through the MeCab / SentencePiece tokenizer (lowercased first, as sacreBLEU does), as
