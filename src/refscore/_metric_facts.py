@@ -108,6 +108,10 @@ class MetricFacts:
     #: True when building the metric's scores loads a model: distributed runs keep it in a pool of actors that
     #: call :meth:`warm_up` once each.
     loads_model: ClassVar[bool] = False
+    #: True when the statistics count the words of the config's word tokenizer (``tokenize``, ``lowercase``) as
+    #: ``hyp_len``/``ref_len`` and the score has ``sys_len``, ``ref_len`` and ``bp``: the report's compare-mt
+    #: analyses (length ratios, word accuracy) then use this metric's words and statistics (sacreBLEU BLEU).
+    compare_mt_words: ClassVar[bool] = False
 
     # -- test cases ------------------------------------------------------------------------------------------
     @classmethod

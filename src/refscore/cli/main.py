@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from refscore._atomic import UnwritableOutputError
+from refscore.io.atomic import UnwritableOutputError
 from refscore._version import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int, reference_files)
@@ -187,7 +187,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MissingExtraError as exc:
         print(f"refscore: error: {exc}", file=sys.stderr)
         return ExitCode.MISSING_EXTRA
-    except UnwritableOutputError as exc:  # an output file, checked before any work (refscore._atomic)
+    except UnwritableOutputError as exc:  # an output file, checked before any work (refscore.io.atomic)
         print(f"refscore: error: {exc}", file=sys.stderr)
         return ExitCode.UNWRITABLE_OUTPUT
     except (InputError, ValueError, TypeError) as exc:

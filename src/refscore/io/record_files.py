@@ -25,8 +25,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refscore._records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
 from refscore.errors import MissingExtraError
+from refscore.io.records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
+
+__all__ = [
+    "Chunk", "DEFAULT_CHUNK_RECORDS", "DEFAULT_UNIT_BYTES", "JSONL_EXTENSIONS", "PARQUET_EXTENSIONS",
+    "RECORD_EXTENSIONS", "SystemNames", "TABLE_EXTENSIONS", "Unit", "expand_paths", "file_extent", "input_kind",
+    "is_record_file", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes", "record_place",
+    "table_rows",
+]
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
 TABLE_EXTENSIONS = (".csv", ".tsv")
