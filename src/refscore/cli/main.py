@@ -101,6 +101,7 @@ COMMAND_MODULES: list[str] = [
     "refscore.cli.bertscore_baseline",
     "refscore.cli.check",
     "refscore.cli.report",
+    "refscore.cli.pairs",
 ]
 
 

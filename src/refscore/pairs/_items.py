@@ -13,13 +13,15 @@ from refscore.protocol import Metric
 
 
 def resolve_metric(metric: Any, argument: str = "metric") -> Metric:
-    """A :class:`~refscore.protocol.Metric` instance, or a registry name (``"chrf"``) built with its defaults."""
+    """A :class:`~refscore.protocol.Metric` instance, or a registry name (``"chrf"``) built with its sentence-level
+    defaults (the class's ``check_defaults``: BLEU's effective order, as ``sacrebleu.sentence_bleu``)."""
     if isinstance(metric, Metric):
         return metric
     if isinstance(metric, str):
         from refscore.metrics import get_metric_class
 
-        return get_metric_class(metric)()
+        metric_class = get_metric_class(metric)
+        return metric_class(**dict(metric_class.check_defaults))
     raise InputTypeError(f"{argument} must be a refscore metric (e.g. refscore.CHRF()) or a metric name such as "
                          f"'chrf', got {type(metric).__name__}")
 
