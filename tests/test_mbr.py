@@ -8,7 +8,7 @@ import pytest
 import sacrebleu
 
 import refscore
-from refscore.errors import InputError
+from refscore.errors import InputError, InputTypeError
 
 ITEMS = [["the cat sat on the mat", "a cat sat on the mat", "the cat is on a mat", "dogs bark loudly", ""],
          ["Grüße aus Köln", "Viele Grüße aus Köln", "猫が好き"],
@@ -84,5 +84,5 @@ def test_ragged_and_degenerate_items():
     ({"metric": "chrf", "pseudo_references": [["a"]]}, r"pseudo_references has 1 item\(s\) but candidates has 3"),
 ])
 def test_bad_arguments_are_clear_errors(kwargs, message):
-    with pytest.raises(InputError, match=message):
+    with pytest.raises((InputError, InputTypeError), match=message):
         refscore.mbr(ITEMS, **kwargs)

@@ -97,8 +97,9 @@ def mbr(candidates: Any, metric: Any = "chrf", pseudo_references: Any = None, we
     return_matrices = check_bool(return_matrices, "return_matrices")
     metrics, weight_values = _metrics_and_weights(metric, weights)
     items = check_items(candidates, "candidates")
-    if pseudo_references is not None:
-        check_items(pseudo_references, "pseudo_references")
+    if pseudo_references is not None and len(check_items(pseudo_references, "pseudo_references")) != len(items):
+        raise InputError(f"pseudo_references has {len(pseudo_references)} item(s) but candidates has {len(items)}; "
+                         f"give one list of pseudo-references per item (or None: the other candidates)")
     self_pairs = pseudo_references is None
     shape = (len(items), max((len(item) for item in items), default=0))
     utilities = np.zeros(shape)
