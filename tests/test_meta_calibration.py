@@ -149,3 +149,12 @@ def test_write_threshold_refuses_a_layout_it_cannot_edit_and_leaves_the_file(tmp
     with pytest.raises(InputError, match=r"cannot write the threshold of check 'bleu'.*by hand"):
         write_threshold(path, "bleu", 0.2)
     assert path.read_text() == original
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import refscore.meta.calibration as module
+
+    failures, attempted = doctest.testmod(module)
+    assert failures == 0 and attempted >= 5

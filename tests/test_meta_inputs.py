@@ -157,3 +157,17 @@ def test_a_test_case_file_with_labels_is_one_system(tmp_path):
     rows[1]["system"] = "B"
     with pytest.raises(JudgmentsError, match=r"line 2: 'system' must be given in every record or in none"):
         load_judgments(write_jsonl(tmp_path / "labels.jsonl", rows))
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import refscore.meta.inputs as module
+
+    failures, attempted = doctest.testmod(module)
+    assert failures == 0 and attempted >= 4
+
+
+def test_a_missing_file_is_an_os_error_naming_it(tmp_path):
+    with pytest.raises(FileNotFoundError, match="cannot read the judgments file .*absent.jsonl"):
+        load_judgments(tmp_path / "absent.jsonl")

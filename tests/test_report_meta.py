@@ -41,6 +41,9 @@ def inputs(tmp_path_factory):
         for i in range(SEGMENTS):
             rows.append({"system": system, "seg_id": f"s{i}", "hypothesis": hypotheses[i],
                          "references": example.references[i], "mqm": None if np.isnan(ratings[i]) else ratings[i]})
+    comet = rng.random((len(example.systems), SEGMENTS)).round(3)
+    (folder / "comet.tsv").write_text("system\tid\tscore\n" + "".join(
+        f"{system}\ts{i}\t{comet[k, i]}\n" for k, system in enumerate(example.systems) for i in range(SEGMENTS)))
     path = folder / "ratings.jsonl"
     path.write_text("".join(json.dumps(row) + "\n" for row in rows), encoding="utf-8")
     all_scores = np.concatenate([chrf.sentence_scores(list(h[:SEGMENTS]), example.references[:SEGMENTS])
@@ -56,7 +59,8 @@ def inputs(tmp_path_factory):
 def page_path(inputs, tmp_path_factory):
     path, _, calibration, _ = inputs
     output = tmp_path_factory.mktemp("meta-page") / "report.html"
-    refscore.report(judgments=path, calibration=calibration, metrics=["bleu", "chrf"], n=100, output=output)
+    comet = refscore.external_scores(str(path.parent / "comet.tsv"))   # scores from outside, joined by (system, id)
+    refscore.report(judgments=path, calibration=calibration, metrics=["bleu", "chrf", comet], n=100, output=output)
     return output
 
 
@@ -85,8 +89,11 @@ def test_correlations_equal_refscore_meta_on_system_means(inputs, page_path):
                     correlations.pearson(ratings, matrix),
                     correlations.kendall(ratings, matrix, grouping="item")]
         assert rows[name] == [f"{value:.3f}" for value in expected], name
+    comet = np.loadtxt(path.parent / "comet.tsv", skiprows=1, usecols=2).reshape(len(human), SEGMENTS)
+    assert rows["comet"][0] == f"{correlations.pearson(human_system, [c[r].mean() for c, r in zip(comet, rated)]):.3f}"
+    assert rows["comet"][4] == f"{correlations.pearson(ratings, comet):.3f}"
     clusters = cells(page, "clusters")[1:]
-    assert [row[0] for row in clusters][0] == "1" and {row[1] for row in clusters} == {"bleu", "chrf"}
+    assert [row[0] for row in clusters][0] == "1" and {row[1] for row in clusters} == {"bleu", "chrf", "comet"}
 
 
 def test_calibration_table_and_errors(inputs, page_path):
@@ -131,7 +138,7 @@ def test_section_in_headless_chromium(page_path, tmp_path):
         assert driver.find_element("id", "meta").is_displayed()
         drawn = driver.execute_script("return Array.from(document.querySelectorAll('#meta .chart'), "
                                       "c => !!(c.firstElementChild && c.firstElementChild.shadowRoot))")
-        assert drawn == [True] * 3      # the calibration curve and one scatter per metric
+        assert drawn == [True] * 4      # the calibration curve and one scatter per metric
         assert [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"] == []
         driver.save_screenshot(str(tmp_path / "meta.png"))
     finally:
@@ -155,3 +162,12 @@ def test_report_command_with_judgments_and_calibration(inputs, tmp_path):
     alone = subprocess.run(refscore_command("report", "--calibration", "cal.json", "-o", "x.html"), cwd=tmp_path,
                            capture_output=True, text=True, timeout=600)
     assert alone.returncode == 2 and "--calibration needs the systems beside it" in alone.stderr
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from refscore.reporting import meta_section
+
+    failures, attempted = doctest.testmod(meta_section)
+    assert failures == 0 and attempted >= 1

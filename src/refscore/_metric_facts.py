@@ -112,6 +112,11 @@ class MetricFacts:
     #: ``hyp_len``/``ref_len`` and the score has ``sys_len``, ``ref_len`` and ``bp``: the report's compare-mt
     #: analyses (length ratios, word accuracy) then use this metric's words and statistics (sacreBLEU BLEU).
     compare_mt_words: ClassVar[bool] = False
+    #: True when a segment's statistics depend on that segment alone, to the last bit (not on the other segments
+    #: of the call): several systems' segments against the same references are then scored in one call
+    #: (:func:`refscore.metrics.systems.statistics_by_system`). False for BERTScore (per-call IDF; embeddings
+    #: batched with other sentences) and scores read from outside.
+    independent_segments: ClassVar[bool] = True
 
     # -- test cases ------------------------------------------------------------------------------------------
     @classmethod

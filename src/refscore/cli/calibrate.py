@@ -123,10 +123,6 @@ def run_calibration(args: argparse.Namespace, checks: list[Any]) -> int:
     from refscore.meta.calibration import write_threshold
     from refscore.testing.config import find_pyproject
 
-    if args.target_precision is not None and args.objective != "precision":
-        raise CliError("--target-precision goes with --objective precision", ExitCode.USAGE)
-    if args.objective == "precision" and args.target_precision is None:
-        raise CliError("--objective precision needs --target-precision P (e.g. 0.9)", ExitCode.USAGE)
     path = os.fspath(args.calibrate)
     if not any(char in path for char in "*?[") and not os.path.isfile(path):
         raise CliError(f"cannot read the labels file {path} (--calibrate): No such file or directory",

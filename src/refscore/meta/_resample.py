@@ -41,6 +41,11 @@ class Resampler:
         return np.unpackbits(packed, axis=1, count=n).astype(bool)
 
 
+def _pair_count(cells: np.ndarray) -> int:
+    per_row = cells.sum(1)
+    return int((per_row * (per_row - 1) // 2).sum())
+
+
 def make_resampler(kind: str, seed: int | None) -> Resampler:
     return Resampler(kind, seed)
 
@@ -55,11 +60,81 @@ class Statistic:
         self.sample_rate = float(options.get("sample_rate", 1.0))  # type: ignore[arg-type]
         # the reference's draws for pair sampling come between the coins of consecutive resamples
         self.interleaved = name == "kendall_ties_opt" and self.sample_rate < 1.0
+        self.pairwise = (name == "kendall" and options.get("variant", "b") != "c"
+                         and _pair_count(cells) <= _CHUNK_CELLS // 10)
+        if self.pairwise:
+            self._pair_table()
         self.linear = name == "pearson" and rows.human.shape[0] == 1
         if self.linear:
             gold = rows.human[0][cells[0]]
             self.centered = gold - gold.mean()
             self.gold_square = float(self.centered @ self.centered)
+
+    def _pair_table(self) -> None:
+        """Kendall by pair lookup: the rated pairs of every row (cell positions in the cell vector), the human
+        order of each and the row they count for."""
+        positions = np.full(self.cells.shape, -1)
+        positions[self.cells] = np.arange(int(self.cells.sum()))
+        length = self.cells.shape[1]
+        first, second = np.triu_indices(length, 1)
+        row_of, pair_of = np.nonzero(self.cells[:, first] & self.cells[:, second])
+        self.pair_i = positions[row_of, first[pair_of]]
+        self.pair_j = positions[row_of, second[pair_of]]
+        h = self.rows.human
+        self.human_sign = np.sign(h[row_of, first[pair_of]] - h[row_of, second[pair_of]]).astype(np.int8)
+        self.row_starts = np.r_[0, np.flatnonzero(np.diff(row_of)) + 1]
+        self.pair_rows = row_of[self.row_starts]
+
+    def _projection(self, masks: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """The masked sums of ``vector``, its squares and its products with the centred human scores, per resample;
+        kept for the last coins, so that the pairs of a matrix of tests that share them compute each metric's
+        once."""
+        key = (masks.__array_interface__["data"][0], masks.shape, id(vector))
+        cache = getattr(self, "_projections", {})
+        if not cache or next(iter(cache))[:2] != key[:2]:
+            cache = {}
+            self._weights = masks.astype(np.float64)
+        if key not in cache:
+            cache[key] = self._weights @ np.stack([vector, vector * vector, self.centered * vector], axis=1)
+        self._projections = cache
+        return cache[key]
+
+    def kendall_mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Kendall of ``where(masks, a, b)`` and ``where(masks, b, a)`` by pair lookup: a pair's metric order is one
+        of four precomputed ones, chosen by the coins of its two cells."""
+        i, j = self.pair_i, self.pair_j
+        epsilon = float(self.options.get("epsilon", 0.0))  # type: ignore[arg-type]
+        table = np.stack([b[i] - b[j], b[i] - a[j], a[i] - b[j], a[i] - a[j]])  # by code 2 * coin_i + coin_j
+        signs = np.where(np.abs(table) <= epsilon, 0, np.sign(table)).astype(np.int8)
+        flat_index = np.arange(i.size)
+        out = []
+        for choose in (lambda code: code, lambda code: 3 - code):
+            values = np.empty((masks.shape[0], self.rows.human.shape[0]))
+            step = max(1, _CHUNK_CELLS // max(1, i.size))
+            for start in range(0, masks.shape[0], step):
+                coins = masks[start:start + step]
+                code = choose(2 * coins[:, i].astype(np.intp) + coins[:, j])
+                metric_sign = signs.ravel()[code * i.size + flat_index]
+                counts = self._sign_counts(metric_sign)
+                values[start:start + step] = self._tau_rows(counts)
+            out.append(self._average(values, None))
+        return out[0], out[1]
+
+    def _sign_counts(self, metric_sign: np.ndarray) -> list[np.ndarray]:
+        human_tie, metric_tie = self.human_sign == 0, metric_sign == 0
+        product = metric_sign * self.human_sign
+        categories = [product > 0, product < 0, metric_tie & ~human_tie, human_tie & ~metric_tie,
+                      human_tie & metric_tie]
+        full = np.zeros((5, metric_sign.shape[0], self.rows.human.shape[0]), dtype=np.int64)
+        for index, category in enumerate(categories):
+            full[index][:, self.pair_rows] = np.add.reduceat(category, self.row_starts, axis=1)
+        return list(full)
+
+    def _tau_rows(self, counts: list[np.ndarray]) -> np.ndarray:
+        from refscore.meta.correlations import _tau
+
+        valid = self.rows.valid
+        return _tau(counts, str(self.options.get("variant", "b")), self.rows.human, self.rows.human, valid)
 
     def _scatter(self, vectors: np.ndarray) -> np.ndarray:
         if self.name == "kendall_ties_opt":  # cell vectors are packed (systems, items) matrices
@@ -102,10 +177,9 @@ class Statistic:
     def mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Pearson of ``where(masks, a, b)`` and ``where(masks, b, a)`` by sums: the resamples' sums are the
         second metric's plus the masked differences (one matrix product for all resamples)."""
-        w = masks.astype(np.float64)
         g = self.centered
         n = a.size
-        shift = w @ np.stack([a - b, a * a - b * b, g * (a - b)], axis=1)
+        shift = self._projection(masks, a) - self._projection(masks, b)
         sums = np.array([b.sum(), b @ b, g @ b]) + shift
         both = np.array([a.sum() + b.sum(), a @ a + b @ b, g @ (a + b)])
         out = []
@@ -139,6 +213,9 @@ def correlations_of(compute: Callable[[np.ndarray], np.ndarray], size: int, a: n
             second.append(compute(np.where(coin, b, a))[0])
         return np.array(coins), np.array(first), np.array(second)
     coins = draw.masks(size, a.size) if masks is None else masks
+    if isinstance(compute, Statistic) and compute.pairwise:
+        first, second = compute.kendall_mixed(coins, a, b)
+        return coins, first, second
     if isinstance(compute, Statistic) and compute.linear:
         first, second = compute.mixed(coins, a, b)
         return coins, first, second

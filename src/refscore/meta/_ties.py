@@ -75,8 +75,10 @@ def optimize_ties(rows: Rows, variant: str, sample_rate: float,
     else:  # concordant + both - discordant - human-only - metric-only
         before = np.where(agree | (human_tie & metric_tie), 1, -1)
         after = np.where(human_tie, 1, -1)
-    present, row_index = np.unique(row_of, return_inverse=True)
-    pairs_per_row = np.bincount(row_index)
+    per_row = np.bincount(row_of)  # row_of ascends: pairs are listed row by row
+    present = np.flatnonzero(per_row)
+    row_index = (np.cumsum(per_row > 0) - 1)[row_of]
+    pairs_per_row = per_row[present]
     numerators = np.bincount(row_index, weights=before).astype(np.int64)
     diff = np.abs(m1 - m2)
     order = np.argsort(diff, kind="stable")

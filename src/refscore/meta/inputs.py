@@ -39,11 +39,13 @@ and the field. Every system must rate the same segments; otherwise the files are
 """
 from __future__ import annotations
 
+import errno
+import glob
 import json
 import math
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -107,7 +109,6 @@ class Judgments:
     sources: list[str] | None = None
     source_file: str = ""
     dropped_segments: int = 0
-    places: dict[tuple[str, str], str] = field(default_factory=dict, repr=False)
 
     @property
     def human_names(self) -> list[str]:
@@ -149,7 +150,7 @@ class Judgments:
         return Judgments(list(systems), list(self.segment_ids), {s: self.hypotheses[s] for s in systems},
                          {s: self.references[s] for s in systems},
                          {name: matrix[rows] for name, matrix in self.human.items()}, self.sources,
-                         self.source_file, self.dropped_segments, self.places)
+                         self.source_file, self.dropped_segments)
 
 
 def _find(names: Sequence[str], wanted: str | None, aliases: Sequence[str]) -> str | None:
@@ -229,6 +230,10 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     fields = fields or JudgmentFields()
     if align not in ALIGN_MODES:
         raise JudgmentsError(f"align must be one of {', '.join(map(repr, ALIGN_MODES))}, got {align!r}")
+    for given in [paths] if isinstance(paths, (str, os.PathLike)) else list(paths):
+        name = os.fspath(given)
+        if not glob.has_magic(name) and not os.path.exists(name):   # an OSError: the command lines exit 4
+            raise FileNotFoundError(errno.ENOENT, f"cannot read the judgments file {name}: No such file or directory")
     files = expand_paths(paths)
     source_name = ", ".join(files)
     cells: dict[tuple[str, str], tuple[str, list[str], dict[str, float], str | None]] = {}
@@ -297,8 +302,7 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     sources = [cells[(systems[0], g)][3] for g in kept]
     return Judgments(systems, kept, {s: [cells[(s, g)][0] for g in kept] for s in systems},
                      {s: [cells[(s, g)][1] for g in kept] for s in systems}, human,
-                     sources if all(isinstance(text, str) for text in sources) else None, source_name, dropped,
-                     places)
+                     sources if all(isinstance(text, str) for text in sources) else None, source_name, dropped)
 
 
 def _human_fields(record: dict[str, Any], fields: JudgmentFields, where: str) -> list[tuple[str, Any]]:
