@@ -53,8 +53,9 @@ def test_mbr_selections_and_matrices(tmp_path):
     items = [{"candidates": item["candidates"]} for item in ITEMS]
     write_items(tmp_path, items)
     done = run("mbr", "-m", "chrf,bleu", "--weights", "0.7", "0.3", "-i", "items.jsonl", "-o", "sel.jsonl",
-               "--matrices", "m.npz", cwd=tmp_path)
+               "--matrices", "m.npz", "--progress", cwd=tmp_path)
     assert done.returncode == ExitCode.OK, done.stderr
+    assert "pairwise chrf" in done.stderr and "pairwise bleu" in done.stderr   # the project's progress bars
     rows = [json.loads(line) for line in (tmp_path / "sel.jsonl").read_text(encoding="utf-8").splitlines()]
     expected = refscore.mbr([i["candidates"] for i in items], metric=["chrf", "bleu"], weights=[0.7, 0.3])
     assert [row["chosen"] for row in rows] == expected.chosen.tolist()

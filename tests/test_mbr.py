@@ -3,6 +3,8 @@ without and with self-pairs, pseudo-references, several metrics with weights, TE
 standardisation, ragged and degenerate items, and clear errors."""
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import sacrebleu
@@ -86,3 +88,13 @@ def test_ragged_and_degenerate_items():
 def test_bad_arguments_are_clear_errors(kwargs, message):
     with pytest.raises((InputError, InputTypeError), match=message):
         refscore.mbr(ITEMS, **kwargs)
+
+
+def test_standardize_with_ragged_items_warns_nothing():
+    items = [["only one"], ["a b", "a b c", "b c d", "x"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = refscore.mbr(items, metric=["chrf", "bleu"], standardize=True)
+    assert np.isnan(result.utilities[0]).all() and result.chosen[0] == 0
+    expected = brute_force(items[1:], ["chrf", "bleu"], [0.5, 0.5], standardize=True)
+    np.testing.assert_allclose(result.utilities[1:], expected, rtol=0, atol=1e-12)

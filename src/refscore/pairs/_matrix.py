@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 
 from refscore._checks import check_num_threads
-from refscore._core._pairwise import pairwise_matches
+from refscore._core._pairwise import MAX_ITEM_UNITS, pairwise_matches
 from refscore._memory import check_within_budget, memory_budget as resolve_budget
 from refscore._progress import progress_bar
+from refscore.errors import InputError
 from refscore.pairs._items import PairItems, pair_items, resolve_metric
 from refscore.protocol import Metric
 
@@ -124,6 +125,9 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
                         else len(cand) * len(ref) * 64)
                 check_within_budget(need, budget, f"item {k} ({len(cand)} distinct candidates x {len(ref)} "
                                     f"distinct references, {metric.name})")
+                if units > MAX_ITEM_UNITS:   # the kernel's n-gram ids and counts are 32-bit
+                    raise InputError(f"item {k} holds {units:,} characters/tokens; an item may hold at most "
+                                     f"{MAX_ITEM_UNITS:,}: split it into several items")
                 if group and used + need > budget // 2:
                     break
                 group.append(k)

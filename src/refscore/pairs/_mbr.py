@@ -67,12 +67,13 @@ def _expected(matrix: np.ndarray, self_pairs: bool, include_self: bool) -> np.nd
 
 
 def _standardized(utilities: np.ndarray) -> np.ndarray:
-    """Per item: (u - mean) / std over its candidates (0 where all are equal)."""
+    """Per item: (u - mean) / std over its candidates (0 where all are equal; NaN stays NaN)."""
+    counts = np.sum(~np.isnan(utilities), axis=1, keepdims=True)
+    safe = np.maximum(counts, 1)
+    mean = np.nansum(utilities, axis=1, keepdims=True) / safe
+    std = np.sqrt(np.nansum((utilities - mean) ** 2, axis=1, keepdims=True) / safe)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.nanmean(np.where(np.isnan(utilities), np.nan, utilities), axis=1, keepdims=True)
-        std = np.nanstd(utilities, axis=1, keepdims=True)
-        return np.where(std > 0, (utilities - mean) / np.where(std > 0, std, 1.0), np.where(np.isnan(utilities),
-                                                                                          np.nan, 0.0))
+        return np.where(std > 0, (utilities - mean) / np.where(std > 0, std, 1.0), utilities * 0.0)
 
 
 def mbr(candidates: Any, metric: Any = "chrf", pseudo_references: Any = None, weights: Any = None,
