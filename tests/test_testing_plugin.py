@@ -12,7 +12,7 @@ import pytest
 # everything the plugin uses is imported here, before any run.
 import refscore.testing.config  # noqa: F401
 import refscore.testing.pytest_plugin  # noqa: F401
-import refscore.testing.report  # noqa: F401
+import refscore.testing.formats  # noqa: F401
 import refscore.testing.run  # noqa: F401
 
 pytest_plugins = ["pytester"]
