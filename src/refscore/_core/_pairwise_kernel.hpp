@@ -254,7 +254,10 @@ inline int64_t pairwise_matches(const Stream* streams, int n_streams, const Item
 #pragma omp for schedule(dynamic, 4)
         for (int64_t task = 0; task < n_rows; ++task) {
             const int64_t k = std::upper_bound(row_start.begin(), row_start.end(), task) - row_start.begin() - 1;
-            if (failed[k]) continue;
+            char item_failed;
+#pragma omp atomic read
+            item_failed = failed[k];
+            if (item_failed) continue;
             const int64_t n_cands = items.cand_offsets[k + 1] - items.cand_offsets[k];
             const int64_t n_refs = items.symmetric ? n_cands : items.ref_offsets[k + 1] - items.ref_offsets[k];
             try {
