@@ -98,3 +98,28 @@ def test_standardize_with_ragged_items_warns_nothing():
     assert np.isnan(result.utilities[0]).all() and result.chosen[0] == 0
     expected = brute_force(items[1:], ["chrf", "bleu"], [0.5, 0.5], standardize=True)
     np.testing.assert_allclose(result.utilities[1:], expected, rtol=0, atol=1e-12)
+
+
+def test_chrf_and_bertscore_combined(tmp_path_factory):
+    """BERTScore through its public metric API (a tiny local model): the pairwise matrix equals its sentence scores
+    of the flattened pairs, and MBR's utilities combine them with chrF's as weighted."""
+    from bertscore_helpers import build_tiny_bert
+    from refscore.metrics.bertscore import BERTScoreMetric
+
+    bertscore = BERTScoreMetric(model_type=str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert"))), num_layers=2,
+                                device="cpu")
+    items = [["The cat sat on the mat.", "A cat sat on the mat.", "Das Wetter ist schön."], ["a dog", "the dog"]]
+    flat_h = [h for item in items for h in item for _ in item]
+    flat_r = [r for item in items for _ in item for r in item]
+    bert = bertscore.sentence_scores(flat_h, refscore.per_segment([[r] for r in flat_r]))
+    matrix = refscore.pairwise(bertscore, items)
+    np.testing.assert_array_equal(matrix[0], bert[:9].reshape(3, 3))
+    np.testing.assert_array_equal(matrix[1, :2, :2], bert[9:].reshape(2, 2))
+    result = refscore.mbr(items, metric=["chrf", bertscore], weights=[0.25, 0.75])
+    chrf = refscore.pairwise("chrf", items)
+    for k, item in enumerate(items):
+        n = len(item)
+        for i in range(n):
+            others = [j for j in range(n) if j != i]
+            expected = 0.25 * np.mean(chrf[k, i, others]) + 0.75 * np.mean(matrix[k, i, others])
+            assert result.utilities[k, i] == pytest.approx(expected, abs=ATOL)
