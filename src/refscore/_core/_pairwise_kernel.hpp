@@ -141,8 +141,10 @@ class Counter {
     }
 
     void order_counts(int n, int64_t n_cands, int64_t n_refs, bool symmetric, OrderCounts& out) {
-        tally_.assign(next_id_, 0);
+        if (tally_.size() < next_id_) tally_.resize(next_id_, 0);  // all zero between texts
+        out.cand_start.reserve(static_cast<size_t>(n_cands) + 1);
         out.cand_start.assign(1, 0);
+        out.grams.reserve(static_cast<size_t>(text_start_[n_cands]));  // at most one distinct n-gram a position
         for (int64_t i = 0; i < n_cands; ++i) {
             distinct_grams(i, n, out.grams);
             out.cand_start.push_back(static_cast<int64_t>(out.grams.size()));

@@ -64,28 +64,24 @@ class _SharedCounts:
         flat, out_offsets = pairwise_matches(self.streams, len(self.text_units),
                                              np.concatenate(cands) if cands else np.zeros(0, np.int64),
                                              cand_offsets, ref_texts, ref_offsets, refs is None, num_threads)
-        results = []
-        for k, cand in enumerate(cands):
-            ref = cand if refs is None else refs[k]
-            block = flat[out_offsets[k]:out_offsets[k + 1]].reshape(len(cand), len(ref), self.orders)
-            results.append(self._scores(block, cand, ref, chunk_bytes))
-        return results
-
-    def _scores(self, block: np.ndarray, cand: np.ndarray, ref: np.ndarray, chunk_bytes: int) -> np.ndarray:
-        """The metric's sentence scores from an item's matches, candidate rows in chunks of ``chunk_bytes``."""
-        scores = np.empty((len(cand), len(ref)), dtype=np.float64)
-        per_row = max(1, len(ref) * self.orders * 8 * 7)
-        step = max(1, chunk_bytes // per_row)
-        ref_totals = self.totals[ref]
-        for start in range(0, len(cand), step):
-            rows = slice(start, min(start + step, len(cand)))
-            n = rows.stop - rows.start
-            hyp = np.repeat(self.totals[cand[rows]], len(ref), axis=0)
-            refs = np.tile(ref_totals, (n, 1))
-            match = block[rows].reshape(-1, self.orders).astype(np.int64)
-            statistics = self.metric.statistics_from_counts(hyp, refs, match)
-            scores[rows] = self.metric.scores_from_totals(statistics)[:, 0].reshape(n, len(ref))
-        return scores
+        # Every pair of the group in the kernel's order (item, candidate, reference): the texts of its two sides.
+        sizes = [(len(cand), len(cand if refs is None else refs[k])) for k, cand in enumerate(cands)]
+        pair_cands = np.concatenate([np.repeat(cand, n_refs) for cand, (_, n_refs) in zip(cands, sizes)]
+                                    or [np.zeros(0, np.int64)])
+        pair_refs = np.concatenate([np.tile(cand if refs is None else refs[k], n_cands)
+                                    for k, (cand, (n_cands, _)) in enumerate(zip(cands, sizes))]
+                                   or [np.zeros(0, np.int64)])
+        matches = flat.reshape(-1, self.orders)
+        scores = np.empty(len(pair_cands), dtype=np.float64)
+        step = max(1, chunk_bytes // (self.orders * 8 * 7))   # hyp, ref, match, the rows and their copies
+        for first in range(0, len(scores), step):
+            part = slice(first, first + step)
+            statistics = self.metric.statistics_from_counts(self.totals[pair_cands[part]],
+                                                            self.totals[pair_refs[part]],
+                                                            matches[part].astype(np.int64))
+            scores[part] = self.metric.scores_from_totals(statistics)[:, 0]
+        bounds = out_offsets // max(self.orders, 1)
+        return [scores[bounds[k]:bounds[k + 1]].reshape(shape) for k, shape in enumerate(sizes)]
 
 
 def _pair_scores(metric: Metric, texts: list[str], cand: np.ndarray, ref: np.ndarray,
@@ -104,6 +100,14 @@ def _pair_scores(metric: Metric, texts: list[str], cand: np.ndarray, ref: np.nda
     return scores.reshape(len(cand), len(ref))
 
 
+def _distinct(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct text indices of an item in order of first appearance, and each position's place among them
+    (a dict: faster than ``np.unique`` on the short lists items hold)."""
+    places: dict[int, int] = {}
+    inverse = [places.setdefault(index, len(places)) for index in indices.tolist()]
+    return np.fromiter(places, dtype=np.int64, count=len(places)), np.array(inverse, dtype=np.int64)
+
+
 def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, budget: int,
                    progress: bool | None) -> Iterator[np.ndarray]:
     """Each item's (candidates, references) matrix in item order, computed in groups that fit the budget."""
@@ -117,10 +121,12 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
         while start < len(items):
             group, distinct, used = [], [], 0
             for k in range(start, len(items)):
-                cand, cand_inverse = np.unique(items.candidates[k], return_inverse=True)
+                cand, cand_inverse = _distinct(items.candidates[k])
                 ref, ref_inverse = ((cand, cand_inverse) if items.references is None
-                                    else np.unique(items.references[k], return_inverse=True))
-                units = int(shared.text_units[np.union1d(cand, ref)].sum()) if shared else 0
+                                    else _distinct(items.references[k]))
+                units = (int(shared.text_units[cand].sum()) + (int(shared.text_units[ref].sum())
+                                                               if items.references is not None else 0)
+                         if shared else 0)
                 need = (shared.item_bytes(len(cand), len(ref), units) if shared
                         else len(cand) * len(ref) * 64)
                 check_within_budget(need, budget, f"item {k} ({len(cand)} distinct candidates x {len(ref)} "
@@ -139,7 +145,8 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
             else:
                 matrices = [_pair_scores(metric, items.texts, d[0], d[2], num_threads) for d in distinct]
             for (cand, cand_inverse, ref, ref_inverse), matrix in zip(distinct, matrices):
-                yield matrix[np.ix_(cand_inverse.ravel(), ref_inverse.ravel())]
+                repeated = len(cand) < len(cand_inverse) or len(ref) < len(ref_inverse)
+                yield matrix[np.ix_(cand_inverse, ref_inverse)] if repeated else matrix
                 bar.update(1)
             start = group[-1] + 1
 
