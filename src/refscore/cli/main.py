@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from refscore.io.atomic import UnwritableOutputError
-from refscore._version import __version__
+from refscore import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int, reference_files)
 from refscore.cli.exit_codes import ExitCode

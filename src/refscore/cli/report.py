@@ -16,7 +16,7 @@ from typing import Any
 
 from refscore.io.record_files import input_kind, table_rows
 from refscore.io.records import RecordLayout
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
 from refscore.cli.exit_codes import ExitCode

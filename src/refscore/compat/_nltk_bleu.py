@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from refscore._core._ngrams import gleu_statistics
-from refscore._checks import check_int
+from refscore.checks import check_int
 from refscore.errors import InputError
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.bleu_flavors import (NLTK_DEFAULT_WEIGHTS, Fraction, SmoothingFunction, as_segments,

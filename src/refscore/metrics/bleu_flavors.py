@@ -33,16 +33,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from refscore._checks import check_bool, check_choice
+from refscore.checks import check_bool, check_choice
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics
-from refscore._inputs import prepare_batch
+from refscore.inputs import prepare_batch
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import encode_batch
 
-__all__ = ["BLEU_FLAVORS", "Fraction", "HF_13A", "NLTK_DEFAULT_WEIGHTS", "NmtBLEU", "SmoothingFunction", "as_segments",
-           "brevity_penalty", "check_flavor_options", "closest_ref_length", "encode_token_lists", "evaluate_text_counts", "modified_precision", "nltk_bleu_from_sums",
-           "nmt_bleu_from_sums", "smoothing_name", "token_list_counts"]
+__all__ = ["as_segments", "BLEU_FLAVORS", "brevity_penalty", "check_flavor_options", "closest_ref_length",
+           "encode_token_lists", "evaluate_text_counts", "FLAVOR_FIELDS", "Fraction", "HF_13A", "modified_precision",
+           "nltk_bleu_from_sums", "NLTK_DEFAULT_WEIGHTS", "nmt_bleu_from_sums", "NmtBLEU", "smoothing_name",
+           "SmoothingFunction", "token_list_counts"]
 
 #: The BLEU flavors, the default first.
 BLEU_FLAVORS = ("sacrebleu", "nltk", "evaluate")

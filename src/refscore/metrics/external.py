@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_bool
-from refscore._wording import counted
+from refscore.checks import check_bool
+from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table

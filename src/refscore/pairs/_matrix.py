@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_num_threads
+from refscore.checks import check_num_threads
 from refscore._core._pairwise import MAX_ITEM_UNITS, pairwise_matches
 from refscore._memory import check_within_budget, memory_budget as resolve_budget
-from refscore._progress import progress_bar
+from refscore.progress import progress_bar
 from refscore.errors import InputError
 from refscore.pairs._items import PairItems, pair_items, resolve_metric
 from refscore.protocol import Metric
@@ -87,7 +87,7 @@ class _SharedCounts:
 def _pair_scores(metric: Metric, texts: list[str], cand: np.ndarray, ref: np.ndarray,
                  num_threads: int | None) -> np.ndarray:
     """Distinct candidates x distinct references through ``metric.sentence_scores`` on the flattened pairs."""
-    from refscore._inputs import per_segment
+    from refscore.inputs import per_segment
 
     rows, cols = np.meshgrid(np.arange(len(cand)), np.arange(len(ref)), indexing="ij")
     rows, cols = rows.ravel(), cols.ravel()

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_bool, check_number
+from refscore.checks import check_bool, check_number
 from refscore.errors import InputError
 from refscore.pairs._items import check_items, resolve_metric
 from refscore.pairs._matrix import pairwise

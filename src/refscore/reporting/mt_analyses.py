@@ -119,8 +119,9 @@ def length_ratios(metric: BLEU, statistics: Mapping[str, Statistics]) -> dict[st
     ratios = {}
     for system, stats in statistics.items():
         score = metric.score_from_statistics(stats)
-        ratios[system] = LengthRatio(score.sys_len, score.ref_len, score.sys_len / score.ref_len if score.ref_len
-                                     else 0.0, float(score.bp))
+        values = score.values
+        ratios[system] = LengthRatio(values["sys_len"], values["ref_len"], values["sys_len"] / values["ref_len"]
+                                     if values["ref_len"] else 0.0, float(values["bp"]))
     return ratios
 
 

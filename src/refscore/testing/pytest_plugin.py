@@ -125,7 +125,7 @@ class RefscoreSession:
         failed = [result for result in results if not result.passed]
         if not failed:
             return
-        from refscore._wording import counted
+        from refscore.wording import counted
 
         tolerated = all(result.tolerated for result in failed)
         verdict = ("under its threshold, tolerated: the pass-rate gate (min_pass_rate < 1) decides the session"
