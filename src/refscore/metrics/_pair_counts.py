@@ -15,10 +15,12 @@ equal to ``metric.statistics([candidate], [reference])`` of each pair.
 from __future__ import annotations
 
 import string
+from typing import Any
 
 import numpy as np
 
 from refscore._core._tokenize import encode_words
+from refscore.tokenizers import EXTERNAL_TOKENIZERS
 
 Stream = tuple[np.ndarray, np.ndarray, int]
 _PUNCTUATION = frozenset(string.punctuation)   # sacreBLEU's CHRF._PUNCTS
@@ -97,6 +99,14 @@ def word_streams(texts: list[str], *, tokenize: str, lowercase: bool, max_order:
     """One stream of sacreBLEU-tokenized word ids (the compiled tokenizers of BLEU and Google-BLEU)."""
     ids, offsets = encode_words(texts, tokenizer=tokenize, lowercase=lowercase)
     return [(ids, offsets, max_order)]
+
+
+def bleu_streams(config: Any, texts: list[str]) -> list[Stream] | None:
+    """BLEU's word stream (a ``BLEUConfig``); None where its words are not the compiled tokenizers' (MeCab /
+    SentencePiece) or its counts are not sacreBLEU's (the ``nltk`` / ``evaluate`` flavors): scored pair by pair."""
+    if config.tokenize in EXTERNAL_TOKENIZERS or config.flavor != "sacrebleu":
+        return None
+    return word_streams(texts, tokenize=config.tokenize, lowercase=config.lowercase, max_order=config.max_order)
 
 
 def bleu_rows(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ from refscore.inputs import prepare_batch
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.metrics._pair_counts import bleu_rows, word_streams
+from refscore.metrics._pair_counts import bleu_rows, bleu_streams
 from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
@@ -230,12 +230,7 @@ class BLEU(Metric):
         return self._new_statistics(self.columns, data, batch.nrefs)
 
     def count_streams(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, int]] | None:
-        """Word ids of the compiled tokenizers; None (scored pair by pair) for MeCab / SentencePiece and the
-        ``nltk`` / ``evaluate`` flavors."""
-        config = self.config
-        if config.tokenize in EXTERNAL_TOKENIZERS or config.flavor != "sacrebleu":
-            return None
-        return word_streams(texts, tokenize=config.tokenize, lowercase=config.lowercase, max_order=config.max_order)
+        return bleu_streams(self.config, texts)   # None: MeCab / SentencePiece, the nltk / evaluate flavors
 
     def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
         return bleu_rows(hyp, ref, match)
