@@ -158,3 +158,14 @@ def test_an_item_beyond_the_budget_stops_with_an_error_naming_it(wmt22_items, mo
 def test_bad_input_is_a_clear_error(call, message):
     with pytest.raises((InputError, InputTypeError), match=message):
         call()
+
+
+@pytest.mark.parametrize("module", ["refscore.pairs", "refscore.pairs._items", "refscore.pairs._matrix",
+                                    "refscore.pairs._mbr", "refscore._memory", "refscore.metrics._pair_counts",
+                                    "refscore._core._pairwise"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0

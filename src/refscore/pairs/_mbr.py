@@ -91,7 +91,7 @@ def mbr(candidates: Any, metric: Any = "chrf", pseudo_references: Any = None, we
     >>> result = mbr([["the cat sat on the mat", "the cat sat on a mat", "a dog barked"]],
     ...              metric=["chrf", "bleu"], weights=[0.7, 0.3])
     >>> result.chosen.tolist(), result.best, result.utilities.round(3).tolist()
-    ([0], ['the cat sat on the mat'], [[0.353, 0.345, 0.032]])
+    ([0], ['the cat sat on the mat'], [[0.353, 0.345, 0.047]])
     """
     include_self = check_bool(include_self, "include_self")
     standardize = check_bool(standardize, "standardize")
