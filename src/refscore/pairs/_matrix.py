@@ -48,8 +48,9 @@ class _SharedCounts:
         self.orders = self.totals.shape[1]
 
     def item_bytes(self, n_cands: int, n_refs: int, units: int) -> int:
-        """Working memory of one item: the kernel's counts and int32 matches, and the float64 scores."""
-        return units * self.orders * _COUNT_BYTES_PER_UNIT_ORDER + n_cands * n_refs * (4 * self.orders + 16)
+        """Working memory of one item: the kernel's counts, and per pair its int32 matches, its two int64 text
+        indices, its float64 score and the score's copy in the result."""
+        return units * self.orders * _COUNT_BYTES_PER_UNIT_ORDER + n_cands * n_refs * (4 * self.orders + 32)
 
     def matrices(self, cands: list[np.ndarray], refs: list[np.ndarray] | None, num_threads: int | None,
                  chunk_bytes: int) -> list[np.ndarray]:
