@@ -288,20 +288,17 @@ class Metric(MetricFacts, ABC):
         bootstrap or per-segment output, collect ``statistics(...)`` of each chunk and merge them with
         :meth:`Statistics.concatenate`.)
         """
-        totals: np.ndarray | None = None
-        columns: tuple[str, ...] = ()
-        nrefs = 1
+        from refscore.streaming import RunningTotals  # the one running sum of streamed statistics
+
+        running = RunningTotals()
         for index, chunk in enumerate(chunks):
             if not isinstance(chunk, (tuple, list)) or len(chunk) != 2:
                 raise InputTypeError(f"chunks[{index}] must be a (hypotheses, references) pair, "
                                      f"got {type(chunk).__name__}")
-            stats = self.statistics(chunk[0], chunk[1], num_threads=num_threads)
-            nrefs = stats.nrefs if totals is None or nrefs == stats.nrefs else -1
-            totals = stats.totals() if totals is None else totals + stats.totals()
-            columns = stats.columns
-        if totals is None:
+            running.add(self.statistics(chunk[0], chunk[1], num_threads=num_threads))
+        if running.totals is None:
             raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) chunk")
-        return self.score_from_statistics(self._new_statistics(columns, totals[None, :], nrefs))
+        return self.score_from_statistics(running.totals_statistics(self))
 
 
 @functools.lru_cache(maxsize=64)

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core._tokenize import encode_words
-from refscore.tokenizers import EXTERNAL_TOKENIZERS
+from refscore.text.external import EXTERNAL_TOKENIZERS
 
 Stream = tuple[np.ndarray, np.ndarray, int]
 _PUNCTUATION = frozenset(string.punctuation)   # sacreBLEU's CHRF._PUNCTS

@@ -39,8 +39,8 @@ from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check
                                            smoothing_name, token_list_counts)
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -54,7 +54,7 @@ class BLEUConfig:
 
     ``tokenize`` and ``lowercase`` apply to text input only (token ids are used as given). ``spm_model`` is the
     SentencePiece model file of the ``flores101`` / ``spm`` / ``flores200`` / ``spBLEU-1K`` tokenizers when it is
-    not in sacreBLEU's cache (:func:`refscore.tokenizers.find_sentencepiece_model`).
+    not in sacreBLEU's cache (:func:`refscore.text.external.find_sentencepiece_model`).
     """
 
     tokenize: str = "13a"
@@ -244,12 +244,18 @@ class BLEU(Metric):
         >>> BLEU(flavor="nltk").token_list_statistics([["a", "b"]], [[["a", "b"]]]).data.tolist()
         [[2, 2, 2, 1, 0, 0, 2, 1, 1, 1]]
         """
+        counts = {len(group) for group in references}
+        return self._new_statistics(self.columns, self.token_list_rows(hypotheses, references, num_threads=num_threads),
+                                    counts.pop() if len(counts) == 1 else -1)
+
+    def token_list_rows(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
+        """The int64 rows of :meth:`token_list_statistics` without the :class:`Statistics` around them (the NLTK
+        drop-in's one-sentence calls)."""
         data = token_list_counts(hypotheses, references, self.config.max_order,
                                  shortest_ref=self.config.flavor == "evaluate", num_threads=num_threads)
         if self.config.flavor == "nltk":   # NLTK's per-segment max(1, hypothesis n-grams)
             np.maximum(data[:, 2 + self.config.max_order:], 1, out=data[:, 2 + self.config.max_order:])
-        counts = {len(group) for group in references}
-        return self._new_statistics(self.columns, data, counts.pop() if len(counts) == 1 else -1)
+        return data
 
     def _external_tokens(self, hypotheses: Any, references: Any, num_threads: int | None) -> tuple[Any, Any]:
         """Text run through the MeCab / SentencePiece tokenizer (lowercased first, as sacreBLEU does), as
@@ -296,7 +302,7 @@ class BLEU(Metric):
         peer's. ``last_segment`` is the corpus's last ``(references, hypothesis)``, which NLTK hands the smoothing
         function (methods 5–7 and user functions may read them; None: they get None)."""
         config, order = self.config, self.config.max_order
-        sums = [int(value) for value in sums]
+        sums = sums.tolist() if isinstance(sums, np.ndarray) else [int(value) for value in sums]
         counts, totals, sys_len, ref_len = tuple(sums[2:2 + order]), tuple(sums[2 + order:]), sums[0], sums[1]
         if config.flavor == "evaluate":
             nmt = nmt_bleu_from_sums(sums, order, smooth=config.smooth)

@@ -180,8 +180,8 @@ def token_list_counts(hypotheses: Any, list_of_references: Any, max_order: int, 
     hyps = as_segments(hypotheses, "hypotheses")
     refs = as_segments(list_of_references, "list_of_references")
     ids, offsets, ref_offsets = encode_token_lists(hyps, refs)
-    if np.any(ref_offsets[1:] == ref_offsets[:-1]):
-        index = int(np.argmax(ref_offsets[1:] == ref_offsets[:-1]))
+    if 0 in map(len, refs):
+        index = [len(group) for group in refs].index(0)
         raise InputError(f"list_of_references[{index}] is empty: every hypothesis needs at least one reference "
                          f"(NLTK and tensorflow/nmt fail on min() of no reference lengths)")
     counts = bleu_statistics(ids, offsets, ref_offsets, max_order, num_threads=num_threads)

@@ -34,7 +34,7 @@ from refscore.metrics.bleu import BLEU
 from refscore.protocol import Statistics
 from refscore.reporting.data import DISPLAY_SCALE, ReportData
 from refscore.reporting.latex import latex_escape, latex_table
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenize_texts
+from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts
 
 #: compare-mt's word-frequency bucket edges (``FreqWordBucketer``): < 1, 1, 2, 3, 4, [5,10), [10,100), [100,1000),
 #: >= 1000 occurrences.
