@@ -121,3 +121,38 @@ def gleu_rows(hyp: np.ndarray, ref: np.ndarray, match: np.ndarray, min_len: int)
     matches = match[:, orders].sum(axis=1, dtype=np.int64)
     n_all = np.maximum(hyp[:, orders].sum(axis=1, dtype=np.int64), ref[:, orders].sum(axis=1, dtype=np.int64))
     return np.stack([matches, n_all], axis=1)
+
+
+# The hooks each metric takes from here, mixed in ahead of Metric (``class BLEU(BLEUPairCounts, Metric)``); see
+# the module docstring and MetricFacts.count_streams / statistics_from_counts.
+class CHRFPairCounts:
+    """chrF/chrF++: characters (and words) of each text; its statistics rows from pair counts."""
+
+    def count_streams(self, texts: list[str]) -> list[Stream]:
+        config = self.config  # type: ignore[attr-defined]
+        return chrf_streams(texts, char_order=config.char_order, word_order=config.word_order,
+                            lowercase=config.lowercase, whitespace=config.whitespace)
+
+    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
+        return chrf_rows(hyp, ref, match)
+
+
+class BLEUPairCounts:
+    """BLEU: sacreBLEU-tokenized words (None for MeCab / SentencePiece and the nltk / evaluate flavors)."""
+
+    def count_streams(self, texts: list[str]) -> list[Stream] | None:
+        return bleu_streams(self.config, texts)  # type: ignore[attr-defined]
+
+    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
+        return bleu_rows(hyp, ref, match)
+
+
+class GLEUPairCounts:
+    """Google-BLEU: sacreBLEU-tokenized words, orders ``min_len..max_len``."""
+
+    def count_streams(self, texts: list[str]) -> list[Stream]:
+        config = self.config  # type: ignore[attr-defined]
+        return word_streams(texts, tokenize=config.tokenize, lowercase=config.lowercase, max_order=config.max_len)
+
+    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
+        return gleu_rows(hyp, ref, match, self.config.min_len)  # type: ignore[attr-defined]

@@ -31,7 +31,7 @@ from refscore.inputs import prepare_batch
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.metrics._pair_counts import bleu_rows, bleu_streams
+from refscore.metrics._pair_counts import BLEUPairCounts
 from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
@@ -138,7 +138,7 @@ def bleu_values(counts: tuple[int, ...], totals: tuple[int, ...], precisions: tu
 #: BLEU's documented default bands of a test case (lower bounds): the reading evaluation platforms give sentence BLEU.
 BLEU_BANDS: dict[str, float] = {"very strong overlap": 0.6, "moderate overlap": 0.3, "low overlap": 0.0}
 
-class BLEU(Metric):
+class BLEU(BLEUPairCounts, Metric):
     """Corpus and sentence BLEU with sacreBLEU 2.6's exact numbers (divided by 100).
 
     Options (:class:`BLEUConfig`): ``tokenize`` (``13a``, ``intl``, ``zh``, ``char``, ``none``, and with their
@@ -228,12 +228,6 @@ class BLEU(Metric):
         if tokenize != "none" and not batch.is_token_ids:   # external tokenizers: checked on their input text
             warn_if_tokenized("BLEU", batch.hypotheses, self.tokenized_input_fix)
         return self._new_statistics(self.columns, data, batch.nrefs)
-
-    def count_streams(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, int]] | None:
-        return bleu_streams(self.config, texts)   # None: MeCab / SentencePiece, the nltk / evaluate flavors
-
-    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
-        return bleu_rows(hyp, ref, match)
 
     def token_list_statistics(self, hypotheses: Any, references: Any, *,
                               num_threads: int | None = None) -> Statistics:

@@ -26,7 +26,7 @@ from refscore.checks import check_bool, check_int, check_num_threads, check_numb
 from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.metrics._pair_counts import chrf_rows, chrf_streams
+from refscore.metrics._pair_counts import CHRFPairCounts
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
@@ -195,7 +195,7 @@ class CHRFScore(Score):
         return self.format()
 
 
-class CHRF(Metric):
+class CHRF(CHRFPairCounts, Metric):
     """chrF / chrF++ with sacreBLEU 2.6 semantics; text only (token ids are rejected: chrF counts characters).
 
     >>> metric = CHRF(word_order=2)
@@ -247,14 +247,6 @@ class CHRF(Metric):
                                SPACE_KEEP if self.config.whitespace else SPACE_PYTHON, num_threads,
                                lowercase=self.config.lowercase)
         return self._new_statistics(self.columns, data, batch.nrefs)
-
-    def count_streams(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, int]]:
-        config = self.config
-        return chrf_streams(texts, char_order=config.char_order, word_order=config.word_order,
-                            lowercase=config.lowercase, whitespace=config.whitespace)
-
-    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
-        return chrf_rows(hyp, ref, match)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         return (f_scores_percent(np.atleast_2d(totals), self.config) / 100.0)[:, None]

@@ -22,7 +22,7 @@ import numpy as np
 
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError
-from refscore.metrics._pair_counts import gleu_rows, word_streams
+from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
@@ -54,7 +54,7 @@ class GLEUScore(Score):
     n_all: int
 
 
-class GLEU(Metric):
+class GLEU(GLEUPairCounts, Metric):
     """Corpus and sentence Google-BLEU with NLTK's exact numbers (HF ``google_bleu`` with the default 13a).
 
     >>> metric = GLEU(tokenize="none", min_len=2)
@@ -90,13 +90,6 @@ class GLEU(Metric):
                                        lowercase=self.config.lowercase,
                                        orders=(self.config.min_len, self.config.max_len), num_threads=num_threads)
         return self._new_statistics(self.columns, data, batch.nrefs)
-
-    def count_streams(self, texts: list[str]) -> list[tuple[np.ndarray, np.ndarray, int]]:
-        config = self.config
-        return word_streams(texts, tokenize=config.tokenize, lowercase=config.lowercase, max_order=config.max_len)
-
-    def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
-        return gleu_rows(hyp, ref, match, self.config.min_len)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """``matches / n_all`` per row (0 where ``n_all == 0``): ``(m, 1)`` float64."""
