@@ -27,7 +27,7 @@ import numpy as np
 from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic
-from refscore.inputs import prepare_batch
+from refscore.inputs import per_segment, prepare_batch
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_tokenized
@@ -263,8 +263,8 @@ class BLEU(BLEUPairCounts, Metric):
                                      spm_model=config.spm_model, what=what)
                       for texts, what in ((batch.hypotheses, "hypotheses"),
                                           (batch.references, "references (flattened)")))
-        offsets = batch.ref_offsets.tolist()
-        return hyps, [refs[offsets[i]:offsets[i + 1]] for i in range(len(batch))]
+        offsets = batch.ref_offsets.tolist()   # per segment already: never asked about its layout again
+        return hyps, per_segment([refs[offsets[i]:offsets[i + 1]] for i in range(len(batch))])
 
     def _components(self, totals: np.ndarray) -> BLEUComponents:
         totals = np.atleast_2d(np.asarray(totals))

@@ -304,12 +304,32 @@ class Embedder:
         """The Hugging Face forward: ``(batch, width, n_states, hidden)`` hidden states of the layer(s) used."""
         torch, _ = torch_and_transformers()
         loaded = self.loaded
-        output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
-                              attention_mask=torch.from_numpy(mask).to(loaded.device),
-                              output_hidden_states=loaded.all_layers)
+        with _attention_backends(torch, loaded.device):
+            output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
+                                  attention_mask=torch.from_numpy(mask).to(loaded.device),
+                                  output_hidden_states=loaded.all_layers)
         if loaded.all_layers:
             return torch.stack(tuple(output.hidden_states), dim=2)
         return output[0].unsqueeze(2)
+
+
+def _attention_backends(torch: Any, device: str) -> contextlib.AbstractContextManager[Any]:
+    """On CUDA, scaled-dot-product attention without cuDNN's backend, which torch prefers for bfloat16/float16: it
+    builds an execution plan for every new (batch, length) shape, and length-sorted batches bring a new shape almost
+    every time, so on an H200 building plans took longer than the model itself (docs/bertscore.md, "On a GPU").
+    The flash and memory-efficient kernels need no plan. float32 never ran on cuDNN's backend, so it is unchanged.
+
+    >>> import contextlib, torch
+    >>> isinstance(_attention_backends(torch, "cpu"), contextlib.nullcontext)
+    True
+    """
+    if not str(device).startswith("cuda"):
+        return contextlib.nullcontext()
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:  # torch < 2.3: no backend selection (and no cuDNN attention either)
+        return contextlib.nullcontext()
+    return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])
 
 
 def _nbytes(embeddings: list[Any]) -> int:
