@@ -44,7 +44,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("applications: drop-in layers, test cases, reports, distributed runs, the package facade", (
         "refscore", "refscore.compat", "refscore.compat.*", "refscore.testing", "refscore.testing.*",
         "refscore.example", "refscore.reward", "refscore.reporting", "refscore.reporting.*", "refscore.distributed",
-        "refscore.distributed.*", "refscore.meta", "refscore.meta.*")),
+        "refscore.distributed.*", "refscore.meta", "refscore.meta.*", "refscore.pairs", "refscore.pairs.*")),
     ("command line", ("refscore.cli", "refscore.cli.*")),
 )
 

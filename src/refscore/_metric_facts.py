@@ -145,6 +145,18 @@ class MetricFacts:
             return import_entry(self.peer_arithmetic)(self)
         return Arithmetic(1.0, self.scores_from_totals, None)  # type: ignore[attr-defined]
 
+    # -- pairwise matrices (refscore.pairs) --------------------------------------------------------------------
+    def count_streams(self, texts: list[str]) -> list[tuple[Any, Any, int]] | None:
+        """Distinct texts cut into n-gram units once, ``[(units, offsets, max_order), ...]``, for pairwise scoring
+        from shared counts (:mod:`refscore.metrics._pair_counts`); None (the default): pairwise scoring goes
+        through :meth:`statistics` on the flattened pairs."""
+        return None
+
+    def statistics_from_counts(self, hyp: Any, ref: Any, match: Any) -> Any:
+        """Statistics rows of pairs from ``(pairs, orders)`` n-gram counts of candidate and reference and their
+        clipped matches (only called when :meth:`count_streams` gives streams)."""
+        raise NotImplementedError(f"{type(self).__name__} does not share counts between pairs")
+
     # -- command line and runtime ----------------------------------------------------------------------------
     @classmethod
     def command_line_defaults(cls, options: dict[str, Any], *, segments: bool) -> dict[str, Any]:

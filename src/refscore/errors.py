@@ -46,6 +46,11 @@ class MissingModelError(InputError, FileNotFoundError):
     message names the file, where it was expected and where it comes from."""
 
 
+class MemoryBudgetError(InputError, MemoryError):
+    """Work would need more memory than the memory budget (:mod:`refscore._memory`: ``memory_budget=``, the
+    environment variable ``REFSCORE_MEMORY_BUDGET``); the message names the budget and how to raise it."""
+
+
 class RefscoreWarning(UserWarning):
     """Warnings about input that is valid but probably not what the user meant."""
 

@@ -107,6 +107,7 @@ COMMAND_MODULES: list[str] = [
     "refscore.cli.check",
     "refscore.cli.report",
     "refscore.cli.meta_eval",
+    "refscore.cli.pairs",
 ]
 
 

@@ -31,6 +31,7 @@ from refscore.inputs import per_segment, prepare_batch
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_tokenized
+from refscore.metrics._pair_counts import BLEUPairCounts
 from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
@@ -137,7 +138,7 @@ def bleu_values(counts: tuple[int, ...], totals: tuple[int, ...], precisions: tu
 #: BLEU's documented default bands of a test case (lower bounds): the reading evaluation platforms give sentence BLEU.
 BLEU_BANDS: dict[str, float] = {"very strong overlap": 0.6, "moderate overlap": 0.3, "low overlap": 0.0}
 
-class BLEU(Metric):
+class BLEU(BLEUPairCounts, Metric):
     """Corpus and sentence BLEU with sacreBLEU 2.6's exact numbers (divided by 100).
 
     Options (:class:`BLEUConfig`): ``tokenize`` (``13a``, ``intl``, ``zh``, ``char``, ``none``, and with their

@@ -26,6 +26,7 @@ from refscore.checks import check_bool, check_int, check_num_threads, check_numb
 from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
+from refscore.metrics._pair_counts import CHRFPairCounts
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
@@ -194,7 +195,7 @@ class CHRFScore(Score):
         return self.format()
 
 
-class CHRF(Metric):
+class CHRF(CHRFPairCounts, Metric):
     """chrF / chrF++ with sacreBLEU 2.6 semantics; text only (token ids are rejected: chrF counts characters).
 
     >>> metric = CHRF(word_order=2)

@@ -22,6 +22,7 @@ import numpy as np
 
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError
+from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                          ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
@@ -53,7 +54,7 @@ class GLEUScore(Score):
     n_all: int
 
 
-class GLEU(Metric):
+class GLEU(GLEUPairCounts, Metric):
     """Corpus and sentence Google-BLEU with NLTK's exact numbers (HF ``google_bleu`` with the default 13a).
 
     >>> metric = GLEU(tokenize="none", min_len=2)
