@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from refscore._atomic import atomic_path, atomic_write
+from refscore.io.atomic import atomic_path, atomic_write
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
 from refscore.cli.process import INTERRUPTED_MESSAGE
@@ -253,7 +253,7 @@ def test_only_a_bar_of_the_interrupted_command_moves_the_message_to_a_fresh_line
     empty line before the message; a bar of the interrupted command itself does."""
     import signal
 
-    from refscore._progress import progress_bar
+    from refscore.progress import progress_bar
     from refscore.cli.process import guarded
 
     def interrupted() -> int:

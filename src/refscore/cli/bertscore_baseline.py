@@ -8,7 +8,7 @@ from typing import Any
 
 from refscore.cli.arguments import add_progress_argument
 from refscore.cli.exit_codes import ExitCode
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.io import read_lines
 
 
@@ -30,10 +30,10 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from refscore._atomic import check_output_paths
-    from refscore._bertscore.baseline import compute_baseline, format_baseline, write_baseline
-    from refscore._bertscore.engine import torch_threads
-    from refscore._bertscore.scorer import BERTScorer
+    from refscore.io.atomic import check_output_paths
+    from refscore.metrics.bertscore.baseline import compute_baseline, format_baseline, write_baseline
+    from refscore.metrics.bertscore.engine import torch_threads
+    from refscore.metrics.bertscore.scorer import BERTScorer
 
     check_output_paths({"-o": args.output})  # before the model loads (exit 9)
     sentences = read_lines(args.corpus, "--corpus")

@@ -16,7 +16,7 @@ import argparse
 import json
 from typing import Any
 
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode

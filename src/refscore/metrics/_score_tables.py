@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._record_files import table_rows
-from refscore._wording import counted
+from refscore.io.record_files import table_rows
+from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
 
 #: The file formats, by extension.

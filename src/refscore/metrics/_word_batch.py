@@ -14,8 +14,8 @@ import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
 from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
-from refscore._inputs import Batch, prepare_batch
-from refscore._checks import check_choice
+from refscore.inputs import Batch, prepare_batch
+from refscore.checks import check_choice
 from refscore._offsets import concatenate
 from refscore.errors import InputError
 from refscore.tokenizers import EXTERNAL_TOKENIZERS

@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_bool
-from refscore._wording import counted
+from refscore.checks import check_bool
+from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
@@ -91,6 +91,7 @@ class ExternalScores(Metric):
     """A metric whose per-segment scores come from a file or an array; build it with :func:`external_scores`."""
 
     config_class = ExternalScoresConfig
+    independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
     document_averaged = True
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:

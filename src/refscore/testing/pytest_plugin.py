@@ -125,7 +125,7 @@ class RefscoreSession:
         failed = [result for result in results if not result.passed]
         if not failed:
             return
-        from refscore._wording import counted
+        from refscore.wording import counted
 
         tolerated = all(result.tolerated for result in failed)
         verdict = ("under its threshold, tolerated: the pass-rate gate (min_pass_rate < 1) decides the session"
@@ -141,9 +141,9 @@ class RefscoreSession:
         if not self.checked:
             return
         from refscore.testing.cases import TestCase
-        from refscore.testing.report import json_report, junit_xml, text_report
+        from refscore.testing.formats import json_report, junit_xml, text_report
         from refscore.testing.run import evaluate
-        from refscore._atomic import write_text_atomically
+        from refscore.io.atomic import write_text_atomically
 
         groups: dict[tuple[str, ...], list[tuple[str, TestCase, list[Check]]]] = {}
         for key, (case, checks) in self.checked.items():
@@ -196,7 +196,7 @@ def pytest_configure(config: pytest.Config) -> None:
     outputs = {"--refscore-save": config.getoption("refscore_save"),
                "--refscore-report": config.getoption("refscore_report")}
     if any(outputs.values()):   # an unwritable output stops the run now, before any test, with one line
-        from refscore._atomic import UnwritableOutputError, check_output_paths
+        from refscore.io.atomic import UnwritableOutputError, check_output_paths
 
         try:
             check_output_paths(outputs)
@@ -264,7 +264,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state.error is not None:
         terminalreporter.write_line(f"refscore error: {state.error}", red=True)
         return
-    from refscore.testing.report import SCALE_NOTE
+    from refscore.testing.formats import SCALE_NOTE
 
     terminalreporter.write_line(SCALE_NOTE)
     for run in state.runs:

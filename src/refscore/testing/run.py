@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._gc import collection_paused
-from refscore._progress import progress_bar
+from refscore.gc_pause import collection_paused
+from refscore.progress import progress_bar
 from refscore.errors import InputError
 from refscore.testing.cases import TestCase, load_cases
 from refscore.testing.checks import Check, as_checks

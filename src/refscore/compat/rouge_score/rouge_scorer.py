@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core import _rouge
-from refscore._inputs import per_segment, prepare_batch
+from refscore.inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
 from refscore.metrics._sentences import nltk_sentences

@@ -10,7 +10,7 @@ import dataclasses
 import os
 from typing import Any
 
-from refscore._checks import check_bool, check_choice, check_int, check_number, check_optional_int
+from refscore.checks import check_bool, check_choice, check_int, check_number, check_optional_int
 from refscore.errors import InputError
 from refscore.metrics.rouge.types import (DEFAULT_TYPES, ROUGE155_DEFAULT_TYPES, RougeType, parse_type, parse_types,
                                           split_types)

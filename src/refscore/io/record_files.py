@@ -1,0 +1,388 @@
+"""Record files (JSON Lines, CSV/TSV, Parquet) cut into independent read units, each read in bounded memory into
+chunks of records that carry their position in the input: the one reader of record files, behind the command
+line, the single-machine stream and the Ray datasource alike.
+
+A unit is a byte range of a JSON Lines file (cut at line starts), a whole CSV/TSV file (quoted fields may span
+lines, so a CSV file cannot be cut blindly) or one row group of a Parquet file. Every record gets a position key
+``(file, start, end)``: byte offsets for JSON Lines, row numbers otherwise. The spans of a file's records tile the
+file exactly (blank lines belong to the next record), which is how a merge proves that no record was lost or read
+twice, in whatever order and on whatever worker the units ran.
+
+>>> import os, tempfile
+>>> path = os.path.join(tempfile.mkdtemp(), "a.jsonl")
+>>> _ = open(path, "w").write('{"prediction": "a", "references": "a"}\\n\\n{"prediction": "b", "references": ["b"]}\\n')
+>>> units = plan_units([path], unit_bytes=64)
+>>> chunks = [chunk for unit in units for chunk in read_unit(unit, RecordLayout())]
+>>> [(c.starts, c.ends, c.hypotheses) for c in chunks if len(c)]
+[([0, 39], [39, 81], ['a', 'b'])]
+"""
+from __future__ import annotations
+
+import csv
+import glob
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from refscore.errors import MissingExtraError
+from refscore.io.records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
+
+__all__ = [
+    "Chunk", "DEFAULT_CHUNK_RECORDS", "DEFAULT_UNIT_BYTES", "JSONL_EXTENSIONS", "PARQUET_EXTENSIONS",
+    "RECORD_EXTENSIONS", "SystemNames", "TABLE_EXTENSIONS", "Unit", "expand_paths", "file_extent", "input_kind",
+    "is_record_file", "max_line_bytes", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes",
+    "record_place", "table_rows",
+]
+
+JSONL_EXTENSIONS = (".jsonl", ".ndjson")
+TABLE_EXTENSIONS = (".csv", ".tsv")
+PARQUET_EXTENSIONS = (".parquet", ".pq")
+#: Default size of a JSON Lines read unit: large enough that a unit's overhead is negligible, small enough that
+#: many units keep every worker busy.
+DEFAULT_UNIT_BYTES = 32 << 20
+#: Records per chunk handed on by a reader (bounds the memory of one read).
+DEFAULT_CHUNK_RECORDS = 50_000
+#: The environment variable that sets the longest JSON Lines line read (bytes): a line is read whole, so a file
+#: without line breaks would otherwise be read into memory at once.
+MAX_LINE_BYTES_VARIABLE = "REFSCORE_MAX_LINE_BYTES"
+DEFAULT_MAX_LINE_BYTES = 256 << 20
+
+
+def max_line_bytes() -> int:
+    """The longest JSON Lines line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB."""
+    value = os.environ.get(MAX_LINE_BYTES_VARIABLE, "")
+    if not value:
+        return DEFAULT_MAX_LINE_BYTES
+    if not value.isdigit() or int(value) < 1:
+        raise RecordFormatError(f"{MAX_LINE_BYTES_VARIABLE}={value!r}: give the longest line in bytes, a positive "
+                                f"integer")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One independently readable part of one input file: ``[start, stop)`` in bytes (JSON Lines), row groups
+    (Parquet) or the whole file (CSV/TSV, ``stop`` = -1)."""
+
+    file_index: int
+    path: str
+    kind: str
+    start: int
+    stop: int
+
+
+@dataclass
+class Chunk:
+    """Records of one unit in input order, with their position keys; ``bad[i]`` is None for a good record and the
+    error message (with file and line) for a malformed one that was skipped."""
+
+    file_index: int
+    starts: list[int] = field(default_factory=list)
+    ends: list[int] = field(default_factory=list)
+    hypotheses: list[str] = field(default_factory=list)
+    references: list[list[str]] = field(default_factory=list)
+    systems: list[str | None] = field(default_factory=list)
+    bad: list[str | None] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    def add(self, start: int, end: int, record: tuple[str, list[str], str | None] | None,
+            bad: str | None = None) -> None:
+        hypothesis, references, system = record if record is not None else ("", [""], None)
+        self.starts.append(start)
+        self.ends.append(end)
+        self.hypotheses.append(hypothesis)
+        self.references.append(references)
+        self.systems.append(system)
+        self.bad.append(bad)
+
+
+RECORD_EXTENSIONS = JSONL_EXTENSIONS + TABLE_EXTENSIONS + PARQUET_EXTENSIONS
+
+
+def is_record_file(path: str) -> bool:
+    """Whether a path names a record file (by extension: JSON Lines, CSV/TSV or Parquet).
+
+    >>> is_record_file("runs.JSONL"), is_record_file("runs.parquet"), is_record_file("hyp.txt")
+    (True, True, False)
+    """
+    return path.lower().endswith(RECORD_EXTENSIONS)
+
+
+def parquet_module() -> Any:
+    """``pyarrow.parquet``, imported on first use; without pyarrow a :class:`MissingExtraError` that names
+    ``pip install 'refscore[parquet]'``."""
+    try:
+        import pyarrow.parquet as pq
+    except ImportError as exc:
+        raise MissingExtraError("Parquet record files", "parquet", getattr(exc, "name", None) or "pyarrow") \
+            from None
+    return pq
+
+
+def input_kind(path: str) -> str:
+    """``jsonl``, ``table`` or ``parquet`` by the file's extension; anything else is a clear error."""
+    lower = path.lower()
+    for kind, extensions in (("jsonl", JSONL_EXTENSIONS), ("table", TABLE_EXTENSIONS),
+                             ("parquet", PARQUET_EXTENSIONS)):
+        if lower.endswith(extensions):
+            return kind
+    raise RecordFormatError(f"{path}: unknown record file type; give .jsonl/.ndjson, .csv/.tsv or .parquet files")
+
+
+def expand_paths(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
+    """Files and glob patterns (``data/*.jsonl``) as a list of files, patterns expanded in sorted order; the order
+    of the list is the order of the input."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    files: list[str] = []
+    for pattern in map(os.fspath, paths):
+        if glob.has_magic(pattern):
+            matches = sorted(glob.glob(pattern))
+            if not matches:
+                raise RecordFormatError(f"no file matches {pattern!r}")
+            files += matches
+        elif not os.path.isfile(pattern):
+            raise RecordFormatError(f"cannot read {pattern}: No such file or directory")
+        else:
+            files.append(pattern)
+    if not files:
+        raise RecordFormatError("no input files given")
+    return files
+
+
+def plan_units(paths: Sequence[str], unit_bytes: int = DEFAULT_UNIT_BYTES) -> list[Unit]:
+    """The read units of ``paths`` (already expanded), in input order."""
+    units = []
+    for file_index, path in enumerate(paths):
+        kind = input_kind(path)
+        if kind == "jsonl":
+            size = os.path.getsize(path)
+            starts = list(range(0, size, unit_bytes)) or [0]
+            units += [Unit(file_index, path, kind, start, min(start + unit_bytes, size)) for start in starts]
+        elif kind == "parquet":
+            groups = _parquet_file(path).metadata.num_row_groups
+            units += [Unit(file_index, path, kind, group, group + 1) for group in range(max(groups, 1))]
+        else:
+            units.append(Unit(file_index, path, kind, 0, -1))
+    return units
+
+
+def file_extent(path: str) -> int | None:
+    """Where the record spans of a file must end: its size (JSON Lines), its row count (Parquet), or None when
+    only reading it tells (CSV/TSV, read whole by one unit)."""
+    kind = input_kind(path)
+    if kind == "jsonl":
+        return os.path.getsize(path)
+    if kind == "parquet":
+        return int(_parquet_file(path).metadata.num_rows)
+    return None
+
+
+def record_bytes(path: str) -> int:
+    """The size of a record file's data: its size on disk, or for Parquet the uncompressed size of its row
+    groups (what reading it into memory would take, not its compressed size)."""
+    if input_kind(path) != "parquet":
+        return os.path.getsize(path)
+    metadata = _parquet_file(path).metadata
+    return sum(metadata.row_group(group).total_byte_size for group in range(metadata.num_row_groups))
+
+
+def _parquet_file(path: str) -> Any:
+    """An open ``pyarrow.parquet.ParquetFile``; a file that is not Parquet is a clear error naming it."""
+    pq = parquet_module()
+    import pyarrow as pa
+
+    try:
+        return pq.ParquetFile(path)
+    except (pa.ArrowException, OSError) as exc:
+        raise RecordFormatError(f"{path}: not a readable Parquet file ({exc})") from None
+
+
+def read_unit(unit: Unit, layout: RecordLayout, skip_bad_records: bool = False,
+              chunk_records: int = DEFAULT_CHUNK_RECORDS) -> Iterator[Chunk]:
+    """The records of one unit in chunks of at most ``chunk_records`` (the last may be empty)."""
+    reader = {"jsonl": _read_jsonl, "table": _read_table, "parquet": _read_parquet}[unit.kind]
+    yield from reader(unit, layout, skip_bad_records, chunk_records)
+
+
+def read_file(path: str, layout: RecordLayout, skip_bad_records: bool = False,
+              chunk_records: int = DEFAULT_CHUNK_RECORDS) -> Iterator[Chunk]:
+    """Every record of one file in input order, chunk by chunk; a file without records is a clear error."""
+    records = 0
+    for unit in plan_units([path]):
+        for chunk in read_unit(unit, layout, skip_bad_records, chunk_records):
+            records += len(chunk)
+            yield chunk
+    if records == 0:
+        raise RecordFormatError(f"{path}: no records; give one record (prediction and references) per segment")
+
+
+class SystemNames:
+    """The system of each good record of one file: the file's path, or ``path:system`` when the records name
+    their system (as ``refscore score`` names them); either every record of a file names one or none does."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.first: tuple[int, int, bool] | None = None  # span of the first good record, and whether it names one
+
+    def group(self, chunk: Chunk) -> dict[str, list[int]]:
+        """Positions in ``chunk`` of its good records by system name, in input order."""
+        groups: dict[str, list[int]] = {}
+        for index, (system, bad) in enumerate(zip(chunk.systems, chunk.bad)):
+            if bad is not None:
+                continue
+            named = system is not None
+            if self.first is None:
+                self.first = (chunk.starts[index], chunk.ends[index], named)
+            elif named != self.first[2]:
+                where = record_place(self.path, chunk.starts[index], chunk.ends[index])
+                first = record_place(self.path, *self.first[:2])
+                raise RecordFormatError(f"{self.path}: {where}: 'system' must be a non-empty string in every record "
+                                        f"or absent from all ({first} {'has' if self.first[2] else 'has no'} one)")
+            groups.setdefault(f"{self.path}:{system}" if named else self.path, []).append(index)
+        return groups
+
+
+def record_place(path: str, start: int, end: int) -> str:
+    """``line N`` (JSON Lines, CSV/TSV) or ``row N`` (Parquet) of the record with position key ``(start, end)``,
+    found by reading the file again: for error messages only."""
+    kind = input_kind(path)
+    if kind == "parquet":
+        return f"row {start + 1}"
+    if kind == "jsonl":
+        with open(path, "rb") as handle:
+            handle.seek(start)
+            span = handle.read(end - start)
+        blank = next((i for i, line in enumerate(span.split(b"\n")) if line.strip()), 0)
+        return f"line {_lines_before(path, start) + blank + 1}"
+    rows = table_rows(path)
+    next(rows, None)  # the header
+    return next((f"line {line}" for index, (line, _) in enumerate(rows) if index == start), f"record {start + 1}")
+
+
+def _fail_or_skip(chunk: Chunk, start: int, end: int, message: str, skip: bool) -> None:
+    if not skip:
+        raise MalformedRecordError(message)
+    chunk.add(start, end, None, bad=message)
+
+
+def _lines_before(path: str, offset: int) -> int:
+    """Line breaks in the first ``offset`` bytes of a file (only for an error message: reads that prefix)."""
+    count = 0
+    with open(path, "rb") as handle:
+        while offset > 0:
+            block = handle.read(min(offset, 1 << 20))
+            if not block:
+                break
+            count += block.count(b"\n")
+            offset -= len(block)
+    return count
+
+
+def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
+    with open(unit.path, "rb") as handle:
+        position = unit.start
+        if position > 0:  # a unit starts at the first line that starts inside it
+            handle.seek(position - 1)
+            position += len(handle.readline()) - 1
+        unit_start, lines_before = position, None if position else 0
+        chunk, span_start, line_offset = Chunk(unit.file_index), position, 0
+        limit = max_line_bytes()
+        while position < unit.stop:
+            line = handle.readline(limit + 1)
+            if not line:
+                break
+            if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+                lines_before = _lines_before(unit.path, unit_start) if lines_before is None else lines_before
+                raise RecordFormatError(f"{unit.path}: line {lines_before + line_offset + 1} is longer than "
+                                        f"{limit} bytes, the longest line read; split the record, or raise the "
+                                        f"limit with {MAX_LINE_BYTES_VARIABLE}=<bytes>")
+            position += len(line)
+            line_offset += 1
+            if not line.strip():
+                continue
+            if len(chunk) >= chunk_records:  # handed on only now: trailing blank lines may still extend it
+                yield chunk
+                chunk = Chunk(unit.file_index)
+            try:
+                chunk.add(span_start, position, layout.parse_json(line))
+            except BadRecord as exc:
+                if lines_before is None:
+                    lines_before = _lines_before(unit.path, unit_start)
+                _fail_or_skip(chunk, span_start, position, f"{unit.path}: line {lines_before + line_offset}: {exc}",
+                              skip)
+            span_start = position
+        if len(chunk):  # trailing blank lines of the unit belong to its last record
+            chunk.ends[-1] = position
+        yield chunk
+
+
+def table_rows(path: str) -> Iterator[tuple[int, list[str]]]:
+    """(first line, fields) of each non-blank row of a CSV (quoted fields may span lines) or TSV (no quoting) file,
+    header included; a field may be as large as the file."""
+    tsv = path.lower().endswith(".tsv")
+    previous_limit = csv.field_size_limit()
+    csv.field_size_limit(max(previous_limit, os.path.getsize(path) + 1))
+    first_line = 1
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as handle:
+            reader = csv.reader(handle, delimiter="\t" if tsv else ",", strict=True,
+                                quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
+            for row in reader:
+                line, first_line = first_line, reader.line_num + 1
+                if row:
+                    yield line, row
+    except csv.Error as exc:
+        raise RecordFormatError(f"{path}: line {first_line}: malformed CSV ({exc}); quote a field that contains a "
+                                f"comma, a quote or a line break as \"...\" with inner quotes doubled (\"\")") \
+            from None
+    except UnicodeDecodeError as exc:
+        raise RecordFormatError(f"{path}: near line {first_line}: not valid UTF-8 ({exc.reason}); re-encode the "
+                                f"file as UTF-8") from None
+    finally:
+        csv.field_size_limit(previous_limit)
+
+
+def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
+    rows = table_rows(unit.path)
+    _, header = next(rows, (1, []))
+    columns = layout.table_columns(header, unit.path)
+    chunk, index = Chunk(unit.file_index), 0
+    for line, row in rows:
+        if len(chunk) >= chunk_records:
+            yield chunk
+            chunk = Chunk(unit.file_index)
+        try:
+            chunk.add(index, index + 1, layout.parse_row(row, len(header), columns))
+        except BadRecord as exc:
+            _fail_or_skip(chunk, index, index + 1, f"{unit.path}: line {line}: {exc}", skip)
+        index += 1
+    yield chunk
+
+
+def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
+    parquet = _parquet_file(unit.path)
+    metadata = parquet.metadata
+    hypothesis, references, system = layout.parquet_columns(parquet.schema_arrow.names, unit.path)
+    names = [hypothesis, *references] + ([system] if system is not None else [])
+    if metadata.num_row_groups == 0:
+        yield Chunk(unit.file_index)
+        return
+    row = sum(metadata.row_group(g).num_rows for g in range(unit.start))
+    for batch in parquet.iter_batches(batch_size=chunk_records, row_groups=[unit.start], columns=names):
+        columns = [batch.column(i).to_pylist() for i in range(len(names))]
+        values = columns[:1 + len(references)]
+        systems = columns[-1] if system is not None else [None] * batch.num_rows
+        chunk = Chunk(unit.file_index)
+        for index in range(batch.num_rows):
+            try:
+                record = layout.parse_columns([column[index] for column in values], systems[index],
+                                              system is not None)
+                chunk.add(row, row + 1, record)
+            except BadRecord as exc:
+                _fail_or_skip(chunk, row, row + 1, f"{unit.path}: row {row + 1}: {exc}", skip)
+            row += 1
+        yield chunk

@@ -1,0 +1,36 @@
+r"""Reading a UTF-8 text file as one segment per line, for library code that takes a file name (the command line
+has its own reader with exit codes and standard input, :mod:`refscore.cli.io`).
+
+>>> import pathlib, tempfile
+>>> path = pathlib.Path(tempfile.mkdtemp()) / "refs.txt"
+>>> _ = path.write_bytes("\ufeffa cat \nthe dog\n".encode("utf-8"))
+>>> read_text_lines(path)
+['a cat', 'the dog']
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from refscore.errors import InputError
+
+__all__ = ["read_text_lines"]
+
+
+def read_text_lines(path: str | os.PathLike[str]) -> list[str]:
+    """The lines of a UTF-8 file (``\\n`` or ``\\r\\n``; a final newline ends the last line; a leading byte-order
+    mark removed), each without trailing whitespace, as sacreBLEU's command line reads segments."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line_number = data[: exc.start].count(b"\n") + 1
+        raise InputError(f"{os.fspath(path)}: line {line_number} is not valid UTF-8 ({exc.reason}); re-encode the "
+                         f"file as UTF-8") from None
+    lines = text.removeprefix("\ufeff").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return [line.rstrip() for line in lines]

@@ -1,0 +1,66 @@
+"""Names imported on first use, so that importing a package stays cheap: a package's public names
+(:class:`LazyNames`) and registry entries written as ``"module:attribute"`` strings (:func:`import_entry`).
+
+A package lists its names per module and hands the module's ``__getattr__`` and ``__dir__`` to one
+:class:`LazyNames`:
+
+>>> import types
+>>> package = types.ModuleType("example")
+>>> lazy = LazyNames("example", vars(package), {"json": ("dumps",)})
+>>> lazy.names
+['dumps']
+>>> lazy.getattr("dumps")({"a": 1})
+'{"a": 1}'
+>>> "dumps" in vars(package)  # kept: the next look-up does not come back here
+True
+>>> lazy.getattr("loads")
+Traceback (most recent call last):
+...
+AttributeError: module 'example' has no attribute 'loads'
+"""
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["LazyNames", "import_entry"]
+
+
+class LazyNames:
+    """The lazy names of the package ``package`` whose globals are ``namespace``; ``modules`` maps each module to
+    the names it provides. Use ``__getattr__ = lazy.getattr``, ``__dir__ = lazy.dir`` and ``lazy.names`` in
+    ``__all__``."""
+
+    def __init__(self, package: str, namespace: dict[str, Any], modules: Mapping[str, tuple[str, ...]]) -> None:
+        self._package = package
+        self._namespace = namespace
+        self._module_of = {name: module for module, names in modules.items() for name in names}
+
+    @property
+    def names(self) -> list[str]:
+        """The lazy names, in the order they were listed."""
+        return list(self._module_of)
+
+    def getattr(self, name: str) -> Any:
+        """The module-level ``__getattr__``: imports ``name`` from its module and keeps it in the package."""
+        module = self._module_of.get(name)
+        if module is None:
+            raise AttributeError(f"module {self._package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        self._namespace[name] = value
+        return value
+
+    def dir(self) -> list[str]:
+        """The module-level ``__dir__``: the package's globals and its lazy names, sorted."""
+        return sorted(set(self._namespace) | set(self._module_of))
+
+
+def import_entry(spec: str) -> Any:
+    """The object a ``"module:attribute"`` registry entry names (importing the module on first use).
+
+    >>> import_entry("refscore.protocol:Statistics").__name__
+    'Statistics'
+    """
+    module_name, attribute = spec.split(":")
+    return getattr(importlib.import_module(module_name), attribute)

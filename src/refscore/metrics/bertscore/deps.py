@@ -1,0 +1,26 @@
+"""Lazy access to the ``bertscore`` extra (torch, transformers) with an error that names the extra."""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from refscore.errors import MissingExtraError
+
+__all__ = ["require", "torch_and_transformers"]
+
+
+def require(module: str, feature: str = "BERTScore", extra: str = "bertscore") -> ModuleType:
+    """Import ``module`` or raise :class:`MissingExtraError` naming ``extra``.
+
+    >>> require("math").__name__
+    'math'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(feature, extra, module.split(".")[0]) from None
+
+
+def torch_and_transformers() -> tuple[ModuleType, ModuleType]:
+    """(torch, transformers), both from the ``bertscore`` extra."""
+    return require("torch"), require("transformers")

@@ -1,0 +1,101 @@
+"""Progress bars for long runs: one policy for every part of refscore (BERTScore, bootstrap, randomization).
+
+The bars are tqdm's (a small, well-kept library that every ML user already has, and the one transformers and
+bert-score use), written to stderr. ``enabled=None`` means "automatic": a bar shows only when stderr is a terminal
+and the run is expected to take longer than about two seconds; ``True`` and ``False`` force it on or off (the
+command line's ``--progress/--no-progress``).
+
+>>> bar = progress_bar(total=3, description="demo", enabled=False)
+>>> for _ in range(3):
+...     bar.update(1)
+>>> bar.close()
+"""
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+__all__ = [
+    "AUTO_MIN_SECONDS", "bars_drawn", "close_open_bars", "progress_bar", "wants_progress",
+]
+
+#: Runs expected to take longer than this many seconds show a bar when ``enabled`` is None.
+AUTO_MIN_SECONDS = 2.0
+#: How many bars this process has drawn (see :func:`bars_drawn` and :func:`close_open_bars`).
+_drawn = 0
+
+
+class _NoBar:
+    """The do-nothing stand-in for a bar that is off (same methods as the tqdm ones refscore calls)."""
+
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def wants_progress(enabled: bool | None, expected_seconds: float) -> bool:
+    """Whether to show a bar: ``enabled`` when given, else a long run (see :data:`AUTO_MIN_SECONDS`) on a terminal.
+
+    >>> wants_progress(False, 100.0), wants_progress(True, 0.0)
+    (False, True)
+    """
+    if enabled is not None:
+        return bool(enabled)
+    return expected_seconds > AUTO_MIN_SECONDS and _stderr_is_terminal()
+
+
+def _stderr_is_terminal() -> bool:
+    try:
+        return sys.stderr is not None and sys.stderr.isatty()
+    except (ValueError, AttributeError):  # closed or replaced stderr
+        return False
+
+
+def progress_bar(total: int, description: str, enabled: bool | None = None, expected_seconds: float = 0.0,
+                 unit: str = "it") -> Any:
+    """A tqdm bar on stderr, or a do-nothing stand-in when :func:`wants_progress` says no (or tqdm is missing).
+
+    Call ``update(n)`` as work completes and ``close()`` at the end (or use it as a context manager).
+    """
+    if not wants_progress(enabled, expected_seconds):
+        return _NoBar()
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # tqdm is a dependency; a broken install should cost the bar, not the result
+        return _NoBar()
+    global _drawn
+    _drawn += 1
+    return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def bars_drawn() -> int:
+    """How many bars this process has drawn so far: a command reads it when it starts, for
+    :func:`close_open_bars`."""
+    return _drawn
+
+
+def close_open_bars(drawn_before: int = 0) -> bool:
+    """Close every bar still open, as after an interrupted run (each clears its line: bars do not stay); returns
+    whether a bar was drawn after :func:`bars_drawn` gave ``drawn_before``, so that the caller can start its message
+    on a fresh line (a bar caught half-drawn, e.g. interrupted while it was being set up, may not be among the open
+    ones; a bar of an earlier command in the same process closed normally and cleared its line).
+
+    >>> start = bars_drawn()
+    >>> close_open_bars(start)
+    False
+    """
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _drawn > drawn_before
+    for bar in list(getattr(tqdm, "_instances", ())):
+        bar.close()
+    return _drawn > drawn_before
