@@ -32,10 +32,11 @@ PACKAGE = "refscore"
 #: foundation and a module in no layer fails :func:`test_every_module_is_in_a_layer`.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation: errors, argument checks, the protocol, the compiled core", (
-        "refscore._*", "refscore.errors", "refscore.protocol", "refscore.io", "refscore.io.*", "refscore.checks",
-        "refscore.inputs", "refscore.progress", "refscore.wording", "refscore.lazy", "refscore.gc_pause")),
+        "refscore._*", "refscore.errors", "refscore.protocol", "refscore.streaming", "refscore.io", "refscore.io.*",
+        "refscore.checks", "refscore.inputs", "refscore.progress", "refscore.wording", "refscore.lazy",
+        "refscore.gc_pause")),
     ("metric internals: algorithms and helpers behind the metrics", (
-        "refscore.metrics._*", "refscore.tokenizers", "refscore.tokenizers.*")),
+        "refscore.metrics._*", "refscore.text", "refscore.text.*")),
     ("metrics: one Metric subclass per metric, its config, score and functions", (
         "refscore.metrics", "refscore.metrics.*")),
     ("significance: bootstrap intervals and paired tests over any metric's statistics", (
@@ -276,7 +277,7 @@ def test_every_registered_metric_follows_the_protocol():
 
 #: Packages where metric names are written as values: the metrics themselves and the drop-in layers (which mirror
 #: the peers' own names).
-METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.tokenizers")
+METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.text")
 #: Other modules allowed to name metrics, with the reason.
 METRIC_NAME_EXCEPTIONS: dict[str, str] = {
     "refscore.reporting": "DEFAULT_METRICS: the report's default selection of metrics, not a fact about them",
@@ -338,7 +339,6 @@ PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {
     "refscore.compat._sacrebleu_base -> refscore.significance._sampling": "sacreBLEU's bootstrap draws",
     "refscore.compat.rouge.rouge -> refscore._core": "ROUGE's compiled tokenizer, until refscore.text has it",
     "refscore.compat.rouge_score.rouge_scorer -> refscore._core": "as refscore.compat.rouge.rouge",
-    "refscore.compat.rouge_score.rouge_scorer -> refscore.metrics._sentences": "sentence splitting, for refscore.text",
     "refscore.testing.checks -> refscore._metric_facts": "CheckSpec, until the protocol exports it",
     "refscore.testing.checks -> refscore.metrics.bleu": "BLEU_BANDS, until it is a fact on BLEU (check_bands)",
 }

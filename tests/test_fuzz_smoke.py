@@ -39,6 +39,9 @@ def test_the_runner_runs_a_target_and_writes_its_summary(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     [result] = json.loads(summary.read_text())
     assert result["target"] == "records-jsonl" and result["executions"] > 0 and result["crashes"] == 0
+    table = subprocess.run([sys.executable, str(FUZZ / "run.py"), "--markdown", str(summary)], capture_output=True,
+                           text=True, timeout=120, check=True).stdout
+    assert "| `records-jsonl` | " in table and f"| {result['executions']:,} |" in table
 
 
 
@@ -54,4 +57,10 @@ def test_mecab_bleu_keeps_square_reference_streams_per_segment(tokenize):
     hypotheses, streams = ["猫が 好き です", "犬 です"], [["猫 が 好き", "犬 だ"], ["猫 です", "犬 です"]]
     ours = refscore.bleu(hypotheses, refscore.from_streams(streams), tokenize=tokenize)
     peer = SacreBLEU(tokenize=tokenize).corpus_score(hypotheses, streams)
-    assert list(ours.counts) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9
+    assert list(ours.values["counts"]) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9
+
+
+def test_a_statistics_file_whose_zip_claims_an_unknown_version_is_refused():
+    # statistics-file found it: a valid file with bytes overwritten so that zipfile reads "version 18.8" raised
+    # NotImplementedError, not refscore's InputError; the input is the fuzzer's (base64 KQC8vLzdLQ==)
+    TARGETS["statistics-file"](bytes([0x29, 0x00, 0xBC, 0xBC, 0xBC, 0xDD, 0x2D]))

@@ -160,10 +160,10 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
 def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list[str], emit: Emit) -> int:
     """The local engine in bounded memory: statistics accumulate per chunk; ``--segments`` text rows are printed
     as each chunk is done (JSON needs the whole document, so its segment columns are collected)."""
-    from refscore.distributed.stream import stream_scores
+    from refscore.streaming import stream_scores
 
     if args.confidence:  # intervals resample segments: keep every segment's statistics
-        from refscore.distributed.stream import stream_statistics
+        from refscore.streaming import stream_statistics
 
         statistics, bad = stream_statistics(paths, metrics, skip_bad_records=args.skip_bad_records,
                                             num_threads=args.num_threads)

@@ -61,7 +61,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         systems, references = read_text_inputs(args.references, inputs)
         jobs = [(name, hypotheses, references) for name, hypotheses in systems.items()]
     keyed = keyed_inputs(metrics, {name: hypotheses for name, hypotheses, _ in jobs},  # -m file:PATH (join keys)
-                         display_names([name for name, _, _ in jobs], argparse.Namespace(input=inputs)))
+                         display_names([name for name, _, _ in jobs], argparse.Namespace(input=inputs)), inputs)
     jobs = [(name, keyed[name], references) for name, _, references in jobs]
     if args.confidence:
         from refscore.cli.compare import score_with_confidence

@@ -118,6 +118,11 @@ class RefscoreSession:
         if position is not None and batch.cases[position] == case:     # the file's own output: batch result
             results = batch.results(str(case.id))
         else:   # an output produced by the test itself: scored on its own
+            external = [check.name for check in checks if check.external is not None]
+            if external:    # their scores belong to the cases file's outputs
+                pytest.fail(f"refscore case {case.id!r}: the checks {', '.join(external)} read scores computed "
+                            f"elsewhere for the outputs of the cases file; an output the test produces has none "
+                            f"(check the file's own case, or give this test checks= without them)", pytrace=False)
             results = evaluate([case], checks, explain=self.settings.explain, n_bootstrap=1,
                                no_output_is_error=self.settings.no_output_is_error).results()
         key = str(case.id) if str(case.id) not in self.checked else f"{node.nodeid}::{case.id}"
@@ -158,6 +163,11 @@ class RefscoreSession:
             checks = members[0][2]
             same = [run for key, run in self.batches.items()
                     if key[1] == signature and run.cases == cases and options.refscore_baseline is None]
+            if not same and options.refscore_baseline is None:     # some cases of a file (-k): its batch's scores
+                same = [run.subset([str(case.id) for case in cases]) for key, run in self.batches.items()
+                        if key[1] == signature and all(run.positions.get(str(case.id)) is not None and
+                                                       run.cases[run.positions[str(case.id)]] == case
+                                                       for case in cases)][:1]
             self.runs.append(same[0] if same else evaluate(
                 [TestCase(c.actual_output, c.expected_output, c.input, key, c.metadata) for key, c, _ in members],
                 checks, baseline=options.refscore_baseline, alpha=self.settings.alpha, explain="none"))

@@ -118,6 +118,22 @@ class TestRun:
                           passed, outcome.bands[index], outcome.reasons[index], outcome.explanations.get(index),
                           not passed and outcome.check.min_pass_rate < 1)
 
+    def subset(self, case_ids: list[str]) -> TestRun:
+        """This run restricted to the cases ``case_ids`` (in that order): their scores, pass flags, bands, reasons
+        and explanations as scored here, the summaries and gates computed anew over them.
+
+        >>> run = evaluate([TestCase("a cat", "a cat", id="x"), TestCase("a dog", "a cat", id="y")], ["chrf"])
+        >>> [(r.case_id, r.passed) for r in run.subset(["y"]).results()]
+        [('y', False)]
+        """
+        indices = [self.index(case_id) for case_id in case_ids]
+        outcomes = {name: CheckOutcome(outcome.check, outcome.scores[indices], outcome.passed[indices],
+                                       [outcome.bands[i] for i in indices], [outcome.reasons[i] for i in indices],
+                                       {new: outcome.explanations[old] for new, old in enumerate(indices)
+                                        if old in outcome.explanations}, outcome.nrefs)
+                    for name, outcome in self.outcomes.items()}
+        return TestRun([self.cases[i] for i in indices], outcomes, self.settings)
+
     def case_passed(self, case_id: str) -> bool:
         return all(result.passed for result in self.results(case_id))
 
@@ -158,8 +174,10 @@ class TestRun:
 
 
 def _score_check(check: Check, outputs: list[str], references: list[list[str]], missing: list[bool], explain_mode: str,
-                 num_threads: int | None) -> CheckOutcome:
-    scores, stats = check.scores(outputs, references, num_threads=num_threads)
+                 num_threads: int | None, ids: list[str]) -> CheckOutcome:
+    # only outside scores read the case ids (a Check subclass may override scores() without them)
+    scores, stats = (check.scores(outputs, references, num_threads=num_threads) if check.external is None else
+                     check.scores(outputs, references, num_threads=num_threads, ids=ids))
     passed = check.passes(scores) & ~np.asarray(missing, dtype=bool)
     reasons = [NO_OUTPUT if gone else None for gone in missing]
     explanations = {}
@@ -170,7 +188,7 @@ def _score_check(check: Check, outputs: list[str], references: list[list[str]], 
         with progress_bar(len(chosen), f"explaining {check.name}", expected_seconds=SECONDS_PER_EXPLANATION
                           * len(chosen), unit="case") as bar:
             for index in chosen:
-                explanations[index] = explain(check, outputs[index], references[index])
+                explanations[index] = explain(check, outputs[index], references[index], ids[index])
                 bar.update(1)
     return CheckOutcome(check, scores, passed, check.bands_of(scores), reasons, explanations,
                         stats.nrefs)
@@ -223,6 +241,7 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
             load_run(baseline) if baseline is not None else None)
         if saved is not None:   # a baseline of other cases, references or settings is an error now, not at the gates
             saved.verify([str(case.id) for case in case_list], references, check_list)
-        outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
+        ids = [str(case.id) for case in case_list]     # the join key of scores computed elsewhere
+        outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads, ids)
                     for check in check_list}
     return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved, num_threads))

@@ -30,7 +30,7 @@ from refscore._core._parallel import resolve_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, RougeLsumWarning, caller_stacklevel
 from refscore.metrics.advice import advise
-from refscore.metrics._sentences import first_with_several_sentences, nltk_sentences, split_sentences
+from refscore.text.sentences import first_with_several_sentences, nltk_sentences, split_sentences
 from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
