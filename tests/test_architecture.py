@@ -282,7 +282,6 @@ METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.text")
 METRIC_NAME_EXCEPTIONS: dict[str, str] = {
     "refscore.reporting": "DEFAULT_METRICS: the report's default selection of metrics, not a fact about them",
     # still to move onto the metric classes (issue 30, later):
-    "refscore": "_LAZY: the public functions refscore.rouge, refscore.rouge155 (names, not yet from the registry)",
     "refscore.cli.scale": "SACREBLEU_NAMES: sacreBLEU's JSON name of BLEU and TER (a peer fact)",
     "refscore.example": "SUMMARIZATION_METRICS: metrics scored on the English example (a language fact)",
 }
@@ -333,15 +332,8 @@ def test_no_metric_names_outside_the_metric_classes():
 #: names"): no module of another package with a part of its dotted name starting with ``_`` (their own package's
 #: private modules are fine), and no name outside a module's ``__all__`` (when the module declares one).
 PUBLIC_NAME_USERS = ("refscore.compat", "refscore.cli", "refscore.testing", "refscore.reporting", "refscore.distributed")
-#: Imports that still break the rule, as ``"importer -> imported"``, with the reason (issue 30, still to do).
-PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {
-    "refscore.compat._evaluate_bleu -> refscore.metrics._word_batch": "HF BLEU's word batch, until BLEU's flavors",
-    "refscore.compat._sacrebleu_base -> refscore.significance._sampling": "sacreBLEU's bootstrap draws",
-    "refscore.compat.rouge.rouge -> refscore._core": "ROUGE's compiled tokenizer, until refscore.text has it",
-    "refscore.compat.rouge_score.rouge_scorer -> refscore._core": "as refscore.compat.rouge.rouge",
-    "refscore.testing.checks -> refscore._metric_facts": "CheckSpec, until the protocol exports it",
-    "refscore.testing.checks -> refscore.metrics.bleu": "BLEU_BANDS, until it is a fact on BLEU (check_bands)",
-}
+#: Imports allowed to break the rule, as ``"importer -> imported"``, with the reason (none: keep it empty).
+PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {}
 
 
 def declared_all(path: Path) -> set[str] | None:

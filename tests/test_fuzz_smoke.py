@@ -16,8 +16,7 @@ sys.path.insert(0, str(FUZZ))
 from targets import TARGETS  # noqa: E402
 
 #: Inputs per target: a few random byte strings of every length class (empty, short, the runner's largest).
-INPUTS = [b"", b"\x00", b"\xff" * 64] + [random.Random(seed).randbytes(length)
-                                         for seed, length in enumerate([8, 40, 200, 600, 2048])]
+INPUTS = [b"", b"\xff" * 64] + [random.Random(seed).randbytes(length) for seed, length in enumerate([40, 600, 2048])]
 SLOW = {"tokenize-ja-mecab", "tokenize-ko-mecab", "ter"}
 
 
@@ -25,7 +24,7 @@ SLOW = {"tokenize-ja-mecab", "tokenize-ko-mecab", "ter"}
 def test_a_fuzz_target_holds_its_properties_on_random_inputs(target):
     if target.endswith("mecab") and importlib.util.find_spec("MeCab" if "ja" in target else "mecab_ko") is None:
         pytest.skip("MeCab is not installed")
-    for data in INPUTS[:4] if target in SLOW else INPUTS:
+    for data in INPUTS[:3] if target in SLOW else INPUTS:
         TARGETS[target](data)
 
 

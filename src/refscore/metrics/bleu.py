@@ -36,8 +36,8 @@ from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUCompon
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
                                            evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
                                            smoothing_name, token_list_counts)
-from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
-                                          ngram_statistics)
+from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
+                                         ngram_statistics)
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 
@@ -394,5 +394,5 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
     return metric_with(BLEU, options).sentence_score(hypothesis, references)
 
 
-__all__ = ["BLEU", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts", "sentence_bleu",
-           "sacrebleu_reported_counts", "SMOOTH_DEFAULTS", "SACREBLEU_VERSION", "NLTK_VERSION"]
+__all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",
+           "sentence_bleu", "sacrebleu_reported_counts", "SMOOTH_DEFAULTS", "SACREBLEU_VERSION", "NLTK_VERSION"]

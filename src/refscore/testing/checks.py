@@ -35,11 +35,10 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError, InputTypeError
-from refscore._metric_facts import CheckSpec
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.metrics.bleu import BLEU_BANDS
 from refscore.metrics.external import ExternalScores, external_scores
-from refscore.protocol import Metric, Statistics, metric_with
+from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
 #: A check on scores computed elsewhere names their file: ``file:PATH``.
