@@ -11,21 +11,16 @@ from typing import Any
 
 from refscore.inputs import from_streams, per_segment
 from refscore.lazy import LazyNames
+from refscore.metrics import public_names
 from refscore._version import __version__
 from refscore.protocol import Statistics
 
-# Public names resolved lazily (module -> names), so `import refscore` stays cheap.
+# Public names resolved lazily (module -> names), so `import refscore` stays cheap: every registered metric's
+# names (refscore.metrics.public_names), then the workflows on top of them.
 _LAZY = LazyNames(__name__, globals(), {
-    "refscore.metrics.bleu": ("BLEU", "BLEUConfig", "BLEUScore", "bleu", "sentence_bleu"),
-    "refscore.metrics.gleu": ("GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"),
-    "refscore.metrics.chrf": ("CHRF", "CHRFConfig", "CHRFScore", "chrf", "sentence_chrf"),
-    "refscore.metrics.ter": ("TER", "TERConfig", "TERScore", "ter", "sentence_ter"),
-    "refscore.metrics.rouge": ("ROUGE", "ROUGEConfig", "ROUGEScore", "rouge", "ROUGE155", "ROUGE155Config",
-                               "ROUGE155Score", "rouge155"),
+    **public_names(),
     "refscore.significance": ("bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test",
                               "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
-    "refscore.metrics.bertscore": ("BERTScoreConfig", "BERTScorer", "bertscore"),
-    "refscore.metrics.meteor": ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor"),
     "refscore.metrics.external": ("external_scores", "ExternalScores", "SystemSegments"),
     "refscore.reporting": ("report",),
     "refscore.reward": ("Reward", "reward"),

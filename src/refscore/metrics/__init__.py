@@ -16,7 +16,6 @@ from __future__ import annotations
 import difflib
 import warnings
 from collections.abc import Iterator
-from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
 from refscore.lazy import import_entry
@@ -38,6 +37,8 @@ class _Registry(dict):  # type: ignore[type-arg]
         if self._plugins_loaded:
             return
         self._plugins_loaded = True
+        from importlib.metadata import entry_points   # here: `import refscore` reads the registry, not the plug-ins
+
         for entry in entry_points(group=ENTRY_POINT_GROUP):
             name, taken = entry.name.strip().lower(), dict.get(self, entry.name.strip().lower())
             if taken is not None and taken != entry.value:   # the same entry found twice on the path is no clash
@@ -78,17 +79,42 @@ class _Registry(dict):  # type: ignore[type-arg]
         return dict.get(self, key, default)
 
 
+#: refscore's own metrics: name -> ("module:Class", the public module, the names the package ``refscore`` re-exports
+#: from it). One entry per metric: the registry and the facade's lazy names are both built from it.
+_BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "bleu": ("refscore.metrics.bleu:BLEU", "refscore.metrics.bleu",
+             ("BLEU", "BLEUConfig", "BLEUScore", "bleu", "sentence_bleu")),
+    "gleu": ("refscore.metrics.gleu:GLEU", "refscore.metrics.gleu",
+             ("GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu")),
+    "chrf": ("refscore.metrics.chrf:CHRF", "refscore.metrics.chrf",
+             ("CHRF", "CHRFConfig", "CHRFScore", "chrf", "sentence_chrf")),
+    "ter": ("refscore.metrics.ter:TER", "refscore.metrics.ter",
+            ("TER", "TERConfig", "TERScore", "ter", "sentence_ter")),
+    "rouge": ("refscore.metrics.rouge.metric:ROUGE", "refscore.metrics.rouge",
+              ("ROUGE", "ROUGEConfig", "ROUGEScore", "rouge")),
+    "rouge155": ("refscore.metrics.rouge.rouge155_metric:ROUGE155", "refscore.metrics.rouge",
+                 ("ROUGE155", "ROUGE155Config", "ROUGE155Score", "rouge155")),
+    "bertscore": ("refscore.metrics.bertscore:BERTScoreMetric", "refscore.metrics.bertscore",
+                  ("BERTScoreConfig", "BERTScorer", "bertscore")),
+    "meteor": ("refscore.metrics.meteor.metric:METEOR", "refscore.metrics.meteor",
+               ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor")),
+}
+
 #: name -> "module:Class": refscore's metrics, then the plug-ins. Keep the order: it is the column order of tables.
-REGISTRY: dict[str, str] = _Registry({
-    "bleu": "refscore.metrics.bleu:BLEU",
-    "gleu": "refscore.metrics.gleu:GLEU",
-    "chrf": "refscore.metrics.chrf:CHRF",
-    "ter": "refscore.metrics.ter:TER",
-    "rouge": "refscore.metrics.rouge.metric:ROUGE",
-    "rouge155": "refscore.metrics.rouge.rouge155_metric:ROUGE155",
-    "bertscore": "refscore.metrics.bertscore:BERTScoreMetric",
-    "meteor": "refscore.metrics.meteor.metric:METEOR",
-})
+REGISTRY: dict[str, str] = _Registry({name: entry for name, (entry, _, _) in _BUILT_IN.items()})
+
+
+def public_names() -> dict[str, tuple[str, ...]]:
+    """module -> the names of refscore's own metrics that the package ``refscore`` re-exports (lazily), in registry
+    order; plug-ins are reached through :func:`get_metric_class`.
+
+    >>> public_names()["refscore.metrics.bleu"]
+    ('BLEU', 'BLEUConfig', 'BLEUScore', 'bleu', 'sentence_bleu')
+    """
+    modules: dict[str, tuple[str, ...]] = {}
+    for _, module, names in _BUILT_IN.values():
+        modules[module] = modules.get(module, ()) + names
+    return modules
 
 
 def get_metric_class(name: str) -> type[Metric]:
