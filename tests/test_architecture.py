@@ -32,7 +32,7 @@ PACKAGE = "refscore"
 #: foundation and a module in no layer fails :func:`test_every_module_is_in_a_layer`.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation: errors, argument checks, the protocol, the compiled core", (
-        "refscore._*", "refscore.errors", "refscore.protocol")),
+        "refscore._*", "refscore.errors", "refscore.protocol", "refscore.io", "refscore.io.*")),
     ("metric internals: algorithms and helpers behind the metrics", (
         "refscore._bertscore", "refscore._bertscore.*", "refscore.metrics._*", "refscore.tokenizers",
         "refscore.tokenizers.*")),
@@ -42,8 +42,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "refscore.significance", "refscore.significance.*")),
     ("applications: drop-in layers, test cases, reports, distributed runs, the package facade", (
         "refscore", "refscore.compat", "refscore.compat.*", "refscore.testing", "refscore.testing.*",
-        "refscore.example", "refscore.reporting", "refscore.reporting.*", "refscore.distributed",
-        "refscore.distributed.*")),
+        "refscore.example", "refscore.reward", "refscore.reporting", "refscore.reporting.*", "refscore.distributed",
+        "refscore.distributed.*", "refscore.meta", "refscore.meta.*")),
     ("command line", ("refscore.cli", "refscore.cli.*")),
 )
 

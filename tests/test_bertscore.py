@@ -137,7 +137,7 @@ def test_single_reference_idf_gives_bert_score_nan_recall(tiny_bert):
 
 # -- speed features keep results --------------------------------------------------------------------------------------
 def test_batches_follow_the_token_budget_and_split_the_tail_on_cpu(tiny_bert):
-    embedder = refscore.BERTScorer(tiny_bert, 2, batch_tokens=100)._embedder
+    embedder = refscore.BERTScorer(tiny_bert, 2, batch_tokens=100, device="cpu")._embedder
     lengths = [50] * 6 + [10] * 40 + [5] * 10  # 750 tokens, longest first
 
     def tokens(batches):
@@ -164,8 +164,9 @@ def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
 
 
 def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, monkeypatch):
-    one = refscore.BERTScorer(tiny_model, 2, batch_tokens=16).score(HYPS, REFS, num_threads=1)
-    scorer = refscore.BERTScorer(tiny_model, 2, batch_tokens=16)
+    # CPU workers (on CUDA the batches run one after the other in the calling thread)
+    one = refscore.BERTScorer(tiny_model, 2, batch_tokens=16, device="cpu").score(HYPS, REFS, num_threads=1)
+    scorer = refscore.BERTScorer(tiny_model, 2, batch_tokens=16, device="cpu")
     threads_used = set()
     forward = scorer._embedder._forward
 
@@ -194,8 +195,9 @@ def test_many_threads_are_shared_among_at_most_max_workers(tiny_bert):
 
 
 def test_packed_forward_matches_the_model_forward(tiny_model):
-    packed = refscore.BERTScorer(tiny_model, 2, all_layers=True, batch_tokens=40)
-    plain = refscore.BERTScorer(tiny_model, 2, all_layers=True, batch_tokens=40)
+    # the packed encoder is the CPU's (unsupported_reason: on CUDA the model's own forward runs)
+    packed = refscore.BERTScorer(tiny_model, 2, all_layers=True, batch_tokens=40, device="cpu")
+    plain = refscore.BERTScorer(tiny_model, 2, all_layers=True, batch_tokens=40, device="cpu")
     plain._embedder.packed = None
     assert packed._embedder.packed is not None
     sequences = packed._encode_unique(HYPS + REFS, "sentences")
@@ -239,7 +241,7 @@ def test_workspace_pool_lends_one_workspace_per_batch_in_progress():
 
 
 def test_packed_forward_is_checked_and_falls_back(tiny_bert, monkeypatch):
-    scorer = refscore.BERTScorer(tiny_bert, 2)
+    scorer = refscore.BERTScorer(tiny_bert, 2, device="cpu")
     packed = scorer._embedder.packed
     assert packed.agrees_with_model(scorer._embedder.pad_id)
     packed.shapes[0] = dataclasses.replace(packed.shapes[0], scaling=packed.shapes[0].scaling * 2)

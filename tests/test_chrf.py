@@ -313,3 +313,14 @@ def test_docstring_examples_run(module):
 
     failures, attempted = doctest.testmod(importlib.import_module(module))
     assert failures == 0 and attempted > 0
+
+
+def test_nltk_chrf_formula_lives_in_the_metric_module():
+    """NLTK's corpus chrF is refscore.metrics.chrf's counts and formula (the drop-in only adapts arguments)."""
+    from refscore.metrics.chrf import nltk_chrf_from_statistics, nltk_chrf_statistics
+
+    refs, hyps = ["the cat sat on the mat", "a b", "x"], ["the cat is on the mat", "a b", "y"]
+    for min_len, max_len, beta in ((1, 6, 3.0), (2, 4, 2.0)):
+        data = nltk_chrf_statistics(hyps, refs, max_len, beta, True)
+        assert nltk_chrf_from_statistics(data, min_len, max_len, beta) == peer_nltk.corpus_chrf(
+            refs, hyps, min_len=min_len, max_len=max_len, beta=beta)

@@ -126,7 +126,7 @@ def test_a_writable_path_is_written_and_nothing_else(inputs):
 def test_docstring_examples_run():
     import doctest
 
-    import refscore._atomic
+    import refscore.io.atomic
 
-    failures, attempted = doctest.testmod(refscore._atomic)
+    failures, attempted = doctest.testmod(refscore.io.atomic)
     assert failures == 0 and attempted > 0

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from refscore._atomic import atomic_path, atomic_write
+from refscore.io.atomic import atomic_path, atomic_write
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
 from refscore.cli.process import INTERRUPTED_MESSAGE

@@ -15,8 +15,8 @@ from refscore.cli.scale import score_json
 from conftest import shared_data_path
 from refscore.cli.main import main
 from refscore.distributed.merge import LostRecordsError, blank_bytes, order_and_check_spans
-from refscore._records import RecordFormatError, RecordLayout
-from refscore._record_files import plan_units, read_unit
+from refscore.io.records import RecordFormatError, RecordLayout
+from refscore.io.record_files import plan_units, read_unit
 from refscore.distributed.stream import stream_scores, stream_statistics
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.chrf import CHRF
@@ -161,8 +161,8 @@ def test_records_that_name_systems_and_records_that_do_not_are_not_mixed(tmp_pat
         stream_scores(str(path), [BLEU()])
 
 
-@pytest.mark.parametrize("module", ["refscore.distributed", "refscore.distributed._ray", "refscore._records",
-                                    "refscore._record_files", "refscore.distributed.compute",
+@pytest.mark.parametrize("module", ["refscore.distributed", "refscore.distributed._ray", "refscore.io.records",
+                                    "refscore.io.record_files", "refscore.distributed.compute",
                                     "refscore.distributed.merge", "refscore.distributed.stream",
                                     "refscore.distributed.datasource", "refscore.cli.output"])
 def test_docstring_examples_run(module):

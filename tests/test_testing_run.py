@@ -10,7 +10,7 @@ import pytest
 from refscore.errors import InputError
 from refscore.significance import bootstrap_ci_from_statistics
 from refscore.testing import Check, TestCase, evaluate, load_run, wilson_interval
-from refscore._atomic import write_text_atomically
+from refscore.io.atomic import write_text_atomically
 
 REFERENCES = [f"the report number {i} says that sales rose by {i} percent in the north region" for i in range(30)]
 GOOD = list(REFERENCES)

@@ -28,6 +28,7 @@ _LAZY = LazyNames(__name__, globals(), {
     "refscore.metrics.meteor": ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor"),
     "refscore.metrics.external": ("external_scores", "ExternalScores", "SystemSegments"),
     "refscore.reporting": ("report",),
+    "refscore.io.statistics": ("save_statistics", "load_statistics"),
 })
 __getattr__ = _LAZY.getattr
 __dir__ = _LAZY.dir

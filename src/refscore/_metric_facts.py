@@ -108,6 +108,15 @@ class MetricFacts:
     #: True when building the metric's scores loads a model: distributed runs keep it in a pool of actors that
     #: call :meth:`warm_up` once each.
     loads_model: ClassVar[bool] = False
+    #: True when the statistics count the words of the config's word tokenizer (``tokenize``, ``lowercase``) as
+    #: ``hyp_len``/``ref_len`` and the score has ``sys_len``, ``ref_len`` and ``bp``: the report's compare-mt
+    #: analyses (length ratios, word accuracy) then use this metric's words and statistics (sacreBLEU BLEU).
+    compare_mt_words: ClassVar[bool] = False
+    #: True when a segment's statistics depend on that segment alone, to the last bit (not on the other segments
+    #: of the call): several systems' segments against the same references are then scored in one call
+    #: (:func:`refscore.metrics.systems.statistics_by_system`). False for BERTScore (per-call IDF; embeddings
+    #: batched with other sentences) and scores read from outside.
+    independent_segments: ClassVar[bool] = True
 
     # -- test cases ------------------------------------------------------------------------------------------
     @classmethod

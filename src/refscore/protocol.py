@@ -24,115 +24,15 @@ import hashlib
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
 from refscore._metric_facts import CliOption, MetricFacts
+from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore._version import __version__
-from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
-
-#: Bumped whenever the meaning of a statistics column changes, so old pickles refuse to merge with new ones.
-STATS_SCHEMA_VERSION = 1
-
-
-@dataclass(frozen=True, eq=False)
-class Statistics:
-    """Sufficient statistics of one metric configuration over a list of segments.
-
-    Attributes:
-        metric: the metric's registry name (``"bleu"``, ``"chrf"``, ...).
-        config_hash: hash of the metric configuration and the statistics schema version.
-        columns: the column names, one per entry of a row.
-        data: ``(n_segments, len(columns))`` array; int64 for counts, float64 for per-document scores.
-        nrefs: references per segment, or -1 when the count varies between segments.
-    """
-
-    metric: str
-    config_hash: str
-    columns: tuple[str, ...]
-    data: np.ndarray
-    nrefs: int = 1
-    _column_index: dict[str, int] = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        data = np.asarray(self.data)
-        if data.ndim != 2 or data.shape[1] != len(self.columns):
-            raise InputError(f"statistics data must have shape (n_segments, {len(self.columns)}), got {data.shape}")
-        if data.dtype.kind not in "if":
-            raise InputError(f"statistics data must be int64 or float64, got {data.dtype}")
-        data = np.ascontiguousarray(data)
-        data.setflags(write=False)
-        object.__setattr__(self, "data", data)
-        object.__setattr__(self, "columns", tuple(self.columns))
-        object.__setattr__(self, "_column_index", {name: i for i, name in enumerate(self.columns)})
-
-    def __len__(self) -> int:
-        return int(self.data.shape[0])
-
-    def __repr__(self) -> str:
-        return (f"Statistics(metric={self.metric!r}, segments={len(self)}, columns={len(self.columns)}, "
-                f"config_hash={self.config_hash!r})")
-
-    def column(self, name: str) -> np.ndarray:
-        """One column as a 1-D array (read-only view)."""
-        try:
-            return self.data[:, self._column_index[name]]
-        except KeyError:
-            raise KeyError(f"{self.metric} statistics have no column {name!r}; columns: {list(self.columns)}") from None
-
-    def totals(self) -> np.ndarray:
-        """Column sums over all segments (exact int64 for counts)."""
-        return self.data.sum(axis=0)
-
-    def take(self, indices: np.ndarray | Iterable[int]) -> Statistics:
-        """The statistics of the selected segments, in the given order (used for resampling and subsets)."""
-        rows = np.asarray(indices if isinstance(indices, np.ndarray) else list(indices))
-        if rows.size == 0:
-            rows = rows.astype(np.int64)
-        return Statistics(self.metric, self.config_hash, self.columns, self.data[rows], self.nrefs)
-
-    def check_compatible(self, other: Statistics) -> None:
-        """Raise :class:`IncompatibleStatisticsError` unless ``other`` comes from the same metric configuration."""
-        if not isinstance(other, Statistics):
-            raise InputTypeError(f"cannot combine Statistics with {type(other).__name__}")
-        if other.metric != self.metric:
-            raise IncompatibleStatisticsError(
-                f"cannot merge {self.metric!r} statistics with {other.metric!r} statistics")
-        if other.config_hash != self.config_hash or other.columns != self.columns:
-            raise IncompatibleStatisticsError(
-                f"cannot merge {self.metric!r} statistics computed with different configurations (config hash "
-                f"{self.config_hash} vs {other.config_hash}); recompute both parts with the same metric settings")
-
-    def __add__(self, other: Statistics) -> Statistics:
-        self.check_compatible(other)
-        nrefs = self.nrefs if self.nrefs == other.nrefs else -1
-        if len(self) == 0:
-            nrefs = other.nrefs
-        elif len(other) == 0:
-            nrefs = self.nrefs
-        return Statistics(self.metric, self.config_hash, self.columns, np.concatenate([self.data, other.data]), nrefs)
-
-    def __radd__(self, other: object) -> Statistics:
-        if isinstance(other, int) and other == 0:  # lets sum(parts) work
-            return self
-        return NotImplemented
-
-    @classmethod
-    def concatenate(cls, parts: Iterable[Statistics]) -> Statistics:
-        """Merge statistics of consecutive parts of a corpus (same configuration) into one."""
-        parts = list(parts)
-        if not parts:
-            raise InputError("concatenate() needs at least one Statistics object")
-        first = parts[0]
-        nrefs = first.nrefs
-        for part in parts[1:]:
-            first.check_compatible(part)
-            if part.nrefs != nrefs:
-                nrefs = -1
-        return cls(first.metric, first.config_hash, first.columns, np.concatenate([p.data for p in parts]), nrefs)
-
+from refscore.errors import InputError, InputTypeError
 
 class Signature:
     """A reproducibility record in sacreBLEU's ``key:value|key:value`` format, ending with refscore's version.
@@ -174,6 +74,9 @@ class Score:
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
     segments: dict[str, np.ndarray] | None = dataclasses.field(default=None, repr=False, compare=False,
                                                                metadata={"json": False})
+    #: What the metric reports beside its named values (e.g. the ``nltk`` BLEU flavor's score per weight tuple).
+    details: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False,
+                                                       metadata={"json": False})
 
     def __float__(self) -> float:
         return float(self.score)

@@ -30,7 +30,7 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from refscore._atomic import check_output_paths
+    from refscore.io.atomic import check_output_paths
     from refscore._bertscore.baseline import compute_baseline, format_baseline, write_baseline
     from refscore._bertscore.engine import torch_threads
     from refscore._bertscore.scorer import BERTScorer

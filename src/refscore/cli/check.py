@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from refscore.cli import calibrate
 from refscore.cli.arguments import positive_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
@@ -86,6 +87,7 @@ def register(commands: Any) -> None:
                         help="resamples of the means' bootstrap intervals and of the baseline's paired bootstrap "
                              "(default 1000; the cost grows with N x cases)")
     parser.add_argument("--num-threads", type=positive_int, default=None, help="threads (default: all)")
+    calibrate.add_arguments(parser)
     parser.set_defaults(handler=cmd_check)
 
 
@@ -127,8 +129,10 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 def _run(args: argparse.Namespace) -> int:
     from refscore.testing.report import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
-    from refscore._atomic import write_text_atomically
+    from refscore.io.atomic import write_text_atomically
 
+    if args.calibrate:
+        return calibrate.run_calibration(args, _checks(args, calibrate.settings(args, _settings)))
     settings = _settings(args)
     cases = args.cases or settings.cases
     if cases is None:
@@ -148,7 +152,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from refscore._atomic import check_output_paths
+    from refscore.io.atomic import check_output_paths
     from refscore.testing.checks import UnknownCheckError
 
     check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from refscore._record_files import record_bytes
+from refscore.io.record_files import record_bytes
 from refscore._wording import counted
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_readable, check_stdin_once,
                              is_record_file, read_text_inputs)
@@ -116,7 +116,7 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
     import refscore.distributed as rd
     from refscore.distributed._ray import ensure_ray
     from refscore.distributed.api import file_totals, integer_statistics
-    from refscore._records import RecordLayout
+    from refscore.io.records import RecordLayout
 
     ray = ensure_ray(args.address, quiet=args.progress is False)
     statistics: dict[str, list[Any]] = {}

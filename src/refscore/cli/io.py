@@ -3,7 +3,7 @@
 Plain-text files hold one segment per line; like sacreBLEU's command line, trailing whitespace is removed from
 every line (``line.rstrip()``). Record files carry their own references: JSON Lines (``.jsonl``, one object per
 line), CSV / TSV (``.csv``: RFC 4180 quoting, fields may span lines; ``.tsv``: no quoting, fields hold no tab
-or line break) with a header line, and Parquet; :mod:`refscore._record_files` reads them all.
+or line break) with a header line, and Parquet; :mod:`refscore.io.record_files` reads them all.
 """
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 from refscore._inputs import from_streams, per_segment
-from refscore._record_files import SystemNames, is_record_file, read_file
-from refscore._records import MalformedRecordError, RecordLayout
+from refscore.io.record_files import SystemNames, is_record_file, read_file
+from refscore.io.records import MalformedRecordError, RecordLayout
 from refscore._wording import counted
 from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
@@ -148,7 +148,7 @@ def read_record_systems(path: str, skippable: bool = True) -> dict[str, tuple[li
     """Predictions and per-segment references of a record file: JSON Lines objects
     ``{"prediction": str, "references": [str, ...]}`` (a single reference string is accepted too), CSV/TSV rows
     with a header line (a ``prediction`` column and ``reference...`` columns) or Parquet rows (read row group by
-    row group), all read by :mod:`refscore._record_files`.
+    row group), all read by :mod:`refscore.io.record_files`.
 
     Records with a ``system`` field are grouped into one system each (named ``path:system``), in order of first
     appearance; otherwise the whole file is one system named ``path``. Either every record names its system or

@@ -8,7 +8,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from refscore._atomic import UnwritableOutputError
+from refscore.io.atomic import UnwritableOutputError
 from refscore._version import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int, reference_files)
@@ -23,6 +23,7 @@ from refscore.cli.names import display_names
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
 from refscore.errors import InputError, MissingExtraError, RefscoreWarning
+from refscore.metrics.systems import statistics_by_system
 from refscore.protocol import Metric
 
 
@@ -30,9 +31,9 @@ def score_systems(metrics: list[Metric], systems: dict[str, list[str]], referenc
                   with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
     """Score each system with each metric; the result rows feed every output format (see ``command_line_result``
     for the values: ``percent`` and ``segments`` are on the 0–100 scale)."""
-    return [result_row(system, metrics, [metric.statistics(hypotheses, references, num_threads=num_threads)
-                                         for metric in metrics], num_threads, with_segments)
-            for system, hypotheses in systems.items()]
+    by_metric = [statistics_by_system(metric, systems, references, num_threads=num_threads) for metric in metrics]
+    return [result_row(system, metrics, [statistics[system] for statistics in by_metric], num_threads, with_segments)
+            for system in systems]
 
 
 def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: int | None = None) -> None:
@@ -67,8 +68,12 @@ def cmd_score(args: argparse.Namespace) -> int:
 
         return score_with_confidence(metrics, jobs, args)
     results = []
-    for system, hypotheses, references in jobs:
-        results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
+    if all(references is jobs[0][2] for _, _, references in jobs):   # text files: one test set, scored at once
+        results = score_systems(metrics, {system: hypotheses for system, hypotheses, _ in jobs}, jobs[0][2],
+                                args.segments, args.num_threads)
+    else:
+        for system, hypotheses, references in jobs:
+            results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
     emit(results, args.format, args.segments, args.width)
     return ExitCode.OK
 
@@ -101,6 +106,7 @@ COMMAND_MODULES: list[str] = [
     "refscore.cli.bertscore_baseline",
     "refscore.cli.check",
     "refscore.cli.report",
+    "refscore.cli.meta_eval",
 ]
 
 
@@ -187,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except MissingExtraError as exc:
         print(f"refscore: error: {exc}", file=sys.stderr)
         return ExitCode.MISSING_EXTRA
-    except UnwritableOutputError as exc:  # an output file, checked before any work (refscore._atomic)
+    except UnwritableOutputError as exc:  # an output file, checked before any work (refscore.io.atomic)
         print(f"refscore: error: {exc}", file=sys.stderr)
         return ExitCode.UNWRITABLE_OUTPUT
     except (InputError, ValueError, TypeError) as exc:

@@ -3,7 +3,7 @@ standard output. Every subcommand runs inside :func:`guarded`:
 
 - **Ctrl-C** (SIGINT, :class:`KeyboardInterrupt`): the line ``refscore: interrupted`` on stderr and exit status
   130 (128 + SIGINT, what a shell reports for a process stopped by Ctrl-C); a second Ctrl-C during the clean-up
-  ends the process at once. Files being written are removed (:mod:`refscore._atomic`).
+  ends the process at once. Files being written are removed (:mod:`refscore.io.atomic`).
 - **Broken pipe** (``refscore score ... | head -1``): no message, exit status 141 (128 + SIGPIPE, as ``cat`` or
   ``grep`` report it: under ``set -o pipefail`` the pipeline fails as it would with them), wherever standard
   output is written: a ``print`` deep inside a command, a large write, the final flush. While a command runs,

@@ -14,8 +14,8 @@ import argparse
 import json
 from typing import Any
 
-from refscore._record_files import input_kind, table_rows
-from refscore._records import RecordLayout
+from refscore.io.record_files import input_kind, table_rows
+from refscore.io.records import RecordLayout
 from refscore._wording import counted
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
@@ -97,17 +97,23 @@ def check_output(path: str) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from refscore._atomic import check_output_paths
+    from refscore.io.atomic import check_output_paths
     from refscore.cli.compare import compare_inputs
     from refscore.cli.metric_setup import keyed_inputs, metrics_from_args
     from refscore.reporting import require_extra
 
     check_output_paths({"-o": args.output, "--latex": args.latex})  # before any work (exit 9)
     check_output(args.output)
+    if not args.input and args.judgments is not None:   # the judgments' systems, texts and references
+        require_extra()
+        return _write(args, None, None, metrics_from_args(args.metrics, args), {}, None, None)
+    if args.calibration is not None and not args.input and args.judgments is None:
+        raise CliError("--calibration needs the systems beside it: add --judgments FILE or -i FILE ...",
+                       ExitCode.USAGE)
     if not args.input:
         if args.test_run is None:
-            raise CliError("report needs system outputs (-i FILE ...) or a saved test run (--test-run RUN.json)",
-                           ExitCode.USAGE)
+            raise CliError("report needs system outputs (-i FILE ...), human judgments (--judgments FILE) or a "
+                           "saved test run (--test-run RUN.json)", ExitCode.USAGE)
         if args.references:
             raise CliError("-r references need system outputs: add -i FILE ...", ExitCode.USAGE)
         if args.latex:
@@ -143,12 +149,14 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
     # Ctrl-C is main()'s (one line, exit 130); the page is written atomically, so no partial file remains.
     report(systems, references, metrics, metadata=metadata, sources=sources, ids=ids, baseline=baseline,
            correction=args.correction,
-           test_run=args.test_run, output=args.output, latex=args.latex,
+           test_run=args.test_run, judgments=args.judgments, human=args.human, calibration=args.calibration,
+           output=args.output, latex=args.latex,
            title=args.title, max_segments=args.max_segments,
            n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
     what = [f"{counted(len(systems), 'system')}, {counted(len(references), 'segment')}, "
             f"{', '.join(m.name for m in metrics)}"
-            if systems is not None and references is not None else "", "test cases" if args.test_run else ""]
+            if systems is not None and references is not None else "", "test cases" if args.test_run else "",
+            "human judgments" if args.judgments else "", "calibration" if args.calibration else ""]
     print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")
     if args.latex:
         print(f"refscore: wrote {args.latex} (LaTeX tables)")
@@ -177,6 +185,14 @@ def register(commands: Any) -> None:
     parser.add_argument("--test-run", default=None, metavar="RUN.json",
                         help="a refscore.testing run saved as JSON (TestRun.save): adds the test-case view; alone "
                         "(no -i), the page has that view only")
+    parser.add_argument("--judgments", default=None, metavar="FILE", help="human judgments per (system, segment) "
+                        "(JSONL/CSV/TSV/Parquet, docs/meta-evaluation.md): adds the metrics' correlations with "
+                        "them, per-system scatters and significance clusters; alone (no -i), its systems are the "
+                        "report's")
+    parser.add_argument("--human", default=None, metavar="FIELD", help="the human score of --judgments (default: "
+                        "its first)")
+    parser.add_argument("--calibration", default=None, metavar="FILE.json", help="a threshold calibration saved by "
+                        "refscore check --calibrate LABELS --save FILE: adds its agreement curves")
     add_names_argument(parser)
     parser.add_argument("--baseline", default=None, metavar="NAME",
                         help="system compared with the others, by its name or file (default: the first)")

@@ -2,8 +2,8 @@
 computed by refscore, with the HF scripts' arguments, checks and output dicts.
 
 - ``google_bleu``: the 13a tokenizer (or the ``tokenizer`` callable) then NLTK's ``corpus_gleu``.
-- ``bleu``: the 13a tokenizer (or ``tokenizer``) then tensorflow/nmt's ``compute_bleu`` as HF ships it in
-  ``metrics/bleu/nmt_bleu.py``: clipping by the max count over references, the **shortest** reference length,
+- ``bleu``: :class:`refscore.metrics.bleu.BLEU` with ``flavor="evaluate"``: the 13a tokenizer (or ``tokenizer``)
+  then tensorflow/nmt's ``compute_bleu`` as HF ships it in ``metrics/bleu/nmt_bleu.py``: clipping by the max count over references, the **shortest** reference length,
   ``smooth=True`` adds one to matches and possible matches of **every** order (unigrams too), geometric mean 0 when
   any precision is 0, and ``length_ratio = brevity_penalty = 0.0`` when the translation or the shortest reference
   length is 0 (the original tensorflow/nmt script raised ZeroDivisionError there, evaluate#601).
@@ -21,24 +21,21 @@ computed by refscore, with the HF scripts' arguments, checks and output dicts.
 """
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
-from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics
+from refscore._core._ngrams import gleu_statistics
 from refscore._checks import check_int
-from refscore._inputs import per_segment, prepare_batch
+from refscore._inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
-from refscore.compat._nltk_bleu import encode_token_lists
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
-from refscore.errors import InputError, InputTypeError
-from refscore.metrics._word_batch import encode_batch, ngram_statistics, prepare_word_ids
+from refscore.errors import InputTypeError
+from refscore.metrics._word_batch import ngram_statistics
+from refscore.metrics.bleu import BLEU
+from refscore.metrics.bleu_flavors import HF_13A, encode_token_lists
+from refscore.protocol import metric_with
 
 Tokenizer = Callable[[str], Any]
-#: HF's copy of 13a: sacreBLEU's, without its strip of trailing whitespace first ("d-\\n" gives "d" there).
-HF_13A = "13a-unstripped"
 
 
 def _per_prediction(references: list[Any]) -> list[Any]:
@@ -46,54 +43,20 @@ def _per_prediction(references: list[Any]) -> list[Any]:
     return per_segment([[ref] if isinstance(ref, str) else ref for ref in references])
 
 
-def _word_ids(predictions: list[Any], references: list[Any],
-              tokenizer: Tokenizer | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(ids, text offsets, reference offsets)``: HF's 13a in the compiled tokenizer (the default), or
-    the user's ``tokenizer`` called on every string (as HF does) and its tokens interned."""
-    per_prediction = _per_prediction(references)
-    if tokenizer is None:
-        batch, ids, offsets = prepare_word_ids(predictions, per_prediction, tokenize=HF_13A, lowercase=False)
-        return ids, offsets, batch.ref_offsets
+def _tokenized(predictions: list[Any], references: list[Any], tokenizer: Tokenizer) -> tuple[list[Any], list[Any]]:
+    """HF's ``tokenizer`` called on every string, as HF does: token lists per prediction and per reference."""
     if not callable(tokenizer):
         raise InputTypeError(f"tokenizer must be a callable str -> list of tokens (or None for 13a), got "
-                             f"{type(tokenizer).__name__}")
+                         f"{type(tokenizer).__name__}")
     for index, prediction in enumerate(predictions):
         if not isinstance(prediction, str):
             raise InputTypeError(f"predictions[{index}] is {type(prediction).__name__}, expected str")
     tokenized_refs = []
-    for index, refs in enumerate(per_prediction):
+    for index, refs in enumerate(_per_prediction(references)):
         if not isinstance(refs, (list, tuple)) or not all(isinstance(ref, str) for ref in refs):
             raise InputTypeError(f"references[{index}] must be a string or a list of strings")
         tokenized_refs.append([tokenizer(ref) for ref in refs])
-    return encode_token_lists([tokenizer(p) for p in predictions], tokenized_refs)
-
-
-def _nmt_statistics(predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None,
-                    max_order: int) -> np.ndarray:
-    """BLEU rows (``[hyp_len, ref_len, matches.., totals..]``) with tensorflow/nmt's **shortest** reference length
-    as ``ref_len``. HF's 13a on text is tokenized and counted in one compiled pass (as native BLEU); token ids and
-    a ``tokenizer`` callable go through interned word ids."""
-    if tokenizer is None:
-        batch = prepare_batch(predictions, _per_prediction(references), allow_token_ids=True)
-        _check_every_prediction_has_a_reference(batch.ref_offsets)
-        if not batch.is_token_ids:
-            return bleu_text_statistics(batch.hypotheses, batch.references, batch.ref_offsets, HF_13A, False,
-                                        max_order, shortest_ref=True)
-        ids, offsets = encode_batch(batch, tokenize=HF_13A, lowercase=False)
-        ref_offsets = batch.ref_offsets
-    else:
-        ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
-        _check_every_prediction_has_a_reference(ref_offsets)
-    counts = bleu_statistics(ids, offsets, ref_offsets, max_order)
-    reference_lengths = np.diff(offsets)[len(ref_offsets) - 1:]
-    counts[:, 1] = np.minimum.reduceat(reference_lengths, ref_offsets[:-1])
-    return counts
-
-
-def _check_every_prediction_has_a_reference(ref_offsets: np.ndarray) -> None:
-    if np.any(ref_offsets[1:] == ref_offsets[:-1]):
-        raise InputError("bleu: every prediction needs at least one reference (tensorflow/nmt takes the min of the "
-                         "reference lengths)")
+    return [tokenizer(p) for p in predictions], tokenized_refs
 
 
 class GoogleBleu(EvaluateModule):
@@ -112,7 +75,7 @@ class GoogleBleu(EvaluateModule):
             _, rows = ngram_statistics("gleu", predictions, _per_prediction(references), tokenize=HF_13A,
                                        lowercase=False, orders=(int(min_len), int(max_len)))
         else:
-            ids, offsets, ref_offsets = _word_ids(predictions, references, tokenizer)
+            ids, offsets, ref_offsets = encode_token_lists(*_tokenized(predictions, references, tokenizer))
             rows = gleu_statistics(ids, offsets, ref_offsets, int(min_len), int(max_len))
         matches, n_all = (int(v) for v in rows.sum(0))
         return {"google_bleu": 0.0 if n_all == 0 else matches / n_all}
@@ -128,26 +91,15 @@ class Bleu(EvaluateModule):
     def _compute(self, predictions: list[Any], references: list[Any], tokenizer: Tokenizer | None = None,
                  max_order: int = 4, smooth: bool = False) -> dict[str, Any]:
         check_int(max_order, "max_order", minimum=1, owner="bleu")
-        counts = _nmt_statistics(predictions, references, tokenizer, int(max_order))
-        reference_length = int(counts[:, 1].sum())
-        translation_length = int(counts[:, 0].sum())
-        matches = counts[:, 2:2 + max_order].sum(0).tolist()
-        possible = counts[:, 2 + max_order:].sum(0).tolist()
-        if smooth:
-            precisions = [(m + 1.) / (p + 1.) for m, p in zip(matches, possible)]
+        metric = metric_with(BLEU, {"flavor": "evaluate", "max_order": int(max_order), "smooth": bool(smooth)})
+        if tokenizer is None:   # HF's 13a in the compiled tokenizer
+            stats = metric.statistics(predictions, _per_prediction(references))
         else:
-            precisions = [float(m) / p if p > 0 else 0.0 for m, p in zip(matches, possible)]
-        if min(precisions) > 0:
-            geo_mean = math.exp(sum((1. / max_order) * math.log(p) for p in precisions))
-        else:
-            geo_mean = 0
-        if reference_length == 0 or translation_length == 0:
-            ratio, bp = 0.0, 0.0
-        else:
-            ratio = float(translation_length) / reference_length
-            bp = 1.0 if ratio > 1.0 else math.exp(1 - 1.0 / ratio)
-        return {"bleu": geo_mean * bp, "precisions": precisions, "brevity_penalty": bp, "length_ratio": ratio,
-                "translation_length": translation_length, "reference_length": reference_length}
+            stats = metric.token_list_statistics(*_tokenized(predictions, references, tokenizer))
+        result = metric.score_from_statistics(stats)
+        return {"bleu": result.score, "precisions": list(result.precisions), "brevity_penalty": result.bp,
+                "length_ratio": result.ratio, "translation_length": result.sys_len,
+                "reference_length": result.ref_len}
 
 
 class Sacrebleu(EvaluateModule):

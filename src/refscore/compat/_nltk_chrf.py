@@ -2,7 +2,8 @@
 
 NLTK's chrF is a different algorithm from sacreBLEU's: β=3, character n-grams of orders ``min_len..max_len``
 (whitespace removed with the ``regex`` module's ``\\s``), one reference per hypothesis, per-order F-scores with
-1e-16 where undefined (no match), and the corpus score is the **mean of sentence scores** (macro average).
+1e-16 where undefined (no match), and the corpus score is the **mean of sentence scores** (macro average): the
+counts and the formula are :mod:`refscore.metrics.chrf`'s (``nltk_chrf_statistics``, ``nltk_chrf_from_statistics``).
 Inputs are strings or token lists (joined with spaces), reference first, as in NLTK.
 
 >>> from refscore.compat import nltk
@@ -16,16 +17,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
-from refscore._core._chrf import SPACE_KEEP, SPACE_REGEX, chrf_statistics
 from refscore._checks import check_int
 from refscore.errors import InputError, InputTypeError
+from refscore.metrics.chrf import nltk_chrf_from_statistics, nltk_chrf_statistics
 
 __all__ = ["chrf_precision_recall_fscore_support", "corpus_chrf", "sentence_chrf"]
 
-#: NLTK's fallback F-score for an order without any match.
-EPSILON = 1e-16
 
 
 def _as_text(value: Any, where: str) -> str:
@@ -64,18 +61,8 @@ def corpus_chrf(references: Sequence[Any], hypotheses: Sequence[Any], min_len: i
     _check_orders(min_len, max_len)
     refs = [_as_text(ref, f"references[{i}]") for i, ref in enumerate(references)]
     hyps = [_as_text(hyp, f"hypotheses[{i}]") for i, hyp in enumerate(hypotheses)]
-    factor = beta ** 2
-    data = chrf_statistics(hyps, refs, np.arange(len(refs) + 1, dtype=np.int64), int(max_len), 0, float(factor),
-                           True, SPACE_REGEX if ignore_whitespace else SPACE_KEEP, num_threads)
-    order_sums = []
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for n in range(min_len, max_len + 1):
-            hyp_count, ref_count, matches = (data[:, 3 * (n - 1) + k] for k in range(3))
-            prec = matches / hyp_count
-            rec = matches / ref_count
-            fscore = np.where(matches > 0, (1 + factor) * (prec * rec) / (factor * prec + rec), EPSILON)
-            order_sums.append(sum(fscore.tolist()))  # Python's sum, as NLTK adds the sentence scores
-    return (sum(order_sums) / len(order_sums)) / len(hyps)
+    data = nltk_chrf_statistics(hyps, refs, max_len, beta, ignore_whitespace, num_threads=num_threads)
+    return nltk_chrf_from_statistics(data, min_len, max_len, beta)
 
 
 def sentence_chrf(reference: Any, hypothesis: Any, min_len: int = 1, max_len: int = 6, beta: float = 3.0,

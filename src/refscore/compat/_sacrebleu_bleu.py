@@ -26,8 +26,8 @@ from refscore._registry import import_entry
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
 from refscore.metrics._advice import looks_tokenized
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
+from refscore.metrics.bleu import SMOOTH_DEFAULTS, sacrebleu_reported_counts
 from refscore.protocol import metric_with
-from refscore.metrics.bleu import SMOOTH_DEFAULTS
 from refscore.errors import InputError
 from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenizer_signature
 
@@ -137,13 +137,12 @@ class BLEU(SacreMetric):
         score, precisions, bp = bleu_score_one(list(correct[:max_ngram_order]), list(total[:max_ngram_order]),
                                                sys_len, ref_len, smooth_method, float(value or 0.0),
                                                effective_order)
-        if smooth_method == "add-k" and any(correct):
-            for n in range(max_ngram_order):  # sacreBLEU's loop: add (orders >= 2), stop at an order without n-grams
-                if n > 0:
-                    correct[n] += value
-                    total[n] += value
-                if total[n] == 0:
-                    break
+        if len(correct) > max_ngram_order:   # sacreBLEU's loop reads the first max_ngram_order orders
+            head_correct, head_total = correct[:max_ngram_order], total[:max_ngram_order]
+            sacrebleu_reported_counts(head_correct, head_total, smooth_method, smooth_value)
+            correct[:max_ngram_order], total[:max_ngram_order] = head_correct, head_total
+        else:
+            sacrebleu_reported_counts(correct, total, smooth_method, smooth_value)
         return BLEUScore(score, correct, total, precisions, bp, sys_len, ref_len)
 
     def _warn_corpus(self, hypotheses: Sequence[str]) -> None:
@@ -161,22 +160,10 @@ class BLEU(SacreMetric):
         for row in totals.tolist():
             score, precisions, bp = bleu_score_one(row[2:2 + order], row[2 + order:], row[0], row[1],
                                                    config.smooth_method, value, config.effective_order)
-            counts, order_totals = self._reported_counts(row[2:2 + order], row[2 + order:])
+            counts, order_totals = row[2:2 + order], row[2 + order:]
+            sacrebleu_reported_counts(counts, order_totals, config.smooth_method, config.smooth_value)
             scores.append(BLEUScore(score, counts, order_totals, precisions, bp, int(row[0]), int(row[1])))
         return scores
-
-    def _reported_counts(self, counts: list, totals: list) -> tuple[list, list]:
-        """sacreBLEU's ``compute_bleu`` adds the add-k value to the counts and totals it reports (orders >= 2, up
-        to the first order without n-grams), except when nothing matches."""
-        if self.smooth_method != "add-k" or not any(counts):
-            return counts, totals
-        value = self._metric.config.resolved_smooth_value
-        for n in range(1, len(counts)):
-            counts[n] += value
-            totals[n] += value
-            if totals[n] == 0:
-                break
-        return counts, totals
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
         """BLEU of one hypothesis against its references (sacreBLEU recommends ``effective_order=True`` here)."""

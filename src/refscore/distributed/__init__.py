@@ -11,7 +11,7 @@ from __future__ import annotations
 from refscore.distributed._ray import import_ray
 from refscore.distributed.api import MergedStatistics, corpus_scores, score_dataset, statistics
 from refscore.distributed.merge import LostRecordsError
-from refscore._records import RecordFormatError, RecordLayout
+from refscore.io.records import RecordFormatError, RecordLayout
 
 __all__ = ["MergedStatistics", "corpus_scores", "score_dataset", "statistics", "import_ray", "LostRecordsError",
            "RecordFormatError", "RecordLayout"]

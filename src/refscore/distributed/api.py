@@ -25,8 +25,8 @@ from refscore.distributed.compute import (NREFS, BatchColumns, ScoresActor, Scor
 from refscore.distributed.datasource import HYPOTHESIS, KEY_COLUMNS, REFERENCES, SYSTEM, read_records
 from refscore.distributed.merge import (Collected, LostRecordsError, blank_bytes, collect, metric_statistics,
                                         order_and_check_spans, split_systems)
-from refscore._records import RecordLayout
-from refscore._record_files import DEFAULT_UNIT_BYTES, expand_paths, file_extent
+from refscore.io.records import RecordLayout
+from refscore.io.record_files import DEFAULT_UNIT_BYTES, expand_paths, file_extent
 from refscore.errors import InputError
 from refscore.protocol import Metric, Score, Statistics
 

@@ -1,5 +1,5 @@
 """Record files as a Ray Dataset: a Ray Data :class:`Datasource` whose read tasks are the read units of
-:mod:`refscore._record_files`. Each row carries its position key (``__file``, ``__start``, ``__end``) and, for
+:mod:`refscore.io.record_files`. Each row carries its position key (``__file``, ``__start``, ``__end``) and, for
 a malformed record that is skipped, its error message (``__bad``), so the merge can order, count and report rows
 whichever worker read them.
 
@@ -13,8 +13,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from refscore.distributed._ray import import_ray
-from refscore._records import RecordLayout
-from refscore._record_files import (DEFAULT_CHUNK_RECORDS, DEFAULT_UNIT_BYTES, Chunk, Unit, plan_units,
+from refscore.io.records import RecordLayout
+from refscore.io.record_files import (DEFAULT_CHUNK_RECORDS, DEFAULT_UNIT_BYTES, Chunk, Unit, plan_units,
                                          read_unit)
 
 KEY_COLUMNS = ("__file", "__start", "__end", "__bad")

@@ -1,5 +1,5 @@
 """Corpora larger than memory on one machine, without Ray: record files are read in chunks (the read units of
-:mod:`refscore._record_files`), each chunk's statistics are added to running column totals and dropped, and
+:mod:`refscore.io.record_files`), each chunk's statistics are added to running column totals and dropped, and
 per-segment scores, when wanted, go to a callback as each chunk is done. Memory holds one chunk, never the corpus.
 
 Integer statistics (BLEU, chrF, TER, GLEU) add exactly, so the score equals an in-memory run bit for bit. The float
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._records import RecordLayout
-from refscore._record_files import DEFAULT_CHUNK_RECORDS, SystemNames, expand_paths, read_file
+from refscore.io.records import RecordLayout
+from refscore.io.record_files import DEFAULT_CHUNK_RECORDS, SystemNames, expand_paths, read_file
 from refscore.errors import InputError
 from refscore.protocol import Metric, Score, Statistics
 

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._record_files import table_rows
+from refscore.io.record_files import table_rows
 from refscore._wording import counted
 from refscore.errors import InputError, InputTypeError
 

@@ -15,20 +15,27 @@ n-gram matches, and ``log(0) = -9999999999``.
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from dataclasses import dataclass
-from collections.abc import Sequence
-from typing import Any, ClassVar, NamedTuple
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._bleu import bleu_score_one, bleu_scores
+from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
+from refscore._metric_facts import Arithmetic
 from refscore._inputs import prepare_batch
-from refscore._checks import check_bool, check_choice, check_int, check_num_threads, check_number
+from refscore._checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._advice import warn_if_tokenized
+from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
+                                           check_smoothing, sacrebleu_reported_counts)
+from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
+                                           evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
+                                           smoothing_name, token_list_counts)
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
@@ -36,10 +43,8 @@ from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts,
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"
-#: Default smoothing values (Chen & Cherry 2014), as sacreBLEU's ``BLEU.SMOOTH_DEFAULTS``.
-SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
-#: sacreBLEU's ``my_log(0)``.
-LOG_ZERO = -9999999999
+#: The NLTK release whose ``corpus_bleu`` the ``nltk`` flavor reproduces.
+NLTK_VERSION = "3.10.4"
 
 
 @dataclass(frozen=True)
@@ -58,8 +63,17 @@ class BLEUConfig:
     max_order: int = 4
     effective_order: bool = False
     spm_model: str | None = None
+    #: whose BLEU (:data:`~refscore.metrics.bleu_flavors.BLEU_FLAVORS`): ``sacrebleu``, ``nltk`` (NLTK's
+    #: ``corpus_bleu``: token lists, ``weights``, ``smoothing_function``, ``auto_reweigh``) or ``evaluate`` (HF's
+    #: ``bleu`` script: ``max_order``, ``smooth``); :mod:`refscore.metrics.bleu_flavors`
+    flavor: str = "sacrebleu"
+    weights: tuple[Any, ...] | None = None
+    smoothing_function: Callable[..., list[Any]] | None = None
+    auto_reweigh: bool = False
+    smooth: bool = False
 
     def __post_init__(self) -> None:
+        check_flavor_options(self)
         check_tokenizer("BLEU", self.tokenize, external=EXTERNAL_TOKENIZERS)
         if self.spm_model is not None:
             if not isinstance(self.spm_model, (str, os.PathLike)):
@@ -77,96 +91,6 @@ class BLEUConfig:
     def resolved_smooth_value(self) -> float | int | None:
         """``smooth_value``, or the method's default when it is None."""
         return SMOOTH_DEFAULTS[self.smooth_method] if self.smooth_value is None else self.smooth_value
-
-
-def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
-    """Raise a clear error for an unknown smoothing method or a negative / non-numeric smoothing value."""
-    check_choice(smooth_method, "smooth_method", SMOOTH_DEFAULTS, owner="BLEU")
-    if smooth_value is not None:
-        check_number(smooth_value, "smooth_value", minimum=0, owner="BLEU", hint="or None for the method's default")
-
-
-class BLEUComponents(NamedTuple):
-    """Vectorised BLEU results on sacreBLEU's 0–100 scale: one entry (or row) per input row."""
-
-    score: np.ndarray       # (m,)
-    precisions: np.ndarray  # (m, max_order)
-    bp: np.ndarray          # (m,)
-
-
-def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray, *,
-                     smooth_method: str = "exp", smooth_value: float | None = None,
-                     effective_order: bool = False, dtype: type = np.float64) -> BLEUComponents:
-    """sacreBLEU's ``BLEU.compute_bleu`` for many rows at once, on the 0–100 scale, without mutating its inputs.
-
-    ``matches`` and ``totals`` are ``(m, max_order)``; ``sys_len`` and ``ref_len`` are ``(m,)``. In float64 (the
-    default) every row runs sacreBLEU's statements compiled (``refscore._core._bleu``), with the C library's
-    ``log``/``exp`` that Python's ``math`` module calls: equal to sacreBLEU to the last bit.
-    ``dtype=np.float32`` evaluates the counts and precisions in float32 with numpy, in sacreBLEU's order of
-    operations, as sacreBLEU does for its float32 bootstrap resamples.
-
-    >>> r = bleu_from_counts(np.array([[2, 1, 0]]), np.array([[3, 2, 1]]), np.array([3]), np.array([3]),
-    ...                      smooth_method="add-k")
-    >>> [round(float(x), 2) for x in r.precisions[0]], round(float(r.score[0]), 2)
-    ([66.67, 66.67, 50.0], 60.57)
-    """
-    check_smoothing(smooth_method, smooth_value)
-    value = SMOOTH_DEFAULTS[smooth_method] if smooth_value is None else smooth_value
-    matches = np.atleast_2d(np.asarray(matches))
-    totals = np.atleast_2d(np.asarray(totals))
-    sys_len, ref_len = np.asarray(sys_len).reshape(-1), np.asarray(ref_len).reshape(-1)
-    rows, max_order = matches.shape
-    if totals.shape != matches.shape or sys_len.shape[0] != rows or ref_len.shape[0] != rows:
-        raise InputError(f"bleu_from_counts: matches {matches.shape} and totals {totals.shape} must have the same "
-                         f"(rows, max_order) shape, sys_len and ref_len one entry per row")
-    if dtype is np.float64:     # sacreBLEU's scalar statements in one compiled loop
-        arrays = (matches, totals, sys_len, ref_len)
-        if not all(array.dtype == np.int64 for array in arrays):   # int64 statistics are read in place
-            arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)
-        return BLEUComponents(*bleu_scores(*arrays, smooth_method, 0.0 if value is None else float(value),
-                                           effective_order))
-    sys_len, ref_len = sys_len.astype(np.float64), ref_len.astype(np.float64)
-
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        # bp = 1 if sys_len >= ref_len else (exp(1 - ref_len / sys_len) if sys_len > 0 else 0)
-        bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
-
-        correct = matches.astype(dtype)
-        total = totals.astype(dtype)
-        if smooth_method == "add-k":
-            correct[:, 1:] += value
-            total[:, 1:] += value
-
-        precisions = np.zeros((rows, max_order), dtype=np.float64)
-        stopped = np.zeros(rows, dtype=bool)        # sacreBLEU's `break` at the first order with total 0
-        eff_order = np.full(rows, max_order, dtype=np.int64)
-        smooth_mteval = np.ones(rows, dtype=dtype)
-        for n in range(max_order):
-            stopped |= total[:, n] == 0
-            live = ~stopped
-            if effective_order:
-                eff_order = np.where(live, n + 1, eff_order)
-            no_match = live & (correct[:, n] == 0)
-            precision = np.where(live & ~no_match, 100. * correct[:, n] / total[:, n], 0.0)
-            if smooth_method == "exp":
-                smooth_mteval = np.where(no_match, smooth_mteval * 2, smooth_mteval)
-                precision = np.where(no_match, 100. / (smooth_mteval * total[:, n]), precision)
-            elif smooth_method == "floor":
-                precision = np.where(no_match, 100. * value / total[:, n], precision)
-            precisions[:, n] = precision
-
-        # score = bp * exp(sum(my_log(p) for p in precisions[:eff_order]) / eff_order), summed left to right
-        log_sum = np.zeros(rows, dtype=np.float64)
-        for n in range(max_order):
-            p = precisions[:, n]
-            log_p = np.where(p == 0, float(LOG_ZERO), np.log(np.where(p == 0, 1.0, p)))
-            log_sum = np.where(n < eff_order, log_sum + log_p, log_sum)
-        score = bp * np.exp(log_sum / eff_order)
-
-    no_matches = ~np.any(matches != 0, axis=1)        # early zero (sacreBLEU #141): precisions reported as 0
-    score[no_matches] = 0.0
-    precisions[no_matches] = 0.0
-    return BLEUComponents(score, precisions, bp)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -279,6 +203,11 @@ class BLEU(Metric):
         hypotheses ending in ``" ."``, sacreBLEU's rule) gets a :class:`~refscore.errors.TokenizedInputWarning`
         unless ``tokenize='none'``."""
         num_threads = check_num_threads(num_threads)
+        if self.config.flavor == "nltk":     # NLTK's input: token lists
+            return self.token_list_statistics(hypotheses, references, num_threads=num_threads)
+        if self.config.flavor == "evaluate":
+            data, nrefs = evaluate_text_counts(hypotheses, references, self.config.max_order, num_threads=num_threads)
+            return self._new_statistics(self.columns, data, nrefs)
         tokenize, lowercase = self.config.tokenize, self.config.lowercase
         if tokenize in EXTERNAL_TOKENIZERS:
             hypotheses, references = self._external_tokens(hypotheses, references, num_threads)
@@ -288,6 +217,22 @@ class BLEU(Metric):
         if tokenize != "none" and not batch.is_token_ids:   # external tokenizers: checked on their input text
             warn_if_tokenized("BLEU", batch.hypotheses, self.tokenized_input_fix)
         return self._new_statistics(self.columns, data, batch.nrefs)
+
+    def token_list_statistics(self, hypotheses: Any, references: Any, *,
+                              num_threads: int | None = None) -> Statistics:
+        """Per-segment statistics of token lists (NLTK's input: a list of any hashable tokens per hypothesis, a list
+        of such lists per segment), counted as the flavor counts (``nltk``: ``max(1, ·)`` n-grams; ``evaluate``: the
+        shortest reference length).
+
+        >>> BLEU(flavor="nltk").token_list_statistics([["a", "b"]], [[["a", "b"]]]).data.tolist()
+        [[2, 2, 2, 1, 0, 0, 2, 1, 1, 1]]
+        """
+        data = token_list_counts(hypotheses, references, self.config.max_order,
+                                 shortest_ref=self.config.flavor == "evaluate", num_threads=num_threads)
+        if self.config.flavor == "nltk":   # NLTK's per-segment max(1, hypothesis n-grams)
+            np.maximum(data[:, 2 + self.config.max_order:], 1, out=data[:, 2 + self.config.max_order:])
+        counts = {len(group) for group in references}
+        return self._new_statistics(self.columns, data, counts.pop() if len(counts) == 1 else -1)
 
     def _external_tokens(self, hypotheses: Any, references: Any, num_threads: int | None) -> tuple[Any, Any]:
         """Text run through the MeCab / SentencePiece tokenizer (lowercased first, as sacreBLEU does), as
@@ -316,14 +261,43 @@ class BLEU(Metric):
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """BLEU (0–1) of each row of summed statistics: ``(m, 1)`` float64."""
+        if self.config.flavor != "sacrebleu":   # the peers' scalar formulas, row by row
+            return np.array([[float(self.flavor_score(row).score)] for row in np.atleast_2d(totals).tolist()],
+                            dtype=np.float64).reshape(-1, 1)
         return (self._components(totals).score / 100.0)[:, None]
 
     def percent_scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """sacreBLEU's own 0–100 BLEU of each row, to the last bit (100 × the 0–1 value may differ by an ulp)."""
+        if self.config.flavor != "sacrebleu":
+            return 100.0 * self.scores_from_totals(totals)
         return self._components(totals).score[:, None]
+
+    def flavor_score(self, sums: Sequence[int], *, last_segment: tuple[Any, Any] | None = None,
+                     signature: str = "") -> BLEUScore:
+        """The ``nltk`` or ``evaluate`` flavor's result of one row of summed statistics: ``score`` the first weight
+        tuple's (``nltk``: every tuple's in ``details["scores"]``, NLTK's values), ``precisions`` and ``bp`` the
+        peer's. ``last_segment`` is the corpus's last ``(references, hypothesis)``, which NLTK hands the smoothing
+        function (methods 5–7 and user functions may read them; None: they get None)."""
+        config, order = self.config, self.config.max_order
+        sums = [int(value) for value in sums]
+        counts, totals, sys_len, ref_len = tuple(sums[2:2 + order]), tuple(sums[2 + order:]), sums[0], sums[1]
+        if config.flavor == "evaluate":
+            nmt = nmt_bleu_from_sums(sums, order, smooth=config.smooth)
+            return BLEUScore(metric=self.name, score=nmt.bleu, signature=signature, counts=counts, totals=totals,
+                             precisions=tuple(nmt.precisions), bp=nmt.brevity_penalty, sys_len=sys_len,
+                             ref_len=ref_len, ratio=nmt.length_ratio)
+        references, hypothesis = last_segment if last_segment is not None else (None, None)
+        scores = nltk_bleu_from_sums(sums, config.weights, config.smoothing_function, config.auto_reweigh,
+                                     references, hypothesis)
+        return BLEUScore(metric=self.name, score=scores[0], signature=signature, counts=counts, totals=totals,
+                         precisions=tuple(c / t for c, t in zip(counts, totals)),
+                         bp=float(brevity_penalty(ref_len, sys_len)), sys_len=sys_len, ref_len=ref_len,
+                         ratio=sys_len / ref_len if ref_len else 0.0, details={"scores": scores})
 
     def score_from_statistics(self, stats: Statistics) -> BLEUScore:
         self.check_statistics(stats)
+        if self.config.flavor != "sacrebleu":
+            return self.flavor_score(stats.totals(), signature=self.signature_text(stats.nrefs))
         totals = stats.totals().tolist()
         config, order = self.config, self.config.max_order
         counts, order_totals = [int(c) for c in totals[2:2 + order]], [int(t) for t in totals[2 + order:]]
@@ -334,6 +308,26 @@ class BLEU(Metric):
                          higher_is_better=True, counts=tuple(counts), totals=tuple(order_totals),
                          precisions=tuple(p / 100.0 for p in precisions), bp=bp, sys_len=sys_len, ref_len=ref_len,
                          ratio=sys_len / ref_len if ref_len else 0.0)
+
+    @property
+    def compare_mt_words(self) -> bool:  # type: ignore[override]
+        """sacreBLEU's BLEU counts the words of its tokenizer (the other flavors count as their peers do)."""
+        return self.config.flavor == "sacrebleu"
+
+    def arithmetic(self) -> Arithmetic:
+        """sacreBLEU's float32 arithmetic for the sacreBLEU flavor; the metric's own formula for the others."""
+        if self.config.flavor != "sacrebleu":
+            return Arithmetic(1.0, self.scores_from_totals, None)
+        return super().arithmetic()
+
+    def hashed_config(self) -> dict[str, Any]:
+        """Every config field; the other flavors' fields only when they apply, so that sacreBLEU BLEU's hash is
+        the one it had before flavors existed (its statistics pickles keep merging)."""
+        fields = {f.name: getattr(self.config, f.name) for f in dataclasses.fields(self.config)}
+        if self.config.flavor == "sacrebleu":
+            for name in ("flavor", *FLAVOR_FIELDS):
+                del fields[name]
+        return fields
 
     def signature(self, nrefs: int = 1) -> Signature:
         """sacreBLEU's BLEU signature, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
@@ -347,6 +341,14 @@ class BLEU(Metric):
             fields["tok"] = tokenizer_signature(config.tokenize, spm_model=config.spm_model)
         if config.max_order != 4:  # sacreBLEU's signature omits the order; refscore records a non-default one
             fields["order"] = str(config.max_order)
+        if config.flavor != "sacrebleu":   # the peer's own settings instead of sacreBLEU's
+            fields = {"nrefs": fields["nrefs"], "flavor": config.flavor, "order": str(config.max_order)}
+            if config.flavor == "nltk":
+                fields.update(smooth=smoothing_name(config.smoothing_function), weights=repr(config.weights),
+                              reweigh="yes" if config.auto_reweigh else "no", version=NLTK_VERSION)
+            else:
+                fields.update(smooth="add-one" if config.smooth else "none", version="evaluate-bleu")
+            return Signature(fields)
         fields["version"] = SACREBLEU_VERSION
         return Signature(fields, {"nrefs": "#", "case": "c", "eff": "e", "smooth": "s", "version": "v"})
 
@@ -378,4 +380,4 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
 
 
 __all__ = ["BLEU", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts", "sentence_bleu",
-           "SMOOTH_DEFAULTS", "SACREBLEU_VERSION"]
+           "sacrebleu_reported_counts", "SMOOTH_DEFAULTS", "SACREBLEU_VERSION", "NLTK_VERSION"]

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, chrf_f_scores, chrf_statistics
+from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX, chrf_f_scores, chrf_statistics
 from refscore._checks import check_bool, check_int, check_num_threads, check_number
 from refscore._inputs import prepare_batch
 from refscore.errors import InputError
@@ -145,6 +145,33 @@ def f_scores_percent(totals: np.ndarray, config: CHRFConfig) -> np.ndarray:
         f_beta = (1 + factor) * avg_prec * avg_rec
         f_beta /= factor * avg_prec + avg_rec
         return np.where(avg_prec + avg_rec != 0, 100 * f_beta, 0.0)
+
+
+def nltk_chrf_statistics(hypotheses: list[str], references: list[str], max_len: int, beta: float,
+                         ignore_whitespace: bool, *, num_threads: int | None = None) -> np.ndarray:
+    """NLTK's chrF counts per segment (one reference each): ``char<n>_hyp/ref/match`` for orders ``1..max_len``,
+    whitespace removed as NLTK removes it (the ``regex`` module's ``\\s``) unless ``ignore_whitespace`` is False."""
+    return chrf_statistics(hypotheses, references, np.arange(len(references) + 1, dtype=np.int64), int(max_len), 0,
+                           float(beta ** 2), True, SPACE_REGEX if ignore_whitespace else SPACE_KEEP, num_threads)
+
+
+def nltk_chrf_from_statistics(data: np.ndarray, min_len: int, max_len: int, beta: float) -> float:
+    """NLTK's ``corpus_chrf`` formula: the mean over segments (in NLTK's order: orders summed over segments with
+    Python's ``sum``) of the mean over orders ``min_len..max_len`` of each order's F-beta, ``1e-16`` without a match.
+
+    >>> nltk_chrf_from_statistics(np.array([[2, 2, 2], [2, 2, 1]]), 1, 1, 3.0)
+    0.75
+    """
+    factor = beta ** 2
+    order_sums = []
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for n in range(min_len, max_len + 1):
+            hyp_count, ref_count, matches = (data[:, 3 * (n - 1) + k] for k in range(3))
+            prec = matches / hyp_count
+            rec = matches / ref_count
+            fscore = np.where(matches > 0, (1 + factor) * (prec * rec) / (factor * prec + rec), EPSILON)
+            order_sums.append(sum(fscore.tolist()))  # Python's sum, as NLTK adds the sentence scores
+    return (sum(order_sums) / len(order_sums)) / len(data)
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)

@@ -91,6 +91,7 @@ class ExternalScores(Metric):
     """A metric whose per-segment scores come from a file or an array; build it with :func:`external_scores`."""
 
     config_class = ExternalScoresConfig
+    independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
     document_averaged = True
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:

@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from refscore._atomic import write_text_atomically
+from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError, MissingExtraError
 from refscore.protocol import Metric
 
@@ -79,7 +79,7 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
            metrics: Sequence[Metric | str] | Metric | str = DEFAULT_METRICS, *,
            metadata: Mapping[str, Sequence[Any]] | None = None, sources: Sequence[str] | None = None,
            ids: Sequence[Any] | None = None, baseline: str | None = None, correction: str = "none",
-           test_run: Any = None,
+           test_run: Any = None, judgments: Any = None, human: str | None = None, calibration: Any = None,
            output: str | os.PathLike[str] | None = None, latex: str | os.PathLike[str] | None = None,
            title: str = "refscore report",
            max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
@@ -103,11 +103,28 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
         progress: progress bar on stderr (``None``: automatic for long runs on a terminal).
         test_run: a ``refscore.testing`` run (a ``TestRun``, its ``to_dict()`` or the path of a saved run): adds
             the test-case view; alone (no systems), the page has that view only.
+        judgments: human judgments (a path or a :class:`refscore.meta.inputs.Judgments`): adds the section on the
+            metrics' agreement with the human score ``human`` (default: the first); without ``systems`` the
+            judgments' systems, hypotheses and references are the report's.
+        calibration: a saved threshold calibration (``refscore check --calibrate LABELS --save FILE``, or its
+            dict): adds its agreement curves to that section.
         latex: also write the report's tables as LaTeX (booktabs) to this file: corpus scores with intervals and
             compare-mt's length, word-frequency and length-difference tables (:mod:`refscore.reporting.mt_analyses`).
     """
     if output is not None:
         check_output_name(output)
+    meta = _meta_inputs(judgments, human, calibration, metrics, n, seed)
+    if systems is None and references is None and meta is not None and meta.judgments is not None:
+        loaded = meta.judgments
+        from refscore.metrics.external import SystemSegments
+
+        # keyed by (system, segment id), so that scores from outside join the judgments' segments
+        systems = {name: SystemSegments(loaded.hypotheses[name], system=name, ids=loaded.segment_ids)
+                   for name in loaded.systems}
+        references = loaded.references[loaded.systems[0]]
+        sources, ids = (loaded.sources if sources is None else sources), (loaded.segment_ids if ids is None else ids)
+    elif systems is None and references is None and meta is not None:
+        raise InputError("calibration: the report needs systems and references (or judgments) beside it")
     if systems is None and references is None:
         if test_run is None:
             raise InputError("report needs systems and references, a test_run, or both")
@@ -137,7 +154,7 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
         raise InputError(f"correction must be one of {', '.join(map(repr, CORRECTIONS))}, got {correction!r}")
     data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources, ids=ids,
                   baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
-    page = render(data, title=title, max_segments=limit, test_run=run, correction=correction)
+    page = render(data, title=title, max_segments=limit, test_run=run, correction=correction, meta=meta)
     if latex is not None:
         from refscore.reporting.mt_analyses import analyse, report_latex
 
@@ -145,6 +162,22 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     if output is not None:
         write_text_atomically(output, page)
     return page
+
+
+def _meta_inputs(judgments: Any, human: str | None, calibration: Any, metrics: Any, n: int,
+                 seed: int | None) -> Any:
+    """The meta-evaluation section's inputs (None when neither judgments nor a calibration is given)."""
+    if judgments is None and calibration is None:
+        return None
+    from refscore.meta.inputs import Judgments, load_judgments
+    from refscore.reporting.meta_section import MetaInputs, load_calibration
+
+    loaded = judgments if judgments is None or isinstance(judgments, Judgments) else load_judgments(judgments)
+    if loaded is not None and human is not None and human not in loaded.human:
+        raise InputError(f"human: no human score {human!r} in the judgments; they have "
+                         f"{', '.join(loaded.human_names)}")
+    return MetaInputs(None if calibration is None else load_calibration(calibration), loaded, human,
+                      resolve_metrics(metrics) if loaded is not None else [], n, seed)
 
 
 __all__ = ["DEFAULT_METRICS", "HTML_SUFFIXES", "check_output_name", "report"]

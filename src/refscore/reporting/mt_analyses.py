@@ -246,11 +246,12 @@ class MTAnalyses:
 
 
 def analyse(data: ReportData, *, frequency_texts: Sequence[str] | None = None) -> MTAnalyses:
-    """compare-mt's analyses of a report's systems: with the report's BLEU (its words and its statistics) when it
+    """compare-mt's analyses of a report's systems: with the report's metric that declares
+    ``compare_mt_words`` (sacreBLEU BLEU: its words and its statistics) when it
     has one, else with sacreBLEU's default BLEU. ``frequency_texts`` (e.g. the target side of the training data,
     compare-mt's ``freq_corpus_file``) give the word counts of the frequency buckets instead of the references; they
     are tokenized as BLEU tokenizes."""
-    bleu = next((metric for metric in data.metrics if isinstance(metric, BLEU)), None)
+    bleu = next((metric for metric in data.metrics if metric.compare_mt_words), None)
     if bleu is not None:
         statistics = data.statistics[bleu.name]
     else:

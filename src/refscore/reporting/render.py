@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from refscore._version import __version__
-from refscore.reporting import analysis, charts, heatmaps, mt_analyses, testcases
+from refscore.reporting import analysis, charts, heatmaps, meta_section, mt_analyses, testcases
 from refscore.reporting.data import DISPLAY_SCALE, SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
@@ -278,6 +278,7 @@ def page_head(title: str, content_security_policy: str) -> str:
         content_security_policy=content_security_policy).rstrip("\n")
 
 
+META_QUESTION = "Which threshold agrees best with human labels, and which metric agrees best with human ratings?"
 TEST_CASES_QUESTION = "Which cases fail, on which check, by how much, and why?"
 
 
@@ -297,8 +298,10 @@ def render_test_run(test_run: dict[str, Any], *, title: str = "refscore report")
 
 
 def render(data: ReportData, *, title: str = "refscore report", max_segments: int = DEFAULT_MAX_SEGMENTS,
-           test_run: dict[str, Any] | None = None, correction: str = "none") -> str:
-    """The complete HTML page of a report (with the test-case view when ``test_run`` is given)."""
+           test_run: dict[str, Any] | None = None, correction: str = "none",
+           meta: meta_section.MetaInputs | None = None) -> str:
+    """The complete HTML page of a report (with the test-case view when ``test_run`` is given, the
+    meta-evaluation section when ``meta`` is)."""
     items: list[dict[str, Any]] = []
     segment_buckets = analysis.segment_buckets(data)
     bucket_results = [analysis.bucket_scores(data, name, labels) for name, labels in segment_buckets.items()]
@@ -312,6 +315,7 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
         "mt_analyses": mt_analyses.section_html(mt_analyses.analyse(data)),
         "differences": differences_html(data, pairs, keep),
     }
+    meta_html = meta_section.section_html(meta, items, _chart) if meta is not None else ""
     shown = sample_segments(data.n_segments, max_segments, keep)
     heatmap_segments = heatmaps.choose_segments(keep, shown.tolist())
     payload = {
@@ -329,5 +333,9 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
                   bokeh_js=inline_script(charts.bokeh_script()), report_js=inline_script(_asset("report.js")),
                   data_json=safe_json(payload), charts_json=safe_json(items),
                   metrics=e(", ".join(m.name for m in data.metrics)), test_cases_section=test_cases_section(test_run),
-                  test_cases_nav=' <a href="#test-cases">Test cases</a>' if test_run is not None else "")
+                  test_cases_nav=' <a href="#test-cases">Test cases</a>' if test_run is not None else "",
+                  meta_section=(f'<section id="meta" aria-labelledby="meta-title"><h2 id="meta-title">Human '
+                                f'judgments</h2><p class="question">{META_QUESTION}</p>{meta_html}</section>'
+                                if meta_html else ""),
+                  meta_nav=' <a href="#meta">Human judgments</a>' if meta_html else "")
     return Template(_asset("template.html")).substitute(fields)

@@ -28,6 +28,7 @@ import numpy as np
 
 from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.errors import InputError, InputTypeError
+from refscore.metrics.systems import statistics_by_system
 from refscore.protocol import Metric, Signature, Statistics
 from refscore.significance._arithmetic import arithmetic_of
 from refscore.significance._sampling import (bootstrap_draw, chunk_rows, make_rng, mask_draw, run_chunks, seed_label,
@@ -351,8 +352,8 @@ def paired_test(metrics: Metric | str | Sequence[Metric | str], systems: Any, re
                          f"to translate the same segments")
     metric_stats = []
     for metric in metric_list:
-        named_stats = [(name, metric.statistics(hyps, references, num_threads=num_threads))
-                       for name, hyps in named_systems]
+        by_system = statistics_by_system(metric, dict(named_systems), references, num_threads=num_threads)
+        named_stats = list(by_system.items())
         _check_same_length(named_stats)
         metric_stats.append((metric, named_stats))
     return _run(metric_stats, test, n, seed, confidence, confidence_n, num_threads, progress)

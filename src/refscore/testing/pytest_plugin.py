@@ -143,7 +143,7 @@ class RefscoreSession:
         from refscore.testing.cases import TestCase
         from refscore.testing.report import json_report, junit_xml, text_report
         from refscore.testing.run import evaluate
-        from refscore._atomic import write_text_atomically
+        from refscore.io.atomic import write_text_atomically
 
         groups: dict[tuple[str, ...], list[tuple[str, TestCase, list[Check]]]] = {}
         for key, (case, checks) in self.checked.items():
@@ -196,7 +196,7 @@ def pytest_configure(config: pytest.Config) -> None:
     outputs = {"--refscore-save": config.getoption("refscore_save"),
                "--refscore-report": config.getoption("refscore_report")}
     if any(outputs.values()):   # an unwritable output stops the run now, before any test, with one line
-        from refscore._atomic import UnwritableOutputError, check_output_paths
+        from refscore.io.atomic import UnwritableOutputError, check_output_paths
 
         try:
             check_output_paths(outputs)

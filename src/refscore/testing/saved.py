@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._atomic import write_text_atomically
+from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError
 from refscore.protocol import Metric
 from refscore.testing.checks import Check

@@ -26,7 +26,12 @@ from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any
 
-from refscore.errors import MissingExtraError
+from refscore.errors import InputError, MissingExtraError
+
+#: The longest line (characters) handed to MeCab: its lattice takes about 750 bytes per character of a line, so a
+#: 10 MB line would need gigabytes; longer lines are refused (split them) rather than risk MeCab failing or the
+#: process being killed for memory (docs/reliability.md).
+MECAB_MAX_LINE_CHARS = 1_000_000
 
 
 def _import(module: str, feature: str, extra: str, distribution: str) -> ModuleType:
@@ -90,6 +95,7 @@ class _MecabTokenizer:
     def __call__(self, line: str) -> str:
         """The space-separated tokens of ``line``, as sacreBLEU's tokenizer returns them."""
         line = line.strip()
+        self._check(line)
         tagger, address = self._tagger()
         if self._parse_to_str is not None and address:
             try:
@@ -100,8 +106,23 @@ class _MecabTokenizer:
                 return parsed.decode("utf-8", "surrogateescape").strip()
         return tagger.parse(line).strip()
 
+    def _check(self, line: str) -> None:
+        # MeCab reads a C string: a NUL would end the line there, silently (the binding, and so sacreBLEU, too)
+        if "\x00" in line:
+            raise InputError(f"{self.name}: a segment holds a NUL character (position {line.index(chr(0))}), where "
+                             f"MeCab would silently stop reading; remove NUL characters from the input")
+        if len(line) > MECAB_MAX_LINE_CHARS:
+            raise InputError(f"{self.name}: a segment of {len(line)} characters is longer than MeCab is given "
+                             f"({MECAB_MAX_LINE_CHARS}: its lattice needs about 750 bytes per character); split it "
+                             f"into sentences")
+
     def tokenize_many(self, lines: Sequence[str], num_threads: int) -> list[str]:
         """:meth:`__call__` of every line, on ``num_threads`` threads (one tagger each)."""
+        for index, line in enumerate(lines):   # checked up front: an error names the segment
+            try:
+                self._check(line.strip())
+            except InputError as exc:
+                raise InputError(f"segment {index}: {exc}") from None
         chunks = min(num_threads * 4, len(lines) // _LINES_PER_CHUNK)
         if num_threads < 2 or chunks < 2 or self._parse_to_str is None:
             return [self(line) for line in lines]

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._atomic import atomic_path
+from refscore.io.atomic import atomic_path
 from refscore._bertscore.config import BERTScoreConfig
 from refscore._bertscore.deps import require, torch_and_transformers
 from refscore._bertscore.scorer import BERTScorer as _BERTScorer

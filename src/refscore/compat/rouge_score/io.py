@@ -19,7 +19,7 @@ import glob
 import logging
 from typing import Any
 
-from refscore._atomic import atomic_write
+from refscore.io.atomic import atomic_write
 
 __all__ = ["compute_scores_and_write_to_csv"]
 

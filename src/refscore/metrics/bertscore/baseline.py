@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._atomic import atomic_write
+from refscore.io.atomic import atomic_write
 from refscore._checks import check_count
 from refscore.errors import InputError
 

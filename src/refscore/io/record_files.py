@@ -25,8 +25,15 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refscore._records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
 from refscore.errors import MissingExtraError
+from refscore.io.records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
+
+__all__ = [
+    "Chunk", "DEFAULT_CHUNK_RECORDS", "DEFAULT_UNIT_BYTES", "JSONL_EXTENSIONS", "PARQUET_EXTENSIONS",
+    "RECORD_EXTENSIONS", "SystemNames", "TABLE_EXTENSIONS", "Unit", "expand_paths", "file_extent", "input_kind",
+    "is_record_file", "max_line_bytes", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes",
+    "record_place", "table_rows",
+]
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
 TABLE_EXTENSIONS = (".csv", ".tsv")
@@ -36,6 +43,21 @@ PARQUET_EXTENSIONS = (".parquet", ".pq")
 DEFAULT_UNIT_BYTES = 32 << 20
 #: Records per chunk handed on by a reader (bounds the memory of one read).
 DEFAULT_CHUNK_RECORDS = 50_000
+#: The environment variable that sets the longest JSON Lines line read (bytes): a line is read whole, so a file
+#: without line breaks would otherwise be read into memory at once.
+MAX_LINE_BYTES_VARIABLE = "REFSCORE_MAX_LINE_BYTES"
+DEFAULT_MAX_LINE_BYTES = 256 << 20
+
+
+def max_line_bytes() -> int:
+    """The longest JSON Lines line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB."""
+    value = os.environ.get(MAX_LINE_BYTES_VARIABLE, "")
+    if not value:
+        return DEFAULT_MAX_LINE_BYTES
+    if not value.isdigit() or int(value) < 1:
+        raise RecordFormatError(f"{MAX_LINE_BYTES_VARIABLE}={value!r}: give the longest line in bytes, a positive "
+                                f"integer")
+    return int(value)
 
 
 @dataclass(frozen=True)
@@ -268,10 +290,16 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
             position += len(handle.readline()) - 1
         unit_start, lines_before = position, None if position else 0
         chunk, span_start, line_offset = Chunk(unit.file_index), position, 0
+        limit = max_line_bytes()
         while position < unit.stop:
-            line = handle.readline()
+            line = handle.readline(limit + 1)
             if not line:
                 break
+            if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+                lines_before = _lines_before(unit.path, unit_start) if lines_before is None else lines_before
+                raise RecordFormatError(f"{unit.path}: line {lines_before + line_offset + 1} is longer than "
+                                        f"{limit} bytes, the longest line read; split the record, or raise the "
+                                        f"limit with {MAX_LINE_BYTES_VARIABLE}=<bytes>")
             position += len(line)
             line_offset += 1
             if not line.strip():

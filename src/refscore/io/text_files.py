@@ -14,6 +14,8 @@ from pathlib import Path
 
 from refscore.errors import InputError
 
+__all__ = ["read_text_lines"]
+
 
 def read_text_lines(path: str | os.PathLike[str]) -> list[str]:
     """The lines of a UTF-8 file (``\\n`` or ``\\r\\n``; a final newline ends the last line; a leading byte-order

@@ -22,6 +22,11 @@ from typing import IO, Any
 
 from refscore.errors import InputError
 
+__all__ = [
+    "STANDARD_OUTPUT", "UnwritableOutputError", "atomic_path", "atomic_write", "check_output_paths",
+    "write_text_atomically",
+]
+
 
 #: The output "file" that means standard output; it is not a path to check.
 STANDARD_OUTPUT = "-"

@@ -1,5 +1,5 @@
 """One record (a hypothesis, its references, an optional system name) from a JSON line, a CSV/TSV row or a Parquet
-row, with errors that say what is wrong so that the reader (:mod:`refscore._record_files`) can name the file and
+row, with errors that say what is wrong so that the reader (:mod:`refscore.io.record_files`) can name the file and
 the line.
 
 The layout follows ``refscore score``'s record files: ``prediction`` holds the hypothesis, ``references`` a string
@@ -27,6 +27,11 @@ from typing import Any
 
 from refscore._wording import counted
 from refscore.errors import InputError
+
+__all__ = [
+    "BadRecord", "HYPOTHESIS_ALIASES", "MalformedRecordError", "REFERENCES_ALIASES", "RecordFormatError",
+    "RecordLayout",
+]
 
 
 class BadRecord(ValueError):

@@ -31,7 +31,7 @@ from refscore._bertscore.models import (MODEL_LAYERS, check_model_choice, count_
 from refscore._bertscore.scorer import BERTScorer as _Scorer
 from refscore._bertscore.scorer import PairScores, settings
 from refscore._bertscore.tables import BERT_SCORE_VERSION
-from refscore._textfile import read_text_lines
+from refscore.io.text_files import read_text_lines
 from refscore.errors import InputError, MissingExtraError
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, config_hash
 

@@ -1,0 +1,157 @@
+"""Run the fuzz targets of fuzz/targets.py: coverage-guided under atheris, one process per target.
+
+    python fuzz/run.py --seconds 60                          # every target, 60 s each, one after another
+    python fuzz/run.py --seconds 600 --jobs 16 --summary fuzz-summary.json   # 16 targets at a time
+    python fuzz/run.py --seconds 30 --target chrf --target ter
+    python fuzz/run.py --list
+
+Each target runs in its own process under libFuzzer (atheris), with its corpus in ``fuzz/corpus/<target>`` (kept
+between runs) and crash inputs written to ``--artifacts``; the summary (``--summary``, JSON) lists per target the
+executions, the coverage libFuzzer reports (``cov``: edges of the instrumented code, ``ft``: features), the
+crashes and their files: docs/reliability.md's table is built from it. Without atheris (``--random``, or atheris
+not installed) a target is fed random bytes for the time given and coverage is not measured.
+
+``python fuzz/run.py --reproduce TARGET FILE`` runs one input (a crash file) through a target, with the traceback.
+Exit status: 0 when no target found anything, 1 otherwise.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+#: libFuzzer's status lines: "#1234\tpulse  cov: 56 ft: 78 corp: ..." (the last one printed holds the totals).
+STATUS = re.compile(r"^#(\d+)\s+\w+(?:\s+cov: (\d+) ft: (\d+))?", re.MULTILINE)
+#: The modules whose Python code atheris instruments (imported eagerly: refscore's public names load lazily).
+INSTRUMENTED = ("refscore", "refscore._inputs", "refscore.metrics.bleu", "refscore.metrics.gleu",
+                "refscore.metrics.chrf", "refscore.metrics.ter", "refscore.metrics.rouge",
+                "refscore.metrics.rouge.rouge155_text", "refscore.io.record_files", "refscore.io.records",
+                "refscore.io.text_files", "refscore.io.statistics")
+
+
+def has_atheris() -> bool:
+    try:
+        import atheris  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_atheris: bool, max_len: int) -> int:
+    """The body of one target's process (``--worker``)."""
+    if use_atheris:
+        import atheris
+
+        import importlib
+
+        with atheris.instrument_imports(include=["refscore"]):
+            for module in INSTRUMENTED:
+                importlib.import_module(module)
+        from targets import TARGETS
+        run = TARGETS[target]
+        corpus.mkdir(parents=True, exist_ok=True)
+        artifacts.mkdir(parents=True, exist_ok=True)
+        atheris.Setup([sys.argv[0], f"-max_total_time={max(1, int(seconds))}", f"-max_len={max_len}",
+                       f"-artifact_prefix={artifacts}/{target}-", "-print_final_stats=1", "-timeout=60",
+                       "-rss_limit_mb=4096", str(corpus)], run)
+        atheris.Fuzz()
+        return 0
+    from targets import TARGETS
+
+    run, rng, deadline, executions = TARGETS[target], random.Random(0), time.monotonic() + seconds, 0
+    while time.monotonic() < deadline:
+        data = rng.randbytes(rng.randint(0, max_len))
+        try:
+            run(data)
+        except Exception:
+            artifacts.mkdir(parents=True, exist_ok=True)
+            (artifacts / f"{target}-crash-{executions}").write_bytes(data)
+            raise
+        executions += 1
+    print(f"#{executions}\tDONE   cov: 0 ft: 0", file=sys.stderr)
+    return 0
+
+
+def run_target(target: str, args: argparse.Namespace) -> dict:
+    command = [sys.executable, str(Path(__file__).resolve()), "--worker", target, "--seconds", str(args.seconds),
+               "--artifacts", str(args.artifacts), "--max-len", str(args.max_len)]
+    if args.random:
+        command.append("--random")
+    started = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=HERE, timeout=args.seconds * 3 + 300,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get(
+                              "PYTHONPATH")]))})
+    statuses = STATUS.findall(done.stderr)
+    executions, cov, ft = (int(v or 0) for v in statuses[-1]) if statuses else (0, 0, 0)
+    crash_files = sorted(str(p) for p in Path(args.artifacts).glob(f"{target}-*"))
+    finding = done.returncode != 0
+    summary = {"target": target, "seconds": round(time.monotonic() - started, 1), "executions": executions,
+               "coverage": cov, "features": ft, "crashes": len(crash_files) if finding else 0,
+               "crash_files": crash_files if finding else [], "atheris": not args.random, "returncode": done.returncode}
+    if finding:
+        summary["error"] = _error_of(done.stderr)
+    return summary
+
+
+def _error_of(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    for index, line in enumerate(lines):
+        if "Uncaught Python exception" in line or line.startswith("Traceback"):
+            return "\n".join(lines[index:index + 30])
+    return "\n".join(lines[-30:])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=60, help="time per target (default 60)")
+    parser.add_argument("--target", action="append", help="a target (repeatable; default: all)")
+    parser.add_argument("--jobs", type=int, default=1, help="targets run at the same time (default 1)")
+    parser.add_argument("--summary", help="write the JSON summary here")
+    parser.add_argument("--artifacts", default=str(HERE / "artifacts"), help="where crash inputs go")
+    parser.add_argument("--max-len", type=int, default=2048, help="largest input, bytes (default 2048)")
+    parser.add_argument("--random", action="store_true", help="random bytes instead of atheris")
+    parser.add_argument("--list", action="store_true", help="list the targets")
+    parser.add_argument("--reproduce", nargs=2, metavar=("TARGET", "FILE"), help="run one input through a target")
+    parser.add_argument("--worker", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    sys.path.insert(0, str(HERE))
+    if args.worker:
+        return worker(args.worker, args.seconds, HERE / "corpus" / args.worker, Path(args.artifacts),
+                      not args.random, args.max_len)
+    from targets import TARGETS
+
+    if args.list:
+        print("\n".join(TARGETS))
+        return 0
+    if args.reproduce:
+        TARGETS[args.reproduce[0]](Path(args.reproduce[1]).read_bytes())
+        print("no finding")
+        return 0
+    unknown = sorted(set(args.target or ()) - set(TARGETS))
+    if unknown:
+        parser.error(f"unknown target(s) {unknown}; --list shows them")
+    if not args.random and not has_atheris():
+        print("atheris is not installed (pip install atheris): feeding random bytes instead", file=sys.stderr)
+        args.random = True
+    with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        results = list(pool.map(lambda name: run_target(name, args), args.target or list(TARGETS)))
+    for result in results:
+        print(f"{result['target']:20} {result['executions']:>9} execs  cov {result['coverage']:>6}  "
+              f"ft {result['features']:>6}  crashes {result['crashes']}")
+        if result.get("error"):
+            print("    " + result["error"].replace("\n", "\n    "))
+    if args.summary:
+        Path(args.summary).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    return 1 if any(r["returncode"] for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

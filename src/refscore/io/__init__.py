@@ -1,0 +1,12 @@
+"""Record-file IO, public: what the command line, :mod:`refscore.distributed`, test cases and reports read and
+write.
+
+- :mod:`refscore.io.records`: one record (hypothesis, references, optional system) from a JSON line, a CSV/TSV
+  row or a Parquet row, with its layout (:class:`~refscore.io.records.RecordLayout`) and errors;
+- :mod:`refscore.io.record_files`: record files cut into independent read units, read in bounded memory;
+- :mod:`refscore.io.text_files`: a UTF-8 text file as one segment per line;
+- :mod:`refscore.io.atomic`: atomic file output and the check of output paths before any work.
+
+Import from the module that holds the name (``from refscore.io.records import RecordLayout``); the package itself
+imports nothing, so ``import refscore.io`` stays free.
+"""

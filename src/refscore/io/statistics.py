@@ -1,0 +1,196 @@
+"""Saved statistics in a data-only format: ``.npz`` with a JSON header, loaded without pickle.
+
+A pickle runs code when it is loaded, so a tampered one cannot be refused safely; pickled :class:`Statistics`
+are for handing statistics between processes of one run (Ray, multiprocessing) only. To keep statistics on disk
+(a baseline, the parts of a corpus scored on several machines) use :func:`save_statistics` and
+:func:`load_statistics`: the file holds two arrays, ``header`` (UTF-8 JSON, see :data:`HEADER_FIELDS`) and ``data``
+(the ``(segments, columns)`` int64 or float64 table), with ``carried`` (the columns that follow the rows but are
+never summed, see :class:`Statistics`) when the statistics have any, and every defect of a loaded file is an
+:class:`~refscore.errors.InputError` naming the file and what is wrong.
+
+>>> import os, tempfile
+>>> from refscore.metrics.bleu import BLEU
+>>> metric = BLEU()
+>>> stats = metric.statistics(["the cat sat"], [["the cat sat down"]])
+>>> path = os.path.join(tempfile.mkdtemp(), "part1.npz")
+>>> save_statistics(path, stats)
+>>> loaded = load_statistics(path, metric=metric)
+>>> metric.score_from_statistics(loaded).score == metric.score_from_statistics(stats).score
+True
+"""
+from __future__ import annotations
+
+import json
+import os
+import zipfile
+from typing import Any
+
+import numpy as np
+
+from refscore._version import __version__
+from refscore.errors import InputError, InputTypeError
+from refscore.io.atomic import atomic_write
+from refscore.protocol import STATS_SCHEMA_VERSION, Metric, Statistics
+
+#: The ``format`` value of every statistics file.
+FORMAT_NAME = "refscore-statistics"
+#: Bumped when the file layout changes; a file of another version is refused with the version that reads it.
+FORMAT_VERSION = 1
+#: The header's fields and their JSON types.
+HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "format": str, "format_version": int, "refscore_version": str, "schema_version": int, "metric": str,
+    "config_hash": str, "columns": list, "nrefs": int, "dtype": str, "shape": list,
+}
+#: The only array dtypes a statistics table may have (counts and per-document scores).
+DTYPES = ("int64", "float64")
+#: The members of the ``.npz`` archive (``carried.npy`` only when the header names carried columns).
+MEMBERS = frozenset({"header.npy", "data.npy"})
+
+
+def save_statistics(path: str | os.PathLike[str], stats: Statistics) -> None:
+    """Write ``stats`` to ``path`` (an ``.npz`` file, replaced atomically) in the data-only format.
+
+    The header records the metric, its config hash, the column names, the reference count, the refscore version
+    and the statistics schema version, so :func:`load_statistics` can refuse a file that does not match its data
+    or the metric that reads it.
+    """
+    if not isinstance(stats, Statistics):
+        raise InputTypeError(f"save_statistics: stats must be refscore Statistics, got {type(stats).__name__}")
+    data = np.ascontiguousarray(stats.data)
+    if data.dtype.name not in DTYPES:
+        data = data.astype(np.int64 if data.dtype.kind == "i" else np.float64)
+    header = {"format": FORMAT_NAME, "format_version": FORMAT_VERSION, "refscore_version": __version__,
+              "schema_version": STATS_SCHEMA_VERSION, "metric": stats.metric, "config_hash": stats.config_hash,
+              "columns": list(stats.columns), "nrefs": int(stats.nrefs), "dtype": data.dtype.name,
+              "shape": list(data.shape)}
+    arrays = {"data": data}
+    carried_columns = tuple(getattr(stats, "carried_columns", ()))
+    if carried_columns:
+        header["carried_columns"] = list(carried_columns)
+        arrays["carried"] = np.ascontiguousarray(stats.carried)
+        header["carried_dtype"] = arrays["carried"].dtype.name
+    encoded = np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
+    with atomic_write(path, "wb") as handle:
+        np.savez(handle, header=encoded, **arrays)
+
+
+def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) -> Statistics:
+    """Read statistics written by :func:`save_statistics`, checking every part (no pickle is ever loaded).
+
+    With ``metric``, the statistics must also come from that metric with the same configuration (its config
+    hash), as :meth:`Metric.check_statistics` requires. Any defect (not an ``.npz`` file, a missing or
+    malformed header, another format version, column names that do not match the data, another dtype, NaN or
+    infinite values) raises :class:`~refscore.errors.InputError` naming the file.
+    """
+    name = os.fspath(path)
+    try:
+        archive = np.load(name, allow_pickle=False)
+    except FileNotFoundError:
+        raise InputError(f"statistics file {name!r} does not exist") from None
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+        raise InputError(f"statistics file {name!r} is not a refscore statistics file (.npz): {exc}") from None
+    if not isinstance(archive, np.lib.npyio.NpzFile):
+        raise InputError(f"statistics file {name!r} is a single .npy array, not a refscore statistics file (.npz "
+                         f"written by save_statistics)")
+    with archive:
+        members = set(archive.zip.namelist())
+        if "header.npy" not in members:
+            raise InputError(f"statistics file {name!r} has no header: not written by refscore.save_statistics")
+        header = _header(name, _member(archive, "header", name))
+        expected = MEMBERS | ({"carried.npy"} if header["carried_columns"] else set())
+        if members != expected:
+            raise InputError(f"statistics file {name!r} holds {sorted(members)}; expected exactly "
+                             f"{sorted(expected)} (written by refscore.save_statistics)")
+        data = _member(archive, "data", name)
+        carried = _member(archive, "carried", name) if header["carried_columns"] else None
+    return _statistics(name, header, data, carried, metric)
+
+
+def _member(archive: Any, member: str, name: str) -> np.ndarray:
+    try:
+        return archive[member]
+    except ValueError as exc:  # object arrays need pickle: refused by allow_pickle=False
+        raise InputError(f"statistics file {name!r}: member {member!r} cannot be read without pickle ({exc}); "
+                         f"refscore statistics files hold plain int64/float64 arrays only") from None
+    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+        raise InputError(f"statistics file {name!r}: member {member!r} is damaged ({exc})") from None
+
+
+def _header(name: str, raw: np.ndarray) -> dict[str, Any]:
+    if raw.dtype != np.uint8 or raw.ndim != 1:
+        raise InputError(f"statistics file {name!r}: the header must be UTF-8 JSON bytes, got a {raw.dtype} array "
+                         f"of shape {raw.shape}")
+    try:
+        header = json.loads(raw.tobytes().decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"statistics file {name!r}: the header is not UTF-8 JSON ({exc})") from None
+    if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
+        raise InputError(f"statistics file {name!r}: the header does not name the format {FORMAT_NAME!r}")
+    if header.get("format_version") != FORMAT_VERSION:
+        raise InputError(f"statistics file {name!r} has format version {header.get('format_version')!r}; this "
+                         f"refscore ({__version__}) reads version {FORMAT_VERSION} (the file was written by "
+                         f"refscore {header.get('refscore_version')!r}: load it with that version)")
+    for field, kind in HEADER_FIELDS.items():
+        value = header.get(field)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise InputError(f"statistics file {name!r}: header field {field!r} is missing or not a "
+                             f"{_json_name(kind)} (got {value!r})")
+    if header["schema_version"] != STATS_SCHEMA_VERSION:
+        raise InputError(f"statistics file {name!r} holds statistics of schema version {header['schema_version']}; "
+                         f"this refscore computes version {STATS_SCHEMA_VERSION}: recompute them")
+    header.setdefault("carried_columns", [])
+    names = header["columns"] + (header["carried_columns"] if isinstance(header["carried_columns"], list) else [0])
+    if not all(isinstance(column, str) for column in names):
+        raise InputError(f"statistics file {name!r}: header fields 'columns' and 'carried_columns' must be lists "
+                         f"of names")
+    if len(set(names)) != len(names):
+        raise InputError(f"statistics file {name!r}: header field 'columns' names a column twice")
+    return header
+
+
+def _json_name(kind: type | tuple[type, ...]) -> str:
+    return {str: "string", int: "integer", list: "list"}.get(kind, str(kind))  # type: ignore[call-overload]
+
+
+def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np.ndarray | None,
+                metric: Metric | None) -> Statistics:
+    columns = header["columns"]
+    if data.dtype.name not in DTYPES or data.dtype.name != header["dtype"]:
+        raise InputError(f"statistics file {name!r}: data has dtype {data.dtype}, header says {header['dtype']!r}; "
+                         f"statistics are int64 or float64")
+    if data.ndim != 2 or list(data.shape) != header["shape"] or data.shape[1] != len(columns):
+        raise InputError(f"statistics file {name!r}: data has shape {data.shape}, but the header names "
+                         f"{len(columns)} columns and shape {header['shape']}; the file does not match its data")
+    if data.dtype.kind == "f" and not np.isfinite(data).all():
+        row, column = np.argwhere(~np.isfinite(data))[0]
+        raise InputError(f"statistics file {name!r}: segment {row}, column {columns[column]!r} is "
+                         f"{data[row, column]}; saved statistics are finite numbers")
+    if header["nrefs"] < -1 or header["nrefs"] == 0:
+        raise InputError(f"statistics file {name!r}: nrefs is {header['nrefs']}; it is a positive reference "
+                         f"count, or -1 when the count varies")
+    if carried is not None:
+        _check_carried(name, header, carried, data.shape[0])
+        stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"],
+                           tuple(header["carried_columns"]), carried)  # type: ignore[call-arg]
+    else:
+        stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"])
+    if metric is not None:
+        metric.check_statistics(stats)
+    return stats
+
+
+
+def _check_carried(name: str, header: dict[str, Any], carried: np.ndarray, rows: int) -> None:
+    names = header["carried_columns"]
+    if carried.dtype.name not in DTYPES or carried.dtype.name != header.get("carried_dtype"):
+        raise InputError(f"statistics file {name!r}: carried columns have dtype {carried.dtype}, header says "
+                         f"{header.get('carried_dtype')!r}; they are int64 or float64")
+    if carried.shape != (rows, len(names)):
+        raise InputError(f"statistics file {name!r}: carried columns have shape {carried.shape}, expected "
+                         f"{(rows, len(names))} (one row per segment, one column per carried name)")
+    if carried.dtype.kind == "f" and not np.isfinite(carried).all():
+        raise InputError(f"statistics file {name!r}: a carried column holds NaN or infinity; saved statistics are "
+                         f"finite numbers")
+
+
+__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load_statistics", "save_statistics"]

@@ -1,0 +1,222 @@
+"""The resampling machinery of the meta-evaluation tests: coin draws (the reference's stream or a fast one) and
+a statistic evaluated on many resampled metric vectors at once.
+
+A *cell vector* holds the metric scores of the cells a test works on (the rated cells, rows in the grouping's
+order: mt-metrics-eval's ``_ReshapeAndFilter`` order); a statistic maps ``(resamples, cells)`` arrays to one
+averaged correlation per resample.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from refscore._checks import check_choice, check_seed
+from refscore.meta._rows import Rows, rows_of
+from refscore.meta._ties import optimize_ties
+from refscore.meta.correlations import row_values
+
+RESAMPLERS = ("fast", "reference")
+
+#: Cells (resamples x rows x length) scattered at once when a statistic is not vectorised by formula.
+_CHUNK_CELLS = 2_000_000
+
+
+class Resampler:
+    """Coins for PERM-BOTH and uniform draws for pair sampling: ``"reference"`` = ``RandomState(seed)``, the
+    stream of ``np.random.seed(seed)`` (``binomial(1, 0.5, n)`` is ``random_sample(n) > 0.5`` draw for draw);
+    ``"fast"`` = ``default_rng(seed)``, coins from packed random bits."""
+
+    def __init__(self, kind: str, seed: int | None) -> None:
+        self.kind = check_choice(kind, "resampler", RESAMPLERS)
+        seed = check_seed(seed)
+        self.random: np.random.RandomState | np.random.Generator = (
+            np.random.RandomState(seed) if kind == "reference" else np.random.default_rng(seed))
+
+    def masks(self, size: int, n: int) -> np.ndarray:
+        """``(size, n)`` coins; True keeps metric1's score in resample 1."""
+        if isinstance(self.random, np.random.RandomState):
+            return self.random.random_sample((size, n)) > 0.5
+        packed = self.random.integers(0, 256, (size, (n + 7) // 8), dtype=np.uint8)
+        return np.unpackbits(packed, axis=1, count=n).astype(bool)
+
+
+def _pair_count(cells: np.ndarray) -> int:
+    per_row = cells.sum(1)
+    return int((per_row * (per_row - 1) // 2).sum())
+
+
+def make_resampler(kind: str, seed: int | None) -> Resampler:
+    return Resampler(kind, seed)
+
+
+class Statistic:
+    """An averaged correlation over the rows of a fixed human matrix, for cell vectors of metric scores."""
+
+    def __init__(self, name: str, rows: Rows, cells: np.ndarray, draw: Resampler | None, empty: float,
+                 options: dict[str, object], grouping: str = "none") -> None:
+        self.grouping = grouping
+        self.name, self.rows, self.cells, self.draw, self.empty, self.options = name, rows, cells, draw, empty, options
+        self.sample_rate = float(options.get("sample_rate", 1.0))  # type: ignore[arg-type]
+        # the reference's draws for pair sampling come between the coins of consecutive resamples
+        self.interleaved = name == "kendall_ties_opt" and self.sample_rate < 1.0
+        self.pairwise = (name == "kendall" and options.get("variant", "b") != "c"
+                         and _pair_count(cells) <= _CHUNK_CELLS // 10)
+        if self.pairwise:
+            self._pair_table()
+        self.linear = name == "pearson" and rows.human.shape[0] == 1
+        if self.linear:
+            gold = rows.human[0][cells[0]]
+            self.centered = gold - gold.mean()
+            self.gold_square = float(self.centered @ self.centered)
+
+    def _pair_table(self) -> None:
+        """Kendall by pair lookup: the rated pairs of every row (cell positions in the cell vector), the human
+        order of each and the row they count for."""
+        positions = np.full(self.cells.shape, -1)
+        positions[self.cells] = np.arange(int(self.cells.sum()))
+        length = self.cells.shape[1]
+        first, second = np.triu_indices(length, 1)
+        row_of, pair_of = np.nonzero(self.cells[:, first] & self.cells[:, second])
+        self.pair_i = positions[row_of, first[pair_of]]
+        self.pair_j = positions[row_of, second[pair_of]]
+        h = self.rows.human
+        self.human_sign = np.sign(h[row_of, first[pair_of]] - h[row_of, second[pair_of]]).astype(np.int8)
+        self.row_starts = np.r_[0, np.flatnonzero(np.diff(row_of)) + 1]
+        self.pair_rows = row_of[self.row_starts]
+
+    def _projection(self, masks: np.ndarray, vector: np.ndarray) -> np.ndarray:
+        """The masked sums of ``vector``, its squares and its products with the centred human scores, per resample;
+        kept for the last coins, so that the pairs of a matrix of tests that share them compute each metric's
+        once."""
+        key = (masks.__array_interface__["data"][0], masks.shape, id(vector))
+        cache = getattr(self, "_projections", {})
+        if not cache or next(iter(cache))[:2] != key[:2]:
+            cache = {}
+            self._weights = masks.astype(np.float64)
+        if key not in cache:
+            cache[key] = self._weights @ np.stack([vector, vector * vector, self.centered * vector], axis=1)
+        self._projections = cache
+        return cache[key]
+
+    def kendall_mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Kendall of ``where(masks, a, b)`` and ``where(masks, b, a)`` by pair lookup: a pair's metric order is one
+        of four precomputed ones, chosen by the coins of its two cells."""
+        i, j = self.pair_i, self.pair_j
+        epsilon = float(self.options.get("epsilon", 0.0))  # type: ignore[arg-type]
+        table = np.stack([b[i] - b[j], b[i] - a[j], a[i] - b[j], a[i] - a[j]])  # by code 2 * coin_i + coin_j
+        signs = np.where(np.abs(table) <= epsilon, 0, np.sign(table)).astype(np.int8)
+        flat_index = np.arange(i.size)
+        out = []
+        for choose in (lambda code: code, lambda code: 3 - code):
+            values = np.empty((masks.shape[0], self.rows.human.shape[0]))
+            step = max(1, _CHUNK_CELLS // max(1, i.size))
+            for start in range(0, masks.shape[0], step):
+                coins = masks[start:start + step]
+                code = choose(2 * coins[:, i].astype(np.intp) + coins[:, j])
+                metric_sign = signs.ravel()[code * i.size + flat_index]
+                counts = self._sign_counts(metric_sign)
+                values[start:start + step] = self._tau_rows(counts)
+            out.append(self._average(values, None))
+        return out[0], out[1]
+
+    def _sign_counts(self, metric_sign: np.ndarray) -> list[np.ndarray]:
+        human_tie, metric_tie = self.human_sign == 0, metric_sign == 0
+        product = metric_sign * self.human_sign
+        categories = [product > 0, product < 0, metric_tie & ~human_tie, human_tie & ~metric_tie,
+                      human_tie & metric_tie]
+        full = np.zeros((5, metric_sign.shape[0], self.rows.human.shape[0]), dtype=np.int64)
+        for index, category in enumerate(categories):
+            full[index][:, self.pair_rows] = np.add.reduceat(category, self.row_starts, axis=1)
+        return list(full)
+
+    def _tau_rows(self, counts: list[np.ndarray]) -> np.ndarray:
+        from refscore.meta.correlations import _tau
+
+        valid = self.rows.valid
+        return _tau(counts, str(self.options.get("variant", "b")), self.rows.human, self.rows.human, valid)
+
+    def _scatter(self, vectors: np.ndarray) -> np.ndarray:
+        if self.name == "kendall_ties_opt":  # cell vectors are packed (systems, items) matrices
+            matrices = vectors.reshape(vectors.shape[0], *self.cells.shape)
+            return rows_of(np.zeros(self.cells.shape), matrices, self.grouping).metric
+        padded = np.zeros((vectors.shape[0], *self.cells.shape))
+        padded[:, self.cells] = vectors
+        return padded
+
+    def __call__(self, vectors: np.ndarray) -> np.ndarray:
+        vectors = np.atleast_2d(vectors)
+        if self.name == "kendall_ties_opt":
+            variant = str(self.options.get("variant", "acc23"))
+            random = self.draw.random if self.draw is not None and self.sample_rate < 1 else None
+            if self.sample_rate < 1 and random is None:
+                random = np.random.default_rng()
+            exact = self.draw is None or self.draw.kind == "reference"
+            return np.array([optimize_ties(self.rows, variant, self.sample_rate, random, padded, exact).tau
+                             for padded in self._scatter(vectors)])
+        per_chunk = max(1, _CHUNK_CELLS // self.cells.size)
+        out = []
+        for start in range(0, vectors.shape[0], per_chunk):
+            values, weights = row_values(self.name, self.rows._replace(metric=self._scatter(
+                vectors[start:start + per_chunk])), **self.options)
+            out.append(self._average(values, weights))
+        return np.concatenate(out)
+
+    def _average(self, values: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
+        defined = ~np.isnan(values)
+        if weights is not None:
+            defined &= weights > 0
+            weights = np.where(defined, weights, 0)
+        else:
+            weights = defined.astype(float)
+        total = np.where(defined, values * weights, 0.0).sum(-1)
+        count = weights.sum(-1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(count > 0, total / count, self.empty)
+
+    def mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Pearson of ``where(masks, a, b)`` and ``where(masks, b, a)`` by sums: the resamples' sums are the
+        second metric's plus the masked differences (one matrix product for all resamples)."""
+        g = self.centered
+        n = a.size
+        shift = self._projection(masks, a) - self._projection(masks, b)
+        sums = np.array([b.sum(), b @ b, g @ b]) + shift
+        both = np.array([a.sum() + b.sum(), a @ a + b @ b, g @ (a + b)])
+        out = []
+        for total, square, cross in (sums.T, (both - sums).T):
+            variance = square - total * total / n
+            with np.errstate(invalid="ignore", divide="ignore"):
+                r = np.clip(cross / np.sqrt(self.gold_square * variance), -1.0, 1.0)
+            out.append(np.where((variance > 0) & (self.gold_square > 0), r, self.empty))
+        return out[0], out[1]
+
+
+def statistic_of(name: str, rows: Rows, cells: np.ndarray, draw: Resampler | None, *, empty: float = 0.0,
+                 grouping: str = "none", **options: object) -> Statistic:
+    """The statistic ``name`` over ``rows`` for cell vectors (``empty``: the value when no row is defined; the
+    reference uses 0 inside its tests)."""
+    check_choice(name, "statistic", ("pearson", "spearman", "kendall", "kendall_like", "kendall_ties_opt"))
+    return Statistic(name, rows, cells, draw, empty, dict(options), grouping)
+
+
+def correlations_of(compute: Callable[[np.ndarray], np.ndarray], size: int, a: np.ndarray, b: np.ndarray,
+                    draw: Resampler, masks: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``size`` PERM-BOTH resamples: their coins and both correlations (resample 1 keeps ``a`` where the coin is
+    True). Coins come from ``masks`` when given, else from ``draw`` (one resample at a time where the statistic
+    itself draws between them, as the reference does)."""
+    if isinstance(compute, Statistic) and compute.interleaved and masks is None:
+        coins, first, second = [], [], []
+        for _ in range(size):
+            coin = draw.masks(1, a.size)
+            coins.append(coin[0])
+            first.append(compute(np.where(coin, a, b))[0])
+            second.append(compute(np.where(coin, b, a))[0])
+        return np.array(coins), np.array(first), np.array(second)
+    coins = draw.masks(size, a.size) if masks is None else masks
+    if isinstance(compute, Statistic) and compute.pairwise:
+        first, second = compute.kendall_mixed(coins, a, b)
+        return coins, first, second
+    if isinstance(compute, Statistic) and compute.linear:
+        first, second = compute.mixed(coins, a, b)
+        return coins, first, second
+    return coins, compute(np.where(coins, a, b)), compute(np.where(coins, b, a))

@@ -1,0 +1,215 @@
+"""One call from human judgments and metrics to the table of a meta-evaluation: system- and segment-level
+correlations with bootstrap intervals, and each metric's significance cluster (rank 1: tied with the best).
+
+System scores: the human score of a system is the mean of its rated segments; a metric's is its corpus score
+(BLEU's corpus BLEU, the mean for averaged metrics and scores from outside). Metrics whose lower scores are better
+(``higher_is_better = False``: TER, MetricX) are negated, so that every correlation is positive when the metric
+agrees with the humans. Soft pairwise accuracy uses the items that every system has a rating for. Intervals
+resample items (all systems' scores of a segment move together); at the system
+level each resample recomputes the system scores (a corpus metric's from its summed statistics). Clusters come from
+PERM-BOTH p-values between every pair of metrics (:func:`refscore.meta.perm_both_matrix`) by the WMT greedy rule
+(:func:`refscore.meta.significance_clusters`).
+"""
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore.errors import InputError
+from refscore.meta import correlations as corr
+from refscore.meta._rows import as_matrix
+from refscore.meta.significance import perm_both_matrix, significance_clusters
+from refscore.protocol import Metric
+from refscore.significance._sampling import interval_indices
+
+#: (statistic, grouping, options) reported by default at each level.
+SYSTEM_STATISTICS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("pearson", "none", {}), ("spearman", "none", {}), ("kendall", "none", {"variant": "b"}),
+    ("pairwise_accuracy", "none", {}), ("soft_pairwise_accuracy", "none", {}))
+SEGMENT_STATISTICS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("pearson", "none", {}), ("pearson", "item", {}), ("kendall", "item", {"variant": "b"}),
+    ("kendall_ties_opt", "item", {"variant": "acc23"}))
+#: Statistics of a system vector that intervals and clusters are not computed for (their own resampling).
+_NOT_RESAMPLED = ("soft_pairwise_accuracy",)
+
+
+@dataclasses.dataclass(frozen=True)
+class MetricScores:
+    """A metric's scores on the judgments' (systems, items) grid: per segment, per system, and the system scores
+    of item resamples (``resample``: ``(k, items)`` multiplicities -> ``(k, systems)``)."""
+
+    name: str
+    segments: np.ndarray
+    systems: np.ndarray
+    resample: Callable[[np.ndarray], np.ndarray]
+
+    @classmethod
+    def from_segments(cls, name: str, segments: object) -> MetricScores:
+        """Scores given per segment; a system's score is the mean of its segments'."""
+        matrix = as_matrix(segments, f"metric {name!r}", allow_missing=False)
+        return cls(name, matrix, matrix.mean(1), lambda counts: counts @ matrix.T / counts.sum(1, keepdims=True))
+
+    @classmethod
+    def from_metric(cls, metric: Metric, judgments: Any, *, num_threads: int | None = None) -> MetricScores:
+        """A refscore metric (built-in, plug-in or :func:`refscore.external_scores`) over ``judgments``
+        (:class:`refscore.meta.inputs.Judgments`); lower-is-better metrics are negated."""
+        from refscore.metrics.external import ExternalScores
+
+        tables = []
+        for system in judgments.systems:
+            if isinstance(metric, ExternalScores):
+                tables.append(metric.statistics_for(system, judgments.segment_ids).data.astype(np.float64))
+            else:
+                stats = metric.statistics(judgments.hypotheses[system], judgments.references[system],
+                                          num_threads=num_threads)
+                tables.append(np.asarray(stats.data, dtype=np.float64))
+        sign = 1.0 if metric.higher_is_better else -1.0
+        segments = sign * np.vstack([metric.scores_from_totals(t)[:, 0] for t in tables])
+        systems = sign * np.array([metric.scores_from_totals(t.sum(0)[None, :])[0, 0] for t in tables])
+
+        def resample(counts: np.ndarray) -> np.ndarray:
+            return sign * np.stack([metric.scores_from_totals(counts @ t)[:, 0] for t in tables], axis=1)
+
+        return cls(metric.name, segments, systems, resample)
+
+
+@dataclasses.dataclass(frozen=True)
+class Entry:
+    """One number of the table: a metric's ``statistic`` at a ``level``, its interval and significance rank."""
+
+    metric: str
+    level: str
+    statistic: str
+    grouping: str
+    value: float
+    lower: float
+    upper: float
+    rank: int | None
+
+    @property
+    def label(self) -> str:
+        return self.statistic if self.level == "system" or self.grouping == "none" else \
+            f"{self.statistic} ({self.grouping})"
+
+
+def human_system_scores(human: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
+    """Mean rating of each system (over its rated items, each counted ``counts`` times)."""
+    rated = ~np.isnan(human)
+    values = np.where(rated, human, 0.0)
+    if counts is None:
+        counts = np.ones((1, human.shape[1]))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (counts @ values.T) / (counts @ rated.T)
+
+
+def _system_value(statistic: str, human: np.ndarray, metric: np.ndarray, options: Mapping[str, Any],
+                  human_segments: np.ndarray | None = None, metric_segments: np.ndarray | None = None) -> float:
+    if statistic == "pairwise_accuracy":
+        return corr.pairwise_accuracy(human, metric)
+    if statistic == "soft_pairwise_accuracy":  # on the items every system has a rating for
+        complete = ~np.isnan(human_segments).any(0)
+        return corr.soft_pairwise_accuracy(human_segments[:, complete], metric_segments[:, complete])
+    return corr._correlation(statistic, human, metric, "none", **options)
+
+
+def _segment_value(statistic: str, human: np.ndarray, metric: np.ndarray, grouping: str,
+                   options: Mapping[str, Any]) -> float:
+    if statistic == "kendall_ties_opt":
+        return corr.kendall_ties_opt(human, metric, grouping, **options).tau
+    return corr._correlation(statistic, human, metric, grouping, **options)
+
+
+def _interval(replicates: list[float], confidence: float) -> tuple[float, float]:
+    ordered = np.sort(np.array([r for r in replicates if r == r]))
+    if ordered.size == 0:
+        return float("nan"), float("nan")
+    lower, upper = interval_indices(ordered.size, confidence)
+    return float(ordered[lower]), float(ordered[upper])
+
+
+def meta_evaluate(human: object, metrics: Sequence[MetricScores], *, levels: Sequence[str] = ("system", "segment"),
+                  system_statistics: Sequence[tuple[str, str, dict[str, Any]]] = SYSTEM_STATISTICS,
+                  segment_statistics: Sequence[tuple[str, str, dict[str, Any]]] = SEGMENT_STATISTICS,
+                  n_bootstrap: int = 1000, k: int = 1000, alpha: float = 0.05, confidence: float = 0.95,
+                  seed: int | None = 12345, resampler: str = "fast", resample_ties: bool = False) -> list[Entry]:
+    """The meta-evaluation table of ``metrics`` against the ``(systems, items)`` human ratings (NaN: missing).
+    ``n_bootstrap=0`` skips intervals, ``k=0`` skips clusters. Intervals and clusters are seeded by ``seed``.
+    The tie-calibrated Kendall re-calibrates on every resample, so it gets intervals and clusters only with
+    ``resample_ties=True``."""
+    h = as_matrix(human, "human", allow_missing=True)
+    if not metrics:
+        raise InputError("meta_evaluate needs at least one metric")
+    for scores in metrics:
+        if scores.segments.shape != h.shape:
+            raise InputError(f"metric {scores.name!r} has scores for {scores.segments.shape} (systems, items), the "
+                             f"human ratings are {h.shape}")
+    entries: list[Entry] = []
+    rng = np.random.default_rng(seed)
+    counts = np.stack([np.bincount(rng.integers(0, h.shape[1], h.shape[1]), minlength=h.shape[1])
+                       for _ in range(n_bootstrap)]) if n_bootstrap else np.zeros((0, h.shape[1]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        if "system" in levels:
+            corr.check_systems(h.shape[0], "meta-evaluation")
+            entries += _system_entries(h, metrics, system_statistics, counts, k, alpha, confidence, seed, resampler)
+        if "segment" in levels:
+            entries += _segment_entries(h, metrics, segment_statistics, counts, k, alpha, confidence, seed,
+                                        resampler, resample_ties)
+    return entries
+
+
+def _ranks(values: Mapping[str, float], p_values: np.ndarray | None, order: list[str], alpha: float
+           ) -> dict[str, int | None]:
+    if p_values is None:
+        return {name: None for name in values}
+    return dict(zip(order, significance_clusters(p_values, alpha)))
+
+
+def _system_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: Sequence[tuple[str, str, dict]],
+                    counts: np.ndarray, k: int, alpha: float, confidence: float, seed: int | None,
+                    resampler: str) -> list[Entry]:
+    gold = human_system_scores(h)[0]
+    gold_resampled = human_system_scores(h, counts)
+    metric_resampled = {m.name: m.resample(counts) for m in metrics} if len(counts) else {}
+    entries = []
+    for statistic, _, options in statistics:
+        values = {m.name: _system_value(statistic, gold, m.systems, options, h, m.segments) for m in metrics}
+        order, p = list(values), None
+        if k and len(metrics) > 1 and statistic not in _NOT_RESAMPLED and statistic != "pairwise_accuracy":
+            order, _, p = perm_both_matrix(gold, {m.name: m.systems for m in metrics}, statistic, k=k, seed=seed,
+                                           resampler=resampler, **options)
+        ranks = _ranks(values, p, order, alpha)
+        for m in metrics:
+            lower = upper = float("nan")
+            if len(counts) and statistic not in _NOT_RESAMPLED:
+                lower, upper = _interval([_system_value(statistic, g, r, options) for g, r in
+                                          zip(gold_resampled, metric_resampled[m.name])], confidence)
+            entries.append(Entry(m.name, "system", statistic, "none", values[m.name], lower, upper, ranks[m.name]))
+    return entries
+
+
+def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: Sequence[tuple[str, str, dict]],
+                     counts: np.ndarray, k: int, alpha: float, confidence: float, seed: int | None,
+                     resampler: str, resample_ties: bool) -> list[Entry]:
+    entries = []
+    for statistic, grouping, options in statistics:
+        values = {m.name: _segment_value(statistic, h, m.segments, grouping, options) for m in metrics}
+        order, p = list(values), None
+        resampled = resample_ties or statistic != "kendall_ties_opt"
+        picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts] if resampled else []
+        if k and len(metrics) > 1 and resampled:
+            order, _, p = perm_both_matrix(h, {m.name: m.segments for m in metrics}, statistic, grouping, k=k,
+                                           seed=seed, resampler=resampler, **options)
+        ranks = _ranks(values, p, order, alpha)
+        for m in metrics:
+            lower = upper = float("nan")
+            if picks:
+                lower, upper = _interval([_segment_value(statistic, h[:, i], m.segments[:, i], grouping, options)
+                                          for i in picks], confidence)
+            entries.append(Entry(m.name, "segment", statistic, grouping, values[m.name], lower, upper,
+                                 ranks[m.name]))
+    return entries
