@@ -80,7 +80,7 @@ def worker(args: argparse.Namespace) -> None:
     timing = {"load": loaded - start, "score": done - loaded, "cpu": cpu, "pairs": len(hyps), "rss_mb": peak,
               "gpu_mb": gpu_peak}
     if args.worker == "refscore" and args.device == "cpu" and args.dtype == "float32":
-        from refscore._bertscore.engine import thread_plan
+        from refscore.metrics.bertscore.engine import thread_plan
 
         lengths = distinct_token_lengths(scorer, hyps + refs)
         timing["floor"] = products_floor(scorer.model.config, args.layer, lengths,

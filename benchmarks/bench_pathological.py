@@ -45,9 +45,9 @@ def case_inputs(case: str, size: float) -> tuple[str, dict, list, list]:
     if kind == "refs":
         return metric, OPTIONS.get(metric, {}), ["the cat sat on the mat"], [[words_line(60, i) for i in range(int(size))]]
     if kind == "tokens":
-        n = int(size)
-        return metric, OPTIONS.get(metric, {"types": ("rougeL",)} if metric == "rouge" else {}), [
-            " ".join(random.Random(1).choice(WORDS) for _ in range(n))], [[words_line(400, 3)]]
+        rng = random.Random(1)
+        return metric, {"types": ("rougeL",)} if metric == "rouge" else {}, [
+            " ".join(rng.choice(WORDS) for _ in range(int(size)))], [[words_line(400, 3)]]
     if kind == "repeat":
         return metric, OPTIONS.get(metric, {}), ["a" * int(size * 1_000_000)], [["a" * int(size * 1_000_000)]]
     if kind == "combining":

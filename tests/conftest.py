@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,30 @@ def sacrebleu_seed():
         os.environ.pop("SACREBLEU_SEED", None)
     else:
         os.environ["SACREBLEU_SEED"] = old
+
+
+#: Runtimes that a sanitizer build's preloaded ASan runtime would also reach (docs/reliability.md), and the text
+#: of a test module that shows it uses one: its tests get the marker, so `-m "not browser and not ray and not
+#: torch"` leaves them out.
+NATIVE_RUNTIMES = {
+    "browser": re.compile(r"\bselenium\b|\bwebdriver\b"),
+    "ray": re.compile(r"^\s*(import|from) ray\b|\bray\.init\(|^\s*(import|from) refscore\.distributed\b", re.M),
+    "torch": re.compile(r"^\s*(import|from) (torch|transformers|bertscore_helpers)\b|\bBERTScorer\(|"
+                        r"importorskip\(\"torch\"\)|bertscore\(", re.M),
+}
+
+
+def pytest_configure(config):
+    for name in NATIVE_RUNTIMES:
+        config.addinivalue_line("markers", f"{name}: the test uses {name} (left out of sanitizer runs)")
+
+
+def pytest_collection_modifyitems(items):
+    markers: dict[str, list[str]] = {}
+    for item in items:
+        path = str(item.path)
+        if path not in markers:
+            source = item.path.read_text(encoding="utf-8") if item.path.suffix == ".py" else ""
+            markers[path] = [name for name, pattern in NATIVE_RUNTIMES.items() if pattern.search(source)]
+        for name in markers[path]:
+            item.add_marker(name)

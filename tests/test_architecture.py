@@ -34,8 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation: errors, argument checks, the protocol, the compiled core", (
         "refscore._*", "refscore.errors", "refscore.protocol", "refscore.io", "refscore.io.*")),
     ("metric internals: algorithms and helpers behind the metrics", (
-        "refscore._bertscore", "refscore._bertscore.*", "refscore.metrics._*", "refscore.tokenizers",
-        "refscore.tokenizers.*")),
+        "refscore.metrics._*", "refscore.tokenizers", "refscore.tokenizers.*")),
     ("metrics: one Metric subclass per metric, its config, score and functions", (
         "refscore.metrics", "refscore.metrics.*")),
     ("significance: bootstrap intervals and paired tests over any metric's statistics", (
@@ -276,7 +275,7 @@ def test_every_registered_metric_follows_the_protocol():
 
 #: Packages where metric names are written as values: the metrics themselves and the drop-in layers (which mirror
 #: the peers' own names).
-METRIC_NAME_HOMES = ("refscore.metrics", "refscore._bertscore", "refscore.compat", "refscore.tokenizers")
+METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.tokenizers")
 #: Other modules allowed to name metrics, with the reason.
 METRIC_NAME_EXCEPTIONS: dict[str, str] = {
     "refscore.reporting": "DEFAULT_METRICS: the report's default selection of metrics, not a fact about them",

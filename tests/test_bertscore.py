@@ -26,9 +26,9 @@ bert_score = pytest.importorskip("bert_score")
 
 import refscore  # noqa: E402
 import refscore.metrics  # noqa: E402
-from refscore._bertscore.baseline import format_baseline, random_pairs  # noqa: E402
-from refscore._bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
-from refscore._bertscore.packed import (  # noqa: E402
+from refscore.metrics.bertscore.baseline import format_baseline, random_pairs  # noqa: E402
+from refscore.metrics.bertscore.engine import MAX_WORKERS, ThreadPlan, thread_plan  # noqa: E402
+from refscore.metrics.bertscore.packed import (  # noqa: E402
     PackedEncoder, Workspace, WorkspacePool, length_runs, real_tokens, unsupported_reason)
 from refscore.errors import InputError, InputTypeError, MissingExtraError, RefscoreWarning  # noqa: E402
 
@@ -209,9 +209,9 @@ def test_packed_forward_matches_the_model_forward(tiny_model):
     assert_close(packed.score(HYPS, REFS), plain.score(HYPS, REFS))
 
 
-@pytest.mark.parametrize("module", ["refscore._bertscore.packed", "refscore._bertscore.engine",
-                                    "refscore._bertscore.models", "refscore._bertscore.idf",
-                                    "refscore._bertscore.encoding"])
+@pytest.mark.parametrize("module", ["refscore.metrics.bertscore.packed", "refscore.metrics.bertscore.engine",
+                                    "refscore.metrics.bertscore.models", "refscore.metrics.bertscore.idf",
+                                    "refscore.metrics.bertscore.encoding"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib
@@ -313,8 +313,8 @@ def test_long_inputs_truncate_with_warning(tiny_model):
 
 
 def test_tokenizing_in_chunks_on_worker_threads_gives_the_same_ids_and_warnings(tiny_model, monkeypatch):
-    from refscore._bertscore import encoding
-    from refscore._bertscore.engine import ThreadPlan, chunk_mapper
+    from refscore.metrics.bertscore import encoding
+    from refscore.metrics.bertscore.engine import ThreadPlan, chunk_mapper
 
     scorer = refscore.BERTScorer(tiny_model, num_layers=2)
     long_text = " ".join(["goods"] * 500)
@@ -332,8 +332,8 @@ def test_tokenizing_in_chunks_on_worker_threads_gives_the_same_ids_and_warnings(
 def test_a_tokenizer_that_refuses_threads_is_called_from_the_calling_thread(tiny_bert, monkeypatch):
     import threading
 
-    from refscore._bertscore import encoding
-    from refscore._bertscore.engine import ThreadPlan, chunk_mapper
+    from refscore.metrics.bertscore import encoding
+    from refscore.metrics.bertscore.engine import ThreadPlan, chunk_mapper
 
     scorer = refscore.BERTScorer(tiny_bert, num_layers=2)
     sentences = [f"{text} {index}" for index, text in enumerate(CORPUS * 3)]
@@ -512,7 +512,7 @@ def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
 
 
 def test_local_model_signature_is_path_independent(tiny_bert, tmp_path):
-    from refscore._bertscore.models import model_label
+    from refscore.metrics.bertscore.models import model_label
 
     copy = tmp_path / Path(tiny_bert).name
     shutil.copytree(tiny_bert, copy)
@@ -538,7 +538,7 @@ def test_empty_idf_dict_means_no_idf_as_in_bert_score(tiny_bert):
 
 
 def test_built_in_baselines_ignore_the_case_of_lang(tiny_bert):
-    from refscore._bertscore.baseline import builtin_baseline_path
+    from refscore.metrics.bertscore.baseline import builtin_baseline_path
 
     assert builtin_baseline_path("EN", "roberta-large") == builtin_baseline_path("en", "roberta-large") is not None
     assert refscore.BERTScorer(tiny_bert, 2, lang="EN").lang == "en"
@@ -607,7 +607,7 @@ def test_bad_settings_are_clear_errors(tiny_bert, tmp_path):
 
 def test_progress_bar_completes(tiny_bert, monkeypatch):
     """The embedding bar (refscore._progress's policy) counts every batch: total == updates, and it is closed."""
-    from refscore._bertscore import engine
+    from refscore.metrics.bertscore import engine
     from refscore._progress import progress_bar
 
     bars = []
@@ -648,7 +648,7 @@ def test_progress_bar_on_stderr_only_when_asked(tiny_bert, capsys):
 
 
 def test_expected_seconds_grow_with_tokens_and_model_size():
-    from refscore._bertscore.engine import expected_seconds
+    from refscore.metrics.bertscore.engine import expected_seconds
 
     assert expected_seconds(2000, 10**8, "cpu") == 2 * expected_seconds(1000, 10**8, "cpu")
     assert expected_seconds(1000, 10**9, "cpu") == 10 * expected_seconds(1000, 10**8, "cpu")

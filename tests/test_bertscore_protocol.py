@@ -15,7 +15,7 @@ pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 import refscore  # noqa: E402
-from refscore._bertscore import scorer  # noqa: E402
+from refscore.metrics.bertscore import scorer  # noqa: E402
 from refscore.errors import InputTypeError  # noqa: E402
 from refscore.protocol import Score  # noqa: E402
 from refscore.metrics.bertscore import BERTScoreMetric, BERTScoreResult  # noqa: E402
@@ -95,7 +95,13 @@ def _imported_modules(path: Path) -> set[str]:
 
 
 def test_imports_point_down():
-    assert not {m for m in _imported_modules(PACKAGE / "metrics" / "bertscore.py") if m.startswith("refscore.cli")}
-    for module in (PACKAGE / "_bertscore").glob("*.py"):
-        upward = {m for m in _imported_modules(module) if m.startswith(("refscore.metrics", "refscore.cli"))}
+    """The metric never imports the command line; its internals (every module of the package but the metric and
+    the package itself) import only each other below refscore.metrics, never the metric or the command line."""
+    package = PACKAGE / "metrics" / "bertscore"
+    assert not {m for m in _imported_modules(package / "metric.py") if m.startswith("refscore.cli")}
+    internals = [module for module in package.glob("*.py") if module.name not in ("metric.py", "__init__.py")]
+    assert len(internals) >= 8
+    for module in internals:
+        upward = {m for m in _imported_modules(module) if m.startswith(("refscore.metrics", "refscore.cli"))
+                  and not (m.startswith("refscore.metrics.bertscore.") and m != "refscore.metrics.bertscore.metric")}
         assert not upward, module.name

@@ -21,7 +21,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 
 import refscore  # noqa: E402
-from refscore._bertscore import engine  # noqa: E402
+from refscore.metrics.bertscore import engine  # noqa: E402
 from refscore.compat import evaluate  # noqa: E402
 
 PAIRS = 100
@@ -115,7 +115,7 @@ def test_reference_batches_are_cached_whole_and_only_reused_for_the_same_batch(d
 
 def test_parallel_map_of_no_items_is_empty():
     """A call with nothing to embed (every reference batch cached, or no text) maps nothing, with any plan."""
-    from refscore._bertscore.engine import ThreadPlan, parallel_map
+    from refscore.metrics.bertscore.engine import ThreadPlan, parallel_map
 
     assert list(parallel_map(len, [], ThreadPlan(2, 1))) == []
     assert list(parallel_map(len, ["ab"], ThreadPlan(2, 1))) == [2]

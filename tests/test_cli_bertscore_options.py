@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
-import refscore._bertscore.models as models
-import refscore._bertscore.scorer as scorer_module
+import refscore.metrics.bertscore.models as models
+import refscore.metrics.bertscore.scorer as scorer_module
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import build_parser, main
 from refscore.cli.metric_setup import metrics_from_args

@@ -166,3 +166,8 @@ def test_docstring_examples_run():
 
     failures, attempted = doctest.testmod(module)
     assert failures == 0 and attempted >= 4
+
+
+def test_a_missing_file_is_an_os_error_naming_it(tmp_path):
+    with pytest.raises(FileNotFoundError, match="cannot read the judgments file .*absent.jsonl"):
+        load_judgments(tmp_path / "absent.jsonl")

@@ -62,20 +62,19 @@ def test_fast_resampler_agrees_in_distribution():
     assert scipy.stats.ks_2samp(reference, reference * 0.3 + delta).pvalue < 1e-3
 
 
-def test_perm_both_matrix_and_clusters():
+def test_perm_both_matrix_is_compute_sig_matrix():
+    """Pairs in ComputeSigMatrix's order on one stream: every p-value equal to the reference's."""
     stats = reference_stats()
     rng = np.random.default_rng(0)
-    human = rng.normal(size=(5, 30))
-    metrics = {"close": human + rng.normal(0, 0.3, human.shape), "loose": human + rng.normal(0, 3, human.shape),
-               "closer": human + rng.normal(0, 0.25, human.shape)}
-    order, values, p = meta.perm_both_matrix(human, metrics, k=60, seed=2, resampler="reference")
-    assert order[-1] == "loose"
-    np.random.seed(2)  # the reference's ComputeSigMatrix: pairs in order, one stream
+    human = rng.normal(size=(5, 40))
+    metrics = {f"m{i}": human + rng.normal(0, 0.8 + 0.2 * i, human.shape) for i in range(4)}
+    order, values, p = meta.perm_both_matrix(human, metrics, k=150, seed=2, resampler="reference")
+    np.random.seed(2)
     corrs = {name: stats.Correlation(5, packed(human), packed(metrics[name])) for name in order}
-    for i in range(3):
+    for i in range(4):
         assert values[i] == pytest.approx(corrs[order[i]].Pearson()[0], rel=1e-12)
-        for j in range(i + 1, 3):
-            expected = stats.PermutationSigDiff(corrs[order[j]], corrs[order[i]], scipy.stats.pearsonr, "none", 60)
+        for j in range(i + 1, 4):
+            expected = stats.PermutationSigDiff(corrs[order[j]], corrs[order[i]], scipy.stats.pearsonr, "none", 150)
             assert p[i, j] == expected[0]
 
 

@@ -97,3 +97,16 @@ def test_bad_inputs_name_the_problem():
         meta.pearson([1.0, 2.0, 3.0], [0.1, 0.3, 0.2], grouping="doc")
     with pytest.raises(InputError, match="same number of ratings per system"):
         meta.soft_pairwise_accuracy([[1.0, None], [1.0, 2.0], [0.0, 1.0]], [[1.0, 2.0], [1.0, 2.0], [0.0, 1.0]])
+
+
+def test_mappings_of_systems_are_rows_in_the_human_order():
+    human = {"A": [0.0, -1.0, None, -5.0], "B": [-2.0, 0.0, -1.0, -1.0], "C": [-1.0, -3.0, 0.0, 0.0]}
+    metric = {"C": [0.4, 0.1, 0.9, 0.8], "A": [0.9, 0.5, 0.3, 0.1], "B": [0.2, 0.8, 0.3, 0.4]}
+    matrix_h = [human[s] for s in "ABC"]
+    matrix_m = [metric[s] for s in "ABC"]
+    for grouping in GROUPINGS:
+        assert meta.pearson(human, metric, grouping) == meta.pearson(matrix_h, matrix_m, grouping)
+    with pytest.raises(InputError, match="different numbers of segments .'A': 4, 'B': 3"):
+        meta.pearson({"A": [0.0, 1.0, 2.0, 3.0], "B": [1.0, 2.0, 3.0]}, {"A": [1, 2, 3, 4], "B": [1, 2, 3]})
+    with pytest.raises(InputError, match="same systems"):
+        meta.pearson({"A": [0.0, 1.0]}, {"B": [0.0, 1.0]})

@@ -12,7 +12,7 @@ import pytest
 # everything the plugin uses is imported here, before any run.
 import refscore.testing.config  # noqa: F401
 import refscore.testing.pytest_plugin  # noqa: F401
-import refscore.testing.report  # noqa: F401
+import refscore.testing.formats  # noqa: F401
 import refscore.testing.run  # noqa: F401
 
 pytest_plugins = ["pytester"]
@@ -136,7 +136,7 @@ def test_bertscore_model_loads_once_per_session(pytester):
     body = "from refscore.testing import Check\n" + MARKED_TEST.format(checks=checks)
     pytester.makepyfile(test_one=body, test_two=body.replace("def test_case", "def test_again"))
     pytester.makeconftest("""
-        from refscore._bertscore import scorer
+        from refscore.metrics.bertscore import scorer
         from refscore import protocol
 
         protocol._metric_with.cache_clear()

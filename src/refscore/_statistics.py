@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -31,6 +32,10 @@ class Statistics:
         columns: the column names, one per entry of a row.
         data: ``(n_segments, len(columns))`` array; int64 for counts, float64 for per-document scores.
         nrefs: references per segment, or -1 when the count varies between segments.
+        carried_columns: names of per-segment columns that are carried but never summed (ROUGE's best reference
+            per type): they follow the rows through ``+``, :meth:`concatenate`, :meth:`take` and pickling, and stay
+            out of :meth:`totals` and every formula.
+        carried: ``(n_segments, len(carried_columns))`` int64 or float64 array of those columns.
     """
 
     metric: str
@@ -38,6 +43,8 @@ class Statistics:
     columns: tuple[str, ...]
     data: np.ndarray
     nrefs: int = 1
+    carried_columns: tuple[str, ...] = ()
+    carried: np.ndarray | None = None
     _column_index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -54,18 +61,41 @@ class Statistics:
         object.__setattr__(self, "data", data)
         object.__setattr__(self, "columns", tuple(self.columns))
         object.__setattr__(self, "_column_index", {name: i for i, name in enumerate(self.columns)})
+        self._check_carried(data.shape[0])
         if not all(isinstance(name, str) for name in self.columns) or len(self._column_index) != len(self.columns):
             raise InputError(f"statistics columns must be distinct names, got {list(self.columns)}")
+
+    def _check_carried(self, rows: int) -> None:
+        names = tuple(self.carried_columns)
+        carried = np.zeros((rows, 0), dtype=np.int64) if self.carried is None and not names else \
+            np.asarray(self.carried)
+        if carried.ndim != 2 or carried.shape != (rows, len(names)):
+            raise InputError(f"carried statistics columns must have shape ({rows}, {len(names)}) (one row per "
+                             f"segment, one column per name in {list(names)}), got {carried.shape}")
+        if carried.dtype.kind not in "if":
+            raise InputError(f"carried statistics columns must be int64 or float64, got {carried.dtype}")
+        if not all(isinstance(name, str) for name in names) or len(set(names) | set(self.columns)) != \
+                len(names) + len(self.columns):
+            raise InputError(f"carried columns must be distinct names, not statistics columns; got {list(names)}")
+        carried = np.ascontiguousarray(carried)
+        carried.setflags(write=False)
+        object.__setattr__(self, "carried", carried)
+        object.__setattr__(self, "carried_columns", names)
+
+    def _with_rows(self, data: np.ndarray, carried: np.ndarray, nrefs: int) -> Statistics:
+        return type(self)(self.metric, self.config_hash, self.columns, data, nrefs, self.carried_columns, carried)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # unpickling rebuilds through __post_init__'s checks (columns vs data, dtype); pickles are for handing
         # statistics between processes of one run (Ray): on disk use refscore.io.statistics (data only)
-        return (type(self), (self.metric, self.config_hash, self.columns, self.data, self.nrefs))
+        return (type(self), (self.metric, self.config_hash, self.columns, self.data, self.nrefs,
+                             self.carried_columns, self.carried))
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         # a pickle in the default form (a state dict: written before __reduce__ existed, or crafted) is checked too
         fields = ("metric", "config_hash", "columns", "data", "nrefs")
-        Statistics.__init__(self, *(state.get(name) for name in fields))  # type: ignore[misc]
+        Statistics.__init__(self, *(state.get(name) for name in fields),  # type: ignore[misc]
+                            state.get("carried_columns", ()), state.get("carried"))
 
     def __len__(self) -> int:
         return int(self.data.shape[0])
@@ -75,11 +105,13 @@ class Statistics:
                 f"config_hash={self.config_hash!r})")
 
     def column(self, name: str) -> np.ndarray:
-        """One column as a 1-D array (read-only view)."""
-        try:
+        """One column (a summed or a carried one) as a 1-D array (read-only view)."""
+        if name in self._column_index:
             return self.data[:, self._column_index[name]]
-        except KeyError:
-            raise KeyError(f"{self.metric} statistics have no column {name!r}; columns: {list(self.columns)}") from None
+        if name in self.carried_columns:
+            return self.carried[:, self.carried_columns.index(name)]
+        raise KeyError(f"{self.metric} statistics have no column {name!r}; columns: "
+                       f"{list(self.columns + self.carried_columns)}") from None
 
     def totals(self) -> np.ndarray:
         """Column sums over all segments (exact int64 for counts)."""
@@ -90,7 +122,7 @@ class Statistics:
         rows = np.asarray(indices if isinstance(indices, np.ndarray) else list(indices))
         if rows.size == 0:
             rows = rows.astype(np.int64)
-        return Statistics(self.metric, self.config_hash, self.columns, self.data[rows], self.nrefs)
+        return self._with_rows(self.data[rows], self.carried[rows], self.nrefs)
 
     def check_compatible(self, other: Statistics) -> None:
         """Raise :class:`IncompatibleStatisticsError` unless ``other`` comes from the same metric configuration."""
@@ -99,7 +131,8 @@ class Statistics:
         if other.metric != self.metric:
             raise IncompatibleStatisticsError(
                 f"cannot merge {self.metric!r} statistics with {other.metric!r} statistics")
-        if other.config_hash != self.config_hash or other.columns != self.columns:
+        if (other.config_hash != self.config_hash or other.columns != self.columns
+                or other.carried_columns != self.carried_columns):
             raise IncompatibleStatisticsError(
                 f"cannot merge {self.metric!r} statistics computed with different configurations (config hash "
                 f"{self.config_hash} vs {other.config_hash}); recompute both parts with the same metric settings")
@@ -111,7 +144,8 @@ class Statistics:
             nrefs = other.nrefs
         elif len(other) == 0:
             nrefs = self.nrefs
-        return Statistics(self.metric, self.config_hash, self.columns, np.concatenate([self.data, other.data]), nrefs)
+        return self._with_rows(np.concatenate([self.data, other.data]), np.concatenate([self.carried, other.carried]),
+                               nrefs)
 
     def __radd__(self, other: object) -> Statistics:
         if isinstance(other, int) and other == 0:  # lets sum(parts) work
@@ -130,7 +164,8 @@ class Statistics:
             first.check_compatible(part)
             if part.nrefs != nrefs:
                 nrefs = -1
-        return cls(first.metric, first.config_hash, first.columns, np.concatenate([p.data for p in parts]), nrefs)
+        return first._with_rows(np.concatenate([p.data for p in parts]), np.concatenate([p.carried for p in parts]),
+                                nrefs)
 
 
 # pickles name the class where users import it from (and where pickles of earlier versions found it)

@@ -196,8 +196,11 @@ class Metric(MetricFacts, ABC):
             text = self._signature_texts[nrefs] = str(self.signature(nrefs))
         return text
 
-    def _new_statistics(self, columns: tuple[str, ...], data: np.ndarray, nrefs: int) -> Statistics:
-        return Statistics(self.name, self.config_hash, columns, data, nrefs)
+    def _new_statistics(self, columns: tuple[str, ...], data: np.ndarray, nrefs: int, *,
+                        carried_columns: tuple[str, ...] = (), carried: np.ndarray | None = None) -> Statistics:
+        """This metric's :class:`Statistics`: summed ``columns``, and ``carried_columns`` that follow the rows
+        without being summed (ROUGE's best reference per type)."""
+        return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
 
     def check_statistics(self, stats: Statistics) -> None:
         """Raise unless ``stats`` were computed by this metric with this exact configuration."""

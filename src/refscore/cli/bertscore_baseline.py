@@ -31,9 +31,9 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from refscore.io.atomic import check_output_paths
-    from refscore._bertscore.baseline import compute_baseline, format_baseline, write_baseline
-    from refscore._bertscore.engine import torch_threads
-    from refscore._bertscore.scorer import BERTScorer
+    from refscore.metrics.bertscore.baseline import compute_baseline, format_baseline, write_baseline
+    from refscore.metrics.bertscore.engine import torch_threads
+    from refscore.metrics.bertscore.scorer import BERTScorer
 
     check_output_paths({"-o": args.output})  # before the model loads (exit 9)
     sentences = read_lines(args.corpus, "--corpus")

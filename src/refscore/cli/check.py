@@ -127,7 +127,7 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from refscore.testing.report import json_report, junit_xml, text_report
+    from refscore.testing.formats import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
     from refscore.io.atomic import write_text_atomically
 

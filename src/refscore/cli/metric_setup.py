@@ -63,7 +63,7 @@ def check_before_loading(metrics: list[Metric]) -> None:
         if not DEVICE_PATTERN.fullmatch(str(device).strip()):
             raise CliError(f"--device {device!r} is not a device; use auto, cpu, cuda, cuda:N or mps",
                            ExitCode.USAGE)
-        from refscore._bertscore.models import resolve_device
+        from refscore.metrics.bertscore.models import resolve_device
 
         try:
             resolve_device(device)

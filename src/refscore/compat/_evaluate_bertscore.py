@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from refscore._bertscore.config import BERTScoreConfig, bert_score_hash
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.models import resolve_model_type
-from refscore._bertscore.scorer import BERTScorer
-from refscore._bertscore.tables import MODEL_LAYERS
+from refscore.metrics.bertscore.config import BERTScoreConfig, bert_score_hash
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.models import resolve_model_type
+from refscore.metrics.bertscore.scorer import BERTScorer
+from refscore.metrics.bertscore.tables import MODEL_LAYERS
 from refscore._inputs import per_segment, prepare_batch
 from refscore.compat._evaluate_base import EvaluateModule
 from refscore.compat.bert_score.score import peer_config

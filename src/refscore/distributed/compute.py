@@ -19,6 +19,8 @@ from refscore.protocol import Metric
 
 STATS_PREFIX = "__stats__"
 NREFS = "__nrefs"
+#: Statistics columns carried but not summed (``Statistics.carried_columns``) travel under this prefix.
+CARRIED_PREFIX = "carried:"
 
 
 def stats_column(metric_index: int, column: str) -> str:
@@ -59,8 +61,9 @@ def _reference_counts(references: list[Any]) -> np.ndarray:
 
 
 def batch_statistics(metrics: Sequence[Metric], hypotheses: list[Any], references: list[Any], good: np.ndarray,
-                     num_threads: int | None) -> list[tuple[tuple[str, ...], np.ndarray]]:
-    """Each metric's statistics columns and rows for a batch (zero rows where ``good`` is False)."""
+                     num_threads: int | None) -> list[tuple[tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray]]:
+    """Each metric's statistics columns and rows for a batch, then its carried columns and rows (zero rows where
+    ``good`` is False)."""
     rows = np.flatnonzero(good)
     selected_hyps = [hypotheses[i] for i in rows]
     selected_refs = [references[i] for i in rows]
@@ -68,13 +71,15 @@ def batch_statistics(metrics: Sequence[Metric], hypotheses: list[Any], reference
     for metric in metrics:
         if len(rows):
             stats = metric.statistics(selected_hyps, selected_refs, num_threads=num_threads)
-            columns, data = stats.columns, stats.data
+            columns, data, carried = stats.columns, stats.data, stats.carried
         else:  # a batch of skipped records only: the columns of the metric on an empty segment
             stats = metric.statistics([""], [""], num_threads=num_threads)
-            columns, data = stats.columns, stats.data[:0]
+            columns, data, carried = stats.columns, stats.data[:0], stats.carried[:0]
         full = np.zeros((len(hypotheses), len(columns)), dtype=data.dtype)
         full[rows] = data
-        out.append((columns, full))
+        full_carried = np.zeros((len(hypotheses), carried.shape[1]), dtype=carried.dtype)
+        full_carried[rows] = carried
+        out.append((columns, full, stats.carried_columns, full_carried))
     return out
 
 
@@ -97,10 +102,12 @@ class StatisticsBatch(_BatchFunction):
         hypotheses, references, good = _texts(batch, self.columns)
         out = {name: batch.column(name) for name in self.columns.passthrough}
         out[NREFS] = pa.array(_reference_counts(references))
-        for index, (names, data) in enumerate(batch_statistics(self.metrics, hypotheses, references, good,
-                                                               self.num_threads)):
+        for index, (names, data, carried_names, carried) in enumerate(
+                batch_statistics(self.metrics, hypotheses, references, good, self.num_threads)):
             for position, name in enumerate(names):
                 out[stats_column(index, name)] = pa.array(data[:, position])
+            for position, name in enumerate(carried_names):
+                out[stats_column(index, CARRIED_PREFIX + name)] = pa.array(carried[:, position])
         return pa.table(out)
 
 
@@ -132,7 +139,7 @@ class TotalsBatch(StatisticsBatch):
             # the reference count of the group: one value, or -1 when it varies (Statistics' nrefs rule)
             out[NREFS].append(int(counts[0]) if len(counts) and bool(np.all(counts == counts[0])) else -1)
             out.setdefault("__segments", []).append(int(rows.sum()))
-            for index, (names, data) in enumerate(statistics):
+            for index, (names, data, _, _) in enumerate(statistics):   # totals: carried columns are not summed
                 for column, name in enumerate(names):
                     out.setdefault(stats_column(index, name), []).append(data[:, column].sum())
         return pa.table(out)

@@ -15,7 +15,7 @@ from typing import Any
 from refscore.distributed._ray import import_ray
 from refscore.io.records import RecordLayout
 from refscore.io.record_files import (DEFAULT_CHUNK_RECORDS, DEFAULT_UNIT_BYTES, Chunk, Unit, plan_units,
-                                         read_unit)
+                                      read_unit)
 
 KEY_COLUMNS = ("__file", "__start", "__end", "__bad")
 #: The columns every record row has, besides the keys; ``__system`` is None where records name no system.

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore.distributed.compute import NREFS, parse_stats_column
+from refscore.distributed.compute import CARRIED_PREFIX, NREFS, parse_stats_column
 from refscore.errors import InputError
 from refscore.protocol import Metric, Statistics
 
@@ -104,10 +104,15 @@ def metric_statistics(collected: Collected, order: np.ndarray, rows: np.ndarray,
     nrefs = int(counts[0]) if len(counts) and bool(np.all(counts == counts[0])) else (-1 if len(counts) else 1)
     out = []
     for index, metric in enumerate(metrics):
-        columns = by_metric[index]
-        data = np.column_stack([values[selected] for _, values in columns]) if len(selected) else \
-            np.zeros((0, len(columns)), dtype=columns[0][1].dtype)
-        out.append(Statistics(metric.name, metric.config_hash, tuple(name for name, _ in columns), data, nrefs))
+        summed = [(name, values) for name, values in by_metric[index] if not name.startswith(CARRIED_PREFIX)]
+        carried = [(name[len(CARRIED_PREFIX):], values) for name, values in by_metric[index]
+                   if name.startswith(CARRIED_PREFIX)]
+        data, carried_data = (np.column_stack([values[selected] for _, values in columns]) if len(selected) and columns
+                              else np.zeros((len(selected), len(columns)),
+                                            dtype=columns[0][1].dtype if columns else np.int64)
+                              for columns in (summed, carried))
+        out.append(Statistics(metric.name, metric.config_hash, tuple(name for name, _ in summed), data, nrefs,
+                              tuple(name for name, _ in carried), carried_data))
     return out
 
 

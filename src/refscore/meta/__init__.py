@@ -10,9 +10,11 @@ from __future__ import annotations
 from refscore.meta.correlations import (KENDALL_VARIANTS, ConstantScoresWarning, TiesResult, kendall, kendall_like,
                                         kendall_ties_opt, pairwise_accuracy, pearson, soft_pairwise_accuracy,
                                         spearman)
+from refscore.meta.evaluate import MetricScores, meta_evaluate
 from refscore.meta.significance import (CorrelationInterval, PermBothResult, bootstrap_interval, perm_both,
                                         perm_both_matrix, significance_clusters, williams)
 
-__all__ = ["KENDALL_VARIANTS", "ConstantScoresWarning", "CorrelationInterval", "PermBothResult", "TiesResult",
+__all__ = ["KENDALL_VARIANTS", "ConstantScoresWarning", "CorrelationInterval", "MetricScores", "PermBothResult",
+           "TiesResult", "meta_evaluate",
            "bootstrap_interval", "kendall", "kendall_like", "kendall_ties_opt", "pairwise_accuracy", "pearson",
            "perm_both", "perm_both_matrix", "significance_clusters", "soft_pairwise_accuracy", "spearman", "williams"]

@@ -89,15 +89,17 @@ class Statistic:
         """The masked sums of ``vector``, its squares and its products with the centred human scores, per resample;
         kept for the last coins, so that the pairs of a matrix of tests that share them compute each metric's
         once."""
-        key = (masks.__array_interface__["data"][0], masks.shape, id(vector))
-        cache = getattr(self, "_projections", {})
-        if not cache or next(iter(cache))[:2] != key[:2]:
-            cache = {}
+        # the cache holds the coins' base array, so its identity cannot be reused by a new array while cached
+        root = masks if masks.base is None else masks.base
+        where = (masks.__array_interface__["data"][0], masks.shape)
+        if getattr(self, "_cached_coins", None) is not root or self._cached_where != where:
+            self._cached_coins, self._cached_where, self._projections = root, where, {}
             self._weights = masks.astype(np.float64)
-        if key not in cache:
-            cache[key] = self._weights @ np.stack([vector, vector * vector, self.centered * vector], axis=1)
-        self._projections = cache
-        return cache[key]
+        key = id(vector)
+        if key not in self._projections:
+            self._projections[key] = (vector, self._weights @ np.stack(
+                [vector, vector * vector, self.centered * vector], axis=1))
+        return self._projections[key][1]
 
     def kendall_mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Kendall of ``where(masks, a, b)`` and ``where(masks, b, a)`` by pair lookup: a pair's metric order is one

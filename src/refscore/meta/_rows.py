@@ -13,6 +13,7 @@ Rows are padded to one length; ``valid`` marks the cells with a human rating.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import NamedTuple
 
 import numpy as np
@@ -37,7 +38,15 @@ class Rows(NamedTuple):
 
 
 def as_matrix(values: object, name: str, *, allow_missing: bool) -> np.ndarray:
-    """A float matrix (1-D input becomes one row); ``None`` becomes NaN where missing ratings are allowed."""
+    """A float matrix (1-D input becomes one row); ``None`` becomes NaN where missing ratings are allowed. A
+    mapping system -> scores is a matrix with one row per system, in the mapping's order."""
+    if isinstance(values, Mapping):
+        lengths = {system: len(row) for system, row in values.items()}  # type: ignore[arg-type]
+        if len(set(lengths.values())) > 1:
+            counts = ", ".join(f"{system!r}: {count}" for system, count in lengths.items())
+            raise InputError(f"{name}: the systems have scores for different numbers of segments ({counts}); give "
+                             "every system the same segments, None where a rating is missing")
+        values = list(values.values())
     try:
         array = np.array(values, dtype=float)
     except (TypeError, ValueError):
@@ -67,6 +76,12 @@ def check_grouping(grouping: str) -> str:
 
 def pair(human: object, metric: object) -> tuple[np.ndarray, np.ndarray]:
     """The human and metric matrices, checked to have one shape."""
+    if isinstance(human, Mapping) and isinstance(metric, Mapping):
+        if set(human) != set(metric):
+            only_human, only_metric = sorted(set(human) - set(metric)), sorted(set(metric) - set(human))
+            raise InputError(f"human and metric scores must name the same systems: only human {only_human}, "
+                             f"only metric {only_metric}")
+        metric = {system: metric[system] for system in human}
     h = as_matrix(human, "human", allow_missing=True)
     m = as_matrix(metric, "metric", allow_missing=False)
     if h.shape != m.shape:

@@ -39,6 +39,8 @@ and the field. Every system must rate the same segments; otherwise the files are
 """
 from __future__ import annotations
 
+import errno
+import glob
 import json
 import math
 import os
@@ -228,6 +230,10 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     fields = fields or JudgmentFields()
     if align not in ALIGN_MODES:
         raise JudgmentsError(f"align must be one of {', '.join(map(repr, ALIGN_MODES))}, got {align!r}")
+    for given in [paths] if isinstance(paths, (str, os.PathLike)) else list(paths):
+        name = os.fspath(given)
+        if not glob.has_magic(name) and not os.path.exists(name):   # an OSError: the command lines exit 4
+            raise FileNotFoundError(errno.ENOENT, f"cannot read the judgments file {name}: No such file or directory")
     files = expand_paths(paths)
     source_name = ", ".join(files)
     cells: dict[tuple[str, str], tuple[str, list[str], dict[str, float], str | None]] = {}

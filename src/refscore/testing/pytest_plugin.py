@@ -141,7 +141,7 @@ class RefscoreSession:
         if not self.checked:
             return
         from refscore.testing.cases import TestCase
-        from refscore.testing.report import json_report, junit_xml, text_report
+        from refscore.testing.formats import json_report, junit_xml, text_report
         from refscore.testing.run import evaluate
         from refscore.io.atomic import write_text_atomically
 
@@ -264,7 +264,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     if state.error is not None:
         terminalreporter.write_line(f"refscore error: {state.error}", red=True)
         return
-    from refscore.testing.report import SCALE_NOTE
+    from refscore.testing.formats import SCALE_NOTE
 
     terminalreporter.write_line(SCALE_NOTE)
     for run in state.runs:

@@ -6,7 +6,7 @@
 >>> bert_score.__version__, bert_score.model2layers["roberta-large"]
 ('0.3.12', 17)
 """
-from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION
+from refscore.metrics.bertscore.tables import BERT_SCORE_HASH_VERSION
 
 __version__ = BERT_SCORE_HASH_VERSION
 

@@ -16,8 +16,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.encoding import PREFIX_SPACE_TOKENIZERS, special_token_wrapper
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.encoding import PREFIX_SPACE_TOKENIZERS, special_token_wrapper
 from refscore._progress import progress_bar
 
 

@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 
 from refscore.io.atomic import atomic_path
-from refscore._bertscore.config import BERTScoreConfig
-from refscore._bertscore.deps import require, torch_and_transformers
-from refscore._bertscore.scorer import BERTScorer as _BERTScorer
-from refscore._bertscore.scorer import PairScores
+from refscore.metrics.bertscore.config import BERTScoreConfig
+from refscore.metrics.bertscore.deps import require, torch_and_transformers
+from refscore.metrics.bertscore.scorer import BERTScorer as _BERTScorer
+from refscore.metrics.bertscore.scorer import PairScores
 from refscore._inputs import per_segment
 from refscore.errors import InputError, InputTypeError
 

@@ -15,9 +15,10 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.models import _from_pretrained, load_tokenizer, truncate_layers
-from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION, LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.models import from_pretrained as _from_pretrained
+from refscore.metrics.bertscore.models import load_tokenizer, truncate_layers
+from refscore.metrics.bertscore.tables import BERT_SCORE_HASH_VERSION, LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
 from refscore.compat.bert_score._embedding import bert_cos_score_idf, get_bert_embedding, sent_encode  # noqa: F401
 from refscore.errors import InputError
 

@@ -17,6 +17,11 @@ from refscore.io.atomic import atomic_write
 from refscore._checks import check_count
 from refscore.errors import InputError
 
+__all__ = [
+    "builtin_baseline_path", "compute_baseline", "format_baseline", "HEADER", "random_pairs", "read_baseline",
+    "rescale", "resolve_baseline_path", "write_baseline",
+]
+
 HEADER = ("LAYER", "P", "R", "F")
 
 

@@ -19,9 +19,11 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from refscore._bertscore.idf import TokenWeights
-from refscore._bertscore.tables import BERT_SCORE_HASH_VERSION
+from refscore.metrics.bertscore.idf import TokenWeights
+from refscore.metrics.bertscore.tables import BERT_SCORE_HASH_VERSION
 from refscore.errors import InputTypeError
+
+__all__ = ["bert_score_hash", "BERTScoreConfig", "RUNTIME", "sentences_fingerprint"]
 
 #: Field metadata of the settings that do not change BERTScore's numbers.
 RUNTIME = {"runtime": True}

@@ -6,6 +6,8 @@ from types import ModuleType
 
 from refscore.errors import MissingExtraError
 
+__all__ = ["require", "torch_and_transformers"]
+
 
 def require(module: str, feature: str = "BERTScore", extra: str = "bertscore") -> ModuleType:
     """Import ``module`` or raise :class:`MissingExtraError` naming ``extra``.

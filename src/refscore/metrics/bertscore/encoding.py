@@ -16,6 +16,11 @@ import numpy as np
 
 from refscore.errors import InputError, RefscoreWarning, caller_stacklevel
 
+__all__ = [
+    "indexed_labels", "max_input_length", "PREFIX_SPACE_TOKENIZERS", "SentenceEncoder", "special_token_wrapper",
+    "TOKENIZE_CHUNK", "wants_prefix_space",
+]
+
 #: Tokenizer classes that bert-score encodes with ``add_prefix_space=True`` (byte-level BPE).
 PREFIX_SPACE_TOKENIZERS = ("GPT2Tokenizer", "RobertaTokenizer")
 #: model_max_length values above this mean "no limit configured" in transformers.

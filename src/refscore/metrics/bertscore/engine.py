@@ -5,7 +5,7 @@ On CPU with several threads the batches are embedded (then matched) by that many
 each running torch with one intra-op thread (torch releases the GIL inside its ops; above :data:`MAX_WORKERS` threads
 the workers share them): the encoder's matrices are small, so independent streams scale better than splitting each
 product over threads. Every batch is computed the same way whatever the thread count, so the results do not depend
-on it. BERT-family encoders run without padding (:mod:`refscore._bertscore.packed`).
+on it. BERT-family encoders run without padding (:mod:`refscore.metrics.bertscore.packed`).
 
 Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
 a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
@@ -27,13 +27,19 @@ from typing import Any
 
 import numpy as np
 
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.encoding import ChunkMap
-from refscore._bertscore.models import LoadedModel
-from refscore._bertscore.packed import PackedEncoder, WorkspacePool
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.encoding import ChunkMap
+from refscore.metrics.bertscore.models import LoadedModel
+from refscore.metrics.bertscore.packed import PackedEncoder, WorkspacePool
 from refscore._checks import check_optional_int
 from refscore._progress import progress_bar
 from refscore.errors import RefscoreWarning, caller_stacklevel
+
+__all__ = [
+    "chunk_mapper", "DEFAULT_BATCH_TOKENS", "Embedder", "expected_seconds", "flops_per_token", "greedy_match",
+    "MATCH_BUDGET", "MAX_WORKERS", "parallel_map", "ROUGH_FLOPS", "SERIAL", "TAIL_BATCHES", "TAIL_SPLIT",
+    "thread_plan", "ThreadPlan", "torch_threads",
+]
 
 #: Default token budget per forward pass (sentences x padded length), by device type.
 DEFAULT_BATCH_TOKENS = {"cpu": 2048, "cuda": 65536}
@@ -149,7 +155,7 @@ class Embedder:
     """Embeds token-id sequences with a loaded model; keeps an LRU cache of the batches of sequences it was asked
     to keep (references), reused only where a call forms the same batch (see :meth:`embed`).
 
-    BERT-family encoders on CPU run without padding (:mod:`refscore._bertscore.packed`) when the architecture
+    BERT-family encoders on CPU run without padding (:mod:`refscore.metrics.bertscore.packed`) when the architecture
     allows it; ``self.packed`` is None when the model's own forward is used.
     """
 

@@ -12,6 +12,8 @@ import numpy as np
 
 from refscore.errors import InputError, InputTypeError
 
+__all__ = ["TokenWeights"]
+
 
 class TokenWeights:
     """A dense token-id -> weight table with a default for ids beyond it (float64, cast to float32 on use).

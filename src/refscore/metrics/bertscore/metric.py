@@ -24,13 +24,13 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._bertscore.config import RUNTIME, BERTScoreConfig, bert_score_hash
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.models import (MODEL_LAYERS, check_model_choice, count_layers, load_config,
-                                        local_layer_count, model_label, resolve_model_type)
-from refscore._bertscore.scorer import BERTScorer as _Scorer
-from refscore._bertscore.scorer import PairScores, settings
-from refscore._bertscore.tables import BERT_SCORE_VERSION
+from refscore.metrics.bertscore.config import RUNTIME, BERTScoreConfig, bert_score_hash
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.models import (MODEL_LAYERS, check_model_choice, count_layers, load_config,
+                                              local_layer_count, model_label, resolve_model_type)
+from refscore.metrics.bertscore.scorer import BERTScorer as _Scorer
+from refscore.metrics.bertscore.scorer import PairScores, settings
+from refscore.metrics.bertscore.tables import BERT_SCORE_VERSION
 from refscore.io.text_files import read_text_lines
 from refscore.errors import InputError, MissingExtraError
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, config_hash

@@ -16,10 +16,16 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.tables import LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.tables import LANG_MODELS, MODEL_LAYERS, MULTILINGUAL_MODEL
 from refscore._checks import check_choice, check_int
 from refscore.errors import InputError, InputTypeError
+
+__all__ = [
+    "check_model_choice", "count_layers", "DTYPES", "from_pretrained", "hub_offline", "load_config", "load_model",
+    "load_tokenizer", "LoadedModel", "local_layer_count", "model_label", "resolve_device", "resolve_dtype",
+    "resolve_model_type", "resolve_num_layers", "truncate_layers",
+]
 
 DTYPES = ("float32", "bfloat16", "float16")
 
@@ -46,7 +52,7 @@ def hub_offline() -> bool:
                for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE"))
 
 
-def _from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> Any:
+def from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> Any:
     """``loader.from_pretrained`` from a local directory or the local cache first, the network only if allowed."""
     local = os.path.expanduser(model_type)
     if os.path.isdir(local):
@@ -80,14 +86,14 @@ def _from_pretrained(loader: Any, model_type: str, what: str, **kwargs: Any) -> 
 
 def load_config(model_type: str, trust_remote_code: bool = False) -> Any:
     _, transformers = torch_and_transformers()
-    return _from_pretrained(transformers.AutoConfig, model_type, "configuration",
+    return from_pretrained(transformers.AutoConfig, model_type, "configuration",
                             trust_remote_code=trust_remote_code)
 
 
 def load_tokenizer(model_type: str, use_fast: bool = False, trust_remote_code: bool = False) -> Any:
     """The model's tokenizer; ``use_fast=False`` by default, as in bert-score (transformers 5 has fast ones only)."""
     _, transformers = torch_and_transformers()
-    return _from_pretrained(transformers.AutoTokenizer, model_type, "tokenizer", use_fast=use_fast,
+    return from_pretrained(transformers.AutoTokenizer, model_type, "tokenizer", use_fast=use_fast,
                             trust_remote_code=trust_remote_code)
 
 
@@ -261,7 +267,7 @@ def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = Fa
     tokenizer = load_tokenizer(model_type, use_fast_tokenizer, trust_remote_code)
     loader = transformers.T5EncoderModel if "t5" in model_type else transformers.AutoModel
     with _without_loading_bar(transformers):
-        model = _from_pretrained(loader, model_type, "weights", trust_remote_code=trust_remote_code)
+        model = from_pretrained(loader, model_type, "weights", trust_remote_code=trust_remote_code)
     if hasattr(model, "decoder") and hasattr(model, "encoder"):
         model = model.encoder
     total_layers = count_layers(config)

@@ -24,7 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from refscore._bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.deps import torch_and_transformers
+
+__all__ = [
+    "CHECK_TOLERANCE", "EXACT_ATTENTION", "length_runs", "PACKED_MODELS", "PackedEncoder", "real_tokens",
+    "unsupported_reason", "Workspace", "WorkspacePool",
+]
 
 #: Encoder classes whose embeddings and layers have the standard BERT structure (``BertLayer`` and its copies).
 PACKED_MODELS = {"BertModel": "BertLayer", "RobertaModel": "RobertaLayer", "XLMRobertaModel": "XLMRobertaLayer",

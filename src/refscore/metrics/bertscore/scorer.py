@@ -17,17 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from refscore._bertscore import baseline as baselines
-from refscore._bertscore.config import BERTScoreConfig, bert_score_hash, sentences_fingerprint
-from refscore._bertscore.deps import torch_and_transformers
-from refscore._bertscore.encoding import SentenceEncoder, indexed_labels
-from refscore._bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match, thread_plan,
-                                       torch_threads)
-from refscore._bertscore.idf import TokenWeights
-from refscore._bertscore.models import load_model, resolve_model_type
+import refscore.metrics.bertscore.baseline as baselines
+from refscore.metrics.bertscore.config import BERTScoreConfig, bert_score_hash, sentences_fingerprint
+from refscore.metrics.bertscore.deps import torch_and_transformers
+from refscore.metrics.bertscore.encoding import SentenceEncoder, indexed_labels
+from refscore.metrics.bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match,
+                                              thread_plan, torch_threads)
+from refscore.metrics.bertscore.idf import TokenWeights
+from refscore.metrics.bertscore.models import load_model, resolve_model_type
 from refscore._checks import check_num_threads
 from refscore._inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
+
+__all__ = ["BERTScorer", "PairScores", "settings"]
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

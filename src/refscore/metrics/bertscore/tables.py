@@ -1,4 +1,5 @@
-"""bert-score 0.3.13's default layers (``bert_score.utils.model2layers``, tuned on WMT16) and language models.
+"""bert-score 0.3.13's default layers (``bert_score.utils.model2layers``, tuned on WMT16) and language models: a
+public module (the ``refscore.compat.bert_score`` drop-in's ``model2layers`` and ``lang2model`` are these tables).
 
 Copied as data from bert-score 0.3.13 so that refscore does not need bert-score installed.
 
@@ -6,6 +7,10 @@ Copied as data from bert-score 0.3.13 so that refscore does not need bert-score 
 (17, 'roberta-large')
 """
 from __future__ import annotations
+
+__all__ = [
+    "BERT_SCORE_HASH_VERSION", "BERT_SCORE_VERSION", "LANG_MODELS", "MODEL_LAYERS", "MULTILINGUAL_MODEL",
+]
 
 #: Hub model name -> the layer bert-score uses by default.
 MODEL_LAYERS: dict[str, int] = {

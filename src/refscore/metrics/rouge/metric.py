@@ -155,13 +155,22 @@ class ROUGE(Metric):
         """Positions in ``types`` of the types computed by ``_rouge``."""
         return [t for t, name in enumerate(self.config.types) if name not in EXTENDED_TYPES]
 
-    def _statistics(self, precision: np.ndarray, recall: np.ndarray, fmeasure: np.ndarray, nrefs: int) -> Statistics:
-        """Per type its (precision, recall, F) columns, then ``documents`` (1 per row)."""
+    @functools.cached_property
+    def best_reference_columns(self) -> tuple[str, ...]:
+        """The carried (never summed) statistics columns: per type the index of the reference each document's
+        scores came from."""
+        return tuple(f"best_reference_{name}" for name in self.config.types)
+
+    def _statistics(self, precision: np.ndarray, recall: np.ndarray, fmeasure: np.ndarray, best: np.ndarray,
+                    nrefs: int) -> Statistics:
+        """Per type its (precision, recall, F) columns, then ``documents`` (1 per row); each document's best
+        reference per type is carried beside them."""
         documents, n_types = precision.shape
         data = np.empty((documents, 3 * n_types + 1))
         data[:, 0:-1:3], data[:, 1:-1:3], data[:, 2:-1:3] = precision, recall, fmeasure
         data[:, -1] = 1.0
-        return self._new_statistics(self.columns, data, nrefs)
+        return self._new_statistics(self.columns, data, nrefs, carried_columns=self.best_reference_columns,
+                                    carried=np.asarray(best, dtype=np.int64).reshape(documents, n_types))
 
     def _id_texts(self, batch: Batch) -> tuple[list[np.ndarray], list[list[np.ndarray]] | None]:
         """Token-id texts (predictions, then references) and, with a ``sentence_separator``, their sentences."""
@@ -308,8 +317,8 @@ class ROUGE(Metric):
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         num_threads = check_num_threads(num_threads)
-        precision, recall, fmeasure, _, nrefs = self._document_scores(hypotheses, references, num_threads)
-        return self._statistics(precision, recall, fmeasure, nrefs)
+        precision, recall, fmeasure, best, nrefs = self._document_scores(hypotheses, references, num_threads)
+        return self._statistics(precision, recall, fmeasure, best, nrefs)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
@@ -320,21 +329,8 @@ class ROUGE(Metric):
         return np.concatenate([by_type[:, :, 2], by_type[:, :, 0], by_type[:, :, 1]], axis=1)
 
     def score_from_statistics(self, stats: Statistics) -> ROUGEScore:
-        """The corpus :class:`ROUGEScore` of (possibly merged) statistics; ``result[type]`` reads the per-document
-        values from them (``best_reference`` is not part of statistics: :meth:`corpus_score` records it)."""
-        return self._score(stats, None)
-
-    def corpus_score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> ROUGEScore:
-        """Corpus ROUGE of a batch with every document's scores (``result["rouge1"].fmeasure`` ...) and the index
-        of the reference each came from (``result["rouge1"].best_reference``)."""
-        num_threads = check_num_threads(num_threads)
-        precision, recall, fmeasure, best, nrefs = self._document_scores(hypotheses, references, num_threads)
-        best = np.array(best, dtype=np.int64)
-        best.setflags(write=False)
-        stats = self._statistics(precision, recall, fmeasure, nrefs)
-        return dataclasses.replace(self._score(stats, best), segments=self.segment_table(stats))
-
-    def _score(self, stats: Statistics, best_reference: np.ndarray | None) -> ROUGEScore:
+        """The corpus :class:`ROUGEScore` of (possibly merged) statistics: ``result[type]`` reads the per-document
+        values and the best reference of each (a carried column) from them."""
         self.check_statistics(stats)
         totals = stats.totals().tolist()
         documents = totals[-1]
@@ -344,7 +340,9 @@ class ROUGE(Metric):
         first = types[0]
         return ROUGEScore(metric=self.name, score=fmeasure[first], signature=self.signature_text(stats.nrefs),
                           types=self.config.types, precision=precision, recall=recall, fmeasure=fmeasure,
-                          documents=int(documents), statistics=stats, best_reference=best_reference)
+                          documents=int(documents), statistics=stats,
+                          best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
+                          else None)
 
     @functools.cached_property
     def _tokenizer_signature(self) -> str:

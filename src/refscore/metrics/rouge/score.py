@@ -126,8 +126,8 @@ class ROUGEScore(_Documents, Score):
     """rouge-score flavor result: per type the mean per-document precision, recall and F (``score`` is the first
     type's F), the statistics, and ``result[type]`` (:class:`RougeTypeScores`) per document.
 
-    ``best_reference``: ``(documents, types)`` indexes of the reference each score came from (``None`` when
-    the score was made from statistics, which do not record it).
+    ``best_reference``: ``(documents, types)`` indexes of the reference each score came from, carried by the
+    statistics beside their summed columns (``None`` for a score of column totals, e.g. streamed chunks).
     """
 
     types: tuple[str, ...]

@@ -1,4 +1,5 @@
-"""Reports of a :class:`~refscore.testing.run.TestRun`: a readable table (failing cases first), JSON and JUnit XML.
+"""The output formats of a :class:`~refscore.testing.run.TestRun` (``refscore check``, the pytest plugin): a
+readable table (failing cases first), JSON and JUnit XML. (The HTML report of systems is :mod:`refscore.reporting`.)
 
 >>> from refscore.testing import evaluate
 >>> run = evaluate([{"actual_output": "a b c", "expected_output": "a b c"}], ["chrf"])
