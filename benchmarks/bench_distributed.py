@@ -7,7 +7,7 @@ pairs sampled from the WMT22 system outputs.
 Writes a JSON Lines file of ``--pairs`` (hypothesis, references) records drawn with a fixed seed from every WMT22
 system output and its references, then times (wall clock, one run each):
 
-- the single-process stream (``refscore.distributed.stream.stream_scores``, the local engine of ``refscore score``
+- the single-process stream (``refscore.streaming.stream_scores``, the local engine of ``refscore score``
   for large files) with ``--cpus`` threads on all pairs, and with 1 thread on the first ``--single-core-pairs``
   (the per-core throughput, without a second full pass);
 - ``refscore.distributed.statistics`` on ``ray.init(num_cpus=--cpus)``: Ray Data reads, scores and returns every
@@ -133,7 +133,7 @@ def main() -> None:
     import ray
 
     import refscore.distributed as rd
-    from refscore.distributed.stream import stream_scores
+    from refscore.streaming import stream_scores
     from refscore.metrics import get_metric_class
 
     metrics = [get_metric_class(name)() for name in args.metrics.split(",")]

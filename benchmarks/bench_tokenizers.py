@@ -7,7 +7,7 @@ all 13 en-ja systems scored one after the other against the same reference:
   ``lru_cache`` starts cold, as in a first run), and the CPU time of its tokenizer alone on the same lines;
 - refscore: ``refscore.BLEU(tokenize=...).corpus_score`` with 1 and 2 threads (process CPU time too, the robust
   measure on a busy machine for one thread), and the CPU time of
-  ``refscore.tokenizers.tokenize_texts`` alone (the MeCab / SentencePiece calls on the distinct texts).
+  ``refscore.text.external.tokenize_texts`` alone (the MeCab / SentencePiece calls on the distinct texts).
 
 The real flores200 model is used when it is in sacreBLEU's cache (``$SACREBLEU/models/flores200sacrebleuspm``);
 otherwise a stand-in SentencePiece model (unigram, 8000 pieces) is trained on the en-ja reference and systems, and
@@ -30,7 +30,7 @@ from sacrebleu.tokenizers import tokenizer_spm as sacrebleu_spm
 
 import refscore
 from refscore import BLEU
-from refscore.tokenizers import sacrebleu_models_dir, sentencepiece_model_file, tokenize_texts
+from refscore.text.external import sacrebleu_models_dir, sentencepiece_model_file, tokenize_texts
 
 from _timing import best_time
 

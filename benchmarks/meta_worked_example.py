@@ -13,7 +13,7 @@ from pathlib import Path
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 RUNS = (("mqm_ted/ende.jsonl", "bleu,chrf,ter", ()), ("mqm_ted/zhen.jsonl", "bleu,chrf,ter", ()),
-        ("summ_summeval/summeval.jsonl", "rouge,bleu,chrf", ("--tokenize", "none")))
+        ("summ_summeval/summeval.jsonl", "rouge,bleu,chrf", ()))
 
 
 def main() -> int:

@@ -110,6 +110,16 @@ def _error_of(stderr: str) -> str:
     return "\n".join(lines[-30:])
 
 
+def markdown_table(results: list[dict]) -> str:
+    """docs/reliability.md's table of a run: target, seconds, executions, coverage, crashes (and the finding)."""
+    lines = ["| Target | Seconds | Executions | Coverage (cov / ft) | Findings |", "| --- | --- | --- | --- | --- |"]
+    for r in results:
+        finding = r.get("error", "").strip().splitlines()[-1:] if r["crashes"] else []
+        lines.append(f"| `{r['target']}` | {r['seconds']:.0f} | {r['executions']:,} | {r['coverage']} / "
+                     f"{r['features']} | {r['crashes']}{': ' + finding[0][:80] if finding else ''} |")
+    return "\n".join(lines)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=60, help="time per target (default 60)")
@@ -120,6 +130,7 @@ def main() -> int:
     parser.add_argument("--max-len", type=int, default=2048, help="largest input, bytes (default 2048)")
     parser.add_argument("--random", action="store_true", help="random bytes instead of atheris")
     parser.add_argument("--list", action="store_true", help="list the targets")
+    parser.add_argument("--markdown", metavar="SUMMARY", help="print a summary file as docs/reliability.md's table")
     parser.add_argument("--reproduce", nargs=2, metavar=("TARGET", "FILE"), help="run one input through a target")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -131,6 +142,9 @@ def main() -> int:
 
     if args.list:
         print("\n".join(TARGETS))
+        return 0
+    if args.markdown:
+        print(markdown_table(json.loads(Path(args.markdown).read_text(encoding="utf-8"))))
         return 0
     if args.reproduce:
         TARGETS[args.reproduce[0]](Path(args.reproduce[1]).read_bytes())

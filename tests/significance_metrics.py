@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from refscore._inputs import prepare_batch
+from refscore.inputs import prepare_batch
 from refscore.protocol import Metric, Score, Signature
 
 

@@ -6,7 +6,7 @@ the design), plus ``importlib.import_module("literal")``. Imports under ``if TYP
 never run, but a type that needs a module above or beside in a circle is a design circle all the same (move the
 type below both). An edge goes to the module named (``from a.b import c`` names ``a.b.c`` when that is a module,
 else ``a.b``); importing a module does not count as importing its parent packages, and lazy registry entries
-(``"module:attribute"`` strings, :mod:`refscore._registry`) are names, not imports.
+(``"module:attribute"`` strings, :mod:`refscore.lazy`) are names, not imports.
 
 The layers are listed in :data:`LAYERS`, bottom first, and documented in docs/architecture.md. A module may
 import modules of its own layer and of the layers below, never above: the library never imports the command
@@ -32,9 +32,11 @@ PACKAGE = "refscore"
 #: foundation and a module in no layer fails :func:`test_every_module_is_in_a_layer`.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation: errors, argument checks, the protocol, the compiled core", (
-        "refscore._*", "refscore.errors", "refscore.protocol", "refscore.io", "refscore.io.*")),
+        "refscore._*", "refscore.errors", "refscore.protocol", "refscore.streaming", "refscore.io", "refscore.io.*",
+        "refscore.checks", "refscore.inputs", "refscore.progress", "refscore.wording", "refscore.lazy",
+        "refscore.gc_pause")),
     ("metric internals: algorithms and helpers behind the metrics", (
-        "refscore.metrics._*", "refscore.tokenizers", "refscore.tokenizers.*")),
+        "refscore.metrics._*", "refscore.text", "refscore.text.*")),
     ("metrics: one Metric subclass per metric, its config, score and functions", (
         "refscore.metrics", "refscore.metrics.*")),
     ("significance: bootstrap intervals and paired tests over any metric's statistics", (
@@ -275,7 +277,7 @@ def test_every_registered_metric_follows_the_protocol():
 
 #: Packages where metric names are written as values: the metrics themselves and the drop-in layers (which mirror
 #: the peers' own names).
-METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.tokenizers")
+METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.text")
 #: Other modules allowed to name metrics, with the reason.
 METRIC_NAME_EXCEPTIONS: dict[str, str] = {
     "refscore.reporting": "DEFAULT_METRICS: the report's default selection of metrics, not a fact about them",
@@ -325,6 +327,77 @@ def test_no_metric_names_outside_the_metric_classes():
     from refscore.metrics import REGISTRY
 
     assert metric_name_lists(SOURCE_ROOT, PACKAGE, set(REGISTRY)) == []
+
+
+#: The packages on top use the rest of refscore through its public names only (docs/architecture.md, "Public
+#: names"): no module of another package with a part of its dotted name starting with ``_`` (their own package's
+#: private modules are fine), and no name outside a module's ``__all__`` (when the module declares one).
+PUBLIC_NAME_USERS = ("refscore.compat", "refscore.cli", "refscore.testing", "refscore.reporting", "refscore.distributed")
+#: Imports that still break the rule, as ``"importer -> imported"``, with the reason (issue 30, still to do).
+PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {
+    "refscore.compat._evaluate_bleu -> refscore.metrics._word_batch": "HF BLEU's word batch, until BLEU's flavors",
+    "refscore.compat._sacrebleu_base -> refscore.significance._sampling": "sacreBLEU's bootstrap draws",
+    "refscore.compat.rouge.rouge -> refscore._core": "ROUGE's compiled tokenizer, until refscore.text has it",
+    "refscore.compat.rouge_score.rouge_scorer -> refscore._core": "as refscore.compat.rouge.rouge",
+    "refscore.testing.checks -> refscore._metric_facts": "CheckSpec, until the protocol exports it",
+    "refscore.testing.checks -> refscore.metrics.bleu": "BLEU_BANDS, until it is a fact on BLEU (check_bands)",
+}
+
+
+def declared_all(path: Path) -> set[str] | None:
+    """A module's literal ``__all__`` (``None`` when it has none, or one computed at import time)."""
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) else []
+        if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets) and node.value:
+            try:
+                return set(ast.literal_eval(node.value))
+            except ValueError:
+                return None
+    return None
+
+
+def private_imports(root: Path, package: str, users: tuple[str, ...] = PUBLIC_NAME_USERS,
+                    exceptions: dict[str, str] | None = None) -> list[str]:
+    """Every import by a module of ``users`` of another package's private module or of a name outside a module's
+    ``__all__`` (module-level, function-level and ``TYPE_CHECKING`` imports alike), as readable lines."""
+    exceptions = PRIVATE_IMPORT_EXCEPTIONS if exceptions is None else exceptions
+    modules = module_files(root, package)
+    problems = []
+    for module, path in modules.items():
+        own = next((user for user in users if module == user or module.startswith(user + ".")), None)
+        if own is None:
+            continue
+        collector = _ImportCollector(module, path.name == "__init__.py")
+        collector.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        for base, names, line, _ in collector.found:
+            for name in names or (None,):
+                target = f"{base}.{name}" if name and f"{base}.{name}" in modules else base
+                if target not in modules or target == own or target.startswith(own + ".") \
+                        or f"{module} -> {target}" in exceptions:
+                    continue
+                if any(part.startswith("_") for part in target.split(".")):
+                    problems.append(f"{module} imports the private module {target} (line {line})")
+                elif name and target == base and not (name.startswith("__") and name.endswith("__")):
+                    public = declared_all(modules[base])
+                    if name.startswith("_") or (public is not None and name not in public):
+                        problems.append(f"{module} imports {name} from {base}, not in its __all__ (line {line})")
+    return problems
+
+
+def test_applications_import_public_names_only():
+    problems = private_imports(SOURCE_ROOT, PACKAGE)
+    assert not problems, "imports of private modules or names (make the name public, with __all__):\n" + \
+        "\n".join(problems)
+
+
+def test_private_import_exceptions_are_still_needed():
+    problems = private_imports(SOURCE_ROOT, PACKAGE, exceptions={})
+    for key, reason in PRIVATE_IMPORT_EXCEPTIONS.items():
+        importer, imported = key.split(" -> ")
+        assert reason and any(problem.startswith(f"{importer} imports") and (
+            f" {imported} (" in problem or f"from {imported}," in problem) for problem in problems), \
+            f"{key} no longer breaks the rule: remove its exception"
 
 
 # -- the checks themselves catch violations (a small fake package) ------------------------------------------------
@@ -405,6 +478,32 @@ def test_checks_find_long_headers(tmp_path):
         "fake/_core/tables.h: 900 lines (split it by job; at most 450)"]
 
 
+def test_checks_find_private_imports(tmp_path):
+    _write(tmp_path, {
+        "fake/__init__.py": "",
+        "fake/_helpers.py": "def f():\n    pass\n",
+        "fake/metrics/__init__.py": "",
+        "fake/metrics/_kernel.py": "",
+        "fake/metrics/bleu.py": "__all__ = ['BLEU']\nBLEU = BANDS = 1\n_HIDDEN = 2\n",
+        "fake/metrics/chrf.py": "CHRF = 1\n_HIDDEN = 2\n",
+        "fake/cli/__init__.py": "",
+        "fake/cli/_own.py": "",
+        "fake/cli/main.py": ("from fake.cli import _own\nfrom fake.metrics.bleu import BLEU, BANDS\n"
+                             "from fake.metrics.chrf import CHRF, _HIDDEN\n"
+                             "def run():\n    from fake._helpers import f\n    import fake.metrics._kernel\n"),
+        "fake/metrics/ter.py": "from fake._helpers import f\n",  # not a user of public names: not checked
+    })
+    assert private_imports(tmp_path, "fake", users=("fake.cli",), exceptions={}) == [
+        "fake.cli.main imports BANDS from fake.metrics.bleu, not in its __all__ (line 2)",
+        "fake.cli.main imports _HIDDEN from fake.metrics.chrf, not in its __all__ (line 3)",
+        "fake.cli.main imports the private module fake._helpers (line 5)",
+        "fake.cli.main imports the private module fake.metrics._kernel (line 6)",
+    ]
+    assert private_imports(tmp_path, "fake", users=("fake.cli",),
+                           exceptions={"fake.cli.main -> fake._helpers": "why"})[2:] == [
+        "fake.cli.main imports the private module fake.metrics._kernel (line 6)"]
+
+
 if __name__ == "__main__":
     graph = import_graph(SOURCE_ROOT, PACKAGE)
     print(f"{len(graph)} imports between {len(module_files(SOURCE_ROOT, PACKAGE))} modules")
@@ -423,4 +522,6 @@ if __name__ == "__main__":
         print("long:", line)
     for line in long_headers(SOURCE_ROOT):
         print("long header:", line)
+    for line in private_imports(SOURCE_ROOT, PACKAGE):
+        print("private:", line)
     sys.exit(0)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import refscore
-from refscore._checks import check_bool, check_choice, check_int, check_number, check_optional_int
+from refscore.checks import check_bool, check_choice, check_int, check_number, check_optional_int
 from refscore.compat import nltk as compat_nltk
 from refscore.compat import sacrebleu as compat_sacrebleu
 from refscore.errors import InputError, InputTypeError

@@ -606,9 +606,9 @@ def test_bad_settings_are_clear_errors(tiny_bert, tmp_path):
 
 
 def test_progress_bar_completes(tiny_bert, monkeypatch):
-    """The embedding bar (refscore._progress's policy) counts every batch: total == updates, and it is closed."""
+    """The embedding bar (refscore.progress's policy) counts every batch: total == updates, and it is closed."""
     from refscore.metrics.bertscore import engine
-    from refscore._progress import progress_bar
+    from refscore.progress import progress_bar
 
     bars = []
 

@@ -253,7 +253,7 @@ def test_only_a_bar_of_the_interrupted_command_moves_the_message_to_a_fresh_line
     empty line before the message; a bar of the interrupted command itself does."""
     import signal
 
-    from refscore._progress import progress_bar
+    from refscore.progress import progress_bar
     from refscore.cli.process import guarded
 
     def interrupted() -> int:

@@ -17,7 +17,7 @@ from refscore.cli.main import main
 from refscore.distributed.merge import LostRecordsError, blank_bytes, order_and_check_spans
 from refscore.io.records import RecordFormatError, RecordLayout
 from refscore.io.record_files import plan_units, read_unit
-from refscore.distributed.stream import stream_scores, stream_statistics
+from refscore.streaming import stream_scores, stream_statistics
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.chrf import CHRF
 
@@ -163,7 +163,7 @@ def test_records_that_name_systems_and_records_that_do_not_are_not_mixed(tmp_pat
 
 @pytest.mark.parametrize("module", ["refscore.distributed", "refscore.distributed._ray", "refscore.io.records",
                                     "refscore.io.record_files", "refscore.distributed.compute",
-                                    "refscore.distributed.merge", "refscore.distributed.stream",
+                                    "refscore.distributed.merge", "refscore.streaming",
                                     "refscore.distributed.datasource", "refscore.cli.output"])
 def test_docstring_examples_run(module):
     import doctest

@@ -39,4 +39,22 @@ def test_the_runner_runs_a_target_and_writes_its_summary(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     [result] = json.loads(summary.read_text())
     assert result["target"] == "records-jsonl" and result["executions"] > 0 and result["crashes"] == 0
+    table = subprocess.run([sys.executable, str(FUZZ / "run.py"), "--markdown", str(summary)], capture_output=True,
+                           text=True, timeout=120, check=True).stdout
+    assert "| `records-jsonl` | " in table and f"| {result['executions']:,} |" in table
 
+
+
+# -- findings, kept as regression tests --------------------------------------------------------------------------
+@pytest.mark.parametrize("tokenize", ["ja-mecab", "ko-mecab"])
+def test_mecab_bleu_keeps_square_reference_streams_per_segment(tokenize):
+    # tokenize-ko-mecab found it: two segments with two references each were re-checked for their layout after
+    # MeCab tokenized them, so refscore.from_streams(...) input raised "references can be read two ways"
+    pytest.importorskip("MeCab" if tokenize == "ja-mecab" else "mecab_ko")
+    import refscore
+    from sacrebleu.metrics.bleu import BLEU as SacreBLEU
+
+    hypotheses, streams = ["猫が 好き です", "犬 です"], [["猫 が 好き", "犬 だ"], ["猫 です", "犬 です"]]
+    ours = refscore.bleu(hypotheses, refscore.from_streams(streams), tokenize=tokenize)
+    peer = SacreBLEU(tokenize=tokenize).corpus_score(hypotheses, streams)
+    assert list(ours.counts) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9

@@ -163,7 +163,7 @@ def test_a_long_hypothesis_scores_as_the_peers_do_for_ter_and_rouge_l():
 def test_mecab_input_is_guarded(monkeypatch):
     pytest.importorskip("MeCab")
     pytest.importorskip("ipadic")
-    from refscore.tokenizers import _mecab
+    from refscore.text import _mecab
 
     with pytest.raises(InputError, match=r"segment 1: ja-mecab: a segment holds a NUL character \(position 1\)"):
         refscore.bleu(["猫です", "猫\x00犬"], ["猫です", "猫犬"], tokenize="ja-mecab")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import refscore
-from refscore._inputs import prepare_batch
+from refscore.inputs import prepare_batch
 
 
 def test_per_segment_references_strings_and_lists():
@@ -91,7 +91,7 @@ def test_from_streams_checks_lengths_and_types():
 ])
 def test_compiled_text_layout_equals_python_validation(hypotheses, references):
     from refscore._core._batch import text_batch_layout
-    from refscore._inputs import check_hypotheses, check_references
+    from refscore.inputs import check_hypotheses, check_references
 
     hyps, refs, ref_offsets = text_batch_layout(hypotheses, references)
     expected_hyps, _ = check_hypotheses(hypotheses)

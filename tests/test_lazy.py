@@ -1,4 +1,4 @@
-"""The lazy public names of ``refscore`` and ``refscore.testing`` (:mod:`refscore._lazy`): importing a package
+"""The lazy public names of ``refscore`` and ``refscore.testing`` (:mod:`refscore.lazy`): importing a package
 loads none of the modules behind them, every name of ``__all__`` resolves, and an unknown name is an
 ``AttributeError`` naming the package."""
 from __future__ import annotations
@@ -10,13 +10,13 @@ import sys
 
 import pytest
 
-import refscore._lazy
+import refscore.lazy
 
 PACKAGES = ["refscore", "refscore.testing"]
 
 
 def test_doctests() -> None:
-    failures, attempted = doctest.testmod(refscore._lazy)
+    failures, attempted = doctest.testmod(refscore.lazy)
     assert attempted and not failures
 
 
@@ -26,7 +26,7 @@ def test_import_loads_no_lazy_module(package: str) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     loaded = set(result.stdout.split())
     lazy_modules = ("refscore.metrics", "refscore.significance", "refscore.reporting", "refscore.testing.")
-    assert "refscore._lazy" in loaded and not [m for m in loaded if m.startswith(lazy_modules)]
+    assert "refscore.lazy" in loaded and not [m for m in loaded if m.startswith(lazy_modules)]
 
 
 @pytest.mark.parametrize("package", PACKAGES)

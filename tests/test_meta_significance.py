@@ -101,3 +101,30 @@ def test_bootstrap_interval_resamples_items():
     assert interval.lower <= interval.value <= interval.upper
     with pytest.raises(InputError, match='over="segments"'):
         meta.bootstrap_interval(human, metric, grouping="item", over="segments")
+
+
+def test_system_scores_of_a_corpus_metric_come_from_summed_statistics(tmp_path):
+    """A corpus metric's system score is its corpus score; an item resample's is the corpus score of the
+    resampled segments (repeats counted); lower-is-better metrics are negated."""
+    import json
+
+    from refscore.meta.inputs import load_judgments
+    from refscore.metrics.bleu import BLEU
+    from refscore.metrics.ter import TER
+
+    texts = {"A": ["the cat sat", "a dog ran off", "hello there"], "B": ["the cat", "dog ran", "hello world there"],
+             "C": ["cat sat the", "a dog ran", "there"]}
+    references = ["the cat sat down", "a dog ran off fast", "hello there"]
+    path = tmp_path / "ratings.jsonl"
+    path.write_text("".join(json.dumps({"system": s, "seg_id": i + 1, "hypothesis": h, "reference": references[i],
+                                        "mqm": -float(i)}) + "\n"
+                            for s, hyps in texts.items() for i, h in enumerate(hyps)), encoding="utf-8")
+    judgments = load_judgments(str(path))
+    bleu = meta.MetricScores.from_metric(BLEU(), judgments)
+    ter = meta.MetricScores.from_metric(TER(), judgments)
+    for row, system in enumerate(judgments.systems):
+        assert bleu.systems[row] == BLEU().corpus_score(texts[system], references).score
+        assert ter.systems[row] == -TER().corpus_score(texts[system], references).score
+        repeated = [texts[system][0], texts[system][0], texts[system][2]]
+        expected = BLEU().corpus_score(repeated, [references[0], references[0], references[2]]).score
+        assert bleu.resample(np.array([[2.0, 0.0, 1.0]]))[0, row] == pytest.approx(expected, rel=1e-12)

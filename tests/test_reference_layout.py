@@ -7,7 +7,7 @@ import pytest
 import sacrebleu
 
 import refscore
-from refscore._inputs import check_unambiguous, prepare_batch
+from refscore.inputs import check_unambiguous, prepare_batch
 from refscore.errors import InputError, InputTypeError
 
 HYPS = ["The cat sat on the mat.", "A dog ran in the park today."]

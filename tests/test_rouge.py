@@ -328,7 +328,7 @@ def test_bad_inputs_name_argument_and_position():
     ("", []),
 ])
 def test_builtin_sentence_splitter_rules(text, sentences):
-    from refscore.metrics._sentences import split_sentences
+    from refscore.text.sentences import split_sentences
 
     assert split_sentences(text) == sentences
 

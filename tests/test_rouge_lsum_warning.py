@@ -20,7 +20,7 @@ import refscore
 from refscore.compat import evaluate
 from refscore.compat.rouge_score import rouge_scorer
 from refscore.errors import RougeLsumWarning
-from refscore.metrics._sentences import first_with_several_sentences, split_sentences
+from refscore.text.sentences import first_with_several_sentences, split_sentences
 from conftest import shared_data_path, write_segment_files
 
 XSUM = [json.loads(line) for line in

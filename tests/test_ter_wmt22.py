@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from conftest import read_segments, shared_data_path
 
-from refscore._inputs import from_streams
+from refscore.inputs import from_streams
 from refscore.metrics.ter import TER
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ter_wmt22.npz"

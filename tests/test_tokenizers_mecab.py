@@ -17,7 +17,7 @@ from sacrebleu.metrics.bleu import BLEU as SacreBLEU
 
 import refscore
 from refscore.errors import MissingExtraError
-from refscore.tokenizers import JaMecabTokenizer, KoMecabTokenizer, get_tokenizer, tokenize_texts
+from refscore.text.external import JaMecabTokenizer, KoMecabTokenizer, get_tokenizer, tokenize_texts
 from conftest import read_segments, shared_data_path
 from _tokenizer_peer import MIXED_TEXT, assert_bleu_equal, sacrebleu_tokens
 
@@ -77,7 +77,7 @@ def test_threads_and_the_binding_path_agree_with_sacrebleu(monkeypatch, tokenize
     """Through MeCab's C function (GIL released, threads) and through the binding's ``parse`` (used when the C
     function is not found), every line equals sacreBLEU's tokens."""
     if not c_function:
-        monkeypatch.setattr("refscore.tokenizers._mecab._c_parse_function", lambda binding: None)
+        monkeypatch.setattr("refscore.text._mecab._c_parse_function", lambda binding: None)
     tokenizer = tokenizer_class()
     assert (tokenizer._parse_to_str is not None) == c_function
     lines = [f"{k}番目の文です。 안녕하세요 {k}번째 문장입니다. Line {k}" for k in range(500)] + [""]
@@ -107,7 +107,7 @@ def test_repeated_texts_are_tokenized_once(monkeypatch):
         def tokenize_many(self, lines: list[str], num_threads: int) -> list[str]:
             return [self(line) for line in lines]
 
-    monkeypatch.setattr("refscore.tokenizers.get_tokenizer", lambda name, spm_model=None: Recording())
+    monkeypatch.setattr("refscore.text.external.get_tokenizer", lambda name, spm_model=None: Recording())
     assert tokenize_texts("ja-mecab", ["ab ", "cd", "ab ", "", "cd"]) == ["a b", "c d", "a b", "", "c d"]
     assert calls == ["ab", "cd", ""]
 

@@ -17,7 +17,7 @@ from sacrebleu.tokenizers import tokenizer_spm as sacrebleu_spm
 
 import refscore
 from refscore.errors import MissingExtraError, MissingModelError
-from refscore.tokenizers import SPM_MODELS, SentencePieceTokenizer, get_tokenizer, tokenize_texts
+from refscore.text.external import SPM_MODELS, SentencePieceTokenizer, get_tokenizer, tokenize_texts
 from _tokenizer_peer import MIXED_TEXT, assert_bleu_equal, sacrebleu_tokens
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from refscore._inputs import from_streams, per_segment
-from refscore._lazy import LazyNames
+from refscore.inputs import from_streams, per_segment
+from refscore.lazy import LazyNames
 from refscore._version import __version__
 from refscore.protocol import Statistics
 
@@ -28,6 +28,7 @@ _LAZY = LazyNames(__name__, globals(), {
     "refscore.metrics.meteor": ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor"),
     "refscore.metrics.external": ("external_scores", "ExternalScores", "SystemSegments"),
     "refscore.reporting": ("report",),
+    "refscore.reward": ("Reward", "reward"),
     "refscore.io.statistics": ("save_statistics", "load_statistics"),
 })
 __getattr__ = _LAZY.getattr

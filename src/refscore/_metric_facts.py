@@ -21,7 +21,7 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
-from refscore._registry import import_entry
+from refscore.lazy import import_entry
 
 Scorer = Callable[[np.ndarray], np.ndarray]
 

@@ -66,6 +66,12 @@ class Statistics:
             raise InputError(f"statistics columns must be distinct names, got {list(self.columns)}")
 
     def _check_carried(self, rows: int) -> None:
+        if self.carried is None and not self.carried_columns:   # the common case: nothing carried
+            carried = np.empty((rows, 0), dtype=np.int64)
+            carried.setflags(write=False)
+            object.__setattr__(self, "carried", carried)
+            object.__setattr__(self, "carried_columns", ())
+            return
         names = tuple(self.carried_columns)
         carried = np.zeros((rows, 0), dtype=np.int64) if self.carried is None and not names else \
             np.asarray(self.carried)

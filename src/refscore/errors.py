@@ -3,7 +3,7 @@
 Every user-facing check raises a plain :class:`ValueError` or :class:`TypeError` subclass, so callers that
 already catch those keep working; the subclasses below let tools tell refscore's input errors apart. One kind of
 mistake, one class: a wrong type is :class:`InputTypeError`, a wrong value :class:`InputError` (scalar arguments
-are checked in :mod:`refscore._checks`, hypotheses and references in :mod:`refscore._inputs`).
+are checked in :mod:`refscore.checks`, hypotheses and references in :mod:`refscore.inputs`).
 """
 from __future__ import annotations
 

@@ -22,6 +22,7 @@ import dataclasses
 import functools
 import hashlib
 import json
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -61,9 +62,31 @@ class Signature:
         return isinstance(other, Signature) and other.fields == self.fields
 
 
+class DeprecatedValue:
+    """A former attribute of a :class:`Score` that now lives in :attr:`Score.values` (or ``details``): reading it
+    returns ``values[key]`` with a :class:`DeprecationWarning` naming the new spelling."""
+
+    def __init__(self, key: str | None = None, *, source: str = "values") -> None:
+        self.key, self.source = key, source
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name, self.key = name, self.key or name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        warnings.warn(f"{type(instance).__name__}.{self.name} is deprecated; use score.{self.source}[{self.key!r}]",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(instance, self.source)[self.key]
+
+
 @dataclass(frozen=True, kw_only=True)
 class Score:
-    """A metric result. ``score`` is on the 0–1 scale (TER: edits per reference word, may exceed 1)."""
+    """A metric result, one shape for every metric: ``score`` (the headline, 0–1 scale; TER: edits per reference
+    word, may exceed 1), ``values`` (every named corpus value: BLEU's ``precisions``, ``bp``, ...), ``segments``
+    (per-segment scores by name), ``statistics`` and ``details`` (what else the metric reports). Metrics whose
+    results still have their own fields get them in ``values`` too.
+    """
 
     metric: str
     score: float
@@ -74,9 +97,18 @@ class Score:
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
     segments: dict[str, np.ndarray] | None = dataclasses.field(default=None, repr=False, compare=False,
                                                                metadata={"json": False})
+    #: Every named corpus value (JSON: flattened into the result's keys).
+    values: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
     #: What the metric reports beside its named values (e.g. the ``nltk`` BLEU flavor's score per weight tuple).
     details: dict[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False,
                                                        metadata={"json": False})
+
+    def __post_init__(self) -> None:
+        if not self.values:   # a result with fields of its own: the same values, by name
+            base = {f.name for f in dataclasses.fields(Score)}
+            own = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name not in base and f.compare}
+            if own:
+                object.__setattr__(self, "values", own)
 
     def __float__(self) -> float:
         return float(self.score)
@@ -92,15 +124,16 @@ class Score:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready dict (numpy arrays become lists)."""
         out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            if not f.metadata.get("json", True):
+        fields = [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self)
+                  if f.metadata.get("json", True) and f.name != "values"]
+        for name, value in [*fields, *self.values.items()]:
+            if name in out:   # a field of its own that is also a named value: written once
                 continue
-            value = getattr(self, f.name)
             if isinstance(value, np.ndarray):
                 value = value.tolist()
             elif isinstance(value, np.generic):
                 value = value.item()
-            out[f.name] = value
+            out[name] = value
         return out
 
 
@@ -255,20 +288,17 @@ class Metric(MetricFacts, ABC):
         bootstrap or per-segment output, collect ``statistics(...)`` of each chunk and merge them with
         :meth:`Statistics.concatenate`.)
         """
-        totals: np.ndarray | None = None
-        columns: tuple[str, ...] = ()
-        nrefs = 1
+        from refscore.streaming import RunningTotals  # the one running sum of streamed statistics
+
+        running = RunningTotals()
         for index, chunk in enumerate(chunks):
             if not isinstance(chunk, (tuple, list)) or len(chunk) != 2:
                 raise InputTypeError(f"chunks[{index}] must be a (hypotheses, references) pair, "
                                      f"got {type(chunk).__name__}")
-            stats = self.statistics(chunk[0], chunk[1], num_threads=num_threads)
-            nrefs = stats.nrefs if totals is None or nrefs == stats.nrefs else -1
-            totals = stats.totals() if totals is None else totals + stats.totals()
-            columns = stats.columns
-        if totals is None:
+            running.add(self.statistics(chunk[0], chunk[1], num_threads=num_threads))
+        if running.totals is None:
             raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) chunk")
-        return self.score_from_statistics(self._new_statistics(columns, totals[None, :], nrefs))
+        return self.score_from_statistics(running.totals_statistics(self))
 
 
 @functools.lru_cache(maxsize=64)

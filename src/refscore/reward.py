@@ -34,8 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_int, check_num_threads
-from refscore._inputs import is_token_id_sequence, per_segment, prepare_batch
+from refscore.checks import check_int, check_num_threads
+from refscore.inputs import is_token_id_sequence, per_segment, prepare_batch
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.protocol import Metric

@@ -57,7 +57,7 @@ def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
 
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:
     """``--progress/--no-progress``: force progress bars (on stderr) on or off; by default (None) a bar shows for
-    a run expected to take more than about two seconds when stderr is a terminal (refscore._progress)."""
+    a run expected to take more than about two seconds when stderr is a terminal (refscore.progress)."""
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bars on stderr (default: for long runs when stderr is a terminal)")
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from refscore.cli.arguments import add_progress_argument
 from refscore.cli.exit_codes import ExitCode
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.io import read_lines
 
 

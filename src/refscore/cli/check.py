@@ -2,8 +2,9 @@
 
 Thresholds and printed scores are on the 0–1 scale of the Python API (test cases; ``score``, ``compare`` and
 ``report`` print 0–100). Exit codes: 0 every gate passed; 1 (``ExitCode.CHECKS_FAILED``) a gate failed (by default
-any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold); 3 unknown metric; 4 unreadable file; 7 bad input (a missing field, a threshold out of range, duplicate
-case ids, a bad configuration); 8 a missing optional dependency; 9 an output file that cannot be written
+any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold, ``--check file:`` without
+a path); 3 unknown metric; 4 unreadable file (a cases, configuration or scores file); 7 bad input (a missing field,
+a threshold out of range, duplicate case ids, a bad configuration, a scores file whose rows do not join the cases); 8 a missing optional dependency; 9 an output file that cannot be written
 (checked before any work); 130 interrupted (no partial output file).
 """
 from __future__ import annotations
@@ -28,6 +29,9 @@ def _check_flag(text: str) -> tuple[str, float | None]:
     name, equals, threshold = text.partition("=")
     if not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME or NAME=THRESHOLD, got {text!r}")
+    if name.strip().lower() == "file:":
+        raise argparse.ArgumentTypeError(f"{text!r} has no path after 'file:'; give the scores file (file:comet.jsonl"
+                                         f"=0.8: .tsv, .csv or .jsonl with the columns id and score)")
     if not equals:
         return name.strip(), None
     if not threshold.strip():
@@ -65,7 +69,8 @@ def register(commands: Any) -> None:
     parser.add_argument("-c", "--check", action="append", type=_check_flag, default=[], metavar="NAME[=THRESHOLD]",
                         help="a check with its threshold on the 0-1 scale, e.g. bleu=0.3, rougeL, ter=0.4 (default "
                              "0.5; repeat; replaces the configured checks, keeping a configured check's options and "
-                             "bands)")
+                             "bands); file:PATH=T gates on scores computed elsewhere (COMET, human ratings), rows "
+                             "joined to the cases by id, on the scores' own scale")
     parser.add_argument("--check-option", action="append", type=_check_option_flag, default=[],
                         metavar="CHECK.OPTION=VALUE", help="a metric option of one check, e.g. bertscore.lang=en, "
                         "bertscore.model_type=roberta-large, chrf.word_order=2 (repeat; VALUE is JSON or text)")
@@ -99,14 +104,18 @@ def _settings(args: argparse.Namespace) -> Any:
 
 
 def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
-    from refscore.testing.checks import DEFAULT_THRESHOLD, Check
+    from refscore.testing.checks import DEFAULT_THRESHOLD, Check, external_check_name
 
     configured = {check.name: check for check in settings.checks}
     chosen = args.check or [(name, None) for name in configured]
     options: dict[str, dict[str, Any]] = {}
     for name, option, value in args.check_option:
         options.setdefault(name, {})[option] = value
-    unknown = [name for name in options if name not in {name for name, _ in chosen}]
+
+    def option_key(name: str) -> str:   # --check file:scores/comet.jsonl takes --check-option comet.OPTION=...
+        return external_check_name(name) or name
+
+    unknown = [name for name in options if name not in {option_key(name) for name, _ in chosen}]
     if unknown:
         raise CliError(f"--check-option {unknown[0]}.{next(iter(options[unknown[0]]))}: no check named "
                        f"{unknown[0]!r}; give --check {unknown[0]} too (the checks: "
@@ -117,7 +126,8 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
             check = configured[name].replace(threshold=threshold)
             checks.append(check.with_options(**options[name]) if name in options else check)
         else:
-            checks.append(Check(name, DEFAULT_THRESHOLD if threshold is None else threshold, **options.get(name, {})))
+            checks.append(Check(name, DEFAULT_THRESHOLD if threshold is None else threshold,
+                                **options.get(option_key(name), {})))
     if not checks:
         raise CliError("no checks: give --check NAME[=THRESHOLD] (e.g. --check bleu=0.3) or configure "
                        "[tool.refscore.checks] in pyproject.toml", ExitCode.USAGE)

@@ -16,7 +16,7 @@ import argparse
 import json
 from typing import Any
 
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode
@@ -24,7 +24,7 @@ from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once,
                              read_record_inputs, read_text_inputs)
 from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_arguments, add_width_argument,
                                        keyed_inputs, metrics_from_args)
-from refscore.cli.names import add_names_argument, renamed
+from refscore.cli.names import add_names_argument, display_names, renamed
 from refscore.cli.output import format_table
 from refscore.cli.scale import to_percent
 from refscore.protocol import Metric
@@ -170,8 +170,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
                        "gives intervals from its own --n resamples", ExitCode.USAGE)
     metrics = metrics_from_args(args.metrics, args)
     systems, references = compare_inputs(args)
-    systems = renamed(systems, args)  # --name, or short names (refscore.cli.names)
-    systems = keyed_inputs(metrics, systems)  # -m file:PATH scores join on (system, segment number)
+    # -m file:PATH scores join on (system, record id or segment number); then --name, or short names
+    systems = renamed(keyed_inputs(metrics, systems, display_names(list(systems), args), args.input), args)
     if len(systems) < 2:
         raise CliError("compare needs a baseline and at least one other system: -i baseline.txt sysA.txt ...",
                        ExitCode.USAGE)

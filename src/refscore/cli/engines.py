@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from refscore.io.record_files import record_bytes
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_readable, check_stdin_once,
                              is_record_file, read_text_inputs)
 from refscore.cli.metric_setup import result_row, totals_row
@@ -114,7 +114,7 @@ def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: a
 def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths: list[str] | None,
                   emit: Emit) -> int:
     import refscore.distributed as rd
-    from refscore.distributed._ray import ensure_ray
+    from refscore.distributed import ensure_ray
     from refscore.distributed.api import file_totals, integer_statistics
     from refscore.io.records import RecordLayout
 
@@ -160,10 +160,10 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
 def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list[str], emit: Emit) -> int:
     """The local engine in bounded memory: statistics accumulate per chunk; ``--segments`` text rows are printed
     as each chunk is done (JSON needs the whole document, so its segment columns are collected)."""
-    from refscore.distributed.stream import stream_scores
+    from refscore.streaming import stream_scores
 
     if args.confidence:  # intervals resample segments: keep every segment's statistics
-        from refscore.distributed.stream import stream_statistics
+        from refscore.streaming import stream_statistics
 
         statistics, bad = stream_statistics(paths, metrics, skip_bad_records=args.skip_bad_records,
                                             num_threads=args.num_threads)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from refscore._inputs import from_streams, per_segment
+from refscore.inputs import from_streams, per_segment
 from refscore.io.record_files import SystemNames, is_record_file, read_file
 from refscore.io.records import MalformedRecordError, RecordLayout
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from refscore.io.atomic import UnwritableOutputError
-from refscore._version import __version__
+from refscore import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int, reference_files)
 from refscore.cli.exit_codes import ExitCode
@@ -61,7 +61,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         systems, references = read_text_inputs(args.references, inputs)
         jobs = [(name, hypotheses, references) for name, hypotheses in systems.items()]
     keyed = keyed_inputs(metrics, {name: hypotheses for name, hypotheses, _ in jobs},  # -m file:PATH (join keys)
-                         display_names([name for name, _, _ in jobs], argparse.Namespace(input=inputs)))
+                         display_names([name for name, _, _ in jobs], argparse.Namespace(input=inputs)), inputs)
     jobs = [(name, keyed[name], references) for name, _, references in jobs]
     if args.confidence:
         from refscore.cli.compare import score_with_confidence

@@ -19,7 +19,7 @@ import numpy as np
 
 from refscore.cli.arguments import apply_progress, argument_type, non_negative_int
 from refscore.cli.exit_codes import ExitCode
-from refscore.cli.io import CliError
+from refscore.cli.io import CliError, is_record_file
 from refscore.errors import InputError
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.protocol import CliOption, Metric, Score, Statistics
@@ -161,17 +161,42 @@ def external_metric(spec: str) -> Metric:
         raise CliError(f"-m {spec.strip()}: {exc}", ExitCode.BAD_INPUT) from None
 
 
-def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str, str] | None = None
-                 ) -> dict[str, Any]:
+def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str, str] | None = None,
+                 inputs: list[str] | None = None) -> dict[str, Any]:
     """``systems`` (name -> hypotheses) with each system's hypotheses as ``SystemSegments`` named ``names[name]``
-    (default: its own name) when scores come from outside (``-m file:PATH``), so that their rows join on
-    (system, segment number); unchanged otherwise."""
+    (default: its own name) when scores come from outside (``-m file:PATH``); unchanged otherwise.
+
+    The join key of a segment is (system, id): the ``id`` field of its record when ``inputs`` (the ``-i`` paths)
+    are JSONL/CSV/TSV record files whose records carry one, else its 1-based segment number. A system's records
+    either all carry an id or none does (Parquet records: segment numbers); an id given twice is an error."""
     from refscore.metrics.external import ExternalScores, SystemSegments
 
     if not any(isinstance(metric, ExternalScores) for metric in metrics):
         return systems
     names = names or {}
-    return {name: SystemSegments(hypotheses, system=names.get(name, name)) for name, hypotheses in systems.items()}
+    keyed = {}
+    for name, hypotheses in systems.items():
+        ids = _record_ids(inputs, name) if inputs and is_record_file(inputs[0]) else None
+        try:
+            keyed[name] = SystemSegments(hypotheses, system=names.get(name, name), ids=ids)
+        except InputError as exc:
+            raise CliError(f"-m file:...: system {name}: {exc}", ExitCode.BAD_INPUT) from None
+    return keyed
+
+
+def _record_ids(inputs: list[str], system: str) -> list[str] | None:
+    """The ``id`` fields of the records of ``system`` (a record system's name, ``path`` or ``path:system``); None
+    when its records carry none."""
+    from refscore.cli.record_fields import record_metadata, split_field
+
+    _, ids = split_field(record_metadata(inputs, system), "id")
+    if ids is None:
+        return None
+    if "" in ids:
+        raise CliError(f"-m file:...: record {ids.index('') + 1} of {system} has no 'id' field but others have one; "
+                       f"give every record of a system an id (the join key of its scores), or none (segment "
+                       f"numbers)", ExitCode.BAD_INPUT)
+    return ids
 
 
 def refuse_external(metrics: list[Metric], where: str) -> None:

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from refscore._progress import bars_drawn, close_open_bars
+from refscore.progress import bars_drawn, close_open_bars
 from refscore.cli.exit_codes import ExitCode
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"

@@ -17,7 +17,7 @@ from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.models import resolve_model_type
 from refscore.metrics.bertscore.scorer import BERTScorer
 from refscore.metrics.bertscore.tables import MODEL_LAYERS
-from refscore._inputs import per_segment, prepare_batch
+from refscore.inputs import per_segment, prepare_batch
 from refscore.compat._evaluate_base import EvaluateModule
 from refscore.compat.bert_score.score import peer_config
 from refscore.errors import InputError

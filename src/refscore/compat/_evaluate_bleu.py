@@ -3,10 +3,11 @@ computed by refscore, with the HF scripts' arguments, checks and output dicts.
 
 - ``google_bleu``: the 13a tokenizer (or the ``tokenizer`` callable) then NLTK's ``corpus_gleu``.
 - ``bleu``: :class:`refscore.metrics.bleu.BLEU` with ``flavor="evaluate"``: the 13a tokenizer (or ``tokenizer``)
-  then tensorflow/nmt's ``compute_bleu`` as HF ships it in ``metrics/bleu/nmt_bleu.py``: clipping by the max count over references, the **shortest** reference length,
-  ``smooth=True`` adds one to matches and possible matches of **every** order (unigrams too), geometric mean 0 when
-  any precision is 0, and ``length_ratio = brevity_penalty = 0.0`` when the translation or the shortest reference
-  length is 0 (the original tensorflow/nmt script raised ZeroDivisionError there, evaluate#601).
+  then tensorflow/nmt's ``compute_bleu`` as HF ships it in ``metrics/bleu/nmt_bleu.py``: clipping by the max count
+  over references, the **shortest** reference length, ``smooth=True`` adds one to matches and possible matches of
+  **every** order (unigrams too), geometric mean 0 when any precision is 0, and ``length_ratio = brevity_penalty =
+  0.0`` when the translation or the shortest reference length is 0 (the original tensorflow/nmt script raised
+  ZeroDivisionError there, evaluate#601).
 - ``sacrebleu``: sacreBLEU's ``corpus_bleu`` on the transposed references; every prediction needs the same number
   of references.
 
@@ -25,8 +26,8 @@ from collections.abc import Callable
 from typing import Any
 
 from refscore._core._ngrams import gleu_statistics
-from refscore._checks import check_int
-from refscore._inputs import per_segment
+from refscore.checks import check_int
+from refscore.inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputTypeError
@@ -97,9 +98,10 @@ class Bleu(EvaluateModule):
         else:
             stats = metric.token_list_statistics(*_tokenized(predictions, references, tokenizer))
         result = metric.score_from_statistics(stats)
-        return {"bleu": result.score, "precisions": list(result.precisions), "brevity_penalty": result.bp,
-                "length_ratio": result.ratio, "translation_length": result.sys_len,
-                "reference_length": result.ref_len}
+        values = result.values
+        return {"bleu": result.score, "precisions": list(values["precisions"]), "brevity_penalty": values["bp"],
+                "length_ratio": values["ratio"], "translation_length": values["sys_len"],
+                "reference_length": values["ref_len"]}
 
 
 class Sacrebleu(EvaluateModule):

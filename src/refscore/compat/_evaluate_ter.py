@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from refscore._inputs import per_segment
+from refscore.inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
-from refscore.metrics._advice import as_peer
+from refscore.metrics.advice import as_peer
 from refscore.metrics.ter import TER
 
 

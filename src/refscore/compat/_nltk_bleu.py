@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from refscore._core._ngrams import gleu_statistics
-from refscore._checks import check_int
+from refscore.checks import check_int
 from refscore.errors import InputError
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.bleu_flavors import (NLTK_DEFAULT_WEIGHTS, Fraction, SmoothingFunction, as_segments,
@@ -58,12 +58,12 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Sequence[Any]]], hypothese
     options = {"flavor": "nltk", "weights": tuple(weights), "auto_reweigh": bool(auto_reweigh),
                "smoothing_function": smoothing_function or None}
     metric = metric_with(BLEU, options)
-    stats = metric.statistics(hypotheses, list_of_references, num_threads=num_threads)
-    if len(stats) == 0:
+    rows = metric.token_list_rows(hypotheses, list_of_references, num_threads=num_threads)
+    if len(rows) == 0:
         raise InputError("corpus_bleu: hypotheses is empty (NLTK raises ZeroDivisionError); give at least one "
                          "segment")
     # NLTK hands the smoothing function its loop's last references and hypothesis
-    scores = metric.flavor_score(stats.totals(), last_segment=(list_of_references[-1], hypotheses[-1])).details
+    scores = metric.flavor_score(rows.sum(0), last_segment=(list_of_references[-1], hypotheses[-1])).details
     return scores["scores"][0] if len(weights) == 1 else scores["scores"]
 
 

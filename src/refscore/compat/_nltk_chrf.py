@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._checks import check_int
+from refscore.checks import check_int
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.chrf import nltk_chrf_from_statistics, nltk_chrf_statistics
 

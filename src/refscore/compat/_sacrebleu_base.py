@@ -20,12 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_int
-from refscore._inputs import from_streams
-from refscore._inputs import per_segment as as_per_segment
-from refscore._wording import counted
+from refscore.checks import check_int
+from refscore.inputs import from_streams
+from refscore.inputs import per_segment as as_per_segment
+from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._advice import as_peer
+from refscore.metrics.advice import as_peer
 from refscore.protocol import Metric, Signature
 
 #: sacreBLEU's ``Signature._abbr`` for the fields every metric has (``format(short=True)``).

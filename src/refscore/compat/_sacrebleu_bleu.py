@@ -22,14 +22,14 @@ from typing import Any
 import numpy as np
 
 from refscore._core._bleu import bleu_score_one
-from refscore._registry import import_entry
+from refscore.lazy import import_entry
 from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignature
-from refscore.metrics._advice import looks_tokenized
+from refscore.metrics.advice import looks_tokenized
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.metrics.bleu import SMOOTH_DEFAULTS, sacrebleu_reported_counts
 from refscore.protocol import metric_with
 from refscore.errors import InputError
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenizer_signature
+from refscore.text.external import EXTERNAL_TOKENIZERS, tokenizer_signature
 
 __all__ = ["BLEU", "BLEUScore", "BLEUSignature", "MAX_NGRAM_ORDER", "corpus_bleu", "raw_corpus_bleu", "sentence_bleu"]
 
@@ -86,7 +86,7 @@ class BLEU(SacreMetric):
     """
 
     SMOOTH_DEFAULTS = dict(SMOOTH_DEFAULTS)
-    #: sacreBLEU's tokenizer names, in its order (compiled ones and those of :mod:`refscore.tokenizers`).
+    #: sacreBLEU's tokenizer names, in its order (compiled ones and those of :mod:`refscore.text.external`).
     TOKENIZERS = tuple(_TOKENIZER_CLASSES)
     TOKENIZER_DEFAULT = "13a"
     _TOKENIZER_MAP = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from refscore._registry import import_entry
+from refscore.lazy import import_entry
 from refscore.errors import InputError
 
 #: HF metric name -> "module:Class" of an object with ``compute(**kwargs) -> dict``.

@@ -25,7 +25,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.errors import InputError
 
 __all__ = [

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from refscore._checks import check_choice, check_seed
+from refscore.checks import check_choice, check_seed
 from refscore.meta._rows import Rows, rows_of
 from refscore.meta._ties import optimize_ties
 from refscore.meta.correlations import row_values

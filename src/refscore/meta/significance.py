@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import scipy.stats
 
-from refscore._checks import check_choice, check_confidence, check_count
+from refscore.checks import check_choice, check_confidence, check_count
 from refscore.errors import InputError
 from refscore.meta._resample import Resampler, Statistic, correlations_of, make_resampler, statistic_of
 from refscore.meta._rows import Rows, pair, rows_of

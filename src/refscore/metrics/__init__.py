@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any
 
-from refscore._registry import import_entry
+from refscore.lazy import import_entry
 from refscore.errors import InputError, RefscoreWarning
 
 if TYPE_CHECKING:

@@ -18,13 +18,13 @@ import json
 import math
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from refscore.io.record_files import table_rows
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
 
 #: The file formats, by extension.
@@ -42,6 +42,8 @@ class ScoreTable:
     source: str
     rows: dict[str | None, dict[str, float]]
     digest: str
+    #: Where each score was read ("comet.jsonl: line 4", "scores[3]"), by system and id as in ``rows``.
+    where: dict[str | None, dict[str, str]] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def systems(self) -> list[str | None]:
@@ -64,7 +66,7 @@ class _Builder:
     def __init__(self, source: str, score_range: tuple[float, float] | None) -> None:
         self.source, self.range = source, score_range
         self.rows: dict[str | None, dict[str, float]] = {}
-        self.where: dict[tuple[str | None, str], str] = {}
+        self.where: dict[str | None, dict[str, str]] = {}
         self.duplicates: list[tuple[str | None, str]] = []
 
     def add(self, system: str | None, segment_id: str | None, value: float, where: str) -> None:
@@ -79,17 +81,19 @@ class _Builder:
             self.duplicates.append(key)
             return
         scores[key[1]] = value
-        self.where[key] = where
+        self.where.setdefault(system, {})[key[1]] = where
 
     def table(self) -> ScoreTable:
         if self.duplicates:
-            first = self.where[self.duplicates[0]]
+            system, segment_id = self.duplicates[0]
+            first = self.where[system][segment_id]
             raise InputError(f"{self.source}: {counted(len(self.duplicates), '(system, id) key')} given twice: "
                              f"{listed_keys(self.duplicates)} (first given at {first}); give each segment one score")
         if not self.rows:
             raise InputError(f"{self.source}: no scores; give at least one row with a score")
         payload = json.dumps([[system, list(scores.items())] for system, scores in self.rows.items()])
-        return ScoreTable(self.source, self.rows, hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16])
+        return ScoreTable(self.source, self.rows, hashlib.sha256(payload.encode("utf-8")).hexdigest()[:16],
+                          self.where)
 
 
 def _number(text: Any, where: str) -> float:

@@ -8,7 +8,7 @@ The corpus score is the formula on the column sums; a sentence score is the form
 n-gram matches, and ``log(0) = -9999999999``.
 
 >>> result = bleu(["the cat sat on the mat"], [["the cat sat on a mat", "a cat sat on the mat"]])
->>> round(100 * result.score, 2), result.counts
+>>> round(100 * result.score, 2), result.values["counts"]
 (95.54, (5, 5, 4, 3))
 >>> round(100 * sentence_bleu("the cat sat", "the dog sat").score, 2)   # effective order by default
 34.67
@@ -27,10 +27,10 @@ import numpy as np
 from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic
-from refscore._inputs import prepare_batch
-from refscore._checks import check_bool, check_int, check_num_threads
+from refscore.inputs import prepare_batch
+from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._advice import warn_if_tokenized
+from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
@@ -38,8 +38,8 @@ from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check
                                            smoothing_name, token_list_counts)
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -53,7 +53,7 @@ class BLEUConfig:
 
     ``tokenize`` and ``lowercase`` apply to text input only (token ids are used as given). ``spm_model`` is the
     SentencePiece model file of the ``flores101`` / ``spm`` / ``flores200`` / ``spBLEU-1K`` tokenizers when it is
-    not in sacreBLEU's cache (:func:`refscore.tokenizers.find_sentencepiece_model`).
+    not in sacreBLEU's cache (:func:`refscore.text.external.find_sentencepiece_model`).
     """
 
     tokenize: str = "13a"
@@ -95,19 +95,21 @@ class BLEUConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class BLEUScore(Score):
-    """A BLEU result. ``score`` and ``precisions`` are on the 0–1 scale (sacreBLEU's values / 100).
+    """A BLEU result. ``score`` and ``values["precisions"]`` are on the 0–1 scale (sacreBLEU's values / 100).
 
-    ``counts`` and ``totals`` are the summed n-gram statistics as counted (sacreBLEU's add-k smoothing also adds
-    ``k`` to the ``counts``/``totals`` it reports; refscore reports the unmodified counts).
+    ``values``: ``counts`` and ``totals`` (the summed n-gram statistics as counted; sacreBLEU's add-k smoothing
+    also adds ``k`` to the ``counts``/``totals`` it reports, refscore reports the unmodified counts),
+    ``precisions``, ``bp`` (brevity penalty), ``sys_len``, ``ref_len`` and ``ratio``. The attributes of the same
+    names are deprecated aliases.
     """
 
-    counts: tuple[int, ...]
-    totals: tuple[int, ...]
-    precisions: tuple[float, ...]
-    bp: float
-    sys_len: int
-    ref_len: int
-    ratio: float
+    counts = DeprecatedValue()
+    totals = DeprecatedValue()
+    precisions = DeprecatedValue()
+    bp = DeprecatedValue()
+    sys_len = DeprecatedValue()
+    ref_len = DeprecatedValue()
+    ratio = DeprecatedValue()
 
     def format(self, digits: int = 2, signature: bool = False) -> str:
         """sacreBLEU's score line on the 0–100 scale, e.g. ``BLEU = 34.28 65.5/41.0/27.9/19.8 (BP = 1.000 ...)``."""
@@ -116,12 +118,20 @@ class BLEUScore(Score):
 
     def verbose(self) -> str:
         """sacreBLEU's ``verbose_score``: precisions (0–100), brevity penalty, ratio and lengths."""
-        precisions = "/".join(f"{100 * p:.1f}" for p in self.precisions)
-        return (f"{precisions} (BP = {self.bp:.3f} ratio = {self.ratio:.3f} hyp_len = {self.sys_len:d} "
-                f"ref_len = {self.ref_len:d})")
+        values = self.values
+        precisions = "/".join(f"{100 * p:.1f}" for p in values["precisions"])
+        return (f"{precisions} (BP = {values['bp']:.3f} ratio = {values['ratio']:.3f} hyp_len = "
+                f"{values['sys_len']:d} ref_len = {values['ref_len']:d})")
 
     def __str__(self) -> str:
         return self.format()
+
+
+def bleu_values(counts: tuple[int, ...], totals: tuple[int, ...], precisions: tuple[float, ...], bp: float,
+                sys_len: int, ref_len: int, ratio: float) -> dict[str, Any]:
+    """A :class:`BLEUScore`'s named corpus values, in sacreBLEU's order."""
+    return {"counts": counts, "totals": totals, "precisions": precisions, "bp": bp, "sys_len": sys_len,
+            "ref_len": ref_len, "ratio": ratio}
 
 
 #: BLEU's documented default bands of a test case (lower bounds): the reading evaluation platforms give sentence BLEU.
@@ -227,12 +237,18 @@ class BLEU(Metric):
         >>> BLEU(flavor="nltk").token_list_statistics([["a", "b"]], [[["a", "b"]]]).data.tolist()
         [[2, 2, 2, 1, 0, 0, 2, 1, 1, 1]]
         """
+        counts = {len(group) for group in references}
+        return self._new_statistics(self.columns, self.token_list_rows(hypotheses, references, num_threads=num_threads),
+                                    counts.pop() if len(counts) == 1 else -1)
+
+    def token_list_rows(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
+        """The int64 rows of :meth:`token_list_statistics` without the :class:`Statistics` around them (the NLTK
+        drop-in's one-sentence calls)."""
         data = token_list_counts(hypotheses, references, self.config.max_order,
                                  shortest_ref=self.config.flavor == "evaluate", num_threads=num_threads)
         if self.config.flavor == "nltk":   # NLTK's per-segment max(1, hypothesis n-grams)
             np.maximum(data[:, 2 + self.config.max_order:], 1, out=data[:, 2 + self.config.max_order:])
-        counts = {len(group) for group in references}
-        return self._new_statistics(self.columns, data, counts.pop() if len(counts) == 1 else -1)
+        return data
 
     def _external_tokens(self, hypotheses: Any, references: Any, num_threads: int | None) -> tuple[Any, Any]:
         """Text run through the MeCab / SentencePiece tokenizer (lowercased first, as sacreBLEU does), as
@@ -279,20 +295,19 @@ class BLEU(Metric):
         peer's. ``last_segment`` is the corpus's last ``(references, hypothesis)``, which NLTK hands the smoothing
         function (methods 5–7 and user functions may read them; None: they get None)."""
         config, order = self.config, self.config.max_order
-        sums = [int(value) for value in sums]
+        sums = sums.tolist() if isinstance(sums, np.ndarray) else [int(value) for value in sums]
         counts, totals, sys_len, ref_len = tuple(sums[2:2 + order]), tuple(sums[2 + order:]), sums[0], sums[1]
         if config.flavor == "evaluate":
             nmt = nmt_bleu_from_sums(sums, order, smooth=config.smooth)
-            return BLEUScore(metric=self.name, score=nmt.bleu, signature=signature, counts=counts, totals=totals,
-                             precisions=tuple(nmt.precisions), bp=nmt.brevity_penalty, sys_len=sys_len,
-                             ref_len=ref_len, ratio=nmt.length_ratio)
+            return BLEUScore(metric=self.name, score=nmt.bleu, signature=signature, values=bleu_values(
+                counts, totals, tuple(nmt.precisions), nmt.brevity_penalty, sys_len, ref_len, nmt.length_ratio))
         references, hypothesis = last_segment if last_segment is not None else (None, None)
         scores = nltk_bleu_from_sums(sums, config.weights, config.smoothing_function, config.auto_reweigh,
                                      references, hypothesis)
-        return BLEUScore(metric=self.name, score=scores[0], signature=signature, counts=counts, totals=totals,
-                         precisions=tuple(c / t for c, t in zip(counts, totals)),
-                         bp=float(brevity_penalty(ref_len, sys_len)), sys_len=sys_len, ref_len=ref_len,
-                         ratio=sys_len / ref_len if ref_len else 0.0, details={"scores": scores})
+        return BLEUScore(metric=self.name, score=scores[0], signature=signature, details={"scores": scores},
+                         values=bleu_values(counts, totals, tuple(c / t for c, t in zip(counts, totals)),
+                                            float(brevity_penalty(ref_len, sys_len)), sys_len, ref_len,
+                                            sys_len / ref_len if ref_len else 0.0))
 
     def score_from_statistics(self, stats: Statistics) -> BLEUScore:
         self.check_statistics(stats)
@@ -305,9 +320,9 @@ class BLEU(Metric):
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                float(config.resolved_smooth_value or 0.0), config.effective_order)
         return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(stats.nrefs),
-                         higher_is_better=True, counts=tuple(counts), totals=tuple(order_totals),
-                         precisions=tuple(p / 100.0 for p in precisions), bp=bp, sys_len=sys_len, ref_len=ref_len,
-                         ratio=sys_len / ref_len if ref_len else 0.0)
+                         higher_is_better=True,
+                         values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
+                                            bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
 
     @property
     def compare_mt_words(self) -> bool:  # type: ignore[override]

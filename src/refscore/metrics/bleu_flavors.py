@@ -33,16 +33,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from refscore._checks import check_bool, check_choice
+from refscore.checks import check_bool, check_choice
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics
-from refscore._inputs import prepare_batch
+from refscore.inputs import prepare_batch
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics._word_batch import encode_batch
 
-__all__ = ["BLEU_FLAVORS", "Fraction", "HF_13A", "NLTK_DEFAULT_WEIGHTS", "NmtBLEU", "SmoothingFunction", "as_segments",
-           "brevity_penalty", "check_flavor_options", "closest_ref_length", "encode_token_lists", "evaluate_text_counts", "modified_precision", "nltk_bleu_from_sums",
-           "nmt_bleu_from_sums", "smoothing_name", "token_list_counts"]
+__all__ = ["as_segments", "BLEU_FLAVORS", "brevity_penalty", "check_flavor_options", "closest_ref_length",
+           "encode_token_lists", "evaluate_text_counts", "FLAVOR_FIELDS", "Fraction", "HF_13A", "modified_precision",
+           "nltk_bleu_from_sums", "NLTK_DEFAULT_WEIGHTS", "nmt_bleu_from_sums", "NmtBLEU", "smoothing_name",
+           "SmoothingFunction", "token_list_counts"]
 
 #: The BLEU flavors, the default first.
 BLEU_FLAVORS = ("sacrebleu", "nltk", "evaluate")
@@ -179,8 +180,8 @@ def token_list_counts(hypotheses: Any, list_of_references: Any, max_order: int, 
     hyps = as_segments(hypotheses, "hypotheses")
     refs = as_segments(list_of_references, "list_of_references")
     ids, offsets, ref_offsets = encode_token_lists(hyps, refs)
-    if np.any(ref_offsets[1:] == ref_offsets[:-1]):
-        index = int(np.argmax(ref_offsets[1:] == ref_offsets[:-1]))
+    if 0 in map(len, refs):
+        index = [len(group) for group in refs].index(0)
         raise InputError(f"list_of_references[{index}] is empty: every hypothesis needs at least one reference "
                          f"(NLTK and tensorflow/nmt fail on min() of no reference lengths)")
     counts = bleu_statistics(ids, offsets, ref_offsets, max_order, num_threads=num_threads)

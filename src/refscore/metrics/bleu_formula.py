@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from refscore._checks import check_choice, check_number
+from refscore.checks import check_choice, check_number
 from refscore._core._bleu import bleu_scores
 from refscore.errors import InputError
 

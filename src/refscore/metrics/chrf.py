@@ -22,10 +22,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX, chrf_f_scores, chrf_statistics
-from refscore._checks import check_bool, check_int, check_num_threads, check_number
-from refscore._inputs import prepare_batch
+from refscore.checks import check_bool, check_int, check_num_threads, check_number
+from refscore.inputs import prepare_batch
 from refscore.errors import InputError
-from refscore.metrics._advice import warn_if_tokenized
+from refscore.metrics.advice import warn_if_tokenized
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.

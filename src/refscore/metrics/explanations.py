@@ -75,11 +75,13 @@ def explain_bleu(metric: Metric, output: str, references: Sequence[str]) -> str:
         if phrases:
             break
     # with effective order, orders longer than the output do not count: show only the orders that do
-    orders = [p for p, total in zip(result.precisions, result.totals) if total > 0] or [0.0]
+    values = result.values
+    orders = [p for p, total in zip(values["precisions"], values["totals"]) if total > 0] or [0.0]
     precisions = "/".join(f"{100 * p:.0f}" for p in orders)
     parts = [f"BLEU {result.score:.3f} (n-gram precisions {precisions}%)"]
-    if result.bp < 1.0:
-        parts.append(f"brevity penalty {result.bp:.3f}: output {result.sys_len} tokens, reference {result.ref_len}")
+    if values["bp"] < 1.0:
+        parts.append(f"brevity penalty {values['bp']:.3f}: output {values['sys_len']} tokens, reference "
+                     f"{values['ref_len']}")
     else:
         parts.append("no brevity penalty")
     if words:

@@ -10,8 +10,9 @@ Which scores belong to which hypotheses (the join):
   without a ``system`` column, or a file with a single system). With scores of several systems that is an error.
 * Hypotheses given as :class:`SystemSegments` carry their system name and segment ids (default ``"1".."n"``): the
   rows ``(system, id)`` are taken, in the hypotheses' order. A missing key, or a row of that system that matches no
-  segment, is an error that names the keys. The command line wraps every system this way, with the name it gives
-  the system (``--name``, the file stem, or the records' ``system``) and the segments' 1-based numbers as ids.
+  segment, is an error that names the keys; so is an id given twice. The command line wraps every system this way,
+  with the name it gives the system (``--name``, the file stem, or the records' ``system``) and as ids the
+  records' ``id`` fields (JSONL/CSV/TSV records that carry them), else the segments' 1-based numbers.
 
 >>> comet = external_scores({"base": [0.5, 0.75], "new": [0.75, 1.0]}, name="comet")
 >>> systems = {"base": SystemSegments(["a", "b"], system="base"), "new": SystemSegments(["a", "c"], system="new")}
@@ -24,14 +25,15 @@ Which scores belong to which hypotheses (the join):
 from __future__ import annotations
 
 import os
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_bool
-from refscore._wording import counted
+from refscore.checks import check_bool
+from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
@@ -64,6 +66,10 @@ class SystemSegments(list):  # type: ignore[type-arg]
                              f"{len(ids) if not isinstance(ids, (str, bytes)) else type(ids).__name__}")
         self.system = system
         self.ids = [str(segment_id) for segment_id in ids]
+        if len(set(self.ids)) != len(self.ids):     # two segments would share one score
+            repeated = [(system, key) for key, count in Counter(self.ids).items() if count > 1]
+            raise InputError(f"SystemSegments: {counted(len(repeated), 'id')} given twice: {listed_keys(repeated)}; "
+                             f"give each segment its own id")
 
 
 def keyed_systems(systems: dict[str, Sequence[str]], ids: Sequence[Any] | None = None) -> dict[str, SystemSegments]:
@@ -105,16 +111,20 @@ class ExternalScores(Metric):
                 f"higher_is_better={self.higher_is_better}, range={self.config.range})")
 
     def _system_scores(self, system: str | None) -> dict[str, float]:
+        return self.table.rows[self._system_key(system)]
+
+    def _system_key(self, system: str | None) -> str | None:
+        """The table's key of ``system`` (``None``: the scores' only system)."""
         rows = self.table.rows
         if system is None:
             if len(rows) == 1:
-                return next(iter(rows.values()))
+                return next(iter(rows))
             raise InputError(f"{self.name}: the scores ({self.config.source}) hold {len(rows)} systems "
                              f"({', '.join(map(str, rows))}); say which system the hypotheses are: pass them as "
                              f"SystemSegments(hypotheses, system=NAME) (keyed_systems(systems) wraps a dict of "
                              f"systems under their names)")
         if system in rows:
-            return rows[system]
+            return system
         if list(rows) == [None]:
             raise InputError(f"{self.name}: the scores ({self.config.source}) have no system names, so they cannot "
                              f"be joined to system {system!r}; add a 'system' column (or pass a dict system -> "
@@ -145,6 +155,19 @@ class ExternalScores(Metric):
                              f"the same segments")
         values = np.fromiter((scores[segment_id] for segment_id in ids), dtype=np.float64, count=len(ids))
         return self._new_statistics(COLUMNS, np.column_stack([values, np.ones(len(ids))]), 1)
+
+    def explain_score(self, system: str | None, segment_id: Any) -> str:
+        """Where the score of one segment was read: these scores are not computed from the text, so this is their
+        explanation (a test case's, under a check on them).
+
+        >>> external_scores({"sysA": [0.5, 0.75]}, name="comet").explain_score("sysA", 2)
+        "comet 0.7500 read from scores['sysA'][1] (id '2'); computed outside refscore, which cannot explain it"
+        """
+        key, segment_id = self._system_key(system), str(segment_id)
+        value = self.table.rows[key][segment_id]
+        where = self.table.where.get(key, {}).get(segment_id, self.config.source)
+        return (f"{self.name} {value:.4f} read from {where} (id {segment_id!r}); computed outside refscore, which "
+                f"cannot explain it")
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """The scores of ``hypotheses``' segments (see the module's join rule); their text is not read."""

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._checks import check_bool, check_int, check_num_threads
+from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError
 from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                           ngram_statistics)

@@ -19,7 +19,7 @@ import warnings
 from collections.abc import Mapping
 from typing import Any
 
-from refscore._inputs import per_segment
+from refscore.inputs import per_segment
 from refscore.errors import RefscoreError
 from refscore.protocol import Metric, Statistics
 

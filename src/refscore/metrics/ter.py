@@ -17,10 +17,10 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._checks import check_bool, check_num_threads
-from refscore._inputs import Batch, prepare_batch
+from refscore.checks import check_bool, check_num_threads
+from refscore.inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
-from refscore.metrics._advice import warn_if_tokenized
+from refscore.metrics.advice import warn_if_tokenized
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).

@@ -180,5 +180,5 @@ def _meta_inputs(judgments: Any, human: str | None, calibration: Any, metrics: A
                       resolve_metrics(metrics) if loaded is not None else [], n, seed)
 
 
-__all__ = ["DEFAULT_METRICS", "HTML_SUFFIXES", "check_output_name", "report"]
+__all__ = ["DEFAULT_METRICS", "HTML_SUFFIXES", "check_output_name", "report", "require_extra"]
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._progress import progress_bar
+from refscore.progress import progress_bar
 from refscore.errors import InputError, InputTypeError
 from refscore.protocol import Metric, Statistics
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics

@@ -34,7 +34,7 @@ from refscore.metrics.bleu import BLEU
 from refscore.protocol import Statistics
 from refscore.reporting.data import DISPLAY_SCALE, ReportData
 from refscore.reporting.latex import latex_escape, latex_table
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, tokenize_texts
+from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts
 
 #: compare-mt's word-frequency bucket edges (``FreqWordBucketer``): < 1, 1, 2, 3, 4, [5,10), [10,100), [100,1000),
 #: >= 1000 occurrences.
@@ -119,8 +119,9 @@ def length_ratios(metric: BLEU, statistics: Mapping[str, Statistics]) -> dict[st
     ratios = {}
     for system, stats in statistics.items():
         score = metric.score_from_statistics(stats)
-        ratios[system] = LengthRatio(score.sys_len, score.ref_len, score.sys_len / score.ref_len if score.ref_len
-                                     else 0.0, float(score.bp))
+        values = score.values
+        ratios[system] = LengthRatio(values["sys_len"], values["ref_len"], values["sys_len"] / values["ref_len"]
+                                     if values["ref_len"] else 0.0, float(values["bp"]))
     return ratios
 
 

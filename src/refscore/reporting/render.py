@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._version import __version__
+from refscore import __version__
 from refscore.reporting import analysis, charts, heatmaps, meta_section, mt_analyses, testcases
 from refscore.reporting.data import DISPLAY_SCALE, SIGNIFICANCE_LEVEL, ReportData
 

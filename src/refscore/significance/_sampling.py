@@ -27,7 +27,7 @@ from typing import Any, Callable, TypeVar
 
 import numpy as np
 
-from refscore._progress import progress_bar
+from refscore.progress import progress_bar
 
 T = TypeVar("T")
 
@@ -80,7 +80,7 @@ def run_chunks(draw: Callable[[int], np.ndarray], n_rows: int, rows: int, work: 
     is sacreBLEU's), the work in up to ``num_threads`` threads with at most that many chunks in flight.
 
     Each chunk takes well under a second, so Ctrl-C (``KeyboardInterrupt``) surfaces between chunks. A progress bar
-    (:func:`refscore._progress.progress_bar`) starts after the first chunk, with the run's duration estimated from it.
+    (:func:`refscore.progress.progress_bar`) starts after the first chunk, with the run's duration estimated from it.
     """
     from refscore._core import resolve_num_threads
 

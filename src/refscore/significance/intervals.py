@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
+from refscore.checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.protocol import Metric, Signature, Statistics
 from refscore.significance._arithmetic import Arithmetic, arithmetic_of, corpus_score_summary, paired_summary
 from refscore.significance._sampling import (Float32Sums, bootstrap_draw, chunk_rows, interval_indices, make_rng,

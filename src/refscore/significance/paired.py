@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._checks import check_confidence, check_count, check_num_threads, check_seed
+from refscore.checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.systems import statistics_by_system
 from refscore.protocol import Metric, Signature, Statistics

@@ -11,7 +11,7 @@ do not check cases.
 """
 from __future__ import annotations
 
-from refscore._lazy import LazyNames
+from refscore.lazy import LazyNames
 
 _LAZY = LazyNames(__name__, globals(), {
     "refscore.testing.assertions": ("assert_scores",),

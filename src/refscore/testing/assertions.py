@@ -22,7 +22,7 @@ def assert_scores(actual: str | None, expected: str | Sequence[str], *checks: Ch
     ``ter=0.4``...). The message shows each check's score, threshold, band and explanation; a None ``actual``
     fails with "no output".
     """
-    from refscore._wording import counted
+    from refscore.wording import counted
     from refscore.testing.run import evaluate
 
     all_checks = [*checks, *(Check(name, threshold) for name, threshold in thresholds.items())]

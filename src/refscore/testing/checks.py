@@ -9,6 +9,12 @@ a threshold outside the range its metric class declares (``threshold_range``: [0
 can only be a 0–100 number or a sign mistake and is refused, with the 0–1 value it probably means. Keyword options
 go to the metric (``Check("chrf", word_order=2)`` is chrF++).
 
+A check on scores computed elsewhere (COMET, MetricX, human ratings) names their file: ``Check("file:comet.jsonl",
+threshold=0.8)`` (or takes a :func:`~refscore.metrics.external.external_scores` metric). Its name is the file's stem;
+its direction and threshold range are the scores' declared ``higher_is_better`` and ``range`` (its options; without
+a range any finite threshold is accepted), and its option ``system`` picks one system of a file that holds several.
+The file's rows join the test cases by case id (see :meth:`Check.scores`).
+
 >>> check = Check("bleu", threshold=0.3)
 >>> check.band(0.45), check.band(0.7), check.passes([0.29, 0.3]).tolist()
 ('moderate overlap', 'very strong overlap', [False, True])
@@ -19,7 +25,9 @@ from __future__ import annotations
 
 import copy
 import difflib
+import errno
 import math
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -30,9 +38,14 @@ from refscore.errors import InputError, InputTypeError
 from refscore._metric_facts import CheckSpec
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.metrics.bleu import BLEU_BANDS
+from refscore.metrics.external import ExternalScores, external_scores
 from refscore.protocol import Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
+#: A check on scores computed elsewhere names their file: ``file:PATH``.
+EXTERNAL_PREFIX = "file:"
+#: The options of such a check: ``external_scores``' declarations, and the system a multi-system file is read for.
+EXTERNAL_OPTIONS = ("higher_is_better", "range", "system")
 
 
 class UnknownCheckError(InputError):
@@ -63,6 +76,41 @@ def resolve_spec(metric: str) -> tuple[str, CheckSpec]:
     raise UnknownCheckError(f"unknown metric {metric!r} for a check; {suggestion}choose from: {', '.join(names)}")
 
 
+def external_check_name(metric: Any) -> str | None:
+    """The name of a check on ``file:PATH`` (the file's stem, as :func:`external_scores` names it); None for
+    another metric.
+
+    >>> external_check_name("file:scores/comet.jsonl"), external_check_name("bleu")
+    ('comet', None)
+    """
+    if not (isinstance(metric, str) and metric.strip().lower().startswith(EXTERNAL_PREFIX)):
+        return None
+    return os.path.splitext(os.path.basename(metric.strip()[len(EXTERNAL_PREFIX):]))[0]
+
+
+def _external_metric(metric: Any, options: dict[str, Any]) -> ExternalScores | None:
+    """The metric of a check on scores computed elsewhere (``file:PATH`` or an :class:`ExternalScores`), None for a
+    registered metric's check. ``options`` (without ``system``) are :func:`external_scores`' declarations."""
+    if isinstance(metric, ExternalScores):
+        if options:
+            raise InputError(f"check {metric.name!r}: options {sorted(options)} of a check on an external_scores() "
+                             f"metric go to external_scores(...) itself")
+        return metric
+    if external_check_name(metric) is None:
+        return None
+    path = metric.strip()[len(EXTERNAL_PREFIX):]
+    if not path:
+        raise InputError(f"check {metric!r}: no path; give the scores file, e.g. file:comet.jsonl")
+    unknown = sorted(set(options) - set(EXTERNAL_OPTIONS))
+    if unknown:
+        raise InputError(f"check {metric!r}: unknown option {unknown[0]!r}; a check on scores from a file takes "
+                         f"{', '.join(EXTERNAL_OPTIONS)}")
+    if not os.path.isfile(path):    # an unreadable file (the command line's exit 4), not bad content
+        raise FileNotFoundError(errno.ENOENT, f"cannot read the scores file {path!r} of check {metric!r}: no such "
+                                              f"file; give the path of a .tsv, .csv or .jsonl file")
+    return external_scores(path, **options)
+
+
 def _number(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise InputTypeError(f"{what} must be a number, got {value!r}")
@@ -80,7 +128,8 @@ class Check:
     """One metric with a ``threshold`` (default 0.5), ``bands`` (label -> bound) and gates.
 
     Args:
-        metric: a check name (see the module docstring).
+        metric: a check name, ``file:PATH`` of scores computed elsewhere, or an :class:`ExternalScores` (see the
+            module docstring).
         threshold: a case passes when its score is >= threshold (TER: <= threshold).
         bands: label -> lower bound (TER: upper bound); the band of a score is the first label whose bound it
             reaches, None when it reaches none. Default: BLEU's documented bands, none for the other metrics.
@@ -94,10 +143,19 @@ class Check:
     def __init__(self, metric: str, threshold: float = DEFAULT_THRESHOLD, *, bands: Mapping[str, float] | None = None,
                  name: str | None = None, min_mean: float | None = None, min_pass_rate: float = 1.0,
                  **options: Any) -> None:
-        canonical, spec = resolve_spec(metric)
+        self.given = metric
+        self.system = options.pop("system", None) if external_check_name(metric) or isinstance(
+            metric, ExternalScores) else None
+        self.external = _external_metric(metric, options)
+        if self.external is not None:
+            canonical, spec = self.external.name, CheckSpec(self.external.name, self.external.name,
+                                                            self.external.name)
+            self.metric_class: type[Metric] = ExternalScores
+        else:
+            canonical, spec = resolve_spec(metric)
+            self.metric_class = get_metric_class(spec.registry)
         self.canonical = canonical
         self.spec = spec
-        self.metric_class: type[Metric] = get_metric_class(spec.registry)
         self.name = canonical if name is None else str(name)
         fixed = dict(spec.options)
         clash = sorted(set(fixed) & set(options))
@@ -105,6 +163,8 @@ class Check:
             raise InputError(f"check {self.name!r}: option {clash[0]!r} is set by the check name {canonical!r}; use "
                              f"one check per ROUGE type (rouge1, rougeL, ...)")
         self.options = {key: _hashable(value) for key, value in {**dict(spec.defaults), **fixed, **options}.items()}
+        if self.system is not None:
+            self.options["system"] = self.system
         self.threshold = self._in_range(threshold, "threshold")
         self.min_mean = None if min_mean is None else self._in_range(min_mean, "min_mean")
         self.min_pass_rate = _number(min_pass_rate, f"check {self.name!r}: min_pass_rate")
@@ -144,7 +204,7 @@ class Check:
         Check('chrf', threshold=0.4, word_order=2)
         """
         own = {key: value for key, value in self.options.items() if not self._implied(key, value)}
-        return Check(self.canonical, self.threshold, bands=dict(self.bands), name=self.name, min_mean=self.min_mean,
+        return Check(self.given if self.external is not None else self.canonical, self.threshold, bands=dict(self.bands), name=self.name, min_mean=self.min_mean,
                      min_pass_rate=self.min_pass_rate, **{**own, **options})
 
     def _implied(self, key: str, value: Any) -> bool:
@@ -160,21 +220,29 @@ class Check:
             if finite:
                 raise InputError(f"check {self.name!r}: {what} must be a finite number, got {value}")
             return number
-        low, high = self.metric_class.threshold_range
+        low, high = self.threshold_range
         if low <= number <= high:
             return number
         guess = number / 100
         hint = (f"; test cases use the 0–1 scale (refscore score prints 0–100): did you mean {guess:g}?"
-                if number > high and low <= guess <= high else "")
+                if number > high and low <= guess <= high and self.external is None else "")
         why = (f" ({self.label} scores can pass 1, but a larger {what} passes outputs unrelated to the expected "
-               f"output)" if high > 1 else "")
+               f"output)" if high > 1 and self.external is None else "")
         raise InputError(f"check {self.name!r}: {what} {value:g} is outside {self.label}'s range [{low:g}, "
                          f"{high:g}]{why}{hint}")
 
     @property
     def higher_is_better(self) -> bool:
-        """The metric's direction (TER: lower is better)."""
-        return self.metric_class.higher_is_better
+        """The metric's direction (TER: lower is better; outside scores: their declared ``higher_is_better``)."""
+        return (self.metric_class if self.external is None else self.external).higher_is_better
+
+    @property
+    def threshold_range(self) -> tuple[float, float]:
+        """The range of a threshold: the metric class's ``threshold_range``; for outside scores their declared
+        ``range`` (unbounded when they declare none)."""
+        if self.external is None:
+            return self.metric_class.threshold_range
+        return self.external.config.range or (-math.inf, math.inf)
 
     @property
     def label(self) -> str:
@@ -184,6 +252,8 @@ class Check:
     @property
     def metric(self) -> Metric:
         """The refscore metric (shared by every check with the same options, so a model loads once)."""
+        if self.external is not None:
+            return self.external
         return metric_with(self.metric_class, self.options)
 
     def __repr__(self) -> str:
@@ -193,9 +263,23 @@ class Check:
     def describe_threshold(self) -> str:
         return f"{'>=' if self.higher_is_better else '<='} {self.threshold:g}"
 
-    def scores(self, hypotheses: Sequence[str], references: Sequence[Any], *,
-               num_threads: int | None = None) -> tuple[np.ndarray, Statistics]:
-        """The score of every case (one batch call of the metric) and the metric's statistics."""
+    def scores(self, hypotheses: Sequence[str], references: Sequence[Any], *, num_threads: int | None = None,
+               ids: Sequence[str] | None = None) -> tuple[np.ndarray, Statistics]:
+        """The score of every case (one batch call of the metric) and the metric's statistics.
+
+        Outside scores are looked up, not computed: the rows of the file whose id is a case's id (``ids``, the
+        case ids; default ``"1".."n"``), of the file's only system or of the option ``system``. A case without
+        a row, or a row without a case, is an error that names them.
+        """
+        if self.external is not None:
+            ids = range(1, len(hypotheses) + 1) if ids is None else ids
+            try:
+                stats = self.external.statistics_for(self.system, ids)
+            except InputError as exc:
+                raise InputError(f"check {self.name!r}: {exc} (a check joins the rows to the test cases by case id: "
+                                 f"the case's id, case-N when it has none; a file of several systems needs the "
+                                 f"option system)") from None
+            return np.asarray(self.external.segment_scores(stats), dtype=np.float64), stats
         stats = self.metric.statistics(list(hypotheses), list(references), num_threads=num_threads)
         return np.asarray(self.metric.segment_scores(stats), dtype=np.float64), stats
 
@@ -261,5 +345,5 @@ def as_checks(checks: Any) -> list[Check]:
     return result
 
 
-__all__ = ["BLEU_BANDS", "Check", "DEFAULT_THRESHOLD", "UnknownCheckError", "as_checks", "check_names",
-           "resolve_spec"]
+__all__ = ["BLEU_BANDS", "Check", "DEFAULT_THRESHOLD", "EXTERNAL_PREFIX", "UnknownCheckError", "as_checks",
+           "check_names", "external_check_name", "resolve_spec"]

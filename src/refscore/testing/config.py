@@ -20,6 +20,11 @@ pytest plugin.
     metric = "chrf"                 # the table name is the check's name; metric defaults to it
     options = { word_order = 2 }
 
+    [tool.refscore.checks.comet]    # scores computed elsewhere, joined to the cases by case id
+    metric = "file:scores/comet.jsonl"   # relative to this pyproject.toml
+    threshold = 0.8
+    options = { range = [0, 1] }    # higher_is_better = true unless declared otherwise
+
 >>> settings = settings_from_mapping({"checks": {"rougeL": {"threshold": 0.4}}}, "pyproject.toml")
 >>> settings.checks
 [Check('rougeL', threshold=0.4)]
@@ -33,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from refscore.errors import InputError
-from refscore.testing.checks import Check
+from refscore.testing.checks import EXTERNAL_PREFIX, Check, external_check_name
 
 SETTINGS_KEYS = ("cases", "checks", "alpha", "explain", "no_output_is_error")
 CHECK_KEYS = ("metric", "threshold", "bands", "min_mean", "min_pass_rate", "options")
@@ -83,8 +88,12 @@ def check_from_mapping(name: str, table: Any, source: str) -> Check:
     if not isinstance(options, Mapping):
         raise ConfigError(f"{where}: options must be a table, e.g. options = {{ tokenize = \"intl\" }}")
     arguments = {key: table[key] for key in ("threshold", "bands", "min_mean", "min_pass_rate") if key in table}
+    metric = table.get("metric", name)
+    if external_check_name(metric) is not None:     # file:PATH, relative to the pyproject.toml's folder
+        path = Path(metric.strip()[len(EXTERNAL_PREFIX):])
+        metric = EXTERNAL_PREFIX + str(path if path.is_absolute() or not str(path) else Path(source).parent / path)
     try:
-        return Check(table.get("metric", name), name=name, **arguments, **options)
+        return Check(metric, name=name, **arguments, **options)
     except (InputError, TypeError) as exc:
         raise type(exc)(f"{where}: {exc}") from None
 

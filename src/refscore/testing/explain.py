@@ -1,7 +1,8 @@
 """Short explanations of one case's score: what the output lacks compared with the expected output.
 
 Each metric explains its own scores (:meth:`~refscore.protocol.Metric.explain_case`; refscore's metrics in
-:mod:`refscore.metrics.explanations`); a check asks the metric it runs, with the options it runs it with.
+:mod:`refscore.metrics.explanations`); a check asks the metric it runs, with the options it runs it with. Scores computed elsewhere (a ``file:PATH`` check)
+cannot be explained from the text: their explanation names the file and line the score was read from.
 
 >>> from refscore.testing.checks import Check
 >>> print(explain(Check("rougeL"), "the cat sat", ["the black cat sat"]))
@@ -14,8 +15,11 @@ from collections.abc import Sequence
 from refscore.testing.checks import Check
 
 
-def explain(check: Check, output: str, references: str | Sequence[str]) -> str:
-    """The explanation of one case's score under ``check``."""
+def explain(check: Check, output: str, references: str | Sequence[str], case_id: str | None = None) -> str:
+    """The explanation of one case's score under ``check``; a check on outside scores says where the case's score
+    was read (the row whose id is ``case_id``)."""
+    if check.external is not None:
+        return check.external.explain_score(check.system, case_id)
     refs = [references] if isinstance(references, str) else list(references)
     return check.metric.explain_case(output, refs)
 

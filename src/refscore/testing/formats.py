@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
-from refscore._wording import counted
+from refscore.wording import counted
 from refscore.testing.run import TestRun
 
 # XML 1.0 forbids most control characters even when escaped; case texts may contain them.

@@ -118,6 +118,11 @@ class RefscoreSession:
         if position is not None and batch.cases[position] == case:     # the file's own output: batch result
             results = batch.results(str(case.id))
         else:   # an output produced by the test itself: scored on its own
+            external = [check.name for check in checks if check.external is not None]
+            if external:    # their scores belong to the cases file's outputs
+                pytest.fail(f"refscore case {case.id!r}: the checks {', '.join(external)} read scores computed "
+                            f"elsewhere for the outputs of the cases file; an output the test produces has none "
+                            f"(check the file's own case, or give this test checks= without them)", pytrace=False)
             results = evaluate([case], checks, explain=self.settings.explain, n_bootstrap=1,
                                no_output_is_error=self.settings.no_output_is_error).results()
         key = str(case.id) if str(case.id) not in self.checked else f"{node.nodeid}::{case.id}"
@@ -125,7 +130,7 @@ class RefscoreSession:
         failed = [result for result in results if not result.passed]
         if not failed:
             return
-        from refscore._wording import counted
+        from refscore.wording import counted
 
         tolerated = all(result.tolerated for result in failed)
         verdict = ("under its threshold, tolerated: the pass-rate gate (min_pass_rate < 1) decides the session"

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from refscore._gc import collection_paused
-from refscore._progress import progress_bar
+from refscore.gc_pause import collection_paused
+from refscore.progress import progress_bar
 from refscore.errors import InputError
 from refscore.testing.cases import TestCase, load_cases
 from refscore.testing.checks import Check, as_checks
@@ -158,8 +158,10 @@ class TestRun:
 
 
 def _score_check(check: Check, outputs: list[str], references: list[list[str]], missing: list[bool], explain_mode: str,
-                 num_threads: int | None) -> CheckOutcome:
-    scores, stats = check.scores(outputs, references, num_threads=num_threads)
+                 num_threads: int | None, ids: list[str]) -> CheckOutcome:
+    # only outside scores read the case ids (a Check subclass may override scores() without them)
+    scores, stats = (check.scores(outputs, references, num_threads=num_threads) if check.external is None else
+                     check.scores(outputs, references, num_threads=num_threads, ids=ids))
     passed = check.passes(scores) & ~np.asarray(missing, dtype=bool)
     reasons = [NO_OUTPUT if gone else None for gone in missing]
     explanations = {}
@@ -170,7 +172,7 @@ def _score_check(check: Check, outputs: list[str], references: list[list[str]], 
         with progress_bar(len(chosen), f"explaining {check.name}", expected_seconds=SECONDS_PER_EXPLANATION
                           * len(chosen), unit="case") as bar:
             for index in chosen:
-                explanations[index] = explain(check, outputs[index], references[index])
+                explanations[index] = explain(check, outputs[index], references[index], ids[index])
                 bar.update(1)
     return CheckOutcome(check, scores, passed, check.bands_of(scores), reasons, explanations,
                         stats.nrefs)
@@ -223,6 +225,7 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
             load_run(baseline) if baseline is not None else None)
         if saved is not None:   # a baseline of other cases, references or settings is an error now, not at the gates
             saved.verify([str(case.id) for case in case_list], references, check_list)
-        outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads)
+        ids = [str(case.id) for case in case_list]     # the join key of scores computed elsewhere
+        outcomes = {check.name: _score_check(check, outputs, references, missing, explain, num_threads, ids)
                     for check in check_list}
     return TestRun(case_list, outcomes, SummarySettings(confidence, n_bootstrap, seed, alpha, saved, num_threads))

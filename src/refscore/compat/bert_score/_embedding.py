@@ -18,7 +18,7 @@ from typing import Any
 
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import PREFIX_SPACE_TOKENIZERS, special_token_wrapper
-from refscore._progress import progress_bar
+from refscore.progress import progress_bar
 
 
 

@@ -22,7 +22,7 @@ from refscore.metrics.bertscore.config import BERTScoreConfig
 from refscore.metrics.bertscore.deps import require, torch_and_transformers
 from refscore.metrics.bertscore.scorer import BERTScorer as _BERTScorer
 from refscore.metrics.bertscore.scorer import PairScores
-from refscore._inputs import per_segment
+from refscore.inputs import per_segment
 from refscore.errors import InputError, InputTypeError
 
 __all__ = ["score", "plot_example", "BERTScorer"]

@@ -11,10 +11,10 @@ from typing import Any
 import numpy as np
 
 from refscore._core import _rouge
-from refscore._inputs import per_segment, prepare_batch
+from refscore.inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
-from refscore.metrics._sentences import nltk_sentences
+from refscore.text.sentences import nltk_sentences
 from refscore.protocol import metric_with
 from refscore.metrics.rouge import ROUGE, ROUGEScore
 

@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from refscore._inputs import from_streams
+from refscore.inputs import from_streams
 from refscore.compat._sacrebleu_base import SacreMetric, SacreSignature
 from refscore.errors import InputError
-from refscore.metrics._advice import as_peer
+from refscore.metrics.advice import as_peer
 from refscore.significance.paired import paired_test
 
 __all__ = ["IS_WINDOWS", "PairedTest", "Result", "estimate_ci"]

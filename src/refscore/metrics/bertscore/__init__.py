@@ -16,8 +16,13 @@ torch and transformers are imported only inside the functions that need them (th
 >>> BERTScoreMetric.name
 'bertscore'
 """
-from refscore.metrics.bertscore.metric import (BERTScoreConfig, BERTScoreMetric, BERTScorer, BERTScoreResult,
-                                               BERTScoreScore, bertscore, config_hash_of)
+from typing import Any
 
-__all__ = ["bertscore", "BERTScorer", "BERTScoreResult", "BERTScoreConfig", "BERTScoreMetric", "BERTScoreScore",
-           "config_hash_of"]
+from refscore.metrics.bertscore import metric as _metric
+from refscore.metrics.bertscore.metric import BERTScoreConfig, BERTScoreMetric, BERTScorer, bertscore, config_hash_of
+
+__all__ = ["bertscore", "BERTScorer", "BERTScoreConfig", "BERTScoreMetric", "config_hash_of"]
+
+
+def __getattr__(name: str) -> Any:   # the deprecated result class names, with the metric module's warning
+    return getattr(_metric, name)

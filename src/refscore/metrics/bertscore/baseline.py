@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from refscore.io.atomic import atomic_write
-from refscore._checks import check_count
+from refscore.checks import check_count
 from refscore.errors import InputError
 
 __all__ = [

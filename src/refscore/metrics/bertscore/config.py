@@ -21,6 +21,7 @@ from typing import Any
 
 from refscore.metrics.bertscore.idf import TokenWeights
 from refscore.metrics.bertscore.tables import BERT_SCORE_HASH_VERSION
+from refscore.checks import check_int
 from refscore.errors import InputTypeError
 
 __all__ = ["bert_score_hash", "BERTScoreConfig", "RUNTIME", "sentences_fingerprint"]
@@ -35,8 +36,8 @@ class BERTScoreConfig:
 
     ``idf``: ``False``, ``True`` (IDF from each call's references), a ``{token_id: weight}`` dict, or sentences to
     compute IDF from once. ``idf_sentences``: sentences to compute IDF from once (bert-score's ``idf_sents``;
-    turns IDF on). ``device``, ``batch_tokens``, ``progress`` and ``reference_cache_size`` only change how the
-    scores are computed.
+    turns IDF on). ``device``, ``batch_tokens``, ``progress``, ``reference_cache_size`` and
+    ``reference_cache_bytes`` only change how the scores are computed.
     """
 
     model_type: str | None = None
@@ -54,6 +55,7 @@ class BERTScoreConfig:
     batch_tokens: int | None = dataclasses.field(default=None, metadata=RUNTIME)
     progress: bool | None = dataclasses.field(default=None, metadata=RUNTIME)
     reference_cache_size: int = dataclasses.field(default=20_000, metadata=RUNTIME)
+    reference_cache_bytes: int = dataclasses.field(default=1 << 30, metadata=RUNTIME)
 
     def __post_init__(self) -> None:
         if self.lang is not None and not isinstance(self.lang, str):
@@ -72,6 +74,8 @@ class BERTScoreConfig:
             object.__setattr__(self, "idf_sentences", _sentences(self.idf_sentences, "idf_sentences", "expected str"))
         if self.baseline_path is not None:
             object.__setattr__(self, "baseline_path", str(os.fspath(self.baseline_path)))
+        for name in ("reference_cache_size", "reference_cache_bytes"):
+            check_int(getattr(self, name), name, minimum=0, owner="BERTScore")
         for name in ("rescale_with_baseline", "all_layers", "use_fast_tokenizer"):
             object.__setattr__(self, name, bool(getattr(self, name)))
 

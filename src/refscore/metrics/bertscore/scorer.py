@@ -25,8 +25,8 @@ from refscore.metrics.bertscore.engine import (SERIAL, Embedder, ThreadPlan, chu
                                               thread_plan, torch_threads)
 from refscore.metrics.bertscore.idf import TokenWeights
 from refscore.metrics.bertscore.models import load_model, resolve_model_type
-from refscore._checks import check_num_threads
-from refscore._inputs import Batch, prepare_batch
+from refscore.checks import check_num_threads
+from refscore.inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 
 __all__ = ["BERTScorer", "PairScores", "settings"]
@@ -95,7 +95,7 @@ class BERTScorer:
         self._encoder = SentenceEncoder(self._loaded.tokenizer, self._loaded.model.config,
                                         use_fast_tokenizer=config.use_fast_tokenizer)
         self._embedder = Embedder(self._loaded, batch_tokens=config.batch_tokens, progress=config.progress,
-                                  cache_size=config.reference_cache_size)
+                                  cache_size=config.reference_cache_size, cache_bytes=config.reference_cache_bytes)
         self._uniform = TokenWeights.uniform([self._encoder.cls_id, self._encoder.sep_id])
         self._baseline: np.ndarray | None = None
         if self.rescale_with_baseline:

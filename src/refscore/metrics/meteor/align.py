@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from refscore._core._rouge import porter_stem
+from refscore.text.porter import porter_stem
 from refscore.metrics.meteor.wordnet import WordNet
 
 Enumerated = list[tuple[int, str]]

@@ -21,8 +21,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._checks import check_choice, check_num_threads, check_number
-from refscore._inputs import prepare_batch
+from refscore.checks import check_choice, check_num_threads, check_number
+from refscore.inputs import prepare_batch
 from refscore.metrics.meteor.align import Aligner, chunk_count
 from refscore.metrics.meteor.word_tokenize import word_tokenize
 from refscore.metrics.meteor.wordnet import load_wordnet, wordnet_directory

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from refscore._checks import check_int, check_num_threads, check_number
+from refscore.checks import check_int, check_num_threads, check_number
 from refscore._core._rouge155 import perl_bootstrap_means
 from refscore.errors import InputError
 

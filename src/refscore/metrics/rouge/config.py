@@ -10,17 +10,17 @@ import dataclasses
 import os
 from typing import Any
 
-from refscore._checks import check_bool, check_choice, check_int, check_number, check_optional_int
+from refscore.checks import check_bool, check_choice, check_int, check_number, check_optional_int
 from refscore.errors import InputError
 from refscore.metrics.rouge.types import (DEFAULT_TYPES, ROUGE155_DEFAULT_TYPES, RougeType, parse_type, parse_types,
                                           split_types)
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, SPM_MODELS
+from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS
 
 #: ROUGE's tokenizers: rouge-score's own (the default), the Unicode word tokenizer (letters, marks and digits of
 #: every script, Unicode 14.0.0) and sacreBLEU's MeCab and SentencePiece tokenizers (see docs/rouge.md).
 TOKENIZERS = ("rouge-score", "unicode", *EXTERNAL_TOKENIZERS)
 #: Sentence splitting for ROUGE-Lsum: "newline" (rouge-score's default), "builtin" (rules in
-#: refscore.metrics._sentences, no download), "nltk" (nltk.sent_tokenize, rouge-score's split_summaries=True).
+#: refscore.text.sentences, no download), "nltk" (nltk.sent_tokenize, rouge-score's split_summaries=True).
 SPLITTERS = ("newline", "builtin", "nltk")
 
 

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._registry import import_entry
+from refscore.lazy import import_entry
 from refscore.errors import InputError
 from refscore.protocol import Metric, metric_with
 from refscore.metrics.rouge.score import ROUGE155Score, ROUGEScore

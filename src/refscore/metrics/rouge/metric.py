@@ -24,13 +24,13 @@ import numpy as np
 
 from refscore._core import _rouge
 from refscore._metric_facts import CheckSpec
-from refscore._checks import check_num_threads
+from refscore.checks import check_num_threads
 from refscore._offsets import offsets_from_lengths
 from refscore._core._parallel import resolve_num_threads
-from refscore._inputs import Batch, prepare_batch
+from refscore.inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, RougeLsumWarning, caller_stacklevel
-from refscore.metrics._advice import advise
-from refscore.metrics._sentences import first_with_several_sentences, nltk_sentences, split_sentences
+from refscore.metrics.advice import advise
+from refscore.text.sentences import first_with_several_sentences, nltk_sentences, split_sentences
 from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
@@ -181,7 +181,7 @@ class ROUGE(Metric):
 
     def _score_ids(self, sequences: Sequence[Sequence[Any]], sentences: Sequence[Sequence[Sequence[Any]]] | None,
                    ref_offsets: np.ndarray, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
-        """Kernel counts for token-id texts laid out as :func:`~refscore._inputs.prepare_batch` lays them out;
+        """Kernel counts for token-id texts laid out as :func:`~refscore.inputs.prepare_batch` lays them out;
         ``sentences[k]``: text k's sentences for ROUGE-Lsum (``None``: one sentence per text)."""
         ids, offsets, vocabulary = intern_tokens(sequences, {})
         if sentences is None:

@@ -27,8 +27,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._core._rouge155 import KIND_SKIP, MAX_SKIP_BIGRAMS, score_documents, skip_bigram_count
-from refscore._checks import check_num_threads
-from refscore._inputs import Batch, prepare_batch
+from refscore.checks import check_num_threads
+from refscore.inputs import Batch, prepare_batch
 from refscore.errors import InputError
 from refscore.protocol import CliOption, Metric, Signature, Statistics, metric_with
 from refscore.metrics.rouge.bootstrap import PerlAverage, perl_averages

@@ -1,6 +1,6 @@
 """ROUGE's tokenizers for every language: ``"unicode"`` (letters, marks and digits of every script, by the frozen
 Unicode 14.0.0 classes of :mod:`~refscore.metrics.rouge._unicode_words`) and sacreBLEU's ``ja-mecab``,
-``ko-mecab``, ``flores101``/``spm``, ``flores200`` and ``spBLEU-1K`` (:mod:`refscore.tokenizers`).
+``ko-mecab``, ``flores101``/``spm``, ``flores200`` and ``spBLEU-1K`` (:mod:`refscore.text.external`).
 
 Each is an object with rouge-score's tokenizer interface (``tokenize(text) -> list[str]``), so
 ``rouge_scorer.RougeScorer(types, tokenizer=rouge_tokenizer("unicode"))`` gives rouge-score's numbers for the same
@@ -25,7 +25,8 @@ from refscore._core import _rouge
 from refscore.errors import InputError
 from refscore.metrics.rouge._unicode_words import MARK_RANGES, SINGLE_RANGES, UNICODE_VERSION, WORD_RANGES
 from refscore.metrics.rouge.config import TOKENIZERS, check_stemmer
-from refscore.tokenizers import EXTERNAL_TOKENIZERS, get_tokenizer, tokenize_texts, tokenizer_signature
+from refscore.text.external import EXTERNAL_TOKENIZERS, get_tokenizer, tokenize_texts, tokenizer_signature
+from refscore.text.porter import porter_stem
 
 
 _CLASSES = (WORD_RANGES, SINGLE_RANGES, MARK_RANGES)
@@ -83,7 +84,7 @@ class UnicodeWordTokenizer:
     def _stem(self, token: str) -> str:
         stem = self._stems.get(token)
         if stem is None:
-            stem = self._stems[token] = _rouge.porter_stem(token)
+            stem = self._stems[token] = porter_stem(token)
         return stem
 
     def signature(self) -> str:

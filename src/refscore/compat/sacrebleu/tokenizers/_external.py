@@ -1,4 +1,4 @@
-"""sacreBLEU's tokenizers that run MeCab or SentencePiece, over refscore's :mod:`refscore.tokenizers` (the same
+"""sacreBLEU's tokenizers that run MeCab or SentencePiece, over refscore's :mod:`refscore.text.external` (the same
 tagger or model sacreBLEU loads, found in the same place; refscore never downloads a model).
 
 >>> from refscore.compat.sacrebleu.tokenizers.tokenizer_ko_mecab import TokenizerKoMecab
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from refscore.compat.sacrebleu.tokenizers.tokenizer_base import BaseTokenizer
 from refscore.errors import InputTypeError
-from refscore.tokenizers import TOKENIZER_EXTRAS, get_tokenizer
+from refscore.text.external import TOKENIZER_EXTRAS, get_tokenizer
 
 
 class ExternalTokenizer(BaseTokenizer):
-    """A sacreBLEU tokenizer class run by :func:`refscore.tokenizers.get_tokenizer` ``(key)``: its ``__call__``
+    """A sacreBLEU tokenizer class run by :func:`refscore.text.external.get_tokenizer` ``(key)``: its ``__call__``
     and ``signature()`` are sacreBLEU's. A missing package raises :class:`refscore.errors.MissingExtraError`
     naming the extra, a missing SentencePiece model :class:`refscore.errors.MissingModelError` naming the file."""
 

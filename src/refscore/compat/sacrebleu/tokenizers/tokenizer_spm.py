@@ -14,7 +14,7 @@ import logging
 
 from refscore.compat.sacrebleu.tokenizers._external import ExternalTokenizer
 from refscore.compat.sacrebleu.utils import SACREBLEU_DIR
-from refscore.tokenizers import SPM_MODELS as _MODELS
+from refscore.text.external import SPM_MODELS as _MODELS
 
 __all__ = ["SACREBLEU_DIR", "SPM_MODELS", "TokenizerSPM", "Flores101Tokenizer", "Flores200Tokenizer",
            "spBLEU1KTokenizer"]

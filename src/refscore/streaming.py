@@ -1,6 +1,9 @@
-"""Corpora larger than memory on one machine, without Ray: record files are read in chunks (the read units of
-:mod:`refscore.io.record_files`), each chunk's statistics are added to running column totals and dropped, and
-per-segment scores, when wanted, go to a callback as each chunk is done. Memory holds one chunk, never the corpus.
+"""Streaming, the one place: statistics added chunk by chunk into running column totals
+(:class:`RunningTotals`, behind :meth:`Metric.corpus_score_chunks <refscore.protocol.Metric.corpus_score_chunks>`
+too), and record files larger than memory scored on one machine without Ray (:func:`stream_scores`, the
+command line's local engine): records are read in chunks (the read units of :mod:`refscore.io.record_files`), each
+chunk's statistics are added to running column totals and dropped, and per-segment scores, when wanted, go to a
+callback as each chunk is done. Memory holds one chunk, never the corpus.
 
 Integer statistics (BLEU, chrF, TER, GLEU) add exactly, so the score equals an in-memory run bit for bit. The float
 columns of document-averaged metrics (ROUGE, BERTScore) are added chunk by chunk, in input order: the sum differs
@@ -25,18 +28,34 @@ from typing import Any
 
 import numpy as np
 
-from refscore.io.records import RecordLayout
-from refscore.io.record_files import DEFAULT_CHUNK_RECORDS, SystemNames, expand_paths, read_file
+from refscore._statistics import Statistics
 from refscore.errors import InputError
-from refscore.protocol import Metric, Score, Statistics
+from refscore.io.record_files import DEFAULT_CHUNK_RECORDS, SystemNames, expand_paths, read_file
+from refscore.io.records import RecordLayout
+
+#: A :class:`refscore.protocol.Metric` (the protocol imports this module for ``corpus_score_chunks``, so metrics
+#: are typed here by what they are, not by an import).
+Metric = Any
+Score = Any
+
+__all__ = ["RunningTotals", "SegmentCallback", "StreamResult", "stream_scores", "stream_statistics"]
 
 #: ``on_segments(system, first_segment_index, {score name: values})`` receives each chunk's per-segment scores.
 SegmentCallback = Callable[[str, int, dict[str, np.ndarray]], None]
 
 
 @dataclass
-class _Running:
-    """Running column totals of one system and metric, and its reference-count rule (as Statistics.concatenate)."""
+class RunningTotals:
+    """Running column totals of one metric's statistics, added chunk by chunk, with the reference-count rule of
+    :meth:`Statistics.concatenate` (``nrefs`` -1 once two chunks differ) and the segments counted.
+
+    >>> import refscore
+    >>> running, metric = RunningTotals(), refscore.BLEU()
+    >>> running.add(metric.statistics(["a cat sat"], [["a cat sat"]]))
+    >>> running.add(metric.statistics(["the dog"], [["a dog barked"]]))
+    >>> running.segments, running.totals_statistics(metric).data.shape
+    (2, (1, 10))
+    """
 
     totals: np.ndarray | None = None
     columns: tuple[str, ...] = ()
@@ -51,6 +70,12 @@ class _Running:
             self.nrefs = self.nrefs if stats.nrefs == self.nrefs else -1
         self.segments += len(stats)
 
+    def totals_statistics(self, metric: Metric) -> Statistics:
+        """The totals as one row of ``metric``'s statistics (what ``metric.score_from_statistics`` scores)."""
+        if self.totals is None:
+            raise InputError("no statistics were added: nothing to score")
+        return Statistics(metric.name, metric.config_hash, self.columns, self.totals[None, :], self.nrefs or 1)
+
 
 @dataclass
 class StreamResult:
@@ -61,11 +86,10 @@ class StreamResult:
     bad_records: list[str] = field(default_factory=list)
 
 
-def _score(metric: Metric, running: _Running) -> Score:
+def _score(metric: Metric, running: RunningTotals) -> Score:
     """The corpus score of summed statistics: one row holding the totals scores as all rows would (the same rule
     as :meth:`Metric.corpus_score_chunks`; document-averaged metrics carry their ``documents`` count column)."""
-    totals = Statistics(metric.name, metric.config_hash, running.columns, running.totals[None, :],
-                        running.nrefs or 1)
+    totals = running.totals_statistics(metric)
     score = dataclasses.replace(metric.score_from_statistics(totals), statistics=totals)
     if "documents" in {f.name for f in dataclasses.fields(score)}:  # counted from rows: here one row of totals
         score = dataclasses.replace(score, documents=running.segments)
@@ -103,12 +127,12 @@ def stream_scores(paths: Any, metrics: Metric | Sequence[Metric], *, hypothesis_
     scale as the peers compute it with ``percent=True``, as the command line prints them). Each score's
     ``statistics`` is its one row of column totals.
     """
-    metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
-    running: dict[str, list[_Running]] = {}
+    metrics = [metrics] if hasattr(metrics, "statistics") else list(metrics)  # one metric, or several
+    running: dict[str, list[RunningTotals]] = {}
     positions: dict[str, int] = {}
 
     def consume(system: str, statistics: list[Statistics]) -> None:
-        accumulators = running.setdefault(system, [_Running() for _ in metrics])
+        accumulators = running.setdefault(system, [RunningTotals() for _ in metrics])
         tables: dict[str, np.ndarray] = {}
         for metric, accumulator, stats in zip(metrics, accumulators, statistics):
             accumulator.add(stats)
@@ -137,7 +161,7 @@ def stream_statistics(paths: Any, metrics: Metric | Sequence[Metric], *, hypothe
                       num_threads: int | None = None) -> tuple[dict[str, list[Statistics]], list[str]]:
     """Every segment's statistics of record files, read chunk by chunk (memory holds the statistics, not the
     text): ``({system: [statistics of each metric]}, skipped malformed records)``, for bootstrap intervals."""
-    metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)
+    metrics = [metrics] if hasattr(metrics, "statistics") else list(metrics)  # one metric, or several
     parts: dict[str, list[list[Statistics]]] = {}
 
     def consume(system: str, statistics: list[Statistics]) -> None:

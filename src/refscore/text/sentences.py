@@ -22,6 +22,8 @@ from collections.abc import Sequence
 
 from refscore.errors import InputError
 
+__all__ = ["ABBREVIATIONS", "first_with_several_sentences", "nltk_sentences", "split_sentences"]
+
 #: Lowercased words (without the final period) after which a period does not end a sentence.
 ABBREVIATIONS = frozenset(
     "mr mrs ms dr prof sr jr st mt vs etc e.g i.e cf al approx dept est fig inc ltd co corp gen gov sen rep "

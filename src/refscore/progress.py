@@ -15,6 +15,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
+__all__ = [
+    "AUTO_MIN_SECONDS", "bars_drawn", "close_open_bars", "progress_bar", "wants_progress",
+]
+
 #: Runs expected to take longer than this many seconds show a bar when ``enabled`` is None.
 AUTO_MIN_SECONDS = 2.0
 #: How many bars this process has drawn (see :func:`bars_drawn` and :func:`close_open_bars`).

@@ -28,6 +28,11 @@ import numpy as np
 
 from refscore.errors import InputError, InputTypeError
 
+__all__ = [
+    "check_bool", "check_choice", "check_confidence", "check_count", "check_int", "check_num_threads",
+    "check_number", "check_optional_int", "check_seed",
+]
+
 
 def _label(name: str, owner: str | None) -> str:
     return f"{owner}: {name}" if owner else name

@@ -1,4 +1,5 @@
-"""Public names of a package imported on first use, so that importing the package stays cheap.
+"""Names imported on first use, so that importing a package stays cheap: a package's public names
+(:class:`LazyNames`) and registry entries written as ``"module:attribute"`` strings (:func:`import_entry`).
 
 A package lists its names per module and hands the module's ``__getattr__`` and ``__dir__`` to one
 :class:`LazyNames`:
@@ -22,6 +23,8 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from typing import Any
+
+__all__ = ["LazyNames", "import_entry"]
 
 
 class LazyNames:
@@ -51,3 +54,13 @@ class LazyNames:
     def dir(self) -> list[str]:
         """The module-level ``__dir__``: the package's globals and its lazy names, sorted."""
         return sorted(set(self._namespace) | set(self._module_of))
+
+
+def import_entry(spec: str) -> Any:
+    """The object a ``"module:attribute"`` registry entry names (importing the module on first use).
+
+    >>> import_entry("refscore.protocol:Statistics").__name__
+    'Statistics'
+    """
+    module_name, attribute = spec.split(":")
+    return getattr(importlib.import_module(module_name), attribute)

@@ -6,6 +6,8 @@
 """
 from __future__ import annotations
 
+__all__ = ["counted"]
+
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
     """``count`` and ``noun``, in the plural unless the count is 1: ``plural`` when given, else ``noun`` + ``s``

@@ -30,6 +30,9 @@ from collections.abc import Iterator, Sequence
 
 from refscore.errors import RefscoreWarning, TokenizedInputWarning, caller_stacklevel
 
+__all__ = ["TOKENIZED_PERIOD_LINES", "advise", "as_peer", "count_tokenized_periods", "looks_tokenized",
+           "warn_if_tokenized"]
+
 #: sacreBLEU's threshold: this many hypotheses ending in " ." make a corpus look tokenized.
 TOKENIZED_PERIOD_LINES = 100
 

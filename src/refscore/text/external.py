@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Protocol
 
 from refscore.errors import InputError
-
-from refscore.tokenizers._mecab import JaMecabTokenizer, KoMecabTokenizer
-from refscore.tokenizers._spm import (SPM_MODELS, SentencePieceTokenizer, find_sentencepiece_model,
-                                      sacrebleu_models_dir, sentencepiece_model_file)
+from refscore.text._mecab import JaMecabTokenizer, KoMecabTokenizer
+from refscore.text._spm import (SPM_MODELS, SentencePieceTokenizer, find_sentencepiece_model,
+                                sacrebleu_models_dir, sentencepiece_model_file)
 
 _MECAB_TOKENIZERS = {"ja-mecab": JaMecabTokenizer, "ko-mecab": KoMecabTokenizer}
 #: sacreBLEU 2.6's tokenizers that run MeCab or SentencePiece (in sacreBLEU's order).
