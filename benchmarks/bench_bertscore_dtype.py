@@ -34,7 +34,7 @@ def read_lines(path: Path) -> list[str]:
 def scored(scorer: refscore.BERTScorer, hypotheses: list[str], references: list[str],
            threads: int) -> tuple[np.ndarray, float]:
     cpu = time.process_time()
-    f1 = scorer.score(hypotheses, references, num_threads=threads).f1
+    f1 = scorer.score(hypotheses, references, num_threads=threads).details["f1"]
     return f1, time.process_time() - cpu
 
 

@@ -65,7 +65,8 @@ def main() -> None:
         _, shared_cpu, shared = timed("refscore, all systems in one call", lambda: statistics_by_system(
             metric, systems, per_segment, num_threads=args.threads), args.repeat)
         _, alone_cpu, _ = timed("refscore, system by system", lambda: {
-            system: metric.statistics(h, per_segment, num_threads=args.threads) for system, h in systems.items()}, args.repeat)
+            system: metric.statistics(h, per_segment, num_threads=args.threads) for system, h in systems.items()},
+            args.repeat)
         _, peer_cpu, peers = timed("sacreBLEU, system by system", lambda: {s: peer(h) for s, h in systems.items()})
         equal = all(100 * metric.score_from_statistics(shared[s]).score == peers[s] or
                     metric.percent_scores_from_totals(shared[s].totals()[None])[0, 0] == peers[s] for s in systems)
@@ -86,9 +87,9 @@ def bertscore(systems: dict[str, list[str]], references: list[str], threads: int
     fresh_scorer = refscore.BERTScorer(model, 4, reference_cache_size=0)
     peer_scorer = bert_score.BERTScorer(model_type=model, num_layers=4)
     _, shared_cpu, shared = timed("refscore, one scorer, references kept", lambda: {
-        s: shared_scorer.score(h, references, num_threads=threads).f1 for s, h in systems.items()})
+        s: shared_scorer.score(h, references, num_threads=threads).details["f1"] for s, h in systems.items()})
     _, alone_cpu, _ = timed("refscore, system by system, nothing kept", lambda: {
-        s: fresh_scorer.score(h, references, num_threads=threads).f1 for s, h in systems.items()})
+        s: fresh_scorer.score(h, references, num_threads=threads).details["f1"] for s, h in systems.items()})
     _, peer_cpu, peers = timed("bert-score, system by system", lambda: {
         s: peer_scorer.score(h, references)[2].numpy() for s, h in systems.items()})
     diff = max(float(np.abs(shared[s] - peers[s]).max()) for s in systems)

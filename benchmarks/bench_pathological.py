@@ -43,7 +43,8 @@ def case_inputs(case: str, size: float) -> tuple[str, dict, list, list]:
         n = int(size * 1_000_000)
         return metric, OPTIONS.get(metric, {}), [words_line(n, 1)], [[words_line(n, 2)]]
     if kind == "refs":
-        return metric, OPTIONS.get(metric, {}), ["the cat sat on the mat"], [[words_line(60, i) for i in range(int(size))]]
+        references = [words_line(60, i) for i in range(int(size))]
+        return metric, OPTIONS.get(metric, {}), ["the cat sat on the mat"], [references]
     if kind == "tokens":
         rng = random.Random(1)
         return metric, {"types": ("rougeL",)} if metric == "rouge" else {}, [

@@ -98,7 +98,7 @@ def run_target(target: str, args: argparse.Namespace) -> dict:
                "coverage": cov, "features": ft, "crashes": len(crash_files) if finding else 0,
                "crash_files": crash_files if finding else [], "atheris": not args.random, "returncode": done.returncode}
     if finding:
-        summary["error"] = _error_of(done.stderr)
+        summary["error"] = _error_of(done.stdout + "\n" + done.stderr)
     return summary
 
 
@@ -114,7 +114,9 @@ def markdown_table(results: list[dict]) -> str:
     """docs/reliability.md's table of a run: target, seconds, executions, coverage, crashes (and the finding)."""
     lines = ["| Target | Seconds | Executions | Coverage (cov / ft) | Findings |", "| --- | --- | --- | --- | --- |"]
     for r in results:
-        finding = r.get("error", "").strip().splitlines()[-1:] if r["crashes"] else []
+        raised = [line.strip() for line in r.get("error", "").splitlines()
+                  if re.match(r"\s*\w+(Error|Exception)\b", line)]
+        finding = (raised[-1:] or ["see --reproduce"]) if r["crashes"] else []
         lines.append(f"| `{r['target']}` | {r['seconds']:.0f} | {r['executions']:,} | {r['coverage']} / "
                      f"{r['features']} | {r['crashes']}{': ' + finding[0][:80] if finding else ''} |")
     return "\n".join(lines)

@@ -333,15 +333,8 @@ def test_no_metric_names_outside_the_metric_classes():
 #: names"): no module of another package with a part of its dotted name starting with ``_`` (their own package's
 #: private modules are fine), and no name outside a module's ``__all__`` (when the module declares one).
 PUBLIC_NAME_USERS = ("refscore.compat", "refscore.cli", "refscore.testing", "refscore.reporting", "refscore.distributed")
-#: Imports that still break the rule, as ``"importer -> imported"``, with the reason (issue 30, still to do).
-PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {
-    "refscore.compat._evaluate_bleu -> refscore.metrics._word_batch": "HF BLEU's word batch, until BLEU's flavors",
-    "refscore.compat._sacrebleu_base -> refscore.significance._sampling": "sacreBLEU's bootstrap draws",
-    "refscore.compat.rouge.rouge -> refscore._core": "ROUGE's compiled tokenizer, until refscore.text has it",
-    "refscore.compat.rouge_score.rouge_scorer -> refscore._core": "as refscore.compat.rouge.rouge",
-    "refscore.testing.checks -> refscore._metric_facts": "CheckSpec, until the protocol exports it",
-    "refscore.testing.checks -> refscore.metrics.bleu": "BLEU_BANDS, until it is a fact on BLEU (check_bands)",
-}
+#: Imports allowed to break the rule, as ``"importer -> imported"``, with the reason (none: keep it empty).
+PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {}
 
 
 def declared_all(path: Path) -> set[str] | None:

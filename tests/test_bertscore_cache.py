@@ -26,15 +26,15 @@ def tiny_bert(tmp_path_factory):
 
 def test_reference_cache_is_bounded_by_bytes(tiny_bert):
     unbounded = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16)
-    expected = unbounded.score(HYPS, REFS).f1
+    expected = unbounded.score(HYPS, REFS).details["f1"]
     embedder = unbounded._embedder
     assert len(embedder.cache) > 2 and embedder.cached_bytes > 0
     batch_sizes = sorted(sum(e.nelement() * e.element_size() for e in batch) for batch in embedder.cache.values())
     budget = batch_sizes[-1] + batch_sizes[-2]   # room for two batches at most
     bounded = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, reference_cache_bytes=budget)
-    np.testing.assert_array_equal(bounded.score(HYPS, REFS).f1, expected)
+    np.testing.assert_array_equal(bounded.score(HYPS, REFS).details["f1"], expected)
     assert 0 < bounded._embedder.cached_bytes <= budget and len(bounded._embedder.cache) < len(embedder.cache)
-    np.testing.assert_array_equal(bounded.score(HYPS, REFS).f1, expected)   # a later call: the same bits
+    np.testing.assert_array_equal(bounded.score(HYPS, REFS).details["f1"], expected)   # a later call: the same bits
     nothing = refscore.BERTScorer(tiny_bert, 2, reference_cache_bytes=0)
     nothing.score(HYPS, REFS)
     assert nothing._embedder.cached_bytes == 0 and not nothing._embedder.cache
@@ -60,7 +60,8 @@ def test_bfloat16_on_cpu_is_float32_arithmetic_on_bfloat16_weights(tiny_bert):
         for module in by_hand.model.modules():
             if isinstance(module, torch.nn.Linear):
                 module.weight.copy_(module.weight.to(torch.bfloat16).float())
-    np.testing.assert_array_equal(reduced.score(HYPS, REFS).f1, by_hand.score(HYPS, REFS).f1)
+    np.testing.assert_array_equal(reduced.score(HYPS, REFS).details["f1"],
+                                  by_hand.score(HYPS, REFS).details["f1"])
     assert "dtype:bfloat16" in refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2,
                                                   dtype="bfloat16").signature
 

@@ -86,3 +86,19 @@ def test_cuda_reduced_precision_stays_near_float32(tiny_model, dtype):
     reduced = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=2, device="cuda", dtype=dtype)
     full = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=2, device="cuda")
     assert_close(reduced, full, 0.02)
+
+
+
+def test_cuda_attention_runs_without_cudnn_plans(tiny_model):
+    # cuDNN's attention builds a plan per (batch, length) shape, slower than the model on length-sorted batches
+    scorer = refscore.BERTScorer(tiny_model, 2, device="cuda", dtype="bfloat16")
+    before = torch.backends.cuda.cudnn_sdp_enabled()
+    seen = []
+    model = scorer._embedder.loaded.model
+    handle = model.register_forward_pre_hook(lambda module, args: seen.append(torch.backends.cuda.cudnn_sdp_enabled()))
+    try:
+        scorer.score(HYPS, REFS)
+    finally:
+        handle.remove()
+    assert seen and not any(seen)
+    assert torch.backends.cuda.cudnn_sdp_enabled() == before

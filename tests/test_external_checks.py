@@ -156,3 +156,8 @@ def test_own_output(refscore_check):
                                  "line 3 (id 'q3')*"])
     result.stdout.fnmatch_lines(["*the checks comet read scores computed elsewhere for the outputs of the cases "
                                  "file; an output the test produces has none*"])
+
+    # a selection of the file's cases (-k): the session summary takes their batch scores, not a join of a subset
+    result = pytester.runpytest(*PLUGIN, "-k", "q0 or q2")
+    result.assert_outcomes(passed=2, deselected=3)
+    result.stdout.fnmatch_lines(["comet: 2/2 passed*mean 0.880*"])

@@ -16,8 +16,7 @@ sys.path.insert(0, str(FUZZ))
 from targets import TARGETS  # noqa: E402
 
 #: Inputs per target: a few random byte strings of every length class (empty, short, the runner's largest).
-INPUTS = [b"", b"\x00", b"\xff" * 64] + [random.Random(seed).randbytes(length)
-                                         for seed, length in enumerate([8, 40, 200, 600, 2048])]
+INPUTS = [b"", b"\xff" * 64] + [random.Random(seed).randbytes(length) for seed, length in enumerate([40, 600, 2048])]
 SLOW = {"tokenize-ja-mecab", "tokenize-ko-mecab", "ter"}
 
 
@@ -25,7 +24,7 @@ SLOW = {"tokenize-ja-mecab", "tokenize-ko-mecab", "ter"}
 def test_a_fuzz_target_holds_its_properties_on_random_inputs(target):
     if target.endswith("mecab") and importlib.util.find_spec("MeCab" if "ja" in target else "mecab_ko") is None:
         pytest.skip("MeCab is not installed")
-    for data in INPUTS[:4] if target in SLOW else INPUTS:
+    for data in INPUTS[:3] if target in SLOW else INPUTS:
         TARGETS[target](data)
 
 
@@ -57,4 +56,10 @@ def test_mecab_bleu_keeps_square_reference_streams_per_segment(tokenize):
     hypotheses, streams = ["猫が 好き です", "犬 です"], [["猫 が 好き", "犬 だ"], ["猫 です", "犬 です"]]
     ours = refscore.bleu(hypotheses, refscore.from_streams(streams), tokenize=tokenize)
     peer = SacreBLEU(tokenize=tokenize).corpus_score(hypotheses, streams)
-    assert list(ours.counts) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9
+    assert list(ours.values["counts"]) == peer.counts and abs(100 * ours.score - peer.score) <= 1e-9
+
+
+def test_a_statistics_file_whose_zip_claims_an_unknown_version_is_refused():
+    # statistics-file found it: a valid file with bytes overwritten so that zipfile reads "version 18.8" raised
+    # NotImplementedError, not refscore's InputError; the input is the fuzzer's (base64 KQC8vLzdLQ==)
+    TARGETS["statistics-file"](bytes([0x29, 0x00, 0xBC, 0xBC, 0xBC, 0xDD, 0x2D]))

@@ -350,7 +350,7 @@ def test_test_case_view_of_a_real_test_run() -> None:
 @pytest.mark.parametrize("module", ["refscore.reporting", "refscore.reporting.data", "refscore.reporting.analysis",
                                     "refscore.reporting.charts", "refscore.reporting.render",
                                     "refscore.reporting.heatmaps", "refscore.reporting.testcases",
-                                    "refscore.cli.report"])
+                                    "refscore.cli.record_fields"])
 def test_docstring_examples(module) -> None:
     import doctest
     import importlib

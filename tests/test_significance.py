@@ -12,7 +12,7 @@ import refscore.metrics
 from refscore.errors import InputError, InputTypeError
 from refscore.significance import (bootstrap_ci, bootstrap_ci_from_statistics, paired_test,
                                    paired_test_from_statistics)
-from refscore.significance._sampling import interval_indices, resampled_totals, swapped_totals
+from refscore.significance.sampling import interval_indices, resampled_totals, swapped_totals
 from significance_metrics import MeanTokenAccuracy, SacrebleuView, TokenAccuracy, run_sacrebleu_paired
 
 WORDS = "the a cat dog sat on mat house red blue big small runs ran quickly slowly".split()
@@ -201,9 +201,9 @@ def test_from_statistics_equals_from_text_and_to_dict(corpus):
 def test_docstring_examples_run():
     import doctest
 
-    from refscore.significance import _arithmetic, _sampling, intervals, paired
+    from refscore.significance import _arithmetic, sampling, intervals, paired
 
-    for module in (_arithmetic, _sampling, intervals, paired):
+    for module in (_arithmetic, sampling, intervals, paired):
         failures, attempted = doctest.testmod(module)
         assert failures == 0 and attempted > 0, module.__name__
 

@@ -11,8 +11,8 @@ import time
 import numpy as np
 import pytest
 
-from refscore.significance import _sampling, bootstrap_ci, paired_test
-from refscore.significance._sampling import bootstrap_draw, make_rng, mask_draw, run_chunks
+from refscore.significance import sampling, bootstrap_ci, paired_test
+from refscore.significance.sampling import bootstrap_draw, make_rng, mask_draw, run_chunks
 from test_significance import make_corpus
 
 
@@ -49,9 +49,9 @@ def test_chunked_masks_are_sacrebleus_single_draw(n_segments):
 
 
 def test_chunk_rows_bound_the_work_and_keep_mask_words_whole():
-    assert _sampling.chunk_rows(2037, 10) * 2037 * 10 <= _sampling._CHUNK_ELEMENTS
-    assert _sampling.chunk_rows(3, 1, multiple=32) % 32 == 0
-    assert _sampling.chunk_rows(10 ** 7, 1, multiple=32) == 32   # at least one word of masks
+    assert sampling.chunk_rows(2037, 10) * 2037 * 10 <= sampling._CHUNK_ELEMENTS
+    assert sampling.chunk_rows(3, 1, multiple=32) % 32 == 0
+    assert sampling.chunk_rows(10 ** 7, 1, multiple=32) == 32   # at least one word of masks
 
 
 @pytest.mark.parametrize("elements", [7 * 120, 100 * 120 + 5, 333 * 120])
@@ -62,7 +62,7 @@ def test_results_do_not_depend_on_the_chunk_size(monkeypatch, elements):
                  for metric in ("bleu", "chrf", "ter")}
     paired = {test: paired_test(["bleu", "chrf", "ter"], systems, references, test=test, n=1000, seed=3,
                                 confidence_n=200 if test == "ar" else None).to_dict() for test in ("bs", "ar")}
-    monkeypatch.setattr(_sampling, "_CHUNK_ELEMENTS", elements)
+    monkeypatch.setattr(sampling, "_CHUNK_ELEMENTS", elements)
     for metric, expected in reference.items():
         assert bootstrap_ci(metric, hyps, references, n=1000, seed=3).to_dict() == expected
     for test, expected in paired.items():

@@ -30,7 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._metric_facts import CliOption, MetricFacts
+from refscore._metric_facts import CheckSpec, CliOption, MetricFacts
 from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore._version import __version__
 from refscore.errors import InputError, InputTypeError

@@ -31,7 +31,7 @@ from refscore.inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputTypeError
-from refscore.metrics._word_batch import ngram_statistics
+from refscore.metrics.word_batch import ngram_statistics
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.bleu_flavors import HF_13A, encode_token_lists
 from refscore.protocol import metric_with

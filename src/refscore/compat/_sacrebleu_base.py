@@ -125,7 +125,7 @@ def bootstrap_estimate(metric: Metric, data: np.ndarray, n_samples: int) -> tupl
     12345, ``none`` = fresh entropy), and the bootstrap mean and half-width on the 0–100 scale, computed by
     :mod:`refscore.significance` with sacreBLEU's own arithmetic (the native ``bootstrap_ci`` is the same values / 100).
     """
-    from refscore.significance._sampling import bootstrap_draw, make_rng
+    from refscore.significance.sampling import bootstrap_draw, make_rng
     from refscore.significance.intervals import resample_scores, summarize_samples
 
     seed = os.environ.get("SACREBLEU_SEED", "12345")

@@ -22,7 +22,9 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import zipfile
+import zlib
 from typing import Any
 
 import numpy as np
@@ -43,6 +45,9 @@ HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 #: The only array dtypes a statistics table may have (counts and per-document scores).
 DTYPES = ("int64", "float64")
+#: What reading a damaged archive raises (zipfile: unsupported versions and methods are NotImplementedError; a bad
+#: deflate stream zlib.error; a truncated header struct.error): each becomes an InputError naming the file.
+DAMAGED = (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, zlib.error, struct.error)
 #: The members of the ``.npz`` archive (``carried.npy`` only when the header names carried columns).
 MEMBERS = frozenset({"header.npy", "data.npy"})
 
@@ -87,7 +92,7 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
         archive = np.load(name, allow_pickle=False)
     except FileNotFoundError:
         raise InputError(f"statistics file {name!r} does not exist") from None
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as exc:
+    except DAMAGED as exc:
         raise InputError(f"statistics file {name!r} is not a refscore statistics file (.npz): {exc}") from None
     if not isinstance(archive, np.lib.npyio.NpzFile):
         raise InputError(f"statistics file {name!r} is a single .npy array, not a refscore statistics file (.npz "
@@ -109,10 +114,13 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
 def _member(archive: Any, member: str, name: str) -> np.ndarray:
     try:
         return archive[member]
-    except ValueError as exc:  # object arrays need pickle: refused by allow_pickle=False
+    except ValueError as exc:
+        if "pickle" not in str(exc):
+            raise InputError(f"statistics file {name!r}: member {member!r} is damaged ({exc})") from None
+        # object arrays need pickle: refused by allow_pickle=False
         raise InputError(f"statistics file {name!r}: member {member!r} cannot be read without pickle ({exc}); "
                          f"refscore statistics files hold plain int64/float64 arrays only") from None
-    except (OSError, EOFError, zipfile.BadZipFile, KeyError) as exc:
+    except (*DAMAGED, KeyError) as exc:
         raise InputError(f"statistics file {name!r}: member {member!r} is damaged ({exc})") from None
 
 

@@ -24,7 +24,7 @@ from refscore.meta import correlations as corr
 from refscore.meta._rows import as_matrix
 from refscore.meta.significance import perm_both_matrix, significance_clusters
 from refscore.protocol import Metric
-from refscore.significance._sampling import interval_indices
+from refscore.significance.sampling import interval_indices
 
 #: (statistic, grouping, options) reported by default at each level.
 SYSTEM_STATISTICS: tuple[tuple[str, str, dict[str, Any]], ...] = (

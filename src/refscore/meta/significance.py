@@ -29,7 +29,7 @@ from refscore.errors import InputError
 from refscore.meta._resample import Resampler, Statistic, correlations_of, make_resampler, statistic_of
 from refscore.meta._rows import Rows, pair, rows_of
 from refscore.meta.correlations import check_systems, pearson
-from refscore.significance._sampling import interval_indices
+from refscore.significance.sampling import interval_indices
 
 __all__ = ["CorrelationInterval", "PermBothResult", "bootstrap_interval", "perm_both", "perm_both_matrix",
            "significance_clusters", "williams"]

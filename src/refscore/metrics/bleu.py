@@ -27,7 +27,7 @@ import numpy as np
 from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic
-from refscore.inputs import prepare_batch
+from refscore.inputs import per_segment, prepare_batch
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_tokenized
@@ -36,8 +36,8 @@ from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUCompon
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
                                            evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
                                            smoothing_name, token_list_counts)
-from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
-                                          ngram_statistics)
+from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
+                                         ngram_statistics)
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 
@@ -262,8 +262,8 @@ class BLEU(Metric):
                                      spm_model=config.spm_model, what=what)
                       for texts, what in ((batch.hypotheses, "hypotheses"),
                                           (batch.references, "references (flattened)")))
-        offsets = batch.ref_offsets.tolist()
-        return hyps, [refs[offsets[i]:offsets[i + 1]] for i in range(len(batch))]
+        offsets = batch.ref_offsets.tolist()   # per segment already: never asked about its layout again
+        return hyps, per_segment([refs[offsets[i]:offsets[i + 1]] for i in range(len(batch))])
 
     def _components(self, totals: np.ndarray) -> BLEUComponents:
         totals = np.atleast_2d(np.asarray(totals))
@@ -394,5 +394,5 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
     return metric_with(BLEU, options).sentence_score(hypothesis, references)
 
 
-__all__ = ["BLEU", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts", "sentence_bleu",
-           "sacrebleu_reported_counts", "SMOOTH_DEFAULTS", "SACREBLEU_VERSION", "NLTK_VERSION"]
+__all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",
+           "sentence_bleu", "sacrebleu_reported_counts", "SMOOTH_DEFAULTS", "SACREBLEU_VERSION", "NLTK_VERSION"]

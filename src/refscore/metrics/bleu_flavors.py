@@ -38,7 +38,7 @@ from refscore._core._ngrams import bleu_statistics, bleu_text_statistics
 from refscore.inputs import prepare_batch
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics._word_batch import encode_batch
+from refscore.metrics.word_batch import encode_batch
 
 __all__ = ["as_segments", "BLEU_FLAVORS", "brevity_penalty", "check_flavor_options", "closest_ref_length",
            "encode_token_lists", "evaluate_text_counts", "FLAVOR_FIELDS", "Fraction", "HF_13A", "modified_precision",

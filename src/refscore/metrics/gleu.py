@@ -22,8 +22,8 @@ import numpy as np
 
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError
-from refscore.metrics._word_batch import (WORD_TOKENIZERS, check_tokenizer,
-                                          ngram_statistics)
+from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
+                                         ngram_statistics)
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
 
 

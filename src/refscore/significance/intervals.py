@@ -3,7 +3,7 @@
 Corpus-level metrics (BLEU, chrF, TER, GLEU) resample segment statistics and recompute the corpus formula;
 document-averaged metrics (ROUGE, BERTScore) resample per-document scores — the same code path, because their
 statistics carry a ``documents`` count column and their formula is ``sum / documents``. Resamples are drawn, summed
-and scored in chunks of bounded size (:func:`refscore.significance._sampling.run_chunks`).
+and scored in chunks of bounded size (:func:`refscore.significance.sampling.run_chunks`).
 
 With the same seed and sample count the resamples are sacreBLEU 2.6's (``--confidence``, ``SACREBLEU_SEED``). For
 BLEU, chrF and TER the replicates, mean and half-width are computed with sacreBLEU's own arithmetic
@@ -27,9 +27,8 @@ import numpy as np
 from refscore.checks import check_confidence, check_count, check_num_threads, check_seed
 from refscore.protocol import Metric, Signature, Statistics
 from refscore.significance._arithmetic import Arithmetic, arithmetic_of, corpus_score_summary, paired_summary
-from refscore.significance._sampling import (Float32Sums, bootstrap_draw, chunk_rows, interval_indices, make_rng,
-                                             resampled_totals, run_chunks,
-                                             seed_label)
+from refscore.significance.sampling import (Float32Sums, bootstrap_draw, chunk_rows, interval_indices, make_rng,
+                                            resampled_totals, run_chunks, seed_label)
 from refscore.errors import InputError
 
 

@@ -31,8 +31,8 @@ from refscore.errors import InputError, InputTypeError
 from refscore.metrics.systems import statistics_by_system
 from refscore.protocol import Metric, Signature, Statistics
 from refscore.significance._arithmetic import arithmetic_of
-from refscore.significance._sampling import (bootstrap_draw, chunk_rows, make_rng, mask_draw, run_chunks, seed_label,
-                                             swapped_totals)
+from refscore.significance.sampling import (bootstrap_draw, chunk_rows, make_rng, mask_draw, run_chunks, seed_label,
+                                            swapped_totals)
 from refscore.significance.intervals import (check_nonempty, full_scores, make_intervals, resample_scores,
                                              resampling_signature, resolve_metric, summarize_samples)
 

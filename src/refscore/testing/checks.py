@@ -35,11 +35,10 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError, InputTypeError
-from refscore._metric_facts import CheckSpec
 from refscore.metrics import REGISTRY, get_metric_class
 from refscore.metrics.bleu import BLEU_BANDS
 from refscore.metrics.external import ExternalScores, external_scores
-from refscore.protocol import Metric, Statistics, metric_with
+from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
 #: A check on scores computed elsewhere names their file: ``file:PATH``.
@@ -140,12 +139,13 @@ class Check:
         options: metric options (``tokenize="intl"``, ``word_order=2``, ``model_type=...``).
     """
 
-    def __init__(self, metric: str, threshold: float = DEFAULT_THRESHOLD, *, bands: Mapping[str, float] | None = None,
+    def __init__(self, metric: str | ExternalScores, threshold: float = DEFAULT_THRESHOLD, *, bands: Mapping[str, float] | None = None,
                  name: str | None = None, min_mean: float | None = None, min_pass_rate: float = 1.0,
                  **options: Any) -> None:
-        self.given = metric
+        self.given = metric     # what the check was built from (with_options rebuilds a file check from it)
         self.system = options.pop("system", None) if external_check_name(metric) or isinstance(
             metric, ExternalScores) else None
+        #: The metric of outside scores (``file:PATH``), None for a registered metric's check.
         self.external = _external_metric(metric, options)
         if self.external is not None:
             canonical, spec = self.external.name, CheckSpec(self.external.name, self.external.name,

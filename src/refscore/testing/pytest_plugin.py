@@ -163,6 +163,11 @@ class RefscoreSession:
             checks = members[0][2]
             same = [run for key, run in self.batches.items()
                     if key[1] == signature and run.cases == cases and options.refscore_baseline is None]
+            if not same and options.refscore_baseline is None:     # some cases of a file (-k): its batch's scores
+                same = [run.subset([str(case.id) for case in cases]) for key, run in self.batches.items()
+                        if key[1] == signature and all(run.positions.get(str(case.id)) is not None and
+                                                       run.cases[run.positions[str(case.id)]] == case
+                                                       for case in cases)][:1]
             self.runs.append(same[0] if same else evaluate(
                 [TestCase(c.actual_output, c.expected_output, c.input, key, c.metadata) for key, c, _ in members],
                 checks, baseline=options.refscore_baseline, alpha=self.settings.alpha, explain="none"))

@@ -118,6 +118,22 @@ class TestRun:
                           passed, outcome.bands[index], outcome.reasons[index], outcome.explanations.get(index),
                           not passed and outcome.check.min_pass_rate < 1)
 
+    def subset(self, case_ids: list[str]) -> TestRun:
+        """This run restricted to the cases ``case_ids`` (in that order): their scores, pass flags, bands, reasons
+        and explanations as scored here, the summaries and gates computed anew over them.
+
+        >>> run = evaluate([TestCase("a cat", "a cat", id="x"), TestCase("a dog", "a cat", id="y")], ["chrf"])
+        >>> [(r.case_id, r.passed) for r in run.subset(["y"]).results()]
+        [('y', False)]
+        """
+        indices = [self.index(case_id) for case_id in case_ids]
+        outcomes = {name: CheckOutcome(outcome.check, outcome.scores[indices], outcome.passed[indices],
+                                       [outcome.bands[i] for i in indices], [outcome.reasons[i] for i in indices],
+                                       {new: outcome.explanations[old] for new, old in enumerate(indices)
+                                        if old in outcome.explanations}, outcome.nrefs)
+                    for name, outcome in self.outcomes.items()}
+        return TestRun([self.cases[i] for i in indices], outcomes, self.settings)
+
     def case_passed(self, case_id: str) -> bool:
         return all(result.passed for result in self.results(case_id))
 

@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from refscore._core import _rouge
+from refscore.metrics.rouge import lcs_positions
 
 __all__ = ["FilesRouge", "Rouge"]
 
@@ -77,7 +77,7 @@ def _lcs_words(reference_words: list[str], evaluated_words: list[str]) -> list[s
     vocabulary: dict[str, int] = {}
     ref_ids = [vocabulary.setdefault(w, len(vocabulary)) for w in reference_words]
     eval_ids = [vocabulary.setdefault(w, len(vocabulary)) for w in evaluated_words]
-    positions = _rouge.lcs_positions(ref_ids, eval_ids, up_on_tie=False)
+    positions = lcs_positions(ref_ids, eval_ids, up_on_tie=False)
     return [reference_words[p] for p in positions]
 
 

@@ -10,13 +10,12 @@ from typing import Any
 
 import numpy as np
 
-from refscore._core import _rouge
 from refscore.inputs import per_segment, prepare_batch
 from refscore.compat.rouge_score import scoring, tokenizers
 from refscore.errors import RefscoreWarning
 from refscore.text.sentences import nltk_sentences
 from refscore.protocol import metric_with
-from refscore.metrics.rouge import ROUGE, ROUGEScore
+from refscore.metrics.rouge import ROUGE, ROUGEScore, lcs_positions
 
 #: The token id between sentences in the ids given to ROUGE for a custom tokenizer (tokens get ids >= 0).
 _SENTENCE_END = -1
@@ -168,4 +167,4 @@ def lcs_ind(ref: Sequence[Any], can: Sequence[Any]) -> list[int]:
     vocabulary: dict[Any, int] = {}
     ref_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in ref]
     can_ids = [vocabulary.setdefault(token, len(vocabulary)) for token in can]
-    return list(_rouge.lcs_positions(ref_ids, can_ids, up_on_tie=True))
+    return list(lcs_positions(ref_ids, can_ids, up_on_tie=True))

@@ -29,7 +29,7 @@ import numpy as np
 
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import ChunkMap
-from refscore.metrics.bertscore.models import LoadedModel
+from refscore.metrics.bertscore.models import LoadedModel, attention_backends
 from refscore.metrics.bertscore.packed import PackedEncoder, WorkspacePool
 from refscore.checks import check_optional_int
 from refscore.progress import progress_bar
@@ -304,9 +304,10 @@ class Embedder:
         """The Hugging Face forward: ``(batch, width, n_states, hidden)`` hidden states of the layer(s) used."""
         torch, _ = torch_and_transformers()
         loaded = self.loaded
-        output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
-                              attention_mask=torch.from_numpy(mask).to(loaded.device),
-                              output_hidden_states=loaded.all_layers)
+        with attention_backends(torch, loaded.device):
+            output = loaded.model(torch.from_numpy(input_ids).to(loaded.device),
+                                  attention_mask=torch.from_numpy(mask).to(loaded.device),
+                                  output_hidden_states=loaded.all_layers)
         if loaded.all_layers:
             return torch.stack(tuple(output.hidden_states), dim=2)
         return output[0].unsqueeze(2)

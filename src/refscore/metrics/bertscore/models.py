@@ -22,7 +22,7 @@ from refscore.checks import check_choice, check_int
 from refscore.errors import InputError, InputTypeError
 
 __all__ = [
-    "check_model_choice", "count_layers", "DTYPES", "from_pretrained", "hub_offline", "load_config", "load_model",
+    "attention_backends", "check_model_choice", "count_layers", "DTYPES", "from_pretrained", "hub_offline", "load_config", "load_model",
     "load_tokenizer", "LoadedModel", "local_layer_count", "model_label", "resolve_device", "resolve_dtype",
     "resolve_model_type", "resolve_num_layers", "truncate_layers",
 ]
@@ -317,3 +317,22 @@ def model_label(model_type: str) -> str:
         elif file.suffix in _WEIGHT_SUFFIXES:
             digest.update(f"{file.name}\0{file.stat().st_size}\0".encode())
     return f"{directory.resolve().name}@{digest.hexdigest()[:12]}"
+
+
+def attention_backends(torch: Any, device: str) -> contextlib.AbstractContextManager[Any]:
+    """On CUDA, scaled-dot-product attention without cuDNN's backend, which torch prefers for bfloat16/float16: it
+    builds an execution plan for every new (batch, length) shape, and length-sorted batches bring a new shape almost
+    every time, so on an H200 building plans took longer than the model itself (docs/bertscore.md, "On a GPU").
+    The flash and memory-efficient kernels need no plan. float32 never ran on cuDNN's backend, so it is unchanged.
+
+    >>> import contextlib, torch
+    >>> isinstance(attention_backends(torch, "cpu"), contextlib.nullcontext)
+    True
+    """
+    if not str(device).startswith("cuda"):
+        return contextlib.nullcontext()
+    try:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+    except ImportError:  # torch < 2.3: no backend selection (and no cuDNN attention either)
+        return contextlib.nullcontext()
+    return sdpa_kernel([SDPBackend.FLASH_ATTENTION, SDPBackend.EFFICIENT_ATTENTION, SDPBackend.MATH])

@@ -13,6 +13,7 @@ and :mod:`~refscore.metrics.rouge.rouge155_text` (the script's flavor and text h
 >>> round(float(result["rouge1"].fmeasure[0]), 4), round(result["rougeL"].mean.recall, 4)
 (0.8333, 0.8333)
 """
+from refscore._core._rouge import lcs_positions   # the drop-ins' summary-level LCS (rouge-score, py-rouge)
 from refscore.metrics.rouge.bootstrap import PerlAverage, bootstrap_percentiles, perl_averages
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGE155Config, ROUGEConfig
 from refscore.metrics.rouge.flavors import FLAVORS, rouge, rouge_flavor
@@ -23,5 +24,5 @@ from refscore.metrics.rouge.types import DEFAULT_TYPES, RougeType, parse_type
 
 __all__ = ["DEFAULT_TYPES", "FLAVORS", "Interval", "PRF", "PerlAverage", "ROUGE", "ROUGE155", "ROUGE155Config",
            "ROUGE155Score", "ROUGE155TypeResult", "ROUGEConfig", "ROUGEScore", "RougeType", "RougeTypeScores",
-           "SPLITTERS", "TOKENIZERS", "bootstrap_percentiles", "parse_type", "perl_averages", "read_summary",
-           "rouge", "rouge155", "rouge_flavor"]
+           "SPLITTERS", "TOKENIZERS", "bootstrap_percentiles", "lcs_positions", "parse_type", "perl_averages",
+           "read_summary", "rouge", "rouge155", "rouge_flavor"]

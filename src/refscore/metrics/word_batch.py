@@ -25,6 +25,8 @@ WORD_TOKENIZERS: tuple[str, ...] = TOKENIZERS
 
 _UINT32_LIMIT = 1 << 32
 
+__all__ = ["WORD_TOKENIZERS", "check_tokenizer", "encode_batch", "ngram_statistics", "prepare_word_ids"]
+
 
 def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()) -> None:
     """Raise a clear error unless ``tokenize`` names one of :data:`WORD_TOKENIZERS` or of ``external`` (the

@@ -31,6 +31,9 @@ from refscore.progress import progress_bar
 
 T = TypeVar("T")
 
+__all__ = ["Float32Sums", "bootstrap_draw", "chunk_rows", "interval_indices", "make_rng", "mask_draw",
+           "masked_totals", "multiplicities", "resampled_totals", "run_chunks", "seed_label", "swapped_totals"]
+
 #: Magnitudes below which every integer (and so every partial sum of integers) is exact in float32 / float64.
 _FLOAT32_EXACT_LIMIT = 2 ** 24
 _FLOAT64_EXACT_LIMIT = 2 ** 53
