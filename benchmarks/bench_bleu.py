@@ -2,8 +2,10 @@
 
 Timed in the same run on the same data, each row says whether the scores agree:
 
-1. corpus BLEU (one system per pair: en-de and zh-en with 2 references, en-zh with ``zh``, en-ja with ``char``):
-   ``sacrebleu.metrics.BLEU(tokenize=...).corpus_score`` vs ``refscore.BLEU(...).corpus_score``, 1 and 2 threads;
+1. corpus BLEU (one system per pair: en-de with 1 and with 2 references, zh-en with 2, en-zh with ``zh``, en-ja
+   with ``char``): ``sacrebleu.metrics.BLEU(tokenize=...).corpus_score`` vs ``refscore.BLEU(...).corpus_score``, 1 and
+   2 threads; ``MB/s`` is the input's UTF-8 bytes (hypotheses and references) per CPU second of refscore's
+   single-thread run, to set against a core's memory bandwidth;
 2. Hugging Face-style Google-BLEU (``Tokenizer13a`` + ``nltk corpus_gleu``, what ``evaluate``'s ``google_bleu``
    runs) vs ``refscore.gleu`` on the same four corpora;
 3. sentence BLEU on ``--sentence-pairs`` (hypothesis, reference) pairs drawn from every WMT22 system:
@@ -21,6 +23,7 @@ Peak memory is Python-side allocation (tracemalloc, numpy arrays included) per s
     python benchmarks/bench_bleu.py                  # full run (a few minutes on 2 busy cores)
     python benchmarks/bench_bleu.py --quick          # small sizes, to check the script
     python benchmarks/bench_bleu.py --peer-repeat 3  # best of 3 for the peers too (a busy or shared machine)
+    python benchmarks/bench_bleu.py --skip sentence stream --pairs en-de --peer-repeat 5  # en-de, 1 and 2 refs
 """
 from __future__ import annotations
 
@@ -41,7 +44,9 @@ import refscore
 from refscore import BLEU, GLEU, Statistics
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "wmt22"
-CORPORA = [("en-de", "13a"), ("zh-en", "13a"), ("en-zh", "zh"), ("en-ja", "char")]
+#: (pair, tokenizer, number of reference streams: None for all of them)
+CORPORA = [("en-de", "13a", 1), ("en-de", "13a", None), ("zh-en", "13a", None), ("en-zh", "zh", None),
+           ("en-ja", "char", None)]
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 
 
@@ -98,22 +103,31 @@ def peak_memory(function: Callable[[], Any]) -> float:
         tracemalloc.stop()
 
 
-def row(label: str, peer: Timing, one: Timing, two: Timing, agree: bool, memory: float) -> str:
-    return (f"{label:<36} {peer.cpu:8.3f} {one.cpu:8.4f} {peer.cpu / one.cpu:7.1f}x | {peer.wall:8.3f} "
-            f"{one.wall:8.4f} {two.wall:8.4f} {peer.wall / one.wall:7.1f}x {peer.wall / two.wall:7.1f}x | "
-            f"{'yes' if agree else 'NO':>5} {memory:8.1f}")
+def utf8_megabytes(*texts: list[str]) -> float:
+    """The UTF-8 size of every text given (MB, 10**6 bytes)."""
+    return sum(len(text.encode("utf-8")) for group in texts for text in group) / 1e6
 
 
-HEADER = (f"{'':<36} {'CPU s: peer':>11} {'1 thr':>8} {'ratio':>8} | {'wall s: peer':>12} {'1 thr':>8} "
-          f"{'2 thr':>8} {'ratio1':>8} {'ratio2':>7} | {'agree':>5} {'peak MiB':>8}")
+def row(label: str, peer: Timing, one: Timing, two: Timing, agree: bool, memory: float, megabytes: float) -> str:
+    return (f"{label:<36} {peer.cpu:8.3f} {one.cpu:8.4f} {peer.cpu / one.cpu:7.1f}x {megabytes / one.cpu:6.0f} | "
+            f"{peer.wall:8.3f} {one.wall:8.4f} {two.wall:8.4f} {peer.wall / one.wall:7.1f}x "
+            f"{peer.wall / two.wall:7.1f}x | {'yes' if agree else 'NO':>5} {memory:8.1f}")
 
 
-def corpus_benchmarks(repeat: int, peer_repeat: int) -> None:
+HEADER = (f"{'':<36} {'CPU s: peer':>11} {'1 thr':>8} {'ratio':>8} {'MB/s':>6} | {'wall s: peer':>12} "
+          f"{'1 thr':>8} {'2 thr':>8} {'ratio1':>8} {'ratio2':>7} | {'agree':>5} {'peak MiB':>8}")
+
+
+def corpus_benchmarks(repeat: int, peer_repeat: int, pairs: list[str]) -> None:
     print("Corpus BLEU (sacreBLEU corpus_score) and HF-style Google-BLEU (Tokenizer13a + nltk corpus_gleu)")
     print(HEADER)
-    for pair, tokenize in CORPORA:
+    for pair, tokenize, n_streams in CORPORA:
+        if pair not in pairs:
+            continue
         hyps, streams, system = load_pair(pair)
+        streams = streams[:n_streams]
         refs = refscore.from_streams(streams)
+        megabytes = utf8_megabytes(hyps, *streams)
         label = f"{pair} {system} {len(streams)} ref {tokenize}"
 
         peer_t, peer = timed(lambda: SacreBLEU(tokenize=tokenize).corpus_score(hyps, streams), peer_repeat)
@@ -121,7 +135,8 @@ def corpus_benchmarks(repeat: int, peer_repeat: int) -> None:
         one_t, ours = timed(lambda: metric.corpus_score(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
         two_t, _ = timed(lambda: metric.corpus_score(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
         memory = peak_memory(lambda: metric.corpus_score(hyps, refs, num_threads=1))
-        print(row("BLEU " + label, peer_t, one_t, two_t, abs(100 * ours.score - peer.score) <= 1e-9, memory))
+        print(row("BLEU " + label, peer_t, one_t, two_t, abs(100 * ours.score - peer.score) <= 1e-9, memory,
+                  megabytes))
 
         def hf_google_bleu() -> float:
             tokenizer = Tokenizer13a()   # a fresh one per run: its lru_cache would make repeated runs unrealistic
@@ -133,7 +148,7 @@ def corpus_benchmarks(repeat: int, peer_repeat: int) -> None:
         one_t, ours = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
         two_t, _ = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
         memory = peak_memory(lambda: gleu.corpus_score(hyps, refs, num_threads=1))
-        print(row("GLEU " + label, peer_t, one_t, two_t, ours.score == expected, memory))
+        print(row("GLEU " + label, peer_t, one_t, two_t, ours.score == expected, memory, megabytes))
     print()
 
 
@@ -185,7 +200,7 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
                          OURS_MIN_SECONDS)
         memory = peak_memory(lambda: metric.sentence_scores(hypotheses, references, num_threads=1))
         agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
-        print(row(label, peer_t, one_t, two_t, agree, memory))
+        print(row(label, peer_t, one_t, two_t, agree, memory, utf8_megabytes(hypotheses, references)))
 
     compare(f"sentence BLEU x {count:,}", hyps, refs)
     # Each system's references are the same str objects (as when several systems are scored against one reference
@@ -243,12 +258,14 @@ def main() -> None:
     parser.add_argument("--peer-repeat", type=int, default=1,
                         help="peer timings: best of this many runs (use 3 on a machine shared with other jobs)")
     parser.add_argument("--skip", nargs="*", default=[], choices=["corpus", "sentence", "stream"])
+    parser.add_argument("--pairs", nargs="*", default=sorted({pair for pair, _, _ in CORPORA}),
+                        help="the corpus rows' WMT22 pairs (default: all)")
     args = parser.parse_args()
     if args.quick:
         args.sentence_pairs, args.stream_segments, args.chunk, args.repeat = 5_000, 50_000, 10_000, 1
     print(f"refscore {refscore.__version__}, {refscore.show_config()}\n")
     if "corpus" not in args.skip:
-        corpus_benchmarks(args.repeat, args.peer_repeat)
+        corpus_benchmarks(args.repeat, args.peer_repeat, args.pairs)
     if "sentence" not in args.skip:
         sentence_benchmark(args.sentence_pairs, args.repeat, args.peer_repeat)
     if "stream" not in args.skip:

@@ -6,10 +6,15 @@
 // punctuation peeling for word n-grams. N-grams are counted by *id chaining*: order-1 items (code points, or word
 // tokens compared by content) get dense ids from an exact hash table; the order-n id at position i is the dense id
 // of the exact 64-bit pair (id_{n-1}[i], unigram[i + n - 1]). Keys are compared exactly, so hash collisions only
-// cost probes, never change counts. One `Scratch` per thread, reused for every segment it scores: results do not
-// depend on the thread count.
+// cost probes, never change counts. Where the keys are small, a direct-mapped table replaces the hash table:
+// Latin-1 characters are their own slot, and an order whose (n-1)-gram ids times unigram ids fit kDirectSlots keys
+// the pair by id_{n-1} * unigrams + unigram; ids are numbered in order of first appearance either way, so the
+// counts are the same. The hypothesis' and the reference's counts of an id sit side by side (one load per
+// reference n-gram). One `Scratch` per thread, reused for every segment it scores: results do not depend on the
+// thread count.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <new>
 #include <vector>
@@ -30,6 +35,11 @@ enum SpaceMode : int {
 };
 
 constexpr double kEps = 1e-16;
+// Characters below this are their own slot of a direct-mapped table (Latin-1: most text's characters).
+constexpr uint64_t kDirectCharacters = 256;
+// Orders n >= 2 use a direct-mapped table when (distinct (n-1)-grams) x (distinct characters or words) pairs fit
+// in this many slots (8 bytes each: a sentence's orders fit in L2), else the hash table.
+constexpr uint64_t kDirectSlots = uint64_t(1) << 15;
 
 inline bool is_removed_space(uint32_t c, int space_mode) {
     if (space_mode == KEEP_SPACE) return false;
@@ -148,6 +158,36 @@ class Scratch {
         return table_.claim(index, key, next_id_++);
     }
 
+    // Start a use of the direct-mapped table with `slots` slots (grown on demand, never cleared: a slot is live
+    // when its stamp is the current one).
+    void direct_reset(size_t slots) {
+        if (direct_.size() < slots) direct_.resize(slots, 0);
+        if (direct_stamp_ == UINT32_MAX) {  // wrapped around: stale stamps could look live
+            std::fill(direct_.begin(), direct_.end(), uint64_t(0));
+            direct_stamp_ = 0;
+        }
+        ++direct_stamp_;
+    }
+
+    // key_id for a key that is its own slot of the direct-mapped table: the same ids in the same order (the next
+    // id to a key not met yet), without hashing or probing. A local copy, so that the loop keeps the stamp and the
+    // next id in registers; `finish` hands the next id back.
+    struct DirectIds {
+        uint64_t* slots;
+        uint64_t stamp;
+        uint32_t next;
+        // Without a branch on whether the key is new (which a branch predictor cannot guess).
+        uint32_t id(size_t slot) {
+            const uint64_t entry = slots[slot];
+            const uint32_t live_mask = 0u - static_cast<uint32_t>((entry >> 32) == stamp);
+            const uint32_t id = (static_cast<uint32_t>(entry) & live_mask) | (next & ~live_mask);
+            slots[slot] = (stamp << 32) | id;
+            next += 1 + live_mask;  // + 0 when live
+            return id;
+        }
+    };
+    DirectIds direct_ids() { return DirectIds{direct_.data(), direct_stamp_, next_id_}; }
+
     bool same_token(uint32_t id, int64_t pos, int64_t length) const {
         const int64_t other = token_pos_[id];
         if (token_len_[id] != length) return false;
@@ -170,16 +210,27 @@ class Scratch {
     // Order-1 character ids (whitespace removed per `space_mode`), one run per string.
     void char_units(int n_strings, int space_mode) {
         table_reset(static_cast<int64_t>(raw_.size()));
+        direct_reset(kDirectCharacters);
         units_.resize(raw_.size());
         unit_start_.resize(n_strings + 1);
         int64_t count = 0;
+        DirectIds direct = direct_ids();
         for (int j = 0; j < n_strings; ++j) {
             unit_start_[j] = count;
             for (int64_t p = raw_start_[j]; p < raw_start_[j + 1]; ++p) {
                 const uint32_t c = raw_[p];
-                if (!is_removed_space(c, space_mode)) units_[count++] = key_id(c);
+                if (is_removed_space(c, space_mode)) continue;
+                // Latin-1 characters are their own slot; wider ones are hashed (one id sequence for both)
+                if (c < kDirectCharacters) {
+                    units_[count++] = direct.id(c);
+                } else {
+                    next_id_ = direct.next;
+                    units_[count++] = key_id(c);
+                    direct.next = next_id_;
+                }
             }
         }
+        next_id_ = direct.next;
         unit_start_[n_strings] = count;
         units_.resize(count);
     }
@@ -226,20 +277,40 @@ class Scratch {
         const int64_t total = static_cast<int64_t>(units_.size());
         const int64_t hyp_begin = unit_start_[0];
         ids_ = units_;
-        if (static_cast<int64_t>(hyp_count_.size()) < total + 1) {
-            hyp_count_.resize(total + 1, 0);
-            ref_count_.resize(total + 1, 0);
-        }
+        if (static_cast<int64_t>(counts_.size()) < total + 1) counts_.resize(total + 1, GramCounts{0, 0});
+        GramCounts* counts = counts_.data();
+        // distinct order-1 items: the ids of units_ are 0 .. n_units - 1
+        const uint64_t n_units = total > 0 ? 1 + *std::max_element(units_.begin(), units_.end()) : 0;
+        uint64_t n_previous = n_units;  // distinct (n-1)-grams: ids 0 .. n_previous - 1
         for (int n = 1; n <= max_order; ++n) {
             if (n > 1) {
-                table_reset(total);
-                for (int j = 0; j <= n_refs; ++j)
-                    for (int64_t p = unit_start_[j]; p < unit_start_[j + 1] - n + 1; ++p)
-                        ids_[p] = key_id((static_cast<uint64_t>(ids_[p]) << 32) | units_[p + n - 1]);
+                // the order-n id of (id_{n-1}, unit): a slot of its own in the direct-mapped table when all such
+                // pairs fit, else an exact hash key; both number new n-grams in order of first appearance
+                const bool direct = n_previous * n_units <= kDirectSlots;
+                if (direct)
+                    direct_reset(static_cast<size_t>(n_previous * n_units));
+                else
+                    table_reset(total);
+                next_id_ = 0;
+                for (int j = 0; j <= n_refs; ++j) {
+                    const int64_t stop = unit_start_[j + 1] - n + 1;
+                    if (direct) {
+                        DirectIds ids = direct_ids();
+                        uint32_t* order_ids = ids_.data();
+                        const uint32_t* last = units_.data() + n - 1;
+                        for (int64_t p = unit_start_[j]; p < stop; ++p)
+                            order_ids[p] = ids.id(static_cast<size_t>(order_ids[p] * n_units + last[p]));
+                        next_id_ = ids.next;
+                    } else {
+                        for (int64_t p = unit_start_[j]; p < stop; ++p)
+                            ids_[p] = key_id((static_cast<uint64_t>(ids_[p]) << 32) | units_[p + n - 1]);
+                    }
+                }
+                n_previous = next_id_;
             }
             int64_t hyp_grams = unit_start_[1] - hyp_begin - n + 1;
             if (hyp_grams < 0) hyp_grams = 0;
-            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) hyp_count_[ids_[p]] += 1;
+            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) counts[ids_[p]].hyp += 1;
             const int column = first_column + 3 * (n - 1);
             for (int j = 1; j <= n_refs; ++j) {
                 const int64_t begin = unit_start_[j];
@@ -248,16 +319,17 @@ class Scratch {
                 int64_t match = 0;
                 for (int64_t p = begin; p < begin + n_grams; ++p) {
                     const uint32_t gram = ids_[p];
-                    ref_count_[gram] += 1;
-                    if (ref_count_[gram] <= hyp_count_[gram]) ++match;
+                    GramCounts& count = counts[gram];  // both counts in one load
+                    count.ref += 1;
+                    match += count.ref <= count.hyp;
                 }
-                for (int64_t p = begin; p < begin + n_grams; ++p) ref_count_[ids_[p]] = 0;
+                for (int64_t p = begin; p < begin + n_grams; ++p) counts[ids_[p]].ref = 0;
                 int64_t* stats = &ref_stats_[static_cast<size_t>(j - 1) * n_columns + column];
                 stats[0] = n_grams > 0 ? hyp_grams : 0;
                 stats[1] = n_grams;
                 stats[2] = match;
             }
-            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) hyp_count_[ids_[p]] = 0;
+            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) counts[ids_[p]].hyp = 0;
         }
     }
 
@@ -266,14 +338,20 @@ class Scratch {
     std::vector<uint32_t> lowered_;   // working memory of lowercasing
     std::vector<uint32_t> units_;     // order-1 ids (characters or word tokens) of every string, concatenated
     std::vector<int64_t> unit_start_;
-    std::vector<uint32_t> ids_;       // ids of the current order, aligned with `units_`
-    std::vector<int64_t> hyp_count_;  // per id: occurrences in the hypothesis
-    std::vector<int64_t> ref_count_;  // per id: occurrences in the reference being compared
+    std::vector<uint32_t> ids_;  // ids of the current order, aligned with `units_`
+    // per id: occurrences in the hypothesis and in the reference being compared, side by side (one cache line)
+    struct GramCounts {
+        int64_t hyp;
+        int64_t ref;
+    };
+    std::vector<GramCounts> counts_;
     std::vector<int64_t> ref_stats_;  // per reference: [hyp, ref, match] per order
     std::vector<int64_t> token_pos_;  // per word id: where its first occurrence starts in `raw_`, and its length
     std::vector<int64_t> token_len_;
     HashTable<uint32_t> table_;  // exact 64-bit keys (or word digests) -> dense ids
     uint32_t next_id_ = 0;
+    std::vector<uint64_t> direct_;  // direct-mapped keys -> (stamp << 32) | dense id
+    uint32_t direct_stamp_ = 0;
 };
 
 // Statistics of every segment of a batch into out[segment * n_columns ...]: segment i's references are
