@@ -91,8 +91,8 @@ def _score(metric: Metric, running: RunningTotals) -> Score:
     as :meth:`Metric.corpus_score_chunks`; document-averaged metrics carry their ``documents`` count column)."""
     totals = running.totals_statistics(metric)
     score = dataclasses.replace(metric.score_from_statistics(totals), statistics=totals)
-    if "documents" in {f.name for f in dataclasses.fields(score)}:  # counted from rows: here one row of totals
-        score = dataclasses.replace(score, documents=running.segments)
+    if "documents" in score.values:  # counted from rows: here one row of totals
+        score = dataclasses.replace(score, values={**score.values, "documents": running.segments})
     return score
 
 

@@ -27,7 +27,7 @@ from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics._pair_counts import CHRFPairCounts
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -177,22 +177,28 @@ def nltk_chrf_from_statistics(data: np.ndarray, min_len: int, max_len: int, beta
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class CHRFScore(Score):
-    """A chrF result on the 0–1 scale; ``name`` is sacreBLEU's (``chrF2``, ``chrF2++``).
+    """A chrF result on the 0–1 scale. ``values``: ``name`` (sacreBLEU's: ``chrF2``, ``chrF2++``), ``char_order``,
+    ``word_order`` and ``beta``. The attributes of the same names are deprecated aliases.
 
-    >>> print(CHRFScore(metric="chrf", score=0.4926, signature="", name="chrF2", char_order=6, word_order=0, beta=2))
+    >>> print(CHRFScore(metric="chrf", score=0.4926, signature="", values=chrf_values("chrF2", 6, 0, 2)))
     chrF2 = 49.26
     """
 
-    name: str
-    char_order: int
-    word_order: int
-    beta: int | float
+    name = DeprecatedValue()
+    char_order = DeprecatedValue()
+    word_order = DeprecatedValue()
+    beta = DeprecatedValue()
 
     def format(self, digits: int = 2) -> str:
-        return f"{self.name} = {100 * self.score:.{digits}f}"
+        return f"{self.values['name']} = {100 * self.score:.{digits}f}"
 
     def __str__(self) -> str:
         return self.format()
+
+
+def chrf_values(name: str, char_order: int, word_order: int, beta: int | float) -> dict[str, Any]:
+    """A :class:`CHRFScore`'s named corpus values."""
+    return {"name": name, "char_order": char_order, "word_order": word_order, "beta": beta}
 
 
 class CHRF(CHRFPairCounts, Metric):
@@ -255,8 +261,8 @@ class CHRF(CHRFPairCounts, Metric):
         self.check_statistics(stats)
         percent = float(f_scores_percent(stats.totals()[None, :], self.config)[0])
         return CHRFScore(metric=self.name, score=percent / 100.0, signature=self.signature_text(stats.nrefs),
-                         name=self.config.display_name, char_order=self.config.char_order,
-                         word_order=self.config.word_order, beta=self.config.beta)
+                         values=chrf_values(self.config.display_name, self.config.char_order,
+                                            self.config.word_order, self.config.beta))
 
     def signature(self, nrefs: int = 1) -> Signature:
         cfg = self.config

@@ -25,7 +25,7 @@ from refscore.errors import InputError
 from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                          ngram_statistics)
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 
 
 @dataclass(frozen=True)
@@ -48,10 +48,11 @@ class GLEUConfig:
 
 @dataclass(frozen=True, kw_only=True)
 class GLEUScore(Score):
-    """A Google-BLEU result on the 0–1 scale with its summed statistics."""
+    """A Google-BLEU result on the 0–1 scale. ``values``: the summed statistics ``matches`` and ``n_all``; the
+    attributes of the same names are deprecated aliases."""
 
-    matches: int
-    n_all: int
+    matches = DeprecatedValue()
+    n_all = DeprecatedValue()
 
 
 class GLEU(GLEUPairCounts, Metric):
@@ -102,7 +103,8 @@ class GLEU(GLEUPairCounts, Metric):
         self.check_statistics(stats)
         matches, n_all = (int(v) for v in stats.totals())
         return GLEUScore(metric=self.name, score=matches / n_all if n_all else 0.0,
-                         signature=self.signature_text(stats.nrefs), matches=matches, n_all=n_all)
+                         signature=self.signature_text(stats.nrefs),
+                         values={"matches": matches, "n_all": n_all})
 
     def signature(self, nrefs: int = 1) -> Signature:
         """e.g. ``nrefs:1|case:mixed|tok:13a|ngram:1-4|refscore:...``."""

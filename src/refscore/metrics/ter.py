@@ -21,7 +21,7 @@ from refscore.checks import check_bool, check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
 SACREBLEU_VERSION = "2.6.0"
@@ -62,11 +62,12 @@ class TERConfig:
 class TERScore(Score):
     """Corpus TER: ``score`` = ``num_edits / ref_length`` (0–1 scale, may exceed 1; lower is better).
 
-    ``num_edits`` is the summed fewest edits per segment, ``ref_length`` the summed average reference length.
+    ``values``: ``num_edits`` (the summed fewest edits per segment) and ``ref_length`` (the summed average reference
+    length). The attributes of the same names are deprecated aliases.
     """
 
-    num_edits: int
-    ref_length: float
+    num_edits = DeprecatedValue()
+    ref_length = DeprecatedValue()
     higher_is_better: bool = False
 
 
@@ -90,7 +91,7 @@ class TER(Metric):
 
     >>> metric = TER()
     >>> score = metric.corpus_score(["the cat sat", "a dog"], [["the cat sat down"], ["the dog"]])
-    >>> score.num_edits, score.ref_length, round(score.score, 4), score.higher_is_better
+    >>> score.values["num_edits"], score.values["ref_length"], round(score.score, 4), score.higher_is_better
     (2, 6.0, 0.3333, False)
     >>> str(metric.signature(1)).startswith("nrefs:1|case:lc|tok:tercom|norm:no|punct:yes|asian:no|version:2.6.0")
     True
@@ -170,8 +171,8 @@ class TER(Metric):
         self.check_statistics(stats)
         totals = stats.totals()
         return TERScore(metric=self.name, score=float(self.scores_from_totals(totals)[0, 0]),
-                        signature=self.signature_text(stats.nrefs), num_edits=int(totals[0]),
-                        ref_length=float(totals[1]))
+                        signature=self.signature_text(stats.nrefs),
+                        values={"num_edits": int(totals[0]), "ref_length": float(totals[1])})
 
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config

@@ -26,7 +26,7 @@ from refscore.inputs import prepare_batch
 from refscore.metrics.meteor.align import Aligner, chunk_count
 from refscore.metrics.meteor.word_tokenize import word_tokenize
 from refscore.metrics.meteor.wordnet import load_wordnet, wordnet_directory
-from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 
 #: The NLTK release whose ``meteor_score`` refscore reproduces (in the signature).
 NLTK_VERSION = "3.10.4"
@@ -61,13 +61,14 @@ class METEORConfig:
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class METEORScore(Score):
-    """A METEOR result on the 0–1 scale: the mean of ``documents`` segment scores.
+    """A METEOR result on the 0–1 scale: the mean of ``values["documents"]`` segment scores (the attribute
+    ``documents`` is a deprecated alias).
 
-    >>> print(METEORScore(metric="meteor", score=0.709, signature="", documents=2))
+    >>> print(METEORScore(metric="meteor", score=0.709, signature="", values={"documents": 2}))
     METEOR = 70.90
     """
 
-    documents: int
+    documents = DeprecatedValue()
 
     def __str__(self) -> str:
         return self.format()
@@ -165,7 +166,7 @@ class METEOR(Metric):
         else:
             mean = float(self.scores_from_totals(stats.totals())[0, 0])
         return METEORScore(metric=self.name, score=mean, signature=self.signature_text(stats.nrefs),
-                           documents=int(documents.sum()))
+                           values={"documents": int(documents.sum())})
 
     def signature(self, nrefs: int = 1) -> Signature:
         """e.g. ``nrefs:1|case:lc|tok:whitespace|stages:exact+stem+wordnet|alpha:0.9|beta:3.0|gamma:0.5|wordnet:3.0|
