@@ -62,14 +62,25 @@ def test_a_parquet_column_of_the_wrong_type_names_the_row_and_field(tmp_path, co
 
 
 # -- statistics ------------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
-def test_non_finite_statistics_never_reach_a_formula(value):
+@pytest.mark.parametrize("value", [np.inf, -np.inf])
+def test_infinite_statistics_never_reach_a_formula(value):
     metric = refscore.ROUGE(types=("rouge1",))
     stats = metric.statistics(["a b"], ["a c"])
     data = stats.data.copy()
     data[0, 0] = value
-    with pytest.raises(InputError, match=rf"must be finite: segment 0, column 0 is {value}"):
+    with pytest.raises(InputError, match=rf"must be finite or NaN: segment 0, column 0 is {value}"):
         Statistics(stats.metric, stats.config_hash, stats.columns, data, stats.nrefs)
+
+
+def test_nan_statistics_stay_visible_nan():
+    # NaN is a per-segment value a peer may define (bert-score's recall with idf when all weights are 0): kept, and
+    # a total over it is NaN (as the peer's mean is), never a number
+    metric = refscore.ROUGE(types=("rouge1",))
+    stats = metric.statistics(["a b", "c d"], ["a c", "c d"])
+    data = stats.data.astype(np.float64)
+    data[0, 0] = np.nan
+    kept = Statistics(stats.metric, stats.config_hash, stats.columns, data, stats.nrefs)
+    assert np.isnan(kept.totals()[0]) and not np.isnan(kept.totals()[1:]).any()
 
 
 # -- text that stresses the kernels -------------------------------------------------------------------------------

@@ -53,9 +53,12 @@ class Statistics:
             raise InputError(f"statistics data must have shape (n_segments, {len(self.columns)}), got {data.shape}")
         if data.dtype.kind not in "if":
             raise InputError(f"statistics data must be int64 or float64, got {data.dtype}")
-        if data.dtype.kind == "f" and not np.isfinite(data).all():  # a formula would turn it into a silent NaN
-            row, column = np.argwhere(~np.isfinite(data))[0]
-            raise InputError(f"statistics data must be finite: segment {row}, column {column} is {data[row, column]}")
+        # An infinity would turn into a silent NaN or inf in a formula. NaN itself is a value some peers define per
+        # segment (bert-score's recall when every reference token's idf weight is 0), kept as they keep it.
+        if data.dtype.kind == "f" and np.isinf(data).any():
+            row, column = np.argwhere(np.isinf(data))[0]
+            raise InputError(f"statistics data must be finite or NaN: segment {row}, column {column} is "
+                             f"{data[row, column]}")
         data = np.ascontiguousarray(data)
         data.setflags(write=False)
         object.__setattr__(self, "data", data)

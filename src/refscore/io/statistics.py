@@ -85,7 +85,7 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
     With ``metric``, the statistics must also come from that metric with the same configuration (its config
     hash), as :meth:`Metric.check_statistics` requires. Any defect (not an ``.npz`` file, a missing or
     malformed header, another format version, column names that do not match the data, another dtype, NaN or
-    infinite values) raises :class:`~refscore.errors.InputError` naming the file.
+    infinite values; NaN is a value) raises :class:`~refscore.errors.InputError` naming the file.
     """
     name = os.fspath(path)
     try:
@@ -169,10 +169,10 @@ def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np
     if data.ndim != 2 or list(data.shape) != header["shape"] or data.shape[1] != len(columns):
         raise InputError(f"statistics file {name!r}: data has shape {data.shape}, but the header names "
                          f"{len(columns)} columns and shape {header['shape']}; the file does not match its data")
-    if data.dtype.kind == "f" and not np.isfinite(data).all():
-        row, column = np.argwhere(~np.isfinite(data))[0]
+    if data.dtype.kind == "f" and np.isinf(data).any():  # NaN is a value (Statistics' rule), infinity is not
+        row, column = np.argwhere(np.isinf(data))[0]
         raise InputError(f"statistics file {name!r}: segment {row}, column {columns[column]!r} is "
-                         f"{data[row, column]}; saved statistics are finite numbers")
+                         f"{data[row, column]}; saved statistics are finite numbers or NaN")
     if header["nrefs"] < -1 or header["nrefs"] == 0:
         raise InputError(f"statistics file {name!r}: nrefs is {header['nrefs']}; it is a positive reference "
                          f"count, or -1 when the count varies")
@@ -196,9 +196,9 @@ def _check_carried(name: str, header: dict[str, Any], carried: np.ndarray, rows:
     if carried.shape != (rows, len(names)):
         raise InputError(f"statistics file {name!r}: carried columns have shape {carried.shape}, expected "
                          f"{(rows, len(names))} (one row per segment, one column per carried name)")
-    if carried.dtype.kind == "f" and not np.isfinite(carried).all():
-        raise InputError(f"statistics file {name!r}: a carried column holds NaN or infinity; saved statistics are "
-                         f"finite numbers")
+    if carried.dtype.kind == "f" and np.isinf(carried).any():
+        raise InputError(f"statistics file {name!r}: a carried column holds an infinity; saved statistics are "
+                         f"finite numbers or NaN")
 
 
 __all__ = ["FORMAT_NAME", "FORMAT_VERSION", "load_statistics", "save_statistics"]
