@@ -111,7 +111,7 @@ def test_rouge_document_count_of_a_streamed_run_is_the_segment_count(tmp_path):
     path = write_jsonl(tmp_path / "r.jsonl", RECORDS)
     statistics, _ = stream_statistics(str(path), [refscore.ROUGE()], chunk_records=100)
     streamed = stream_scores(str(path), [refscore.ROUGE()], chunk_records=100).scores[str(path)]["rouge"]
-    assert streamed.documents == len(RECORDS) == len(statistics[str(path)][0])
+    assert streamed.values["documents"] == len(RECORDS) == len(statistics[str(path)][0])
 
 
 # The child's own peak resident memory: VmHWM of its address space. (getrusage's ru_maxrss would do on a quiet

@@ -9,8 +9,8 @@ import sys
 import refscore
 from refscore.metrics import REGISTRY, public_names
 
-#: The names ``import refscore`` offers (README.md and the metric pages of docs/), written out here so that building them
-#: from the registry is checked against the documented API, not against itself.
+#: The names ``import refscore`` offers (README.md and the metric pages of docs/), written out here so that
+#: building them from the registry is checked against the documented API, not against itself.
 DOCUMENTED = {
     "__version__", "from_streams", "per_segment", "Statistics", "show_config",
     "BLEU", "BLEUConfig", "BLEUScore", "bleu", "sentence_bleu",

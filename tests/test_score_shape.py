@@ -77,3 +77,45 @@ def test_bertscore_results_have_the_one_shape_and_the_old_names_warn(tmp_path):
     for name, instance in (("BERTScoreResult", result), ("BERTScoreScore", corpus)):
         with pytest.warns(DeprecationWarning, match=f"{name} is deprecated"):
             assert isinstance(instance, getattr(package, name))
+
+
+@pytest.mark.parametrize("name, score_class, names", [
+    ("chrf", "CHRFScore", ("name", "char_order", "word_order", "beta")),
+    ("ter", "TERScore", ("num_edits", "ref_length")),
+    ("gleu", "GLEUScore", ("matches", "n_all")),
+    ("meteor", "METEORScore", ("documents",)),
+    ("rouge", "ROUGEScore", ("types", "precision", "recall", "fmeasure", "documents")),
+    ("rouge155", "ROUGE155Score", ("averages", "documents", "intervals")),
+])
+def test_former_attributes_are_deprecated_aliases_of_the_values(name, score_class, names):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)   # refscore's own code reads the new spelling
+        result = get_metric_class(name)().corpus_score(HYPOTHESES, REFERENCES)
+        str(result), result.format(), result.summary()
+        as_dict = result.to_dict()
+    assert type(result).__name__ == score_class and tuple(result.values) == names
+    assert list(as_dict)[-len(names):] == list(names)   # JSON keys: the base fields, then the named values
+    assert repr(result).endswith(", ".join(f"{key}={result.values[key]!r}" for key in names) + ")")   # as before
+    for key in names:
+        with pytest.warns(DeprecationWarning, match=rf"{score_class}\.{key} is deprecated; use score\.values\['{key}'\]"):
+            value = getattr(result, key)
+        assert value is result.values[key]
+
+
+def test_the_compat_drop_ins_read_the_new_spelling():
+    from refscore.compat import sacrebleu
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        for name in ("chrf", "ter", "google_bleu", "rouge"):
+            evaluate.load(name).compute(predictions=HYPOTHESES, references=[r[:1] for r in REFERENCES])
+        single = [[r[0] for r in REFERENCES]]
+        str(sacrebleu.corpus_chrf(HYPOTHESES, single)), str(sacrebleu.corpus_ter(HYPOTHESES, single))
+
+
+@pytest.mark.parametrize("flavor", ["rouge-score", "rouge155"])
+def test_a_rouge_results_former_mapping_method_values_warns_and_gives_the_per_type_results(flavor):
+    result = refscore.rouge(HYPOTHESES, [r[0] for r in REFERENCES], ("rouge1", "rougeL"), flavor=flavor)
+    with pytest.warns(DeprecationWarning, match=r"result\.values\(\) is deprecated"):
+        per_type = result.values()
+    assert [t.fmeasure.tolist() for t in per_type] == [result[name].fmeasure.tolist() for name in result]

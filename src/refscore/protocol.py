@@ -113,6 +113,14 @@ class Score:
     def __float__(self) -> float:
         return float(self.score)
 
+    def __repr__(self) -> str:
+        """The dataclass repr with the named values where the former fields were (results keep printing as they
+        did; a subclass declares ``repr=False`` to use it)."""
+        shown = [(f.name, getattr(self, f.name)) for f in dataclasses.fields(self) if f.repr and f.name != "values"]
+        names = {name for name, _ in shown}
+        shown += [(name, value) for name, value in self.values.items() if name not in names]
+        return f"{type(self).__qualname__}({', '.join(f'{name}={value!r}' for name, value in shown)})"
+
     def format(self, digits: int = 2) -> str:
         """sacreBLEU-style one-liner on the 0–100 scale."""
         return f"{self.metric.upper()} = {100 * self.score:.{digits}f}"

@@ -3,11 +3,12 @@ import numpy as np
 from collections.abc import Sequence
 
 SMOOTHING_CODES: dict[str, int]
+PYTHON_SUM_COMPENSATED: bool
 
 def bleu_score_one(correct: Sequence[float], total: Sequence[float], sys_len: float, ref_len: float,
-                   smooth_method: str, smooth_value: float, effective_order: bool
+                   smooth_method: str, smooth_value: float, effective_order: bool, python_sum: bool | None = None
                    ) -> tuple[float, list[float], float]: ...
 
 def bleu_scores(correct: np.ndarray, total: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray,
-                smooth_method: str, smooth_value: float, effective_order: bool
+                smooth_method: str, smooth_value: float, effective_order: bool, python_sum: bool | None = None
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...

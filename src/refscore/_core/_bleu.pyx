@@ -4,12 +4,19 @@
 The statements are sacreBLEU 2.6's, in its order and in C doubles; ``log`` and ``exp`` are the C library's, which
 Python's ``math.log`` and ``math.exp`` call, so every row equals sacreBLEU's scalar result to the last bit.
 
+sacreBLEU adds the logs of the precisions with Python's ``sum()``, which CPython 3.12 made compensated (Neumaier's
+algorithm, gh-100425): the same statements give a last-bit different score on Python >= 3.12 for about one sentence
+in five. The loop adds the logs the way the running interpreter's ``sum()`` does (``python_sum``), so the rows
+equal sacreBLEU's on every Python.
+
 Sentence statistics repeat the same small counts over and over, so :func:`bleu_scores` remembers the ``log`` of
 each precision ``100 * correct / total`` and the brevity penalty of each ``(sys_len, ref_len)`` with small integer
 counts (:class:`Remembered`): the same C expression on the same doubles, computed once.
 """
 cimport cython
-from libc.math cimport NAN, exp, log
+import sys
+
+from libc.math cimport NAN, exp, fabs, isfinite, log
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 
@@ -18,6 +25,30 @@ import numpy as np
 cdef double LOG_ZERO = -9999999999.0
 #: Counts below this are remembered (two tables of SMALL * SMALL doubles: 128 KiB each).
 cdef int SMALL = 128
+#: Whether this interpreter's ``sum()`` of floats is compensated (CPython >= 3.12).
+PYTHON_SUM_COMPENSATED = sys.version_info >= (3, 12)
+
+
+cdef inline void sum_like_python(double x, double* total, double* compensation, bint compensated) noexcept nogil:
+    """``total += x`` as ``sum()`` adds a float: plainly, or (``compensated``) by CPython 3.12's Neumaier step, whose
+    ``compensation`` is added once at the end (:func:`sum_result`)."""
+    cdef double t
+    if not compensated:
+        total[0] = total[0] + x
+        return
+    t = total[0] + x
+    if fabs(total[0]) >= fabs(x):
+        compensation[0] += (total[0] - t) + x
+    else:
+        compensation[0] += (x - t) + total[0]
+    total[0] = t
+
+
+cdef inline double sum_result(double total, double compensation) noexcept nogil:
+    """CPython's last step: the compensation joins unless it is zero or not finite."""
+    if compensation != 0 and isfinite(compensation):
+        return total + compensation
+    return total
 
 
 # Results of log and exp already computed in one bleu_scores call, by small integer counts; NaN: not yet.
@@ -46,10 +77,10 @@ cdef enum Smoothing:
 @cython.wraparound(False)
 cdef void bleu_row(const double* correct_counts, const double* total_counts, int max_order, double sys_len,
                    double ref_len, int smoothing, double value, bint effective_order, double* score,
-                   double* precisions, double* bp, Remembered* remembered) noexcept nogil:
+                   double* precisions, double* bp, Remembered* remembered, bint compensated) noexcept nogil:
     """One row of sacreBLEU's compute_bleu; `remembered` (or NULL) holds log and exp results of earlier rows."""
     cdef int n, index, eff_order = max_order
-    cdef double smooth_mteval = 1.0, log_sum = 0.0, correct, total
+    cdef double smooth_mteval = 1.0, log_sum = 0.0, compensation = 0.0, correct, total
     cdef bint any_match = False
     bp[0] = 1.0
     if sys_len < ref_len:
@@ -85,7 +116,7 @@ cdef void bleu_row(const double* correct_counts, const double* total_counts, int
         else:
             precisions[n] = 100. * correct / total
     for n in range(eff_order):
-        if precisions[n] == 0.0:
+        if precisions[n] == 0.0:     # sacreBLEU's int my_log(0): sum() adds ints plainly
             log_sum = log_sum + LOG_ZERO
             continue
         index = -1
@@ -98,11 +129,12 @@ cdef void bleu_row(const double* correct_counts, const double* total_counts, int
             if correct != 0:    # then precisions[n] is 100. * correct / total (smoothing only sets the others)
                 index = small_index(total, correct)
         if index < 0:
-            log_sum = log_sum + log(precisions[n])
+            sum_like_python(log(precisions[n]), &log_sum, &compensation, compensated)
         else:
             if remembered.logs[index] != remembered.logs[index]:
                 remembered.logs[index] = log(precisions[n])
-            log_sum = log_sum + remembered.logs[index]
+            sum_like_python(remembered.logs[index], &log_sum, &compensation, compensated)
+    log_sum = sum_result(log_sum, compensation)
     score[0] = bp[0] * exp(log_sum / eff_order)
 
 
@@ -113,9 +145,10 @@ cdef int smoothing_code(str smooth_method) except -1:
 
 
 def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_method, double smooth_value,
-                   bint effective_order):
+                   bint effective_order, python_sum=None):
     """``(score, precisions, bp)`` of one row as Python floats (a list of precisions), 0–100 scale: what
-    :func:`bleu_scores` gives for that row, without numpy (a single sentence or corpus score).
+    :func:`bleu_scores` gives for that row, without numpy (a single sentence or corpus score). ``python_sum``: add
+    the logs as Python 3.12's compensated ``sum()`` (True) or as earlier Pythons' (False); None: as this Python's.
 
     >>> score, precisions, bp = bleu_score_one([2, 1, 0], [3, 2, 1], 3, 3, "add-k", 1.0, False)
     >>> round(score, 2), [round(p, 2) for p in precisions], bp
@@ -129,8 +162,12 @@ def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_me
     cdef vector[double] precisions = vector[double](max_order)
     cdef double score, bp
     bleu_row(counts.data(), totals.data(), max_order, sys_len, ref_len, smoothing, smooth_value, effective_order,
-             &score, precisions.data(), &bp, NULL)
+             &score, precisions.data(), &bp, NULL, _compensated(python_sum))
     return score, list(precisions), bp
+
+
+cdef bint _compensated(python_sum) except -1:
+    return PYTHON_SUM_COMPENSATED if python_sum is None else bool(python_sum)
 
 
 ctypedef fused count_t:
@@ -142,12 +179,12 @@ ctypedef fused count_t:
 @cython.wraparound(False)
 def bleu_scores(const count_t[:, :] correct not None, const count_t[:, :] total not None,
                 const count_t[:] sys_len not None, const count_t[:] ref_len not None, smooth_method: str,
-                double smooth_value, bint effective_order):
+                double smooth_value, bint effective_order, python_sum=None):
     """``(score, precisions, bp)`` arrays on sacreBLEU's 0–100 scale, one row per row of statistics.
 
     ``correct`` and ``total`` are ``(rows, max_order)`` n-gram matches and totals, ``sys_len`` and ``ref_len``
     ``(rows,)``, all float64 or all int64 (strided views, such as columns of a statistics table, are read in
-    place); ``smooth_value`` is used by ``floor`` and ``add-k``.
+    place); ``smooth_value`` is used by ``floor`` and ``add-k``; ``python_sum`` as in :func:`bleu_score_one`.
 
     >>> score, precisions, bp = bleu_scores(np.array([[2., 1., 0.]]), np.array([[3., 2., 1.]]), np.array([3.]),
     ...                                     np.array([3.]), "add-k", 1.0, False)
@@ -155,6 +192,7 @@ def bleu_scores(const count_t[:, :] correct not None, const count_t[:, :] total 
     (60.57, [66.67, 66.67, 50.0], 1.0)
     """
     cdef int smoothing = smoothing_code(smooth_method)
+    cdef bint compensated = _compensated(python_sum)
     cdef Py_ssize_t rows = correct.shape[0], row
     cdef int max_order = <int>correct.shape[1], n
     if (total.shape[0] != rows or total.shape[1] != max_order or sys_len.shape[0] != rows
@@ -188,5 +226,5 @@ def bleu_scores(const count_t[:, :] correct not None, const count_t[:, :] total 
                 counts[max_order + n] = <double>total[row, n]
             bleu_row(counts.data(), counts.data() + max_order, max_order, <double>sys_len[row],
                      <double>ref_len[row], smoothing, smooth_value, effective_order, &score_view[row],
-                     &precision_view[row, 0], &bp_view[row], memory)
+                     &precision_view[row, 0], &bp_view[row], memory, compensated)
     return scores, precisions, bps

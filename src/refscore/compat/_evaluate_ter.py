@@ -33,4 +33,5 @@ class Ter(EvaluateModule):
                      case_sensitive=case_sensitive)
         with as_peer():   # HF's script (sacreBLEU's TER) raises no tokenized-input warning
             result = metric.corpus_score(list(predictions), per_segment([list(refs) for refs in per_prediction]))
-        return {"score": 100 * result.score, "num_edits": result.num_edits, "ref_length": result.ref_length}
+        return {"score": 100 * result.score, "num_edits": result.values["num_edits"],
+                "ref_length": result.values["ref_length"]}

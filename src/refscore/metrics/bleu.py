@@ -37,10 +37,10 @@ from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUCompon
 from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
                                            evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
                                            smoothing_name, token_list_counts)
-from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
-                                         ngram_statistics)
+from refscore.metrics.word_batch import check_tokenizer, ngram_statistics
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
+from refscore.text.tokenizer_registry import tokenizers
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -167,7 +167,7 @@ class BLEU(BLEUPairCounts, Metric):
     peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:bleu_arithmetic"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
-                  choices=WORD_TOKENIZERS + EXTERNAL_TOKENIZERS),
+                  choices=tokenizers()),
         CliOption(("--spm-model",), "spm_model",
                   "SentencePiece model file for --tokenize flores101/spm/flores200/spBLEU-1K (default: sacreBLEU's "
                   "cached copy in $SACREBLEU/models)"),

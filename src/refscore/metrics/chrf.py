@@ -175,7 +175,7 @@ def nltk_chrf_from_statistics(data: np.ndarray, min_len: int, max_len: int, beta
     return (sum(order_sums) / len(order_sums)) / len(data)
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class CHRFScore(Score):
     """A chrF result on the 0–1 scale. ``values``: ``name`` (sacreBLEU's: ``chrF2``, ``chrF2++``), ``char_order``,
     ``word_order`` and ``beta``. The attributes of the same names are deprecated aliases.

@@ -46,7 +46,7 @@ class GLEUConfig:
             raise InputError(f"GLEU: max_len ({self.max_len}) must be >= min_len ({self.min_len})")
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True, kw_only=True, repr=False)
 class GLEUScore(Score):
     """A Google-BLEU result on the 0–1 scale. ``values``: the summed statistics ``matches`` and ``n_all``; the
     attributes of the same names are deprecated aliases."""

@@ -58,7 +58,7 @@ class TERConfig:
                 | (_ter.ASIAN_SUPPORT if self.asian_support else 0))
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class TERScore(Score):
     """Corpus TER: ``score`` = ``num_edits / ref_length`` (0–1 scale, may exceed 1; lower is better).
 

@@ -13,15 +13,16 @@ from typing import Any
 import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
-from refscore._core._tokenize import TOKENIZERS, encode_token_ids, encode_words
+from refscore._core._tokenize import encode_token_ids, encode_words
 from refscore.inputs import Batch, prepare_batch
 from refscore.checks import check_choice
 from refscore._offsets import concatenate
 from refscore.errors import InputError
-from refscore.text.external import EXTERNAL_TOKENIZERS
+from refscore.text.tokenizer_registry import COMPILED_TOKENIZERS, EXTERNAL_TOKENIZERS
 
-#: sacreBLEU 2.6's word tokenizers that refscore implements token for token.
-WORD_TOKENIZERS: tuple[str, ...] = TOKENIZERS
+#: sacreBLEU 2.6's word tokenizers that refscore implements token for token (the compiled ones of the registry
+#: :mod:`refscore.text.tokenizer_registry`; BLEU accepts its MeCab / SentencePiece names too).
+WORD_TOKENIZERS: tuple[str, ...] = COMPILED_TOKENIZERS
 
 _UINT32_LIMIT = 1 << 32
 
@@ -30,7 +31,7 @@ __all__ = ["WORD_TOKENIZERS", "check_tokenizer", "encode_batch", "ngram_statisti
 
 def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()) -> None:
     """Raise a clear error unless ``tokenize`` names one of :data:`WORD_TOKENIZERS` or of ``external`` (the
-    :mod:`refscore.text.external` names ``owner`` accepts)."""
+    :mod:`refscore.text.tokenizer_registry` names ``owner`` accepts)."""
     extra = (f"{tokenize!r} (MeCab / SentencePiece) is available to BLEU only"
              if isinstance(tokenize, str) and tokenize in EXTERNAL_TOKENIZERS and tokenize not in external else "")
     check_choice(tokenize, "tokenize", WORD_TOKENIZERS + external, owner=owner, hint=extra)

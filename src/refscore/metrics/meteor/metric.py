@@ -59,7 +59,7 @@ class METEORConfig:
         check_choice(self.tokenize, "tokenize", TOKENIZERS, owner="METEOR")
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class METEORScore(Score):
     """A METEOR result on the 0–1 scale: the mean of ``values["documents"]`` segment scores (the attribute
     ``documents`` is a deprecated alias).

@@ -66,7 +66,7 @@ class ROUGE(Metric):
     the corpus score (and every bootstrap replicate) is a mean.
 
     >>> metric = ROUGE(types=("rouge1",))
-    >>> metric.corpus_score(["a b c"], ["a b d"]).fmeasure["rouge1"]
+    >>> metric.corpus_score(["a b c"], ["a b d"]).values["fmeasure"]["rouge1"]
     0.6666666666666666
     """
 
@@ -339,8 +339,8 @@ class ROUGE(Metric):
         precision, recall, fmeasure = ({name: means[3 * t + k] for t, name in enumerate(types)} for k in range(3))
         first = types[0]
         return ROUGEScore(metric=self.name, score=fmeasure[first], signature=self.signature_text(stats.nrefs),
-                          types=self.config.types, precision=precision, recall=recall, fmeasure=fmeasure,
-                          documents=int(documents), statistics=stats,
+                          values={"types": self.config.types, "precision": precision, "recall": recall,
+                                  "fmeasure": fmeasure, "documents": int(documents)}, statistics=stats,
                           best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
                           else None)
 

@@ -47,7 +47,7 @@ class ROUGE155(Metric):
     statistics average correctly.
 
     >>> metric = ROUGE155(types=("ROUGE-1", "ROUGE-L"))
-    >>> metric.corpus_score(["the cat sat on the mat"], [["the cat sat"]]).averages["ROUGE-1"]["R"]
+    >>> metric.corpus_score(["the cat sat on the mat"], [["the cat sat"]]).values["averages"]["ROUGE-1"]["R"]
     1.0
     """
 
@@ -147,7 +147,8 @@ class ROUGE155(Metric):
                     for i, name in enumerate(self.config.types)}
         first = self.config.types[0]
         return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=self.signature_text(stats.nrefs),
-                             averages=averages, documents=len(stats), statistics=stats)
+                             values={"averages": averages, "documents": len(stats), "intervals": {}},
+                             statistics=stats)
 
     def printed_lines(self, stats: Statistics, *, num_threads: int | None = None) -> dict[str, dict[str, PerlAverage]]:
         """The script's printed ``Average_R/P/F`` lines (bootstrap with the config's ``confidence`` and
@@ -165,7 +166,7 @@ class ROUGE155(Metric):
 
         >>> metric = ROUGE155(types=("ROUGE-1",))
         >>> result = metric.script_score(metric.statistics(["a b c", "a b"], [["a b c"], ["a c"]]))
-        >>> result.averages["ROUGE-1"]["F"], result.intervals["ROUGE-1"]["F"]
+        >>> result.values["averages"]["ROUGE-1"]["F"], result.values["intervals"]["ROUGE-1"]["F"]
         (0.75, (0.5, 1.0))
         """
         printed = self.printed_lines(stats, num_threads=num_threads)
@@ -175,8 +176,8 @@ class ROUGE155(Metric):
         intervals = {name: {c: (line.low, line.high) for c, line in lines.items()} for name, lines in printed.items()}
         first = self.config.types[0]
         return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=self.signature_text(stats.nrefs),
-                             averages=averages, documents=len(stats), intervals=intervals, statistics=stats,
-                             printed=printed)
+                             values={"averages": averages, "documents": len(stats), "intervals": intervals},
+                             statistics=stats, printed=printed)
 
     def signature(self, nrefs: int = 1) -> Signature:
         c = self.config

@@ -13,13 +13,14 @@ statistics (:meth:`~refscore.protocol.Metric.corpus_score_chunks`) has corpus va
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from refscore.errors import InputError
-from refscore.protocol import Score, Statistics
+from refscore.protocol import DeprecatedValue, Score, Statistics
 from refscore.metrics.rouge.bootstrap import PerlAverage, bootstrap_percentiles
 
 #: ROUGE-1.5.5's components in its statistics order.
@@ -88,9 +89,27 @@ def _document_rows(statistics: Statistics | None) -> np.ndarray:
     return statistics.data
 
 
+class _NamedValues(dict):
+    """A ROUGE result's ``values``: its named corpus values (a dict, as every Score's); called, the former mapping
+    method ``result.values()`` (deprecated: the per-type results, ``[result[name] for name in result]``)."""
+
+    def __init__(self, values: dict[str, Any], owner: Any) -> None:
+        super().__init__(values)
+        self._owner = owner
+
+    def __call__(self) -> list[Any]:
+        warnings.warn("result.values() is deprecated; use [result[name] for name in result] (result.values holds "
+                      "the named corpus values)", DeprecationWarning, stacklevel=2)
+        return [self._owner[name] for name in self._owner.keys()]
+
+
 class _Documents:
     """Shared behaviour of the ROUGE scores: JSON without arrays, and read-only mapping access by type name
-    (``result[name]``, ``list(result)``, ``keys``/``values``/``items``, ``in``, ``len``)."""
+    (``result[name]``, ``list(result)``, ``keys``/``items``, ``in``, ``len``)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()  # type: ignore[misc]
+        object.__setattr__(self, "values", _NamedValues(self.values, self))  # type: ignore[attr-defined]
 
     def to_dict(self) -> dict[str, Any]:
         return {key: value for key, value in Score.to_dict(self).items()  # type: ignore[arg-type]
@@ -114,36 +133,37 @@ class _Documents:
     def keys(self) -> tuple[str, ...]:
         return self._keys()
 
-    def values(self) -> list[Any]:
-        return [self[name] for name in self._keys()]
-
     def items(self) -> list[tuple[str, Any]]:
         return [(name, self[name]) for name in self._keys()]
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class ROUGEScore(_Documents, Score):
     """rouge-score flavor result: per type the mean per-document precision, recall and F (``score`` is the first
     type's F), the statistics, and ``result[type]`` (:class:`RougeTypeScores`) per document.
 
     ``best_reference``: ``(documents, types)`` indexes of the reference each score came from, carried by the
     statistics beside their summed columns (``None`` for a score of column totals, e.g. streamed chunks).
+
+    ``values``: ``types``, per type the ``precision``, ``recall`` and ``fmeasure``, and ``documents``. The
+    attributes of the same names are deprecated aliases.
     """
 
-    types: tuple[str, ...]
-    precision: dict[str, float]
-    recall: dict[str, float]
-    fmeasure: dict[str, float]
-    documents: int
+    types = DeprecatedValue()
+    precision = DeprecatedValue()
+    recall = DeprecatedValue()
+    fmeasure = DeprecatedValue()
+    documents = DeprecatedValue()
     best_reference: np.ndarray | None = dataclasses.field(default=None, repr=False, compare=False)
 
     def _keys(self) -> tuple[str, ...]:
-        return self.types
+        return self.values["types"]
 
     def __getitem__(self, rouge_type: str) -> RougeTypeScores:
-        if rouge_type not in self.types:
-            raise KeyError(f"no ROUGE type {rouge_type!r} in this result; it has {list(self.types)}")
-        t = self.types.index(rouge_type)
+        types = self.values["types"]
+        if rouge_type not in types:
+            raise KeyError(f"no ROUGE type {rouge_type!r} in this result; it has {list(types)}")
+        t = types.index(rouge_type)
         rows = _document_rows(self.statistics)
         best = (np.full(len(rows), -1, dtype=np.int64) if self.best_reference is None
                 else self.best_reference[:, t].copy())
@@ -152,7 +172,9 @@ class ROUGEScore(_Documents, Score):
     @property
     def means(self) -> dict[str, PRF]:
         """Per type the corpus :class:`PRF` (the mean over documents)."""
-        return {name: PRF(self.precision[name], self.recall[name], self.fmeasure[name]) for name in self.types}
+        values = self.values
+        return {name: PRF(values["precision"][name], values["recall"][name], values["fmeasure"][name])
+                for name in values["types"]}
 
     def bootstrap(self, n_samples: int = 1000, confidence_interval: float = 0.95,
                   seed: int | np.random.RandomState | None = None) -> dict[str, Interval]:
@@ -163,18 +185,21 @@ class ROUGEScore(_Documents, Score):
         same numbers as the global state after ``np.random.seed(seed)``.
         """
         rows = _document_rows(self.statistics)
-        matrices = [rows[:, 3 * t:3 * t + 3] for t in range(len(self.types))]
+        types = self.values["types"]
+        matrices = [rows[:, 3 * t:3 * t + 3] for t in range(len(types))]
         bounds = bootstrap_percentiles(matrices, n_samples, confidence_interval, seed)
-        return {name: Interval(*(PRF(*map(float, row)) for row in bound)) for name, bound in zip(self.types, bounds)}
+        return {name: Interval(*(PRF(*map(float, row)) for row in bound)) for name, bound in zip(types, bounds)}
 
     def format(self, digits: int = 2) -> str:
-        return ", ".join(f"{name} = {100 * self.fmeasure[name]:.{digits}f}" for name in self.types)
+        fmeasure = self.values["fmeasure"]
+        return ", ".join(f"{name} = {100 * fmeasure[name]:.{digits}f}" for name in self.values["types"])
 
     def summary(self) -> dict[str, float]:
-        return {name: float(self.fmeasure[name]) for name in self.types}
+        fmeasure = self.values["fmeasure"]
+        return {name: float(fmeasure[name]) for name in self.values["types"]}
 
 
-@dataclasses.dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True, repr=False)
 class ROUGE155Score(_Documents, Score):
     """ROUGE-1.5.5 result: per measure the mean of per-document R/P/F (``averages``; ``score`` = the first
     measure's F), the statistics, and ``result[measure]`` (:class:`ROUGE155TypeResult`) per document.
@@ -182,21 +207,23 @@ class ROUGE155Score(_Documents, Score):
     ``labels``: the names ``result[...]`` and iteration use, one per measure (``refscore.rouge(...,
     flavor="rouge155")`` keeps the caller's names, e.g. ``rouge1``); ``printed``: the script's printed lines by
     measure and component, when computed.
+
+    ``values``: ``averages`` (by measure and component), ``documents`` and ``intervals`` (the script's confidence
+    intervals, ``(lower, upper)`` by measure and component, when ``averages`` are its printed bootstrap averages,
+    :meth:`ROUGE155.script_score`; empty for plain means). The attributes of the same names are deprecated aliases.
     """
 
-    averages: dict[str, dict[str, float]]
-    documents: int
-    #: The script's confidence intervals (``lower``, ``upper``) by measure and component, when ``averages`` are its
-    #: printed bootstrap averages (:meth:`ROUGE155.script_score`); empty for plain means.
-    intervals: dict[str, dict[str, tuple[float, float]]] = dataclasses.field(default_factory=dict)
+    averages = DeprecatedValue()
+    documents = DeprecatedValue()
+    intervals = DeprecatedValue()
     labels: tuple[str, ...] = dataclasses.field(default=(), repr=False, compare=False)
     printed: dict[str, dict[str, PerlAverage]] = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     def _keys(self) -> tuple[str, ...]:
-        return self.labels or tuple(self.averages)
+        return self.labels or tuple(self.values["averages"])
 
     def __getitem__(self, name: str) -> ROUGE155TypeResult:
-        measures = list(self.averages)
+        measures = list(self.values["averages"])
         keys = self._keys()
         if name in keys:
             t = keys.index(name)
@@ -211,11 +238,12 @@ class ROUGE155Score(_Documents, Score):
 
     def summary(self) -> dict[str, float]:
         """The F of each measure for tables (``ROUGE-1-F`` ...); R and P are in ``averages``."""
-        return {f"{name}-F": values["F"] for name, values in self.averages.items()}
+        return {f"{name}-F": values["F"] for name, values in self.values["averages"].items()}
 
     def summary_intervals(self) -> dict[str, tuple[float, float]]:
         """The intervals of :meth:`summary`'s values, where known."""
-        return {f"{name}-F": values["F"] for name, values in self.intervals.items()}
+        return {f"{name}-F": values["F"] for name, values in self.values["intervals"].items()}
 
     def format(self, digits: int = 2) -> str:
-        return " ".join(f"{name}-F = {100 * values['F']:.{digits}f}" for name, values in self.averages.items())
+        return " ".join(f"{name}-F = {100 * values['F']:.{digits}f}"
+                        for name, values in self.values["averages"].items())
