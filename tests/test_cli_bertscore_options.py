@@ -85,4 +85,4 @@ def test_directory_without_weights_is_a_clear_error(config_only_model):
     from refscore.errors import InputError
 
     with pytest.raises(InputError, match="give the directory that holds the model's config.json, weights"):
-        models._from_pretrained(pytest.importorskip("transformers").AutoModel, str(config_only_model), "weights")
+        models.from_pretrained(pytest.importorskip("transformers").AutoModel, str(config_only_model), "weights")

@@ -197,7 +197,7 @@ def test_loading_the_plugin_imports_no_metric():
     import sys
 
     code = ("import sys, refscore.testing.pytest_plugin; "
-            "print(sorted(m for m in sys.modules if m.startswith(('refscore.metrics', 'refscore.testing.run'))))")
+            "print(sorted(m for m in sys.modules if m.startswith(('refscore.metrics.', 'refscore.testing.run'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -47,9 +47,13 @@ class LazyNames:
         module = self._module_of.get(name)
         if module is None:
             raise AttributeError(f"module {self._package!r} has no attribute {name!r}")
-        value = getattr(importlib.import_module(module), name)
-        self._namespace[name] = value
-        return value
+        imported = importlib.import_module(module)
+        # Every name of that module at once: importing a submodule binds it in the package under its own name
+        # (``refscore.reward`` the module), which would hide a lazy name spelled the same (the function ``reward``).
+        for other, source in self._module_of.items():
+            if source == module:
+                self._namespace[other] = getattr(imported, other)
+        return self._namespace[name]
 
     def dir(self) -> list[str]:
         """The module-level ``__dir__``: the package's globals and its lazy names, sorted."""
