@@ -235,14 +235,9 @@ def _best(rates: dict[str, np.ndarray], passes: np.ndarray, objective: str, targ
 def agreement(scores: Any, labels: Any, threshold: float, *, higher_is_better: bool = True,
               objective: str = "accuracy") -> float:
     """The agreement (accuracy, F1 or precision) of a fixed threshold with the labels (NaN labels left out)."""
-    if objective not in OBJECTIVES:
-        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
-    values = np.asarray(scores, dtype=np.float64).ravel()
-    truth = labels_from_ratings(labels)
-    known = ~np.isnan(truth)
-    sign = 1.0 if higher_is_better else -1.0
-    true_passes, passes = _counts(sign * values[known], truth[known], np.array([sign * threshold]))
-    rates = _rates(true_passes, passes, int(truth[known].sum()), int(known.sum()))
+    signed, truth, sign = _labelled(scores, labels, higher_is_better, objective)
+    true_passes, passes = _counts(signed, truth, np.array([sign * threshold]))
+    rates = _rates(true_passes, passes, int(truth.sum()), len(truth))
     return float(rates[objective][0])
 
 
@@ -256,13 +251,20 @@ def agreement_interval(scores: Any, labels: Any, threshold: float, *, higher_is_
     >>> 0 <= low <= 0.75 <= high <= 1
     True
     """
+    signed, truth, sign = _labelled(scores, labels, higher_is_better, objective)
+    return _bootstrap(signed, truth, sign * threshold, objective, n_bootstrap, confidence, seed)
+
+
+def _labelled(scores: Any, labels: Any, higher_is_better: bool, objective: str) -> tuple[np.ndarray, np.ndarray, float]:
+    """(the labelled cases' scores, signed so that higher passes; their 0/1 labels; the sign), NaN labels left out,
+    after checking ``objective``."""
     if objective not in OBJECTIVES:
         raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     values = np.asarray(scores, dtype=np.float64).ravel()
     truth = labels_from_ratings(labels)
     known = ~np.isnan(truth)
     sign = 1.0 if higher_is_better else -1.0
-    return _bootstrap(sign * values[known], truth[known], sign * threshold, objective, n_bootstrap, confidence, seed)
+    return sign * values[known], truth[known], sign
 
 
 def _bootstrap(scores: np.ndarray, truth: np.ndarray, threshold: float, objective: str, n: int, confidence: float,

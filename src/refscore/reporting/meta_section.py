@@ -19,19 +19,18 @@ Every text is escaped.
 from __future__ import annotations
 
 import html
-import json
 import math
 import os
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from refscore.errors import InputError, InputTypeError
 from refscore.reporting import charts
+from refscore.reporting.saved_json import read_saved_json
 
 FORMAT_KEY = "refscore_calibration"
 SUPPORTED_FORMATS = (1,)
@@ -48,13 +47,7 @@ def e(value: Any) -> str:
 def load_calibration(calibration: Any) -> dict[str, Any]:
     """A saved calibration as its dict: the path ``refscore check --calibrate ... --save FILE`` wrote, or the dict."""
     if isinstance(calibration, (str, os.PathLike)):
-        try:
-            value = json.loads(Path(calibration).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InputError(f"calibration: cannot read {calibration}: {exc.strerror or exc}") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(f"calibration: {calibration} is not JSON ({exc.msg} at line {exc.lineno}); give the "
-                             f"file refscore check --calibrate LABELS --save FILE wrote") from None
+        value = read_saved_json(calibration, "calibration", "refscore check --calibrate LABELS --save FILE")
     elif isinstance(calibration, Mapping):
         value = dict(calibration)
     else:

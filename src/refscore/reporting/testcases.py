@@ -14,13 +14,12 @@ True
 from __future__ import annotations
 
 import html
-import json
 import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from refscore.errors import InputError, InputTypeError
+from refscore.reporting.saved_json import read_saved_json
 
 FORMAT_KEY = "refscore_test_run"
 SUPPORTED_FORMATS = (1,)
@@ -37,13 +36,7 @@ def load_test_run(test_run: Any) -> dict[str, Any]:
     if hasattr(test_run, "to_dict") and callable(test_run.to_dict):
         value = test_run.to_dict()
     elif isinstance(test_run, (str, os.PathLike)):
-        try:
-            value = json.loads(Path(test_run).read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise InputError(f"test_run: cannot read {test_run}: {exc.strerror or exc}") from None
-        except json.JSONDecodeError as exc:
-            raise InputError(f"test_run: {test_run} is not JSON ({exc.msg} at line {exc.lineno}); give the file "
-                             f"TestRun.save() wrote") from None
+        value = read_saved_json(test_run, "test_run", "TestRun.save()")
     elif isinstance(test_run, Mapping):
         value = dict(test_run)
     else:
