@@ -139,7 +139,7 @@ def get_tokenizer(name: str, *, stemmer: bool = False,
     ['Ca', "n't", 'stop', '.']
     """
     entry = _entry(name, "get_tokenizer")
-    if check_bool(stemmer, "stemmer", owner="get_tokenizer") and not entry.stems:
+    if stemmer is not False and check_bool(stemmer, "stemmer", owner="get_tokenizer") and not entry.stems:
         stemming = ", ".join(repr(other) for other in _REGISTRY if _REGISTRY[other].stems)
         raise InputError(f"get_tokenizer: stemmer=True cannot be used with {name!r}: stemming is English-only "
                          f"(NLTK's Porter stemmer), for {stemming}; use stemmer=False")
@@ -167,8 +167,10 @@ def interned_words(texts: Sequence[str], tokenizer: str = "13a", *, lowercase: b
 
 
 def _entry(name: str, owner: str) -> TokenizerEntry:
-    check_choice(name, "tokenize", tuple(_REGISTRY), owner=owner)
-    return _REGISTRY[name]
+    entry = _REGISTRY.get(name) if isinstance(name, str) else None
+    if entry is None:
+        check_choice(name, "tokenize", tuple(_REGISTRY), owner=owner)
+    return entry
 
 
 def _checked_line(name: str, line: object) -> str:

@@ -8,6 +8,9 @@ tokenizers (:func:`refscore.text.get_tokenizer`), the ones its metrics use.
 """
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+
 from refscore.errors import InputTypeError
 from refscore.text.tokenizer_registry import get_tokenizer
 
@@ -38,4 +41,8 @@ class CompiledTokenizer(BaseTokenizer):
         if not isinstance(line, str):
             raise InputTypeError(f"{type(self).__name__}: the line to tokenize must be a str, got "
                                  f"{type(line).__name__}")
-        return " ".join(get_tokenizer(self._kernel_name)(line))
+        return " ".join(self._tokens(line))
+
+    @functools.cached_property
+    def _tokens(self) -> Callable[[str], list[str]]:
+        return get_tokenizer(self._kernel_name)
