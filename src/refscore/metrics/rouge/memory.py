@@ -105,8 +105,9 @@ def check_lsum(hyp_sentences: list[np.ndarray], ref_sentences: list[np.ndarray],
                                       "lines)")
 
 
-def check_lsum_texts(texts: list[str], ref_offsets: np.ndarray, sentence_lengths: Callable[[list[str]], list[np.ndarray]],
-                     threads: int, what: Callable[[int], str]) -> None:
+def check_lsum_texts(texts: list[str], ref_offsets: np.ndarray,
+                     sentence_lengths: Callable[[list[str]], list[np.ndarray]], threads: int,
+                     what: Callable[[int], str]) -> None:
     """:func:`check_lsum` for texts (predictions, then the flattened references) whose sentences are their lines:
     first with every line taken as ``(characters + 1) // 2`` tokens (a token and a space each), which clears
     ordinary batches at the cost of one ``len`` per text; only beyond the budget are the lines tokenized
