@@ -40,6 +40,9 @@ EXACT_ATTENTION = {None, "eager", "sdpa"}
 CHECK_TOLERANCE = 1e-5
 #: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
 _CHECK_LENGTHS = (9, 5, 5)
+#: Lengths of the random sequences of the row-independence check (longest first, as refscore's batches): 75 rows
+#: together, from 4 to 40 alone.
+_INDEPENDENCE_LENGTHS = (40, 12, 7, 7, 5, 4)
 
 
 def unsupported_reason(model: Any, device: str) -> str | None:
@@ -222,14 +225,7 @@ class PackedEncoder:
     def agrees_with_model(self, pad_id: int) -> bool:
         """Whether this forward gives the model's own (padded, masked) last hidden states on a small batch."""
         torch, _ = torch_and_transformers()
-        vocabulary = int(self.model.config.vocab_size)
-        width = max(_CHECK_LENGTHS)
-        input_ids = torch.full((len(_CHECK_LENGTHS), width), pad_id, dtype=torch.long)
-        mask = torch.zeros_like(input_ids)
-        generator = torch.Generator().manual_seed(0)
-        for row, length in enumerate(_CHECK_LENGTHS):
-            input_ids[row, :length] = torch.randint(0, vocabulary, (length,), generator=generator)
-            mask[row, :length] = 1
+        input_ids, mask = _random_batch(int(self.model.config.vocab_size), _CHECK_LENGTHS, pad_id, seed=0)
         with torch.inference_mode():
             expected = self.model(input_ids, attention_mask=mask)[0][mask.bool()]
             ours = self.hidden_states(input_ids, _CHECK_LENGTHS, all_layers=False)[:, 0]
@@ -237,6 +233,32 @@ class PackedEncoder:
             return False
         scale = expected.abs().amax(dim=-1, keepdim=True).clamp_min(1e-30)
         return bool(((ours - expected).abs() / scale).max() <= CHECK_TOLERANCE)
+
+    def rows_independent(self, pad_id: int) -> bool:
+        """Whether, with torch's current thread setting, every sequence gets the same bits alone and among other
+        sequences (every hidden state): each row of the products summed in the same order whatever the row count.
+        Checked on random sequences of :data:`_INDEPENDENCE_LENGTHS`, each alone and all in one batch."""
+        torch, _ = torch_and_transformers()
+        config = self.model.config
+        vocabulary, positions = int(config.vocab_size), int(getattr(config, "max_position_embeddings", 512))
+        lengths = [min(length, positions - 2) for length in _INDEPENDENCE_LENGTHS]   # RoBERTa's offset of 2
+        input_ids, _ = _random_batch(vocabulary, lengths, pad_id, seed=1)
+        with torch.inference_mode():
+            together = self.hidden_states(input_ids, lengths, all_layers=True).split(lengths)
+            return all(torch.equal(self.hidden_states(input_ids[row:row + 1, :length], [length], all_layers=True),
+                                   together[row]) for row, length in enumerate(lengths))
+
+
+def _random_batch(vocabulary: int, lengths: Sequence[int], pad_id: int, seed: int) -> tuple[Any, Any]:
+    """Padded random token ids of the given lengths and their attention mask, both ``(len(lengths), longest)``."""
+    torch, _ = torch_and_transformers()
+    input_ids = torch.full((len(lengths), max(lengths)), pad_id, dtype=torch.long)
+    mask = torch.zeros_like(input_ids)
+    generator = torch.Generator().manual_seed(seed)
+    for row, length in enumerate(lengths):
+        input_ids[row, :length] = torch.randint(0, vocabulary, (length,), generator=generator)
+        mask[row, :length] = 1
+    return input_ids, mask
 
 
 def _stack_projections(self_attention: Any) -> tuple[Any, Any]:

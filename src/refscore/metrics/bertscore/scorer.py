@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 import refscore.metrics.bertscore.baseline as baselines
+from refscore.metrics.bertscore.cache import CacheInfo
 from refscore.metrics.bertscore.config import BERTScoreConfig, bert_score_hash, sentences_fingerprint
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import SentenceEncoder, indexed_labels
@@ -144,6 +145,11 @@ class BERTScorer:
         """bert-score's hash string of these settings (``utils.get_hash`` of bert-score 0.3.13)."""
         _, transformers = torch_and_transformers()
         return bert_score_hash(self.config, self.num_layers, transformers.__version__, self.model_type, self.idf)
+
+    def cache_info(self) -> CacheInfo:
+        """The embedding cache's counters (texts found and embedded, texts and bytes held, the limits); see
+        docs/bertscore.md, "Embeddings kept across calls"."""
+        return self._embedder.cache.info()
 
     def __repr__(self) -> str:
         return f"BERTScorer(hash={self.hash!r}, device={self.device!r}, dtype={self.dtype!r})"
