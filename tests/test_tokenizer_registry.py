@@ -118,3 +118,14 @@ def test_interned_words_are_the_registrys_words():
         tokenize = refscore.text.get_tokenizer(tokenizer)
         assert [words[offsets[i]:offsets[i + 1]] for i in range(len(texts))] == \
             [tokenize(text.lower() if lowercase else text) for text in texts]
+
+
+@pytest.mark.parametrize("module", ["refscore.text", "refscore.text.tokenizer_registry", "refscore.text.rouge_words",
+                                    "refscore.text.word_tokenize", "refscore.metrics.rouge.words",
+                                    "refscore.metrics.rouge.tokenize", "refscore.metrics.word_batch"])
+def test_docstring_examples(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert attempted > 0 and failures == 0
