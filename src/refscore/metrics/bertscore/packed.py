@@ -27,7 +27,7 @@ import numpy as np
 from refscore.metrics.bertscore.deps import torch_and_transformers
 
 __all__ = [
-    "CHECK_TOLERANCE", "EXACT_ATTENTION", "length_runs", "PACKED_MODELS", "PackedEncoder", "real_tokens",
+    "CHECK_TOLERANCE", "EXACT_ATTENTION", "length_runs", "MIN_ROWS", "PACKED_MODELS", "PackedEncoder", "real_tokens",
     "unsupported_reason", "Workspace", "WorkspacePool",
 ]
 
@@ -40,9 +40,11 @@ EXACT_ATTENTION = {None, "eager", "sdpa"}
 CHECK_TOLERANCE = 1e-5
 #: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
 _CHECK_LENGTHS = (9, 5, 5)
-#: Lengths of the random sequences of the row-independence check (longest first, as refscore's batches): 75 rows
-#: together, from 4 to 40 alone.
-_INDEPENDENCE_LENGTHS = (40, 12, 7, 7, 5, 4)
+#: Lengths of the random sequences of the row-independence check (longest first, as refscore's batches): 76 rows
+#: together, from 2 (an empty sentence) to 40 alone.
+_INDEPENDENCE_LENGTHS = (40, 12, 7, 7, 5, 3, 2)
+#: Fewest token rows of a packed batch's products (:meth:`PackedEncoder.hidden_states` adds a filler below it).
+MIN_ROWS = 16
 
 
 def unsupported_reason(model: Any, device: str) -> str | None:
@@ -154,8 +156,9 @@ class WorkspacePool:
 class PackedEncoder:
     """The packed forward of one BERT-family model (see the module docstring); build with :meth:`for_model`."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, pad_id: int = 0) -> None:
         self.model = model
+        self.pad_id = pad_id
         self.layers = list(model.encoder.layer)
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
         self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
@@ -167,7 +170,7 @@ class PackedEncoder:
         the model's own forward fails."""
         if unsupported_reason(model, device) is not None:
             return None
-        packed = cls(model)
+        packed = cls(model, pad_id)
         return packed if packed.agrees_with_model(pad_id) else None
 
     def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool,
@@ -175,8 +178,15 @@ class PackedEncoder:
         """``(n_tokens, n_states, hidden)`` hidden states of the real tokens of the padded ``input_ids`` (rows in
         order, each row's first ``lengths[row]`` tokens): the last layer only, or every state from the embeddings
         on with ``all_layers``. The largest intermediate activations are computed in ``workspace`` (a new one by
-        default)."""
+        default). A batch of fewer than :data:`MIN_ROWS` tokens gets a filler sequence of pad ids (its states are
+        dropped): MKL sums a product of 1-3 rows in another order than in a larger one."""
         torch, _ = torch_and_transformers()
+        filler = MIN_ROWS - sum(lengths)
+        if filler > 0:
+            padded = torch.full((input_ids.shape[0] + 1, max(input_ids.shape[1], filler)), self.pad_id,
+                                dtype=input_ids.dtype)
+            padded[:-1, :input_ids.shape[1]] = input_ids
+            return self.hidden_states(padded, [*lengths, filler], all_layers, workspace)[:MIN_ROWS - filler]
         workspace = workspace or Workspace()
         hidden = self.model.embeddings(input_ids=input_ids)[real_tokens(input_ids.shape[1], lengths)]
         states = [hidden] if all_layers else []
