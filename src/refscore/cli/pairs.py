@@ -137,7 +137,8 @@ class ItemReader:
             whole.ids += batch.ids
             whole.candidates += batch.candidates
             if batch.references is not None:
-                whole.references = (whole.references or []) + batch.references
+                whole.references = whole.references if whole.references is not None else []
+                whole.references += batch.references
         return whole
 
 
