@@ -120,3 +120,16 @@ def test_rouge_tokens_with_stemming_are_rouge_scores_own():
     assert tokenize_texts(texts, True) == [peer.tokenize(text) for text in texts] == [[], ["abaaaaaay"], ["zx"]]
     from targets import _rouge_score_stemmer
     assert _rouge_score_stemmer().stem("abaaaaaay") == "abaaaaaay"  # the harness's oracle is rouge-score's now
+
+
+def test_the_runner_lists_targets_without_importing_refscore():
+    # under the clang build's LD_PRELOAD, refscore's kernels load only once atheris brought libFuzzer's symbols
+    # (as in the workers): `run.py --list` in a parent that imported refscore failed with an undefined symbol
+    script = ("import runpy, sys\n"
+              f"sys.argv = [{str(FUZZ / 'run.py')!r}, '--list']\n"
+              "try:\n    runpy.run_path(sys.argv[0], run_name='__main__')\nexcept SystemExit:\n    pass\n"
+              "print('refscore imported:', any(m.split('.')[0] == 'refscore' for m in sys.modules))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-1] == "refscore imported: False" and lines[:-1] == list(TARGETS)
