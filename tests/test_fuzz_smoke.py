@@ -133,3 +133,43 @@ def test_the_runner_lists_targets_without_importing_refscore():
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[-1] == "refscore imported: False" and lines[:-1] == list(TARGETS)
+
+
+FUZZED_INTL = "\U000e05d2\U0001d27a\U00090881\U00010010\xd3\x01\x01\x01\x01"
+
+
+def test_intl_tokens_of_the_fuzzed_input_are_sacrebleus_with_the_tables_regex():
+    # tokenize-intl (clang build, regex 2026.11.19 installed): sacreBLEU split around U+1D27A, newly a symbol in
+    # that regex's Unicode; with the regex the tables were generated from, both agree
+    import regex
+    from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+
+    from refscore.text import get_tokenizer
+    from refscore.text.unicode_tables import TABLE_VERSIONS
+    if regex.__version__ != TABLE_VERSIONS["regex"]:
+        pytest.skip(f"regex {regex.__version__} is not the tables' {TABLE_VERSIONS['regex']}")
+    assert get_tokenizer("intl")(FUZZED_INTL) == TokenizerV14International()(FUZZED_INTL).split()
+
+
+def test_intl_warns_once_when_the_installed_regex_is_not_the_tables(monkeypatch):
+    import warnings
+
+    import refscore
+    from refscore.errors import RefscoreWarning
+    from refscore.text import unicode_tables
+    monkeypatch.setattr(unicode_tables, "_WARNED", set())
+    monkeypatch.setattr(unicode_tables, "installed_regex_version", lambda: "2026.11.19")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        refscore.BLEU(tokenize="13a")
+        refscore.BLEU(tokenize="intl")
+        refscore.BLEU(tokenize="intl")
+        refscore.text.get_tokenizer("intl")
+    [warning] = [w for w in caught if issubclass(w.category, RefscoreWarning)]
+    assert warning.filename == __file__  # the user's line, not refscore's or the config dataclass's
+    assert f"generated with regex {unicode_tables.TABLE_VERSIONS['regex']}, but regex 2026.11.19" in \
+        str(warning.message)
+    monkeypatch.setattr(unicode_tables, "installed_regex_version", lambda: unicode_tables.TABLE_VERSIONS["regex"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        unicode_tables.check_intl_tables("intl")  # the tables' own regex: no warning

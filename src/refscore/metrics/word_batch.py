@@ -19,6 +19,7 @@ from refscore.checks import check_choice
 from refscore._offsets import concatenate
 from refscore.errors import InputError
 from refscore.text.tokenizer_registry import COMPILED_TOKENIZERS, EXTERNAL_TOKENIZERS
+from refscore.text.unicode_tables import check_intl_tables
 
 #: sacreBLEU 2.6's word tokenizers that refscore implements token for token (the compiled ones of the registry
 #: :mod:`refscore.text.tokenizer_registry`; BLEU accepts its MeCab / SentencePiece names too).
@@ -36,6 +37,7 @@ def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()
     extra = (f"{tokenize!r} (MeCab / SentencePiece) is available to BLEU only"
              if isinstance(tokenize, str) and tokenize in EXTERNAL_TOKENIZERS and tokenize not in external else "")
     check_choice(tokenize, "tokenize", WORD_TOKENIZERS + external, owner=owner, hint=extra)
+    check_intl_tables(tokenize)
 
 
 def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:

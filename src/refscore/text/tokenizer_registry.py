@@ -38,6 +38,7 @@ from refscore.checks import check_bool, check_choice
 from refscore.errors import InputError, InputTypeError
 from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts
 from refscore.text.external import get_tokenizer as get_external_tokenizer
+from refscore.text.unicode_tables import check_intl_tables
 
 #: The tokenizers of the compiled core (every word n-gram metric accepts them).
 COMPILED_TOKENIZERS: tuple[str, ...] = TOKENIZERS
@@ -57,7 +58,10 @@ class TokenizerEntry(NamedTuple):
 
 
 def _compiled(name: str) -> Callable[[bool, object], Tokenizer]:
-    return lambda stemmer, spm_model: lambda line: _compiled_tokens(name, line)
+    def make(stemmer: bool, spm_model: object) -> Tokenizer:
+        check_intl_tables(name)
+        return lambda line: _compiled_tokens(name, line)
+    return make
 
 
 def _external(name: str) -> Callable[[bool, str | os.PathLike[str] | None], Tokenizer]:
@@ -159,6 +163,7 @@ def interned_words(texts: Sequence[str], tokenizer: str = "13a", *, lowercase: b
     (['hi', ',', 'you', '.', 'you'], [0, 4, 5])
     """
     check_choice(tokenizer, "tokenizer", tokenizers("sacrebleu"), owner="interned_words")
+    check_intl_tables(tokenizer)
     texts = list(texts)
     if tokenizer in EXTERNAL_TOKENIZERS:   # MeCab / SentencePiece: their tokens joined by spaces, then split
         texts = tokenize_texts(tokenizer, texts, lowercase=lowercase, spm_model=spm_model)
