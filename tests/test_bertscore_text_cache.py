@@ -60,10 +60,10 @@ def bits(result) -> bytes:
 
 @pytest.mark.parametrize("model", ["minilm", "tiny_bert", "tiny_roberta"])
 def test_a_sequence_gets_the_same_bits_alone_and_in_any_batch(model, wmt, tmp_path_factory):
-    """``model(batch)[i]`` against other compositions: alone, and in 12 random batches of 2 to 30 sentences (MKL
+    """``model(batch)[i]`` against other compositions: alone, and in 8 random batches of 2 to 30 sentences (MKL
     sums a product of 1-3 rows in another order, so a batch of fewer than 16 tokens gets a filler sequence)."""
     if model == "minilm":
-        path, texts = minilm_path(), wmt[0] + wmt[1]
+        path, texts = minilm_path(), wmt[0][:20] + wmt[1][:20]
     else:
         build = build_tiny_bert if model == "tiny_bert" else build_tiny_roberta
         path, texts = str(build(tmp_path_factory.mktemp(model))), list(CORPUS)
@@ -76,7 +76,7 @@ def test_a_sequence_gets_the_same_bits_alone_and_in_any_batch(model, wmt, tmp_pa
     with torch_threads(1):
         assert embedder.packed is not None and embedder.rows_independent(1)
         alone = [embedder._run_model([ids], pool)[0] for ids in sequences]
-        for _ in range(12):
+        for _ in range(8):
             chosen = sorted(rng.sample(range(len(sequences)), rng.randint(2, min(30, len(sequences)))),
                             key=lambda i: -len(sequences[i]))
             for i, together in zip(chosen, embedder._run_model([sequences[i] for i in chosen], pool)):
