@@ -140,8 +140,11 @@ def markdown_table(results: list[dict]) -> str:
         raised = [line.strip() for line in r.get("error", "").splitlines()
                   if re.match(r"\s*\w+(Error|Exception)\b", line)]
         finding = (raised[-1:] or ["see --reproduce"]) if r["crashes"] else []
+        outcome = f"{r['crashes']}{': ' + finding[0][:80] if finding else ''}"
+        if r.get("returncode") and not r["crashes"]:  # the worker failed without a crash input: it did not run
+            outcome = f"did not run: {(raised[-1:] or ['exit status ' + str(r['returncode'])])[0][:80]}"
         lines.append(f"| `{r['target']}` | {r['seconds']:.0f} | {r['executions']:,} | {r['coverage']} / "
-                     f"{r['features']} | {r['crashes']}{': ' + finding[0][:80] if finding else ''} |")
+                     f"{r['features']} | {outcome} |")
     return "\n".join(lines)
 
 

@@ -173,3 +173,12 @@ def test_intl_warns_once_when_the_installed_regex_is_not_the_tables(monkeypatch)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         unicode_tables.check_intl_tables("intl")  # the tables' own regex: no warning
+
+
+def test_the_markdown_table_says_when_a_target_did_not_run():
+    # the clang-build run's MeCab targets exited at start (no MeCab there): "0 findings" would have hidden that
+    from run import markdown_table
+    row = {"target": "tokenize-ja-mecab", "seconds": 3, "executions": 0, "coverage": 0, "features": 0,
+           "crashes": 0, "returncode": 1, "error": "Traceback (most recent call last):\nModuleNotFoundError: MeCab"}
+    assert markdown_table([row]).splitlines()[-1] == \
+        "| `tokenize-ja-mecab` | 3 | 0 | 0 / 0 | did not run: ModuleNotFoundError: MeCab |"
