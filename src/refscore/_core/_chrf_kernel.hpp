@@ -131,13 +131,14 @@ class DirectTable {
         Entry* slots;
         Entry stamp;
         uint32_t next;
-        // Without a branch on whether the key is new (which a branch predictor cannot guess).
+        // Without a branch on whether the key is new (which a branch predictor cannot guess): the choices are
+        // conditional moves.
         uint32_t id(size_t slot) {
             const Entry entry = slots[slot];
-            const uint32_t live_mask = 0u - static_cast<uint32_t>((entry >> kIdBits) == stamp);
-            const uint32_t id = (static_cast<uint32_t>(entry & kIdMask) & live_mask) | (next & ~live_mask);
+            const bool live = (entry >> kIdBits) == stamp;
+            const uint32_t id = live ? static_cast<uint32_t>(entry & kIdMask) : next;
             slots[slot] = static_cast<Entry>((stamp << kIdBits) | id);
-            next += 1 + live_mask;  // + 0 when live
+            next += !live;
             return id;
         }
     };
