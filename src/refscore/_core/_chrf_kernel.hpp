@@ -3,15 +3,18 @@
 //
 // A segment's texts (hypothesis, then its references) are read from the strings' buffers (_text.hpp), lowercased
 // when asked (str.lower), stripped of whitespace as the space mode says, and split into words with sacreBLEU's
-// punctuation peeling for word n-grams. N-grams are counted by *id chaining*: order-1 items (code points, or word
-// tokens compared by content) get dense ids from an exact hash table; the order-n id at position i is the dense id
-// of the exact 64-bit pair (id_{n-1}[i], unigram[i + n - 1]). Keys are compared exactly, so hash collisions only
-// cost probes, never change counts. Where the keys are small, a direct-mapped table replaces the hash table:
-// Latin-1 characters are their own slot, and an order whose (n-1)-gram ids times unigram ids fit kDirectSlots keys
-// the pair by id_{n-1} * unigrams + unigram; ids are numbered in order of first appearance either way, so the
-// counts are the same. The hypothesis' and the reference's counts of an id sit side by side (one load per
-// reference n-gram). One `Scratch` per thread, reused for every segment it scores: results do not depend on the
-// thread count.
+// punctuation peeling for word n-grams. Character-only chrF of texts not lowercased reads each string's 1-, 2- or
+// 4-byte buffer in place (no copy to code points first); a removed Latin-1 space takes an id no unit holds, so
+// that keeping a character is a table load rather than a branch. N-grams are counted by *id chaining*: order-1 items
+// (code points, or word tokens compared by content) get dense ids from an exact hash table; the order-n id at position
+// i is the dense id of the exact 64-bit pair (id_{n-1}[i], unigram[i + n - 1]). Keys are compared exactly, so hash
+// collisions only cost probes, never change counts. Where the keys are small, a direct-mapped table replaces the hash
+// table: Latin-1 characters are their own slot, and an order whose (n-1)-gram ids times unigram ids fit kDirectSlots
+// keys the pair by id_{n-1} * unigrams + unigram; ids are numbered in order of first appearance either way, so the
+// counts are the same. Each order's ids are counted as they are made (the hypothesis first, then each
+// reference, whose matches are counted as its occurrences come), and the counts are emptied by id range. The
+// hypothesis' and the reference's counts of an id sit side by side (one load per reference n-gram). One `Scratch` per
+// thread, reused for every segment it scores: results do not depend on the thread count.
 #pragma once
 
 #include <algorithm>
@@ -19,11 +22,13 @@
 #include <new>
 #include <vector>
 
+#include "_direct_table.hpp"
 #include "_hash_table.hpp"
 #include "_text.hpp"
 
 namespace refscore::chrf {
 
+using refscore::DirectTable;
 using refscore::HashTable;
 using refscore::TextBatch;
 
@@ -38,8 +43,9 @@ constexpr double kEps = 1e-16;
 // Characters below this are their own slot of a direct-mapped table (Latin-1: most text's characters).
 constexpr uint64_t kDirectCharacters = 256;
 // Orders n >= 2 use a direct-mapped table when (distinct (n-1)-grams) x (distinct characters or words) pairs fit
-// in this many slots (8 bytes each: a sentence's orders fit in L2), else the hash table.
+// in this many slots (4 bytes each: a sentence's orders fit in L2), else the hash table.
 constexpr uint64_t kDirectSlots = uint64_t(1) << 15;
+static_assert(kDirectSlots <= uint64_t(DirectTable<uint32_t>::kIdMask) + 1, "n-gram ids must fit 32-bit entries");
 
 inline bool is_removed_space(uint32_t c, int space_mode) {
     if (space_mode == KEEP_SPACE) return false;
@@ -104,50 +110,6 @@ inline double f_score(const int64_t* stats, int order, double factor, bool eps_s
     }
     return 0.0;
 }
-
-// A direct-mapped table from small keys (each its own slot) to dense ids, numbered as `Scratch::key_id` numbers
-// them: the next id to a key not met yet. An entry is (stamp << kIdBits) | id, live when its stamp is the current
-// one, so a new use (`start`) empties the table without touching it. Entry = uint64_t holds any id; uint32_t
-// holds ids below 2**16 in half the memory (the n-gram tables: at most kDirectSlots ids).
-template <class Entry>
-class DirectTable {
-  public:
-    static constexpr int kIdBits = 4 * sizeof(Entry);
-    static constexpr Entry kIdMask = (Entry(1) << kIdBits) - 1;
-
-    // Start a use with `slots` slots (grown on demand, never cleared but when the stamp wraps around).
-    void start(size_t slots) {
-        if (entries_.size() < slots) entries_.resize(slots, 0);
-        if (stamp_ == kIdMask) {  // wrapped around: stale stamps could look live
-            std::fill(entries_.begin(), entries_.end(), Entry(0));
-            stamp_ = 0;
-        }
-        ++stamp_;
-    }
-
-    // A local copy for one loop, so that it keeps the stamp and the next id in registers; the caller takes the
-    // next id back from `next` afterwards.
-    struct Ids {
-        Entry* slots;
-        Entry stamp;
-        uint32_t next;
-        // Without a branch on whether the key is new (which a branch predictor cannot guess): the choices are
-        // conditional moves.
-        uint32_t id(size_t slot) {
-            const Entry entry = slots[slot];
-            const bool live = (entry >> kIdBits) == stamp;
-            const uint32_t id = live ? static_cast<uint32_t>(entry & kIdMask) : next;
-            slots[slot] = static_cast<Entry>((stamp << kIdBits) | id);
-            next += !live;
-            return id;
-        }
-    };
-    Ids ids(uint32_t next) { return Ids{entries_.data(), stamp_, next}; }
-
-  private:
-    std::vector<Entry> entries_;
-    Entry stamp_ = 0;
-};
 
 // The settings of one batch.
 struct Settings {
