@@ -18,9 +18,11 @@ from typing import Any
 import numpy as np
 
 import refscore.metrics.bertscore.baseline as baselines
+from refscore.metrics.bertscore.cache import CacheInfo
 from refscore.metrics.bertscore.config import BERTScoreConfig, bert_score_hash, sentences_fingerprint
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import SentenceEncoder, indexed_labels
+from refscore.metrics.bertscore.match_memory import check_similarity_memory
 from refscore.metrics.bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match,
                                               thread_plan, torch_threads)
 from refscore.metrics.bertscore.idf import TokenWeights
@@ -144,6 +146,11 @@ class BERTScorer:
         _, transformers = torch_and_transformers()
         return bert_score_hash(self.config, self.num_layers, transformers.__version__, self.model_type, self.idf)
 
+    def cache_info(self) -> CacheInfo:
+        """The embedding cache's counters (texts found and embedded, texts and bytes held, the limits); see
+        docs/bertscore.md, "Embeddings kept across calls"."""
+        return self._embedder.cache.info()
+
     def __repr__(self) -> str:
         return f"BERTScorer(hash={self.hash!r}, device={self.device!r}, dtype={self.dtype!r})"
 
@@ -175,6 +182,12 @@ class BERTScorer:
             plan = thread_plan(num_threads, self.device)
             hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids, hyp_label, plan)
             ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids, ref_label, plan)
+            model_config = self.model.config
+            check_similarity_memory([len(i) for i in hyp_ids], [len(i) for i in ref_ids], batch.ref_offsets,
+                                    layers=(self._loaded.total_layers or self.num_layers) + 1 if self.all_layers
+                                    else 1, hidden=getattr(model_config, "hidden_size", None)
+                                    or getattr(model_config, "d_model", 1024), workers=plan.workers,
+                                    hyp_label=hyp_label, ref_label=ref_label)
             if not self.idf:
                 weights = self._uniform
             elif self._frozen_idf is not None:
