@@ -237,3 +237,20 @@ def test_sentencepiece_lines_are_guarded(spm_model_file, monkeypatch):
                                          r"is longer than SentencePiece reads \(10 bytes"):
         refscore.bleu(["schön"], ["x" * 11], tokenize="flores200", spm_model=spm_model_file)
     assert refscore.bleu(["schön"], ["x" * 10], tokenize="flores200", spm_model=spm_model_file).score >= 0
+
+
+def test_the_dropped_text_check_holds_no_object_per_character():
+    # ROUGE's warning that rouge-score's tokenizer drops most characters counted them with re.findall, one new str
+    # per non-Latin-1 character (~80 bytes): 740 MB for 5 M combining marks (benchmarks/bench_pathological.py)
+    import tracemalloc
+
+    from refscore.metrics.rouge.words import dropped_share
+
+    text = "\u0301" * 200_000
+    tracemalloc.start()
+    try:
+        share = dropped_share([text, "abc"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert share == pytest.approx(200_000 / 200_003) and peak < 20 * len(text)   # findall: 84 bytes a character
