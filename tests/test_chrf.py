@@ -97,6 +97,23 @@ def test_code_points_not_bytes_in_every_string_kind():
         assert data[0].tolist() == [3, 3, 3, 2, 2, 2, 1, 1, 1]
 
 
+@pytest.mark.parametrize("options", [{}, {"whitespace": True}, {"char_order": 3, "beta": 1}])
+def test_kernel_paths_match_sacrebleu(options):
+    # the kernel's paths for characters: read straight from 1-, 2- and 4-byte strings (character chrF, not
+    # lowercased) with removed spaces taking table ids (texts mostly whitespace), wide characters hashed, and
+    # orders too large for the direct-mapped n-gram table (a long segment of 160 distinct characters)
+    spaces = "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0"
+    rng = np.random.default_rng(7)
+    alphabet = [chr(c) for c in range(0x21, 0x7F)] + [chr(c) for c in range(0x4E00, 0x4E40)]
+    long_text = "".join(rng.choice(alphabet, 3000))
+    hyps, refs = [], []
+    for wide in ("", "β", "😀"):
+        hyps += [spaces * 3 + "ab" + wide, wide + "a b" + spaces, spaces, long_text + wide, ""]
+        refs += [["ab" + spaces * 2 + wide], [spaces + "ab", "b a" + wide], [spaces + wide],
+                 [long_text[1500:] + long_text[:1500]], [wide]]
+    np.testing.assert_array_equal(CHRF(**options).statistics(hyps, refs).data, peer_stats(hyps, refs, **options))
+
+
 def test_best_reference_is_chosen_first_on_ties():
     metric = CHRF()
     stats = metric.statistics(["abc"], [["xyz", "abd", "abd", "abc"]])

@@ -3,15 +3,18 @@
 //
 // A segment's texts (hypothesis, then its references) are read from the strings' buffers (_text.hpp), lowercased
 // when asked (str.lower), stripped of whitespace as the space mode says, and split into words with sacreBLEU's
-// punctuation peeling for word n-grams. N-grams are counted by *id chaining*: order-1 items (code points, or word
-// tokens compared by content) get dense ids from an exact hash table; the order-n id at position i is the dense id
-// of the exact 64-bit pair (id_{n-1}[i], unigram[i + n - 1]). Keys are compared exactly, so hash collisions only
-// cost probes, never change counts. Where the keys are small, a direct-mapped table replaces the hash table:
-// Latin-1 characters are their own slot, and an order whose (n-1)-gram ids times unigram ids fit kDirectSlots keys
-// the pair by id_{n-1} * unigrams + unigram; ids are numbered in order of first appearance either way, so the
-// counts are the same. The hypothesis' and the reference's counts of an id sit side by side (one load per
-// reference n-gram). One `Scratch` per thread, reused for every segment it scores: results do not depend on the
-// thread count.
+// punctuation peeling for word n-grams. Character-only chrF of texts not lowercased reads each string's 1-, 2- or
+// 4-byte buffer in place (no copy to code points first); a removed Latin-1 space takes an id no unit holds, so
+// that keeping a character is a table load rather than a branch. N-grams are counted by *id chaining*: order-1 items
+// (code points, or word tokens compared by content) get dense ids from an exact hash table; the order-n id at position
+// i is the dense id of the exact 64-bit pair (id_{n-1}[i], unigram[i + n - 1]). Keys are compared exactly, so hash
+// collisions only cost probes, never change counts. Where the keys are small, a direct-mapped table replaces the hash
+// table: Latin-1 characters are their own slot, and an order whose (n-1)-gram ids times unigram ids fit kDirectSlots
+// keys the pair by id_{n-1} * unigrams + unigram; ids are numbered in order of first appearance either way, so the
+// counts are the same. Each order's ids are counted as they are made (the hypothesis first, then each
+// reference, whose matches are counted as its occurrences come), and the counts are emptied by id range. The
+// hypothesis' and the reference's counts of an id sit side by side (one load per reference n-gram). One `Scratch` per
+// thread, reused for every segment it scores: results do not depend on the thread count.
 #pragma once
 
 #include <algorithm>
@@ -19,11 +22,13 @@
 #include <new>
 #include <vector>
 
+#include "_direct_table.hpp"
 #include "_hash_table.hpp"
 #include "_text.hpp"
 
 namespace refscore::chrf {
 
+using refscore::DirectTable;
 using refscore::HashTable;
 using refscore::TextBatch;
 
@@ -38,14 +43,28 @@ constexpr double kEps = 1e-16;
 // Characters below this are their own slot of a direct-mapped table (Latin-1: most text's characters).
 constexpr uint64_t kDirectCharacters = 256;
 // Orders n >= 2 use a direct-mapped table when (distinct (n-1)-grams) x (distinct characters or words) pairs fit
-// in this many slots (8 bytes each: a sentence's orders fit in L2), else the hash table.
+// in this many slots (4 bytes each: a sentence's orders fit in L2), else the hash table.
 constexpr uint64_t kDirectSlots = uint64_t(1) << 15;
+static_assert(kDirectSlots <= uint64_t(DirectTable<uint32_t>::kIdMask) + 1, "n-gram ids must fit 32-bit entries");
 
 inline bool is_removed_space(uint32_t c, int space_mode) {
     if (space_mode == KEEP_SPACE) return false;
     if (space_mode == REMOVE_REGEX_SPACE && 28 <= c && c <= 31) return false;
     return refscore::is_space(c);
 }
+
+// Per space mode, 1 for a Latin-1 character that is kept (not a removed space): a load instead of a branch.
+struct KeptCharacters {
+    uint8_t kept[kDirectCharacters];
+};
+struct KeptLatin1 {
+    KeptCharacters mode[3];
+    KeptLatin1() {
+        for (int m = 0; m < 3; ++m)
+            for (uint32_t c = 0; c < kDirectCharacters; ++c) mode[m].kept[c] = !is_removed_space(c, m);
+    }
+};
+static const KeptLatin1 KEPT_LATIN1;
 
 // c in string.punctuation (sacreBLEU's CHRF._PUNCTS).
 inline bool is_ascii_punctuation(uint32_t c) {
@@ -112,23 +131,33 @@ class Scratch {
                             const TextBatch& references, int64_t ref_begin, int64_t ref_end, int64_t* out) {
         const int n_refs = static_cast<int>(ref_end - ref_begin);
         const int n_columns = 3 * (settings.char_order + settings.word_order);
-        const refscore::TextPreparation preparation{false, settings.lowercase};
-        raw_.clear();
-        raw_start_.assign(1, 0);
-        refscore::append_text(hypotheses, segment, preparation, raw_, lowered_);
-        raw_start_.push_back(static_cast<int64_t>(raw_.size()));
-        for (int64_t r = ref_begin; r < ref_end; ++r) {
-            refscore::append_text(references, r, preparation, raw_, lowered_);
-            raw_start_.push_back(static_cast<int64_t>(raw_.size()));
-        }
         ref_stats_.assign(static_cast<size_t>(n_refs) * n_columns, 0);
-        if (settings.char_order > 0) {
-            char_units(n_refs + 1, settings.space_mode);
+        if (settings.word_order == 0 && !settings.lowercase) {
+            // characters only, as they are: read from the strings' own buffers (no copy to code points first)
+            direct_char_units(hypotheses, segment, references, ref_begin, ref_end, settings.space_mode);
             count_orders(n_refs, settings.char_order, 0, n_columns);
-        }
-        if (settings.word_order > 0) {
-            word_units(n_refs + 1);
-            count_orders(n_refs, settings.word_order, 3 * settings.char_order, n_columns);
+        } else {
+            const refscore::TextPreparation preparation{false, settings.lowercase};
+            raw_.clear();
+            raw_start_.assign(1, 0);
+            refscore::append_text(hypotheses, segment, preparation, raw_, lowered_);
+            raw_start_.push_back(static_cast<int64_t>(raw_.size()));
+            for (int64_t r = ref_begin; r < ref_end; ++r) {
+                refscore::append_text(references, r, preparation, raw_, lowered_);
+                raw_start_.push_back(static_cast<int64_t>(raw_.size()));
+            }
+            if (settings.char_order > 0) {
+                start_char_units(raw_.size(), n_refs + 1, settings.space_mode);
+                for (int j = 0; j <= n_refs; ++j)
+                    append_char_units(raw_.data() + raw_start_[j],
+                                      static_cast<size_t>(raw_start_[j + 1] - raw_start_[j]), j);
+                finish_char_units(n_refs + 1);
+                count_orders(n_refs, settings.char_order, 0, n_columns);
+            }
+            if (settings.word_order > 0) {
+                word_units(n_refs + 1);
+                count_orders(n_refs, settings.word_order, 3 * settings.char_order, n_columns);
+            }
         }
         int best = 0;
         double best_f = -1.0;
@@ -158,36 +187,6 @@ class Scratch {
         return table_.claim(index, key, next_id_++);
     }
 
-    // Start a use of the direct-mapped table with `slots` slots (grown on demand, never cleared: a slot is live
-    // when its stamp is the current one).
-    void direct_reset(size_t slots) {
-        if (direct_.size() < slots) direct_.resize(slots, 0);
-        if (direct_stamp_ == UINT32_MAX) {  // wrapped around: stale stamps could look live
-            std::fill(direct_.begin(), direct_.end(), uint64_t(0));
-            direct_stamp_ = 0;
-        }
-        ++direct_stamp_;
-    }
-
-    // key_id for a key that is its own slot of the direct-mapped table: the same ids in the same order (the next
-    // id to a key not met yet), without hashing or probing. A local copy, so that the loop keeps the stamp and the
-    // next id in registers; `finish` hands the next id back.
-    struct DirectIds {
-        uint64_t* slots;
-        uint64_t stamp;
-        uint32_t next;
-        // Without a branch on whether the key is new (which a branch predictor cannot guess).
-        uint32_t id(size_t slot) {
-            const uint64_t entry = slots[slot];
-            const uint32_t live_mask = 0u - static_cast<uint32_t>((entry >> 32) == stamp);
-            const uint32_t id = (static_cast<uint32_t>(entry) & live_mask) | (next & ~live_mask);
-            slots[slot] = (stamp << 32) | id;
-            next += 1 + live_mask;  // + 0 when live
-            return id;
-        }
-    };
-    DirectIds direct_ids() { return DirectIds{direct_.data(), direct_stamp_, next_id_}; }
-
     bool same_token(uint32_t id, int64_t pos, int64_t length) const {
         const int64_t other = token_pos_[id];
         if (token_len_[id] != length) return false;
@@ -207,32 +206,65 @@ class Scratch {
         return table_.claim(index, digest, next_id_++);
     }
 
-    // Order-1 character ids (whitespace removed per `space_mode`), one run per string.
-    void char_units(int n_strings, int space_mode) {
-        table_reset(static_cast<int64_t>(raw_.size()));
-        direct_reset(kDirectCharacters);
-        units_.resize(raw_.size());
+    // Order-1 character ids (whitespace removed per `space_mode`), one run per string: `start_char_units` for
+    // `n_chars` characters in `n_strings` strings, `append_char_units` string by string, `finish_char_units`.
+    void start_char_units(size_t n_chars, int n_strings, int space_mode) {
+        table_reset(static_cast<int64_t>(n_chars));
+        char_table_.start(kDirectCharacters);
+        units_.resize(n_chars);
         unit_start_.resize(n_strings + 1);
-        int64_t count = 0;
-        DirectIds direct = direct_ids();
-        for (int j = 0; j < n_strings; ++j) {
-            unit_start_[j] = count;
-            for (int64_t p = raw_start_[j]; p < raw_start_[j + 1]; ++p) {
-                const uint32_t c = raw_[p];
-                if (is_removed_space(c, space_mode)) continue;
-                // Latin-1 characters are their own slot; wider ones are hashed (one id sequence for both)
-                if (c < kDirectCharacters) {
-                    units_[count++] = direct.id(c);
-                } else {
-                    next_id_ = direct.next;
-                    units_[count++] = key_id(c);
-                    direct.next = next_id_;
-                }
+        unit_count_ = 0;
+        space_mode_ = space_mode;
+        kept_ = &KEPT_LATIN1.mode[space_mode];
+    }
+
+    // A Latin-1 character takes its id without a branch, even a removed space (its id is then not kept: an id
+    // no unit holds changes no count); wider ones are hashed (one id sequence for both).
+    template <class Char>
+    void append_char_units(const Char* text, size_t length, int string) {
+        unit_start_[string] = unit_count_;
+        uint32_t* units = units_.data();
+        int64_t count = unit_count_;
+        auto direct = char_table_.ids(next_id_);
+        for (size_t p = 0; p < length; ++p) {
+            const uint32_t c = text[p];
+            if (sizeof(Char) == 1 || c < kDirectCharacters) {
+                units[count] = direct.id(c);
+                count += kept_->kept[c];
+            } else if (!is_removed_space(c, space_mode_)) {
+                next_id_ = direct.next;
+                units[count++] = key_id(c);
+                direct.next = next_id_;
             }
         }
         next_id_ = direct.next;
-        unit_start_[n_strings] = count;
-        units_.resize(count);
+        unit_count_ = count;
+    }
+
+    void finish_char_units(int n_strings) {
+        unit_start_[n_strings] = unit_count_;
+        units_.resize(unit_count_);
+    }
+
+    // The character units of a segment's texts straight from their buffers (1, 2 or 4 bytes per code point).
+    void direct_char_units(const TextBatch& hypotheses, int64_t segment, const TextBatch& references, int64_t ref_begin,
+                           int64_t ref_end, int space_mode) {
+        size_t n_chars = static_cast<size_t>(hypotheses.lengths[segment]);
+        for (int64_t r = ref_begin; r < ref_end; ++r) n_chars += static_cast<size_t>(references.lengths[r]);
+        const int n_strings = static_cast<int>(ref_end - ref_begin) + 1;
+        start_char_units(n_chars, n_strings, space_mode);
+        for (int j = 0; j < n_strings; ++j) {
+            const TextBatch& batch = j == 0 ? hypotheses : references;
+            const int64_t t = j == 0 ? segment : ref_begin + j - 1;
+            const size_t length = static_cast<size_t>(batch.lengths[t]);
+            if (batch.kinds[t] == 1)
+                append_char_units(static_cast<const uint8_t*>(batch.data[t]), length, j);
+            else if (batch.kinds[t] == 2)
+                append_char_units(static_cast<const uint16_t*>(batch.data[t]), length, j);
+            else
+                append_char_units(static_cast<const uint32_t*>(batch.data[t]), length, j);
+        }
+        finish_char_units(n_strings);
     }
 
     // Order-1 word ids: str.split() then sacreBLEU's _remove_punctuation (one ASCII punctuation character peeled
@@ -275,62 +307,86 @@ class Scratch {
     // sacreBLEU's rule: the hypothesis count is 0 for an order where the reference has no n-gram.
     void count_orders(int n_refs, int max_order, int first_column, int n_columns) {
         const int64_t total = static_cast<int64_t>(units_.size());
-        const int64_t hyp_begin = unit_start_[0];
-        ids_ = units_;
-        if (static_cast<int64_t>(counts_.size()) < total + 1) counts_.resize(total + 1, GramCounts{0, 0});
-        GramCounts* counts = counts_.data();
-        // distinct order-1 items: the ids of units_ are 0 .. n_units - 1
+        ids_.resize(units_.size());
+        // distinct order-1 items: the ids of units_ are below n_units (a removed space may hold an id too)
         const uint64_t n_units = total > 0 ? 1 + *std::max_element(units_.begin(), units_.end()) : 0;
-        uint64_t n_previous = n_units;  // distinct (n-1)-grams: ids 0 .. n_previous - 1
+        const size_t n_counts = static_cast<size_t>(std::max<uint64_t>(total, n_units)) + 1;
+        if (counts_.size() < n_counts) counts_.resize(n_counts, GramCounts{0, 0});
+        uint64_t n_previous = n_units;  // distinct (n-1)-grams: ids below n_previous
         for (int n = 1; n <= max_order; ++n) {
-            if (n > 1) {
-                // the order-n id of (id_{n-1}, unit): a slot of its own in the direct-mapped table when all such
-                // pairs fit, else an exact hash key; both number new n-grams in order of first appearance
-                const bool direct = n_previous * n_units <= kDirectSlots;
-                if (direct)
-                    direct_reset(static_cast<size_t>(n_previous * n_units));
-                else
-                    table_reset(total);
-                next_id_ = 0;
-                for (int j = 0; j <= n_refs; ++j) {
-                    const int64_t stop = unit_start_[j + 1] - n + 1;
-                    if (direct) {
-                        DirectIds ids = direct_ids();
-                        uint32_t* order_ids = ids_.data();
-                        const uint32_t* last = units_.data() + n - 1;
-                        for (int64_t p = unit_start_[j]; p < stop; ++p)
-                            order_ids[p] = ids.id(static_cast<size_t>(order_ids[p] * n_units + last[p]));
-                        next_id_ = ids.next;
-                    } else {
-                        for (int64_t p = unit_start_[j]; p < stop; ++p)
-                            ids_[p] = key_id((static_cast<uint64_t>(ids_[p]) << 32) | units_[p + n - 1]);
-                    }
-                }
-                n_previous = next_id_;
+            // the order-n id of (id_{n-1}, unit): a slot of its own in the direct-mapped table when all such pairs
+            // fit, else an exact hash key; both number new n-grams in order of first appearance
+            const bool direct = n > 1 && n_previous * n_units <= kDirectSlots;
+            if (n == 1) {
+                count_order<UNITS>(n_refs, n, n_units, first_column, n_columns);
+                n_previous = n_units;
+                continue;
             }
-            int64_t hyp_grams = unit_start_[1] - hyp_begin - n + 1;
-            if (hyp_grams < 0) hyp_grams = 0;
-            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) counts[ids_[p]].hyp += 1;
-            const int column = first_column + 3 * (n - 1);
-            for (int j = 1; j <= n_refs; ++j) {
-                const int64_t begin = unit_start_[j];
-                int64_t n_grams = unit_start_[j + 1] - begin - n + 1;
-                if (n_grams < 0) n_grams = 0;
-                int64_t match = 0;
-                for (int64_t p = begin; p < begin + n_grams; ++p) {
-                    const uint32_t gram = ids_[p];
-                    GramCounts& count = counts[gram];  // both counts in one load
-                    count.ref += 1;
-                    match += count.ref <= count.hyp;
-                }
-                for (int64_t p = begin; p < begin + n_grams; ++p) counts[ids_[p]].ref = 0;
-                int64_t* stats = &ref_stats_[static_cast<size_t>(j - 1) * n_columns + column];
-                stats[0] = n_grams > 0 ? hyp_grams : 0;
-                stats[1] = n_grams;
-                stats[2] = match;
-            }
-            for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) counts[ids_[p]].hyp = 0;
+            if (direct)
+                gram_table_.start(static_cast<size_t>(n_previous * n_units));
+            else
+                table_reset(total);
+            next_id_ = 0;
+            if (direct)
+                count_order<DIRECT>(n_refs, n, n_units, first_column, n_columns);
+            else
+                count_order<HASHED>(n_refs, n, n_units, first_column, n_columns);
+            n_previous = next_id_;
         }
+    }
+
+    // How count_order numbers the n-grams of its order: order 1 is the unit itself; higher orders chain.
+    enum Numbering { UNITS, DIRECT, HASHED };
+
+    // One order n: each string's order-n ids (into ids_, from the order-(n-1) ids there), counted as they are
+    // made: the hypothesis' counts first, then each reference's count and its matches (an occurrence matches
+    // while the reference's running count has not passed the hypothesis'). The counts are emptied by id range
+    // afterwards (ids are dense), not occurrence by occurrence.
+    template <Numbering numbering>
+    void count_order(int n_refs, int n, uint64_t n_units, int first_column, int n_columns) {
+        GramCounts* const counts = counts_.data();
+        uint32_t* const order_ids = ids_.data();
+        const uint32_t* const units = units_.data();
+        const uint32_t* const last = units + n - 1;
+        const int64_t* const unit_start = unit_start_.data();
+        auto direct = gram_table_.ids(0);
+        // the order-n id of the n-gram at p
+        auto gram_id = [&](int64_t p) -> uint32_t {
+            if (numbering == UNITS) return units[p];
+            if (numbering == DIRECT) return direct.id(static_cast<size_t>(order_ids[p] * n_units + last[p]));
+            return key_id((static_cast<uint64_t>(order_ids[p]) << 32) | last[p]);
+        };
+        const int64_t hyp_begin = unit_start[0];
+        const int64_t hyp_grams = std::max<int64_t>(unit_start[1] - hyp_begin - n + 1, 0);
+        for (int64_t p = hyp_begin, end = hyp_begin + hyp_grams; p < end; ++p) {
+            const uint32_t id = gram_id(p);
+            order_ids[p] = id;
+            counts[id].hyp += 1;
+        }
+        const int column = first_column + 3 * (n - 1);
+        for (int j = 1; j <= n_refs; ++j) {
+            const int64_t begin = unit_start[j];
+            const int64_t n_grams = std::max<int64_t>(unit_start[j + 1] - begin - n + 1, 0);
+            int64_t match = 0;
+            for (int64_t p = begin, end = begin + n_grams; p < end; ++p) {
+                const uint32_t id = gram_id(p);
+                order_ids[p] = id;
+                GramCounts& count = counts[id];  // both counts in one load
+                count.ref += 1;
+                match += count.ref <= count.hyp;
+            }
+            if (numbering == DIRECT) next_id_ = direct.next;
+            const uint64_t n_ids = numbering == UNITS ? n_units : next_id_;
+            if (j < n_refs)
+                for (uint64_t id = 0; id < n_ids; ++id) counts[id].ref = 0;
+            int64_t* stats = &ref_stats_[static_cast<size_t>(j - 1) * n_columns + column];
+            stats[0] = n_grams > 0 ? hyp_grams : 0;
+            stats[1] = n_grams;
+            stats[2] = match;
+        }
+        if (numbering == DIRECT) next_id_ = direct.next;
+        const uint64_t n_ids = numbering == UNITS ? n_units : next_id_;
+        std::fill(counts, counts + n_ids, GramCounts{0, 0});
     }
 
     std::vector<uint32_t> raw_;       // code points of the segment's strings (hypothesis, then references)
@@ -350,8 +406,11 @@ class Scratch {
     std::vector<int64_t> token_len_;
     HashTable<uint32_t> table_;  // exact 64-bit keys (or word digests) -> dense ids
     uint32_t next_id_ = 0;
-    std::vector<uint64_t> direct_;  // direct-mapped keys -> (stamp << 32) | dense id
-    uint32_t direct_stamp_ = 0;
+    DirectTable<uint64_t> char_table_;      // Latin-1 characters -> dense ids (shared with the hashed ones)
+    DirectTable<uint32_t> gram_table_;      // (id_{n-1}, unit) pairs -> dense order-n ids
+    int64_t unit_count_ = 0;                // units appended so far (append_char_units)
+    int space_mode_ = REMOVE_PYTHON_SPACE;  // of the characters being appended
+    const KeptCharacters* kept_ = nullptr;  // its Latin-1 characters that are kept
 };
 
 // Statistics of every segment of a batch into out[segment * n_columns ...]: segment i's references are
