@@ -3,6 +3,7 @@
     python benchmarks/bench_pathological.py                      # every case at its documented size
     python benchmarks/bench_pathological.py --mb 1 --case line-chrf   # one case, a 1 MB line
     python benchmarks/bench_pathological.py --timeout 60 --max-memory 4GiB --markdown   # capped, as a table
+    python benchmarks/bench_pathological.py --jobs 14 --timeout 60 --max-memory 6GiB  # a 16-core machine
 
 Each case runs in its own interpreter so that the peak resident memory (``ru_maxrss``) is that case's alone; the
 baseline (importing refscore and building the metric on a one-word input) is measured the same way and printed
@@ -20,6 +21,7 @@ import resource
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 WORDS = [f"w{i}" for i in range(5000)] + ["the", "a", "of", "cat", "sat", "on", "mat", "."]
 _ROUGE = "refscore.metrics.rouge:ROUGE"
@@ -82,7 +84,8 @@ def run_one(case: str, size: float, max_memory: int) -> dict:
     score = metric.corpus_score(hypotheses, references).score
     wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"case": case, "size": size, "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3), "base_mb": round(base_rss / 1024),
+    return {"case": case, "size": size, "seconds": round(wall, 3), "cpu_seconds": round(cpu, 3),
+            "base_mb": round(base_rss / 1024),
             "peak_mb": round(peak / 1024), "score": score}
 
 
@@ -109,6 +112,7 @@ def main() -> None:
     parser.add_argument("--tokens", type=int, default=1_000_000)
     parser.add_argument("--timeout", type=float, default=600, help="seconds per case (default 600)")
     parser.add_argument("--max-memory", default="0", help="address-space cap per case, e.g. 4GiB (default: none)")
+    parser.add_argument("--jobs", type=int, default=1, help="cases run at once, each in its own process (default 1)")
     parser.add_argument("--markdown", action="store_true", help="also print a Markdown table at the end")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -120,20 +124,24 @@ def main() -> None:
     cases = args.case or ([f"line-{m}" for m in LINE_METRICS] + [f"refs-{m}" for m in LINE_METRICS]
                           + ["tokens-ter", "tokens-rougeL", "tokens-rougeW"] + [f"repeat-{m}" for m in LINE_METRICS]
                           + [f"combining-{m}" for m in LINE_METRICS])
-    results = []
-    for case in cases:
+    def run_case(case: str) -> dict:
         kind = case.partition("-")[0]
         size = {"refs": args.refs, "tokens": args.tokens}.get(kind, args.mb)
         command = [sys.executable, __file__, "--one", f"{case}@{size}", "--max-memory", str(max_memory)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
-            error = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1][:200]
-            result = (json.loads(done.stdout.strip().splitlines()[-1]) if done.returncode == 0
-                      else {"case": case, "size": size, "error": error})
         except subprocess.TimeoutExpired:
-            result = {"case": case, "size": size, "error": f"over {args.timeout:.0f} s"}
-        results.append(result)
-        print(json.dumps(result), flush=True)
+            return {"case": case, "size": size, "error": f"over {args.timeout:.0f} s"}
+        if done.returncode == 0:
+            return json.loads(done.stdout.strip().splitlines()[-1])
+        error = (done.stderr.strip().splitlines() or [f"exit status {done.returncode}"])[-1][:200]
+        return {"case": case, "size": size, "error": error}
+
+    results = []
+    with ThreadPoolExecutor(max_workers=args.jobs) as pool:   # each case is its own process
+        for result in pool.map(run_case, cases):
+            results.append(result)
+            print(json.dumps(result), flush=True)
     if args.markdown:
         print(_markdown(results))
 

@@ -400,3 +400,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "records-tsv": records_target(".tsv"), "records-parquet": records_parquet, "records-text": records_text,
     "statistics-file": statistics_file,
 }
+
+from spm_targets import SPM_TARGETS  # noqa: E402  (the SentencePiece targets; they import this module's helpers)
+
+TARGETS.update(SPM_TARGETS)

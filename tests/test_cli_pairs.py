@@ -36,13 +36,13 @@ def write_items(folder: Path, items: list[dict], name: str = "items.jsonl") -> P
 
 def test_pairwise_npy_and_jsonl_equal_the_api(tmp_path):
     write_items(tmp_path, ITEMS)
-    done = run("pairwise", "-m", "bleu", "-i", "items.jsonl", "-o", "out.npy", "--no-progress", cwd=tmp_path)
+    done = run("pairwise", "-m", "bleu", "-o", "out.npy", "--no-progress", cwd=tmp_path,   # stdin: read once
+               stdin=(tmp_path / "items.jsonl").read_text(encoding="utf-8"))
     assert done.returncode == ExitCode.OK, done.stderr
     candidates, references = [i["candidates"] for i in ITEMS], [i["references"] for i in ITEMS]
     expected = refscore.pairwise("bleu", candidates, references)   # sentence-level BLEU (effective order)
     np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), expected)
-    done = run("pairwise", "-m", "chrf", "--chrf-word-order", "2", cwd=tmp_path,
-               stdin=(tmp_path / "items.jsonl").read_text(encoding="utf-8"))
+    done = run("pairwise", "-m", "chrf", "--chrf-word-order", "2", "-i", "items.jsonl", cwd=tmp_path)
     assert done.returncode == ExitCode.OK, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [row["id"] for row in rows] == ["s1", "s2"]
@@ -151,12 +151,18 @@ def test_jsonl_output_streams_before_the_input_ends(tmp_path):
         assert row["scores"] == expected[k].tolist()
 
 
-def test_streamed_mbr_equals_the_api_across_batches(tmp_path):
+def test_streamed_outputs_equal_the_api_across_batches(tmp_path):
     items = big_items(70, 64)
+    items[3]["candidates"] = items[3]["candidates"][:5]   # a smaller item: NaN padding in the .npy
     write_items(tmp_path, items)
+    done = run("pairwise", "-m", "bleu", "-i", "items.jsonl", "-o", "out.npy", cwd=tmp_path)  # two passes
+    assert done.returncode == ExitCode.OK, done.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npy"),
+                                  refscore.pairwise("bleu", [item["candidates"] for item in items]))
     done = run("mbr", "-m", "chrf,bleu", "--standardize", "-i", "items.jsonl", "-o", "sel.jsonl", cwd=tmp_path)
     assert done.returncode == ExitCode.OK, done.stderr
     rows = [json.loads(line) for line in (tmp_path / "sel.jsonl").read_text(encoding="utf-8").splitlines()]
     expected = refscore.mbr([item["candidates"] for item in items], metric=["chrf", "bleu"], standardize=True)
     assert [row["chosen"] for row in rows] == expected.chosen.tolist()
-    assert [row["utilities"] for row in rows] == expected.utilities.tolist()
+    assert [row["utilities"] for row in rows] == [utilities[:len(item["candidates"])]
+                                                 for utilities, item in zip(expected.utilities.tolist(), items)]

@@ -60,6 +60,24 @@ def test_ter_bound_from_lengths_never_undercounts_the_words(monkeypatch):
     assert refscore.ter([text], [text]).score == 0.0   # one word without normalization: far within the budget
 
 
+def test_the_command_line_reports_the_budget_as_bad_input(tmp_path):
+    import os
+    import subprocess
+
+    from test_cli_process import refscore_command
+    from refscore.cli.exit_codes import ExitCode
+
+    long = _words(3000)
+    (tmp_path / "h.txt").write_text(f"a b\n{long}\n", encoding="utf-8")
+    (tmp_path / "r.txt").write_text(f"a c\n{long}\n", encoding="utf-8")
+    command = refscore_command("score", "-m", "ter", "-i", "h.txt", "-r", "r.txt")
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, ENV_VAR: "1MiB"})
+    assert done.returncode == ExitCode.BAD_INPUT and done.stdout == ""
+    assert done.stderr.startswith("refscore: error: TER of segment 1 (hypotheses[1], about 3,000 words") and \
+        f"{ENV_VAR}=" in done.stderr and "Traceback" not in done.stderr
+
+
 # -- ROUGE -------------------------------------------------------------------------------------------------------
 def test_skip_bigram_counts_match_the_kernel():
     from refscore._core._rouge155 import skip_bigram_count
@@ -98,7 +116,7 @@ def test_rouge_lsum_refuses_long_sentences_of_several_sentence_texts(monkeypatch
 
     long = _words(4000)
     text = f"a b c\n{long}"
-    need = float(lsum_table_bytes(4000, 4000))
+    need = float(lsum_table_bytes(4000, 4000, len(set(long.split()))))   # 997 distinct words
     monkeypatch.setenv(ENV_VAR, str(int(need * 0.9)))
     with pytest.raises(MemoryBudgetError, match=r"rougeLsum of segment 0 \(predictions\[0\] and its references\)"
                                                 r".*ROUGE-Lsum's sentences are its lines"):

@@ -8,8 +8,9 @@ items x candidates x references float64 matrix padded with NaN, ``.jsonl`` one o
 
 Lines are read one at a time (``refscore.io.json_lines``: the line limit ``REFSCORE_MAX_LINE_BYTES``, errors that
 name the file, the line and the column). JSONL output streams: items are scored and written batch by batch, so
-the input need not fit in memory. ``.npy`` output (whose header needs every item's size) and ``mbr --matrices``
-(one padded matrix of all items per metric) read every item first.
+the input need not fit in memory; so does ``.npy`` output from a file, after a first pass that finds the matrix's
+shape (its header needs every item's size). ``.npy`` output from standard input (which can be read once) and
+``mbr --matrices`` (one padded matrix of all items per metric) read every item first.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,6 +111,7 @@ class ItemReader:
     def batches(self, batch_texts: int = _BATCH_TEXTS) -> Iterator[Items]:
         """The items in batches of about ``batch_texts`` texts (at least one item each; none for an empty input)."""
         batch, texts = Items(), 0
+        self.with_references, self.count = None, 0   # each pass reads the input afresh
         try:
             with self._stream() as stream:
                 for number, record in json_values(stream, self.source, hint=_EXAMPLE):
@@ -137,7 +139,8 @@ class ItemReader:
             whole.ids += batch.ids
             whole.candidates += batch.candidates
             if batch.references is not None:
-                whole.references = (whole.references or []) + batch.references
+                whole.references = whole.references if whole.references is not None else []
+                whole.references += batch.references
         return whole
 
 
@@ -180,6 +183,17 @@ def _stream_bar(reader: ItemReader, description: str, progress: bool | None) -> 
                         expected_seconds=reader.input_bytes() * _SECONDS_PER_INPUT_BYTE, unit="item")
 
 
+def _shape(batches: Iterable[Items]) -> tuple[int, int, int]:
+    """Items x most candidates x most references (the candidates, without references) of the batches."""
+    items = candidates = references = 0
+    for batch in batches:
+        items += len(batch.ids)
+        candidates = max(candidates, max(map(len, batch.candidates), default=0))
+        refs = batch.candidates if batch.references is None else batch.references
+        references = max(references, max(map(len, refs), default=0))
+    return items, candidates, references
+
+
 def cmd_pairwise(args: argparse.Namespace) -> int:
     from refscore.pairs import pairwise_items
 
@@ -188,11 +202,21 @@ def cmd_pairwise(args: argparse.Namespace) -> int:
     reader = ItemReader(args.input)
     options = {"num_threads": args.num_threads, "memory_budget": args.memory_budget}
     if args.output is not None and args.output.endswith(".npy"):   # the header needs every item's size first
-        items = reader.read_all()
-        refs = items.candidates if items.references is None else items.references
-        shape = (len(items.candidates), max(map(len, items.candidates), default=0), max(map(len, refs), default=0))
-        _write_npy(args.output, pairwise_items(metric, items.candidates, items.references, progress=args.progress,
-                                               **options), shape)
+        if reader.path == STDIN:   # read once: every item in memory
+            items = reader.read_all()
+            _write_npy(args.output, pairwise_items(metric, items.candidates, items.references,
+                                                   progress=args.progress, **options), _shape([items]))
+            return ExitCode.OK
+        shape = _shape(reader.batches())   # a first pass for the shape, a second that scores batch by batch
+        bar = _stream_bar(reader, f"pairwise {metric.name}", args.progress)
+
+        def matrices() -> Iterator[np.ndarray]:
+            for batch in reader.batches():
+                yield from pairwise_items(metric, batch.candidates, batch.references, progress=False, **options)
+                bar.update(len(batch.ids))
+
+        with bar:
+            _write_npy(args.output, matrices(), shape)
         return ExitCode.OK
     bar = _stream_bar(reader, f"pairwise {metric.name}", args.progress)
 

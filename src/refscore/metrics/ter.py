@@ -206,7 +206,7 @@ def _word_bound(texts: Sequence[Any], config: TERConfig, exact: bool) -> tuple[n
         return np.fromiter((len(t.split()) for t in texts), dtype=np.int64, count=len(texts)), chars
     if config.asian_support:
         return chars, chars
-    words = [len(t.split()) + 2 * len(_PUNCTUATION.findall(t)) for t in texts]
+    words = [len(t.split()) + 2 * _PUNCTUATION.subn("", t)[1] for t in texts]   # subn: no str per match
     return np.minimum(np.array(words, dtype=np.int64), chars), chars
 
 

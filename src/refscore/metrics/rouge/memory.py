@@ -6,7 +6,7 @@
   place. Without a skip distance (ROUGE-S*) that is ``len * (len - 1) / 2`` keys: quadratic in the text's tokens.
   ROUGE-1.5.5 counts documents of at most 2,048 distinct tokens in a dense ``tokens x tokens`` table instead.
 * ROUGE-Lsum of texts with several sentences (``_rouge_lcs.hpp``): per prediction sentence of ``m`` tokens, one
-  ``ceil(m / 64)``-word match mask per distinct token (at most ``m``), and per reference sentence of ``n`` tokens
+  ``ceil(m / 64)``-word match mask per distinct token, and per reference sentence of ``n`` tokens
   the DP table's bit rows (``n + 1`` rows up to 32 MiB, else checkpoints: about ``2 * sqrt(n)`` rows).
   ROUGE-L and ROUGE-W (LCS lengths only) and one-sentence ROUGE-Lsum are linear in memory.
 
@@ -17,7 +17,7 @@
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -73,50 +73,54 @@ def check_skip_bigram_documents(flat_tokens: np.ndarray, flat_offsets: np.ndarra
                                  hint="or give a skip distance (ROUGE-S4), or split the document")
 
 
-def lsum_table_bytes(hyp_sentence: np.ndarray | float, ref_sentence: np.ndarray | float) -> np.ndarray:
-    """Bytes of ROUGE-Lsum's match masks and DP rows for a prediction sentence of ``hyp_sentence`` tokens against
-    a reference sentence of ``ref_sentence`` tokens (an upper bound: every token taken as distinct).
+def lsum_table_bytes(hyp_sentence: np.ndarray | float, ref_sentence: np.ndarray | float,
+                     hyp_distinct: np.ndarray | float | None = None) -> np.ndarray:
+    """Bytes of ROUGE-Lsum's match masks and DP rows for a prediction sentence of ``hyp_sentence`` tokens
+    (``hyp_distinct`` of them distinct; default: all) against a reference sentence of ``ref_sentence`` tokens.
 
-    >>> int(lsum_table_bytes(64, 10)), int(lsum_table_bytes(100_000, 100_000)) // 2**20   # bytes, MiB
-    (600, 119)
+    >>> int(lsum_table_bytes(64, 10)), int(lsum_table_bytes(100_000, 100_000, 5_000)) // 2**20   # bytes, MiB
+    (600, 67)
     """
     m = np.asarray(hyp_sentence, dtype=np.float64)
     n = np.asarray(ref_sentence, dtype=np.float64)
+    distinct = m if hyp_distinct is None else np.asarray(hyp_distinct, dtype=np.float64)
     words = np.ceil(m / 64)
     rows = np.where((n + 1) * words <= LSUM_TABLE_LIMIT_WORDS, n + 1, 2 * np.ceil(np.sqrt(n)) + 2)
-    return 8 * words * (m + rows)
+    return 8 * words * (distinct + rows)
 
 
-def check_lsum(hyp_sentences: list[np.ndarray], ref_sentences: list[np.ndarray], ref_offsets: np.ndarray,
-               threads: int, what: Callable[[int], str]) -> None:
-    """Refuse segments whose ROUGE-Lsum tables (:func:`lsum_table_bytes` of its longest prediction sentence and
-    longest reference sentence) exceed the memory budget. ``hyp_sentences[i]``: the token counts (or an upper
-    bound) of prediction ``i``'s sentences; ``ref_sentences[j]``: those of flattened reference ``j``. A segment
-    whose prediction and references are one sentence each needs no table (the LCS length is linear)."""
-    needs = np.zeros(len(hyp_sentences))
-    for i, hyp in enumerate(hyp_sentences):
-        refs = ref_sentences[ref_offsets[i]:ref_offsets[i + 1]]
-        if len(hyp) == 0 or not refs or (np.count_nonzero(hyp) <= 1 and all(np.count_nonzero(r) <= 1 for r in refs)):
+def check_lsum(sentences: list[list[Sequence]], ref_offsets: np.ndarray, threads: int,
+               what: Callable[[int], str]) -> None:
+    """Refuse segments whose ROUGE-Lsum tables exceed the memory budget: :func:`lsum_table_bytes` of each
+    prediction sentence (its tokens and distinct tokens) against the segment's longest reference sentence, the
+    largest per segment. ``sentences``: the token lists of each text's sentences, predictions then the flattened
+    references. A segment whose prediction and references are one sentence each needs no table (the LCS length
+    is linear)."""
+    n_docs = len(ref_offsets) - 1
+    needs = np.zeros(n_docs)
+    for i in range(n_docs):
+        hyp = [s for s in sentences[i] if len(s)]
+        refs = [[s for s in sentences[n_docs + j] if len(s)] for j in range(ref_offsets[i], ref_offsets[i + 1])]
+        if not hyp or not any(refs) or (len(hyp) == 1 and all(len(r) <= 1 for r in refs)):
             continue
-        longest_ref = max((float(r.max()) for r in refs if len(r)), default=0.0)
-        needs[i] = lsum_table_bytes(float(hyp.max()), longest_ref)
+        longest_ref = max(len(s) for r in refs for s in r)
+        needs[i] = max(float(lsum_table_bytes(len(s), longest_ref, len(set(s)))) for s in hyp)
     check_segments_within_budget(needs, what, concurrent=threads,
                                  hint="or split the prediction's long sentences (ROUGE-Lsum's sentences are its "
                                       "lines)")
 
 
-def check_lsum_texts(texts: list[str], ref_offsets: np.ndarray, sentence_lengths: Callable[[list[str]], list[np.ndarray]],
+def check_lsum_texts(texts: list[str], ref_offsets: np.ndarray, sentences: Callable[[list[str]], list[list[Sequence]]],
                      threads: int, what: Callable[[int], str]) -> None:
     """:func:`check_lsum` for texts (predictions, then the flattened references) whose sentences are their lines:
-    first with every line taken as ``(characters + 1) // 2`` tokens (a token and a space each), which clears
-    ordinary batches at the cost of one ``len`` per text; only beyond the budget are the lines tokenized
-    (``sentence_lengths(texts)``: per text, its sentences' token counts)."""
+    first with every line taken as ``(characters + 1) // 2`` distinct tokens (a token and a space each), which
+    clears ordinary batches at the cost of one ``len`` per text; only beyond the budget are the lines tokenized
+    (``sentences(texts)``: per text, its sentences' tokens)."""
     n_docs = len(ref_offsets) - 1
     longest = (max(map(len, texts), default=0) + 1) // 2
     if float(lsum_table_bytes(longest, longest)) * min(threads, max(n_docs, 1)) <= memory_budget():
         return
-    lengths = sentence_lengths(texts)
-    check_lsum(lengths[:n_docs], lengths[n_docs:], ref_offsets, threads, what)
+    check_lsum(sentences(texts), ref_offsets, threads, what)
 
 
 def segment_namer(rouge_type: str, hyp_name: str = "predictions") -> Callable[[int], str]:

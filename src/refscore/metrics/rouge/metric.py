@@ -197,9 +197,7 @@ class ROUGE(Metric):
             bound_offsets = np.arange(0, 2 * len(sequences) + 1, 2, dtype=np.int64)
         else:
             if "rougeLsum" in self.config.types:
-                lengths = [np.array([len(s) for s in text], dtype=np.int64) for text in sentences]
-                check_lsum(lengths[:len(ref_offsets) - 1], lengths[len(ref_offsets) - 1:], ref_offsets,
-                           resolve_num_threads(num_threads), segment_namer("rougeLsum"))
+                check_lsum(sentences, ref_offsets, resolve_num_threads(num_threads), segment_namer("rougeLsum"))
             flat = [list(itertools.chain.from_iterable(text)) for text in sentences]
             sentence_ids, sentence_offsets, vocabulary = intern_tokens(flat, vocabulary)
             bound_lists = [np.cumsum([0, *map(len, text)]) if len(text) else np.zeros(2, dtype=np.int64)
@@ -239,8 +237,7 @@ class ROUGE(Metric):
         texts = self._texts(batch)   # the kernel lowercases them
         if "rougeLsum" in self.config.types:
             stem = self.config.stemmer
-            check_lsum_texts(texts, batch.ref_offsets, lambda some: [np.array([len(s) for s in text]) for text in
-                                                                     _rouge.tokenize_texts(some, stem, True)],
+            check_lsum_texts(texts, batch.ref_offsets, lambda some: _rouge.tokenize_texts(some, stem, True),
                              resolve_num_threads(num_threads), segment_namer("rougeLsum"))
         counts, best = _rouge.score_batch(texts, batch.ref_offsets, self.type_codes, self.config.stemmer,
                                           num_threads)
