@@ -92,12 +92,28 @@ def test_reference_coin_blocks_are_the_reference_coins(monkeypatch):
     assert np.array_equal(draw.masks(2, 5), np.random.binomial(1, 0.5, (2, 5)) == 1)
 
 
-def test_coins_in_place_is_the_comparison_with_one_half():
-    """``rint`` sends 0.5 itself to 0 (half to even), as ``> 0.5`` does; 0.5's neighbours fall on either side."""
-    edges = np.array([0.0, 0.5, np.nextafter(0.5, 0.0), np.nextafter(0.5, 1.0), 0.75, np.nextafter(1.0, 0.0)])
-    uniform = np.concatenate([edges, np.random.default_rng(0).random(1000)])
-    expected = (uniform > 0.5).astype(float)
-    assert np.array_equal(_resample.coins_in_place(uniform), expected)
+@pytest.mark.parametrize("skipped_words,shape", [(0, (3, 11)), (1, (2, 313)), (623, (2, 313)), (5, (40, 77))])
+def test_fill_coins_is_random_sample_above_one_half(skipped_words, shape):
+    """From any position of the stream (odd ones: a double's two outputs straddle a twist), the compiled coins are
+    ``random_sample(shape) > 0.5`` and the state it leaves is numpy's."""
+    from refscore._core._mt_coins import fill_coins
+
+    bits = np.random.MT19937()
+    random = np.random.RandomState(bits)
+    random.seed(21)
+    random.random_sample(3)
+    bits.random_raw(skipped_words)  # one output each: lands on any position, odd ones too
+    state = random.get_state(legacy=False)["state"]
+    key, coins = state["key"].copy(), np.empty(shape)
+    position = fill_coins(key, state["pos"], coins)
+    assert np.array_equal(coins, random.random_sample(shape) > 0.5)
+    after = random.get_state(legacy=False)["state"]
+    assert position == after["pos"] and np.array_equal(key, after["key"])
+    assert fill_coins(key, position, np.empty((0, 4))) == position
+    with pytest.raises(ValueError, match="624 words"):
+        fill_coins(key[:100], 0, coins)
+    with pytest.raises(ValueError, match="position must be 0 to 624"):
+        fill_coins(key, 625, coins)
 
 
 def test_batched_reference_pearson_is_the_reference_bit_for_bit(monkeypatch):

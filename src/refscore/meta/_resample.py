@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
+from refscore._core._mt_coins import fill_coins
 from refscore.checks import check_choice, check_seed
 from refscore.meta._rows import Rows, rows_of
 from refscore.meta._ties import optimize_ties
@@ -37,12 +38,10 @@ class Resampler:
         seed = check_seed(seed)
         self.random: np.random.RandomState | np.random.Generator
         if kind == "reference":
-            # RandomState(bits).seed(s) is RandomState(s); a Generator on the same MT19937 continues its stream
-            # (its random() is random_sample draw for draw) and can fill a buffer in place
-            bits = np.random.MT19937()
-            self.random = np.random.RandomState(bits)
+            # RandomState(bits).seed(s) is RandomState(s); coin_blocks draws from its MT19937 state directly
+            self._bits = np.random.MT19937()
+            self.random = np.random.RandomState(self._bits)
             self.random.seed(seed)
-            self._uniform = np.random.Generator(bits)
         else:
             self.random = np.random.default_rng(seed)
 
@@ -55,27 +54,23 @@ class Resampler:
 
     def coin_blocks(self, size: int, n: int) -> Iterator[np.ndarray]:
         """The coins of ``masks(size, n)``, the same draws, as float 1.0 (True) / 0.0, in blocks of whole
-        resamples: the reference stream in blocks of about ``_BLOCK_CELLS`` coins drawn into one buffer (each block
-        is overwritten by the next: use it before asking for the next), the fast one in one block."""
+        resamples: the reference stream in blocks of about ``_BLOCK_CELLS`` coins drawn into one buffer by the
+        compiled ``fill_coins`` (each block is overwritten by the next: use it before asking for the next; the
+        stream goes on after the last block), the fast one in one block."""
         if self.kind != "reference":
             yield self.masks(size, n).astype(np.float64)
             return
         rows = max(1, _BLOCK_CELLS // max(1, n))
-        uniform = np.empty((min(rows, size), n))
-        for start in range(0, size, rows):
-            block = uniform[:min(rows, size - start)]
-            self._uniform.random(out=block)
-            yield coins_in_place(block)
-
-
-def coins_in_place(uniform: np.ndarray) -> np.ndarray:
-    """``uniform > 0.5`` as 1.0 / 0.0, written over ``uniform`` (one pass): rounding half to even sends 0.5 itself
-    to 0.0, as the comparison does.
-
-    >>> coins_in_place(np.array([0.0, 0.25, 0.5, np.nextafter(0.5, 1.0), 0.75, np.nextafter(1.0, 0.0)]))
-    array([0., 0., 0., 1., 1., 1.])
-    """
-    return np.rint(uniform, out=uniform)
+        coins = np.empty((min(rows, size), n))
+        state = self._bits.state
+        key, position = state["state"]["key"].copy(), int(state["state"]["pos"])
+        try:
+            for start in range(0, size, rows):
+                block = coins[:min(rows, size - start)]
+                position = fill_coins(key, position, block)
+                yield block
+        finally:  # also when the caller stops early: the stream goes on after the coins drawn
+            self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": position}}
 
 
 def _pair_count(cells: np.ndarray) -> int:
