@@ -51,8 +51,8 @@ struct HashKey {
 };
 
 inline HashKey hash_key_from(uint64_t key) {
-    if (key == 0) return HashKey{0, {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL,
-                                     0xD6E8FEB86659FD93ULL}};
+    if (key == 0)
+        return HashKey{0, {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL}};
     HashKey derived{};
     uint64_t state = key;
     derived.seed = splitmix64(state += 0x9E3779B97F4A7C15ULL);
