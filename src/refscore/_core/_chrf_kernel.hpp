@@ -40,6 +40,9 @@ constexpr uint64_t kDirectCharacters = 256;
 // Orders n >= 2 use a direct-mapped table when (distinct (n-1)-grams) x (distinct characters or words) pairs fit
 // in this many slots (8 bytes each: a sentence's orders fit in L2), else the hash table.
 constexpr uint64_t kDirectSlots = uint64_t(1) << 15;
+// The hash table starts with room for at most this many keys and grows as it fills, so that its memory follows the
+// distinct keys, not the positions (a 10 MB line of one repeated character has a handful of distinct n-grams).
+constexpr int64_t kTableStartEntries = int64_t(1) << 16;
 
 inline bool is_removed_space(uint32_t c, int space_mode) {
     if (space_mode == KEEP_SPACE) return false;
@@ -145,17 +148,28 @@ class Scratch {
     }
 
   private:
-    // Empty the table for up to `n_items` distinct keys; ids restart from 0.
+    // Empty the table for up to `n_items` distinct keys (room for kTableStartEntries at most: it grows as it
+    // fills); ids restart from 0.
     void table_reset(int64_t n_items) {
-        if (!table_.start(static_cast<size_t>(n_items))) throw std::bad_alloc();
+        if (!table_.start(static_cast<size_t>(std::min(n_items, kTableStartEntries)))) throw std::bad_alloc();
         next_id_ = 0;
+    }
+
+    // The next id to a key not in the table; `index` is the free slot `probe` found for it.
+    uint32_t claim_new(size_t index, uint64_t key) {
+        const size_t capacity = table_.capacity();
+        if (!table_.grow_for_one_more([](uint64_t k) { return refscore::mix64(k); })) throw std::bad_alloc();
+        // grown: every slot moved, the key's free slot too
+        if (table_.capacity() != capacity)
+            index = table_.probe(key, refscore::mix64(key), [](uint32_t) { return false; });
+        return table_.claim(index, key, next_id_++);
     }
 
     // The dense id of an exact 64-bit key, assigning the next id to a new key.
     uint32_t key_id(uint64_t key) {
         const size_t index = table_.probe(key, refscore::mix64(key));
         if (table_.live(index)) return table_.value(index);
-        return table_.claim(index, key, next_id_++);
+        return claim_new(index, key);
     }
 
     // Start a use of the direct-mapped table with `slots` slots (grown on demand, never cleared: a slot is live
@@ -204,7 +218,7 @@ class Scratch {
         if (table_.live(index)) return table_.value(index);
         token_pos_.push_back(pos);
         token_len_.push_back(length);
-        return table_.claim(index, digest, next_id_++);
+        return claim_new(index, digest);
     }
 
     // Order-1 character ids (whitespace removed per `space_mode`), one run per string.
@@ -277,8 +291,6 @@ class Scratch {
         const int64_t total = static_cast<int64_t>(units_.size());
         const int64_t hyp_begin = unit_start_[0];
         ids_ = units_;
-        if (static_cast<int64_t>(counts_.size()) < total + 1) counts_.resize(total + 1, GramCounts{0, 0});
-        GramCounts* counts = counts_.data();
         // distinct order-1 items: the ids of units_ are 0 .. n_units - 1
         const uint64_t n_units = total > 0 ? 1 + *std::max_element(units_.begin(), units_.end()) : 0;
         uint64_t n_previous = n_units;  // distinct (n-1)-grams: ids 0 .. n_previous - 1
@@ -308,6 +320,9 @@ class Scratch {
                 }
                 n_previous = next_id_;
             }
+            // a counter per distinct n-gram of this order (ids 0 .. n_previous - 1), not per position
+            if (counts_.size() < n_previous) counts_.resize(n_previous, GramCounts{0, 0});
+            GramCounts* counts = counts_.data();
             int64_t hyp_grams = unit_start_[1] - hyp_begin - n + 1;
             if (hyp_grams < 0) hyp_grams = 0;
             for (int64_t p = hyp_begin; p < hyp_begin + hyp_grams; ++p) counts[ids_[p]].hyp += 1;
