@@ -106,7 +106,8 @@ def test_unicode_tokenizer_decided_classes(text, tokens):
 def test_unicode_tokenizer_reads_no_unicode_database(monkeypatch):
     """The classes come from the frozen table, so Python's own unicodedata version cannot change them."""
     from refscore.metrics.rouge import words
-    words._token_pattern.cache_clear()
+    from refscore.text import rouge_words
+    rouge_words._token_pattern.cache_clear()
     monkeypatch.setattr(unicodedata, "category", lambda ch: pytest.fail("unicodedata consulted"))
     assert words.rouge_tokenizer("unicode").tokenize("ไทย ok") == ["ไทย", "ok"]
 

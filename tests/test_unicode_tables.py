@@ -31,14 +31,14 @@ def test_check_names_a_stale_table(tmp_path, monkeypatch, capsys):
     for relative in generator.TABLES:
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(ROOT / relative, tmp_path / relative)
-    stale = tmp_path / "src/refscore/metrics/rouge/_unicode_words.py"
+    stale = tmp_path / "src/refscore/text/_unicode_words.py"
     stale.write_text(stale.read_text(encoding="utf-8").replace("(0x0030, 0x0039), ", "", 1), encoding="utf-8")
     monkeypatch.setattr(generator, "ROOT", tmp_path)
     monkeypatch.setattr(generator, "TABLES", {
-        "src/refscore/metrics/rouge/_unicode_words.py": generator.rouge_words_module,
+        "src/refscore/text/_unicode_words.py": generator.rouge_words_module,
     })
     assert generator.main(["--check"]) == 1
-    assert "src/refscore/metrics/rouge/_unicode_words.py" in capsys.readouterr().err
+    assert "src/refscore/text/_unicode_words.py" in capsys.readouterr().err
     assert generator.main([]) == 0  # writes it
     assert generator.main(["--check"]) == 0
 

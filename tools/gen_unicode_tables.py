@@ -24,7 +24,7 @@ The table is two-level: ``refscore_cc_stage1[cp >> 8]`` selects a 256-entry bloc
 The header records both versions; on a Python with another Unicode version the kernel leaves lowercasing to
 ``str.lower`` (see ``_tokenize.pyx``). Regenerate after upgrading ``regex``.
 
-**2. ``src/refscore/metrics/rouge/_unicode_words.py``**: the frozen character classes of ROUGE's
+**2. ``src/refscore/text/_unicode_words.py``**: the frozen character classes of ROUGE's
 ``tokenizer="unicode"``. The classes come from the Unicode Character Database of the Python that runs this script
 (``unicodedata``), which must be :data:`PINNED_VERSION`; the generated module is committed, so the tokenizer is the
 same on every Python, whatever its own ``unicodedata`` version. Classes, by General Category of Unicode 14.0.0:
@@ -265,7 +265,7 @@ def rouge_words_module() -> str:
 #: Every generated table: its path in the repository and what writes it.
 TABLES: dict[str, Callable[[], str]] = {
     "src/refscore/_core/_unicode_tables.h": tokenizer_header,
-    "src/refscore/metrics/rouge/_unicode_words.py": rouge_words_module,
+    "src/refscore/text/_unicode_words.py": rouge_words_module,
 }
 
 

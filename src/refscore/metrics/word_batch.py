@@ -26,7 +26,8 @@ WORD_TOKENIZERS: tuple[str, ...] = COMPILED_TOKENIZERS
 
 _UINT32_LIMIT = 1 << 32
 
-__all__ = ["WORD_TOKENIZERS", "check_tokenizer", "encode_batch", "ngram_statistics", "prepare_word_ids"]
+__all__ = ["WORD_TOKENIZERS", "check_tokenizer", "count_ngrams", "encode_batch", "ngram_statistics",
+           "prepare_word_ids"]
 
 
 def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()) -> None:
@@ -80,3 +81,18 @@ def ngram_statistics(kernel: str, hypotheses: Any, references: Any, *, tokenize:
         return batch, _ID_KERNELS[kernel](ids, offsets, batch.ref_offsets, *orders, num_threads=num_threads)
     return batch, _TEXT_KERNELS[kernel](batch.hypotheses, batch.references, batch.ref_offsets, tokenize,
                                         lowercase, *orders, num_threads=num_threads)
+
+
+def count_ngrams(kernel: str, ids: np.ndarray, offsets: np.ndarray, ref_offsets: np.ndarray, *,
+                 orders: tuple[int, ...], num_threads: int | None = None) -> np.ndarray:
+    """Per-segment int64 rows of the ``"bleu"`` kernel (``hyp_len, ref_len, matches.., totals..``; ``orders``:
+    ``(max_order,)``) or the ``"gleu"`` kernel (``matches, n_all`` of the best reference; ``orders``:
+    ``(min_len, max_len)``) on words already interned, in the word-id layout of the module docstring
+    (``ref_offsets[i]..ref_offsets[i + 1]`` are segment i's references among the texts after the hypotheses).
+
+    >>> ids, offsets, ref_offsets = np.array([0, 1, 0, 2], np.uint32), np.array([0, 2, 4]), np.array([0, 1])
+    >>> count_ngrams("gleu", ids, offsets, ref_offsets, orders=(1, 2)).tolist()   # 1 of 3 n-grams match
+    [[1, 3]]
+    """
+    check_choice(kernel, "kernel", tuple(_ID_KERNELS), owner="count_ngrams")
+    return _ID_KERNELS[kernel](ids, offsets, ref_offsets, *orders, num_threads=num_threads)
