@@ -17,7 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "src" / "refscore" / "_core"
 HEADERS = sorted(path.name for path in CORE.glob("*.hpp"))
-#: Written by gen_unicode_tables.py, which owns its layout (no namespace: plain C tables).
+#: Written by tools/gen_unicode_tables.py, which owns its layout (no namespace: plain C tables).
 GENERATED = {"_unicode_tables.h"}
 COMPILER = shutil.which("g++") or shutil.which("c++")
 CLANG_FORMAT = shutil.which("clang-format")

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import json
 import pickle
-import sys
 import unicodedata
 import warnings
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -27,7 +25,6 @@ from test_rouge import assert_same_as_peer, peer_scores
 from test_tokenizers_mecab import needs_ja, needs_ko
 from test_tokenizers_spm import needs_spm, sacrebleu_home, trained_model  # noqa: F401 (fixtures)
 
-ROOT = Path(__file__).resolve().parent.parent
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 HINDI = st.characters(min_codepoint=0x0900, max_codepoint=0x097F)
@@ -104,17 +101,6 @@ def test_unicode_tokenizer_follows_its_definition(texts):
 ])
 def test_unicode_tokenizer_decided_classes(text, tokens):
     assert rouge_tokenizer("unicode").tokenize(text) == tokens
-
-
-@needs_unicode_14
-def test_frozen_table_is_what_the_script_generates_from_unicode_14():
-    sys.path.insert(0, str(ROOT / "tools"))
-    try:
-        import gen_rouge_unicode_words as generator
-    finally:
-        sys.path.pop(0)
-    committed = (ROOT / "src/refscore/text/_unicode_words.py").read_text(encoding="utf-8")
-    assert generator.render(generator.class_ranges()) == committed
 
 
 def test_unicode_tokenizer_reads_no_unicode_database(monkeypatch):

@@ -46,6 +46,9 @@ constexpr uint64_t kDirectCharacters = 256;
 // in this many slots (4 bytes each: a sentence's orders fit in L2), else the hash table.
 constexpr uint64_t kDirectSlots = uint64_t(1) << 15;
 static_assert(kDirectSlots <= uint64_t(DirectTable<uint32_t>::kIdMask) + 1, "n-gram ids must fit 32-bit entries");
+// The hash table starts with room for at most this many keys and grows as it fills, so that its memory follows the
+// distinct keys, not the positions (a 10 MB line of one repeated character has a handful of distinct n-grams).
+constexpr int64_t kTableStartEntries = int64_t(1) << 16;
 
 inline bool is_removed_space(uint32_t c, int space_mode) {
     if (space_mode == KEEP_SPACE) return false;
@@ -174,17 +177,28 @@ class Scratch {
     }
 
   private:
-    // Empty the table for up to `n_items` distinct keys; ids restart from 0.
+    // Empty the table for up to `n_items` distinct keys (room for kTableStartEntries at most: it grows as it
+    // fills); ids restart from 0.
     void table_reset(int64_t n_items) {
-        if (!table_.start(static_cast<size_t>(n_items))) throw std::bad_alloc();
+        if (!table_.start(static_cast<size_t>(std::min(n_items, kTableStartEntries)))) throw std::bad_alloc();
         next_id_ = 0;
+    }
+
+    // The next id to a key not in the table; `index` is the free slot `probe` found for it.
+    uint32_t claim_new(size_t index, uint64_t key) {
+        const size_t capacity = table_.capacity();
+        if (!table_.grow_for_one_more([](uint64_t k) { return refscore::mix64(k); })) throw std::bad_alloc();
+        // grown: every slot moved, the key's free slot too
+        if (table_.capacity() != capacity)
+            index = table_.probe(key, refscore::mix64(key), [](uint32_t) { return false; });
+        return table_.claim(index, key, next_id_++);
     }
 
     // The dense id of an exact 64-bit key, assigning the next id to a new key.
     uint32_t key_id(uint64_t key) {
         const size_t index = table_.probe(key, refscore::mix64(key));
         if (table_.live(index)) return table_.value(index);
-        return table_.claim(index, key, next_id_++);
+        return claim_new(index, key);
     }
 
     bool same_token(uint32_t id, int64_t pos, int64_t length) const {
@@ -203,7 +217,7 @@ class Scratch {
         if (table_.live(index)) return table_.value(index);
         token_pos_.push_back(pos);
         token_len_.push_back(length);
-        return table_.claim(index, digest, next_id_++);
+        return claim_new(index, digest);
     }
 
     // Order-1 character ids (whitespace removed per `space_mode`), one run per string: `start_char_units` for

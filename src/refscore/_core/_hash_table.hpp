@@ -11,22 +11,30 @@
 // One table per thread, reused for every segment it scores: results never depend on which thread or in which
 // order segments were scored, because nothing but exact keys decides what a lookup returns.
 //
+// Crafted collisions (docs/reliability.md): every hash and digest below is keyed by a per-process random key
+// (`hash_key()`, drawn when the module is loaded), so input built to collide under one key does not collide under
+// another, and linear probing stays linear. The key decides only where entries sit, never what a lookup returns,
+// and nothing iterates over the slots except to re-place them: no result depends on it. REFSCORE_HASH_KEY=<int>
+// fixes it (0: the unkeyed functions, which tests use to build colliding input).
+//
 // `Interner` builds on it: sequences (a token's code points) to dense ids in order of first interning, with its
 // own copy of each distinct sequence (the tokenizers' vocabulary of a call).
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <random>
 #include <utility>
 #include <vector>
 
 namespace refscore {
 
-// splitmix64's finaliser: spreads any 64-bit key over a power-of-two table.
-inline uint64_t mix64(uint64_t x) {
+// splitmix64's finaliser, unkeyed: derives the key's words and spreads the bits of a random draw.
+inline uint64_t splitmix64(uint64_t x) {
     x ^= x >> 30;
     x *= 0xBF58476D1CE4E5B9ULL;
     x ^= x >> 27;
@@ -35,17 +43,73 @@ inline uint64_t mix64(uint64_t x) {
     return x;
 }
 
-// One multiply by 2**64 / golden ratio and a fold of the high bits: cheaper than mix64, enough for keys whose
-// low bits already vary (token ids, slot indices).
-inline uint64_t multiply_mix64(uint64_t key) {
-    const uint64_t h = key * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
+// The per-process hash key: `seed` is xor-ed into every hash and digest, the odd `multipliers` replace the
+// constants of the folded multiply and the tokenizers' block hash. Key 0 gives seed 0 and the fixed constants.
+struct HashKey {
+    uint64_t seed;
+    uint64_t multipliers[4];
+};
+
+inline HashKey hash_key_from(uint64_t key) {
+    if (key == 0)
+        return HashKey{0, {0x9E3779B97F4A7C15ULL, 0xC2B2AE3D27D4EB4FULL, 0x165667B19E3779F9ULL, 0xD6E8FEB86659FD93ULL}};
+    HashKey derived{};
+    uint64_t state = key;
+    derived.seed = splitmix64(state += 0x9E3779B97F4A7C15ULL);
+    for (uint64_t& multiplier : derived.multipliers) multiplier = splitmix64(state += 0x9E3779B97F4A7C15ULL) | 1;
+    return derived;
 }
 
-// FNV-1a over the items of a sequence (characters, bytes, token ids), then mixed with its length.
+// REFSCORE_HASH_KEY as a decimal integer when set (a fixed key, for tests), else 64 bits of std::random_device
+// (getrandom on Linux); a 64-bit key is never 0 by chance in practice, and a draw that fails falls back to
+// the addresses and the clock, which still differ between runs.
+inline uint64_t hash_key_value() {
+    if (const char* text = std::getenv("REFSCORE_HASH_KEY")) {
+        char* end = nullptr;
+        const unsigned long long fixed = std::strtoull(text, &end, 10);
+        if (end != text && *end == '\0') return fixed;
+    }
+    uint64_t drawn = 0;
+    try {
+        std::random_device device;
+        drawn = (static_cast<uint64_t>(device()) << 32) ^ device();
+    } catch (...) {
+        static const int here = 0;
+        drawn = reinterpret_cast<uintptr_t>(&here) ^ reinterpret_cast<uintptr_t>(&drawn)
+                ^ static_cast<uint64_t>(std::chrono::high_resolution_clock::now().time_since_epoch().count());
+    }
+    return splitmix64(drawn) | 1;  // never the unkeyed 0
+}
+
+// This process's key (one per compiled module: each module's tables use their own, and results never depend on
+// it). Read once at load time; constant afterwards, so threads share it without synchronisation.
+inline const HashKey kHashKey = hash_key_from(hash_key_value());
+inline const HashKey& hash_key() { return kHashKey; }
+
+// splitmix64's finaliser of the keyed input: spreads any 64-bit key over a power-of-two table.
+inline uint64_t mix64(uint64_t x) { return splitmix64(x ^ kHashKey.seed); }
+
+// A folded multiply (the 128-bit product's halves xor-ed): cheaper than mix64, and every bit of the input reaches
+// the low bits that pick a slot (a plain 64-bit multiply lets keys that agree in their low bits collide whatever
+// the key).
+inline uint64_t multiply_mix64(uint64_t key) {
+    const uint64_t x = key ^ kHashKey.seed, m = kHashKey.multipliers[0];
+#if defined(__SIZEOF_INT128__)
+    const unsigned __int128 product = static_cast<unsigned __int128>(x) * m;
+    return static_cast<uint64_t>(product) ^ static_cast<uint64_t>(product >> 64);
+#else
+    const uint64_t x_lo = x & 0xFFFFFFFFu, x_hi = x >> 32, m_lo = m & 0xFFFFFFFFu, m_hi = m >> 32;
+    const uint64_t lo_lo = x_lo * m_lo, hi_lo = x_hi * m_lo, lo_hi = x_lo * m_hi, hi_hi = x_hi * m_hi;
+    const uint64_t cross = (lo_lo >> 32) + (hi_lo & 0xFFFFFFFFu) + lo_hi;
+    return ((cross << 32) | (lo_lo & 0xFFFFFFFFu)) ^ (hi_hi + (hi_lo >> 32) + (cross >> 32));
+#endif
+}
+
+// FNV-1a over the items of a sequence (characters, bytes, token ids) from a keyed offset, then mixed with its
+// length.
 template <class Item>
 inline uint64_t sequence_digest(const Item* items, size_t length) {
-    uint64_t digest = 0xCBF29CE484222325ULL;
+    uint64_t digest = 0xCBF29CE484222325ULL ^ kHashKey.seed;
     for (size_t k = 0; k < length; ++k) digest = (digest ^ static_cast<uint64_t>(items[k])) * 0x100000001B3ULL;
     return digest ^ static_cast<uint64_t>(length);
 }
@@ -132,6 +196,10 @@ class HashTable {
     void prefetch(uint64_t hash) const { __builtin_prefetch(slots_ + (static_cast<size_t>(hash) & mask_)); }
 
     bool live(size_t index) const { return slots_[index].stamp == generation_; }
+    // Where probing for `hash` starts, and the number of slots: (index - home(hash)) & (capacity() - 1) is how
+    // many occupied slots a lookup passed (the probe length that tests measure).
+    size_t home(uint64_t hash) const { return static_cast<size_t>(hash) & mask_; }
+    size_t capacity() const { return capacity_; }
     Value& value(size_t index) { return slots_[index].value; }
     const Value& value(size_t index) const { return slots_[index].value; }
 

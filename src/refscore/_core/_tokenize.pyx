@@ -37,7 +37,7 @@ TOKENIZERS = ("13a", "intl", "zh", "char", "none")
 _TOKENIZER_CODES = {"none": 0, "char": 1, "13a": 2, "zh": 3, "intl": 4, "13a-unstripped": 5}
 _CHARS_PER_THREAD = CHARS_PER_THREAD   # a module global, so that tests can force threads
 
-#: Versions the character tables were generated from (``gen_unicode_tables.py``).
+#: Versions the character tables were generated from (``tools/gen_unicode_tables.py``).
 UNICODE_TABLE_VERSIONS = {"unicodedata": REFSCORE_TABLES_UNIDATA_VERSION.decode("ascii"),
                           "regex": REFSCORE_TABLES_REGEX_VERSION.decode("ascii")}
 # The kernel lowercases exactly like str.lower of the Python the tables came from; on another Unicode

@@ -20,6 +20,8 @@ namespace refscore::tok {
 
 using refscore::multiply_mix64;
 
+/* The offset and the block multipliers are keyed (refscore::hash_key(), docs/reliability.md): tokens crafted to
+ * collide under one key do not collide under another. */
 static const uint64_t HASH_SEED = 0xcbf29ce484222325ULL;
 
 static const uint64_t HASH_MULTIPLIER = 0x100000001b3ULL;
@@ -78,19 +80,20 @@ static inline bool is_zero(Block a) { return (a.low | a.high) == 0; }
  * constant, so the products are independent). The last (up to) eight code points are read as two masked blocks,
  * without branches: up to TOKEN_READ_SLACK characters past the token are read and do not count. */
 static inline uint64_t hash_token(const uint32_t* text, size_t length) {
-    uint64_t hash = HASH_SEED;
+    const refscore::HashKey& key = refscore::hash_key();
+    uint64_t hash = HASH_SEED ^ key.seed;
     size_t k = 0;
     for (; k + 8 < length; k += 4) {
         const Block block = load_block(text + k, 4);
-        hash = (hash ^ (low_half(block) * 0x9e3779b97f4a7c15ULL) ^ high_half(block)) * HASH_MULTIPLIER;
+        hash = (hash ^ (low_half(block) * key.multipliers[0]) ^ high_half(block)) * HASH_MULTIPLIER;
     }
     const size_t rest = length - k; /* 0..8; min/max compile to conditional moves */
     const Block first = load_block(text + k, std::min<size_t>(rest, 4));
     const Block second = load_block(text + k + 4, std::max<size_t>(rest, 4) - 4);
-    hash ^= low_half(first) * 0x9e3779b97f4a7c15ULL;
-    hash ^= high_half(first) * 0xc2b2ae3d27d4eb4fULL;
-    hash ^= low_half(second) * 0x165667b19e3779f9ULL;
-    hash ^= high_half(second) * 0xd6e8feb86659fd93ULL;
+    hash ^= low_half(first) * key.multipliers[0];
+    hash ^= high_half(first) * key.multipliers[1];
+    hash ^= low_half(second) * key.multipliers[2];
+    hash ^= high_half(second) * key.multipliers[3];
     return hash_finish(hash, length);
 }
 

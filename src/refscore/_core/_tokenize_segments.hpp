@@ -37,7 +37,7 @@ static inline uint64_t text_content_hash(int kind, const void* data, int64_t len
 }
 
 /* Occupied slots a text's lookup may pass before it gives up (the text is then treated as met once): at load
- * factor 1/2 natural text needs one or two, so only crafted input with colliding hashes (the hash is not keyed)
+ * factor 1/2 natural text needs one or two, so only input with colliding hashes (crafted for a known hash key)
  * reaches it, and it keeps such input from making the search quadratic. */
 static const size_t REPEAT_MAX_PROBES = 256;
 
