@@ -1,6 +1,7 @@
 """What corpus scoring no longer does on every call, and what must not change because of it: the per-segment table
-is computed when first read (``SegmentScores``), sacreBLEU's tokenized-input check counts in compiled code
-(``count_endswith``), and repeated texts are found by a quick key before any text is hashed whole."""
+is computed when first read (``SegmentScores``) and sacreBLEU's tokenized-input check counts in compiled code
+(``count_endswith``). Repeated texts (the kernels' shortcut) are grouped by their whole contents, also texts that
+share their first and last bytes."""
 from __future__ import annotations
 
 import pickle
@@ -75,8 +76,8 @@ def copy(text: str) -> str:
     return (text + "x")[:-1]   # an equal str, another object
 
 
-# long texts that share their first and last 16 bytes (the quick key) and differ in between, so that only the
-# whole-text comparison tells them apart; and short ones, read whole by the quick key
+# long texts that share their first and last 16 bytes and differ in between, so that only the whole-text comparison
+# tells them apart; and short ones
 middles = st.text(alphabet=st.sampled_from("ab€"), min_size=0, max_size=3)
 
 
@@ -88,7 +89,7 @@ def test_repeated_texts_are_grouped_by_their_whole_contents(picks):
     assert _repeated_text_groups(items).tolist() == groups_by_contents(items)
 
 
-def test_texts_differing_only_between_their_quick_keys_are_not_grouped():
+def test_texts_differing_only_in_their_middle_are_not_grouped():
     a, b = "p p p p p p p p middle one q q q q q q q q", "p p p p p p p p middle two q q q q q q q q"
     assert _repeated_text_groups([a, b, copy(b), "p", a]).tolist() == [1, 0, 0, -1, 1]
     hyps, refs = [a, b, copy(a), b], [b, copy(b), a, a]   # the repeated texts' tokens are reused, never a's for b
@@ -97,3 +98,12 @@ def test_texts_differing_only_between_their_quick_keys_are_not_grouped():
     ours = refscore.BLEU(tokenize="none", effective_order=True).sentence_scores(hyps, refs)
     np.testing.assert_allclose(ours, expected, rtol=0, atol=1e-15)
     assert round(ours[1], 12) == 1.0 and ours[0] < 0.9   # b against its copy; a against b
+
+
+def test_docstring_examples_run():
+    import doctest
+    import importlib
+
+    for module in ("refscore._core._batch", "refscore.metrics.advice", "refscore.protocol"):
+        failures, attempted = doctest.testmod(importlib.import_module(module))
+        assert failures == 0 and attempted > 0, module
