@@ -2,12 +2,11 @@
 //
 // Text input (`text_batch`): each segment is tokenized (sacreBLEU's tokenizers, _tokenize_kernel.hpp) and its
 // tokens interned in a small per-segment table (_tokenize_segments.hpp) right before its n-grams are counted, in
-// the same parallel loop, so no corpus-wide vocabulary or id array is ever built. Only the hypothesis' tokens are
-// numbered (0, 1, ... in order of first appearance); a reference token the hypothesis lacks is looked up, not
-// interned, since no count goes past it. So BLEU counts unigrams in dense per-id arrays and keys bigrams by their
-// first token's id (bleu_text_segment): one table probe per token fewer. Texts met several times in a call (equal
-// strings) are tokenized once per thread, and BLEU segments whose lone reference is such a text are scored as runs
-// against one count of it (shared_reference_runs).
+// the same parallel loop, so no corpus-wide vocabulary or id array is ever built. Their ids are numbered from the
+// hypothesis' tokens on, so BLEU counts unigrams in dense per-id arrays and keys bigrams by their first token's id
+// (bleu_text_segment): one table probe per token fewer. Texts met several times in a call (equal strings) are
+// tokenized once per thread, and BLEU segments whose lone reference is such a text are scored as runs against one
+// count of it (shared_reference_runs).
 //
 // One parallel loop per batch (OpenMP, dynamic schedule); each segment writes its own output row, so results do not
 // depend on the thread count.
@@ -77,8 +76,8 @@ inline int text_segment(Kind kind, TextWorker& worker, const TextInput& input, i
         entries = count_ngrams(offsets[1], high);
     }
     if (table_size(entries) > TABLE_SLOTS_LIMIT) return STATUS_TOO_LARGE;
-    // the hypothesis' tokens are numbered in order of first appearance, and a reference token the hypothesis lacks
-    // is SegmentEncoder::ABSENT: a reference token >= the number of distinct hypothesis tokens does not occur in it
+    // ids are numbered in order of first appearance, the hypothesis first: a reference token >= the number of
+    // distinct hypothesis tokens does not occur in the hypothesis
     const uint64_t hyp_limit = encoder.first_text_vocabulary;
     if (kind == KIND_BLEU) {
         if (hyp_limit < TOKEN_PREFIX)

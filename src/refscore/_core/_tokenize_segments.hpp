@@ -41,40 +41,11 @@ static inline uint64_t text_content_hash(int kind, const void* data, int64_t len
  * reaches it, and it keeps such input from making the search quadratic. */
 static const size_t REPEAT_MAX_PROBES = 256;
 
-/* The bytes a text's quick key reads: the first and the last QUICK_KEY_BYTES of its buffer. */
-static const size_t QUICK_KEY_BYTES = 16;
-
-/* A hash of a text's kind, length and first and last QUICK_KEY_BYTES bytes: equal texts have equal quick keys,
- * and natural texts that are not equal rarely do, so that only texts sharing one need a hash of all their bytes. */
-static inline uint64_t text_quick_hash(int kind, const void* data, int64_t length) {
-    const unsigned char* bytes = (const unsigned char*)data;
-    const size_t size = (size_t)length * (size_t)kind, head = std::min(size, QUICK_KEY_BYTES);
-    const size_t tail = std::min(size - head, QUICK_KEY_BYTES);
-    uint64_t words[4] = {0, 0, 0, 0};
-    std::memcpy(words, bytes, head);
-    std::memcpy(words + 2, bytes + size - tail, tail);
-    return multiply_mix64(multiply_mix64(multiply_mix64(size ^ ((uint64_t)kind << 56) ^ words[0]) ^ words[1]) ^ words[2]
-                          ^ multiply_mix64(words[3] ^ 0x243F6A8885A308D3ULL));
-}
-
-/* Whether texts a and b have the same quick key contents (kind, length, first and last QUICK_KEY_BYTES). */
-static inline bool same_quick_key(const void* const* data, const int* kinds, const int64_t* lengths, int64_t a,
-                                  int64_t b) {
-    if (kinds[a] != kinds[b] || lengths[a] != lengths[b]) return false;
-    if (data[a] == data[b]) return true;
-    const size_t size = (size_t)lengths[a] * (size_t)kinds[a], head = std::min(size, QUICK_KEY_BYTES);
-    const size_t tail = std::min(size - head, QUICK_KEY_BYTES);
-    const unsigned char *x = (const unsigned char*)data[a], *y = (const unsigned char*)data[b];
-    return std::memcmp(x, y, head) == 0 && std::memcmp(x + size - tail, y + size - tail, tail) == 0;
-}
-
 /* Number the texts met several times in a call (equal strings: a reference list repeated for each system
  * scored, or systems that produced the same output): group[t] is -1 for a text met once, else a number shared
- * by the texts equal to it, 0 .. (return value) - 1 in the order in which each one's first repeat is met. Texts
- * are equal when they have the same buffer, or the same kind, length and bytes (a hash only picks the
- * candidates). A first pass reads a few bytes of each text (its quick key) and keeps as candidates the texts
- * whose quick key another text shares; only those are hashed whole (the result is the same as hashing every
- * text: a text without a twin quick key has no equal text). Throws std::bad_alloc. */
+ * by the texts equal to it, 0 .. (return value) - 1 in order of first appearance. Texts are equal when they
+ * have the same buffer, or the same kind, length and bytes (a hash only picks the candidates). Throws
+ * std::bad_alloc. */
 static int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
                                     int64_t* group) {
     /* the texts' buffers are scattered over memory, and so are the table's slots: both are fetched a few
@@ -83,51 +54,16 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
     std::vector<uint64_t> hashes((size_t)n);
     for (int64_t t = 0; t < n; ++t) {
         if (t + ahead < n) __builtin_prefetch(data[t + ahead]);
-        hashes[(size_t)t] = text_quick_hash(kinds[t], data[t], lengths[t]);
-    }
-    /* candidates: texts whose quick key is shared (or whose lookup gave up: crafted input, hashed whole) */
-    std::vector<int64_t> candidates;
-    {
-        refscore::HashTable<int64_t> quick;
-        if (!quick.start((size_t)n)) throw std::bad_alloc();
-        std::vector<char> listed((size_t)n, 0);
-        for (int64_t t = 0; t < n; ++t) {
-            if (t + ahead < n) quick.prefetch(hashes[(size_t)(t + ahead)]);
-            group[t] = -1;
-            const uint64_t hash = hashes[(size_t)t];
-            const size_t index = quick.probe_at_most(
-                hash, hash, [&](int64_t first) { return same_quick_key(data, kinds, lengths, first, t); },
-                REPEAT_MAX_PROBES);
-            if (index != quick.kGaveUp && !quick.live(index)) {
-                quick.claim(index, hash, t);
-                continue;
-            }
-            if (index != quick.kGaveUp) {
-                const int64_t first = quick.value(index);
-                if (!listed[(size_t)first]) {
-                    listed[(size_t)first] = 1;
-                    candidates.push_back(first);
-                }
-            }
-            listed[(size_t)t] = 1;
-            candidates.push_back(t);
-        }
-        std::sort(candidates.begin(), candidates.end());
-    }
-    const int64_t m = (int64_t)candidates.size();
-    for (int64_t k = 0; k < m; ++k) {
-        const int64_t t = candidates[(size_t)k];
-        if (k + ahead < m) __builtin_prefetch(data[candidates[(size_t)(k + ahead)]]);
-        hashes[(size_t)k] = text_content_hash(kinds[t], data[t], lengths[t]);
+        hashes[(size_t)t] = text_content_hash(kinds[t], data[t], lengths[t]);
     }
     /* the first text with the contents of the slot's key: its group (group[first]) stays -1 while met once */
     refscore::HashTable<int64_t> table;
-    if (!table.start((size_t)m)) throw std::bad_alloc();
+    if (!table.start((size_t)n)) throw std::bad_alloc();
     int64_t groups = 0;
-    for (int64_t k = 0; k < m; ++k) {
-        if (k + ahead < m) table.prefetch(hashes[(size_t)(k + ahead)]);
-        const int64_t t = candidates[(size_t)k];
-        const uint64_t hash = hashes[(size_t)k];
+    for (int64_t t = 0; t < n; ++t) {
+        if (t + ahead < n) table.prefetch(hashes[(size_t)(t + ahead)]);
+        const uint64_t hash = hashes[(size_t)t];
+        group[t] = -1;
         const auto same_text = [&](int64_t first) {
             return kinds[first] == kinds[t] && lengths[first] == lengths[t]
                    && (data[first] == data[t]
@@ -257,44 +193,35 @@ struct alignas(64) SegmentEncoder {
         return true;
     }
 
-    /* The id of a later text's token that the first text lacks (see finish). */
-    static const uint32_t ABSENT = 0xFFFFFFFFu;
-
-    /* Intern the first text's tokens into `ids`, numbered in order of first appearance (0 ..
-     * first_text_vocabulary - 1), and look the later texts' tokens up: one of the first text's gets its id, any
-     * other ABSENT. The n-gram kernels count nothing from a token the hypothesis (the first text) lacks: every
-     * count stops at such a token, so they need not tell those tokens apart, and the table holds the first text's
-     * tokens only. False when memory ran out. */
+    /* Intern every token of the segment into `ids` (numbered in order of first appearance, so the first text's
+     * tokens get ids 0 .. first_text_vocabulary - 1); false when memory ran out. */
     bool finish() noexcept {
-        const size_t first_text_end = first_text_tokens();
         try {
-            if (!table.start(first_text_end)) return false;
+            if (!table.start(n_spans)) return false;
             ids.resize(n_spans);
         } catch (...) {
             return false;
         }
         const uint32_t* chars = text.data();
         uint32_t next_id = 0;
-        for (size_t k = 0; k < first_text_end; ++k) {
-            const Span& span = spans[k];
-            const size_t index = table.probe(span.hash, span.hash, [&](const TokenEntry& entry) {
-                return same_entry(entry, chars, chars + span.start, span.length);
-            });
-            if (table.live(index)) {
-                ids[k] = table.value(index).id;
-            } else {
-                table.claim(index, span.hash, TokenEntry{(uint32_t)span.start, (uint32_t)span.length, next_id});
-                ids[k] = next_id++;
+        auto intern = [&](size_t from, size_t to) {
+            for (size_t k = from; k < to; ++k) {
+                const Span& span = spans[k];
+                const size_t index = table.probe(span.hash, span.hash, [&](const TokenEntry& entry) {
+                    return same_entry(entry, chars, chars + span.start, span.length);
+                });
+                if (table.live(index)) {
+                    ids[k] = table.value(index).id;
+                } else {
+                    table.claim(index, span.hash, TokenEntry{(uint32_t)span.start, (uint32_t)span.length, next_id});
+                    ids[k] = next_id++;
+                }
             }
-        }
+        };
+        const size_t first_text_end = first_text_tokens();
+        intern(0, first_text_end);
         first_text_vocabulary = next_id;
-        for (size_t k = first_text_end; k < n_spans; ++k) {
-            const Span& span = spans[k];
-            const size_t index = table.probe(span.hash, span.hash, [&](const TokenEntry& entry) {
-                return same_entry(entry, chars, chars + span.start, span.length);
-            });
-            ids[k] = table.live(index) ? table.value(index).id : ABSENT;
-        }
+        intern(first_text_end, n_spans);
         return true;
     }
 
