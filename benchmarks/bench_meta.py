@@ -6,7 +6,8 @@ Pearson (no grouping) and system-level Pearson, with the PERM-BOTH test between 
 (15 pairs, mt-metrics-eval's ComputeSigMatrix order: metrics by decreasing correlation, one random stream),
 1,000 resamples each.
 
-Timed, in this process:
+Timed, in this process (wall clock and this process's CPU time; on a busy machine the CPU ratios are the ones
+to compare; the reference once, refscore best of 3):
   * reference: ``np.random.seed(SEED)`` then ``stats.PermutationSigDiff`` for every pair (both levels);
   * refscore ``resampler="reference"``: the same draws, bit for bit (p-values compared for equality);
   * refscore ``resampler="fast"`` (the default): its own coins, one set shared by the pairs; the correlations are
@@ -77,6 +78,15 @@ def reference_matrix(stats, corrs: dict, k: int, seed: int, function=scipy.stats
     return order, np.array([values[name] for name in order]), p
 
 
+def timing(seconds, reference=None) -> str:
+    """Wall and CPU seconds, each with its speed-up over ``reference`` (wall, CPU) when given."""
+    cells = []
+    for index in range(2):
+        ratio = f"x{reference[index] / seconds[index]:7.1f}" if reference is not None else " " * 8
+        cells.append(f"{seconds[index]:8.3f} s {ratio}")
+    return "  ".join(cells)
+
+
 def tolerance(p: np.ndarray) -> np.ndarray:
     return np.maximum(4 * np.sqrt(p * (1 - p) / K), 0.01)
 
@@ -97,35 +107,39 @@ def main() -> int:
     print(f"task: PERM-BOTH between every pair of {len(scores)} metrics, {K} resamples, seed {args.seed}\n")
     levels = {"segment": (human, {n: s.segments for n, s in scores.items()}),
               "system": (gold_system, {n: s.systems for n, s in scores.items()})}
-    totals = {"reference": 0.0, "refscore reference": 0.0, "refscore fast": 0.0}
+    totals = {name: np.zeros(2) for name in ("reference", "refscore reference", "refscore fast")}
     agree = True
+    print(f"{'':32}{'wall':>10}{'':8}{'CPU':>10}")
     for level, (gold, metric_matrices) in levels.items():
         num_sys = gold.shape[0] if gold.ndim == 2 else 1
         corrs = {name: stats.Correlation(num_sys, packed(gold), packed(matrix))
                  for name, matrix in metric_matrices.items()}
-        wall_ref, _, (order_ref, values_ref, p_ref) = best_time(lambda: reference_matrix(stats, corrs, K, args.seed), 1)
-        wall_same, _, (order_same, values_same, p_same) = best_time(lambda: perm_both_matrix(
-            gold, metric_matrices, k=K, seed=args.seed, resampler="reference"), 1)
-        wall_fast, _, (order_fast, values_fast, p_fast) = best_time(lambda: perm_both_matrix(
+        wall_ref, cpu_ref, (order_ref, values_ref, p_ref) = best_time(
+            lambda: reference_matrix(stats, corrs, K, args.seed), 1)
+        wall_same, cpu_same, (order_same, values_same, p_same) = best_time(lambda: perm_both_matrix(
+            gold, metric_matrices, k=K, seed=args.seed, resampler="reference"), 3)
+        wall_fast, cpu_fast, (order_fast, values_fast, p_fast) = best_time(lambda: perm_both_matrix(
             gold, metric_matrices, k=K, seed=args.seed), 3)
         upper = np.triu_indices(len(order_ref), 1)
         same = order_same == order_ref and np.array_equal(p_same[upper], p_ref[upper])
         close = np.allclose(values_fast, values_ref, rtol=1e-12) and order_fast == order_ref
         within = bool(np.all(np.abs(p_fast[upper] - p_ref[upper]) <= tolerance(p_ref[upper])))
         agree &= same and close and within
-        totals["reference"] += wall_ref
-        totals["refscore reference"] += wall_same
-        totals["refscore fast"] += wall_fast
+        reference = np.array([wall_ref, cpu_ref])
+        totals["reference"] += reference
+        totals["refscore reference"] += (wall_same, cpu_same)
+        totals["refscore fast"] += (wall_fast, cpu_fast)
         print(f"{level}-level Pearson, 15 pairs x {K} resamples")
-        print(f"  reference stats.py            {wall_ref:8.3f} s")
-        print(f"  refscore resampler=reference  {wall_same:8.3f} s  x{wall_ref / wall_same:6.1f}  p-values "
+        print(f"  reference stats.py            {timing(reference)}")
+        print(f"  refscore resampler=reference  {timing((wall_same, cpu_same), reference)}  p-values "
               f"{'identical' if same else 'DIFFER'}")
-        print(f"  refscore resampler=fast       {wall_fast:8.3f} s  x{wall_ref / wall_fast:6.1f}  correlations "
+        print(f"  refscore resampler=fast       {timing((wall_fast, cpu_fast), reference)}  correlations "
               f"{'equal (1e-12)' if close else 'DIFFER'}, p-values {'within' if within else 'NOT within'} 4 s.e. "
               f"(max |diff| {np.max(np.abs(p_fast[upper] - p_ref[upper])):.3f})")
-    print(f"\nboth levels: reference {totals['reference']:.3f} s; refscore fast {totals['refscore fast']:.3f} s "
-          f"(x{totals['reference'] / totals['refscore fast']:.1f}); refscore reference-seeded "
-          f"{totals['refscore reference']:.3f} s (x{totals['reference'] / totals['refscore reference']:.1f})")
+    print("both levels")
+    print(f"  reference stats.py            {timing(totals['reference'])}")
+    print(f"  refscore resampler=reference  {timing(totals['refscore reference'], totals['reference'])}")
+    print(f"  refscore resampler=fast       {timing(totals['refscore fast'], totals['reference'])}")
 
     # KendallWithTiesOpt: a few reference resamples, scaled linearly
     names = list(scores)[:2]

@@ -11,14 +11,25 @@ each matrix (all rows when n <= 256) and their time per pair is scaled to the wh
 the whole matrix; sacreBLEU: the rows it ran), exactly: refscore's chrF/BLEU are sacreBLEU's 0-100 floats / 100,
 its TER is the quotient of which sacreBLEU prints 100 x.
 
+mbrs (``--mbrs PYTHON``: the interpreter of an environment where mbrs is installed with ``--no-deps``, so that its
+dependencies cannot replace torch here): its ``Metric.pairwise_scores`` of BLEU, chrF and TER, default
+configurations, ``num_workers=--mbrs-workers`` processes (1: one worker process, the fair match of refscore with 1
+thread), on the same rows as the sacreBLEU loops, run in a subprocess (``_mbrs_runner.py``); its CPU time counts
+its worker processes, and its values, sacreBLEU's scores as float32 tensors, are compared with refscore's x 100
+rounded to float32.
+
     python benchmarks/bench_pairwise.py                         # n = 64 (8 items), 256 (1 item), 1024 (1 item)
     python benchmarks/bench_pairwise.py --sizes 64 256 --repeat 5
+    python benchmarks/bench_pairwise.py --sizes 64 --mbrs /work/venv-mbrs/bin/python
 """
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
+import subprocess
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("RAYON_NUM_THREADS", "1")   # before fastchrf starts its thread pool
@@ -51,6 +62,20 @@ def peer_loop(function, items: list[list[str]], rows: int) -> np.ndarray:
     return np.array([[[function(hyp, [ref]).score for ref in cands] for hyp in cands[:rows]] for cands in items])
 
 
+def run_mbrs(python: str, items: list[list[str]], rows: int, workers: int, repeat: int) -> tuple[dict, dict]:
+    """mbrs's timings and matrices (by metric name) from ``_mbrs_runner.py`` run by mbrs's interpreter."""
+    with tempfile.TemporaryDirectory() as folder:
+        spec, output = Path(folder) / "items.json", Path(folder) / "mbrs.npz"
+        spec.write_text(json.dumps({"items": items, "rows": rows}), encoding="utf-8")
+        done = subprocess.run([python, str(Path(__file__).with_name("_mbrs_runner.py")), str(spec), str(output),
+                               "--workers", str(workers), "--repeat", str(repeat)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"_mbrs_runner.py failed under {python}:\n{done.stderr}")
+        with np.load(output) as archive:
+            return json.loads(done.stdout.splitlines()[-1]), {name: archive[name] for name in archive.files}
+
+
 def fastchrf_module():
     try:
         import fastchrf
@@ -72,8 +97,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--peer-rows", type=int, default=16, help="sacreBLEU rows per item when n > 256")
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--mbrs", default=None, metavar="PYTHON",
+                        help="also time mbrs, installed in the environment of this interpreter")
+    parser.add_argument("--mbrs-workers", type=int, default=1, help="mbrs's num_workers (default 1)")
     args = parser.parse_args()
     fastchrf = fastchrf_module()
+    metrics = [("chrF", refscore.CHRF(), sacrebleu.sentence_chrf, 100.0),
+               ("BLEU", refscore.BLEU(effective_order=True), sacrebleu.sentence_bleu, 100.0),
+               ("TER", refscore.TER(), sacrebleu.sentence_ter, None)]
     print(f"WMT22 en-de system outputs as candidates; best CPU time of {args.repeat}; fastchrf "
           f"{'RAYON_NUM_THREADS=' + os.environ['RAYON_NUM_THREADS'] if fastchrf else 'not installed'}")
     for n in args.sizes:
@@ -82,10 +113,12 @@ def main() -> None:
         scale = n / rows
         pairs = len(items) * n * n
         print(f"\nn = {n}: {len(items)} item(s) x {n} x {n} = {pairs:,} pairs")
-        for name, metric, peer, percent in (
-                ("chrF", refscore.CHRF(), sacrebleu.sentence_chrf, 100.0),
-                ("BLEU", refscore.BLEU(effective_order=True), sacrebleu.sentence_bleu, 100.0),
-                ("TER", refscore.TER(), sacrebleu.sentence_ter, None)):
+        mbrs_times, mbrs_values = (run_mbrs(args.mbrs, items, rows, args.mbrs_workers, 1) if args.mbrs
+                                   else ({}, {}))
+        if mbrs_times:
+            print(f"mbrs {args.mbrs_workers} worker(s), {rows} row(s) per item: " + ", ".join(
+                f"{name} CPU {t['cpu']:.2f} s wall {t['wall']:.2f} s" for name, t in mbrs_times.items()))
+        for name, metric, peer, percent in metrics:
             _, cpu1, ours = best_time(lambda: refscore.pairwise(metric, items, num_threads=1), args.repeat)
             wall2, _, ours2 = best_time(lambda: refscore.pairwise(metric, items, num_threads=2), args.repeat)
             assert np.array_equal(ours, ours2)
@@ -94,6 +127,9 @@ def main() -> None:
             equal = (np.array_equal(100 * mine, theirs) if percent is None
                      else np.array_equal(mine, theirs / percent))
             report(f"{name} x sacreBLEU", cpu1, wall2, "sacreBLEU", peer_cpu * scale, rows < n, equal)
+            if name.lower() in mbrs_times:   # mbrs's float32 values: sacreBLEU's 0-100 scores rounded
+                report(f"{name} x mbrs", cpu1, wall2, "mbrs", mbrs_times[name.lower()]["cpu"] * scale, rows < n,
+                       np.array_equal((100 * mine).astype(np.float32), mbrs_values[name.lower()]))
             if name == "chrF" and fastchrf is not None:
                 _, fast_cpu, fast = best_time(lambda: fastchrf.pairwise_chrf(items, items), args.repeat)
                 report("chrF x fastchrf", cpu1, wall2, "fastchrf", fast_cpu, False,

@@ -12,6 +12,9 @@ crashes and their files: docs/reliability.md's table is built from it. Without a
 not installed) a target is fed random bytes for the time given and coverage is not measured.
 
 ``python fuzz/run.py --reproduce TARGET FILE`` runs one input (a crash file) through a target, with the traceback.
+This process never imports refscore: the targets' names come from a child process (``--list`` and the check of
+``--target`` included), and every process that does import it imports atheris first, as an instrumented build's
+``LD_PRELOAD`` requires (docs/reliability.md, "Coverage of the C++").
 Exit status: 0 when no target found anything, 1 otherwise.
 """
 from __future__ import annotations
@@ -55,8 +58,7 @@ def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_ather
         with atheris.instrument_imports(include=["refscore"]):
             for module in INSTRUMENTED:
                 importlib.import_module(module)
-        from targets import TARGETS
-        run = TARGETS[target]
+        run = _import_targets()[target]
         run(b"")   # the first call imports the peer (sacreBLEU, NLTK...): not counted against libFuzzer's timeout
         corpus.mkdir(parents=True, exist_ok=True)
         artifacts.mkdir(parents=True, exist_ok=True)
@@ -65,9 +67,7 @@ def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_ather
                        "-rss_limit_mb=4096", str(corpus)], run)
         atheris.Fuzz()
         return 0
-    from targets import TARGETS
-
-    run, rng, deadline, executions = TARGETS[target], random.Random(0), time.monotonic() + seconds, 0
+    run, rng, deadline, executions = _import_targets()[target], random.Random(0), time.monotonic() + seconds, 0
     while time.monotonic() < deadline:
         data = rng.randbytes(rng.randint(0, max_len))
         try:
@@ -81,6 +81,30 @@ def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_ather
     return 0
 
 
+def target_names() -> list[str]:
+    """The targets' names, read by a child process: this process never imports refscore. Under an instrumented
+    build's ``LD_PRELOAD`` refscore's kernels need libFuzzer's symbols (``__sancov_lowest_stack``), which atheris
+    brings when it is imported first, as the workers do; a parent that imported refscore failed there."""
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker-names"], capture_output=True,
+                          text=True, cwd=HERE, timeout=600, env=_worker_environment())
+    if done.returncode != 0:
+        sys.exit(f"fuzz/run.py: the targets could not be imported:\n{done.stderr.strip()}")
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _import_targets() -> dict:
+    """fuzz/targets.py's TARGETS, in a worker: atheris (when installed) is imported first, so that an
+    instrumented build's kernels find libFuzzer's symbols."""
+    if has_atheris():
+        import atheris  # noqa: F401
+    from targets import TARGETS
+    return TARGETS
+
+
+def _worker_environment() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get("PYTHONPATH")]))}
+
+
 def run_target(target: str, args: argparse.Namespace) -> dict:
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", target, "--seconds", str(args.seconds),
                "--artifacts", str(args.artifacts), "--max-len", str(args.max_len)]
@@ -88,8 +112,7 @@ def run_target(target: str, args: argparse.Namespace) -> dict:
         command.append("--random")
     started = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, cwd=HERE, timeout=args.seconds * 3 + 300,
-                          env={**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(HERE), os.environ.get(
-                              "PYTHONPATH")]))})
+                          env=_worker_environment())
     statuses = STATUS.findall(done.stderr)
     executions, cov, ft = (int(v or 0) for v in statuses[-1]) if statuses else (0, 0, 0)
     crash_files = sorted(str(p) for p in Path(args.artifacts).glob(f"{target}-*"))
@@ -117,8 +140,11 @@ def markdown_table(results: list[dict]) -> str:
         raised = [line.strip() for line in r.get("error", "").splitlines()
                   if re.match(r"\s*\w+(Error|Exception)\b", line)]
         finding = (raised[-1:] or ["see --reproduce"]) if r["crashes"] else []
+        outcome = f"{r['crashes']}{': ' + finding[0][:80] if finding else ''}"
+        if r.get("returncode") and not r["crashes"]:  # the worker failed without a crash input: it did not run
+            outcome = f"did not run: {(raised[-1:] or ['exit status ' + str(r['returncode'])])[0][:80]}"
         lines.append(f"| `{r['target']}` | {r['seconds']:.0f} | {r['executions']:,} | {r['coverage']} / "
-                     f"{r['features']} | {r['crashes']}{': ' + finding[0][:80] if finding else ''} |")
+                     f"{r['features']} | {outcome} |")
     return "\n".join(lines)
 
 
@@ -135,31 +161,34 @@ def main() -> int:
     parser.add_argument("--markdown", metavar="SUMMARY", help="print a summary file as docs/reliability.md's table")
     parser.add_argument("--reproduce", nargs=2, metavar=("TARGET", "FILE"), help="run one input through a target")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
+    parser.add_argument("--worker-names", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sys.path.insert(0, str(HERE))
     if args.worker:
         return worker(args.worker, args.seconds, HERE / "corpus" / args.worker, Path(args.artifacts),
                       not args.random, args.max_len)
-    from targets import TARGETS
-
-    if args.list:
-        print("\n".join(TARGETS))
+    if args.worker_names:
+        print(json.dumps(list(_import_targets())))
         return 0
     if args.markdown:
         print(markdown_table(json.loads(Path(args.markdown).read_text(encoding="utf-8"))))
         return 0
-    if args.reproduce:
-        TARGETS[args.reproduce[0]](Path(args.reproduce[1]).read_bytes())
+    if args.reproduce:  # one input in this process, imported as a worker imports it
+        _import_targets()[args.reproduce[0]](Path(args.reproduce[1]).read_bytes())
         print("no finding")
         return 0
-    unknown = sorted(set(args.target or ()) - set(TARGETS))
+    names = target_names()
+    if args.list:
+        print("\n".join(names))
+        return 0
+    unknown = sorted(set(args.target or ()) - set(names))
     if unknown:
         parser.error(f"unknown target(s) {unknown}; --list shows them")
     if not args.random and not has_atheris():
         print("atheris is not installed (pip install atheris): feeding random bytes instead", file=sys.stderr)
         args.random = True
     with ThreadPoolExecutor(max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda name: run_target(name, args), args.target or list(TARGETS)))
+        results = list(pool.map(lambda name: run_target(name, args), args.target or names))
     for result in results:
         print(f"{result['target']:20} {result['executions']:>9} execs  cov {result['coverage']:>6}  "
               f"ft {result['features']:>6}  crashes {result['crashes']}")

@@ -330,10 +330,14 @@ def test_no_metric_names_outside_the_metric_classes():
 
 #: The packages on top use the rest of refscore through its public names only (docs/architecture.md, "Public
 #: names"): no module of another package with a part of its dotted name starting with ``_`` (their own package's
-#: private modules are fine), and no name outside a module's ``__all__`` (when the module declares one).
+#: private modules are fine), whether it is a ``.py`` file, a compiled extension (``.pyx``) or a package, and no
+#: name outside a module's ``__all__`` (when the module declares one).
 PUBLIC_NAME_USERS = ("refscore.compat", "refscore.cli", "refscore.testing", "refscore.reporting", "refscore.distributed")
 #: Imports allowed to break the rule, as ``"importer -> imported"``, with the reason (none: keep it empty).
 PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {}
+#: What an import can name: Python modules, compiled extensions (their ``.pyx`` source, or a ``.pyi`` stub) and
+#: packages (their ``__init__.py``).
+IMPORTABLE_SUFFIXES = (".py", ".pyx", ".pyi")
 
 
 def declared_all(path: Path) -> set[str] | None:
@@ -355,6 +359,7 @@ def private_imports(root: Path, package: str, users: tuple[str, ...] = PUBLIC_NA
     ``__all__`` (module-level, function-level and ``TYPE_CHECKING`` imports alike), as readable lines."""
     exceptions = PRIVATE_IMPORT_EXCEPTIONS if exceptions is None else exceptions
     modules = module_files(root, package)
+    importable = set(module_files(root, package, IMPORTABLE_SUFFIXES))   # compiled modules and packages too
     problems = []
     for module, path in modules.items():
         own = next((user for user in users if module == user or module.startswith(user + ".")), None)
@@ -364,13 +369,14 @@ def private_imports(root: Path, package: str, users: tuple[str, ...] = PUBLIC_NA
         collector.visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
         for base, names, line, _ in collector.found:
             for name in names or (None,):
-                target = f"{base}.{name}" if name and f"{base}.{name}" in modules else base
-                if target not in modules or target == own or target.startswith(own + ".") \
-                        or f"{module} -> {target}" in exceptions:
+                target = f"{base}.{name}" if name and f"{base}.{name}" in importable else base
+                if not (target == package or target.startswith(package + ".")) or target == own \
+                        or target.startswith(own + ".") or f"{module} -> {target}" in exceptions:
                     continue
                 if any(part.startswith("_") for part in target.split(".")):
                     problems.append(f"{module} imports the private module {target} (line {line})")
-                elif name and target == base and not (name.startswith("__") and name.endswith("__")):
+                elif name and target == base and base in modules \
+                        and not (name.startswith("__") and name.endswith("__")):
                     public = declared_all(modules[base])
                     if name.startswith("_") or (public is not None and name not in public):
                         problems.append(f"{module} imports {name} from {base}, not in its __all__ (line {line})")
@@ -494,6 +500,30 @@ def test_checks_find_private_imports(tmp_path):
     assert private_imports(tmp_path, "fake", users=("fake.cli",),
                            exceptions={"fake.cli.main -> fake._helpers": "why"})[2:] == [
         "fake.cli.main imports the private module fake.metrics._kernel (line 6)"]
+
+
+def test_checks_find_private_compiled_modules_and_packages(tmp_path):
+    """A compiled extension has no ``.py`` file (its ``.pyx`` source, or a ``.pyi`` stub) and a package is a
+    directory: both count, imported by ``from package import module`` or by their dotted name."""
+    _write(tmp_path, {
+        "fake/__init__.py": "",
+        "fake/_core/__init__.py": "",
+        "fake/_core/_ngrams.pyx": "def count(): pass\n",
+        "fake/_core/_bleu.pyi": "def score() -> float: ...\n",
+        "fake/metrics/__init__.py": "",
+        "fake/metrics/kernel.pyx": "def count(): pass\n",
+        "fake/metrics/_tables/__init__.py": "",
+        "fake/cli/__init__.py": "",
+        "fake/cli/main.py": ("from fake._core._ngrams import count\nfrom fake._core import _bleu\n"
+                             "from fake.metrics import _tables, kernel\nimport fake._core\n"
+                             "from fake.metrics.kernel import count\nimport numpy._core\n"),
+    })
+    assert private_imports(tmp_path, "fake", users=("fake.cli",), exceptions={}) == [
+        "fake.cli.main imports the private module fake._core._ngrams (line 1)",
+        "fake.cli.main imports the private module fake._core._bleu (line 2)",
+        "fake.cli.main imports the private module fake.metrics._tables (line 3)",
+        "fake.cli.main imports the private module fake._core (line 4)",
+    ]
 
 
 if __name__ == "__main__":

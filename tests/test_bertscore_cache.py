@@ -12,6 +12,7 @@ pytest.importorskip("transformers")
 
 import refscore  # noqa: E402
 from refscore.errors import InputTypeError  # noqa: E402
+from refscore.metrics.bertscore.cache import embedding_bytes  # noqa: E402
 from refscore.metrics.bertscore.metric import BERTScoreMetric  # noqa: E402
 from refscore.metrics.systems import statistics_by_system  # noqa: E402
 
@@ -25,19 +26,21 @@ def tiny_bert(tmp_path_factory):
 
 
 def test_reference_cache_is_bounded_by_bytes(tiny_bert):
-    unbounded = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16)
-    expected = unbounded.score(HYPS, REFS).details["f1"]
-    embedder = unbounded._embedder
-    assert len(embedder.cache) > 2 and embedder.cached_bytes > 0
-    batch_sizes = sorted(sum(e.nelement() * e.element_size() for e in batch) for batch in embedder.cache.values())
+    """Whole reference batches (several threads per batch: 9 threads = 4 workers of 2) within the byte budget; the
+    per-text cache's budget is tested in test_bertscore_text_cache.py."""
+    unbounded = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, device="cpu")
+    expected = unbounded.score(HYPS, REFS, num_threads=9).details["f1"]
+    cache = unbounded._embedder.cache
+    assert len(cache) > 2 and cache.nbytes > 0
+    batch_sizes = sorted(map(embedding_bytes, cache.values()))
     budget = batch_sizes[-1] + batch_sizes[-2]   # room for two batches at most
-    bounded = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, reference_cache_bytes=budget)
-    np.testing.assert_array_equal(bounded.score(HYPS, REFS).details["f1"], expected)
-    assert 0 < bounded._embedder.cached_bytes <= budget and len(bounded._embedder.cache) < len(embedder.cache)
-    np.testing.assert_array_equal(bounded.score(HYPS, REFS).details["f1"], expected)   # a later call: the same bits
+    bounded = refscore.BERTScorer(tiny_bert, 2, batch_tokens=16, reference_cache_bytes=budget, device="cpu")
+    np.testing.assert_array_equal(bounded.score(HYPS, REFS, num_threads=9).details["f1"], expected)
+    assert 0 < bounded._embedder.cache.nbytes <= budget and len(bounded._embedder.cache) < len(cache)
+    np.testing.assert_array_equal(bounded.score(HYPS, REFS, num_threads=9).details["f1"], expected)   # same bits
     nothing = refscore.BERTScorer(tiny_bert, 2, reference_cache_bytes=0)
     nothing.score(HYPS, REFS)
-    assert nothing._embedder.cached_bytes == 0 and not nothing._embedder.cache
+    assert nothing._embedder.cache.nbytes == 0 and not len(nothing._embedder.cache)
 
 
 def test_cache_settings_are_checked_and_stay_out_of_the_hash(tiny_bert):

@@ -4,8 +4,10 @@ pairs.
 The cause was the reference-embedding cache: the first call embedded hypotheses and references together, later calls
 only the hypotheses (the references came from the cache), so a hypothesis was embedded in another batch, and a
 float32 product can round a row differently in another batch (another row count, another split over a worker's
-threads): 1 of 100 values moved by 6e-8. Now each call's batches are formed from its own input (references among
-themselves, hypotheses among themselves), and cached reference batches are reused only whole.
+threads): 1 of 100 values moved by 6e-8. Now, with several threads per batch, each call's batches are formed from its
+own input (references among themselves, hypotheses among themselves), and cached reference batches are reused only
+whole; with one thread per batch a row's bits do not depend on its batch, and every text is kept
+(test_bertscore_text_cache.py).
 """
 from __future__ import annotations
 
@@ -95,22 +97,21 @@ def test_the_evaluate_drop_in_gives_the_same_bits_on_every_call(data, batches):
 
 
 def test_reference_batches_are_cached_whole_and_only_reused_for_the_same_batch(data, batches):
+    """With several threads per batch (9 threads: 4 workers of 2) rows may round differently in another batch, so
+    reference batches are kept whole (with one thread per batch every text is kept: test_bertscore_text_cache.py)."""
     hyps, refs = data
-    scorer = refscore.BERTScorer(minilm_path(), 4, batch_tokens=256)
+    scorer = refscore.BERTScorer(minilm_path(), 4, batch_tokens=256, device="cpu")
     references = {ids.tobytes() for ids in scorer._encode_unique(refs[:50], "refs")}
-    scorer.score(hyps[:50], refs[:50], num_threads=2)
-    assert scorer._embedder.cached_sequences == len(references)
+    scorer.score(hyps[:50], refs[:50], num_threads=9)
+    assert scorer._embedder.cache.items == len(references)
     batches.clear()
-    scorer.score(hyps[50:], refs[:50], num_threads=2)      # same references: every reference batch reused
+    scorer.score(hyps[50:], refs[:50], num_threads=9)      # same references: every reference batch reused
     assert not set(batch_of_each_sequence(batches)) & references
-    batches.clear()
-    scorer.score(hyps[:50], refs[:50], num_threads=1)      # one thread per batch, as with 2 workers: reused
-    assert not set(batch_of_each_sequence(batches)) & references
-    scorer.score(hyps[:50], refs[:50], num_threads=9)      # two threads per batch: computed again
+    scorer.score(hyps[:50], refs[:50], num_threads=1)      # one thread per batch: kept per text, computed once
     assert set(batch_of_each_sequence(batches)) >= references
-    small = refscore.BERTScorer(minilm_path(), 4, batch_tokens=256, reference_cache_size=30)
-    small.score(hyps, refs, num_threads=2)
-    assert 0 < small._embedder.cached_sequences <= 30
+    small = refscore.BERTScorer(minilm_path(), 4, batch_tokens=256, reference_cache_size=30, device="cpu")
+    small.score(hyps, refs, num_threads=9)
+    assert 0 < small._embedder.cache.items <= 30
 
 
 def test_parallel_map_of_no_items_is_empty():

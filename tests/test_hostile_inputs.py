@@ -14,7 +14,7 @@ from sacrebleu.metrics.chrf import CHRF as SacreCHRF
 from sacrebleu.metrics.ter import TER as SacreTER
 
 import refscore
-from refscore.errors import InputError
+from refscore.errors import InputError, MemoryBudgetError
 from refscore.io.record_files import MAX_LINE_BYTES_VARIABLE, read_file
 from refscore.io.records import MalformedRecordError, RecordFormatError, RecordLayout
 from refscore.protocol import Statistics
@@ -183,3 +183,74 @@ def test_mecab_input_is_guarded(monkeypatch):
                                          r"is given \(5"):
         refscore.bleu(["東京大学の猫"], ["猫"], tokenize="ja-mecab")
     assert refscore.bleu(["東京の猫"], ["猫"], tokenize="ja-mecab").score >= 0   # at the limit: read
+
+
+@pytest.fixture(scope="module")
+def spm_model_file(tmp_path_factory):
+    """A small SentencePiece model trained on the bundled WMT17 example (no download)."""
+    import io
+    from importlib import resources
+
+    sentencepiece = pytest.importorskip("sentencepiece")
+    data = resources.files("refscore") / "data" / "wmt17_en_de"
+    lines = (data / "ref.txt").read_text(encoding="utf-8").splitlines()[:200]
+    model = io.BytesIO()
+    sentencepiece.SentencePieceTrainer.train(sentence_iterator=iter(lines), model_writer=model, vocab_size=200,
+                                             character_coverage=1.0, minloglevel=2)
+    path = tmp_path_factory.mktemp("spm") / "small.model"
+    path.write_bytes(model.getvalue())
+    return path
+
+
+def test_a_sentencepiece_model_that_cannot_load_is_an_error_naming_the_file(spm_model_file, tmp_path):
+    good = spm_model_file.read_bytes()
+    damaged = bytearray(good)
+    damaged[len(good) // 3: len(good) // 3 + 64] = bytes(64)
+    for name, content in [("empty", b""), ("text", b"not a model\n"), ("truncated", good[: len(good) // 2]),
+                          ("damaged", bytes(damaged))]:
+        path = tmp_path / f"{name}.model"
+        path.write_bytes(content)
+        with pytest.raises(InputError, match=rf"tokenize='flores200': {path} is not a SentencePiece model "
+                                             r"SentencePiece can load \(.+\); the file may be damaged"):
+            refscore.bleu(["a b"], ["a b"], tokenize="flores200", spm_model=path)
+
+
+def test_sentencepiece_lines_are_guarded(spm_model_file, monkeypatch):
+    import sentencepiece
+
+    from refscore.text import _spm
+
+    processor = sentencepiece.SentencePieceProcessor()
+    processor.Load(str(spm_model_file))
+    line = "Der Hund ist sehr schön. " * 40
+    expected = " ".join(processor.EncodeAsPieces(line.rstrip()))
+    from refscore.text.external import tokenize_texts
+
+    assert tokenize_texts("flores200", ["a", line], spm_model=spm_model_file)[1] == expected
+    monkeypatch.setenv("REFSCORE_MEMORY_BUDGET", str(len(line.rstrip().encode()) * _spm.SPM_BYTES_PER_INPUT_BYTE - 1))
+    with pytest.raises(MemoryBudgetError, match=r"tokenize='flores200' of hypotheses\[1\] \(1,039 bytes\) needs "
+                                                r"about .*REFSCORE_MEMORY_BUDGET.*split it into sentences"):
+        refscore.bleu(["a", line], ["a", "b"], tokenize="flores200", spm_model=spm_model_file, num_threads=1)
+    monkeypatch.delenv("REFSCORE_MEMORY_BUDGET")
+    monkeypatch.setattr(_spm, "SPM_MAX_LINE_BYTES", 10)
+    with pytest.raises(InputError, match=r"references \(flattened\)\[0\]: tokenize='flores200': a line of 11 bytes "
+                                         r"is longer than SentencePiece reads \(10 bytes"):
+        refscore.bleu(["schön"], ["x" * 11], tokenize="flores200", spm_model=spm_model_file)
+    assert refscore.bleu(["schön"], ["x" * 10], tokenize="flores200", spm_model=spm_model_file).score >= 0
+
+
+def test_the_dropped_text_check_holds_no_object_per_character():
+    # ROUGE's warning that rouge-score's tokenizer drops most characters counted them with re.findall, one new str
+    # per non-Latin-1 character (~80 bytes): 740 MB for 5 M combining marks (benchmarks/bench_pathological.py)
+    import tracemalloc
+
+    from refscore.metrics.rouge.words import dropped_share
+
+    text = "\u0301" * 200_000
+    tracemalloc.start()
+    try:
+        share = dropped_share([text, "abc"])
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert share == pytest.approx(200_000 / 200_003) and peak < 20 * len(text)   # findall: 84 bytes a character

@@ -8,6 +8,7 @@ import pytest
 import scipy.stats
 
 import refscore.meta as meta
+import refscore.meta._resample as _resample
 from meta_reference import packed, reference_stats, synthetic
 from refscore.errors import InputError
 
@@ -76,6 +77,55 @@ def test_perm_both_matrix_is_compute_sig_matrix():
         for j in range(i + 1, 4):
             expected = stats.PermutationSigDiff(corrs[order[j]], corrs[order[i]], scipy.stats.pearsonr, "none", 150)
             assert p[i, j] == expected[0]
+
+
+def test_reference_coin_blocks_are_the_reference_coins(monkeypatch):
+    """Drawn block by block into one buffer, the coins are ``np.random.binomial(1, 0.5, n)`` per resample after
+    ``np.random.seed(s)``, and the stream goes on after them where the reference's does."""
+    monkeypatch.setattr(_resample, "_BLOCK_CELLS", 3 * 11 + 1)  # 3 resamples a block: 3, 3, 3 and 1
+    draw = _resample.Resampler("reference", 7)
+    blocks = [block.copy() for block in draw.coin_blocks(10, 11)]
+    np.random.seed(7)
+    expected = np.array([np.random.binomial(1, 0.5, 11) for _ in range(10)], dtype=float)
+    assert [len(block) for block in blocks] == [3, 3, 3, 1]
+    assert np.array_equal(np.concatenate(blocks), expected)
+    assert np.array_equal(draw.masks(2, 5), np.random.binomial(1, 0.5, (2, 5)) == 1)
+
+
+def test_coins_in_place_is_the_comparison_with_one_half():
+    """``rint`` sends 0.5 itself to 0 (half to even), as ``> 0.5`` does; 0.5's neighbours fall on either side."""
+    edges = np.array([0.0, 0.5, np.nextafter(0.5, 0.0), np.nextafter(0.5, 1.0), 0.75, np.nextafter(1.0, 0.0)])
+    uniform = np.concatenate([edges, np.random.default_rng(0).random(1000)])
+    expected = (uniform > 0.5).astype(float)
+    assert np.array_equal(_resample.coins_in_place(uniform), expected)
+
+
+def test_batched_reference_pearson_is_the_reference_bit_for_bit(monkeypatch):
+    """The reference-seeded Pearson without grouping draws its coins block by block and sums each block with one
+    matrix product, never a whole test's coins at once (``masks`` is not called). With coin blocks of 7 resamples
+    that cut across the early-stopping blocks of 25, a test's p-value, resample count and resampled correlations,
+    and a ComputeSigMatrix run's p-values on one stream, equal the reference's."""
+    stats = reference_stats()
+    monkeypatch.setattr(_resample, "_BLOCK_CELLS", 7 * 120)
+    monkeypatch.setattr(_resample.Resampler, "masks", lambda *args: pytest.fail("all coins drawn at once"))
+    rng = np.random.default_rng(5)
+    human = rng.normal(size=(4, 30))
+    metrics = {f"m{i}": human + rng.normal(0, 0.9 + 0.3 * i, human.shape) for i in range(4)}
+    human[0, :3] = np.nan  # 117 rated cells: 7 resamples a block
+    params = stats.PermutationSigDiffParams(block_size=25, early_min=0.0, early_max=1.0)
+    p, delta, k_used, samples = _reference_run(stats, human, metrics["m1"], metrics["m0"], scipy.stats.pearsonr,
+                                               "none", 60, 11, params=params)
+    got = meta.perm_both(human, metrics["m1"], metrics["m0"], k=60, seed=11, resampler="reference",
+                         block_size=25, early_min=0.0, early_max=1.0)
+    assert (got.p_value, got.resamples, got.delta) == (p, k_used, pytest.approx(delta, rel=1e-12))
+    np.testing.assert_allclose(got.samples, np.array(samples), rtol=1e-12, atol=1e-15)
+    order, _, matrix = meta.perm_both_matrix(human, metrics, k=60, seed=11, resampler="reference")
+    np.random.seed(11)
+    corrs = {name: stats.Correlation(4, packed(human), packed(metrics[name])) for name in order}
+    for i in range(4):
+        for j in range(i + 1, 4):
+            expected = stats.PermutationSigDiff(corrs[order[j]], corrs[order[i]], scipy.stats.pearsonr, "none", 60)
+            assert matrix[i, j] == expected[0]
 
 
 def test_significance_clusters_follow_the_wmt_greedy_rule():

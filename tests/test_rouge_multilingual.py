@@ -113,14 +113,15 @@ def test_frozen_table_is_what_the_script_generates_from_unicode_14():
         import gen_rouge_unicode_words as generator
     finally:
         sys.path.pop(0)
-    committed = (ROOT / "src/refscore/metrics/rouge/_unicode_words.py").read_text(encoding="utf-8")
+    committed = (ROOT / "src/refscore/text/_unicode_words.py").read_text(encoding="utf-8")
     assert generator.render(generator.class_ranges()) == committed
 
 
 def test_unicode_tokenizer_reads_no_unicode_database(monkeypatch):
     """The classes come from the frozen table, so Python's own unicodedata version cannot change them."""
     from refscore.metrics.rouge import words
-    words._token_pattern.cache_clear()
+    from refscore.text import rouge_words
+    rouge_words._token_pattern.cache_clear()
     monkeypatch.setattr(unicodedata, "category", lambda ch: pytest.fail("unicodedata consulted"))
     assert words.rouge_tokenizer("unicode").tokenize("ไทย ok") == ["ไทย", "ok"]
 

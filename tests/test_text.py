@@ -23,6 +23,6 @@ def test_known_stems():
 
 def test_meteor_and_rouge_stem_with_refscore_text():
     from refscore.metrics.meteor import align
-    from refscore.metrics.rouge import words
+    from refscore.text import rouge_words
 
-    assert align.porter_stem is porter_stem and words.porter_stem is porter_stem
+    assert align.porter_stem is porter_stem and rouge_words.porter_stem is porter_stem

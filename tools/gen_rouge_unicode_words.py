@@ -68,7 +68,7 @@ def main() -> None:
     if unicodedata.unidata_version != PINNED_VERSION:
         sys.exit(f"run this with a Python whose unicodedata is {PINNED_VERSION} (Python 3.11), "
                  f"not {unicodedata.unidata_version}")
-    out = Path(__file__).resolve().parent.parent / "src/refscore/metrics/rouge/_unicode_words.py"
+    out = Path(__file__).resolve().parent.parent / "src/refscore/text/_unicode_words.py"
     out.write_text(render(class_ranges()), encoding="utf-8")
     print(f"wrote {out}")
 

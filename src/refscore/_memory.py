@@ -1,8 +1,11 @@
 """The one memory budget: how much working memory a run whose memory grows with a *product* of input sizes (an
 items x candidates x references matrix, all pairs of a corpus) may take before it streams or stops.
 
-One setting, read in this order: the ``memory_budget=`` argument of the function that runs the work, the
-environment variable ``REFSCORE_MEMORY_BUDGET``, then :data:`DEFAULT_MEMORY_BUDGET` (2 GiB). Sizes are bytes,
+One setting, read in this order: the ``memory_budget=`` argument of the function that runs the work (pairwise
+scoring), the environment variable ``REFSCORE_MEMORY_BUDGET``, then :data:`DEFAULT_MEMORY_BUDGET` (2 GiB).
+Metrics whose kernels hold a table per segment that grows with a product of its sizes (TER's banded edit-distance
+matrix, ROUGE-S skip-bigrams, ROUGE-Lsum's match masks, BERTScore's similarity matrices) check their largest
+segments against the budget from the environment variable (:func:`check_segments_within_budget`). Sizes are bytes,
 or a number with a unit (``"512MB"``, ``"1.5GiB"``, ``"800k"``; k/M/G/T are powers of 1024, as memory is
 counted). Work beyond the budget streams in parts that fit, or, when one indivisible part does not fit, stops
 with :class:`~refscore.errors.MemoryBudgetError` naming the budget and how to raise it, before allocating:
@@ -17,7 +20,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from refscore.errors import InputError, MemoryBudgetError
 
@@ -67,7 +73,14 @@ def format_bytes(size: float) -> str:
     return f"{size:.1f} TiB"
 
 
-def check_within_budget(needed: int, budget: int, what: str, *, hint: str = "") -> None:
+#: How a pairwise run's budget is raised (its functions take ``memory_budget=``).
+PAIRWISE_SETTING = "memory_budget=... (command line: --memory-budget) or the environment variable"
+#: How a metric's budget is raised (metrics read the environment variable only).
+METRIC_SETTING = "the environment variable"
+
+
+def check_within_budget(needed: int, budget: int, what: str, *, hint: str = "",
+                        setting: str = PAIRWISE_SETTING) -> None:
     """Raise :class:`MemoryBudgetError` when ``what`` needs more than ``budget`` bytes (checked before allocating).
 
     >>> check_within_budget(10, 100, "a matrix")
@@ -76,5 +89,35 @@ def check_within_budget(needed: int, budget: int, what: str, *, hint: str = "") 
         more = f"; {hint}" if hint else ""
         raise MemoryBudgetError(
             f"{what} needs about {format_bytes(needed)}, more than the memory budget of {format_bytes(budget)}; "
-            f"raise it with memory_budget=... (command line: --memory-budget) or the environment variable "
+            f"raise it with {setting} "
             f"{ENV_VAR} (e.g. {ENV_VAR}={format_bytes(2 * needed).replace(' ', '').replace('.0', '')}){more}")
+
+
+def check_segments_within_budget(needs: np.ndarray, what: Callable[[int], str], *, concurrent: int = 1,
+                                 budget: int | None = None, hint: str = "") -> None:
+    """Refuse, before a kernel allocates, work whose per-segment tables do not fit the budget.
+
+    ``needs[i]``: the bytes segment ``i``'s table takes (an estimate from its sizes); ``concurrent``: how many
+    segments are worked on at once (threads), each keeping its own table, so the ``concurrent`` largest needs are
+    added. ``what(i)`` names segment ``i`` in the error (``"TER of segment 3 (hypotheses[3], 120,000 words)"``).
+    ``budget``: bytes (default: :func:`memory_budget` of the environment).
+
+    >>> check_segments_within_budget(np.array([10, 500]), lambda i: f"segment {i}", budget=1000)
+    >>> check_segments_within_budget(np.array([10, 500]), lambda i: f"segment {i}", concurrent=2, budget=400)
+    Traceback (most recent call last):
+    ...
+    refscore.errors.MemoryBudgetError: segment 1 needs about 500 B, more than the memory budget of 400 B; raise it with the environment variable REFSCORE_MEMORY_BUDGET (e.g. REFSCORE_MEMORY_BUDGET=1000B); or split the segment
+    """
+    needs = np.asarray(needs, dtype=np.float64)
+    if needs.size == 0:
+        return
+    budget = memory_budget() if budget is None else budget
+    largest = int(np.argmax(needs))
+    check_within_budget(int(needs[largest]), budget, what(largest), setting=METRIC_SETTING,
+                        hint=hint or "or split the segment")
+    together = min(max(int(concurrent), 1), needs.size)
+    if together > 1:
+        total = float(np.sort(needs)[-together:].sum())
+        check_within_budget(int(total), budget, f"{what(largest)} and the {together - 1} next largest segments "
+                            f"at once ({together} threads)", setting=METRIC_SETTING,
+                            hint="or use fewer threads (num_threads=..., command line: --num-threads)")

@@ -70,7 +70,8 @@ def caller_stacklevel() -> int:
     call), however deep inside the package the warning is raised."""
     frame = sys._getframe(1)
     level = 1
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR) or (
+            frame.f_code.co_filename == "<string>" and frame.f_code.co_name == "__init__")):  # a config dataclass's
         frame = frame.f_back
         level += 1
     return level

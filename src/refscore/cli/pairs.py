@@ -5,47 +5,90 @@ Each input line is one item, a JSON object with ``candidates`` (a list of string
 ``references`` the candidates are scored against each other. Every line must agree: all with references or none.
 Outputs are written atomically (a failed or interrupted run leaves no half-written file); ``.npy`` holds the
 items x candidates x references float64 matrix padded with NaN, ``.jsonl`` one object per item (docs/pairwise.md).
+
+Lines are read one at a time (``refscore.io.json_lines``: the line limit ``REFSCORE_MAX_LINE_BYTES``, errors that
+name the file, the line and the column). JSONL output streams: items are scored and written batch by batch, so
+the input need not fit in memory; so does ``.npy`` output from a file, after a first pass that finds the matrix's
+shape (its header needs every item's size). ``.npy`` output from standard input (which can be read once) and
+``mbr --matrices`` (one padded matrix of all items per metric) read every item first.
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from refscore.cli.arguments import add_metrics_argument, add_progress_argument, positive_int
 from refscore.cli.exit_codes import ExitCode
-from refscore.cli.io import STDIN, CliError, decode_text, read_bytes, read_standard_input, source_name
+from refscore.cli.io import STDIN, CliError, check_readable, source_name, unreadable
 from refscore.cli.metric_setup import add_metric_arguments, metrics_from_args
+from refscore.errors import InputError
 from refscore.io.atomic import atomic_path, atomic_write, check_output_paths
+from refscore.io.json_lines import NotUtf8LineError, json_values
+from refscore.progress import progress_bar
 
 _FIELDS = ("id", "candidates", "references")
+_EXAMPLE = 'each line is one item, e.g. {"candidates": ["a", "b"], "references": ["c"]}'
+#: Texts (candidates and references) per call of the scorer when items stream: enough pairs per call to keep the
+#: compiled core's threads busy, few enough that one batch's memory stays small.
+_BATCH_TEXTS = 1 << 12
+#: Seconds of scoring assumed per input byte, only to decide whether the automatic progress bar shows.
+_SECONDS_PER_INPUT_BYTE = 1e-6
 
 
-def _string_list(value: Any, where: str, field: str) -> list[str]:
+@dataclass
+class Items:
+    """Items of a JSONL input, in input order: ids, candidate lists and reference lists (None: no references)."""
+
+    ids: list[Any] = field(default_factory=list)
+    candidates: list[list[str]] = field(default_factory=list)
+    references: list[list[str]] | None = None
+
+
+def _string_list(value: Any, where: str, field_name: str) -> list[str]:
     if not isinstance(value, list) or not all(isinstance(text, str) for text in value):
-        raise CliError(f"{where}: '{field}' must be a list of strings, got {json.dumps(value)[:60]}",
+        raise CliError(f"{where}: '{field_name}' must be a list of strings, got {json.dumps(value)[:60]}",
                        ExitCode.BAD_INPUT)
     return value
 
 
-def read_items(path: str) -> tuple[list[Any], list[list[str]], list[list[str]] | None]:
-    """The ids, candidate lists and reference lists (None: no line has references) of a JSONL file."""
-    source = source_name(path)
-    data = read_standard_input() if path == STDIN else read_bytes(path, "-i")
-    ids, candidates, references = [], [], []
-    with_references: bool | None = None
-    for number, line in enumerate(decode_text(data, source).split("\n"), start=1):
-        if not line.strip():
-            continue
-        where = f"{source} line {number}"
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CliError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno}); each line is one item, "
-                           f'e.g. {{"candidates": ["a", "b"], "references": ["c"]}}', ExitCode.BAD_INPUT) from None
+class ItemReader:
+    """The items of a JSONL file or of standard input, read line by line through :func:`refscore.io.json_lines.
+    json_values` (the line limit ``REFSCORE_MAX_LINE_BYTES``; errors name the file, the line and the column) and
+    handed on in batches, so that a file need not fit in memory. Every line must agree: all with references or
+    none."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.source = path, source_name(path)
+        if path != STDIN:
+            check_readable(path, "-i")
+        self.with_references: bool | None = None
+        self.count = 0
+
+    def input_bytes(self) -> int:
+        """The size of the input file (0 for standard input: unknown)."""
+        return 0 if self.path == STDIN else os.path.getsize(self.path)
+
+    def _stream(self) -> Any:
+        if self.path != STDIN:
+            try:
+                return open(self.path, "rb")
+            except OSError as exc:
+                raise unreadable(self.path, exc, "-i") from None
+        if sys.stdin is None or not hasattr(sys.stdin, "buffer"):
+            raise CliError("standard input is closed; give the input as a file (-i FILE) or pipe it in "
+                           "(... | refscore ...)", ExitCode.UNREADABLE_FILE)
+        return contextlib.nullcontext(sys.stdin.buffer)
+
+    def _add(self, batch: Items, number: int, record: Any) -> None:
+        where = f"{self.source}: line {number}"
         if not isinstance(record, dict) or "candidates" not in record:
             raise CliError(f"{where}: each line must be a JSON object with a 'candidates' list", ExitCode.BAD_INPUT)
         unknown = sorted(set(record) - set(_FIELDS))
@@ -53,16 +96,52 @@ def read_items(path: str) -> tuple[list[Any], list[list[str]], list[list[str]] |
             raise CliError(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}; the fields are "
                            f"{', '.join(_FIELDS)}", ExitCode.BAD_INPUT)
         has = "references" in record
-        if with_references is not None and has != with_references:
+        if self.with_references is not None and has != self.with_references:
             raise CliError(f"{where}: {'has' if has else 'lacks'} 'references' but the lines before "
                            f"{'do not' if has else 'do'}; give references on every line or on none",
                            ExitCode.LINE_COUNT_MISMATCH)
-        with_references = has
-        ids.append(record.get("id", len(ids)))
-        candidates.append(_string_list(record["candidates"], where, "candidates"))
+        self.with_references = has
+        batch.ids.append(record.get("id", self.count))
+        batch.candidates.append(_string_list(record["candidates"], where, "candidates"))
         if has:
-            references.append(_string_list(record["references"], where, "references"))
-    return ids, candidates, references if with_references else None
+            batch.references = batch.references if batch.references is not None else []
+            batch.references.append(_string_list(record["references"], where, "references"))
+        self.count += 1
+
+    def batches(self, batch_texts: int = _BATCH_TEXTS) -> Iterator[Items]:
+        """The items in batches of about ``batch_texts`` texts (at least one item each; none for an empty input)."""
+        batch, texts = Items(), 0
+        self.with_references, self.count = None, 0   # each pass reads the input afresh
+        try:
+            with self._stream() as stream:
+                for number, record in json_values(stream, self.source, hint=_EXAMPLE):
+                    self._add(batch, number, record)
+                    texts += len(batch.candidates[-1]) + len(batch.references[-1] if batch.references else [])
+                    if texts >= batch_texts:
+                        yield batch
+                        batch, texts = Items(), 0
+        except NotUtf8LineError as error:
+            raise CliError(str(error), ExitCode.UNDECODABLE_INPUT) from None
+        except InputError as error:
+            raise CliError(str(error), ExitCode.BAD_INPUT) from None
+        except OSError as exc:
+            if self.path == STDIN:
+                raise CliError(f"cannot read standard input ({exc.strerror or exc})", ExitCode.UNREADABLE_FILE) \
+                    from None
+            raise unreadable(self.path, exc, "-i") from None
+        if batch.ids:
+            yield batch
+
+    def read_all(self) -> Items:
+        """Every item at once (for outputs that need all of them before the first is written)."""
+        whole = Items()
+        for batch in self.batches():
+            whole.ids += batch.ids
+            whole.candidates += batch.candidates
+            if batch.references is not None:
+                whole.references = whole.references if whole.references is not None else []
+                whole.references += batch.references
+        return whole
 
 
 def _one_metric(args: argparse.Namespace) -> Any:
@@ -92,9 +171,27 @@ def _write_lines(path: str | None, lines: Any) -> None:
     if path is None or path == STDIN:
         for line in lines:
             sys.stdout.write(line)
+            sys.stdout.flush()   # a reader downstream gets each item as it is scored
         return
     with atomic_write(path) as handle:
         handle.writelines(lines)
+
+
+def _stream_bar(reader: ItemReader, description: str, progress: bool | None) -> Any:
+    """One bar over the items of a streamed run (its length is unknown until the input ends)."""
+    return progress_bar(total=None, description=description, enabled=progress,   # type: ignore[arg-type]
+                        expected_seconds=reader.input_bytes() * _SECONDS_PER_INPUT_BYTE, unit="item")
+
+
+def _shape(batches: Iterable[Items]) -> tuple[int, int, int]:
+    """Items x most candidates x most references (the candidates, without references) of the batches."""
+    items = candidates = references = 0
+    for batch in batches:
+        items += len(batch.ids)
+        candidates = max(candidates, max(map(len, batch.candidates), default=0))
+        refs = batch.candidates if batch.references is None else batch.references
+        references = max(references, max(map(len, refs), default=0))
+    return items, candidates, references
 
 
 def cmd_pairwise(args: argparse.Namespace) -> int:
@@ -102,16 +199,43 @@ def cmd_pairwise(args: argparse.Namespace) -> int:
 
     metric = _one_metric(args)
     check_output_paths({"-o": args.output})
-    ids, candidates, references = read_items(args.input)
-    matrices = pairwise_items(metric, candidates, references, num_threads=args.num_threads,
-                              memory_budget=args.memory_budget, progress=args.progress)
-    if args.output is not None and args.output.endswith(".npy"):
-        refs = candidates if references is None else references
-        shape = (len(candidates), max(map(len, candidates), default=0), max(map(len, refs), default=0))
-        _write_npy(args.output, matrices, shape)
-    else:
-        _write_lines(args.output, _jsonl_lines(ids, ({"scores": m.tolist()} for m in matrices)))
+    reader = ItemReader(args.input)
+    options = {"num_threads": args.num_threads, "memory_budget": args.memory_budget}
+    if args.output is not None and args.output.endswith(".npy"):   # the header needs every item's size first
+        if reader.path == STDIN:   # read once: every item in memory
+            items = reader.read_all()
+            _write_npy(args.output, pairwise_items(metric, items.candidates, items.references,
+                                                   progress=args.progress, **options), _shape([items]))
+            return ExitCode.OK
+        shape = _shape(reader.batches())   # a first pass for the shape, a second that scores batch by batch
+        bar = _stream_bar(reader, f"pairwise {metric.name}", args.progress)
+
+        def matrices() -> Iterator[np.ndarray]:
+            for batch in reader.batches():
+                yield from pairwise_items(metric, batch.candidates, batch.references, progress=False, **options)
+                bar.update(len(batch.ids))
+
+        with bar:
+            _write_npy(args.output, matrices(), shape)
+        return ExitCode.OK
+    bar = _stream_bar(reader, f"pairwise {metric.name}", args.progress)
+
+    def lines() -> Iterator[str]:
+        for batch in reader.batches():
+            matrices = pairwise_items(metric, batch.candidates, batch.references, progress=False, **options)
+            yield from _jsonl_lines(batch.ids, ({"scores": m.tolist()} for m in matrices))
+            bar.update(len(batch.ids))
+
+    with bar:
+        _write_lines(args.output, lines())
     return ExitCode.OK
+
+
+def _selections(items: Items, result: Any) -> Iterator[str]:
+    rows = ({"chosen": int(result.chosen[k]), "best": result.best[k],
+             "utilities": [None if np.isnan(u) else float(u) for u in result.utilities[k, :len(candidates)]]}
+            for k, candidates in enumerate(items.candidates))
+    return _jsonl_lines(items.ids, rows)
 
 
 def cmd_mbr(args: argparse.Namespace) -> int:
@@ -119,18 +243,28 @@ def cmd_mbr(args: argparse.Namespace) -> int:
 
     metrics = metrics_from_args(args.metrics, args)
     check_output_paths({"-o": args.output, "--matrices": args.matrices})
-    ids, candidates, references = read_items(args.input)
-    result = mbr(candidates, metric=metrics, pseudo_references=references, weights=args.weights,
-                 include_self=args.include_self, standardize=args.standardize,
-                 return_matrices=args.matrices is not None, num_threads=args.num_threads,
-                 memory_budget=args.memory_budget, progress=args.progress)
-    rows = ({"chosen": int(result.chosen[k]), "best": result.best[k],
-             "utilities": [None if np.isnan(u) else float(u) for u in result.utilities[k, :len(candidates[k])]]}
-            for k in range(len(candidates)))
-    if args.matrices is not None:
+    reader = ItemReader(args.input)
+    options = {"metric": metrics, "weights": args.weights, "include_self": args.include_self,
+               "standardize": args.standardize, "num_threads": args.num_threads,
+               "memory_budget": args.memory_budget}
+    if args.matrices is not None:   # the archive holds each metric's padded matrix of all items
+        items = reader.read_all()
+        result = mbr(items.candidates, pseudo_references=items.references, return_matrices=True,
+                     progress=args.progress, **options)
         with atomic_write(args.matrices, "wb") as handle:   # a file object: savez adds no suffix
             np.savez(handle, **result.matrices)
-    _write_lines(args.output, _jsonl_lines(ids, rows))
+        _write_lines(args.output, _selections(items, result))
+        return ExitCode.OK
+    bar = _stream_bar(reader, "mbr", args.progress)
+
+    def lines() -> Iterator[str]:
+        for batch in reader.batches():
+            yield from _selections(batch, mbr(batch.candidates, pseudo_references=batch.references, progress=False,
+                                              **options))
+            bar.update(len(batch.ids))
+
+    with bar:
+        _write_lines(args.output, lines())
     return ExitCode.OK
 
 

@@ -25,13 +25,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from refscore._core._ngrams import gleu_statistics
 from refscore.checks import check_int
 from refscore.inputs import per_segment
 from refscore.compat._evaluate_base import EvaluateModule, same_count_references
 from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputTypeError
-from refscore.metrics.word_batch import ngram_statistics
+from refscore.metrics.word_batch import count_ngrams, ngram_statistics
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.bleu_flavors import HF_13A, encode_token_lists
 from refscore.protocol import metric_with
@@ -77,7 +76,7 @@ class GoogleBleu(EvaluateModule):
                                        lowercase=False, orders=(int(min_len), int(max_len)))
         else:
             ids, offsets, ref_offsets = encode_token_lists(*_tokenized(predictions, references, tokenizer))
-            rows = gleu_statistics(ids, offsets, ref_offsets, int(min_len), int(max_len))
+            rows = count_ngrams("gleu", ids, offsets, ref_offsets, orders=(int(min_len), int(max_len)))
         matches, n_all = (int(v) for v in rows.sum(0))
         return {"google_bleu": 0.0 if n_all == 0 else matches / n_all}
 

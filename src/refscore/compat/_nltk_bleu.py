@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from refscore._core._ngrams import gleu_statistics
 from refscore.checks import check_int
 from refscore.errors import InputError
 from refscore.metrics.bleu import BLEU
+from refscore.metrics.word_batch import count_ngrams
 from refscore.metrics.bleu_flavors import (NLTK_DEFAULT_WEIGHTS, Fraction, SmoothingFunction, as_segments,
                                            brevity_penalty, closest_ref_length, encode_token_lists,
                                            modified_precision)
@@ -93,8 +93,8 @@ def corpus_gleu(list_of_references: Sequence[Sequence[Sequence[Any]]], hypothese
     ids, offsets, ref_offsets = encode_token_lists(hyps, as_segments(list_of_references, "list_of_references"))
     if max_len < min_len or not hyps:
         return 0.0   # NLTK: no n-gram of any order counts
-    matches, n_all = (int(v) for v in gleu_statistics(ids, offsets, ref_offsets, int(min_len), int(max_len),
-                                                      num_threads=num_threads).sum(0))
+    rows = count_ngrams("gleu", ids, offsets, ref_offsets, orders=(int(min_len), int(max_len)), num_threads=num_threads)
+    matches, n_all = (int(v) for v in rows.sum(0))
     return 0.0 if n_all == 0 else matches / n_all
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from refscore.errors import MissingExtraError
+from refscore.io.json_lines import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE,  # noqa: F401
+                                     line_too_long, max_line_bytes, read_line)
 from refscore.io.records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
 
 __all__ = [
@@ -43,21 +45,8 @@ PARQUET_EXTENSIONS = (".parquet", ".pq")
 DEFAULT_UNIT_BYTES = 32 << 20
 #: Records per chunk handed on by a reader (bounds the memory of one read).
 DEFAULT_CHUNK_RECORDS = 50_000
-#: The environment variable that sets the longest JSON Lines line read (bytes): a line is read whole, so a file
-#: without line breaks would otherwise be read into memory at once.
-MAX_LINE_BYTES_VARIABLE = "REFSCORE_MAX_LINE_BYTES"
-DEFAULT_MAX_LINE_BYTES = 256 << 20
-
-
-def max_line_bytes() -> int:
-    """The longest JSON Lines line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB."""
-    value = os.environ.get(MAX_LINE_BYTES_VARIABLE, "")
-    if not value:
-        return DEFAULT_MAX_LINE_BYTES
-    if not value.isdigit() or int(value) < 1:
-        raise RecordFormatError(f"{MAX_LINE_BYTES_VARIABLE}={value!r}: give the longest line in bytes, a positive "
-                                f"integer")
-    return int(value)
+# The line limit (MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, max_line_bytes) lives in refscore.io.json_lines,
+# shared with every JSON Lines reader; imported here for the readers that import it from this module.
 
 
 @dataclass(frozen=True)
@@ -292,14 +281,12 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
         chunk, span_start, line_offset = Chunk(unit.file_index), position, 0
         limit = max_line_bytes()
         while position < unit.stop:
-            line = handle.readline(limit + 1)
+            line, too_long = read_line(handle, limit)
             if not line:
                 break
-            if len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n")):
+            if too_long:
                 lines_before = _lines_before(unit.path, unit_start) if lines_before is None else lines_before
-                raise RecordFormatError(f"{unit.path}: line {lines_before + line_offset + 1} is longer than "
-                                        f"{limit} bytes, the longest line read; split the record, or raise the "
-                                        f"limit with {MAX_LINE_BYTES_VARIABLE}=<bytes>")
+                raise line_too_long(unit.path, lines_before + line_offset + 1, limit)
             position += len(line)
             line_offset += 1
             if not line.strip():

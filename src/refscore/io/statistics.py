@@ -112,6 +112,7 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
 
 
 def _member(archive: Any, member: str, name: str) -> np.ndarray:
+    _check_stored_array(archive.zip, f"{member}.npy", name)
     try:
         return archive[member]
     except ValueError as exc:
@@ -120,8 +121,43 @@ def _member(archive: Any, member: str, name: str) -> np.ndarray:
         # object arrays need pickle: refused by allow_pickle=False
         raise InputError(f"statistics file {name!r}: member {member!r} cannot be read without pickle ({exc}); "
                          f"refscore statistics files hold plain int64/float64 arrays only") from None
-    except (*DAMAGED, KeyError) as exc:
+    except (*DAMAGED, KeyError, MemoryError) as exc:
         raise InputError(f"statistics file {name!r}: member {member!r} is damaged ({exc})") from None
+
+
+def _check_stored_array(archive: zipfile.ZipFile, member: str, name: str) -> None:
+    """Refuse a member that zipfile or numpy cannot read safely, before reading it: an encrypted member (zipfile
+    raises RuntimeError), a compression other than stored/deflated, and an array whose .npy header claims more
+    bytes than the member holds (numpy would allocate them before finding out)."""
+    try:
+        info = archive.getinfo(member)
+    except KeyError:
+        raise InputError(f"statistics file {name!r} has no member {member!r}") from None
+    if info.flag_bits & 0x1:
+        raise InputError(f"statistics file {name!r}: member {member!r} is marked encrypted; save_statistics "
+                         f"never encrypts, so the file is damaged or was not written by refscore")
+    if info.compress_type not in (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED):
+        raise InputError(f"statistics file {name!r}: member {member!r} uses zip compression method "
+                         f"{info.compress_type}; statistics files are stored or deflated (.npz)")
+    try:
+        with archive.open(info) as handle:
+            version = np.lib.format.read_magic(handle)
+            read_header = {(1, 0): np.lib.format.read_array_header_1_0,
+                           (2, 0): np.lib.format.read_array_header_2_0}.get(version)
+            if read_header is None:
+                raise InputError(f"statistics file {name!r}: member {member!r} is a .npy array of format version "
+                                 f"{version}; save_statistics writes version 1.0 or 2.0")
+            shape, _, dtype = read_header(handle)
+    except InputError:
+        raise
+    except (*DAMAGED, RuntimeError) as exc:  # RuntimeError: zipfile's "encrypted" for a member it cannot open
+        raise InputError(f"statistics file {name!r}: member {member!r} is damaged ({exc})") from None
+    claimed = int(np.prod(shape, dtype=object)) * dtype.itemsize
+    # the sizes in the zip directory are claims too: bound them by the file's size (deflate expands <= 1032x)
+    holds = min(info.file_size, os.path.getsize(name) * (1 if info.compress_type == zipfile.ZIP_STORED else 1032))
+    if claimed > holds:
+        raise InputError(f"statistics file {name!r}: member {member!r} claims an array of shape {shape} "
+                         f"({claimed:,} bytes) but holds at most {holds:,} bytes; the file is damaged")
 
 
 def _header(name: str, raw: np.ndarray) -> dict[str, Any]:

@@ -7,7 +7,7 @@ averaged correlation per resample.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numpy as np
 
@@ -20,6 +20,11 @@ RESAMPLERS = ("fast", "reference")
 
 #: Cells (resamples x rows x length) scattered at once when a statistic is not vectorised by formula.
 _CHUNK_CELLS = 2_000_000
+#: Coins drawn at once by ``Resampler.coin_blocks``: a block's doubles (512 KiB) stay in the cache while they are
+#: turned into coins and summed, where a whole test's (8 bytes x 1,000 resamples x cells) would go through memory;
+#: and a block's product with 4 columns (at most 262,144 multiply-adds) stays on one thread: OpenBLAS woke its
+#: threads for such thin products somewhere between 0.5 and 1 million (measured), at 10-30x the CPU time.
+_BLOCK_CELLS = 1 << 16
 
 
 class Resampler:
@@ -30,8 +35,16 @@ class Resampler:
     def __init__(self, kind: str, seed: int | None) -> None:
         self.kind = check_choice(kind, "resampler", RESAMPLERS)
         seed = check_seed(seed)
-        self.random: np.random.RandomState | np.random.Generator = (
-            np.random.RandomState(seed) if kind == "reference" else np.random.default_rng(seed))
+        self.random: np.random.RandomState | np.random.Generator
+        if kind == "reference":
+            # RandomState(bits).seed(s) is RandomState(s); a Generator on the same MT19937 continues its stream
+            # (its random() is random_sample draw for draw) and can fill a buffer in place
+            bits = np.random.MT19937()
+            self.random = np.random.RandomState(bits)
+            self.random.seed(seed)
+            self._uniform = np.random.Generator(bits)
+        else:
+            self.random = np.random.default_rng(seed)
 
     def masks(self, size: int, n: int) -> np.ndarray:
         """``(size, n)`` coins; True keeps metric1's score in resample 1."""
@@ -39,6 +52,30 @@ class Resampler:
             return self.random.random_sample((size, n)) > 0.5
         packed = self.random.integers(0, 256, (size, (n + 7) // 8), dtype=np.uint8)
         return np.unpackbits(packed, axis=1, count=n).astype(bool)
+
+    def coin_blocks(self, size: int, n: int) -> Iterator[np.ndarray]:
+        """The coins of ``masks(size, n)``, the same draws, as float 1.0 (True) / 0.0, in blocks of whole
+        resamples: the reference stream in blocks of about ``_BLOCK_CELLS`` coins drawn into one buffer (each block
+        is overwritten by the next: use it before asking for the next), the fast one in one block."""
+        if self.kind != "reference":
+            yield self.masks(size, n).astype(np.float64)
+            return
+        rows = max(1, _BLOCK_CELLS // max(1, n))
+        uniform = np.empty((min(rows, size), n))
+        for start in range(0, size, rows):
+            block = uniform[:min(rows, size - start)]
+            self._uniform.random(out=block)
+            yield coins_in_place(block)
+
+
+def coins_in_place(uniform: np.ndarray) -> np.ndarray:
+    """``uniform > 0.5`` as 1.0 / 0.0, written over ``uniform`` (one pass): rounding half to even sends 0.5 itself
+    to 0.0, as the comparison does.
+
+    >>> coins_in_place(np.array([0.0, 0.25, 0.5, np.nextafter(0.5, 1.0), 0.75, np.nextafter(1.0, 0.0)]))
+    array([0., 0., 0., 1., 1., 1.])
+    """
+    return np.rint(uniform, out=uniform)
 
 
 def _pair_count(cells: np.ndarray) -> int:
@@ -177,11 +214,25 @@ class Statistic:
             return np.where(count > 0, total / count, self.empty)
 
     def mixed(self, masks: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Pearson of ``where(masks, a, b)`` and ``where(masks, b, a)`` by sums: the resamples' sums are the
-        second metric's plus the masked differences (one matrix product for all resamples)."""
+        """Pearson of ``where(masks, a, b)`` and ``where(masks, b, a)`` by sums, for coins shared by several tests:
+        each metric's masked sums are computed once (one matrix product for all resamples)."""
+        return self._pearson_pair(self._projection(masks, a) - self._projection(masks, b), a, b)
+
+    def mixed_drawn(self, draw: Resampler, size: int, a: np.ndarray, b: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``size`` resamples of :meth:`mixed` with coins from ``draw``, block by block (a block's coins are summed
+        while they are in the cache): the number of coins that keep ``a`` per resample and both Pearsons."""
+        # column 0 counts the coins (a sum of ones and zeros: exact); the others are the shift of _pearson_pair
+        columns = np.stack([np.ones_like(a), a - b, a * a - b * b, self.centered * (a - b)], axis=1)
+        sums = np.concatenate([coins @ columns for coins in draw.coin_blocks(size, a.size)])
+        first, second = self._pearson_pair(sums[:, 1:], a, b)
+        return sums[:, 0], first, second
+
+    def _pearson_pair(self, shift: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Both Pearsons from ``shift``, the masked sums of ``a - b``, ``a² - b²`` and ``g (a - b)`` per resample
+        (``g``: the centred human scores): resample 1's sums are ``b``'s plus the shift, resample 2's the rest."""
         g = self.centered
         n = a.size
-        shift = self._projection(masks, a) - self._projection(masks, b)
         sums = np.array([b.sum(), b @ b, g @ b]) + shift
         both = np.array([a.sum() + b.sum(), a @ a + b @ b, g @ (a + b)])
         out = []
@@ -203,22 +254,24 @@ def statistic_of(name: str, rows: Rows, cells: np.ndarray, draw: Resampler | Non
 
 def correlations_of(compute: Callable[[np.ndarray], np.ndarray], size: int, a: np.ndarray, b: np.ndarray,
                     draw: Resampler, masks: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``size`` PERM-BOTH resamples: their coins and both correlations (resample 1 keeps ``a`` where the coin is
-    True). Coins come from ``masks`` when given, else from ``draw`` (one resample at a time where the statistic
-    itself draws between them, as the reference does)."""
+    """``size`` PERM-BOTH resamples: the number of coins that are True in each (resample 1 keeps ``a`` where the
+    coin is True) and both correlations. Coins come from ``masks`` when given, else from ``draw`` (one resample at
+    a time where the statistic itself draws between them, as the reference does)."""
     if isinstance(compute, Statistic) and compute.interleaved and masks is None:
-        coins, first, second = [], [], []
+        kept, first, second = [], [], []
         for _ in range(size):
             coin = draw.masks(1, a.size)
-            coins.append(coin[0])
+            kept.append(np.count_nonzero(coin))
             first.append(compute(np.where(coin, a, b))[0])
             second.append(compute(np.where(coin, b, a))[0])
-        return np.array(coins), np.array(first), np.array(second)
+        return np.array(kept), np.array(first), np.array(second)
+    if isinstance(compute, Statistic) and compute.linear and masks is None:
+        return compute.mixed_drawn(draw, size, a, b)
     coins = draw.masks(size, a.size) if masks is None else masks
     if isinstance(compute, Statistic) and compute.pairwise:
         first, second = compute.kendall_mixed(coins, a, b)
-        return coins, first, second
-    if isinstance(compute, Statistic) and compute.linear:
+    elif isinstance(compute, Statistic) and compute.linear:
         first, second = compute.mixed(coins, a, b)
-        return coins, first, second
-    return coins, compute(np.where(coins, a, b)), compute(np.where(coins, b, a))
+    else:
+        first, second = compute(np.where(coins, a, b)), compute(np.where(coins, b, a))
+    return np.count_nonzero(coins, axis=1), first, second

@@ -102,10 +102,10 @@ def _perm_both_run(compute: Statistic, a: np.ndarray, b: np.ndarray, draw: Resam
     samples, above, done = [], 0, 0
     while done < k:
         size = min(block_size, k - done)
-        block, first, second = correlations_of(compute, size, a, b, draw,
-                                               None if masks is None else masks[done:done + size])
+        kept, first, second = correlations_of(compute, size, a, b, draw,
+                                              None if masks is None else masks[done:done + size])
         # a resample that keeps every cell (or swaps every cell) is the original: exactly its correlations
-        keep_all, swap_all = block.all(1), ~block.any(1)
+        keep_all, swap_all = kept == a.size, kept == 0
         first[keep_all], second[keep_all] = original[1], original[0]
         first[swap_all], second[swap_all] = original[0], original[1]
         samples.append(np.stack([second, first], axis=1))

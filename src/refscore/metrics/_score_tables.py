@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore.io.json_lines import json_values
 from refscore.io.record_files import table_rows
 from refscore.wording import counted
 from refscore.errors import InputError, InputTypeError
@@ -133,18 +134,12 @@ def _read_table_file(path: str, builder: _Builder) -> None:
 
 
 def _read_jsonl_file(path: str, builder: _Builder) -> None:
-    with open(path, encoding="utf-8-sig") as handle:
-        for line, text in enumerate(handle, start=1):
-            if not text.strip():
-                continue
+    with open(path, "rb") as handle:
+        for line, record in json_values(handle, path, hint="write one object per line"):
             where = f"{path}: line {line}"
-            try:
-                record = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"{where}: not valid JSON ({exc.msg}); write one object per line") from None
             if not isinstance(record, dict) or "score" not in record:
                 raise InputError(f"{where}: a scores record is an object with a 'score' field (and 'system', "
-                                 f"'id'), got {text.strip()[:60]!r}")
+                                 f"'id'), got {json.dumps(record, ensure_ascii=False)[:60]!r}")
             system = _key_text(record["system"], where, "system") if "system" in record else None
             segment_id = _key_text(record["id"], where, "id") if "id" in record else None
             builder.add(system, segment_id, _number(record["score"], f"{where}, field 'score'"), where)

@@ -167,7 +167,7 @@ class BLEU(BLEUPairCounts, Metric):
     peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:bleu_arithmetic"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
-                  choices=tokenizers()),
+                  choices=tokenizers("sacrebleu")),
         CliOption(("--spm-model",), "spm_model",
                   "SentencePiece model file for --tokenize flores101/spm/flores200/spBLEU-1K (default: sacreBLEU's "
                   "cached copy in $SACREBLEU/models)"),

@@ -1,6 +1,7 @@
 """sacreBLEU 2.6's BLEU formula, the default flavor of :class:`refscore.metrics.bleu.BLEU`: ``compute_bleu`` for
 many rows at once (compiled, in float64; or with numpy in float32, as sacreBLEU scores its bootstrap resamples),
-its smoothing defaults and checks, and the counts it reports with ``add-k``.
+its smoothing defaults and checks, and the counts it reports with ``add-k``. ``bleu_score_one`` (compiled) is
+``compute_bleu`` of one row of summed statistics: ``(score, precisions, bp)`` on the 0–100 scale.
 
 >>> r = bleu_from_counts(np.array([[3, 2, 1, 0]]), np.array([[3, 2, 1, 0]]), np.array([3]), np.array([3]),
 ...                      effective_order=True)
@@ -14,10 +15,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from refscore.checks import check_choice, check_number
-from refscore._core._bleu import bleu_scores
+from refscore._core._bleu import bleu_score_one, bleu_scores
 from refscore.errors import InputError
 
-__all__ = ["BLEUComponents", "LOG_ZERO", "SMOOTH_DEFAULTS", "bleu_from_counts", "check_smoothing",
+__all__ = ["BLEUComponents", "LOG_ZERO", "SMOOTH_DEFAULTS", "bleu_from_counts", "bleu_score_one", "check_smoothing",
            "sacrebleu_reported_counts"]
 
 #: Default smoothing values (Chen & Cherry 2014), as sacreBLEU's ``BLEU.SMOOTH_DEFAULTS``.

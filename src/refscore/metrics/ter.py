@@ -12,11 +12,13 @@ Lower is better. Scores are on the 0–1 scale (sacreBLEU's TER / 100).
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._memory import check_segments_within_budget, memory_budget
 from refscore.checks import check_bool, check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
@@ -131,6 +133,7 @@ class TER(Metric):
     def _reference_edits(self, batch: Batch, num_threads: int | None) -> ReferenceEdits:
         from refscore._core import _ter
 
+        check_ter_memory(batch, self.config, num_threads)
         if batch.is_token_ids:
             ids, offsets = concatenate([*batch.hypotheses, *batch.references], np.int64)
             edits, lengths = _ter.ter_ids(ids, offsets, batch.ref_offsets, len(batch), num_threads)
@@ -186,6 +189,83 @@ class TER(Metric):
             "version": SACREBLEU_VERSION,
         }
         return Signature(fields, _SHORT_NAMES)
+
+
+_PUNCTUATION = re.compile(r"[^\w\s]")
+
+
+def _word_bound(texts: Sequence[Any], config: TERConfig, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """(words, characters) of each text as the Tercom tokenizer could make them, at most. ``exact=False``: from
+    the length alone (a word takes a character and, unless punctuation is split off, a space); ``exact=True``:
+    whitespace words, plus, when punctuation is split off (``normalized``), two per punctuation character and
+    one per character when ``asian_support`` splits CJK one per word."""
+    chars = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    if not exact:
+        return (chars if config.normalized else (chars + 1) // 2), chars
+    if not config.normalized:
+        return np.fromiter((len(t.split()) for t in texts), dtype=np.int64, count=len(texts)), chars
+    if config.asian_support:
+        return chars, chars
+    words = [len(t.split()) + 2 * _PUNCTUATION.subn("", t)[1] for t in texts]   # subn: no str per match
+    return np.minimum(np.array(words, dtype=np.int64), chars), chars
+
+
+def ter_workspace_bytes(hyp_words: np.ndarray, ref_words: np.ndarray, chars: np.ndarray) -> np.ndarray:
+    """About the bytes a TER kernel thread holds for one (hypothesis, reference) pair (``_ter_distance.hpp``):
+    the banded edit-distance matrix (8-byte cost and 1-byte operation per cell; each hypothesis row spans
+    ``2 * width`` reference positions, ``width = max(25, ref/hyp / 2 + 25)``, at most the reference's), about ten
+    8-byte entries per word (row bounds, trace, alignment, shifted copies) and about six 4-byte code points per
+    character (tokenizer scratch).
+
+    >>> int(ter_workspace_bytes(np.array([1_000_000]), np.array([70]), np.array([5_000_000]))[0]) // 2**20
+    619
+    """
+    hyp = np.asarray(hyp_words, dtype=np.float64)
+    ref = np.asarray(ref_words, dtype=np.float64)
+    ratio = np.divide(ref, hyp, out=np.ones_like(ref), where=hyp > 0)
+    width = np.where(ratio / 2 > 25, np.ceil(ratio / 2 + 25), 25)
+    cells = (ref + 1) + hyp * np.minimum(ref + 1, 2 * width)
+    return 9 * cells + 80 * (hyp + ref) + 24 * np.asarray(chars, dtype=np.float64)
+
+
+def check_ter_memory(batch: Batch, config: TERConfig, num_threads: int | None) -> None:
+    """Refuse a batch whose largest segments' TER workspaces (:func:`ter_workspace_bytes`) exceed the memory budget
+    (:mod:`refscore._memory`), naming the segment, before the kernel allocates them. Bounds from the text lengths
+    come first, so that ordinary batches cost one ``len`` per text; only when they exceed the budget are the words
+    counted."""
+    from refscore._core._parallel import resolve_num_threads
+
+    if not len(batch):
+        return
+    budget = memory_budget()
+    threads = resolve_num_threads(num_threads)
+    owner = np.repeat(np.arange(len(batch)), batch.refs_per_segment)
+    hyp_texts = [batch.hypotheses[i] for i in owner]
+    for exact in (False, True):
+        if batch.is_token_ids:
+            exact = True
+            hyp_words = np.array([len(h) for h in hyp_texts], dtype=np.int64)
+            ref_words = np.array([len(r) for r in batch.references], dtype=np.int64)
+            chars = np.zeros(len(owner))
+        else:
+            hyp_words, hyp_chars = _word_bound(hyp_texts, config, exact)
+            ref_words, ref_chars = _word_bound(batch.references, config, exact)
+            chars = hyp_chars + ref_chars
+        pair_bytes = ter_workspace_bytes(hyp_words, ref_words, chars)
+        needs = np.maximum.reduceat(pair_bytes, batch.ref_offsets[:-1]) if len(pair_bytes) else pair_bytes
+        if exact:
+            break
+        largest = np.sort(needs)[-min(threads, len(needs)):].sum()
+        if largest <= budget:
+            return
+
+    def what(segment: int) -> str:
+        return (f"TER of segment {segment} (hypotheses[{segment}], about {int(hyp_words[batch.ref_offsets[segment]]):,}"
+                f" words, against its references)")
+
+    check_segments_within_budget(needs, what, concurrent=threads, budget=budget,
+                                 hint="or split the segment (TER's shift search also takes time growing faster "
+                                      "than the square of its words)")
 
 
 def ter(hypotheses: Any, references: Any, *, normalized: bool = False, no_punct: bool = False,

@@ -19,6 +19,7 @@ from refscore.checks import check_choice
 from refscore._offsets import concatenate
 from refscore.errors import InputError
 from refscore.text.tokenizer_registry import COMPILED_TOKENIZERS, EXTERNAL_TOKENIZERS
+from refscore.text.unicode_tables import check_intl_tables
 
 #: sacreBLEU 2.6's word tokenizers that refscore implements token for token (the compiled ones of the registry
 #: :mod:`refscore.text.tokenizer_registry`; BLEU accepts its MeCab / SentencePiece names too).
@@ -26,7 +27,8 @@ WORD_TOKENIZERS: tuple[str, ...] = COMPILED_TOKENIZERS
 
 _UINT32_LIMIT = 1 << 32
 
-__all__ = ["WORD_TOKENIZERS", "check_tokenizer", "encode_batch", "ngram_statistics", "prepare_word_ids"]
+__all__ = ["WORD_TOKENIZERS", "check_tokenizer", "count_ngrams", "encode_batch", "ngram_statistics",
+           "prepare_word_ids"]
 
 
 def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()) -> None:
@@ -35,6 +37,7 @@ def check_tokenizer(owner: str, tokenize: Any, *, external: tuple[str, ...] = ()
     extra = (f"{tokenize!r} (MeCab / SentencePiece) is available to BLEU only"
              if isinstance(tokenize, str) and tokenize in EXTERNAL_TOKENIZERS and tokenize not in external else "")
     check_choice(tokenize, "tokenize", WORD_TOKENIZERS + external, owner=owner, hint=extra)
+    check_intl_tables(tokenize)
 
 
 def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -80,3 +83,18 @@ def ngram_statistics(kernel: str, hypotheses: Any, references: Any, *, tokenize:
         return batch, _ID_KERNELS[kernel](ids, offsets, batch.ref_offsets, *orders, num_threads=num_threads)
     return batch, _TEXT_KERNELS[kernel](batch.hypotheses, batch.references, batch.ref_offsets, tokenize,
                                         lowercase, *orders, num_threads=num_threads)
+
+
+def count_ngrams(kernel: str, ids: np.ndarray, offsets: np.ndarray, ref_offsets: np.ndarray, *,
+                 orders: tuple[int, ...], num_threads: int | None = None) -> np.ndarray:
+    """Per-segment int64 rows of the ``"bleu"`` kernel (``hyp_len, ref_len, matches.., totals..``; ``orders``:
+    ``(max_order,)``) or the ``"gleu"`` kernel (``matches, n_all`` of the best reference; ``orders``:
+    ``(min_len, max_len)``) on words already interned, in the word-id layout of the module docstring
+    (``ref_offsets[i]..ref_offsets[i + 1]`` are segment i's references among the texts after the hypotheses).
+
+    >>> ids, offsets, ref_offsets = np.array([0, 1, 0, 2], np.uint32), np.array([0, 2, 4]), np.array([0, 1])
+    >>> count_ngrams("gleu", ids, offsets, ref_offsets, orders=(1, 2)).tolist()   # 1 of 3 n-grams match
+    [[1, 3]]
+    """
+    check_choice(kernel, "kernel", tuple(_ID_KERNELS), owner="count_ngrams")
+    return _ID_KERNELS[kernel](ids, offsets, ref_offsets, *orders, num_threads=num_threads)

@@ -5,9 +5,10 @@ The n-gram metrics that share counts (chrF/chrF++, BLEU with sacreBLEU's own tok
 ``count_streams`` hook, :mod:`refscore.metrics._pair_counts`) cut each distinct text of a call into units once,
 count each item's texts once and match the counts in one compiled call (``refscore._core._pairwise``); their
 statistics rows then go through the metric's own formula (``scores_from_totals``). Every other metric (TER,
-ROUGE, METEOR, BERTScore, MeCab/SentencePiece BLEU) scores the item's distinct pairs through
-``metric.sentence_scores``. Memory stays within the budget of :mod:`refscore._memory`: items are computed in
-groups that fit, and an item or a padded result that cannot fit stops with :class:`MemoryBudgetError` first.
+ROUGE, METEOR, MeCab/SentencePiece BLEU) scores the item's distinct pairs through ``metric.sentence_scores``,
+except where the metric matches all pairs itself (a ``pair_matrices`` method: BERTScore, one similarity product per
+item). Memory stays within the budget of :mod:`refscore._memory`: items are computed in groups that fit, and an
+item or a padded result that cannot fit stops with :class:`MemoryBudgetError` first.
 """
 from __future__ import annotations
 
@@ -143,8 +144,12 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
             if shared is not None:
                 refs = None if items.references is None else [d[2] for d in distinct]
                 matrices = shared.matrices([d[0] for d in distinct], refs, num_threads, max(budget // 8, 1 << 20))
-            else:
-                matrices = [_pair_scores(metric, items.texts, d[0], d[2], num_threads) for d in distinct]
+            else:   # a metric's own all-pairs matching (BERTScore), else its sentence scores of the pairs
+                hook = getattr(metric, "pair_matrices", None)
+                matrices = hook(items.texts, [(d[0], d[2]) for d in distinct], num_threads=num_threads,
+                                memory_budget=budget) if hook is not None else None
+                if matrices is None:
+                    matrices = [_pair_scores(metric, items.texts, d[0], d[2], num_threads) for d in distinct]
             for (cand, cand_inverse, ref, ref_inverse), matrix in zip(distinct, matrices):
                 repeated = len(cand) < len(cand_inverse) or len(ref) < len(ref_inverse)
                 yield matrix[np.ix_(cand_inverse, ref_inverse)] if repeated else matrix

@@ -28,13 +28,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from refscore._core._tokenize import encode_words_with_vocab
 from refscore.errors import InputError, TokenizedInputWarning
 from refscore.metrics.bleu import BLEU
 from refscore.protocol import Statistics
 from refscore.reporting.data import DISPLAY_SCALE, ReportData
 from refscore.reporting.latex import latex_escape, latex_table
-from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts
+from refscore.text.tokenizer_registry import interned_words
 
 #: compare-mt's word-frequency bucket edges (``FreqWordBucketer``): < 1, 1, 2, 3, 4, [5,10), [10,100), [100,1000),
 #: >= 1000 occurrences.
@@ -215,12 +214,9 @@ def bleu_tokens(metric: BLEU, texts: Sequence[str]) -> tuple[np.ndarray, np.ndar
     """The words BLEU counts in ``texts`` (its tokenizer and ``lowercase``, as sacreBLEU tokenizes), as
     ``(ids, offsets, vocabulary)``: the words of text i are ``vocabulary[k] for k in ids[offsets[i]:offsets[i + 1]]``.
     """
-    config, texts = metric.config, list(texts)
-    tokenizer, lowercase = config.tokenize, config.lowercase
-    if tokenizer in EXTERNAL_TOKENIZERS:   # MeCab / SentencePiece: their tokens, joined by spaces
-        texts = tokenize_texts(tokenizer, texts, lowercase=lowercase, spm_model=config.spm_model)
-        tokenizer, lowercase = "none", False
-    ids, offsets, vocabulary = encode_words_with_vocab(texts, tokenizer=tokenizer, lowercase=lowercase)
+    config = metric.config
+    ids, offsets, vocabulary = interned_words(texts, config.tokenize, lowercase=config.lowercase,
+                                              spm_model=config.spm_model)
     return ids.astype(np.int64), offsets, vocabulary
 
 

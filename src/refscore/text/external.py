@@ -84,7 +84,14 @@ def tokenize_texts(name: str, texts: Sequence[str], *, lowercase: bool = False, 
     for text in slot_of:
         _check_encodable(name, text, texts, what)
     distinct = [(text.lower() if lowercase else text).rstrip() for text in slot_of]
-    tokenized = tokenizer.tokenize_many(distinct, num_threads)
+    if isinstance(tokenizer, SentencePieceTokenizer):   # a refused line is named where the caller gave it
+        originals = list(slot_of)
+
+        def label(line: str) -> str:
+            return f"{what}[{list(texts).index(originals[distinct.index(line)])}]"
+        tokenized = tokenizer.tokenize_many(distinct, num_threads, label)
+    else:
+        tokenized = tokenizer.tokenize_many(distinct, num_threads)
     return [tokenized[slot] for slot in slots]
 
 

@@ -9,9 +9,9 @@ on it. BERT-family encoders run without padding (:mod:`refscore.metrics.bertscor
 
 Results do not depend on how sentences or pairs are batched: padding never takes part in a maximum (bert-score lets
 a padded position contribute a similarity of 0, which changes a pair's score only when all its true similarities
-are negative; see docs/bertscore.md). Float32 products may still round a sentence's embedding differently in
-another batch (by an ulp or so), so a call's batches are formed from that call's input alone and a scorer gives
-the same bits for the same input on every call, whatever it computed before (:meth:`Embedder.embed`).
+are negative; see docs/bertscore.md). A scorer gives the same bits for the same input on every call, whatever it
+computed before: embeddings are kept per text only where a batch's rows cannot round differently in another batch
+(:meth:`Embedder.embed`).
 """
 from __future__ import annotations
 
@@ -19,7 +19,6 @@ import contextlib
 import functools
 import math
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -27,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore.metrics.bertscore.cache import EmbeddingCache, embedding_bytes
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import ChunkMap
 from refscore.metrics.bertscore.models import LoadedModel, attention_backends
@@ -152,8 +152,9 @@ def expected_seconds(tokens: int, cost_per_token: int, device: str) -> float:
 
 
 class Embedder:
-    """Embeds token-id sequences with a loaded model; keeps an LRU cache of the batches of sequences it was asked
-    to keep (references), reused only where a call forms the same batch (see :meth:`embed`).
+    """Embeds token-id sequences with a loaded model and keeps embeddings across calls in an
+    :class:`~refscore.metrics.bertscore.cache.EmbeddingCache` (per text where that cannot change a result, else
+    per whole batch of references: see :meth:`embed`).
 
     BERT-family encoders on CPU run without padding (:mod:`refscore.metrics.bertscore.packed`) when the architecture
     allows it; ``self.packed`` is None when the model's own forward is used.
@@ -167,48 +168,69 @@ class Embedder:
         self.batch_tokens = batch_tokens if batch_tokens is not None else DEFAULT_BATCH_TOKENS.get(device_type, 2048)
         self.split_tail = device_type == "cpu"
         self.progress = progress
-        self.cache_size = cache_size
-        self.cache_bytes = cache_bytes
-        #: (threads per batch, the batch's sequences as bytes) -> their embeddings: whole batches of references.
-        self.cache: OrderedDict[tuple[int, tuple[bytes, ...]], list[Any]] = OrderedDict()
+        self.cache = EmbeddingCache(cache_size, cache_bytes)
         pad = loaded.tokenizer.pad_token_id
         self.pad_id = 0 if pad is None else int(pad)
         self.packed = PackedEncoder.for_model(loaded.model, loaded.device, self.pad_id)
         self.flops_per_token = flops_per_token(loaded.model)
+        self._rows_checked: bool | None = None
+
+    def rows_independent(self, threads: int) -> bool:
+        """Whether a sequence's embedding is the same bits in any batch: the packed encoder on CPU with one thread
+        per batch (checked once on the loaded model, :meth:`PackedEncoder.rows_independent`). Several threads per
+        product may split a row's sums differently with another row count; a GPU picks its kernels by shape."""
+        if self.packed is None or threads != 1:
+            return False
+        if self._rows_checked is None:
+            with torch_threads(1):
+                self._rows_checked = self.packed.rows_independent(self.pad_id)
+        return self._rows_checked
 
     def embed(self, sequences: Sequence[np.ndarray], keep: Sequence[bool],
               plan: ThreadPlan = SERIAL) -> list[Any]:
         """L2-normalised float32 embeddings ``(length, n_layers, dim)`` of each sequence, on the model's device.
         A ``plan`` with several workers embeds that many batches at once (see :func:`parallel_map`).
 
-        The result depends on this call's sequences only, never on earlier calls: a float32 product can round a
-        sequence's values differently in another batch (another row count, another split over threads), so each
-        sequence is embedded in a batch formed from this call's input alone. The distinct sequences with ``keep``
-        true (references) are batched among themselves, the others among themselves, each group sorted by length
-        (longest first) and content, then cut by :meth:`_batches`. A batch of kept sequences is cached whole for
-        later calls and reused only for the very same batch computed with the same thread count per batch."""
+        The result depends on the sequences only, never on earlier calls. Each distinct sequence is embedded once
+        per call; batches are cut by :meth:`_batches` from sequences sorted by length (longest first) and content.
+        Where rows are independent (:meth:`rows_independent`) every distinct sequence is kept in the cache and a
+        later call embeds only those it does not hold. Elsewhere a float32 product can round a sequence's values
+        differently in another batch, so batches are formed from this call's input alone: the sequences with
+        ``keep`` true (references) among themselves, the others among themselves, and a batch of kept sequences
+        is cached whole and reused only for the very same batch with the same thread count per batch."""
         torch, _ = torch_and_transformers()
         out: list[Any] = [None] * len(sequences)
         positions: dict[bytes, list[int]] = {}
         for i, ids in enumerate(sequences):
             positions.setdefault(ids.tobytes(), []).append(i)
-        kept = [key for key, idx in positions.items() if any(keep[i] for i in idx)]
-        others = [key for key, idx in positions.items() if not any(keep[i] for i in idx)]
+
+        def place(key: bytes, embedding: Any) -> None:
+            for i in positions[key]:
+                out[i] = embedding
+
         threads = plan.threads_per_worker if plan.workers > 1 else torch.get_num_threads()
-        todo: list[tuple[Any, list[bytes]]] = []   # (cache key or None, the batch's sequence keys)
-        for group, cached in ((kept, True), (others, False)):
+        per_text = self.rows_independent(threads)
+        if per_text:
+            hits = {key: self.cache.get((threads, key)) for key in positions}
+            for key in (key for key, hit in hits.items() if hit is not None):
+                place(key, hits[key])
+            groups = [([key for key, hit in hits.items() if hit is None], False)]
+        else:
+            kept = {key for key, idx in positions.items() if any(keep[i] for i in idx)}
+            groups = [([key for key in positions if key in kept], True),
+                      ([key for key in positions if key not in kept], False)]
+        todo: list[tuple[Any, list[bytes]]] = []   # (whole-batch cache key or None, the batch's sequence keys)
+        for group, whole in groups:
             group.sort(key=lambda key: (-len(sequences[positions[key][0]]), key))
             for start, stop in self._batches([len(sequences[positions[key][0]]) for key in group]):
                 members = group[start:stop]
-                cache_key = (threads, tuple(members)) if cached else None
-                hit = self.cache.get(cache_key) if cached else None
+                cache_key = (threads, tuple(members)) if whole else None
+                hit = self.cache.get(cache_key, len(members)) if whole else None
                 if hit is None:
                     todo.append((cache_key, members))
                     continue
-                self.cache.move_to_end(cache_key)
                 for key, embedding in zip(members, hit):
-                    for i in positions[key]:
-                        out[i] = embedding
+                    place(key, embedding)
         inputs = [[sequences[positions[key][0]] for key in members] for _, members in todo]
         forward = functools.partial(self._forward, workspaces=WorkspacePool())
         seconds = expected_seconds(sum(sum(map(len, batch)) for batch in inputs), self.flops_per_token,
@@ -216,33 +238,14 @@ class Embedder:
         with progress_bar(len(todo), "BERTScore embedding", self.progress, seconds, unit="batch") as bar:
             for embeddings, (cache_key, members) in zip(parallel_map(forward, inputs, plan), todo):
                 for key, embedding in zip(members, embeddings):
-                    for i in positions[key]:
-                        out[i] = embedding
+                    if per_text and self.cache.max_bytes:   # a copy, so that evicting it frees its memory
+                        embedding = embedding.clone()
+                        self.cache.put((threads, key), embedding, items=1, nbytes=embedding_bytes([embedding]))
+                    place(key, embedding)
                 if cache_key is not None:
-                    self._remember(cache_key, embeddings)
+                    self.cache.put(cache_key, embeddings, items=len(embeddings), nbytes=embedding_bytes(embeddings))
                 bar.update(1)
         return out
-
-    @property
-    def cached_sequences(self) -> int:
-        """How many sequence embeddings the cache holds."""
-        return sum(len(embeddings) for embeddings in self.cache.values())
-
-    @property
-    def cached_bytes(self) -> int:
-        """Bytes of the sequence embeddings the cache holds."""
-        return sum(map(_nbytes, self.cache.values()))
-
-    def _remember(self, key: tuple[int, tuple[bytes, ...]], embeddings: list[Any]) -> None:
-        """Cache one batch's embeddings; the least recently used batches go once more than ``cache_size``
-        sequences or ``cache_bytes`` bytes are held."""
-        if len(embeddings) > self.cache_size or _nbytes(embeddings) > self.cache_bytes:
-            return
-        self.cache[key] = embeddings
-        held, held_bytes = self.cached_sequences, self.cached_bytes
-        while held > self.cache_size or held_bytes > self.cache_bytes:
-            _, dropped = self.cache.popitem(last=False)
-            held, held_bytes = held - len(dropped), held_bytes - _nbytes(dropped)
 
     def _batches(self, lengths: list[int]) -> Iterator[tuple[int, int]]:
         """Consecutive (start, stop) ranges of the length-sorted (longest first) sequences within the budget; on
@@ -311,10 +314,6 @@ class Embedder:
         if loaded.all_layers:
             return torch.stack(tuple(output.hidden_states), dim=2)
         return output[0].unsqueeze(2)
-
-
-def _nbytes(embeddings: list[Any]) -> int:
-    return sum(embedding.nelement() * embedding.element_size() for embedding in embeddings)
 
 
 def _normalise(hidden: Any) -> Any:

@@ -357,6 +357,13 @@ class BERTScoreMetric(Metric):
         return statistics_of(self.scorer.score_pairs(hypotheses, references, num_threads=num_threads),
                              self.config_hash)
 
+    def pair_matrices(self, texts: list[str], items: Sequence[tuple[np.ndarray, np.ndarray]], *,
+                      num_threads: int | None = None, memory_budget: int | None = None) -> list[np.ndarray] | None:
+        """``refscore.pairwise``'s hook: each item's candidates x references F1 with one similarity product per
+        item (:meth:`BERTScorer.pair_matrices`), equal to :meth:`sentence_scores` of each pair; None: score the
+        pairs through :meth:`sentence_scores`."""
+        return self.scorer.pair_matrices(texts, items, num_threads=num_threads, memory_budget=memory_budget)
+
     def _headline(self, layers: int) -> int:
         """The layer whose columns give the headline scores when statistics hold ``layers`` layers."""
         return 0 if layers == 1 else layer_of(self.config)

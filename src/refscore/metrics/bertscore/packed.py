@@ -27,7 +27,7 @@ import numpy as np
 from refscore.metrics.bertscore.deps import torch_and_transformers
 
 __all__ = [
-    "CHECK_TOLERANCE", "EXACT_ATTENTION", "length_runs", "PACKED_MODELS", "PackedEncoder", "real_tokens",
+    "CHECK_TOLERANCE", "EXACT_ATTENTION", "length_runs", "MIN_ROWS", "PACKED_MODELS", "PackedEncoder", "real_tokens",
     "unsupported_reason", "Workspace", "WorkspacePool",
 ]
 
@@ -40,6 +40,11 @@ EXACT_ATTENTION = {None, "eager", "sdpa"}
 CHECK_TOLERANCE = 1e-5
 #: Lengths of the random sequences of the start-up check (two of equal length, to exercise the runs).
 _CHECK_LENGTHS = (9, 5, 5)
+#: Lengths of the random sequences of the row-independence check (longest first, as refscore's batches): 76 rows
+#: together, from 2 (an empty sentence) to 40 alone.
+_INDEPENDENCE_LENGTHS = (40, 12, 7, 7, 5, 3, 2)
+#: Fewest token rows of a packed batch's products (:meth:`PackedEncoder.hidden_states` adds a filler below it).
+MIN_ROWS = 16
 
 
 def unsupported_reason(model: Any, device: str) -> str | None:
@@ -151,8 +156,9 @@ class WorkspacePool:
 class PackedEncoder:
     """The packed forward of one BERT-family model (see the module docstring); build with :meth:`for_model`."""
 
-    def __init__(self, model: Any) -> None:
+    def __init__(self, model: Any, pad_id: int = 0) -> None:
         self.model = model
+        self.pad_id = pad_id
         self.layers = list(model.encoder.layer)
         self.shapes = [_attention_shape(layer.attention.self) for layer in self.layers]
         self.exact_gelu = [_is_exact_gelu(layer.intermediate.intermediate_act_fn) for layer in self.layers]
@@ -164,7 +170,7 @@ class PackedEncoder:
         the model's own forward fails."""
         if unsupported_reason(model, device) is not None:
             return None
-        packed = cls(model)
+        packed = cls(model, pad_id)
         return packed if packed.agrees_with_model(pad_id) else None
 
     def hidden_states(self, input_ids: Any, lengths: Sequence[int], all_layers: bool,
@@ -172,8 +178,15 @@ class PackedEncoder:
         """``(n_tokens, n_states, hidden)`` hidden states of the real tokens of the padded ``input_ids`` (rows in
         order, each row's first ``lengths[row]`` tokens): the last layer only, or every state from the embeddings
         on with ``all_layers``. The largest intermediate activations are computed in ``workspace`` (a new one by
-        default)."""
+        default). A batch of fewer than :data:`MIN_ROWS` tokens gets a filler sequence of pad ids (its states are
+        dropped): MKL sums a product of 1-3 rows in another order than in a larger one."""
         torch, _ = torch_and_transformers()
+        filler = MIN_ROWS - sum(lengths)
+        if filler > 0:
+            padded = torch.full((input_ids.shape[0] + 1, max(input_ids.shape[1], filler)), self.pad_id,
+                                dtype=input_ids.dtype)
+            padded[:-1, :input_ids.shape[1]] = input_ids
+            return self.hidden_states(padded, [*lengths, filler], all_layers, workspace)[:MIN_ROWS - filler]
         workspace = workspace or Workspace()
         hidden = self.model.embeddings(input_ids=input_ids)[real_tokens(input_ids.shape[1], lengths)]
         states = [hidden] if all_layers else []
@@ -222,14 +235,7 @@ class PackedEncoder:
     def agrees_with_model(self, pad_id: int) -> bool:
         """Whether this forward gives the model's own (padded, masked) last hidden states on a small batch."""
         torch, _ = torch_and_transformers()
-        vocabulary = int(self.model.config.vocab_size)
-        width = max(_CHECK_LENGTHS)
-        input_ids = torch.full((len(_CHECK_LENGTHS), width), pad_id, dtype=torch.long)
-        mask = torch.zeros_like(input_ids)
-        generator = torch.Generator().manual_seed(0)
-        for row, length in enumerate(_CHECK_LENGTHS):
-            input_ids[row, :length] = torch.randint(0, vocabulary, (length,), generator=generator)
-            mask[row, :length] = 1
+        input_ids, mask = _random_batch(int(self.model.config.vocab_size), _CHECK_LENGTHS, pad_id, seed=0)
         with torch.inference_mode():
             expected = self.model(input_ids, attention_mask=mask)[0][mask.bool()]
             ours = self.hidden_states(input_ids, _CHECK_LENGTHS, all_layers=False)[:, 0]
@@ -237,6 +243,32 @@ class PackedEncoder:
             return False
         scale = expected.abs().amax(dim=-1, keepdim=True).clamp_min(1e-30)
         return bool(((ours - expected).abs() / scale).max() <= CHECK_TOLERANCE)
+
+    def rows_independent(self, pad_id: int) -> bool:
+        """Whether, with torch's current thread setting, every sequence gets the same bits alone and among other
+        sequences (every hidden state): each row of the products summed in the same order whatever the row count.
+        Checked on random sequences of :data:`_INDEPENDENCE_LENGTHS`, each alone and all in one batch."""
+        torch, _ = torch_and_transformers()
+        config = self.model.config
+        vocabulary, positions = int(config.vocab_size), int(getattr(config, "max_position_embeddings", 512))
+        lengths = [min(length, positions - 2) for length in _INDEPENDENCE_LENGTHS]   # RoBERTa's offset of 2
+        input_ids, _ = _random_batch(vocabulary, lengths, pad_id, seed=1)
+        with torch.inference_mode():
+            together = self.hidden_states(input_ids, lengths, all_layers=True).split(lengths)
+            return all(torch.equal(self.hidden_states(input_ids[row:row + 1, :length], [length], all_layers=True),
+                                   together[row]) for row, length in enumerate(lengths))
+
+
+def _random_batch(vocabulary: int, lengths: Sequence[int], pad_id: int, seed: int) -> tuple[Any, Any]:
+    """Padded random token ids of the given lengths and their attention mask, both ``(len(lengths), longest)``."""
+    torch, _ = torch_and_transformers()
+    input_ids = torch.full((len(lengths), max(lengths)), pad_id, dtype=torch.long)
+    mask = torch.zeros_like(input_ids)
+    generator = torch.Generator().manual_seed(seed)
+    for row, length in enumerate(lengths):
+        input_ids[row, :length] = torch.randint(0, vocabulary, (length,), generator=generator)
+        mask[row, :length] = 1
+    return input_ids, mask
 
 
 def _stack_projections(self_attention: Any) -> tuple[Any, Any]:

@@ -18,14 +18,18 @@ from typing import Any
 import numpy as np
 
 import refscore.metrics.bertscore.baseline as baselines
+from refscore.metrics.bertscore.allpairs import match_all_pairs
+from refscore.metrics.bertscore.cache import CacheInfo
 from refscore.metrics.bertscore.config import BERTScoreConfig, bert_score_hash, sentences_fingerprint
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import SentenceEncoder, indexed_labels
+from refscore.metrics.bertscore.match_memory import check_similarity_memory
 from refscore.metrics.bertscore.engine import (SERIAL, Embedder, ThreadPlan, chunk_mapper, greedy_match,
                                               thread_plan, torch_threads)
 from refscore.metrics.bertscore.idf import TokenWeights
 from refscore.metrics.bertscore.models import load_model, resolve_model_type
 from refscore.checks import check_num_threads
+from refscore._memory import check_within_budget, memory_budget as resolve_budget
 from refscore.inputs import Batch, prepare_batch
 from refscore.errors import InputError, InputTypeError, RefscoreWarning, caller_stacklevel
 
@@ -144,6 +148,11 @@ class BERTScorer:
         _, transformers = torch_and_transformers()
         return bert_score_hash(self.config, self.num_layers, transformers.__version__, self.model_type, self.idf)
 
+    def cache_info(self) -> CacheInfo:
+        """The embedding cache's counters (texts found and embedded, texts and bytes held, the limits); see
+        docs/bertscore.md, "Embeddings kept across calls"."""
+        return self._embedder.cache.info()
+
     def __repr__(self) -> str:
         return f"BERTScorer(hash={self.hash!r}, device={self.device!r}, dtype={self.dtype!r})"
 
@@ -175,6 +184,12 @@ class BERTScorer:
             plan = thread_plan(num_threads, self.device)
             hyp_ids = self._encode_unique(batch.hypotheses, hyp_name, batch.is_token_ids, hyp_label, plan)
             ref_ids = self._encode_unique(batch.references, ref_name, batch.is_token_ids, ref_label, plan)
+            model_config = self.model.config
+            check_similarity_memory([len(i) for i in hyp_ids], [len(i) for i in ref_ids], batch.ref_offsets,
+                                    layers=(self._loaded.total_layers or self.num_layers) + 1 if self.all_layers
+                                    else 1, hidden=getattr(model_config, "hidden_size", None)
+                                    or getattr(model_config, "d_model", 1024), workers=plan.workers,
+                                    hyp_label=hyp_label, ref_label=ref_label)
             if not self.idf:
                 weights = self._uniform
             elif self._frozen_idf is not None:
@@ -199,6 +214,41 @@ class BERTScorer:
         else:
             precision, recall, f1 = (np.ascontiguousarray(values[:, 0, k]) for k in range(3))
         return PairScores(precision, recall, f1, best, batch.nrefs)
+
+    def pair_matrices(self, texts: list[str], items: Sequence[tuple[np.ndarray, np.ndarray]], *,
+                      num_threads: int | None = None, memory_budget: int | None = None) -> list[np.ndarray] | None:
+        """F1 of every candidate against every reference of each item (``items``: indices into ``texts``), each
+        value the pair's own score (:mod:`refscore.metrics.bertscore.allpairs`); None when a pair's score is not
+        its own (IDF from each call's references) or there are several layers. An item whose similarities (float64,
+        candidate tokens x reference tokens, three such arrays at once) exceed ``memory_budget`` (default: the
+        :mod:`refscore._memory` setting) is an error naming it."""
+        if self.all_layers or (self.idf and self._frozen_idf is None):
+            return None
+        num_threads = check_num_threads(num_threads)
+        used = sorted({int(i) for cand, ref in items for i in (*cand, *ref)})
+        with torch_threads(num_threads):
+            plan = thread_plan(num_threads, self.device)
+            ids = dict(zip(used, self._encode_unique([texts[i] for i in used], "texts", plan=plan)))
+            embedded = dict(zip(used, self._embedder.embed([ids[i] for i in used], [True] * len(used), plan)))
+            weights = self._frozen_idf if self.idf else self._uniform
+            weight = dict(zip(used, weights.of_sequences([ids[i] for i in used])))
+            matrices = []
+            budget = resolve_budget(memory_budget)
+            for k, (cand, ref) in enumerate(items):
+                tokens = (sum(len(ids[i]) for i in cand), sum(len(ids[j]) for j in ref))
+                check_within_budget(24 * tokens[0] * tokens[1], budget, f"BERTScore's similarities of item {k} "
+                                    f"({tokens[0]:,} candidate tokens x {tokens[1]:,} reference tokens)")
+                values = match_all_pairs([embedded[i] for i in cand], [weight[i] for i in cand],
+                                         [embedded[j] for j in ref], [weight[j] for j in ref]).reshape(-1, 1, 3)
+                self._zero_empty(values, np.repeat(np.arange(len(cand)), len(ref)),
+                                 np.array([len(ids[i]) == 2 for i in cand]),
+                                 np.tile([len(ids[j]) == 2 for j in ref], len(cand)),
+                                 lambda k, cand=cand: f"texts[{cand[k]}]",
+                                 lambda k, ref=ref: f"texts[{ref[k % len(ref)]}]")
+                if self._baseline is not None:
+                    values = baselines.rescale(values, self._baseline[self.num_layers][None, None, :])
+                matrices.append(values[:, 0, 2].astype(np.float64).reshape(len(cand), len(ref)))
+        return matrices
 
     @staticmethod
     def _zero_empty(values: np.ndarray, pair_hyp: np.ndarray, empty_hyp: np.ndarray, empty_ref: np.ndarray,

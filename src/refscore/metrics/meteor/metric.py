@@ -16,7 +16,7 @@ METEOR = 69.00
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -24,15 +24,16 @@ import numpy as np
 from refscore.checks import check_choice, check_num_threads, check_number
 from refscore.inputs import prepare_batch
 from refscore.metrics.meteor.align import Aligner, chunk_count
-from refscore.metrics.meteor.word_tokenize import word_tokenize
 from refscore.metrics.meteor.wordnet import load_wordnet, wordnet_directory
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.text.tokenizer_registry import get_tokenizer, tokenizers
 
 #: The NLTK release whose ``meteor_score`` refscore reproduces (in the signature).
 NLTK_VERSION = "3.10.4"
 
-#: How a text becomes NLTK's token list, by :attr:`METEORConfig.tokenize`.
-TOKENIZERS: dict[str, Callable[[str], list[str]]] = {"whitespace": str.split, "word_tokenize": word_tokenize}
+#: How a text can become NLTK's token list (:attr:`METEORConfig.tokenize`): the ``"nltk"`` family of the tokenizer
+#: registry, :mod:`refscore.text.tokenizer_registry`.
+TOKENIZERS: tuple[str, ...] = tokenizers("nltk")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -99,7 +100,7 @@ class METEOR(Metric):
         CliOption(("--meteor-gamma",), "gamma", "METEOR: fragmentation penalty weight (default 0.5)", float),
         CliOption(("--meteor-tokenize",), "tokenize",
                   "METEOR: whitespace (default; NLTK on str.split) or word_tokenize (Hugging Face evaluate's)",
-                  choices=tuple(TOKENIZERS)),
+                  choices=TOKENIZERS),
     )
     config: METEORConfig
 
@@ -108,7 +109,7 @@ class METEOR(Metric):
         check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
         aligner = Aligner(load_wordnet())
-        tokenize = TOKENIZERS[self.config.tokenize]
+        tokenize = get_tokenizer(self.config.tokenize)
         cfg = self.config
         data = np.ones((len(batch), 2), dtype=np.float64)
         for i, hypothesis in enumerate(batch.hypotheses):
@@ -131,7 +132,7 @@ class METEOR(Metric):
         METEOR 0.743 (precision 0.833, recall 0.833; 4 exact, 1 stem, 0 synonym matches in 3 chunks); reference words not matched: 'the'
         """
         aligner = Aligner(load_wordnet())
-        tokenize = TOKENIZERS[self.config.tokenize]
+        tokenize = get_tokenizer(self.config.tokenize)
         cfg = self.config
         words = tokenize(output)
         scored = [(aligner.score(words, tokenize(r), cfg.alpha, cfg.beta, cfg.gamma), tokenize(r)) for r in references]

@@ -15,10 +15,12 @@ from refscore.errors import InputError
 from refscore.metrics.rouge.types import (DEFAULT_TYPES, ROUGE155_DEFAULT_TYPES, RougeType, parse_type, parse_types,
                                           split_types)
 from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS
+from refscore.text.tokenizer_registry import stems, tokenizers
 
-#: ROUGE's tokenizers: rouge-score's own (the default), the Unicode word tokenizer (letters, marks and digits of
-#: every script, Unicode 14.0.0) and sacreBLEU's MeCab and SentencePiece tokenizers (see docs/rouge.md).
-TOKENIZERS = ("rouge-score", "unicode", *EXTERNAL_TOKENIZERS)
+#: ROUGE's tokenizers, from the tokenizer registry: its ``"rouge"`` family (rouge-score's own, the default, and the
+#: Unicode word tokenizer: letters, marks and digits of every script, Unicode 14.0.0) and sacreBLEU's MeCab and
+#: SentencePiece tokenizers (see docs/rouge.md).
+TOKENIZERS = (*tokenizers("rouge"), *EXTERNAL_TOKENIZERS)
 #: Sentence splitting for ROUGE-Lsum: "newline" (rouge-score's default), "builtin" (rules in
 #: refscore.text.sentences, no download), "nltk" (nltk.sent_tokenize, rouge-score's split_summaries=True).
 SPLITTERS = ("newline", "builtin", "nltk")
@@ -26,7 +28,7 @@ SPLITTERS = ("newline", "builtin", "nltk")
 
 def check_stemmer(stemmer: bool, tokenizer: str) -> None:
     """Stemming is English-only: refuse it with sacreBLEU's tokenizers (Japanese, Korean, SentencePiece pieces)."""
-    if stemmer and tokenizer in EXTERNAL_TOKENIZERS:
+    if stemmer and tokenizer in TOKENIZERS and not stems(tokenizer):
         raise InputError(f"stemmer=True cannot be used with tokenizer={tokenizer!r}: stemming is English-only (NLTK's "
                          f"Porter stemmer, for tokenizer='rouge-score' and the ASCII words of 'unicode'); "
                          f"use stemmer=False")

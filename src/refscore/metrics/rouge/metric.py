@@ -34,6 +34,8 @@ from refscore.text.sentences import first_with_several_sentences, nltk_sentences
 from refscore.protocol import CliOption, Metric, Signature, Statistics
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
+from refscore.metrics.rouge.memory import (check_lsum, check_lsum_texts, check_skip_bigram_pairs, pair_namer,
+                                           segment_namer)
 from refscore.metrics.rouge.score import ROUGEScore
 from refscore.metrics.rouge.tokenize import intern_tokens
 from refscore.metrics.rouge.words import rouge_tokenizer, share_if_mostly_dropped, tokenize_documents
@@ -135,6 +137,10 @@ class ROUGE(Metric):
             hyp_texts = np.repeat(np.arange(len(batch)), batch.refs_per_segment)
             ref_texts = len(batch) + np.arange(len(batch.references))
             for t in extended_columns:
+                if self.config.types[t] != "rougeW":
+                    check_skip_bigram_pairs(np.diff(offsets), hyp_texts, ref_texts, self.config.skip_distance,
+                                            self.config.types[t] == "rougeSU", resolve_num_threads(num_threads),
+                                            pair_namer(self.config.types[t], hyp_texts, batch.ref_offsets))
                 p, r, f = pair_scores(self.config.types[t], ids, offsets, hyp_texts, ref_texts,
                                       w_weight=self.config.w_weight, skip_distance=self.config.skip_distance,
                                       num_threads=num_threads)
@@ -190,6 +196,8 @@ class ROUGE(Metric):
             bounds = np.column_stack([np.zeros_like(lengths), lengths]).ravel()
             bound_offsets = np.arange(0, 2 * len(sequences) + 1, 2, dtype=np.int64)
         else:
+            if "rougeLsum" in self.config.types:
+                check_lsum(sentences, ref_offsets, resolve_num_threads(num_threads), segment_namer("rougeLsum"))
             flat = [list(itertools.chain.from_iterable(text)) for text in sentences]
             sentence_ids, sentence_offsets, vocabulary = intern_tokens(flat, vocabulary)
             bound_lists = [np.cumsum([0, *map(len, text)]) if len(text) else np.zeros(2, dtype=np.int64)
@@ -227,6 +235,10 @@ class ROUGE(Metric):
             sequences, sentences = self._word_tokens(batch, num_threads, "rougeLsum" in self.config.types)
             return self._score_ids(sequences, sentences, batch.ref_offsets, num_threads)
         texts = self._texts(batch)   # the kernel lowercases them
+        if "rougeLsum" in self.config.types:
+            stem = self.config.stemmer
+            check_lsum_texts(texts, batch.ref_offsets, lambda some: _rouge.tokenize_texts(some, stem, True),
+                             resolve_num_threads(num_threads), segment_namer("rougeLsum"))
         counts, best = _rouge.score_batch(texts, batch.ref_offsets, self.type_codes, self.config.stemmer,
                                           num_threads)
         self._warn_dropped_text(texts)

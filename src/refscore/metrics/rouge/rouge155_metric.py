@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._core._parallel import resolve_num_threads
 from refscore._core._rouge155 import KIND_SKIP, MAX_SKIP_BIGRAMS, score_documents, skip_bigram_count
 from refscore.checks import check_num_threads
 from refscore.inputs import Batch, prepare_batch
@@ -33,6 +34,7 @@ from refscore.errors import InputError
 from refscore.protocol import CliOption, Metric, Signature, Statistics, metric_with
 from refscore.metrics.rouge.bootstrap import PerlAverage, perl_averages
 from refscore.metrics.rouge.config import ROUGE155Config
+from refscore.metrics.rouge.memory import check_skip_bigram_documents, segment_namer
 from refscore.metrics.rouge.rouge155_text import encode_texts, read_summary
 from refscore.metrics.rouge.score import COMPONENTS, ROUGE155Score
 from refscore.metrics.rouge.types import ROUGE155_DEFAULT_TYPES, split_types
@@ -103,8 +105,13 @@ class ROUGE155(Metric):
                                remove_stopwords=config.remove_stopwords, word_limit=config.word_limit,
                                byte_limit=config.byte_limit, describe=describe)
         lengths = np.diff(encoded.flat_offsets)
+        doc_texts = [np.concatenate([[d], n_docs + np.arange(batch.ref_offsets[d], batch.ref_offsets[d + 1])])
+                     for d in range(n_docs)] if any(t.kind == KIND_SKIP for t in types) else []
         for t in types:
             if t.kind == KIND_SKIP and len(lengths):
+                check_skip_bigram_documents(encoded.flat_tokens, encoded.flat_offsets, doc_texts,
+                                            None if t.int_param < 0 else t.int_param, t.unigrams,
+                                            resolve_num_threads(num_threads), segment_namer(t.name, "hypotheses"))
                 longest = int(np.argmax(lengths))
                 count = skip_bigram_count(int(lengths[longest]), t.int_param, t.unigrams)
                 if count > MAX_SKIP_BIGRAMS:

@@ -1,4 +1,5 @@
-"""Tokens of the rouge-score flavor: rouge-score's tokenizer for one text, and dense token ids of pre-tokenized
+"""Tokens of the rouge-score flavor: rouge-score's tokenizer for one text (the tokenizer registry's
+``"rouge-score"``, :func:`refscore.text.rouge_words.rouge_score_tokens`), and dense token ids of pre-tokenized
 texts (the other tokenizers are in :mod:`~refscore.metrics.rouge.words`).
 
 >>> tokenize("U.S. state-of-the-art running", stemmer=True)
@@ -16,14 +17,10 @@ from typing import Any
 
 import numpy as np
 
-from refscore._core import _rouge
 from refscore._offsets import offsets_from_lengths
+from refscore.text.rouge_words import rouge_score_tokens as tokenize
 
-
-def tokenize(text: str, *, stemmer: bool = False) -> list[str]:
-    """rouge-score's default tokenizer on one text: lowercase, ASCII ``[a-z0-9]`` runs, NLTK Porter stemming of
-    tokens longer than 3 characters with ``stemmer``."""
-    return _rouge.tokenize_texts([text], stemmer)[0]
+__all__ = ["intern_tokens", "tokenize"]
 
 
 def intern_tokens(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]

@@ -1,6 +1,7 @@
-"""ROUGE's tokenizers for every language: ``"unicode"`` (letters, marks and digits of every script, by the frozen
-Unicode 14.0.0 classes of :mod:`~refscore.metrics.rouge._unicode_words`) and sacreBLEU's ``ja-mecab``,
-``ko-mecab``, ``flores101``/``spm``, ``flores200`` and ``spBLEU-1K`` (:mod:`refscore.text.external`).
+"""ROUGE's tokenizers for every language, from the tokenizer registry (:mod:`refscore.text.tokenizer_registry`):
+``"unicode"`` (letters, marks and digits of every script, :class:`refscore.text.rouge_words.UnicodeWordTokenizer`)
+and sacreBLEU's ``ja-mecab``, ``ko-mecab``, ``flores101``/``spm``, ``flores200`` and ``spBLEU-1K``
+(:mod:`refscore.text.external`), whose tokens ROUGE lowercases.
 
 Each is an object with rouge-score's tokenizer interface (``tokenize(text) -> list[str]``), so
 ``rouge_scorer.RougeScorer(types, tokenizer=rouge_tokenizer("unicode"))`` gives rouge-score's numbers for the same
@@ -14,85 +15,20 @@ newline-separated sentence on its own), each distinct text once.
 """
 from __future__ import annotations
 
-import bisect
-import functools
 import os
 import random
 import re
 from collections.abc import Sequence
 
-from refscore._core import _rouge
 from refscore.errors import InputError
-from refscore.metrics.rouge._unicode_words import MARK_RANGES, SINGLE_RANGES, UNICODE_VERSION, WORD_RANGES
 from refscore.metrics.rouge.config import TOKENIZERS, check_stemmer
-from refscore.text.external import EXTERNAL_TOKENIZERS, get_tokenizer, tokenize_texts, tokenizer_signature
-from refscore.text.porter import porter_stem
-
-
-_CLASSES = (WORD_RANGES, SINGLE_RANGES, MARK_RANGES)
-_STARTS = tuple([lo for lo, _ in ranges] for ranges in _CLASSES)
-
-
-def _members(chars: set[str], which: int) -> str:
-    """The characters of ``chars`` in class ``which`` (0 word, 1 single, 2 mark), escaped for a regex set."""
-    ranges, starts = _CLASSES[which], _STARTS[which]
-    found = []
-    for ch in sorted(chars):
-        k = bisect.bisect_right(starts, ord(ch)) - 1
-        if k >= 0 and ord(ch) <= ranges[k][1]:
-            found.append(re.escape(ch))
-    return "".join(found)
-
-
-@functools.lru_cache(maxsize=64)
-def _token_pattern(chars: frozenset[str]) -> re.Pattern[str]:
-    """A token among texts made of ``chars``: one SINGLE character or a run of WORD characters, each followed by
-    any MARK characters. The sets hold only the characters present (a set of all ~700 ranges makes Python's
-    regex engine scan the ranges for every character)."""
-    word, single, mark = (_members(set(chars), which) for which in range(3))
-    marks = f"[{mark}]*" if mark else ""
-    alternatives = [f"[{single}]{marks}"] if single else []
-    if word:
-        alternatives.append(f"[{word}][{word}{mark}]*")
-    return re.compile("|".join(alternatives) or "(?!)")     # (?!) matches nothing: no letter or digit at all
-
-
-class UnicodeWordTokenizer:
-    """``tokenizer="unicode"``: tokens are found on the original text by the Unicode 14.0.0 classes of
-    :mod:`~refscore.metrics.rouge._unicode_words` (a CJK ideograph or kana, or a run of letters and digits of any
-    script, each with the marks that follow it), then lowercased with ``str.lower``; with ``stemmer``, ASCII tokens
-    longer than 3 characters are Porter-stemmed as rouge-score does (stemming is English-only)."""
-
-    #: Newlines separate tokens, so a text's tokens are its lines' tokens put together.
-    splits_at_newlines = True
-
-    def __init__(self, stemmer: bool = False) -> None:
-        self.stemmer = stemmer
-        self._stems: dict[str, str] = {}
-
-    def tokenize(self, text: str) -> list[str]:
-        return self.tokenize_many([text])[0]
-
-    def tokenize_many(self, texts: Sequence[str], num_threads: int = 1) -> list[list[str]]:
-        pattern = _token_pattern(frozenset("".join(texts)))
-        lists = [[token.lower() for token in pattern.findall(text)] for text in texts]
-        if self.stemmer:
-            lists = [[self._stem(token) if len(token) > 3 and token.isascii() else token for token in tokens]
-                     for tokens in lists]
-        return lists
-
-    def _stem(self, token: str) -> str:
-        stem = self._stems.get(token)
-        if stem is None:
-            stem = self._stems[token] = porter_stem(token)
-        return stem
-
-    def signature(self) -> str:
-        return f"unicode-{UNICODE_VERSION}"
+from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts, tokenizer_signature
+from refscore.text.rouge_words import UnicodeWordTokenizer, word_characters
+from refscore.text.tokenizer_registry import get_tokenizer
 
 
 class SacrebleuWordTokenizer:
-    """sacreBLEU's tokenizer ``name`` for ROUGE: ``tokenizer(text.rstrip()).split()``, each token lowercased
+    """sacreBLEU's tokenizer ``name`` for ROUGE: the registry's tokens of ``text.rstrip()``, each lowercased
     (tokens are found on the original text, then compared case-insensitively as rouge-score does); on many texts
     every distinct one is tokenized once, on all threads."""
 
@@ -104,7 +40,7 @@ class SacrebleuWordTokenizer:
         self._tokenizer = get_tokenizer(name, spm_model=spm_model)
 
     def tokenize(self, text: str) -> list[str]:
-        return self._tokenizer(text.rstrip()).lower().split()
+        return [token.lower() for token in self._tokenizer(text.rstrip())]
 
     def tokenize_many(self, texts: Sequence[str], num_threads: int = 1) -> list[list[str]]:
         lines = tokenize_texts(self.name, texts, num_threads=num_threads, spm_model=self.spm_model)
@@ -118,7 +54,7 @@ def rouge_tokenizer(name: str, *, stemmer: bool = False, spm_model: str | os.Pat
                     ) -> UnicodeWordTokenizer | SacrebleuWordTokenizer:
     """The tokenizer object of ROUGE tokenizer ``name`` (not ``"rouge-score"``, which runs in the kernel)."""
     if name == "unicode":
-        return UnicodeWordTokenizer(stemmer)
+        return get_tokenizer(name, stemmer=stemmer)
     if name not in EXTERNAL_TOKENIZERS:
         raise InputError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {name!r}")
     check_stemmer(stemmer, name)
@@ -161,8 +97,9 @@ def dropped_share(texts: Sequence[str]) -> float:
     # every pass below runs in C over one joined string; only the distinct characters are classified in Python
     other_text = "\n".join(others)
     distinct = set(other_text)
-    kept = "".join(_members({ch for ch in distinct if not ch.isascii()}, which) for which in range(3))
-    dropped = len(re.findall(f"[{kept}]", other_text)) if kept else 0
+    kept = word_characters({ch for ch in distinct if not ch.isascii()})
+    # subn counts without a str object per match (findall made one per non-Latin-1 character: ~80 bytes each)
+    dropped = re.compile(f"[{kept}]").subn("", other_text)[1] if kept else 0
     if not dropped:
         return 0.0
     spaces = sum(other_text.count(ch) for ch in distinct if ch.isspace())

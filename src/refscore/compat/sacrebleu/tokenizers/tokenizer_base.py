@@ -1,6 +1,6 @@
 """sacreBLEU's ``tokenizers.tokenizer_base``: ``BaseTokenizer`` (``signature()`` and ``__call__(line) -> str``)
 and, for refscore, :class:`CompiledTokenizer`: a tokenizer class whose strings come from refscore's compiled
-tokenizers (``refscore._core._tokenize``), the ones its metrics use.
+tokenizers (:func:`refscore.text.get_tokenizer`), the ones its metrics use.
 
 >>> from refscore.compat.sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 >>> Tokenizer13a()("Hello, world!")
@@ -8,8 +8,11 @@ tokenizers (``refscore._core._tokenize``), the ones its metrics use.
 """
 from __future__ import annotations
 
-from refscore._core._tokenize import encode_words_with_vocab
+import functools
+from collections.abc import Callable
+
 from refscore.errors import InputTypeError
+from refscore.text.tokenizer_registry import get_tokenizer
 
 
 class BaseTokenizer:
@@ -38,6 +41,8 @@ class CompiledTokenizer(BaseTokenizer):
         if not isinstance(line, str):
             raise InputTypeError(f"{type(self).__name__}: the line to tokenize must be a str, got "
                                  f"{type(line).__name__}")
-        ids, _, vocabulary = encode_words_with_vocab([line], tokenizer=self._kernel_name, lowercase=False,
-                                                     num_threads=1)
-        return " ".join([vocabulary[i] for i in ids.tolist()])
+        return " ".join(self._tokens(line))
+
+    @functools.cached_property
+    def _tokens(self) -> Callable[[str], list[str]]:
+        return get_tokenizer(self._kernel_name)

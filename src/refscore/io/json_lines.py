@@ -1,0 +1,99 @@
+"""JSON Lines read one line at a time: the line limit of every JSON Lines reader (``REFSCORE_MAX_LINE_BYTES``) and
+the one loop that turns a line into a JSON value or an error naming the source, the line and the column.
+
+A line is read whole, so the limit bounds the memory of one read: a file without line breaks would otherwise be
+read into memory at once. Blank lines are skipped; a UTF-8 byte-order mark at the start is dropped.
+
+>>> import io
+>>> list(json_values(io.BytesIO(b'{"a": 1}\\n\\n[2]\\n'), "items.jsonl"))
+[(1, {'a': 1}), (3, [2])]
+>>> try:
+...     list(json_values(io.BytesIO(b'{"a": 1}\\n{"a": }\\n'), "items.jsonl", hint="one object per line"))
+... except JsonLineError as error:
+...     print(error)
+items.jsonl: line 2: not valid JSON (Expecting value at column 7); one object per line
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import IO, Any
+
+from refscore.io.records import RecordFormatError
+
+__all__ = [
+    "DEFAULT_MAX_LINE_BYTES", "JsonLineError", "MAX_LINE_BYTES_VARIABLE", "NotUtf8LineError", "json_values",
+    "line_too_long", "max_line_bytes", "read_line",
+]
+
+#: The environment variable that sets the longest JSON Lines line read (bytes).
+MAX_LINE_BYTES_VARIABLE = "REFSCORE_MAX_LINE_BYTES"
+DEFAULT_MAX_LINE_BYTES = 256 << 20
+_BOM = b"\xef\xbb\xbf"
+
+
+class JsonLineError(RecordFormatError):
+    """A JSON Lines line that is too long, not UTF-8 or not JSON; the message names the source and the line."""
+
+
+class NotUtf8LineError(JsonLineError):
+    """A JSON Lines line that is not UTF-8 (the command line exits with its own status for undecodable input)."""
+
+
+def max_line_bytes() -> int:
+    """The longest JSON Lines line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB."""
+    value = os.environ.get(MAX_LINE_BYTES_VARIABLE, "")
+    if not value:
+        return DEFAULT_MAX_LINE_BYTES
+    if not value.isdigit() or int(value) < 1:
+        raise RecordFormatError(f"{MAX_LINE_BYTES_VARIABLE}={value!r}: give the longest line in bytes, a positive "
+                                f"integer")
+    return int(value)
+
+
+def read_line(stream: IO[bytes], limit: int) -> tuple[bytes, bool]:
+    """The next line of a binary stream (``b""`` at its end) and whether it is longer than ``limit`` bytes, its
+    line break not counted; at most ``limit + 1`` bytes are read."""
+    line = stream.readline(limit + 1)
+    return line, len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n"))
+
+
+def line_too_long(source: str, line_number: int, limit: int) -> JsonLineError:
+    """The error for a line longer than the limit, naming the setting that raises it."""
+    return JsonLineError(f"{source}: line {line_number} is longer than {limit} bytes, the longest line read; split "
+                         f"the record, or raise the limit with {MAX_LINE_BYTES_VARIABLE}=<bytes>")
+
+
+def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` of each non-blank line of a JSON Lines stream, read line by line within
+    :func:`max_line_bytes`; a line that is not UTF-8 or not JSON is a :class:`JsonLineError` that names ``source``,
+    the line and the column (byte of the line for UTF-8), followed by ``hint`` (what a line should hold)."""
+    limit = max_line_bytes()
+    advice = f"; {hint}" if hint else ""
+    number = 0
+    while True:
+        line, too_long = read_line(stream, limit)
+        if not line:
+            return
+        number += 1
+        if too_long:
+            raise line_too_long(source, number, limit)
+        if number == 1 and line.startswith(_BOM):
+            line = line[len(_BOM):]
+        if not line.strip():
+            continue
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise NotUtf8LineError(f"{source}: line {number}: not valid UTF-8 ({exc.reason} at byte {exc.start} of "
+                                f"the line); re-encode the file as UTF-8") from None
+        try:
+            value = json.loads(text.rstrip(" \t\r\n"))   # JSON's whitespace: columns count on this line
+        except json.JSONDecodeError as exc:
+            raise JsonLineError(f"{source}: line {number}: not valid JSON ({exc.msg} at column {exc.colno})"
+                                f"{advice}") from None
+        except RecursionError:
+            raise JsonLineError(f"{source}: line {number}: JSON arrays or objects nested too deeply{advice}") \
+                from None
+        yield number, value
