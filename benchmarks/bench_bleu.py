@@ -5,7 +5,9 @@ Timed in the same run on the same data, each row says whether the scores agree:
 1. corpus BLEU (one system per pair: en-de with 1 and with 2 references, zh-en with 2, en-zh with ``zh``, en-ja
    with ``char``): ``sacrebleu.metrics.BLEU(tokenize=...).corpus_score`` vs ``refscore.BLEU(...).corpus_score``, 1 and
    2 threads; ``MB/s`` is the input's UTF-8 bytes (hypotheses and references) per CPU second of refscore's
-   single-thread run, to set against a core's memory bandwidth;
+   single-thread run, to set against a core's memory bandwidth; a ``kernel alone`` line under each BLEU row times
+   the compiled call by itself (``bleu_text_statistics`` on the validated batch, 1 thread: tokenizing, interning,
+   counting and clipping), so that the Python around it is the difference (``--no-kernel`` leaves it out);
 2. Hugging Face-style Google-BLEU (``Tokenizer13a`` + ``nltk corpus_gleu``, what ``evaluate``'s ``google_bleu``
    runs) vs ``refscore.gleu`` on the same four corpora;
 3. sentence BLEU on ``--sentence-pairs`` (hypothesis, reference) pairs drawn from every WMT22 system:
@@ -118,7 +120,21 @@ HEADER = (f"{'':<36} {'CPU s: peer':>11} {'1 thr':>8} {'ratio':>8} {'MB/s':>6} |
           f"{'1 thr':>8} {'2 thr':>8} {'ratio1':>8} {'ratio2':>7} | {'agree':>5} {'peak MiB':>8}")
 
 
-def corpus_benchmarks(repeat: int, peer_repeat: int, pairs: list[str]) -> None:
+def kernel_line(hyps: list[str], refs: list[list[str]], tokenize: str, repeat: int, megabytes: float,
+                corpus_cpu: float) -> str:
+    """The compiled BLEU call alone on the validated batch (1 thread), and its share of ``corpus_score``."""
+    from refscore._core._ngrams import bleu_text_statistics
+    from refscore.inputs import prepare_batch
+
+    batch = prepare_batch(hyps, refs)
+    timing, _ = timed(lambda: bleu_text_statistics(batch.hypotheses, batch.references, batch.ref_offsets, tokenize,
+                                                   False, 4, num_threads=1), repeat, OURS_MIN_SECONDS)
+    return (f"  kernel alone (bleu_text_statistics): {timing.cpu * 1e3:.2f} ms CPU, {megabytes / timing.cpu:.0f} "
+            f"MB/s; the Python around it: {(corpus_cpu - timing.cpu) * 1e3:.2f} ms of corpus_score's "
+            f"{corpus_cpu * 1e3:.2f}")
+
+
+def corpus_benchmarks(repeat: int, peer_repeat: int, pairs: list[str], kernel: bool = True) -> None:
     print("Corpus BLEU (sacreBLEU corpus_score) and HF-style Google-BLEU (Tokenizer13a + nltk corpus_gleu)")
     print(HEADER)
     for pair, tokenize, n_streams in CORPORA:
@@ -137,6 +153,8 @@ def corpus_benchmarks(repeat: int, peer_repeat: int, pairs: list[str]) -> None:
         memory = peak_memory(lambda: metric.corpus_score(hyps, refs, num_threads=1))
         print(row("BLEU " + label, peer_t, one_t, two_t, abs(100 * ours.score - peer.score) <= 1e-9, memory,
                   megabytes))
+        if kernel:
+            print(kernel_line(hyps, refs, tokenize, repeat, megabytes, one_t.cpu))
 
         def hf_google_bleu() -> float:
             tokenizer = Tokenizer13a()   # a fresh one per run: its lru_cache would make repeated runs unrealistic
@@ -258,6 +276,8 @@ def main() -> None:
     parser.add_argument("--peer-repeat", type=int, default=1,
                         help="peer timings: best of this many runs (use 3 on a machine shared with other jobs)")
     parser.add_argument("--skip", nargs="*", default=[], choices=["corpus", "sentence", "stream"])
+    parser.add_argument("--kernel", action=argparse.BooleanOptionalAction, default=True,
+                        help="time the compiled BLEU call alone under each corpus BLEU row (default: on)")
     parser.add_argument("--pairs", nargs="*", default=sorted({pair for pair, _, _ in CORPORA}),
                         help="the corpus rows' WMT22 pairs (default: all)")
     args = parser.parse_args()
@@ -265,7 +285,7 @@ def main() -> None:
         args.sentence_pairs, args.stream_segments, args.chunk, args.repeat = 5_000, 50_000, 10_000, 1
     print(f"refscore {refscore.__version__}, {refscore.show_config()}\n")
     if "corpus" not in args.skip:
-        corpus_benchmarks(args.repeat, args.peer_repeat, args.pairs)
+        corpus_benchmarks(args.repeat, args.peer_repeat, args.pairs, args.kernel)
     if "sentence" not in args.skip:
         sentence_benchmark(args.sentence_pairs, args.repeat, args.peer_repeat)
     if "stream" not in args.skip:

@@ -106,7 +106,7 @@ def check_segments_within_budget(needs: np.ndarray, what: Callable[[int], str], 
     >>> check_segments_within_budget(np.array([10, 500]), lambda i: f"segment {i}", concurrent=2, budget=400)
     Traceback (most recent call last):
     ...
-    refscore.errors.MemoryBudgetError: segment 1 needs about 500 B, more than the memory budget of 400 B; ...
+    refscore.errors.MemoryBudgetError: segment 1 needs about 500 B, more than the memory budget of 400 B; raise it with the environment variable REFSCORE_MEMORY_BUDGET (e.g. REFSCORE_MEMORY_BUDGET=1000B); or split the segment
     """
     needs = np.asarray(needs, dtype=np.float64)
     if needs.size == 0:

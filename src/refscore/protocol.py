@@ -24,7 +24,7 @@ import hashlib
 import json
 import warnings
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -95,8 +95,8 @@ class Score:
     #: The statistics it was computed from: a row per segment, or one row of merged column totals (None: built by hand).
     statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False, metadata={"json": False})
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
-    segments: dict[str, np.ndarray] | None = dataclasses.field(default=None, repr=False, compare=False,
-                                                               metadata={"json": False})
+    segments: Mapping[str, np.ndarray] | None = dataclasses.field(default=None, repr=False, compare=False,
+                                                                  metadata={"json": False})
     #: Every named corpus value (JSON: flattened into the result's keys).
     values: dict[str, Any] = dataclasses.field(default_factory=dict, repr=False)
     #: What the metric reports beside its named values (e.g. the ``nltk`` BLEU flavor's score per weight tuple).
@@ -260,10 +260,11 @@ class Metric(MetricFacts, ABC):
 
     def scored(self, stats: Statistics) -> Score:
         """:meth:`score_from_statistics` with ``stats`` and the per-segment scores attached: the :class:`Score`
-        every public scoring function returns (``score.statistics``, ``score.segments[name]``)."""
+        every public scoring function returns (``score.statistics``, ``score.segments[name]``; the per-segment
+        scores are computed when first read, :class:`SegmentScores`)."""
         score = self.score_from_statistics(stats)
         return dataclasses.replace(score, statistics=stats if score.statistics is None else score.statistics,
-                                   segments=self.segment_table(stats) if score.segments is None else score.segments)
+                                   segments=SegmentScores(self, stats) if score.segments is None else score.segments)
 
     def sentence_score(self, hypothesis: Any, references: Any) -> Score:
         """Score of one segment; ``references`` is a string or a list of strings (token ids also accepted)."""
@@ -307,6 +308,44 @@ class Metric(MetricFacts, ABC):
         if running.totals is None:
             raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) chunk")
         return self.score_from_statistics(running.totals_statistics(self))
+
+
+class SegmentScores(Mapping[str, np.ndarray]):
+    """A corpus score's per-segment scores by name (:meth:`Metric.segment_table`), computed when first read: a
+    corpus score is mostly read for its one number, and the table runs the metric's formula once per segment.
+    Pickled as the plain dict.
+
+    >>> from refscore.metrics.bleu import BLEU
+    >>> score = BLEU(tokenize="none").corpus_score(["a b c d", "x y"], ["a b c d", "x z"])
+    >>> score.segments["bleu"].round(4).tolist(), list(score.segments)
+    ([1.0, 0.0], ['bleu'])
+    """
+
+    __slots__ = ("_metric", "_stats", "_table")
+
+    def __init__(self, metric: Metric, stats: Statistics) -> None:
+        self._metric, self._stats = metric, stats
+        self._table: dict[str, np.ndarray] | None = None
+
+    def _computed(self) -> dict[str, np.ndarray]:
+        if self._table is None:   # two threads may both compute it: the same arrays, either kept
+            self._table = self._metric.segment_table(self._stats)
+        return self._table
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self._computed()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._computed())
+
+    def __len__(self) -> int:
+        return len(self._computed())
+
+    def __repr__(self) -> str:
+        return repr(self._computed())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self._computed(),))
 
 
 @functools.lru_cache(maxsize=64)

@@ -28,6 +28,7 @@ import itertools
 import warnings
 from collections.abc import Iterator, Sequence
 
+from refscore._core._batch import count_endswith
 from refscore.errors import RefscoreWarning, TokenizedInputWarning, caller_stacklevel
 
 __all__ = ["TOKENIZED_PERIOD_LINES", "advise", "as_peer", "count_tokenized_periods", "looks_tokenized",
@@ -57,9 +58,10 @@ def advise(message: str, category: type[RefscoreWarning]) -> None:
 
 
 def count_tokenized_periods(hypotheses: Sequence[str]) -> int:
-    """How many hypotheses end in ``" ."`` (sacreBLEU's sign of tokenized text; ``map`` over the C method rather
-    than a generator: this runs on every corpus score)."""
-    return sum(map(str.endswith, hypotheses, itertools.repeat(" .")))
+    """How many hypotheses end in ``" ."`` (sacreBLEU's sign of tokenized text; compiled for a list of ``str``:
+    this runs on every corpus score)."""
+    count = count_endswith(hypotheses, " .") if type(hypotheses) is list else -1
+    return count if count >= 0 else sum(map(str.endswith, hypotheses, itertools.repeat(" .")))
 
 
 def looks_tokenized(hypotheses: Sequence[str]) -> bool:
