@@ -228,6 +228,17 @@ def ter_workspace_bytes(hyp_words: np.ndarray, ref_words: np.ndarray, chars: np.
     return 9 * cells + 80 * (hyp + ref) + 24 * np.asarray(chars, dtype=np.float64)
 
 
+def _workspace_bound(hyp_length: int, ref_length: int) -> int:
+    """An upper bound of :func:`ter_workspace_bytes` for texts of these lengths (characters, or token ids): every
+    band at most the whole reference, a word at most a character.
+
+    >>> _workspace_bound(1_000_000, 70) >= int(ter_workspace_bytes(np.array([1_000_000]), np.array([70]),
+    ...                                                          np.array([1_000_070]))[0])
+    True
+    """
+    return 9 * (ref_length + 1) * (hyp_length + 1) + 104 * (hyp_length + ref_length)
+
+
 def check_ter_memory(batch: Batch, config: TERConfig, num_threads: int | None) -> None:
     """Refuse a batch whose largest segments' TER workspaces (:func:`ter_workspace_bytes`) exceed the memory budget
     (:mod:`refscore._memory`), naming the segment, before the kernel allocates them. Bounds from the text lengths
@@ -239,6 +250,12 @@ def check_ter_memory(batch: Batch, config: TERConfig, num_threads: int | None) -
         return
     budget = memory_budget()
     threads = resolve_num_threads(num_threads)
+    # First one bound for the whole batch: the longest hypothesis against the longest reference, a word counted
+    # as a character (the workspace grows with both), so that a batch of ordinary sentences costs a len per text.
+    longest_hyp = max(map(len, batch.hypotheses), default=0)
+    longest_ref = max(map(len, batch.references), default=0)
+    if threads * _workspace_bound(longest_hyp, longest_ref) <= budget:
+        return
     owner = np.repeat(np.arange(len(batch)), batch.refs_per_segment)
     hyp_texts = [batch.hypotheses[i] for i in owner]
     for exact in (False, True):
