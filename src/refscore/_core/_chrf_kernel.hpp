@@ -42,12 +42,10 @@ enum SpaceMode : int {
 constexpr double kEps = 1e-16;
 // Characters below this are their own slot of a direct-mapped table (Latin-1: most text's characters).
 constexpr uint64_t kDirectCharacters = 256;
-// Orders n >= 2 use a direct-mapped table when (distinct (n-1)-grams) x (distinct characters or words) pairs fit
-// in this many slots (4 bytes each: a sentence's orders fit in L2), else the hash table.
+// Orders n >= 2: a direct-mapped table when distinct (n-1)-grams x units fit in this many 4-byte slots, else hashed.
 constexpr uint64_t kDirectSlots = uint64_t(1) << 15;
 static_assert(kDirectSlots <= uint64_t(DirectTable<uint32_t>::kIdMask) + 1, "n-gram ids must fit 32-bit entries");
-// The hash table starts with room for at most this many keys and grows as it fills, so that its memory follows the
-// distinct keys, not the positions (a 10 MB line of one repeated character has a handful of distinct n-grams).
+// The hash table's first room (it grows as it fills: memory follows the distinct keys, not the positions).
 constexpr int64_t kTableStartEntries = int64_t(1) << 16;
 
 inline bool is_removed_space(uint32_t c, int space_mode) {
@@ -177,8 +175,7 @@ class Scratch {
     }
 
   private:
-    // Empty the table for up to `n_items` distinct keys (room for kTableStartEntries at most: it grows as it
-    // fills); ids restart from 0.
+    // Empty the table, room for min(n_items, kTableStartEntries) keys (it grows as it fills); ids restart from 0.
     void table_reset(int64_t n_items) {
         if (!table_.start(static_cast<size_t>(std::min(n_items, kTableStartEntries)))) throw std::bad_alloc();
         next_id_ = 0;
