@@ -122,6 +122,16 @@ def test_rouge_tokens_with_stemming_are_rouge_scores_own():
     assert _rouge_score_stemmer().stem("abaaaaaay") == "abaaaaaay"  # the harness's oracle is rouge-score's now
 
 
+def test_rouge_explanations_stem_as_rouge_score():
+    # the same wrong stemmer mode was in the explanations of failing ROUGE cases ('skies' explained as 'ski')
+    from rouge_score import rouge_scorer
+
+    from refscore.metrics.explanations import rouge_tokens
+    text = "Abaaaaaay skies, dying cats"
+    peer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)._tokenizer
+    assert rouge_tokens(text, stemmer=True) == peer.tokenize(text) == ["abaaaaaay", "sky", "die", "cat"]
+
+
 def test_the_runner_lists_targets_without_importing_refscore():
     # under the clang build's LD_PRELOAD, refscore's kernels load only once atheris brought libFuzzer's symbols
     # (as in the workers): `run.py --list` in a parent that imported refscore failed with an undefined symbol
