@@ -192,3 +192,18 @@ def test_the_markdown_table_says_when_a_target_did_not_run():
            "crashes": 0, "returncode": 1, "error": "Traceback (most recent call last):\nModuleNotFoundError: MeCab"}
     assert markdown_table([row]).splitlines()[-1] == \
         "| `tokenize-ja-mecab` | 3 | 0 | 0 / 0 | did not run: ModuleNotFoundError: MeCab |"
+
+
+def test_a_single_npy_array_claiming_2_to_the_40_rows_is_refused_unread(tmp_path):
+    # np.load of a .npy allocates what its header claims before reading (MemoryError): refused from its magic
+    import io
+
+    import numpy as np
+
+    from refscore.errors import InputError
+    from refscore.io.statistics import load_statistics
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<i8", "fortran_order": False, "shape": (2**40,)})
+    (tmp_path / "array.npz").write_bytes(header.getvalue() + bytes(16))
+    with pytest.raises(InputError, match=r"array.npz' is a single .npy array"):
+        load_statistics(tmp_path / "array.npz")
