@@ -120,6 +120,18 @@ def test_rouge_tokens_with_stemming_are_rouge_scores_own():
     assert tokenize_texts(texts, True) == [peer.tokenize(text) for text in texts] == [[], ["abaaaaaay"], ["zx"]]
     from targets import _rouge_score_stemmer
     assert _rouge_score_stemmer().stem("abaaaaaay") == "abaaaaaay"  # the harness's oracle is rouge-score's now
+    # the local clang run's input (texts [' aaaay字a', '', '©©©©'], stemming on): the old oracle failed on it
+    TARGETS["tokenize-rouge"](bytes.fromhex("bffd0f000000004aff0000ff04bf8585858585"))
+
+
+def test_rouge_explanations_stem_as_rouge_score():
+    # the same wrong stemmer mode was in the explanations of failing ROUGE cases ('skies' explained as 'ski')
+    from rouge_score import rouge_scorer
+
+    from refscore.metrics.explanations import rouge_tokens
+    text = "Abaaaaaay skies, dying cats"
+    peer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)._tokenizer
+    assert rouge_tokens(text, stemmer=True) == peer.tokenize(text) == ["abaaaaaay", "sky", "die", "cat"]
 
 
 def test_the_runner_lists_targets_without_importing_refscore():
@@ -149,6 +161,8 @@ def test_intl_tokens_of_the_fuzzed_input_are_sacrebleus_with_the_tables_regex():
     if regex.__version__ != TABLE_VERSIONS["regex"]:
         pytest.skip(f"regex {regex.__version__} is not the tables' {TABLE_VERSIONS['regex']}")
     assert get_tokenizer("intl")(FUZZED_INTL) == TokenizerV14International()(FUZZED_INTL).split()
+    # the local clang run's input (U+1F7FD, also a symbol only from regex 2026.11.19 on), through the harness
+    TARGETS["tokenize-intl"](bytes.fromhex("c4ec2ac4b701000000ff69ecc4c401000000ff69c43d3d"))
 
 
 def test_intl_warns_once_when_the_installed_regex_is_not_the_tables(monkeypatch):
@@ -182,3 +196,18 @@ def test_the_markdown_table_says_when_a_target_did_not_run():
            "crashes": 0, "returncode": 1, "error": "Traceback (most recent call last):\nModuleNotFoundError: MeCab"}
     assert markdown_table([row]).splitlines()[-1] == \
         "| `tokenize-ja-mecab` | 3 | 0 | 0 / 0 | did not run: ModuleNotFoundError: MeCab |"
+
+
+def test_a_single_npy_array_claiming_2_to_the_40_rows_is_refused_unread(tmp_path):
+    # np.load of a .npy allocates what its header claims before reading (MemoryError): refused from its magic
+    import io
+
+    import numpy as np
+
+    from refscore.errors import InputError
+    from refscore.io.statistics import load_statistics
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<i8", "fortran_order": False, "shape": (2**40,)})
+    (tmp_path / "array.npz").write_bytes(header.getvalue() + bytes(16))
+    with pytest.raises(InputError, match=r"array.npz' is a single .npy array"):
+        load_statistics(tmp_path / "array.npz")

@@ -89,7 +89,9 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
     """
     name = os.fspath(path)
     try:
-        archive = np.load(name, allow_pickle=False)
+        # a single .npy array is refused unread: numpy would first allocate whatever its header claims
+        single_array = _starts_with(name, np.lib.format.MAGIC_PREFIX)
+        archive = None if single_array else np.load(name, allow_pickle=False)
     except FileNotFoundError:
         raise InputError(f"statistics file {name!r} does not exist") from None
     except DAMAGED as exc:
@@ -109,6 +111,11 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
         data = _member(archive, "data", name)
         carried = _member(archive, "carried", name) if header["carried_columns"] else None
     return _statistics(name, header, data, carried, metric)
+
+
+def _starts_with(name: str, prefix: bytes) -> bool:
+    with open(name, "rb") as handle:
+        return handle.read(len(prefix)) == prefix
 
 
 def _member(archive: Any, member: str, name: str) -> np.ndarray:

@@ -13,7 +13,6 @@ ROUGE-L F 0.857 (recall 0.750, precision 1.000); reference words outside the lon
 """
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -23,6 +22,7 @@ import numpy as np
 from refscore._core._tokenize import encode_words_with_vocab
 from refscore.metrics.rouge.words import rouge_tokenizer
 from refscore.protocol import Metric
+from refscore.text.rouge_words import rouge_score_tokens
 
 #: At most this many words or n-grams are listed.
 MAX_ITEMS = 8
@@ -110,13 +110,7 @@ def rouge_tokens(text: str, stemmer: bool = False, tokenizer: str = "rouge-score
     """
     if tokenizer != "rouge-score":
         return rouge_tokenizer(tokenizer, stemmer=stemmer, spm_model=spm_model).tokenize(text)
-    tokens = re.sub(r"[^a-z0-9]+", " ", text.lower()).split()
-    if stemmer:
-        from nltk.stem import porter
-
-        stem = porter.PorterStemmer("ORIGINAL_ALGORITHM").stem
-        tokens = [stem(token) if len(token) > 3 else token for token in tokens]
-    return tokens
+    return rouge_score_tokens(text, stemmer=stemmer)  # the kernel's tokens (NLTK_EXTENSIONS stems, as rouge-score)
 
 
 def lcs_mask(reference: Sequence[str], output: Sequence[str]) -> list[bool]:
