@@ -252,6 +252,22 @@ def _without_loading_bar(transformers: Any) -> Iterator[None]:
             logging.enable_progress_bar()
 
 
+#: Configurations that bert-score's T5 rule (T5EncoderModel) is meant for.
+T5_MODEL_TYPES = frozenset({"t5", "mt5", "umt5", "longt5"})
+
+
+def is_t5(model_type: str, config: Any) -> bool:
+    """bert-score loads a model whose name contains ``"t5"`` as ``T5EncoderModel``; refscore does so only when its
+    configuration is a T5 one too, so that a directory such as ``.../tiny_bert5`` still loads as the BERT it is
+    (bert-score fails there: it builds a T5 model from a BERT configuration).
+
+    >>> class Config: model_type = "bert"
+    >>> is_t5("/tmp/tiny_bert5", Config()), is_t5("t5-base", type("T5", (), {"model_type": "t5"})())
+    (False, True)
+    """
+    return "t5" in model_type and getattr(config, "model_type", None) in T5_MODEL_TYPES
+
+
 def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = False, device: str | None = "auto",
                dtype: str = "float32", use_fast_tokenizer: bool = False,
                trust_remote_code: bool = False) -> LoadedModel:
@@ -265,7 +281,7 @@ def load_model(model_type: str, num_layers: int | None, *, all_layers: bool = Fa
     torch_dtype = resolve_dtype(dtype)
     device = resolve_device(device)
     tokenizer = load_tokenizer(model_type, use_fast_tokenizer, trust_remote_code)
-    loader = transformers.T5EncoderModel if "t5" in model_type else transformers.AutoModel
+    loader = transformers.T5EncoderModel if is_t5(model_type, config) else transformers.AutoModel
     with _without_loading_bar(transformers):
         model = from_pretrained(loader, model_type, "weights", trust_remote_code=trust_remote_code)
     if hasattr(model, "decoder") and hasattr(model, "encoder"):
