@@ -100,6 +100,9 @@ class MetricFacts:
     #: ``"module:function"`` of a peer's arithmetic for bootstrap replicates (sacreBLEU's float32 sums for BLEU,
     #: chrF, TER): ``function(metric)`` returns an :class:`Arithmetic`; None: refscore's own.
     peer_arithmetic: ClassVar[str | None] = None
+    #: The ``name`` field of the peer's JSON output (sacreBLEU's ``"BLEU"``, ``"TER"``), which the command
+    #: line's JSON carries too; None: the peer's JSON has none (or its name depends on the config).
+    peer_json_name: ClassVar[str | None] = None
     #: Config fields that do not change the numbers (device, batch size, threads): left out of the config hash.
     runtime_fields: ClassVar[frozenset[str]] = frozenset()
     #: Flags of settings that do not change the numbers (BERTScore: ``--device``), in the command line's

@@ -17,8 +17,17 @@ from typing import Any
 #: JSON keys whose (possibly nested) numbers are on the API's 0–1 scale and are multiplied by 100.
 FRACTION_FIELDS = frozenset({"score", "precisions", "precision", "recall", "fmeasure", "f1", "averages", "mean",
                              "ci", "lower", "upper", "low", "mid", "high", "average", "intervals"})
-#: sacreBLEU's metric names in its JSON (chrF's depends on its orders and is a field of the score already).
-SACREBLEU_NAMES = {"bleu": "BLEU", "ter": "TER"}
+
+
+def _peer_json_name(metric: str) -> str | None:
+    """The registered metric's :attr:`peer_json_name` (None for a metric that is not registered by that name)."""
+    from refscore.errors import InputError
+    from refscore.metrics import get_metric_class
+
+    try:
+        return get_metric_class(metric).peer_json_name
+    except InputError:
+        return None
 
 
 def percent(value: Any) -> Any:
@@ -56,8 +65,9 @@ def score_json(score: Any, exact_percent: float | None = None) -> dict[str, Any]
     fields = to_percent(score.to_dict())
     if exact_percent is not None:
         fields["score"] = exact_percent
-    if score.metric in SACREBLEU_NAMES:
-        fields = {"metric": fields.pop("metric"), "name": SACREBLEU_NAMES[score.metric], **fields}
+    name = _peer_json_name(score.metric)
+    if name is not None:
+        fields = {"metric": fields.pop("metric"), "name": name, **fields}
     if hasattr(score, "verbose"):
         fields["verbose_score"] = score.verbose()
     return fields

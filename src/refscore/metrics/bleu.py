@@ -165,6 +165,7 @@ class BLEU(BLEUPairCounts, Metric):
     check_bands: ClassVar[tuple[tuple[str, float], ...]] = tuple(BLEU_BANDS.items())
     exact_to: ClassVar[str | None] = "sacrebleu.BLEU (2.6)"
     peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:bleu_arithmetic"
+    peer_json_name: ClassVar[str | None] = "BLEU"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=tokenizers("sacrebleu")),

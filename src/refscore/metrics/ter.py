@@ -108,6 +108,7 @@ class TER(Metric):
     check_label: ClassVar[str | None] = "TER"
     exact_to: ClassVar[str | None] = "sacrebleu.TER (2.6)"
     peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:ter_arithmetic"
+    peer_json_name: ClassVar[str | None] = "TER"
     columns: ClassVar[tuple[str, ...]] = ("edits", "ref_length")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--ter-normalized",), "normalized", "TER: Tercom normalization (punctuation split, XML unescaping)",
