@@ -128,23 +128,24 @@ def big_items(count: int, size: int) -> list[dict]:
 def test_jsonl_output_streams_before_the_input_ends(tmp_path):
     """The first items' scores are written while standard input is still open: items are not all read first."""
     items = big_items(70, 64)   # 4,480 texts: the first 64 items fill a batch of 4,096
+    # Unbuffered pipes: a buffered readline() may read past the first line, and communicate() reads the file
+    # descriptor, not that buffer, so the bytes after the first line would be lost.
     process = subprocess.Popen(refscore_command("pairwise", "-m", "chrf", "--no-progress"), cwd=tmp_path,
-                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
     try:
-        for item in items[:65]:
-            process.stdin.write(json.dumps(item) + "\n")
-        process.stdin.flush()
+        pending = memoryview("".join(json.dumps(item) + "\n" for item in items[:65]).encode())
+        while pending:
+            pending = pending[process.stdin.write(pending):]
         ready, _, _ = select.select([process.stdout], [], [], 60)
         assert ready, "no output within 60 s while the input was still open: the items were not streamed"
         first = json.loads(process.stdout.readline())
         assert first["id"] == 0
-        for item in items[65:]:
-            process.stdin.write(json.dumps(item) + "\n")
-        rest, errors = process.communicate(timeout=120)
+        rest, errors = process.communicate("".join(json.dumps(item) + "\n" for item in items[65:]).encode(),
+                                           timeout=120)
     finally:
         process.kill()
-    assert process.returncode == ExitCode.OK, errors
-    rows = [first] + [json.loads(line) for line in rest.splitlines()]
+    assert process.returncode == ExitCode.OK, errors.decode()
+    rows = [first] + [json.loads(line) for line in rest.decode().splitlines()]
     expected = refscore.pairwise("chrf", [item["candidates"] for item in items])
     assert [row["id"] for row in rows] == list(range(70))
     for k, row in enumerate(rows):
