@@ -404,6 +404,13 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "statistics-file": statistics_file,
 }
 
-from spm_targets import SPM_TARGETS  # noqa: E402  (the SentencePiece targets; they import this module's helpers)
+# The targets of the other modules import this module's helpers (Source, _corpus, _same_with_threads).
+from kernel_targets import KERNEL_TARGETS  # noqa: E402  (mt-coins, hash-keys, batch-text)
+from meteor_targets import METEOR_TARGETS  # noqa: E402
+from pair_targets import PAIR_TARGETS  # noqa: E402  (pairwise, mbr)
+from spm_targets import SPM_TARGETS  # noqa: E402  (the SentencePiece targets)
 
 TARGETS.update(SPM_TARGETS)
+TARGETS.update(PAIR_TARGETS)
+TARGETS.update(KERNEL_TARGETS)
+TARGETS.update(METEOR_TARGETS)
