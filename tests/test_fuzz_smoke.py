@@ -214,3 +214,20 @@ def test_a_single_npy_array_claiming_2_to_the_40_rows_is_refused_unread(tmp_path
     (tmp_path / "array.npz").write_bytes(header.getvalue() + bytes(16))
     with pytest.raises(InputError, match=r"array.npz' is a single .npy array"):
         load_statistics(tmp_path / "array.npz")
+
+
+@pytest.mark.parametrize("options", [{}, {"word_order": 1, "lowercase": True, "whitespace": True},
+                                     {"word_order": 2}])
+def test_chrf_of_empty_strings_takes_no_pointer_past_a_null_array(options):
+    # pairwise found it (clang build, UBSan): with every string of a segment empty the chrF kernel formed
+    # `units + n - 1` from units_.data() == nullptr ("applying non-zero offset 4 to null pointer"), undefined
+    # behaviour though never dereferenced; it now indexes units[p + n - 1]. Under the sanitizer build
+    # (docs/reliability.md) the old kernel aborts here; on any build the scores are sacreBLEU's.
+    import refscore
+    from sacrebleu.metrics.chrf import CHRF as SacreCHRF
+
+    hypotheses, references = ["", "", "a"], [[""], ["", ""], [""]]
+    ours = refscore.CHRF(**options).sentence_scores(hypotheses, refscore.per_segment(references))
+    peer = SacreCHRF(**options)
+    assert ours.tolist() == [peer.sentence_score(h, r).score / 100 for h, r in zip(hypotheses, references)]
+    TARGETS["pairwise"](bytes.fromhex("020002000202000f"))   # the fuzzer's input: [['', ''], []] against itself

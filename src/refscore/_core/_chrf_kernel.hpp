@@ -357,15 +357,17 @@ class Scratch {
     void count_order(int n_refs, int n, uint64_t n_units, int first_column, int n_columns) {
         GramCounts* const counts = counts_.data();
         uint32_t* const order_ids = ids_.data();
+        // the last unit of the n-gram at p is units[p + n - 1]: indexed, not a pointer `units + n - 1`, which is
+        // undefined behaviour when every string is empty (units_.data() is then null; UBSan, fuzz target pairwise)
         const uint32_t* const units = units_.data();
-        const uint32_t* const last = units + n - 1;
+        const int64_t tail = n - 1;
         const int64_t* const unit_start = unit_start_.data();
         auto direct = gram_table_.ids(0);
         // the order-n id of the n-gram at p
         auto gram_id = [&](int64_t p) -> uint32_t {
             if (numbering == UNITS) return units[p];
-            if (numbering == DIRECT) return direct.id(static_cast<size_t>(order_ids[p] * n_units + last[p]));
-            return key_id((static_cast<uint64_t>(order_ids[p]) << 32) | last[p]);
+            if (numbering == DIRECT) return direct.id(static_cast<size_t>(order_ids[p] * n_units + units[p + tail]));
+            return key_id((static_cast<uint64_t>(order_ids[p]) << 32) | units[p + tail]);
         };
         const int64_t hyp_begin = unit_start[0];
         const int64_t hyp_grams = std::max<int64_t>(unit_start[1] - hyp_begin - n + 1, 0);
