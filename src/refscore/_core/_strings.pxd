@@ -51,38 +51,20 @@ cdef enum:
     CHARS_PER_THREAD = 32768
 
 
-cdef extern from *:
-    """
-    /* point_at_strings' loop. The list's items are scattered over memory and their headers are read here first,
-     * so each is fetched a few items ahead, and they are read as borrowed references (no reference count is
-     * touched: no Python code runs in the loop, and the caller keeps the list alive). `buffers` has room for
-     * every item (no allocation here). Returns -1, the index of the first item that is not a str, or -2 with an
-     * exception set. */
-    static Py_ssize_t refscore_point_at_list(PyObject *texts, refscore::StringBuffers &buffers) {
-        const Py_ssize_t n = PyList_GET_SIZE(texts), ahead = 8;
-        PyObject **items = ((PyListObject *)texts)->ob_item;
-        for (Py_ssize_t i = 0; i < n; ++i) {
-            if (i + ahead < n) __builtin_prefetch(items[i + ahead]);
-            PyObject *text = items[i];
-            if (!PyUnicode_Check(text)) return i;
-            if (refscore_string_ready(text) < 0) return -2;
-            const Py_ssize_t length = PyUnicode_GET_LENGTH(text);
-            buffers.data.push_back(PyUnicode_DATA(text));
-            buffers.kinds.push_back((int)PyUnicode_KIND(text));
-            buffers.lengths.push_back((int64_t)length);
-            buffers.total_chars += length;
-        }
-        return -1;
-    }
-    """
-    Py_ssize_t refscore_point_at_list(list texts, StringBuffers& buffers) except -2
-
-
 cdef inline Py_ssize_t point_at_strings(list texts, StringBuffers& buffers) except -2:
     """Append every text's buffer, kind and length to ``buffers`` (and add the lengths to its ``total_chars``).
-    Returns -1, or the index of the first item that is not a str (the items before it appended; the caller raises
-    its own error). The caller keeps ``texts`` alive while a kernel reads the buffers."""
+    Returns -1, or the index of the first item that is not a str (nothing of it appended; the caller raises its
+    own error). The caller keeps ``texts`` alive while a kernel reads the buffers."""
+    cdef Py_ssize_t index
     buffers.data.reserve(buffers.data.size() + len(texts))
     buffers.kinds.reserve(buffers.kinds.size() + len(texts))
     buffers.lengths.reserve(buffers.lengths.size() + len(texts))
-    return refscore_point_at_list(texts, buffers)
+    for index, text in enumerate(texts):
+        if not isinstance(text, str):
+            return index
+        refscore_string_ready(text)
+        buffers.data.push_back(PyUnicode_DATA(text))
+        buffers.kinds.push_back(PyUnicode_KIND(text))
+        buffers.lengths.push_back(PyUnicode_GET_LENGTH(text))
+        buffers.total_chars += PyUnicode_GET_LENGTH(text)
+    return -1

@@ -53,10 +53,7 @@ static int64_t repeated_text_groups(const void* const* data, const int* kinds, c
     const int64_t ahead = 8;
     std::vector<uint64_t> hashes((size_t)n);
     for (int64_t t = 0; t < n; ++t) {
-        if (t + ahead < n) {
-            __builtin_prefetch(data[t + ahead]);
-            if (lengths[t + ahead] * kinds[t + ahead] > 64) __builtin_prefetch((const char*)data[t + ahead] + 64);
-        }
+        if (t + ahead < n) __builtin_prefetch(data[t + ahead]);
         hashes[(size_t)t] = text_content_hash(kinds[t], data[t], lengths[t]);
     }
     /* the first text with the contents of the slot's key: its group (group[first]) stays -1 while met once */
