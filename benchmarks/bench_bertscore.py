@@ -70,7 +70,7 @@ def worker(args: argparse.Namespace) -> None:
 
         scorer = refscore.BERTScorer(args.model, args.layer, device=args.device, dtype=args.dtype)
         loaded, cpu_start = time.perf_counter(), time.process_time()
-        f1 = scorer.score(hyps, refs).f1
+        f1 = scorer.score(hyps, refs).details["f1"]
     if args.device.startswith("cuda"):
         torch.cuda.synchronize()
     done, cpu = time.perf_counter(), time.process_time() - cpu_start

@@ -110,7 +110,7 @@ def large_documents(case: str) -> None:
     result = rouge155([docs[0]], [docs[1]], types=types, printed_averages=False, num_threads=1)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     shape = "one sentence" if not sentence else f"{sentence}-token sentences"
-    scores = ", ".join(f"{r.fmeasure[0]:.4f}" for r in result.values())
+    scores = ", ".join(f"{result[name].fmeasure[0]:.4f}" for name in result)
     print(f"two {length:,}-token documents ({shape}), {', '.join(types)}: {wall:.1f} s wall, {cpu:.1f} s CPU, "
           f"peak RSS +{peak_rss_mib() - before:.0f} MiB; F = {scores}")
 

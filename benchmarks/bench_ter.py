@@ -122,8 +122,8 @@ before = rss("VmRSS:")
 start, cpu = time.perf_counter(), time.process_time()
 score = metric.corpus_score([hyp], [refs], num_threads=threads)
 seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
-print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_added_mib": rss("VmHWM:") - before, "edits": score.num_edits,
-                  "ref_length": score.ref_length}))
+print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_added_mib": rss("VmHWM:") - before,
+                  "edits": score.values["num_edits"], "ref_length": score.values["ref_length"]}))
 """
 
 

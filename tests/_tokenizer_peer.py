@@ -19,8 +19,8 @@ def assert_bleu_equal(hypotheses: list[str], references: list[list[str]], **opti
     ours = refscore.bleu(hypotheses, refscore.from_streams(references), **options)
     peer_metric = SacreBLEU(**options)
     peer = peer_metric.corpus_score(hypotheses, references)
-    assert (list(ours.counts), list(ours.totals)) == (peer.counts, peer.totals)
-    assert (ours.sys_len, ours.ref_len) == (peer.sys_len, peer.ref_len)
+    assert (list(ours.values["counts"]), list(ours.values["totals"])) == (peer.counts, peer.totals)
+    assert (ours.values["sys_len"], ours.values["ref_len"]) == (peer.sys_len, peer.ref_len)
     assert abs(100 * ours.score - peer.score) <= 1e-9
     assert ours.signature.split("|refscore:")[0] == peer_metric.get_signature().format()
     segment_metric, peer_segment = refscore.BLEU(effective_order=True, **options), SacreBLEU(effective_order=True,

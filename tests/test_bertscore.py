@@ -78,7 +78,7 @@ def assert_close(result, expected, tol=TOL):
 def test_layers_match_bert_score(tiny_model, layer):
     result = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=layer)
     assert_close(result, peer(HYPS, REFS, tiny_model, num_layers=layer))
-    assert result.hash == bert_score.utils.get_hash(tiny_model, layer, False, False, False, False)
+    assert result.details["hash"] == bert_score.utils.get_hash(tiny_model, layer, False, False, False, False)
 
 
 def test_idf_and_multiple_references_match_bert_score(tiny_model):
@@ -87,9 +87,9 @@ def test_idf_and_multiple_references_match_bert_score(tiny_model):
     assert_close(result, peer(HYPS, refs, tiny_model, num_layers=2, idf=True))
     single = [refscore.bertscore(HYPS, [r[k] for r in refs], model_type=tiny_model, num_layers=2,
                                  idf=[s for r in refs for s in r]) for k in range(2)]
-    f1 = np.stack([s.f1 for s in single])
-    np.testing.assert_array_equal(result.best_reference, np.argmax(f1, axis=0))
-    np.testing.assert_allclose(result.f1, f1.max(axis=0), atol=TOL)
+    f1 = np.stack([s.details["f1"] for s in single])
+    np.testing.assert_array_equal(result.details["best_reference"], np.argmax(f1, axis=0))
+    np.testing.assert_allclose(result.details["f1"], f1.max(axis=0), atol=TOL)
 
 
 def test_idf_dict_and_sentences(tiny_bert):
@@ -108,13 +108,13 @@ def test_all_layers_and_rescaling_match_bert_score(tiny_model, baseline_file):
                                 rescale_with_baseline=True, baseline_path=baseline_file)
     expected = peer(HYPS, REFS, tiny_model, num_layers=TINY_LAYERS, all_layers=True, lang="en",
                     rescale_with_baseline=True, baseline_path=baseline_file)
-    assert result.f1.shape == (TINY_LAYERS + 1, len(HYPS))
+    assert result.details["f1"].shape == (TINY_LAYERS + 1, len(HYPS))
     assert_close(result, expected)
     one = refscore.bertscore(HYPS, REFS, model_type=tiny_model, num_layers=1, rescale_with_baseline=True,
                              baseline_path=baseline_file)
     assert_close(one, peer(HYPS, REFS, tiny_model, num_layers=1, lang="en", rescale_with_baseline=True,
                            baseline_path=baseline_file))
-    assert one.hash.endswith("-custom-rescaled")
+    assert one.details["hash"].endswith("-custom-rescaled")
 
 
 def test_empty_candidate_and_reference(tiny_model):
@@ -123,7 +123,7 @@ def test_empty_candidate_and_reference(tiny_model):
         result = refscore.bertscore(hyps, refs, model_type=tiny_model, num_layers=2)
     for values in result:
         assert values[0] == 0 and values[1] == 0 and values[2] == 0
-    assert result.f1[3] > 0.99
+    assert result.details["f1"][3] > 0.99
     if transformers_major() < 5:  # bert-score 0.3.13 crashes on empty sentences under transformers 5
         assert_close(result, peer(hyps, refs, tiny_model, num_layers=2))
 
@@ -132,7 +132,8 @@ def test_single_reference_idf_gives_bert_score_nan_recall(tiny_bert):
     result = refscore.bertscore(["the cat sat"], ["the cat sat on the mat"], model_type=tiny_bert, num_layers=2,
                                 idf=True)
     expected = peer(["the cat sat"], ["the cat sat on the mat"], tiny_bert, num_layers=2, idf=True)
-    assert np.isnan(result.recall[0]) and np.isnan(expected[1][0]) and result.f1[0] == expected[2][0] == 0
+    assert np.isnan(result.details["recall"][0]) and np.isnan(expected[1][0])
+    assert result.details["f1"][0] == expected[2][0] == 0
 
 
 # -- speed features keep results --------------------------------------------------------------------------------------
@@ -157,10 +158,10 @@ def test_batching_order_duplicates_and_cache_do_not_change_results(tiny_bert):
     scorer = refscore.BERTScorer(tiny_bert, 2, batch_tokens=7, device="cpu")
     permutation = np.random.default_rng(0).permutation(len(HYPS))
     shuffled = scorer.score([HYPS[i] for i in permutation], [REFS[i] for i in permutation], num_threads=1)
-    np.testing.assert_allclose(shuffled.f1, reference.f1[permutation], atol=TOL)
+    np.testing.assert_allclose(shuffled.details["f1"], reference.details["f1"][permutation], atol=TOL)
     assert scorer.cache_info().entries == len({ids.tobytes() for ids in scorer._encode_unique(HYPS + REFS, "t")})
     doubled = scorer.score(HYPS + HYPS, REFS + REFS)
-    np.testing.assert_allclose(doubled.f1, np.concatenate([reference.f1, reference.f1]), atol=TOL)
+    np.testing.assert_allclose(doubled.details["f1"], np.tile(reference.details["f1"], 2), atol=TOL)
 
 
 def test_several_threads_give_the_same_scores_and_run_in_workers(tiny_model, monkeypatch):
@@ -295,13 +296,13 @@ def test_token_id_inputs(tiny_model):
     without = [ids[1:-1] for ids in with_special]
     refs_ids = [scorer._encoder.encode_texts([s])[0].tolist() for s in REFS]
     for hyps_ids in (with_special, without):
-        np.testing.assert_allclose(scorer.score(hyps_ids, refs_ids).f1, text.f1, atol=TOL)
+        np.testing.assert_allclose(scorer.score(hyps_ids, refs_ids).details["f1"], text.details["f1"], atol=TOL)
 
 
 def test_bfloat16_is_close_to_float32(tiny_bert):
     exact = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
     approx = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, dtype="bfloat16")
-    assert np.abs(approx.f1 - exact.f1).max() < 0.02
+    assert np.abs(approx.details["f1"] - exact.details["f1"]).max() < 0.02
     assert "dtype:bfloat16" in approx.signature
 
 
@@ -364,8 +365,8 @@ def test_signature_and_metric_statistics(tiny_bert):
     np.testing.assert_allclose(merged.data, stats.data, atol=TOL)
     score = metric.score_from_statistics(merged)
     expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
-    assert score.f1 == pytest.approx(float(np.mean(expected.f1, dtype=np.float64)), abs=TOL)
-    np.testing.assert_allclose(metric.sentence_scores(HYPS, REFS), expected.f1, atol=TOL)
+    assert score.values["f1"] == pytest.approx(float(np.mean(expected.details["f1"], dtype=np.float64)), abs=TOL)
+    np.testing.assert_allclose(metric.sentence_scores(HYPS, REFS), expected.details["f1"], atol=TOL)
     assert "idf:fixed-" in score.signature and "layer:2" in score.signature and "transformers:" in score.signature
     assert str(tiny_bert) not in score.signature and f"model:{Path(tiny_bert).name}@" in score.signature
     other = refscore.metrics.get_metric_class("bertscore")(model_type=tiny_bert, num_layers=2,
@@ -386,9 +387,9 @@ def test_cli_score_and_baseline(tiny_bert, tmp_path, capsys):
     scores = json.loads(capsys.readouterr().out)[0]["scores"]["bertscore"]
     expected = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
     # the command line prints 0–100 (refscore.cli.scale): the API's values and their tolerance times 100
-    assert scores["f1"] == pytest.approx(100 * float(np.mean(expected.f1, dtype=np.float64)), abs=100 * TOL)
-    assert scores["precision"] == pytest.approx(100 * float(np.mean(expected.precision, dtype=np.float64)),
-                                                abs=100 * TOL)
+    for name in ("f1", "precision"):
+        mean = float(np.mean(expected.details[name], dtype=np.float64))
+        assert scores[name] == pytest.approx(100 * mean, abs=100 * TOL), name
     assert "idf:fixed-" in scores["signature"] and "layer:2" in scores["signature"]
 
     corpus = tmp_path / "corpus.txt"
@@ -490,8 +491,9 @@ def test_missing_extra_names_it(monkeypatch):
 
 def test_defaultdict_idf_like_bert_score(tiny_bert):
     weights = defaultdict(lambda: 1.0, {2: 0.0, 3: 0.0})
-    np.testing.assert_allclose(refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=weights).f1,
-                               refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2).f1, atol=TOL)
+    weighted = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=weights)
+    plain = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2)
+    np.testing.assert_allclose(weighted.details["f1"], plain.details["f1"], atol=TOL)
 
 
 def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
@@ -507,7 +509,7 @@ def test_out_of_memory_retries_with_smaller_batches(tiny_bert):
     scorer._embedder._run_model = limited
     with pytest.warns(RefscoreWarning, match="out of memory.*retrying with smaller batches"):
         result = scorer.score(HYPS, REFS)
-    np.testing.assert_allclose(result.f1, expected.f1, atol=TOL)
+    np.testing.assert_allclose(result.details["f1"], expected.details["f1"], atol=TOL)
     assert scorer._embedder.batch_tokens < 10_000
 
 

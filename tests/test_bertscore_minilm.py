@@ -89,7 +89,7 @@ def test_layer4_plain_two_references_and_idf(data, peer_layer4, peer_layer4_scor
     assert_close(scorer.score(hyps, refs), peer_layer4_scores)
     with_two = scorer.score(hyps, two)
     assert_close(with_two, peer(peer_layer4, hyps, two))
-    assert set(np.unique(with_two.best_reference)) == {0, 1}
+    assert set(np.unique(with_two.details["best_reference"])) == {0, 1}
     idf_sentences = refs + [r[1] for r in two]
     scorer.compute_idf(idf_sentences)
     peer_idf = bert_score.BERTScorer(model_type=minilm_path(), num_layers=4, idf=True, idf_sents=idf_sentences)
@@ -100,7 +100,7 @@ def test_every_layer_rescaled(data, baseline_path):
     hyps, refs, _ = data
     result = refscore.bertscore(hyps, refs, model_type=minilm_path(), num_layers=6, all_layers=True,
                                 rescale_with_baseline=True, baseline_path=baseline_path)
-    assert result.f1.shape == (7, len(hyps))
+    assert result.details["f1"].shape == (7, len(hyps))
     expected = peer(bert_score.BERTScorer(model_type=minilm_path(), num_layers=6, all_layers=True, lang="en",
                                           rescale_with_baseline=True, baseline_path=baseline_path), hyps, refs)
     assert expected.shape == (3, 7, len(hyps))

@@ -18,7 +18,7 @@ import refscore  # noqa: E402
 from refscore.metrics.bertscore import scorer  # noqa: E402
 from refscore.errors import InputTypeError  # noqa: E402
 from refscore.protocol import Score  # noqa: E402
-from refscore.metrics.bertscore import BERTScoreMetric, BERTScoreResult  # noqa: E402
+from refscore.metrics.bertscore import BERTScoreMetric  # noqa: E402
 from refscore.protocol import Statistics  # noqa: E402
 
 HYPS = CORPUS[:6]
@@ -33,27 +33,27 @@ def tiny_bert(tmp_path_factory):
 
 def test_results_are_scores_with_statistics(tiny_bert):
     result = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
-    assert isinstance(result, BERTScoreResult) and isinstance(result, Score)
-    assert result.score == pytest.approx(float(np.mean(result.f1, dtype=np.float64)), abs=1e-12)
+    assert isinstance(result, Score) and result.values["f1"] == result.score
+    assert result.score == pytest.approx(float(np.mean(result.details["f1"], dtype=np.float64)), abs=1e-12)
     assert result.statistics.columns == ("precision", "recall", "f1", "documents")
-    np.testing.assert_array_equal(result.statistics.data[:, 2].astype(np.float32), result.f1)
+    np.testing.assert_array_equal(result.statistics.data[:, 2].astype(np.float32), result.details["f1"])
     metric = BERTScoreMetric(model_type=tiny_bert, num_layers=2, idf_sentences=tuple(REFS), device="cpu")
     assert result.statistics.config_hash == metric.config_hash   # the runtime device does not change the hash
     corpus = metric.score_from_statistics(result.statistics)
-    assert corpus.f1 == pytest.approx(result.score, abs=1e-12) and corpus.signature == result.signature
-    assert corpus.hash == result.hash
-    np.testing.assert_array_equal(metric.segment_scores(result.statistics).astype(np.float32), result.f1)
+    assert corpus.values["f1"] == pytest.approx(result.score, abs=1e-12) and corpus.signature == result.signature
+    assert corpus.values["hash"] == result.details["hash"]
+    np.testing.assert_array_equal(metric.segment_scores(result.statistics).astype(np.float32), result.details["f1"])
     assert "statistics" in result.to_dict() and "statistics" not in corpus.to_dict()
 
 
 def test_all_layers_statistics_keep_every_layer(tiny_bert):
     result = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=1, all_layers=True)
-    layers = result.f1.shape[0]
+    layers = result.details["f1"].shape[0]
     assert result.statistics.columns[:2] == ("precision_0", "precision_1") and len(result.statistics.columns) == \
         3 * layers + 1
-    assert result.score == pytest.approx(float(np.mean(result.f1[1], dtype=np.float64)), abs=1e-12)
+    assert result.score == pytest.approx(float(np.mean(result.details["f1"][1], dtype=np.float64)), abs=1e-12)
     metric = BERTScoreMetric(model_type=tiny_bert, num_layers=1, all_layers=True)
-    np.testing.assert_array_equal(metric.segment_scores(result.statistics).astype(np.float32), result.f1[1])
+    np.testing.assert_array_equal(metric.segment_scores(result.statistics).astype(np.float32), result.details["f1"][1])
 
 
 def test_settings_are_listed_once(tiny_bert):
@@ -65,9 +65,9 @@ def test_settings_are_listed_once(tiny_bert):
     with pytest.raises(InputTypeError, match="no_such_setting.*valid settings: model_type"):
         refscore.BERTScorer(tiny_bert, 2, no_such_setting=1)
     config = refscore.BERTScoreConfig(model_type=tiny_bert, num_layers=2, idf=list(REFS))
-    np.testing.assert_array_equal(refscore.BERTScorer(config=config).score(HYPS, REFS).f1,
-                                  refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2,
-                                                     idf=list(REFS)).f1)
+    from_config = refscore.BERTScorer(config=config).score(HYPS, REFS)
+    from_arguments = refscore.bertscore(HYPS, REFS, model_type=tiny_bert, num_layers=2, idf=list(REFS))
+    np.testing.assert_array_equal(from_config.details["f1"], from_arguments.details["f1"])
 
 
 def test_score_from_statistics_loads_no_model(tiny_bert, monkeypatch):
@@ -78,9 +78,9 @@ def test_score_from_statistics_loads_no_model(tiny_bert, monkeypatch):
     metric = BERTScoreMetric(model_type=tiny_bert, num_layers=2, idf_sentences=("a b", "c"))
     stats = Statistics("bertscore", metric.config_hash, metric.columns, np.array([[0.5, 0.25, 0.3, 1.0]]), 1)
     score = metric.score_from_statistics(stats)
-    assert (score.f1, score.precision, score.recall) == (0.3, 0.5, 0.25)
+    assert (score.values["f1"], score.values["precision"], score.values["recall"]) == (0.3, 0.5, 0.25)
     assert "layer:2" in score.signature and "idf:fixed-" in score.signature
-    assert score.hash.startswith(f"{tiny_bert}_L2_idf_version=")
+    assert score.values["hash"].startswith(f"{tiny_bert}_L2_idf_version=")
 
 
 def _imported_modules(path: Path) -> set[str]:

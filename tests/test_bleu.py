@@ -54,11 +54,12 @@ def test_corpus_bleu_equals_sacrebleu_for_every_smoothing_and_effective_order(da
         stats = metric.statistics(hyps, refs, num_threads=2)
         got = metric.score_from_statistics(stats)
         assert 100 * got.score == pytest.approx(expected.score, abs=1e-9, rel=0), options
-        assert (got.sys_len, got.ref_len) == (expected.sys_len, expected.ref_len)
+        assert (got.values["sys_len"], got.values["ref_len"]) == (expected.sys_len, expected.ref_len)
         if method != "add-k":  # sacreBLEU's add-k adds k to the counts it reports (refscore does not)
-            assert list(got.counts) == list(expected.counts) and list(got.totals) == list(expected.totals)
-            assert np.allclose(100 * np.array(got.precisions), expected.precisions, atol=1e-9, rtol=0)
-        assert got.bp == pytest.approx(expected.bp, abs=1e-12)
+            assert list(got.values["counts"]) == list(expected.counts)
+            assert list(got.values["totals"]) == list(expected.totals)
+            assert np.allclose(100 * np.array(got.values["precisions"]), expected.precisions, atol=1e-9, rtol=0)
+        assert got.values["bp"] == pytest.approx(expected.bp, abs=1e-12)
         sentence = metric.segment_scores(stats)
         peer_sentence = [peer.sentence_score(h, r).score for h, r in data]
         assert np.allclose(100 * sentence, peer_sentence, atol=1e-9, rtol=0), options
@@ -72,7 +73,7 @@ def test_max_order_equals_sacrebleu(data, order):
     expected = SacreBLEU(max_ngram_order=order).corpus_score(hyps, streams_of(refs))
     got = refscore.bleu(hyps, refs, max_order=order)
     assert 100 * got.score == pytest.approx(expected.score, abs=1e-9, rel=0)
-    assert list(got.counts) == list(expected.counts)
+    assert list(got.values["counts"]) == list(expected.counts)
 
 
 def test_smoothing_grid_golden_values():
@@ -100,7 +101,7 @@ def test_zero_smoothing_value_equals_sacrebleu(method):
 
 def test_closest_reference_length_ties_to_the_shorter():
     score = refscore.bleu(["a b c d e f"], [["a b c d e f g", "a b c d e"]])
-    assert score.ref_len == 5 and score.bp == 1.0
+    assert score.values["ref_len"] == 5 and score.values["bp"] == 1.0
 
 
 def test_empty_strings_score_like_sacrebleu():
@@ -170,12 +171,13 @@ def test_token_ids_skip_tokenization():
     text_refs = [["5 6 7 9", "5 6"], "1 2 3", ["4"]]
     expected = refscore.bleu(text_hyps, text_refs, tokenize="none")
     got = refscore.bleu(ids_hyps, ids_refs)
-    assert got.score == expected.score and got.counts == expected.counts
+    assert got.score == expected.score and got.values["counts"] == expected.values["counts"]
     huge = [[2**40, -3, 2**40, 9], [7, -3]]   # ids outside uint32 are interned first
     small = [[1, 2, 1, 9], [7, 2]]
     huge_refs = [[[2**40, -3, 2**40, 7]], [[7, 2**40]]]
     small_refs = [[[1, 2, 1, 7]], [[7, 1]]]
-    assert refscore.bleu(huge, huge_refs).counts == refscore.bleu(small, small_refs).counts == (4, 2, 1, 0)
+    assert (refscore.bleu(huge, huge_refs).values["counts"] == refscore.bleu(small, small_refs).values["counts"]
+            == (4, 2, 1, 0))
     with pytest.raises(InputError, match="lowercase"):
         refscore.bleu(ids_hyps, ids_refs, lowercase=True)
     # a batch of model outputs as one 2-D array (RL rewards): one row per segment

@@ -71,8 +71,9 @@ def test_evaluate_flavor_is_the_hf_bleu_script_through_the_metric(data, max_orde
     predictions, references = [p for p, _ in data], refscore.per_segment([r for _, r in data])
     expected = hf_bleu(predictions, references, tokenize_13a, max_order, smooth)
     result = BLEU(flavor="evaluate", max_order=max_order, smooth=smooth).corpus_score(predictions, references)
-    assert (result.score, list(result.precisions), result.bp, result.ratio, result.sys_len, result.ref_len) == \
-        tuple(expected.values())
+    values = result.values
+    assert (result.score, list(values["precisions"]), values["bp"], values["ratio"], values["sys_len"],
+            values["ref_len"]) == tuple(expected.values())
     tokens = BLEU(flavor="evaluate", max_order=max_order, smooth=smooth).token_list_statistics(
         [p.split() for p in predictions], [[r.split() for r in refs] for refs in references])
     expected = hf_bleu(predictions, references, str.split, max_order, smooth)

@@ -55,8 +55,9 @@ def test_every_system_equals_sacrebleu_and_the_official_scores():
         score = BLEU(tokenize=entry["tokenize"]).corpus_score(hypotheses, references[key])
         where = (entry["pair"], entry["system"], entry["refs"])
         assert abs(100 * score.score - entry["score"]) <= 1e-9, where
-        assert list(score.counts) == entry["counts"] and list(score.totals) == entry["totals"], where
-        assert (score.sys_len, score.ref_len) == (entry["sys_len"], entry["ref_len"]), where
+        assert list(score.values["counts"]) == entry["counts"], where
+        assert list(score.values["totals"]) == entry["totals"], where
+        assert (score.values["sys_len"], score.values["ref_len"]) == (entry["sys_len"], entry["ref_len"]), where
         names = [entry["refs"]] + (["all"] if entry["pair"] not in multi_reference_pairs else [])
         for name in names:
             published = official.get((entry["pair"], entry["system"], name))

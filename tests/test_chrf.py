@@ -130,7 +130,8 @@ def test_columns_signature_and_score_object():
     assert metric.columns[:3] == ("char1_hyp", "char1_ref", "char1_match")
     assert metric.columns[-1] == "word2_match" and len(metric.columns) == 24
     score = metric.corpus_score([ANCHOR_HYP], [ANCHOR_REF])
-    assert score.name == "chrF3++" and (score.char_order, score.word_order, score.beta) == (6, 2, 3)
+    values = score.values
+    assert values["name"] == "chrF3++" and (values["char_order"], values["word_order"], values["beta"]) == (6, 2, 3)
     assert str(score) == f"chrF3++ = {100 * score.score:.2f}"
     assert score.signature.startswith("nrefs:1|case:mixed|eff:yes|nc:6|nw:2|space:no|version:2.6.0|refscore:")
     assert str(CHRF(lowercase=True, whitespace=True, eps_smoothing=True).signature(-1)).startswith(

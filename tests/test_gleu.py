@@ -69,7 +69,7 @@ def test_best_reference_and_corpus_anchors():
     assert refscore.sentence_gleu("the cat sat on the mat", [r1, r2]).score == pytest.approx(7 / 9)
     corpus = refscore.gleu(["the cat sat on the mat", "the cat"], [[r1, r2], [r1]])
     assert corpus.score == pytest.approx(0.708333333333, abs=1e-9)
-    assert (corpus.matches, corpus.n_all) == (17, 24)
+    assert (corpus.values["matches"], corpus.values["n_all"]) == (17, 24)
 
 
 def test_empty_pairs_are_skipped():

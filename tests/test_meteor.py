@@ -65,7 +65,7 @@ def test_corpus_score_is_the_mean_of_nltk_segment_scores():
     score = refscore.meteor(hypotheses, references)
     assert round(expected[0], 4) == 0.6944   # NLTK's own doctest value
     assert score.score == float(np.mean(expected))
-    assert score.segments["meteor"].tolist() == expected and score.documents == 3
+    assert score.segments["meteor"].tolist() == expected and score.values["documents"] == 3
     merged = METEOR().corpus_score_chunks([(hypotheses[:2], references[:2]), (hypotheses[2:], references[2:])])
     assert merged.score == pytest.approx(np.mean(expected), rel=1e-15)
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
-from refscore._core._tokenize import TOKENIZERS, _repeated_text_groups, encode_words
+from refscore._core._tokenize import TOKENIZERS, _repeated_text_groups, _text_content_digests, encode_words
 
 WORDS = ["the", "The", "cat", "3.14", "1,000", "a.", "...", "-", "5-6", "猫", "。", "Σ", "ΑΣ", "&amp;", "x,y",
          "don't", "\u3000", "\t", "e-mail", "İ", "١٢", "$"]
@@ -212,3 +212,31 @@ def test_digests_crafted_to_collide_without_the_key_are_grouped_under_it():
     data = [(copy(text), [text]) for text in texts] * 2
     np.testing.assert_array_equal(fused("bleu", data, "none", False, (4,)), two_step("bleu", data, "none", False, (4,)))
 
+
+
+def texts_whose_lookups_start_at_slot_zero(count: int, low_bits: int = 12) -> list[str]:
+    """``count`` distinct 16-character texts whose digests under this process's key end in ``low_bits`` zero bits:
+    in any table of at most 2**low_bits slots their lookups all start at slot 0 (searched for, not inverted: the
+    keyed digest has no inverse the tests know)."""
+    rng = np.random.default_rng(7)
+    found: list[str] = []
+    while len(found) < count:
+        letters = rng.integers(ord("a"), ord("z") + 1, size=(200_000, 16), dtype=np.uint8)
+        candidates = [row.tobytes().decode("ascii") for row in letters]
+        digests = _text_content_digests(candidates)
+        found += [candidates[k] for k in np.flatnonzero(digests % (1 << low_bits) == 0)]
+    return list(dict.fromkeys(found))[:count]
+
+
+def test_a_lookup_past_repeat_max_probes_gives_up_and_leaves_the_text_ungrouped():
+    """The bound behind the keyed digest: 300 texts (each met twice) whose lookups start at one slot of the
+    repeat table (2,048 slots for 600 texts) fill slots 0, 1, 2, ...; a lookup gives up after passing
+    REPEAT_MAX_PROBES = 256 occupied slots, so the first 256 texts and their copies are grouped and the other 44 are
+    left ungrouped (tokenized each time they are met: repeats are only a shortcut). Scores equal the two-step path
+    all the same."""
+    texts = texts_whose_lookups_start_at_slot_zero(300)
+    copies = [copy(text) for text in texts]
+    assert len(set(texts)) == 300 and set((_text_content_digests(texts) % 4096).tolist()) == {0}
+    assert _repeated_text_groups(texts + copies).tolist() == (list(range(256)) + [-1] * 44) * 2
+    data = [(text, [reference]) for text, reference in zip(texts + copies, copies + texts)]
+    np.testing.assert_array_equal(fused("bleu", data, "none", False, (4,)), two_step("bleu", data, "none", False, (4,)))

@@ -63,4 +63,4 @@ def test_bertscore_result_carries_statistics_and_segments():
     table = BERTScoreMetric(**options).segment_table(result.statistics)
     for key, values in table.items():
         np.testing.assert_array_equal(result.segments[key], values)
-    np.testing.assert_array_equal(result.segments["bertscore"], result.f1.astype(np.float64))
+    np.testing.assert_array_equal(result.segments["bertscore"], result.details["f1"].astype(np.float64))

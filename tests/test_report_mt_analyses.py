@@ -123,7 +123,8 @@ def test_words_follow_the_reports_bleu_settings_and_several_references_use_the_f
     assert differences.counts["b"][differences.labels.index("1")] == 1   # 4 words against the first reference's 3
     # the length ratio is BLEU's (closest reference length per segment)
     expected = BLEU(lowercase=True).corpus_score(systems["b"], references)
-    assert (analyses.lengths["b"].reference_words, analyses.lengths["b"].ratio) == (expected.ref_len, expected.ratio)
+    lengths = analyses.lengths["b"]
+    assert (lengths.reference_words, lengths.ratio) == (expected.values["ref_len"], expected.values["ratio"])
     with pytest.raises(refscore.errors.InputError, match=r"systems\['x'\] has 1 segments but there are 2"):
         length_difference_counts([["a"], ["b"]], {"x": [["a"]]})
 

@@ -72,8 +72,8 @@ def test_rouge_w_reproduces_the_double_weighting_of_the_recall_base():
 def test_empty_texts_score_zero():
     result = rouge155(["", "a b", ""], ["a b", "", ""], types=("ROUGE-1", "ROUGE-L", "ROUGE-W-1.2", "ROUGE-SU*"),
                       printed_averages=False)
-    for r in result.values():
-        assert r.recall.tolist() == r.precision.tolist() == r.fmeasure.tolist() == [0.0, 0.0, 0.0]
+    for name, r in result.items():
+        assert r.recall.tolist() == r.precision.tolist() == r.fmeasure.tolist() == [0.0, 0.0, 0.0], name
 
 
 def test_type_names():
@@ -130,9 +130,9 @@ def test_rouge155_returns_the_corpus_score_with_statistics_printed_lines_and_per
     assert np.array_equal(result.statistics.data, metric.statistics(hyps, refs).data)
     assert list(result) == list(result.keys()) == ["ROUGE-1", "ROUGE-L"] and len(result) == 2
     printed = metric.script_score(result.statistics)
-    assert result["ROUGE-L"].printed["F"].average == printed.averages["ROUGE-L"]["F"]
-    assert result["ROUGE-L"].printed["F"].low == printed.intervals["ROUGE-L"]["F"][0]
-    assert [r.name for r in result.values()] == ["ROUGE-1", "ROUGE-L"]
+    assert result["ROUGE-L"].printed["F"].average == printed.values["averages"]["ROUGE-L"]["F"]
+    assert result["ROUGE-L"].printed["F"].low == printed.values["intervals"]["ROUGE-L"]["F"][0]
+    assert [result[name].name for name in result] == ["ROUGE-1", "ROUGE-L"]
     assert json.dumps(result.to_dict()) and "printed" not in result.to_dict()
     assert rouge155(hyps, refs, printed_averages=False)["ROUGE-1"].printed == {}
     flavor = refscore.rouge(hyps, refs, ["rougeL", "rouge1"], flavor="rouge155")
@@ -152,13 +152,13 @@ def test_metric_protocol_merges_and_averages():
     per_doc = rouge155(hyps, refs, types=("ROUGE-1", "ROUGE-L"), printed_averages=False)
     score = metric.score_from_statistics(pickle.loads(pickle.dumps(merged)))
     for name in ("ROUGE-1", "ROUGE-L"):
-        assert score.averages[name] == pytest.approx({"R": per_doc[name].recall.mean(),
-                                                      "P": per_doc[name].precision.mean(),
-                                                      "F": per_doc[name].fmeasure.mean()})
-    assert score.score == score.averages["ROUGE-1"]["F"] and score.documents == 3
+        assert score.values["averages"][name] == pytest.approx({"R": per_doc[name].recall.mean(),
+                                                                "P": per_doc[name].precision.mean(),
+                                                                "F": per_doc[name].fmeasure.mean()})
+    assert score.score == score.values["averages"]["ROUGE-1"]["F"] and score.values["documents"] == 3
     table = metric.segment_table(whole)
     assert table["ROUGE-L-F"].tolist() == per_doc["ROUGE-L"].fmeasure.tolist()
-    assert metric.sentence_score(hyps[0], refs[0]).averages["ROUGE-1"]["F"] == per_doc["ROUGE-1"].fmeasure[0]
+    assert metric.sentence_score(hyps[0], refs[0]).values["averages"]["ROUGE-1"]["F"] == per_doc["ROUGE-1"].fmeasure[0]
     with pytest.raises(InputError, match="recompute"):
         ROUGE155().score_from_statistics(whole)
 

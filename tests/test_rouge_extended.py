@@ -86,7 +86,7 @@ def test_mixed_kernel_and_extended_types_keep_the_requested_order():
     result = refscore.rouge(["a b c d"], ["a c b d"], types=("rougeSU", "rouge1", "rougeW", "rougeL"))
     assert list(result) == ["rougeSU", "rouge1", "rougeW", "rougeL"]
     assert result["rouge1"].fmeasure[0] == 1.0
-    assert result.types == ("rougeSU", "rouge1", "rougeW", "rougeL")
+    assert result.values["types"] == ("rougeSU", "rouge1", "rougeW", "rougeL")
     assert "w:1.2" in result.signature and "skip:4" in result.signature
 
 

@@ -75,8 +75,9 @@ def test_bertscore_results_have_the_one_shape_and_the_old_names_warn(tmp_path):
         with pytest.warns(DeprecationWarning, match=rf"\.{name} is deprecated; use score\.values\['{name}'\]"):
             assert getattr(corpus, name) == corpus.values[name]
     for name, instance in (("BERTScoreResult", result), ("BERTScoreScore", corpus)):
-        with pytest.warns(DeprecationWarning, match=f"{name} is deprecated"):
+        with pytest.warns(DeprecationWarning, match=f"{name} is deprecated") as caught:
             assert isinstance(instance, getattr(package, name))
+        assert caught[0].filename == __file__   # the reader's line, not the package's __getattr__
 
 
 @pytest.mark.parametrize("name, score_class, names", [

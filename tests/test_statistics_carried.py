@@ -47,7 +47,7 @@ def test_rouge_keeps_its_best_reference_in_the_statistics():
     assert ROUGE.corpus_score is Metric.corpus_score   # the protocol's, not an override
     parts = metric.statistics(PREDICTIONS[:1], REFERENCES[:1]) + metric.statistics(PREDICTIONS[1:], REFERENCES[1:])
     merged = metric.score_from_statistics(parts)
-    for name in result.types:
+    for name in result:
         assert merged[name].best_reference.tolist() == result[name].best_reference.tolist()
     assert result["rouge1"].best_reference.tolist() == [1, 1, 0, 1]
     # bootstrap intervals resample the same statistics

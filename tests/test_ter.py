@@ -32,8 +32,8 @@ OPTION_GRID = [
 def test_anchor_multi_reference_value():
     # anchors.md §5: 1 edit / average reference length 4.5 = 22.22
     score = refscore.sentence_ter("The cat sat", ["the cat sat on the mat", "a cat sat"])
-    assert score.num_edits == 1
-    assert score.ref_length == 4.5
+    assert score.values["num_edits"] == 1
+    assert score.values["ref_length"] == 4.5
     assert 100 * score.score == pytest.approx(22.22, abs=0.005)
     assert score.higher_is_better is False
     assert str(score.format()) == "TER = 22.22"
@@ -44,7 +44,7 @@ def test_empty_and_trivial_segments_match_sacrebleu(hyp, ref):
     peer = sacrebleu.metrics.TER().sentence_score(hyp, [ref])
     ours = refscore.sentence_ter(hyp, ref)
     assert 100 * ours.score == pytest.approx(peer.score, abs=1e-12)
-    assert (ours.num_edits, ours.ref_length) == (peer.num_edits, peer.ref_length)
+    assert (ours.values["num_edits"], ours.values["ref_length"]) == (peer.num_edits, peer.ref_length)
 
 
 def test_bundled_example_matches_sacrebleu_for_option_grid():
@@ -135,9 +135,8 @@ def test_token_ids_skip_the_tokenizer():
     refs = [["on the mat the cat sat", "a cat sat"], ["the dog barked"]]
     text_score = refscore.ter(hyps, refs)
     id_score = refscore.ter([ids(h) for h in hyps], [[ids(r) for r in rs] for rs in refs])
-    assert (id_score.num_edits, id_score.ref_length, id_score.score) == (
-        text_score.num_edits, text_score.ref_length, text_score.score)
-    assert refscore.ter([np.array([1, 2, 3])], [np.array([3, 1, 2])]).num_edits == 1
+    assert (id_score.values, id_score.score) == (text_score.values, text_score.score)
+    assert refscore.ter([np.array([1, 2, 3])], [np.array([3, 1, 2])]).values["num_edits"] == 1
 
 
 @pytest.mark.parametrize("call, error, fragment", [

@@ -63,8 +63,8 @@ def test_random_text_matches_sacrebleu(options, draws):
     assert ours.edits.tolist() == peer_edits
     assert ours.ref_lengths.tolist() == peer_lengths
     score = metric.corpus_score(hyps, refs, num_threads=1)
-    assert score.num_edits == peer.num_edits
-    assert score.ref_length == pytest.approx(peer.ref_length, abs=1e-9)
+    assert score.values["num_edits"] == peer.num_edits
+    assert score.values["ref_length"] == pytest.approx(peer.ref_length, abs=1e-9)
     assert 100 * score.score == pytest.approx(peer.score, abs=1e-9)
 
 

@@ -5,10 +5,9 @@ model lookup and the error when the model is missing. Skipped, naming the extra,
 from __future__ import annotations
 
 import importlib.util
-import io
 import logging
 import sys
-from importlib import resources
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,22 +23,20 @@ logging.getLogger("sacrebleu").setLevel(logging.ERROR)
 needs_spm = pytest.mark.skipif(importlib.util.find_spec("sentencepiece") is None,
                                reason="needs the 'spm' extra: pip install 'refscore[spm]' (sentencepiece)")
 
-#: Japanese and Korean lines for the training text (the bundled WMT17 data is English and German).
-CJK_LINES = ["猫が好きです。", "東京は日本の首都です。", "学生は大学で勉強します。", "今日はいい天気ですね。",
-             "안녕하세요, 세계.", "저는 학생입니다.", "서울은 한국의 수도입니다.", "오늘 날씨가 좋네요."]
+FUZZ = Path(__file__).resolve().parent.parent / "fuzz"
 
 
 @pytest.fixture(scope="module")
 def trained_model() -> bytes:
-    """A small SentencePiece model trained on the bundled WMT17 example and the lines above."""
-    sentencepiece = pytest.importorskip("sentencepiece", reason="needs the 'spm' extra: pip install 'refscore[spm]'")
-    data = resources.files("refscore") / "data" / "wmt17_en_de"
-    lines = [line for name in ("ref.txt", "uedin-nmt.txt")
-             for line in (data / name).read_text(encoding="utf-8").splitlines()[:300]]
-    model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(sentence_iterator=iter(lines + CJK_LINES * 20), model_writer=model,
-                                             vocab_size=400, character_coverage=1.0, minloglevel=2)
-    return model.getvalue()
+    """The small SentencePiece model the fuzz targets train (bundled WMT17 example plus Japanese and Korean lines):
+    one trainer for both."""
+    pytest.importorskip("sentencepiece", reason="needs the 'spm' extra: pip install 'refscore[spm]'")
+    sys.path.insert(0, str(FUZZ))
+    try:
+        from spm_targets import trained_model as train
+    finally:
+        sys.path.remove(str(FUZZ))
+    return train()
 
 
 @pytest.fixture

@@ -11,14 +11,14 @@ parallel (one GIL-free call) straight from the strings' own buffers; ids never d
 ([0, 1, 2, 3, 0, 2], [0, 4, 6])
 """
 from cython.parallel cimport prange, threadid
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 from refscore._core._strings cimport (CHARS_PER_THREAD, REFSCORE_TABLES_REGEX_VERSION,
                                       REFSCORE_TABLES_UNIDATA_VERSION, StringBuffers, TextBatch, TextPreparation,
                                       append_text, char_class, point_at_strings)
 from refscore._core._tokenize_kernel cimport (Interner, ThreadStore, merge_ids, repeated_text_groups,
-                                              tokenize_segment)
+                                              text_content_hash, tokenize_segment)
 
 import unicodedata
 
@@ -225,6 +225,20 @@ def _repeated_text_groups(list texts):
     if len(texts):
         repeated_text_groups(buffers.data.data(), buffers.kinds.data(), buffers.lengths.data(), len(texts), &view[0])
     return groups
+
+
+def _text_content_digests(list texts):
+    """The digest that decides where each text sits in :func:`_repeated_text_groups`' table (this module's
+    per-process key; for tests that craft texts whose lookups collide)."""
+    cdef StringBuffers buffers
+    cdef Py_ssize_t i = point_at_strings(texts, buffers)
+    if i >= 0:
+        raise _not_a_string(texts[i], i)
+    digests = np.empty(len(texts), dtype=np.uint64)
+    cdef uint64_t[::1] view = digests
+    for i in range(len(texts)):
+        view[i] = text_content_hash(buffers.kinds[i], buffers.data[i], buffers.lengths[i])
+    return digests
 
 
 def _prepared_text(str text, bint rstrip, bint lowercase):

@@ -1,6 +1,6 @@
 # Cython declarations of the tokenizer family (_tokenize_vocabulary.hpp, _tokenize_segments.hpp, over
 # _tokenize_kernel.hpp), cimported by _tokenize.pyx and _ngrams.pyx.
-from libc.stdint cimport int32_t, int64_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
 
 cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore::tok":
@@ -21,3 +21,4 @@ cdef extern from "_tokenize_vocabulary.hpp" namespace "refscore::tok":
 cdef extern from "_tokenize_segments.hpp" namespace "refscore::tok":
     int64_t repeated_text_groups(const void* const* data, const int* kinds, const int64_t* lengths, int64_t n,
                                  int64_t* group) except +
+    uint64_t text_content_hash(int kind, const void* data, int64_t length) noexcept nogil

@@ -39,6 +39,7 @@ from refscore.inputs import prepare_batch
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.word_batch import encode_batch
+from refscore.text.tokenizer_registry import HF_13A   # the registry's name of HF's copy of 13a
 
 __all__ = ["as_segments", "BLEU_FLAVORS", "brevity_penalty", "check_flavor_options", "closest_ref_length",
            "encode_token_lists", "evaluate_text_counts", "FLAVOR_FIELDS", "Fraction", "HF_13A", "modified_precision",
@@ -49,8 +50,6 @@ __all__ = ["as_segments", "BLEU_FLAVORS", "brevity_penalty", "check_flavor_optio
 BLEU_FLAVORS = ("sacrebleu", "nltk", "evaluate")
 #: NLTK's default ``weights``.
 NLTK_DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
-#: HF's copy of 13a: sacreBLEU's, without its strip of trailing whitespace first ("d-\\n" gives "d" there).
-HF_13A = "13a-unstripped"
 _TOKEN_LISTS = (list, tuple)
 _SEQUENCES = (Sequence, np.ndarray)   # what NLTK's len() / slicing accept
 

@@ -35,7 +35,7 @@ from refscore.metrics.bertscore.scorer import BERTScorer as _Scorer
 from refscore.metrics.bertscore.scorer import PairScores, settings
 from refscore.metrics.bertscore.tables import BERT_SCORE_VERSION
 from refscore.io.text_files import read_text_lines
-from refscore.errors import InputError, MissingExtraError
+from refscore.errors import InputError, MissingExtraError, caller_stacklevel
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, config_hash
 
 __all__ = ["bertscore", "BERTScorer", "BERTScoreConfig", "BERTScoreMetric"]
@@ -187,7 +187,7 @@ def __getattr__(name: str) -> Any:
     if name in _DEPRECATED_CLASSES:
         warnings.warn(f"{name} is deprecated: BERTScore results are refscore.protocol.Score objects (score, values, "
                       f"segments, statistics, details); test isinstance(result, Score)", DeprecationWarning,
-                      stacklevel=2)
+                      stacklevel=caller_stacklevel())   # the user's line, also through the package's __getattr__
         return _DEPRECATED_CLASSES[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
