@@ -39,9 +39,15 @@ def refscore_command(*args: str) -> list[str]:
     return [sys.executable, "-c", "import sys; from refscore.cli.main import main; sys.exit(main())", *args]
 
 
+def default_sigint() -> None:
+    """Give the child the default SIGINT disposition: a shell starts background jobs with SIGINT ignored, the
+    child would inherit that across exec, and Python then installs no KeyboardInterrupt handler."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: str, cwd: Path) -> subprocess.Popen:
     return subprocess.Popen(refscore_command(*args), cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+                            stderr=subprocess.PIPE, preexec_fn=default_sigint)
 
 
 def shell(script: str, cwd: Path) -> subprocess.CompletedProcess:

@@ -13,6 +13,7 @@ import pytest
 
 from refscore.significance import sampling, bootstrap_ci, paired_test
 from refscore.significance.sampling import bootstrap_draw, make_rng, mask_draw, run_chunks
+from test_cli_process import default_sigint
 from test_significance import make_corpus
 
 
@@ -115,7 +116,7 @@ INTERRUPT_SCRIPT = textwrap.dedent("""
 
 def test_ctrl_c_stops_a_long_randomization_within_a_second():
     process = subprocess.Popen([sys.executable, "-c", INTERRUPT_SCRIPT], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True, preexec_fn=default_sigint)
     assert process.stdout.readline().strip() == "ready"
     time.sleep(1.5)
     assert process.poll() is None   # still running

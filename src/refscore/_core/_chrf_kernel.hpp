@@ -28,9 +28,7 @@
 
 namespace refscore::chrf {
 
-using refscore::DirectTable;
-using refscore::HashTable;
-using refscore::TextBatch;
+using refscore::DirectTable, refscore::HashTable, refscore::TextBatch;
 
 // Which whitespace is removed before character n-grams are extracted.
 enum SpaceMode : int {
@@ -357,8 +355,7 @@ class Scratch {
     void count_order(int n_refs, int n, uint64_t n_units, int first_column, int n_columns) {
         GramCounts* const counts = counts_.data();
         uint32_t* const order_ids = ids_.data();
-        // the last unit of the n-gram at p is units[p + n - 1]: indexed, not a pointer `units + n - 1`, which is
-        // undefined behaviour when every string is empty (units_.data() is then null; UBSan, fuzz target pairwise)
+        // the n-gram at p ends at units[p + tail] (not at a pointer units + n - 1: null + offset when all are empty)
         const uint32_t* const units = units_.data();
         const int64_t tail = n - 1;
         const int64_t* const unit_start = unit_start_.data();
