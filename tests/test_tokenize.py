@@ -136,6 +136,42 @@ def test_13a_word_runs_across_eight_character_blocks():
     assert_same_as_sacrebleu(texts, "13a", lowercase=True)
 
 
+#: Pieces of one-byte (Latin-1) text that 13a's mask scan (_tokenize_13a_bytes.hpp) treats differently: every role,
+#: '.' and ',' between digits, a dash after a digit, runs of '.' and ',' and markup (both left to the per-character
+#: scan), Latin-1 spaces and letters, control characters.
+LATIN1_PIECES = [".", ",", "-", "0", "9", " ", "\t", "\r", "\x0b", "\x1c", "\x1f", "\x85", "\xa0", "'", "a", "Z", "é",
+                 "ß", "ÿ", "\x00", "\x7f", "\x80", "(", "$", "/", "@", "`", "~", "_", "3.5", "1,000", "9-", "-9", "9.", ".9",
+                 "9,", ",9", "x.", ".x",
+                 "...", ".,", "<", "&", "\n", "&amp;", "<skipped>", "-\n", "word", "x" * 20]
+LATIN1_TEXT = st.lists(st.one_of(st.sampled_from(LATIN1_PIECES), st.characters(max_codepoint=0xFF)),
+                       max_size=120).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(texts=st.lists(LATIN1_TEXT, min_size=1, max_size=6), lowercase=st.booleans())
+def test_one_byte_texts_match_sacrebleu_13a(texts, lowercase):
+    """One-byte texts are cut by 64-character masks (and every other text character by character): texts of a few
+    blocks made of every role the masks distinguish, stripped (13a) and unstripped (Hugging Face's copy)."""
+    assert_same_as_sacrebleu(texts, "13a", lowercase)
+    expected = [SACREBLEU["13a"](text.lower() if lowercase else text).split() for text in texts]
+    assert refscore_tokens(texts, "13a-unstripped", lowercase) == expected
+
+
+def test_13a_masks_across_64_character_blocks():
+    """A token, a number's '.' or ',' and a dash after a digit on either side of a 64-character boundary; texts of
+    exactly one and two blocks, the longest text the masks take (2,048 characters) and one more."""
+    texts = []
+    for boundary in (64, 128, 2048):
+        for tail in ["bc d", "3.5", ".5", "5.", "-5", "5-", ",0 x", " a", "a-b", "(x)", "\xa0y", "1.2.3"]:
+            for shift in range(1, 4):
+                texts.append("w" * (boundary - shift) + tail)
+                texts.append("1" * (boundary - shift) + tail)
+                texts.append("a " * ((boundary - shift) // 2) + tail)
+    texts += ["z" * 64, "z" * 128, "y " * 32, "9" * 2048, "9 " * 1024, "9" * 2049, "a." * 1024, "a.b " * 513]
+    assert_same_as_sacrebleu(texts, "13a")
+    assert_same_as_sacrebleu(texts, "13a", lowercase=True)
+
+
 def test_13a_unescapes_in_sacrebleu_order_and_drops_skipped():
     text = "a &amp;quot; &amp;lt; &apos; <skipped>b c-\nd e-\n"
     assert refscore_tokens([text], "13a", False) == [["a", "&", "quot", ";", "<", "&", "apos", ";", "b", "cd", "e-"]]

@@ -6,7 +6,8 @@
 // sacreBLEU's regular expressions only insert spaces, and which characters they isolate follows from re.sub's
 // scanning rule (see regexp_spans), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
 //
-// The spans are then interned in one of two ways: for a whole call in a vocabulary (_tokenize_vocabulary.hpp,
+// _tokenize_text.hpp's tokenize_into loads a text and picks its scan (this file's, or _tokenize_13a_bytes.hpp's masks
+// for one-byte text under 13a). The spans are then interned in one of two ways: for a whole call in a vocabulary (_tokenize_vocabulary.hpp,
 // bound by _tokenize.pyx), or per segment for n-gram statistics (_tokenize_segments.hpp, used by
 // _ngrams_kernel.hpp). Both intern in _hash_table.hpp's tables; the tokens' hashes are _tokenize_hash.hpp's.
 #pragma once
@@ -345,54 +346,6 @@ static size_t regexp_spans(const uint32_t* s, size_t first, size_t n, Span* out,
     writer.close(n);
     if (FIND_MARKUP) *markup = markup_seen;
     return writer.count();
-}
-
-/* ---- the tokenizers ------------------------------------------------------------------------------------ */
-
-/* Load one text at text[offset ...] (lowercased first when `lowercase`) and write its tokens, as sacreBLEU's
- * `tokenizer(line.rstrip()).split()` (TOK_13A_UNSTRIPPED: `tokenizer(line).split()`), to spans[n_spans ...] (grown as
- * needed); span starts index `text`. Returns the new number of spans. `scratch` holds the text before lowercasing.
- * Throws std::bad_alloc. */
-template <class Hash>
-static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void* data, size_t length, Buffer& text,
-                            size_t offset, Buffer& scratch, std::vector<Span>& spans, size_t n_spans) {
-    size_t n = length;
-    if (lowercase) {
-        load_code_points(kind, data, length, scratch, 0);
-        ensure_size(text, offset + 2 * length + TOKEN_READ_SLACK);
-        n = lowercase_into(scratch.data(), length, text.data() + offset);
-    } else {
-        load_code_points(kind, data, length, text, offset);
-    }
-    uint32_t* s = text.data();
-    size_t end = offset + (tokenizer == TOK_13A_UNSTRIPPED ? n : rstrip_length(s + offset, n));
-    s[end] = ' '; /* the sentinel regexp_spans' word runs stop at (within the read slack) */
-    if (spans.size() < n_spans + (end - offset) + 1) spans.resize(std::max(2 * spans.size(), n_spans + n + 1));
-    Span* out = spans.data() + n_spans;
-    switch (tokenizer) {
-        case TOK_NONE:
-            return n_spans + split_spans<Hash>(s, offset, end, out);
-        case TOK_CHAR:
-            return n_spans + char_spans<Hash>(s, offset, end, out);
-        case TOK_13A:
-        case TOK_13A_UNSTRIPPED: {
-            /* 13a's clean-up only changes texts with '<', '&' or '\n', which are isolated or spaces: the scan
-             * notices them, and only then is the text cleaned and scanned again */
-            bool markup = false;
-            const size_t count = regexp_spans<Hash, Role13a, true, true, true>(s, offset, end, out, Role13a(), &markup);
-            if (!markup) return n_spans + count;
-            end = offset + clean_13a(s + offset, end - offset);
-            s[end] = ' ';
-            return n_spans + regexp_spans<Hash, Role13a, true, true, false>(s, offset, end, out, Role13a());
-        }
-        case TOK_ZH: { /* TokenizerZh strips the line: the text starts at its first non-space */
-            size_t first = offset;
-            while (first < end && is_space(s[first])) ++first;
-            return n_spans + regexp_spans<Hash, RoleZh, false, true, false>(s, first, end, out, RoleZh());
-        }
-        default:
-            return n_spans + regexp_spans<Hash, RoleIntl, false, false, false>(s, offset, end, out, RoleIntl());
-    }
 }
 
 }  // namespace refscore::tok

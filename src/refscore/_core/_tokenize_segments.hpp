@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "_hash_table.hpp"
-#include "_tokenize_kernel.hpp"
+#include "_tokenize_text.hpp"
 
 namespace refscore::tok {
 
