@@ -136,22 +136,22 @@ def test_13a_word_runs_across_eight_character_blocks():
     assert_same_as_sacrebleu(texts, "13a", lowercase=True)
 
 
-#: Pieces of one-byte (Latin-1) text that 13a's mask scan (_tokenize_13a_bytes.hpp) treats differently: every role,
-#: '.' and ',' between digits, a dash after a digit, runs of '.' and ',' and markup (both left to the per-character
-#: scan), Latin-1 spaces and letters, control characters.
-LATIN1_PIECES = [".", ",", "-", "0", "9", " ", "\t", "\r", "\x0b", "\x1c", "\x1f", "\x85", "\xa0", "'", "a", "Z", "é",
+#: Pieces of text that 13a's mask scan (_tokenize_13a_masks.hpp) treats differently: every role, '.' and ',' between
+#: digits, a dash after a digit, runs of '.' and ',' and markup (both left to the per-character scan), Latin-1 and
+#: wide spaces, letters, control characters.
+MASK_PIECES = [".", ",", "-", "0", "9", " ", "\t", "\r", "\x0b", "\x1c", "\x1f", "\x85", "\xa0", "'", "a", "Z", "é",
                  "ß", "ÿ", "\x00", "\x7f", "\x80", "(", "$", "/", "@", "`", "~", "_", "3.5", "1,000", "9-", "-9", "9.", ".9",
-                 "9,", ",9", "x.", ".x",
+                 "9,", ",9", "x.", ".x", "\u1680", "\u2028", "\u3000", "\u3001", "\u167f", "Ā", "我", "\U0001f600",
                  "...", ".,", "<", "&", "\n", "&amp;", "<skipped>", "-\n", "word", "x" * 20]
-LATIN1_TEXT = st.lists(st.one_of(st.sampled_from(LATIN1_PIECES), st.characters(max_codepoint=0xFF)),
+MASK_TEXT = st.lists(st.one_of(st.sampled_from(MASK_PIECES), st.characters(max_codepoint=0xFF)),
                        max_size=120).map("".join)
 
 
 @settings(max_examples=400, deadline=None)
-@given(texts=st.lists(LATIN1_TEXT, min_size=1, max_size=6), lowercase=st.booleans())
-def test_one_byte_texts_match_sacrebleu_13a(texts, lowercase):
-    """One-byte texts are cut by 64-character masks (and every other text character by character): texts of a few
-    blocks made of every role the masks distinguish, stripped (13a) and unstripped (Hugging Face's copy)."""
+@given(texts=st.lists(MASK_TEXT, min_size=1, max_size=6), lowercase=st.booleans())
+def test_13a_masks_match_sacrebleu(texts, lowercase):
+    """13a cuts texts by 64-character masks: texts of a few blocks made of every role the masks distinguish, mostly
+    Latin-1, stripped (13a) and unstripped (Hugging Face's copy)."""
     assert_same_as_sacrebleu(texts, "13a", lowercase)
     expected = [SACREBLEU["13a"](text.lower() if lowercase else text).split() for text in texts]
     assert refscore_tokens(texts, "13a-unstripped", lowercase) == expected

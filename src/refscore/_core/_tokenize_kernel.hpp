@@ -6,10 +6,10 @@
 // sacreBLEU's regular expressions only insert spaces, and which characters they isolate follows from re.sub's
 // scanning rule (see regexp_spans), so overlapping cases such as "a.,5" split exactly as in sacreBLEU.
 //
-// _tokenize_text.hpp's tokenize_into loads a text and picks its scan (this file's, or _tokenize_13a_bytes.hpp's masks
-// for one-byte text under 13a). The spans are then interned in one of two ways: for a whole call in a vocabulary (_tokenize_vocabulary.hpp,
-// bound by _tokenize.pyx), or per segment for n-gram statistics (_tokenize_segments.hpp, used by
-// _ngrams_kernel.hpp). Both intern in _hash_table.hpp's tables; the tokens' hashes are _tokenize_hash.hpp's.
+// _tokenize_text.hpp's tokenize_into loads a text and picks its scan (this file's, or _tokenize_13a_masks.hpp's masks
+// under 13a). The spans are then interned in one of two ways: for a whole call in a vocabulary
+// (_tokenize_vocabulary.hpp, bound by _tokenize.pyx), or per segment for n-gram statistics (_tokenize_segments.hpp,
+// used by _ngrams_kernel.hpp). Both intern in _hash_table.hpp's tables; the tokens' hashes are _tokenize_hash.hpp's.
 #pragma once
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // A text's tokens, as sacreBLEU's tokenizers cut them: the entry point of the tokenizers (tokenize_into), which
-// loads the text as code points and picks the scan: _tokenize_13a_bytes.hpp's masks for one-byte texts under 13a,
+// loads the text as code points and picks the scan: _tokenize_13a_masks.hpp's masks under 13a,
 // _tokenize_kernel.hpp's per-character scans otherwise. Callers: _tokenize_vocabulary.hpp (a call's vocabulary) and
 // _tokenize_segments.hpp (per-segment ids for the n-gram kernels).
 #pragma once
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "_tokenize_13a_bytes.hpp"
+#include "_tokenize_13a_masks.hpp"
 #include "_tokenize_kernel.hpp"
 
 namespace refscore::tok {
@@ -45,11 +45,8 @@ static size_t tokenize_into(int tokenizer, bool lowercase, int kind, const void*
         case TOK_13A_UNSTRIPPED: {
             /* 13a's clean-up only changes texts with '<', '&' or '\n', which are isolated or spaces: the scan
              * notices them, and only then is the text cleaned and scanned again */
-            if (kind == 1 && !lowercase) { /* one-byte text: by masks, unless the text needs the scan below */
-                size_t count = 0;
-                if (bytes_13a_spans<Hash>(static_cast<const uint8_t*>(data), end - offset, s, offset, out, &count))
-                    return n_spans + count;
-            }
+            size_t masked = 0; /* by masks, unless the text needs the scan below */
+            if (masked_13a_spans<Hash>(s, offset, end - offset, out, &masked)) return n_spans + masked;
             bool markup = false;
             const size_t count = regexp_spans<Hash, Role13a, true, true, true>(s, offset, end, out, Role13a(), &markup);
             if (!markup) return n_spans + count;

@@ -1,4 +1,4 @@
-// sacreBLEU's 13a tokenizer over a one-byte (Latin-1) text, 64 characters at a time.
+// sacreBLEU's 13a tokenizer, 64 characters at a time.
 //
 // regexp_spans (_tokenize_kernel.hpp) decides per character, and the end of each word is a branch that no
 // predictor can learn (word lengths vary). Here the characters' roles become bit masks, the rules of 13a's
@@ -7,7 +7,7 @@
 // <Role13a, WRAP, DASH_RULE>; a text this file does not take is left to regexp_spans:
 //   - markup ('<', '&', '\n': 13a's clean-up may change the text, see clean_13a),
 //   - a run of two or more of '.' and ',' (re.sub's alternating matches, see regexp_spans),
-//   - more than BYTES_13A_MAX_CHARS characters (the masks live on the stack).
+//   - more than MASKED_13A_MAX_CHARS characters (the masks live on the stack).
 #pragma once
 
 #include <algorithm>
@@ -22,10 +22,10 @@
 
 namespace refscore::tok {
 
-static const size_t BYTES_13A_MAX_CHARS = 2048;
+static const size_t MASKED_13A_MAX_CHARS = 2048;
 
-/* A Latin-1 character's roles under 13a, one bit each (from ASCII_ROLES.latin1_13a, the per-character scan's
- * table, so that both read one definition); BYTE_MARKUP marks what 13a's clean-up looks for. */
+/* A character's roles under 13a, one bit each (from ASCII_ROLES.latin1_13a, the per-character scan's table, so that
+ * both read one definition); BYTE_MARKUP marks what 13a's clean-up looks for. */
 enum ByteRole : uint8_t {
     BYTE_SPACE = 1 << 0,
     BYTE_ISOLATE = 1 << 1,
@@ -50,6 +50,12 @@ struct ByteRoles13a {
 /* defined after ASCII_ROLES in every translation unit (this header includes _tokenize_kernel.hpp), so built after it */
 static const ByteRoles13a BYTE_ROLES_13A;
 
+/* Role13a's roles of code point c as bits: above Latin-1 only the wide spaces are not word characters. */
+static inline uint8_t role_bits_13a(uint32_t c) {
+    if (c < 256) return BYTE_ROLES_13A.of[c];
+    return c - FIRST_WIDE_SPACE <= LAST_WIDE_SPACE - FIRST_WIDE_SPACE && is_space(c) ? BYTE_SPACE : 0;
+}
+
 /* Bit k of the result: whether roles[k] has role bit BIT (k = 0..63). */
 template <int BIT>
 static inline uint64_t role_mask(const uint8_t* roles) {
@@ -66,22 +72,22 @@ static inline uint64_t role_mask(const uint8_t* roles) {
     return mask;
 }
 
-/* The 13a tokens of bytes[0, n) (already stripped as the caller's tokenizer wants, n <= BYTES_13A_MAX_CHARS) as
- * spans of text[offset, offset + n), the same characters as code points, into out[0 ..]; sets *count. Returns
- * false, having written nothing that counts, for a text regexp_spans must take (see the top of this file). */
+/* The 13a tokens of text[offset, offset + n) (already stripped as the caller's tokenizer wants) as spans of `text`
+ * into out[0 ..]; sets *count. Returns false, having written nothing that counts, for a text regexp_spans must take
+ * (see the top of this file). */
 template <class Hash>
-static bool bytes_13a_spans(const uint8_t* bytes, size_t n, const uint32_t* text, size_t offset, Span* out,
-                            size_t* count) {
-    if (n > BYTES_13A_MAX_CHARS) return false;
+static bool masked_13a_spans(const uint32_t* text, size_t offset, size_t n, Span* out, size_t* count) {
+    if (n > MASKED_13A_MAX_CHARS) return false;
     const size_t blocks = (n + 63) / 64;
-    const size_t capacity = BYTES_13A_MAX_CHARS / 64 + 1;
+    const size_t capacity = MASKED_13A_MAX_CHARS / 64 + 1;
+    const uint32_t* chars = text + offset;
     uint64_t space[capacity], isolate[capacity], punct[capacity], dash[capacity], digit[capacity];
     alignas(16) uint8_t roles[64];
     uint8_t seen = 0;
     for (size_t b = 0; b < blocks; ++b) {
         const size_t from = 64 * b, size = std::min<size_t>(64, n - from);
         for (size_t k = 0; k < size; ++k) {
-            roles[k] = BYTE_ROLES_13A.of[bytes[from + k]];
+            roles[k] = role_bits_13a(chars[from + k]);
             seen |= roles[k];
         }
         std::fill(roles + size, roles + 64, (uint8_t)BYTE_SPACE); /* past the end: what ends a token */
