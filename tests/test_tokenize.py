@@ -157,6 +157,19 @@ def test_13a_masks_match_sacrebleu(texts, lowercase):
     assert refscore_tokens(texts, "13a-unstripped", lowercase) == expected
 
 
+def test_13a_every_latin1_character_in_every_neighbourhood():
+    """The mask scan reads 16 Latin-1 characters at a time through byte ranges (the per-character table's roles
+    written out): every character from U+0000 to U+00FF between letters, digits, spaces, '.' and '-', alone and in a
+    run of 16, where the ranges decide."""
+    texts = []
+    for code in range(256):
+        c = chr(code)
+        for left, right in [("a", "b"), ("1", "2"), (" ", " "), (".", "."), ("-", "9"), ("9", "-"), ("", "")]:
+            texts.append("x" * 15 + left + c + right + "y" * 15)
+            texts.append("z" * 16 + left + c + right + c * 16)
+    assert_same_as_sacrebleu(texts, "13a")
+
+
 def test_13a_masks_across_64_character_blocks():
     """A token, a number's '.' or ',' and a dash after a digit on either side of a 64-character boundary; texts of
     exactly one and two blocks, the longest text the masks take (2,048 characters) and one more."""

@@ -56,6 +56,57 @@ static inline uint8_t role_bits_13a(uint32_t c) {
     return c - FIRST_WIDE_SPACE <= LAST_WIDE_SPACE - FIRST_WIDE_SPACE && is_space(c) ? BYTE_SPACE : 0;
 }
 
+#if defined(__SSE2__)
+static inline __m128i bytes_equal(__m128i x, int c) { return _mm_cmpeq_epi8(x, _mm_set1_epi8((char)c)); }
+/* lo <= x <= hi, bytes as unsigned */
+static inline __m128i bytes_between(__m128i x, int lo, int hi) {
+    const __m128i above = _mm_subs_epu8(_mm_sub_epi8(x, _mm_set1_epi8((char)lo)), _mm_set1_epi8((char)(hi - lo)));
+    return _mm_cmpeq_epi8(above, _mm_setzero_si128());
+}
+static inline __m128i role_bit(__m128i is, int bit) { return _mm_and_si128(is, _mm_set1_epi8((char)bit)); }
+
+/* role_bits_13a of 16 Latin-1 characters given as bytes: the table's roles written as byte ranges (13a's isolated
+ * characters and str.isspace below U+0100; tests/test_tokenize.py checks every Latin-1 character against sacreBLEU). */
+static inline __m128i latin1_role_bits_13a(__m128i x) {
+    const __m128i space = _mm_or_si128(_mm_or_si128(bytes_between(x, 0x09, 0x0D), bytes_between(x, 0x1C, 0x20)),
+                                       _mm_or_si128(bytes_equal(x, 0x85), bytes_equal(x, 0xA0)));
+    const __m128i isolate = _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(bytes_between(x, 0x21, 0x26), bytes_between(x, 0x28, 0x2B)), bytes_equal(x, 0x2F)),
+        _mm_or_si128(bytes_between(x, 0x3A, 0x40), _mm_or_si128(bytes_between(x, 0x5B, 0x60), bytes_between(x, 0x7B, 0x7E))));
+    const __m128i punct = _mm_or_si128(bytes_equal(x, '.'), bytes_equal(x, ','));
+    const __m128i markup = _mm_or_si128(_mm_or_si128(bytes_equal(x, '<'), bytes_equal(x, '&')), bytes_equal(x, '\n'));
+    return _mm_or_si128(
+        _mm_or_si128(_mm_or_si128(role_bit(space, BYTE_SPACE), role_bit(isolate, BYTE_ISOLATE)),
+                     _mm_or_si128(role_bit(punct, BYTE_PUNCT), role_bit(bytes_equal(x, '-'), BYTE_DASH))),
+        _mm_or_si128(role_bit(bytes_between(x, '0', '9'), BYTE_DIGIT), role_bit(markup, BYTE_MARKUP)));
+}
+
+/* When chars[0, 16) are all below U+0100: their role bits to roles[0, 16), and true. */
+static inline bool latin1_roles_16(const uint32_t* chars, uint8_t* roles) {
+    const __m128i* lanes = reinterpret_cast<const __m128i*>(chars);
+    /* signed saturation keeps every code point above 0xFF above it */
+    const __m128i low = _mm_packs_epi32(_mm_loadu_si128(lanes), _mm_loadu_si128(lanes + 1));
+    const __m128i high = _mm_packs_epi32(_mm_loadu_si128(lanes + 2), _mm_loadu_si128(lanes + 3));
+    const __m128i latin1_end = _mm_set1_epi16(0xFF);
+    if (_mm_movemask_epi8(_mm_or_si128(_mm_cmpgt_epi16(low, latin1_end), _mm_cmpgt_epi16(high, latin1_end))))
+        return false;
+    _mm_store_si128(reinterpret_cast<__m128i*>(roles), latin1_role_bits_13a(_mm_packus_epi16(low, high)));
+    return true;
+}
+#endif
+
+/* The role bits of chars[0, size) to roles[0, 64), spaces past `size` (what ends a token); size <= 64. */
+static inline void roles_13a(const uint32_t* chars, size_t size, uint8_t* roles) {
+    for (size_t part = 0; part < 64; part += 16) {
+#if defined(__SSE2__)
+        if (part + 16 <= size && latin1_roles_16(chars + part, roles + part)) continue;
+#endif
+        const size_t stop = std::min<size_t>(part + 16, std::max<size_t>(size, part));
+        for (size_t k = part; k < stop; ++k) roles[k] = role_bits_13a(chars[k]);
+        for (size_t k = stop; k < part + 16; ++k) roles[k] = BYTE_SPACE;
+    }
+}
+
 /* Bit k of the result: whether roles[k] has role bit BIT (k = 0..63). */
 template <int BIT>
 static inline uint64_t role_mask(const uint8_t* roles) {
@@ -81,23 +132,18 @@ static bool masked_13a_spans(const uint32_t* text, size_t offset, size_t n, Span
     const size_t blocks = (n + 63) / 64;
     const size_t capacity = MASKED_13A_MAX_CHARS / 64 + 1;
     const uint32_t* chars = text + offset;
-    uint64_t space[capacity], isolate[capacity], punct[capacity], dash[capacity], digit[capacity];
+    uint64_t space[capacity], isolate[capacity], punct[capacity], dash[capacity], digit[capacity], markup = 0;
     alignas(16) uint8_t roles[64];
-    uint8_t seen = 0;
     for (size_t b = 0; b < blocks; ++b) {
-        const size_t from = 64 * b, size = std::min<size_t>(64, n - from);
-        for (size_t k = 0; k < size; ++k) {
-            roles[k] = role_bits_13a(chars[from + k]);
-            seen |= roles[k];
-        }
-        std::fill(roles + size, roles + 64, (uint8_t)BYTE_SPACE); /* past the end: what ends a token */
+        roles_13a(chars + 64 * b, std::min<size_t>(64, n - 64 * b), roles);
+        markup |= role_mask<5>(roles);
         space[b] = role_mask<0>(roles);
         isolate[b] = role_mask<1>(roles);
         punct[b] = role_mask<2>(roles);
         dash[b] = role_mask<3>(roles);
         digit[b] = role_mask<4>(roles);
     }
-    if (seen & BYTE_MARKUP) return false;
+    if (markup) return false;
     /* single[b]: characters that are a token of their own; word[b]: characters that join their neighbours */
     uint64_t single[capacity], word[capacity];
     uint64_t digit_before = 0, punct_before = 0; /* the previous block's last character */
