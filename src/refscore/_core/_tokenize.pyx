@@ -70,6 +70,13 @@ def _not_a_string(item, index, argument="texts"):
     return InputTypeError(f"{argument}[{index}] is {type(item).__name__}, expected str; {hint}")
 
 
+cdef void _point_at_texts(list texts, StringBuffers& buffers) except *:
+    """point_at_strings, raising the error that names the first item that is not a str."""
+    cdef Py_ssize_t i = point_at_strings(texts, buffers)
+    if i >= 0:
+        raise _not_a_string(texts[i], i)
+
+
 cdef class _Encoding:
     """The tokens of one batch: per-thread stores, the call's vocabulary, and the ids/offsets arrays."""
     cdef vector[ThreadStore] stores
@@ -81,9 +88,7 @@ cdef class _Encoding:
         cdef Py_ssize_t n = len(texts)
         cdef Py_ssize_t i
         cdef StringBuffers buffers
-        i = point_at_strings(texts, buffers)
-        if i >= 0:
-            raise _not_a_string(texts[i], i)
+        _point_at_texts(texts, buffers)
         cdef const void** data = buffers.data.data()
         cdef const int* kinds = buffers.kinds.data()
         cdef const int64_t* lengths = buffers.lengths.data()
@@ -217,9 +222,7 @@ def _repeated_text_groups(list texts):
     """The repeat group of each text as the n-gram text kernels number them: -1 for a text met once, else a number
     shared by the equal texts, in order of first appearance (for tests of the table behind it)."""
     cdef StringBuffers buffers
-    cdef Py_ssize_t i = point_at_strings(texts, buffers)
-    if i >= 0:
-        raise _not_a_string(texts[i], i)
+    _point_at_texts(texts, buffers)
     groups = np.full(len(texts), -1, dtype=np.int64)
     cdef int64_t[::1] view = groups
     if len(texts):
@@ -231,9 +234,8 @@ def _text_content_digests(list texts):
     """The digest that decides where each text sits in :func:`_repeated_text_groups`' table (this module's
     per-process key; for tests that craft texts whose lookups collide)."""
     cdef StringBuffers buffers
-    cdef Py_ssize_t i = point_at_strings(texts, buffers)
-    if i >= 0:
-        raise _not_a_string(texts[i], i)
+    _point_at_texts(texts, buffers)
+    cdef Py_ssize_t i
     digests = np.empty(len(texts), dtype=np.uint64)
     cdef uint64_t[::1] view = digests
     for i in range(len(texts)):
