@@ -58,7 +58,11 @@ def main() -> int:
                                 "tokenize": tokenize, "score": score.score, "counts": score.counts,
                                 "totals": score.totals, "sys_len": score.sys_len, "ref_len": score.ref_len})
             print(pair_dir.name, ref_name, len(systems), file=sys.stderr)
-    OUT.write_text(json.dumps({"sacrebleu": sacrebleu.__version__, "results": results}, indent=0) + "\n")
+    # CPython 3.12's sum() of floats is compensated, and sacreBLEU sums its log precisions with it: the scores'
+    # last bits depend on which sum wrote them
+    float_sum = "compensated" if sys.version_info >= (3, 12) else "plain"
+    OUT.write_text(json.dumps({"sacrebleu": sacrebleu.__version__, "float_sum": float_sum, "results": results},
+                              indent=0) + "\n")
     return 0
 
 
