@@ -8,6 +8,8 @@ Timed in the same run on the same data, each row says whether the scores agree:
    single-thread run, to set against a core's memory bandwidth; a ``kernel alone`` line under each BLEU row times
    the compiled call by itself (``bleu_text_statistics`` on the validated batch, 1 thread: tokenizing, interning,
    counting and clipping), so that the Python around it is the difference (``--no-kernel`` leaves it out);
+   refscore's runs (1 and 2 threads, the kernel alone) and the peer's are taken in turns (in every row of 1-3), so
+   that a busy machine's slow and quiet moments fall on both alike;
 2. Hugging Face-style Google-BLEU (``Tokenizer13a`` + ``nltk corpus_gleu``, what ``evaluate``'s ``google_bleu``
    runs) vs ``refscore.gleu`` on the same four corpora;
 3. sentence BLEU on ``--sentence-pairs`` (hypothesis, reference) pairs drawn from every WMT22 system:
@@ -95,6 +97,25 @@ def timed(function: Callable[[], Any], repeat: int = 1, min_seconds: float = 0.0
     return Timing(wall, cpu), result
 
 
+def timed_in_turns(peer: Callable[[], Any], ours: list[Callable[[], Any]], peer_repeat: int, repeat: int,
+                   min_seconds: float) -> tuple[Timing, Any, list[Timing], list[Any]]:
+    """Best times of the peer (``peer_repeat`` runs) and of each of ``ours`` (at least ``repeat`` runs and
+    ``min_seconds`` each), taken in turns: before each peer run every one of ours runs for its share. A busy machine
+    slows everything for seconds at a time; in turns, its quiet moments fall on both sides alike."""
+    turns = max(1, peer_repeat)
+    best: list[Timing | None] = [None] * len(ours)
+    results: list[Any] = [None] * len(ours)
+    peer_best, peer_result = None, None
+    for _ in range(turns):
+        for k, function in enumerate(ours):
+            timing, results[k] = timed(function, -(-repeat // turns), min_seconds / turns)
+            best[k] = timing if best[k] is None else Timing(min(best[k].wall, timing.wall), min(best[k].cpu, timing.cpu))
+        timing, peer_result = timed(peer, 1)
+        peer_best = timing if peer_best is None else Timing(min(peer_best.wall, timing.wall),
+                                                             min(peer_best.cpu, timing.cpu))
+    return peer_best, peer_result, best, results
+
+
 def peak_memory(function: Callable[[], Any]) -> float:
     """Peak Python-side allocation (MiB) while running ``function``."""
     tracemalloc.start()
@@ -120,15 +141,18 @@ HEADER = (f"{'':<36} {'CPU s: peer':>11} {'1 thr':>8} {'ratio':>8} {'MB/s':>6} |
           f"{'1 thr':>8} {'2 thr':>8} {'ratio1':>8} {'ratio2':>7} | {'agree':>5} {'peak MiB':>8}")
 
 
-def kernel_line(hyps: list[str], refs: list[list[str]], tokenize: str, repeat: int, megabytes: float,
-                corpus_cpu: float) -> str:
-    """The compiled BLEU call alone on the validated batch (1 thread), and its share of ``corpus_score``."""
+def text_kernel(hyps: list[str], refs: list[list[str]], tokenize: str) -> Callable[[], Any]:
+    """The compiled BLEU call alone on the validated batch (1 thread): tokenizing, interning, counting, clipping."""
     from refscore._core._ngrams import bleu_text_statistics
     from refscore.inputs import prepare_batch
 
     batch = prepare_batch(hyps, refs)
-    timing, _ = timed(lambda: bleu_text_statistics(batch.hypotheses, batch.references, batch.ref_offsets, tokenize,
-                                                   False, 4, num_threads=1), repeat, OURS_MIN_SECONDS)
+    return lambda: bleu_text_statistics(batch.hypotheses, batch.references, batch.ref_offsets, tokenize, False, 4,
+                                        num_threads=1)
+
+
+def kernel_line(timing: Timing, megabytes: float, corpus_cpu: float) -> str:
+    """The kernel's time alone, and its share of ``corpus_score``."""
     return (f"  kernel alone (bleu_text_statistics): {timing.cpu * 1e3:.2f} ms CPU, {megabytes / timing.cpu:.0f} "
             f"MB/s; the Python around it: {(corpus_cpu - timing.cpu) * 1e3:.2f} ms of corpus_score's "
             f"{corpus_cpu * 1e3:.2f}")
@@ -146,25 +170,28 @@ def corpus_benchmarks(repeat: int, peer_repeat: int, pairs: list[str], kernel: b
         megabytes = utf8_megabytes(hyps, *streams)
         label = f"{pair} {system} {len(streams)} ref {tokenize}"
 
-        peer_t, peer = timed(lambda: SacreBLEU(tokenize=tokenize).corpus_score(hyps, streams), peer_repeat)
         metric = BLEU(tokenize=tokenize)
-        one_t, ours = timed(lambda: metric.corpus_score(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
-        two_t, _ = timed(lambda: metric.corpus_score(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
+        ours = [lambda: metric.corpus_score(hyps, refs, num_threads=1),
+                lambda: metric.corpus_score(hyps, refs, num_threads=2)] + ([text_kernel(hyps, refs, tokenize)]
+                                                                           if kernel else [])
+        peer_t, peer, timings, results = timed_in_turns(
+            lambda: SacreBLEU(tokenize=tokenize).corpus_score(hyps, streams), ours, peer_repeat, repeat,
+            OURS_MIN_SECONDS)
         memory = peak_memory(lambda: metric.corpus_score(hyps, refs, num_threads=1))
-        print(row("BLEU " + label, peer_t, one_t, two_t, abs(100 * ours.score - peer.score) <= 1e-9, memory,
-                  megabytes))
+        print(row("BLEU " + label, peer_t, timings[0], timings[1], abs(100 * results[0].score - peer.score) <= 1e-9,
+                  memory, megabytes))
         if kernel:
-            print(kernel_line(hyps, refs, tokenize, repeat, megabytes, one_t.cpu))
+            print(kernel_line(timings[2], megabytes, timings[0].cpu))
 
         def hf_google_bleu() -> float:
             tokenizer = Tokenizer13a()   # a fresh one per run: its lru_cache would make repeated runs unrealistic
             return corpus_gleu([[tokenizer(r).split() for r in group] for group in refs],
                                [tokenizer(h).split() for h in hyps])
 
-        peer_t, expected = timed(hf_google_bleu, peer_repeat)
         gleu = GLEU()
-        one_t, ours = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=1), repeat, OURS_MIN_SECONDS)
-        two_t, _ = timed(lambda: gleu.corpus_score(hyps, refs, num_threads=2), repeat, OURS_MIN_SECONDS)
+        peer_t, expected, (one_t, two_t), (ours, _) = timed_in_turns(
+            hf_google_bleu, [lambda: gleu.corpus_score(hyps, refs, num_threads=1),
+                             lambda: gleu.corpus_score(hyps, refs, num_threads=2)], peer_repeat, repeat, OURS_MIN_SECONDS)
         memory = peak_memory(lambda: gleu.corpus_score(hyps, refs, num_threads=1))
         print(row("GLEU " + label, peer_t, one_t, two_t, ours.score == expected, memory, megabytes))
     print()
@@ -211,11 +238,11 @@ def sentence_benchmark(count: int, repeat: int, peer_repeat: int) -> None:
         return [peer.sentence_score(h, [r]).score for h, r in zip(hypotheses, references)]
 
     def compare(label: str, hypotheses: list[str], references: list[str]) -> None:
-        peer_t, expected = timed(lambda: peer_loop(hypotheses, references), peer_repeat)
-        one_t, ours = timed(lambda: metric.sentence_scores(hypotheses, references, num_threads=1), repeat,
-                            OURS_MIN_SECONDS)
-        two_t, _ = timed(lambda: metric.sentence_scores(hypotheses, references, num_threads=2), repeat,
-                         OURS_MIN_SECONDS)
+        peer_t, expected, (one_t, two_t), (ours, _) = timed_in_turns(
+            lambda: peer_loop(hypotheses, references),
+            [lambda: metric.sentence_scores(hypotheses, references, num_threads=1),
+             lambda: metric.sentence_scores(hypotheses, references, num_threads=2)], peer_repeat, repeat,
+            OURS_MIN_SECONDS)
         memory = peak_memory(lambda: metric.sentence_scores(hypotheses, references, num_threads=1))
         agree = bool(np.allclose(100 * ours, expected, atol=1e-9, rtol=0))
         print(row(label, peer_t, one_t, two_t, agree, memory, utf8_megabytes(hypotheses, references)))
