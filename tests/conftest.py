@@ -34,6 +34,15 @@ def write_segment_files(folder: Path, texts: dict[str, list[str]]) -> dict[str, 
     return paths
 
 
+@pytest.fixture(scope="module")
+def tiny_bert(tmp_path_factory):
+    """A tiny random 3-layer BERT (bertscore_helpers.build_tiny_bert) saved to a temporary folder, one per test
+    module; skips without torch and transformers."""
+    from bertscore_helpers import build_tiny_bert
+
+    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
+
+
 @pytest.fixture()
 def sacrebleu_seed():
     """Restores $SACREBLEU_SEED after a test that sets it (sacreBLEU reads it when it resamples)."""

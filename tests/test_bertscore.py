@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bertscore_helpers import (CORPUS, TINY_LAYERS, build_tiny_bert, build_tiny_roberta, transformers_major)
+from bertscore_helpers import CORPUS, TINY_LAYERS, build_tiny_roberta, transformers_major
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -35,11 +35,6 @@ from refscore.errors import InputError, InputTypeError, MissingExtraError, Refsc
 HYPS = CORPUS[:9] + ["the cat", "Über den Wolken"]
 REFS = CORPUS[4:13] + ["a cat sat on the mat", "über den wolken"]
 TOL = 1e-6
-
-
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
 
 
 @pytest.fixture(scope="module")

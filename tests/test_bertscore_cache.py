@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bertscore_helpers import CORPUS, build_tiny_bert
+from bertscore_helpers import CORPUS
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -18,11 +18,6 @@ from refscore.metrics.systems import statistics_by_system  # noqa: E402
 
 HYPS = CORPUS[:6]
 REFS = CORPUS[6:12]
-
-
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
 
 
 def test_reference_cache_is_bounded_by_bytes(tiny_bert):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bertscore_helpers import CORPUS, build_tiny_bert, minilm_path
+from bertscore_helpers import CORPUS, minilm_path
 from conftest import read_segments, shared_data_path
 
 pytest.importorskip("torch")
@@ -22,11 +22,6 @@ def pair_by_pair(metric, candidates, references):
     refs = candidates if references is None else references
     return [np.array([[metric.sentence_scores([c], [[r]])[0] for r in ref] for c in cand])
             for cand, ref in zip(candidates, refs)]
-
-
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
 
 
 @pytest.mark.parametrize("options", [{}, {"idf_sentences": tuple(CORPUS)}, {"rescale_with_baseline": True}])

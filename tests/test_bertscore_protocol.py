@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bertscore_helpers import CORPUS, build_tiny_bert
+from bertscore_helpers import CORPUS
 
 pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -24,11 +24,6 @@ from refscore.protocol import Statistics  # noqa: E402
 HYPS = CORPUS[:6]
 REFS = CORPUS[3:9]
 PACKAGE = Path(refscore.__file__).parent
-
-
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
 
 
 def test_results_are_scores_with_statistics(tiny_bert):

@@ -30,11 +30,6 @@ REFS = CORPUS[6:12]
 
 
 @pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
-
-
-@pytest.fixture(scope="module")
 def wmt():
     folder = shared_data_path("wmt22", "de-en")
     return read_segments(folder / "sys" / "Online-B.txt")[:40], read_segments(folder / "ref.txt")[:40]

@@ -88,13 +88,6 @@ def assert_interrupted(process: subprocess.Popen, stderr_so_far: bytes = b"", ba
     assert out == b""
 
 
-@pytest.fixture(scope="module")
-def tiny_bert(tmp_path_factory):
-    from bertscore_helpers import build_tiny_bert
-
-    return str(build_tiny_bert(tmp_path_factory.mktemp("tiny_bert")))
-
-
 # -- Ctrl-C ------------------------------------------------------------------------------------------------------
 def test_ctrl_c_during_bertscore_exits_130_with_one_line(tiny_bert, tmp_path):
     (tmp_path / "ref.txt").write_text(lines(8_000, 1, 5), encoding="utf-8")
