@@ -18,10 +18,10 @@
 
 using namespace refscore::tok;
 
-static const uint32_t ALPHABET[] = {
-    'a', 'b', 'Z', '0', '9', '.', ',', '-', ' ', '\t', '\r', 0x0B, 0x1C, 0x1F, 0x85, 0xA0, '\'', '(', '$', '/', '@',
-    '`', '~', '_', 0xE9, 0xDF, 0xFF, 0x00, 0x7F, 0x80, 0x1680, 0x2028, 0x3000, 0x3001, 0x167F, 0x100, 0x6211,
-    0x1F600, '<', '&', '\n', ';'};
+static const uint32_t ALPHABET[] = {'a',    'b',    'Z',   '0',    '9',     '.',  ',',  '-',  ' ',    '\t',   '\r',
+                                    0x0B,   0x1C,   0x1F,  0x85,   0xA0,    '\'', '(',  '$',  '/',    '@',    '`',
+                                    '~',    '_',    0xE9,  0xDF,   0xFF,    0x00, 0x7F, 0x80, 0x1680, 0x2028, 0x3000,
+                                    0x3001, 0x167F, 0x100, 0x6211, 0x1F600, '<',  '&',  '\n', ';'};
 static const size_t ALPHABET_SIZE = sizeof(ALPHABET) / sizeof(ALPHABET[0]);
 static const size_t ROLES_FIRST = 10; /* ALPHABET[0, ROLES_FIRST): letters, digits, '.', ',', '-', spaces */
 
@@ -36,18 +36,18 @@ int main(int argc, char** argv) {
         Buffer text(length + 64 + TOKEN_READ_SLACK);
         for (size_t k = 0; k < length; ++k) {
             const uint64_t draw = random();
-            text[k] = alphabet == 0     ? ALPHABET[draw % ALPHABET_SIZE]
-                      : draw % 8 < 5    ? (uint32_t)('a' + draw % 3)
-                      : alphabet == 1   ? ALPHABET[(draw >> 8) % ROLES_FIRST]
-                                        : ALPHABET[(draw >> 8) % ALPHABET_SIZE];
+            text[k] = alphabet == 0   ? ALPHABET[draw % ALPHABET_SIZE]
+                      : draw % 8 < 5  ? (uint32_t)('a' + draw % 3)
+                      : alphabet == 1 ? ALPHABET[(draw >> 8) % ROLES_FIRST]
+                                      : ALPHABET[(draw >> 8) % ALPHABET_SIZE];
         }
         text[length] = ' '; /* the sentinel tokenize_into writes */
         size_t count = 0;
         if (!masked_13a_spans<SegmentHash>(text.data(), 0, length, masked.data(), &count)) continue;
         ++taken;
         bool markup = false;
-        const size_t expected = regexp_spans<SegmentHash, Role13a, true, true, true>(text.data(), 0, length,
-                                                                                      scanned.data(), Role13a(), &markup);
+        const size_t expected = regexp_spans<SegmentHash, Role13a, true, true, true>(
+            text.data(), 0, length, scanned.data(), Role13a(), &markup);
         if (markup || expected != count) {
             std::printf("text %ld (%zu code points): %zu spans by masks, %zu by the scan, markup %d\n", t, length,
                         count, expected, (int)markup);

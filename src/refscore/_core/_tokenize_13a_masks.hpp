@@ -72,7 +72,8 @@ static inline __m128i latin1_role_bits_13a(__m128i x) {
                                        _mm_or_si128(bytes_equal(x, 0x85), bytes_equal(x, 0xA0)));
     const __m128i isolate = _mm_or_si128(
         _mm_or_si128(_mm_or_si128(bytes_between(x, 0x21, 0x26), bytes_between(x, 0x28, 0x2B)), bytes_equal(x, 0x2F)),
-        _mm_or_si128(bytes_between(x, 0x3A, 0x40), _mm_or_si128(bytes_between(x, 0x5B, 0x60), bytes_between(x, 0x7B, 0x7E))));
+        _mm_or_si128(bytes_between(x, 0x3A, 0x40),
+                     _mm_or_si128(bytes_between(x, 0x5B, 0x60), bytes_between(x, 0x7B, 0x7E))));
     const __m128i punct = _mm_or_si128(bytes_equal(x, '.'), bytes_equal(x, ','));
     const __m128i markup = _mm_or_si128(_mm_or_si128(bytes_equal(x, '<'), bytes_equal(x, '&')), bytes_equal(x, '\n'));
     return _mm_or_si128(
