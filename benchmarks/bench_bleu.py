@@ -73,8 +73,11 @@ class Timing:
     """Best wall-clock and best process CPU seconds over the repeats (CPU time is robust to a busy machine for
     single-threaded runs; wall time is what a multi-threaded run gains)."""
 
-    def __init__(self, wall: float, cpu: float) -> None:
+    def __init__(self, wall: float = float("inf"), cpu: float = float("inf")) -> None:
         self.wall, self.cpu = wall, cpu
+
+    def best_with(self, other: Timing) -> Timing:
+        return Timing(min(self.wall, other.wall), min(self.cpu, other.cpu))
 
 
 #: refscore's timings run for at least this long in all (and at least --repeat times), as timeit's autorange
@@ -103,16 +106,14 @@ def timed_in_turns(peer: Callable[[], Any], ours: list[Callable[[], Any]], peer_
     ``min_seconds`` each), taken in turns: before each peer run every one of ours runs for its share. A busy machine
     slows everything for seconds at a time; in turns, its quiet moments fall on both sides alike."""
     turns = max(1, peer_repeat)
-    best: list[Timing | None] = [None] * len(ours)
-    results: list[Any] = [None] * len(ours)
-    peer_best, peer_result = None, None
+    best, results = [Timing() for _ in ours], [None] * len(ours)
+    peer_best, peer_result = Timing(), None
     for _ in range(turns):
         for k, function in enumerate(ours):
             timing, results[k] = timed(function, -(-repeat // turns), min_seconds / turns)
-            best[k] = timing if best[k] is None else Timing(min(best[k].wall, timing.wall), min(best[k].cpu, timing.cpu))
+            best[k] = best[k].best_with(timing)
         timing, peer_result = timed(peer, 1)
-        peer_best = timing if peer_best is None else Timing(min(peer_best.wall, timing.wall),
-                                                             min(peer_best.cpu, timing.cpu))
+        peer_best = peer_best.best_with(timing)
     return peer_best, peer_result, best, results
 
 

@@ -26,13 +26,14 @@ static const size_t MASKED_13A_MAX_CHARS = 2048;
 
 /* A character's roles under 13a, one bit each (from ASCII_ROLES.latin1_13a, the per-character scan's table, so that
  * both read one definition); BYTE_MARKUP marks what 13a's clean-up looks for. */
+enum RoleBit : int { BIT_SPACE = 0, BIT_ISOLATE, BIT_PUNCT, BIT_DASH, BIT_DIGIT, BIT_MARKUP };
 enum ByteRole : uint8_t {
-    BYTE_SPACE = 1 << 0,
-    BYTE_ISOLATE = 1 << 1,
-    BYTE_PUNCT = 1 << 2,
-    BYTE_DASH = 1 << 3,
-    BYTE_DIGIT = 1 << 4,
-    BYTE_MARKUP = 1 << 5,
+    BYTE_SPACE = 1 << BIT_SPACE,
+    BYTE_ISOLATE = 1 << BIT_ISOLATE,
+    BYTE_PUNCT = 1 << BIT_PUNCT,
+    BYTE_DASH = 1 << BIT_DASH,
+    BYTE_DIGIT = 1 << BIT_DIGIT,
+    BYTE_MARKUP = 1 << BIT_MARKUP,
 };
 
 struct ByteRoles13a {
@@ -108,7 +109,7 @@ static inline void roles_13a(const uint32_t* chars, size_t size, uint8_t* roles)
     }
 }
 
-/* Bit k of the result: whether roles[k] has role bit BIT (k = 0..63). */
+/* Bit k of the result: whether roles[k] has role bit BIT (a RoleBit; k = 0..63). */
 template <int BIT>
 static inline uint64_t role_mask(const uint8_t* roles) {
     uint64_t mask = 0;
@@ -137,12 +138,12 @@ static bool masked_13a_spans(const uint32_t* text, size_t offset, size_t n, Span
     alignas(16) uint8_t roles[64];
     for (size_t b = 0; b < blocks; ++b) {
         roles_13a(chars + 64 * b, std::min<size_t>(64, n - 64 * b), roles);
-        markup |= role_mask<5>(roles);
-        space[b] = role_mask<0>(roles);
-        isolate[b] = role_mask<1>(roles);
-        punct[b] = role_mask<2>(roles);
-        dash[b] = role_mask<3>(roles);
-        digit[b] = role_mask<4>(roles);
+        markup |= role_mask<BIT_MARKUP>(roles);
+        space[b] = role_mask<BIT_SPACE>(roles);
+        isolate[b] = role_mask<BIT_ISOLATE>(roles);
+        punct[b] = role_mask<BIT_PUNCT>(roles);
+        dash[b] = role_mask<BIT_DASH>(roles);
+        digit[b] = role_mask<BIT_DIGIT>(roles);
     }
     if (markup) return false;
     /* single[b]: characters that are a token of their own; word[b]: characters that join their neighbours */
