@@ -163,9 +163,35 @@ class MetricFacts:
     # -- command line and runtime ----------------------------------------------------------------------------
     @classmethod
     def command_line_defaults(cls, options: dict[str, Any], *, segments: bool) -> dict[str, Any]:
-        """``options`` with the defaults the command line uses for this metric (``segments``: per-segment scores
-        asked for; BLEU then turns on effective order, as sacreBLEU's ``-sl``)."""
-        return options
+        """``options`` with the defaults the command line uses for this metric: with ``segments`` (per-segment
+        scores asked for) the sentence-level :attr:`check_defaults` unless set (BLEU: effective order, as
+        ``sacrebleu -sl``); the API keeps its config defaults.
+
+        >>> from refscore.metrics import get_metric_class
+        >>> bleu = get_metric_class("bleu")
+        >>> bleu.command_line_defaults({}, segments=True), bleu.command_line_defaults({}, segments=False)
+        ({'effective_order': True}, {})
+        """
+        return {**dict(cls.check_defaults), **options} if segments else options
+
+    def sentence_metric(self) -> Any:
+        """The metric of this one's sentence-level scores (meta-evaluation's segment level, report and calibration):
+        this metric with the :attr:`check_defaults` its config leaves at their defaults (BLEU: effective order, as
+        ``sacrebleu.sentence_bleu``); itself when that changes nothing. A field set to its default value cannot be
+        told from one left unset: give the sentence-level metric explicitly to keep such a value.
+
+        >>> from refscore.metrics import get_metric_class
+        >>> bleu = get_metric_class("bleu")
+        >>> bleu().sentence_metric().config.effective_order, get_metric_class("chrf")().sentence_metric().name
+        (True, 'chrf')
+        """
+        config = getattr(self, "config", None)
+        if not self.check_defaults or not dataclasses.is_dataclass(config):
+            return self
+        unset = {field.name: field.default for field in dataclasses.fields(config)}
+        changes = {name: value for name, value in self.check_defaults
+                   if name in unset and getattr(config, name) == unset[name] and getattr(config, name) != value}
+        return type(self)(dataclasses.replace(config, **changes)) if changes else self  # type: ignore[call-arg]
 
     def hashed_config(self) -> dict[str, Any]:
         """The config fields that enter the config hash (statistics merge only with equal hashes): every field

@@ -87,9 +87,9 @@ def register(commands: Any) -> None:
 
 
 def cmd_meta_eval(args: argparse.Namespace) -> int:
-    from refscore.meta.evaluate import MetricScores, meta_evaluate
+    from refscore.meta.evaluate import MetricScores, meta_evaluate, signatures
     from refscore.meta.inputs import JudgmentFields, load_judgments
-    from refscore.meta.table import to_json, to_latex, to_text
+    from refscore.meta.table import signature_lines, to_json, to_latex, to_text
 
     metrics = metrics_from_args(args.metrics, args)
     fields = JudgmentFields(**{name: getattr(args, f"{name}_field") for name, _ in FIELDS
@@ -116,11 +116,15 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                                        resampler=args.resampler, resample_ties=args.resample_ties)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
              "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
-             "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler}
+             "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler,
+             "signatures": {metric.name: signatures(metric, judgments) for metric in metrics}}
     if args.format == "json":
         print(to_json(results, about))
         return ExitCode.OK
     render = to_latex if args.format == "latex" else to_text
-    print("\n\n".join(f"human: {human}\n{render(results[human])}" if args.format == "text" else
-                      f"% human: {human}\n{render(results[human])}" for human in humans))
+    lines = signature_lines(about["signatures"])
+    print("\n\n".join([*(f"human: {human}\n{render(results[human])}" if args.format == "text" else
+                         f"% human: {human}\n{render(results[human])}" for human in humans),
+                       "signatures\n" + "\n".join(lines) if args.format == "text" else
+                       "\n".join(f"% signature {line}" for line in lines)]))
     return ExitCode.OK

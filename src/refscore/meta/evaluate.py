@@ -54,27 +54,53 @@ class MetricScores:
         return cls(name, matrix, matrix.mean(1), lambda counts: counts @ matrix.T / counts.sum(1, keepdims=True))
 
     @classmethod
-    def from_metric(cls, metric: Metric, judgments: Any, *, num_threads: int | None = None) -> MetricScores:
+    def from_metric(cls, metric: Metric, judgments: Any, *, num_threads: int | None = None,
+                    sentence_metric: Metric | None = None) -> MetricScores:
         """A refscore metric (built-in, plug-in or :func:`refscore.external_scores`) over ``judgments``
-        (:class:`refscore.meta.inputs.Judgments`); lower-is-better metrics are negated."""
-        from refscore.metrics.external import ExternalScores
-
-        tables = []
-        for system in judgments.systems:
-            if isinstance(metric, ExternalScores):
-                tables.append(metric.statistics_for(system, judgments.segment_ids).data.astype(np.float64))
-            else:
-                stats = metric.statistics(judgments.hypotheses[system], judgments.references[system],
-                                          num_threads=num_threads)
-                tables.append(np.asarray(stats.data, dtype=np.float64))
+        (:class:`refscore.meta.inputs.Judgments`); lower-is-better metrics are negated. System scores are
+        ``metric``'s corpus scores, segment scores those of ``sentence_metric`` (default:
+        :meth:`~refscore.protocol.Metric.sentence_metric`, the metric with its sentence-level defaults: BLEU's
+        effective order, as ``sacrebleu.sentence_bleu``)."""
+        sentence = metric.sentence_metric() if sentence_metric is None else sentence_metric
+        tables = _tables(metric, judgments, num_threads)
+        sentence_tables = tables if sentence is metric else _tables(sentence, judgments, num_threads)
         sign = 1.0 if metric.higher_is_better else -1.0
-        segments = sign * np.vstack([metric.scores_from_totals(t)[:, 0] for t in tables])
+        segments = sign * np.vstack([sentence.scores_from_totals(t)[:, 0] for t in sentence_tables])
         systems = sign * np.array([metric.scores_from_totals(t.sum(0)[None, :])[0, 0] for t in tables])
 
         def resample(counts: np.ndarray) -> np.ndarray:
             return sign * np.stack([metric.scores_from_totals(counts @ t)[:, 0] for t in tables], axis=1)
 
         return cls(metric.name, segments, systems, resample)
+
+
+def _tables(metric: Metric, judgments: Any, num_threads: int | None) -> list[np.ndarray]:
+    """Each system's per-segment statistics of ``metric`` (scores from outside joined by segment id)."""
+    from refscore.metrics.external import ExternalScores
+
+    tables = []
+    for system in judgments.systems:
+        if isinstance(metric, ExternalScores):
+            tables.append(metric.statistics_for(system, judgments.segment_ids).data.astype(np.float64))
+        else:
+            stats = metric.statistics(judgments.hypotheses[system], judgments.references[system],
+                                      num_threads=num_threads)
+            tables.append(np.asarray(stats.data, dtype=np.float64))
+    return tables
+
+
+def signatures(metric: Metric, judgments: Any, sentence_metric: Metric | None = None) -> dict[str, str]:
+    """The signatures of a metric's system-level (corpus) and segment-level scores over ``judgments``.
+
+    >>> from refscore.metrics import get_metric_class
+    >>> from refscore.meta.inputs import Judgments
+    >>> data = Judgments(["A"], ["1"], {"A": ["a cat"]}, {"A": [["a cat"]]}, {})
+    >>> signatures(get_metric_class("bleu")(), data)["segment"].split("|")[2]
+    'eff:yes'
+    """
+    sentence = metric.sentence_metric() if sentence_metric is None else sentence_metric
+    nrefs = max((len(refs) for system in judgments.systems for refs in judgments.references[system]), default=1)
+    return {"system": metric.signature_text(nrefs), "segment": sentence.signature_text(nrefs)}
 
 
 @dataclasses.dataclass(frozen=True)

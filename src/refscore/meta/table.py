@@ -61,6 +61,18 @@ def to_text(entries: Sequence[Entry], digits: int = 3) -> str:
     return "\n\n".join(parts)
 
 
+def signature_lines(signatures: Mapping[str, Mapping[str, str]]) -> list[str]:
+    """One line per metric: its signature, or those of its system and segment level when they differ (BLEU's
+    sentence-level effective order).
+
+    >>> signature_lines({"chrf": {"system": "nc:6", "segment": "nc:6"}, "bleu": {"system": "eff:no",
+    ...                                                                        "segment": "eff:yes"}})
+    ['chrf: nc:6', 'bleu: system eff:no, segment eff:yes']
+    """
+    return [f"{name}: {levels['system']}" if levels["system"] == levels["segment"] else
+            f"{name}: system {levels['system']}, segment {levels['segment']}" for name, levels in signatures.items()]
+
+
 def _plain(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 

@@ -194,17 +194,6 @@ class BLEU(BLEUPairCounts, Metric):
         orders = range(1, self.config.max_order + 1)
         return ("hyp_len", "ref_len", *(f"match_{n}" for n in orders), *(f"total_{n}" for n in orders))
 
-    @classmethod
-    def command_line_defaults(cls, options: dict[str, Any], *, segments: bool) -> dict[str, Any]:
-        """Effective order for ``--segments`` unless set, as ``sacrebleu -sl`` (the API keeps it off).
-
-        >>> BLEU.command_line_defaults({}, segments=True), BLEU.command_line_defaults({}, segments=False)
-        ({'effective_order': True}, {})
-        """
-        if segments and "effective_order" not in options:
-            return {**options, "effective_order": True}
-        return options
-
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         from refscore.metrics.explanations import explain_bleu
 

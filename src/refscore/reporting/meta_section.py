@@ -159,7 +159,7 @@ def judgments_html(meta: MetaInputs, items: list[dict[str, Any]], chart: Any) ->
     human = judgments.human[human_name]
     rated = ~np.isnan(human)
     human_system = system_scores(np.nan_to_num(human), rated)
-    scores = {metric.name: judgments.metric_scores(metric) for metric in meta.metrics}
+    scores = {metric.name: judgments.metric_scores(metric.sentence_metric()) for metric in meta.metrics}
     rows, figures = [], []
     for name, matrix in scores.items():
         metric_system = system_scores(matrix, rated)
