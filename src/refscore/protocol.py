@@ -83,7 +83,9 @@ class DeprecatedValue:
 @dataclass(frozen=True, kw_only=True)
 class Score:
     """A metric result, one shape for every metric: ``score`` (the headline, 0–1 scale; TER: edits per reference
-    word, may exceed 1), ``values`` (every named corpus value: BLEU's ``precisions``, ``bp``, ...), ``segments``
+    word, may exceed 1), ``higher_is_better`` (the direction of its metric, :attr:`Metric.higher_is_better`: every
+    score a metric returns carries it, whatever its ``score_from_statistics`` passed; None only on a score built by
+    hand without one), ``values`` (every named corpus value: BLEU's ``precisions``, ``bp``, ...), ``segments``
     (per-segment scores by name), ``statistics`` and ``details`` (what else the metric reports). Metrics whose
     results still have their own fields get them in ``values`` too.
     """
@@ -91,7 +93,7 @@ class Score:
     metric: str
     score: float
     signature: str
-    higher_is_better: bool = True
+    higher_is_better: bool | None = None
     #: The statistics it was computed from: a row per segment, or one row of merged column totals (None: built by hand).
     statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False, metadata={"json": False})
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
@@ -165,6 +167,21 @@ class Metric(MetricFacts, ABC):
     document_averaged: ClassVar[bool] = False
     #: Flags of ``refscore score`` that set this metric's config fields (shared flags apply to every metric).
     cli_options: ClassVar[tuple[CliOption, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Every score a metric's own ``score_from_statistics`` returns carries the metric's direction (a plug-in
+        that builds ``Score(...)`` without ``higher_is_better`` must not read as higher-is-better by default)."""
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("score_from_statistics")
+        if own is None or getattr(own, "_directed", False) or getattr(own, "__isabstractmethod__", False):
+            return
+
+        @functools.wraps(own)
+        def score_from_statistics(self: Metric, stats: Statistics) -> Score:
+            return self.directed(own(self, stats))
+
+        score_from_statistics._directed = True  # type: ignore[attr-defined]
+        cls.score_from_statistics = score_from_statistics  # type: ignore[method-assign]
 
     def __init__(self, config: Any = None, **options: Any) -> None:
         if config is not None and options:
@@ -242,6 +259,13 @@ class Metric(MetricFacts, ABC):
         """This metric's :class:`Statistics`: summed ``columns``, and ``carried_columns`` that follow the rows
         without being summed (ROUGE's best reference per type)."""
         return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
+
+    def directed(self, score: Score) -> Score:
+        """``score`` with this metric's direction (:attr:`higher_is_better`, which may be an instance's own: outside
+        scores declare theirs), the one source of :attr:`Score.higher_is_better`."""
+        if score.higher_is_better is self.higher_is_better:
+            return score
+        return dataclasses.replace(score, higher_is_better=bool(self.higher_is_better))
 
     def check_statistics(self, stats: Statistics) -> None:
         """Raise unless ``stats`` were computed by this metric with this exact configuration."""

@@ -311,7 +311,6 @@ class BLEU(BLEUPairCounts, Metric):
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                float(config.resolved_smooth_value or 0.0), config.effective_order)
         return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(stats.nrefs),
-                         higher_is_better=True,
                          values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
                                             bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
 

@@ -186,8 +186,7 @@ class ExternalScores(Metric):
     def score_from_statistics(self, stats: Statistics) -> Score:
         self.check_statistics(stats)
         score = float(self.scores_from_totals(stats.totals()[None, :])[0, 0])
-        return Score(metric=self.name, score=score, signature=self.signature_text(stats.nrefs),
-                     higher_is_better=self.higher_is_better)
+        return Score(metric=self.name, score=score, signature=self.signature_text(stats.nrefs))
 
     def signature(self, nrefs: int = 1) -> Signature:
         source = self.config.source

@@ -70,7 +70,6 @@ class TERScore(Score):
 
     num_edits = DeprecatedValue()
     ref_length = DeprecatedValue()
-    higher_is_better: bool = False
 
 
 @dataclasses.dataclass(frozen=True)

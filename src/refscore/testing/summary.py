@@ -63,6 +63,7 @@ class CaseMean(Metric):
     def __init__(self, checks: list[Check]) -> None:
         super().__init__(CaseMeanConfig(tuple((c.name, c.metric.name, c.metric.config_hash) for c in checks)))
         self.checks = list(checks)
+        self.higher_is_better = checks[0].higher_is_better  # type: ignore[misc]  # the first check's direction
         self.columns = (*(check.name for check in checks), "documents")
 
     @property
@@ -88,8 +89,7 @@ class CaseMean(Metric):
         """The first check's mean (all means: :meth:`scores_from_totals`)."""
         self.check_statistics(stats)
         mean = float(self.scores_from_totals(stats.totals())[0, 0])
-        return Score(metric=self.checks[0].name, score=mean, signature=self.signature_text(stats.nrefs),
-                     higher_is_better=self.checks[0].higher_is_better)
+        return Score(metric=self.checks[0].name, score=mean, signature=self.signature_text(stats.nrefs))
 
     def signature(self, nrefs: int = 1) -> Signature:
         checks = ",".join(f"{name}={metric}#{config_hash}" for name, metric, config_hash in self.config.checks)
