@@ -10,7 +10,7 @@ PREDICTIONS = ["the cat sat on the mat", "a dog barked at night", "it rained"]
 REFERENCES = [["the cat sat on a mat"], ["the dog barked at night"], ["it rained all day"]]
 TITLES = {"bleu": "Papineni02bleu", "google_bleu": "wu2016googles", "sacrebleu": "post-2018-call",
           "chrf": "popovic-2015-chrf", "ter": "snover-etal-2006-study", "rouge": "lin-2004-rouge",
-          "bertscore": "bert-score"}
+          "meteor": "banarjee2005", "bertscore": "bert-score"}
 
 
 @pytest.mark.parametrize("name", sorted(evaluate.list_metrics()))

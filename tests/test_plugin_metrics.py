@@ -4,6 +4,7 @@ tests, with nothing in refscore naming it. The package is installed the way pip 
 ``.dist-info`` folder with ``entry_points.txt`` on the path (tests/plugin_metric/refscore_wordrecall.py)."""
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -125,3 +126,49 @@ def test_a_plugin_metric_runs_on_ray(plugin, tmp_path):
     finally:
         ray.shutdown()
     assert np.array_equal(merged.of(metric, "a").data, metric.statistics(HYPOTHESES * 20, REFERENCES * 20).data)
+
+
+def install_unimportable_plugin(site: Path) -> Path:
+    """A plug-in distribution whose module raises as it is imported (a missing dependency of its own, a bug)."""
+    site.mkdir(exist_ok=True)
+    (site / "refscore_crashing.py").write_text('raise RuntimeError("this plug-in is broken on purpose")\n')
+    info = site / "refscore_crashing-2.3.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: refscore-crashing\nVersion: 2.3\n")
+    (info / "entry_points.txt").write_text("[refscore.metrics]\ncrashing = refscore_crashing:Crashing\n")
+    return site
+
+
+def test_an_unimportable_plugin_does_not_take_the_command_line_down(tmp_path):
+    site = install_unimportable_plugin(tmp_path / "site")
+    (tmp_path / "hyp.txt").write_text("\n".join(HYPOTHESES) + "\n")
+    (tmp_path / "ref.txt").write_text("\n".join(REFERENCES) + "\n")
+    help_text = run(site, tmp_path, "--help")
+    assert help_text.returncode == 0 and "Traceback" not in help_text.stderr, help_text.stderr
+    scored = run(site, tmp_path, "score", "-m", "bleu", "-r", "ref.txt", "-i", "hyp.txt")
+    assert scored.returncode == 0 and "Traceback" not in scored.stderr, scored.stderr
+    assert "bleu: nrefs:1" in scored.stdout
+    warning = [line for line in scored.stderr.splitlines() if "crashing" in line]
+    assert len(warning) == 1, scored.stderr   # one line, naming the package and the error
+    assert warning[0].startswith("refscore: warning: ")
+    assert "refscore-crashing 2.3" in warning[0] and "RuntimeError: this plug-in is broken on purpose" in warning[0]
+    cases = "".join(json.dumps({"actual_output": h, "expected_output": r}) + "\n" for h, r in zip(HYPOTHESES, REFERENCES))
+    (tmp_path / "cases.jsonl").write_text(cases)
+    checked = run(site, tmp_path, "check", "cases.jsonl", "-c", "bleu=0.0")
+    assert checked.returncode == 0 and "Traceback" not in checked.stderr, checked.stderr
+    used = run(site, tmp_path, "score", "-m", "crashing", "-r", "ref.txt", "-i", "hyp.txt")
+    assert used.returncode != 0 and "Traceback" not in used.stderr, used.stderr
+    assert "refscore-crashing 2.3" in used.stderr and "broken on purpose" in used.stderr
+
+
+def test_an_unimportable_plugin_is_left_out_of_the_checks_with_a_warning(tmp_path, monkeypatch):
+    site = install_unimportable_plugin(tmp_path / "site")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(REGISTRY, "_plugins_loaded", False)
+    try:
+        with pytest.warns(refscore.errors.RefscoreWarning, match=r"'crashing' \(package refscore-crashing 2.3"):
+            assert Check("bleu", threshold=0.1).label
+        with pytest.raises(refscore.errors.InputError, match="RuntimeError: this plug-in is broken on purpose"):
+            get_metric_class("crashing")
+    finally:
+        dict.__delitem__(REGISTRY, "crashing")

@@ -1,5 +1,6 @@
 """Names imported on first use, so that importing a package stays cheap: a package's public names
-(:class:`LazyNames`) and registry entries written as ``"module:attribute"`` strings (:func:`import_entry`).
+(:class:`LazyNames`), registry entries written as ``"module:attribute"`` strings (:func:`import_entry`) and the
+modules of an optional extra (:func:`require`: a missing one is an error naming ``pip install 'refscore[EXTRA]'``).
 
 A package lists its names per module and hands the module's ``__getattr__`` and ``__dir__`` to one
 :class:`LazyNames`:
@@ -22,9 +23,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from types import ModuleType
 from typing import Any
 
-__all__ = ["LazyNames", "import_entry"]
+from refscore.errors import MissingExtraError
+
+__all__ = ["LazyNames", "import_entry", "require"]
 
 
 class LazyNames:
@@ -68,3 +72,20 @@ def import_entry(spec: str) -> Any:
     """
     module_name, attribute = spec.split(":")
     return getattr(importlib.import_module(module_name), attribute)
+
+
+def require(module: str, feature: str, extra: str) -> ModuleType:
+    """Import ``module`` of the optional ``extra`` (pyproject.toml's ``[project.optional-dependencies]``) or raise
+    :class:`~refscore.errors.MissingExtraError` saying that ``feature`` needs it and how to install it.
+
+    >>> require("math", "a demo", "meta").__name__
+    'math'
+    >>> require("no_such_module_here", "a demo", "meta")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    refscore.errors.MissingExtraError: a demo needs ... 'meta' extra ...: pip install 'refscore[meta]'
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise MissingExtraError(feature, extra, module.split(".")[0]) from None

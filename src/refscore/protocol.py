@@ -35,6 +35,15 @@ from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore._version import __version__
 from refscore.errors import InputError, InputTypeError
 
+def nrefs_text(nrefs: int) -> str:
+    """A signature's ``nrefs`` field: the count, or sacreBLEU's ``var`` when it varies (``nrefs`` -1).
+
+    >>> nrefs_text(2), nrefs_text(-1)
+    ('2', 'var')
+    """
+    return "var" if nrefs < 0 else str(nrefs)
+
+
 class Signature:
     """A reproducibility record in sacreBLEU's ``key:value|key:value`` format, ending with refscore's version.
 
@@ -212,7 +221,13 @@ class Metric(MetricFacts, ABC):
     # -- hooks -------------------------------------------------------------------------------------------------
     @abstractmethod
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
-        """Per-segment sufficient statistics of a batch (one row per hypothesis, input order)."""
+        """Per-segment sufficient statistics of a batch (one row per hypothesis, input order).
+
+        ``references`` holds one entry per hypothesis, a string or a list of strings (the count may vary): the
+        Python API passes what its caller gave, the command line, ``check`` and the report always lists. Read
+        both with :func:`refscore.inputs.prepare_batch` (``batch.segment_references(i)`` is segment ``i``'s list,
+        ``batch.nrefs`` the count for :meth:`new_statistics`) and return :meth:`new_statistics`.
+        """
 
     @abstractmethod
     def score_from_statistics(self, stats: Statistics) -> Score:
@@ -254,10 +269,11 @@ class Metric(MetricFacts, ABC):
             text = self._signature_texts[nrefs] = str(self.signature(nrefs))
         return text
 
-    def _new_statistics(self, columns: tuple[str, ...], data: np.ndarray, nrefs: int, *,
-                        carried_columns: tuple[str, ...] = (), carried: np.ndarray | None = None) -> Statistics:
-        """This metric's :class:`Statistics`: summed ``columns``, and ``carried_columns`` that follow the rows
-        without being summed (ROUGE's best reference per type)."""
+    def new_statistics(self, columns: tuple[str, ...], data: np.ndarray, nrefs: int, *,
+                       carried_columns: tuple[str, ...] = (), carried: np.ndarray | None = None) -> Statistics:
+        """This metric's :class:`Statistics`, stamped with its name and config hash: summed ``columns`` (``data``:
+        one row per segment), ``nrefs`` references per segment (-1 when the count varies: ``Batch.nrefs``), and
+        ``carried_columns`` that follow the rows without being summed (ROUGE's best reference per type)."""
         return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
 
     def directed(self, score: Score) -> Score:
@@ -266,6 +282,9 @@ class Metric(MetricFacts, ABC):
         if score.higher_is_better is self.higher_is_better:
             return score
         return dataclasses.replace(score, higher_is_better=bool(self.higher_is_better))
+
+    #: The former, private-looking name of :meth:`new_statistics` (refscore's metrics and older plug-ins use it).
+    _new_statistics = new_statistics
 
     def check_statistics(self, stats: Statistics) -> None:
         """Raise unless ``stats`` were computed by this metric with this exact configuration."""

@@ -42,8 +42,8 @@ class WordRecall(Metric):
             output = Counter(self._words(hypothesis))
             pairs = [(sum((Counter(self._words(ref)) & output).values()), len(self._words(ref))) for ref in refs]
             rows.append(max(pairs, key=lambda pair: pair[0] / max(pair[1], 1)))
-        return self._new_statistics(("hits", "ref_words"), np.array(rows, dtype=np.int64).reshape(-1, 2),
-                                    len(references[0]) if references and not isinstance(references[0], str) else 1)
+        return self.new_statistics(("hits", "ref_words"), np.array(rows, dtype=np.int64).reshape(-1, 2),
+                                   len(references[0]) if references and not isinstance(references[0], str) else 1)
 
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))

@@ -176,8 +176,11 @@ def warning_printer() -> Callable[..., None]:
 
 @guarded  # Ctrl-C, broken pipes, closed stdout: refscore.cli.process
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    show_warning = warning_printer()
+    with warnings.catch_warnings():   # the parser's own warnings (a plug-in that cannot be loaded) as one line too
+        warnings.showwarning = show_warning
+        parser = build_parser()
+        args = parser.parse_args(argv)
     try:
         if getattr(args, "command", None) == "score":
             args.references = reference_files(args)  # -r REF.txt, or sacreBLEU's order: score REF.txt -i HYP.txt
@@ -186,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise CliError("score needs at least one reference file: -r REF.txt (or REF.txt before -i, as in "
                            "sacreBLEU)", ExitCode.USAGE)
         with warnings.catch_warnings():
-            warnings.showwarning = warning_printer()
+            warnings.showwarning = show_warning
             return int(args.handler(args))
     except CliError as exc:
         print(f"refscore: error: {exc}", file=sys.stderr)

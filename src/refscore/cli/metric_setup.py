@@ -21,7 +21,7 @@ from refscore.cli.arguments import apply_progress, argument_type, non_negative_i
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, is_record_file
 from refscore.errors import InputError
-from refscore.metrics import REGISTRY, get_metric_class
+from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.protocol import CliOption, Metric, Score, Statistics
 
 
@@ -35,8 +35,8 @@ def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
     BERTScore's device and batch size), so they are not part of a metric's config hash."""
     group = parser.add_argument_group("runtime settings (no effect on the scores)")
     seen: set[str] = set()
-    for name in REGISTRY:
-        for option in get_metric_class(name).runtime_cli_options:
+    for _, cls in metric_classes():
+        for option in cls.runtime_cli_options:
             if option.dest not in seen:
                 seen.add(option.dest)
                 group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
@@ -109,8 +109,8 @@ def _metric_options() -> dict[str, CliOption]:
     shared flag accepts the choices of every metric that has it (``--tokenize unicode`` is ROUGE's, ``intl``
     BLEU's), and each selected metric's configuration then refuses a value it does not know, naming the flag."""
     options: dict[str, CliOption] = {}
-    for name in REGISTRY:
-        for option in get_metric_class(name).cli_options:
+    for _, cls in metric_classes():
+        for option in cls.cli_options:
             first = options.setdefault(option.dest, option)
             if first is not option and first.choices is not None and option.choices is not None:
                 merged = first.choices + tuple(c for c in option.choices if c not in first.choices)

@@ -22,6 +22,7 @@ _MODULES: dict[str, str] = {
     "google_bleu": "refscore.compat._evaluate_bleu:GoogleBleu",
     "sacrebleu": "refscore.compat._evaluate_bleu:Sacrebleu",
     "bertscore": "refscore.compat._evaluate_bertscore:BERTScore",
+    "meteor": "refscore.compat._evaluate_meteor:Meteor",
 }
 
 

@@ -14,17 +14,26 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from types import ModuleType
 from typing import NamedTuple
 
 import numpy as np
-import scipy.stats
 
 from refscore.errors import InputError, RefscoreWarning
+from refscore.lazy import require
 
 GROUPINGS = ("none", "item", "sys")
 
 #: Largest pair matrix (rows x length x length cells) built at once; longer rows are counted in row chunks.
 _PAIR_CELLS = 4_000_000
+
+
+def scipy_stats() -> ModuleType:
+    """``scipy.stats``, of the ``meta`` extra: imported when a statistic needs it, so that ``import refscore.meta``
+    and ``refscore check --calibrate`` work without it (its ranks, tau-b and t distribution are the ones
+    mt-metrics-eval computes with)."""
+    return require("scipy.stats", "meta-evaluation (refscore meta-eval, refscore report --judgments, "
+                   "refscore.meta's correlations)", "meta")
 
 
 class ConstantScoresWarning(RefscoreWarning):
@@ -141,7 +150,7 @@ def pearson_rows(h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
 def ranks(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
     """Average ranks (1-based) of the valid cells of each row, as scipy.stats.rankdata gives them."""
     padded = np.where(valid, values, np.inf)  # +inf pads rank after every valid value and change none of theirs
-    return scipy.stats.rankdata(padded, axis=-1)
+    return scipy_stats().rankdata(padded, axis=-1)
 
 
 class KendallCounts(NamedTuple):
@@ -185,7 +194,7 @@ def _row_counts_sorted(h: np.ndarray, m: np.ndarray) -> tuple[int, ...]:
     else:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            tau_b = scipy.stats.kendalltau(h, m).statistic
+            tau_b = scipy_stats().kendalltau(h, m).statistic
         difference = int(round(tau_b * np.sqrt(float(total - metric_tie)) * np.sqrt(float(total - human_tie))))
     untied = total - metric_tie - human_tie + both
     con = (untied + difference) // 2

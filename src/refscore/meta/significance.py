@@ -22,12 +22,11 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
-import scipy.stats
 
 from refscore.checks import check_choice, check_confidence, check_count
 from refscore.errors import InputError
 from refscore.meta._resample import Resampler, Statistic, correlations_of, make_resampler, statistic_of
-from refscore.meta._rows import Rows, pair, rows_of
+from refscore.meta._rows import Rows, pair, rows_of, scipy_stats
 from refscore.meta.correlations import check_systems, pearson
 from refscore.significance.sampling import interval_indices
 
@@ -68,9 +67,9 @@ def _filtered(human: object, metric1: object, metric2: object, grouping: str, st
     if statistic == "kendall_ties_opt":
         # z-normalised over every cell, rated or not, in the packed (system by system) order, as the reference does
         # (and permuted in that order: its cells are the packed matrix, marked by a 2-D ``cells`` of its shape)
-        return rows, np.ones(h.shape, dtype=bool), scipy.stats.zscore(m1.ravel()), scipy.stats.zscore(m2.ravel())
-    a = scipy.stats.zscore(rows.metric[rows.valid])
-    b = scipy.stats.zscore(rows_of(h, m2, grouping).metric[rows.valid])
+        return rows, np.ones(h.shape, dtype=bool), scipy_stats().zscore(m1.ravel()), scipy_stats().zscore(m2.ravel())
+    a = scipy_stats().zscore(rows.metric[rows.valid])
+    b = scipy_stats().zscore(rows_of(h, m2, grouping).metric[rows.valid])
     return rows, rows.valid, a, b
 
 
@@ -178,7 +177,7 @@ def williams(human: Sequence[float], metric1: Sequence[float], metric2: Sequence
     rbar = (r12 + r13) / 2
     t_num = (r12 - r13) * np.sqrt((n - 1) * (1 + r23))
     t_den = np.sqrt(2 * (n - 1) / (n - 3) * k + rbar**2 * (1 - r23) ** 3)
-    p = float(scipy.stats.t.sf(np.abs(t_num / t_den), n - 3))
+    p = float(scipy_stats().t.sf(np.abs(t_num / t_den), n - 3))
     return p if one_sided else 2 * p
 
 

@@ -10,6 +10,10 @@ Installed plug-ins are read once, the first time the registry is asked (``-m wor
 ``Check("wordrecall")``, ``refscore.report(..., metrics=["wordrecall"])``); a plug-in named like one of
 refscore's own metrics (or an earlier plug-in) is left out, with a warning. The metric's facts (its class
 attributes) give it everything else.
+
+A plug-in that cannot be imported (its module raises, its class is missing) does not take refscore down: what
+goes through every metric (the command line's flags, the check names) leaves it out with one warning naming its
+package and the error (:func:`metric_classes`), and only using it by name is an error.
 """
 from __future__ import annotations
 
@@ -32,6 +36,8 @@ class _Registry(dict):  # type: ignore[type-arg]
     """name -> ``"module:Class"``: a dict that adds the installed plug-ins' entry points on first use."""
 
     _plugins_loaded = False
+    #: plug-in name -> "package version" of the distribution that registered it (for messages)
+    packages: dict[str, str] = {}
 
     def _load_plugins(self) -> None:
         if self._plugins_loaded:
@@ -44,7 +50,9 @@ class _Registry(dict):  # type: ignore[type-arg]
             if taken is not None and taken != entry.value:   # the same entry found twice on the path is no clash
                 warnings.warn(f"refscore: the plug-in metric {name!r} ({entry.value}) is left out: the name is "
                               f"taken by {taken}", RefscoreWarning, stacklevel=3)
-            dict.setdefault(self, name, entry.value)
+            if dict.setdefault(self, name, entry.value) == entry.value and name not in _BUILT_IN:
+                dist = getattr(entry, "dist", None)   # None where the entry point was not read from a distribution
+                self.packages[name] = f"{dist.name} {dist.version}" if dist is not None else "unknown package"
 
     def __iter__(self) -> Iterator[str]:
         self._load_plugins()
@@ -135,12 +143,54 @@ def get_metric_class(name: str) -> type[Metric]:
     from refscore.protocol import Metric
 
     entry = REGISTRY[key]
+    if key in _FAILED:
+        raise InputError(_FAILED[key])
     try:
         metric_class = import_entry(entry)
     except (ImportError, AttributeError, ValueError) as exc:
-        raise InputError(f"metric {key!r}: cannot load {entry!r} (its {ENTRY_POINT_GROUP} entry point or registry "
-                         f"entry): {exc}") from None
+        if key in _BUILT_IN:
+            raise InputError(f"metric {key!r}: cannot load {entry!r} (its registry entry): {exc}") from None
+        _FAILED[key] = _plugin_failure(key, entry, exc)
+        raise InputError(_FAILED[key]) from None
+    except Exception as exc:   # a plug-in's module may raise anything while it is imported
+        if key in _BUILT_IN:
+            raise
+        _FAILED[key] = _plugin_failure(key, entry, exc)
+        raise InputError(_FAILED[key]) from None
     if not (isinstance(metric_class, type) and issubclass(metric_class, Metric)):
         raise InputError(f"metric {key!r}: {entry!r} is not a refscore.protocol.Metric subclass; a plug-in's "
                          f"{ENTRY_POINT_GROUP} entry point names its Metric class")
     return metric_class
+
+
+#: plug-in name -> why it cannot be loaded: a failing import is tried once per process.
+_FAILED: dict[str, str] = {}
+#: the plug-ins already warned about by :func:`metric_classes`
+_WARNED: set[str] = set()
+
+
+def _plugin_failure(name: str, entry: str, exc: BaseException) -> str:
+    package = _Registry.packages.get(name, "unknown package")
+    return (f"plug-in metric {name!r} (package {package}, {ENTRY_POINT_GROUP} entry point {name} = {entry}) "
+            f"cannot be loaded: {type(exc).__name__}: {exc}")
+
+
+def metric_classes() -> Iterator[tuple[str, type[Metric]]]:
+    """Every registered metric's name and class, in registry order, for what goes through all metrics (the
+    command line's flags, the check names). A plug-in that cannot be loaded is left out with one
+    :class:`~refscore.errors.RefscoreWarning` naming its package and the error, so that whatever does not use it
+    still works; using it by name (:func:`get_metric_class`) is the error.
+
+    >>> dict(metric_classes())["bleu"].__name__
+    'BLEU'
+    """
+    for name in REGISTRY:
+        try:
+            yield name, get_metric_class(name)
+        except InputError as exc:
+            if name in _BUILT_IN:
+                raise
+            if name not in _WARNED:
+                _WARNED.add(name)
+                warnings.warn(f"{exc}; it is left out (commands that do not use it work)",
+                              RefscoreWarning, stacklevel=2)

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics import REGISTRY, get_metric_class
+from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.metrics.bleu import BLEU_BANDS
 from refscore.metrics.external import ExternalScores, external_scores
 from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
@@ -53,7 +53,7 @@ class UnknownCheckError(InputError):
 
 def check_names() -> list[str]:
     """The metric names a check accepts: every registered metric's :meth:`~refscore.protocol.Metric.check_names`."""
-    return [name for metric in REGISTRY for name in get_metric_class(metric).check_names()]
+    return [name for _, cls in metric_classes() for name in cls.check_names()]
 
 
 def resolve_spec(metric: str) -> tuple[str, CheckSpec]:
@@ -64,9 +64,9 @@ def resolve_spec(metric: str) -> tuple[str, CheckSpec]:
                              f"{type(metric).__name__}")
     key = metric.strip().lower().replace("-", "")
     # the metric registered under the name first (one import), then every metric in registry order
-    candidates = [key] if key in REGISTRY else []
-    for registered in [*candidates, *REGISTRY]:
-        spec = get_metric_class(registered).check_spec(key)
+    first = [(key, get_metric_class(key))] if key in REGISTRY else []   # a plug-in asked for by name must load
+    for _, cls in [*first, *metric_classes()]:
+        spec = cls.check_spec(key)
         if spec is not None:
             return spec.name, spec
     names = check_names()

@@ -1,10 +1,9 @@
 """Lazy access to the ``bertscore`` extra (torch, transformers) with an error that names the extra."""
 from __future__ import annotations
 
-import importlib
 from types import ModuleType
 
-from refscore.errors import MissingExtraError
+from refscore import lazy
 
 __all__ = ["require", "torch_and_transformers"]
 
@@ -15,10 +14,7 @@ def require(module: str, feature: str = "BERTScore", extra: str = "bertscore") -
     >>> require("math").__name__
     'math'
     """
-    try:
-        return importlib.import_module(module)
-    except ImportError:
-        raise MissingExtraError(feature, extra, module.split(".")[0]) from None
+    return lazy.require(module, feature, extra)
 
 
 def torch_and_transformers() -> tuple[ModuleType, ModuleType]:
