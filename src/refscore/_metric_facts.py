@@ -120,6 +120,9 @@ class MetricFacts:
     #: (:func:`refscore.metrics.systems.statistics_by_system`). False for BERTScore (per-call IDF; embeddings
     #: batched with other sentences) and scores read from outside.
     independent_segments: ClassVar[bool] = True
+    #: The ``tokenize`` option a target language sets unless given (the command line's ``-l SRC-TGT``;
+    #: BLEU: sacreBLEU's choice, :data:`refscore.text.languages.TARGET_TOKENIZERS`); empty: none.
+    target_tokenizers: ClassVar[dict[str, str]] = {}
 
     # -- test cases ------------------------------------------------------------------------------------------
     @classmethod
@@ -166,6 +169,15 @@ class MetricFacts:
         """``options`` with the defaults the command line uses for this metric (``segments``: per-segment scores
         asked for; BLEU then turns on effective order, as sacreBLEU's ``-sl``)."""
         return options
+
+    @classmethod
+    def language_defaults(cls, options: dict[str, Any], target: str) -> dict[str, Any]:
+        """``options`` with the tokenizer :attr:`target_tokenizers` picks for target language ``target`` unless a
+        tokenizer is given (sacreBLEU's ``-l SRC-TGT``)."""
+        chosen = cls.target_tokenizers.get(target)
+        if chosen is None or options.get("tokenize") is not None:
+            return options
+        return {**options, "tokenize": chosen}
 
     def hashed_config(self) -> dict[str, Any]:
         """The config fields that enter the config hash (statistics merge only with equal hashes): every field
