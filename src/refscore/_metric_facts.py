@@ -120,6 +120,9 @@ class MetricFacts:
     #: (:func:`refscore.metrics.systems.statistics_by_system`). False for BERTScore (per-call IDF; embeddings
     #: batched with other sentences) and scores read from outside.
     independent_segments: ClassVar[bool] = True
+    #: The ``tokenize`` option a target language sets unless given (the command line's ``-l SRC-TGT``;
+    #: BLEU: sacreBLEU's choice, :data:`refscore.text.languages.TARGET_TOKENIZERS`); empty: none.
+    target_tokenizers: ClassVar[dict[str, str]] = {}
 
     # -- test cases ------------------------------------------------------------------------------------------
     @classmethod
@@ -192,6 +195,15 @@ class MetricFacts:
         changes = {name: value for name, value in self.check_defaults
                    if name in unset and getattr(config, name) == unset[name] and getattr(config, name) != value}
         return type(self)(dataclasses.replace(config, **changes)) if changes else self  # type: ignore[call-arg]
+
+    @classmethod
+    def language_defaults(cls, options: dict[str, Any], target: str) -> dict[str, Any]:
+        """``options`` with the tokenizer :attr:`target_tokenizers` picks for target language ``target`` unless a
+        tokenizer is given (sacreBLEU's ``-l SRC-TGT``)."""
+        chosen = cls.target_tokenizers.get(target)
+        if chosen is None or options.get("tokenize") is not None:
+            return options
+        return {**options, "tokenize": chosen}
 
     def hashed_config(self) -> dict[str, Any]:
         """The config fields that enter the config hash (statistics merge only with equal hashes): every field

@@ -60,6 +60,12 @@ class TokenizedInputWarning(RefscoreWarning):
     Silence it with ``warnings.filterwarnings("ignore", category=TokenizedInputWarning)``."""
 
 
+class CJKTokenizerWarning(RefscoreWarning):
+    """BLEU got hypotheses that are mostly Chinese, Japanese or Korean text with the 13a (or intl) tokenizer, which
+    cuts them at spaces and punctuation only. Silence it with
+    ``warnings.filterwarnings("ignore", category=CJKTokenizerWarning)``."""
+
+
 class RougeLsumWarning(RefscoreWarning):
     """ROUGE-Lsum was asked for but no text has a sentence break, so it equals ROUGE-L. Silence it with
     ``warnings.filterwarnings("ignore", category=RougeLsumWarning)``."""

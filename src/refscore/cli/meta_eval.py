@@ -15,6 +15,7 @@ from typing import Any
 from refscore.cli.arguments import add_metrics_argument, add_progress_argument, add_seed_argument, positive_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
+from refscore.cli.meta_eval_pairs import add_pair_arguments, cmd_meta_eval_pairs, named_pairs, system_scores
 from refscore.cli.metric_setup import add_metric_arguments, add_runtime_arguments, metrics_from_args
 
 FIELDS = (("system", "system"), ("segment", "seg_id, segment_id or id"),
@@ -51,7 +52,9 @@ def register(commands: Any) -> None:
                     "pairwise and soft pairwise accuracy, and segment-level Pearson (no grouping, item-wise), "
                     "item-wise Kendall and tie-calibrated acc23, with bootstrap intervals over items and "
                     "significance ranks from PERM-BOTH tests (r1: tied with the best).")
-    parser.add_argument("files", nargs="+", metavar="FILE", help="judgments file(s) (a glob pattern is expanded)")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="judgments file(s) (a glob pattern is expanded); "
+                        "LP=FILE for several language pairs (en-de=ende.jsonl zh-en=zhen.jsonl): tables per pair "
+                        "and WMT's global pairwise accuracy over all pairs")
     add_metrics_argument(parser, "bleu,chrf")
     parser.add_argument("--human", metavar="NAMES", help="comma-separated human scores to evaluate against "
                         "(default: every human score in the files)")
@@ -79,6 +82,7 @@ def register(commands: Any) -> None:
         parser.add_argument(f"--{field}-field", metavar="NAME", help=f"the field of the {field} (default: {default})")
     parser.add_argument("--num-threads", type=positive_int, default=None,
                         help="threads for the compiled core (default: all)")
+    add_pair_arguments(parser)   # --system-statistics, --segment-statistics (refscore.cli.meta_eval_pairs)
     add_seed_argument(parser)
     add_progress_argument(parser)
     add_runtime_arguments(parser)
@@ -91,9 +95,12 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     from refscore.meta.inputs import JudgmentFields, load_judgments
     from refscore.meta.table import signature_lines, to_json, to_latex, to_text
 
-    metrics = metrics_from_args(args.metrics, args)
     fields = JudgmentFields(**{name: getattr(args, f"{name}_field") for name, _ in FIELDS
                                if getattr(args, f"{name}_field") is not None})
+    pairs = named_pairs(args.files)
+    if pairs is not None:   # LP=FILE ...: per-pair tables and the global accuracy (refscore.cli.meta_eval_pairs)
+        return cmd_meta_eval_pairs(args, pairs, fields)
+    metrics = metrics_from_args(args.metrics, args)
     try:
         judgments = load_judgments(args.files, fields, align=args.align)
     except OSError as exc:
@@ -111,13 +118,16 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     levels = ("system", "segment") if args.level == "both" else (args.level,)
     results = {}
     for human in humans:
-        results[human] = meta_evaluate(judgments.human[human], scores, levels=levels, n_bootstrap=args.bootstrap,
+        results[human] = meta_evaluate(judgments.human[human], scores, levels=levels,
+                                       system_statistics=args.system_statistics,
+                                       segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap,
                                        k=args.k, alpha=args.alpha, confidence=args.confidence, seed=args.seed,
                                        resampler=args.resampler, resample_ties=args.resample_ties)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
              "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
              "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler,
-             "signatures": {metric.name: signatures(metric, judgments) for metric in metrics}}
+             "signatures": {metric.name: signatures(metric, judgments) for metric in metrics},
+             "system_scores": system_scores(judgments, humans, metrics, scores)}
     if args.format == "json":
         print(to_json(results, about))
         return ExitCode.OK

@@ -23,6 +23,7 @@ from refscore.cli.io import CliError, is_record_file
 from refscore.errors import InputError
 from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.protocol import CliOption, Metric, Score, Statistics
+from refscore.text.languages import parse_language_pair
 
 
 def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:
@@ -121,6 +122,11 @@ def _metric_options() -> dict[str, CliOption]:
 
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
+    group.add_argument("--language-pair", "-l", dest="language_pair", metavar="SRC-TGT",
+                       type=argument_type(lambda text: parse_language_pair(text, "-l/--language-pair")),
+                       help="source and target language, as sacreBLEU's -l: BLEU's tokenizer is the one sacreBLEU "
+                            "picks for the target (zh: zh, ja: ja-mecab, ko: ko-mecab, else 13a) unless "
+                            "--tokenize is given")
     for option in _metric_options().values():
         if option.type is bool:
             group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
@@ -227,6 +233,8 @@ def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
             raise CliError(f"{exc}{hint}", ExitCode.UNKNOWN_METRIC) from None
         options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
         options = cls.command_line_defaults(options, segments=bool(getattr(args, "segments", False)))
+        if getattr(args, "language_pair", None) is not None:   # -l SRC-TGT: sacreBLEU's tokenizer for the target
+            options = cls.language_defaults(options, args.language_pair.target)
         try:
             metrics.append(cls(**options, **runtime_options(cls, args)))
         except (InputError, ValueError, TypeError) as exc:

@@ -18,3 +18,8 @@ __all__ = ["KENDALL_VARIANTS", "ConstantScoresWarning", "CorrelationInterval", "
            "TiesResult", "meta_evaluate",
            "bootstrap_interval", "kendall", "kendall_like", "kendall_ties_opt", "pairwise_accuracy", "pearson",
            "perm_both", "perm_both_matrix", "significance_clusters", "soft_pairwise_accuracy", "spearman", "williams"]
+
+# several language pairs at once (WMT's global pairwise accuracy): refscore.meta.language_pairs
+from refscore.meta.language_pairs import GlobalAccuracy, global_pairwise_accuracy  # noqa: E402
+
+__all__ += ["GlobalAccuracy", "global_pairwise_accuracy"]

@@ -285,8 +285,10 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
             source = record.get(source_field) if source_field else None
             key = (system, segment)
             if key in places:
+                several = ("; files of different language pairs: load each on its own (command line: name "
+                           "them, meta-eval en-de=ende.jsonl zh-en=zhen.jsonl)") if len(files) > 1 else ""
                 raise JudgmentsError(f"{where}: system {system!r} segment {segment!r} is given twice (first at "
-                                     f"{places[key]}); give each (system, segment) once")
+                                     f"{places[key]}); give each (system, segment) once{several}")
             places[key] = where
             if system not in systems:
                 systems.append(system)

@@ -2,6 +2,8 @@
 
 - :func:`warn_if_tokenized`: sacreBLEU's check for tokenized hypotheses (at least 100 end in ``" ."``), raised as a
   :class:`~refscore.errors.TokenizedInputWarning` by BLEU, chrF and TER (sacreBLEU itself logs it, for BLEU only);
+- :func:`warn_if_cjk`: text mostly in Chinese, Japanese or Korean scored with 13a (sacreBLEU picks ``zh``,
+  ``ja-mecab`` or ``ko-mecab`` for such a target), a :class:`~refscore.errors.CJKTokenizerWarning` by BLEU;
 - :func:`advise`: any other such warning (ROUGE-Lsum without sentence breaks,
   :class:`~refscore.errors.RougeLsumWarning`).
 
@@ -29,10 +31,11 @@ import warnings
 from collections.abc import Iterator, Sequence
 
 from refscore._core._batch import count_endswith
-from refscore.errors import RefscoreWarning, TokenizedInputWarning, caller_stacklevel
+from refscore.errors import CJKTokenizerWarning, RefscoreWarning, TokenizedInputWarning, caller_stacklevel
+from refscore.text.languages import cjk_advice
 
 __all__ = ["TOKENIZED_PERIOD_LINES", "advise", "as_peer", "count_tokenized_periods", "looks_tokenized",
-           "warn_if_tokenized"]
+           "warn_if_cjk", "warn_if_tokenized"]
 
 #: sacreBLEU's threshold: this many hypotheses ending in " ." make a corpus look tokenized.
 TOKENIZED_PERIOD_LINES = 100
@@ -85,3 +88,14 @@ def warn_if_tokenized(owner: str, hypotheses: Sequence[str], fix: str) -> None:
                f"detokenize your test data, which may hurt your score. {fix} To silence this warning: "
                f"warnings.filterwarnings('ignore', category=refscore.errors.TokenizedInputWarning) (command line: "
                f"PYTHONWARNINGS=ignore::UserWarning)", TokenizedInputWarning)
+
+
+def warn_if_cjk(owner: str, hypotheses: Sequence[str], tokenize: str) -> None:
+    """Warn once (:class:`~refscore.errors.CJKTokenizerWarning`) when ``hypotheses`` are mostly CJK text and
+    ``tokenize`` cuts at spaces and punctuation only (:func:`refscore.text.languages.cjk_advice`)."""
+    if not _ADVICE_ON.get():
+        return
+    advice = cjk_advice(owner, hypotheses, tokenize)
+    if advice is not None:
+        advise(f"{advice}. To silence this warning: warnings.filterwarnings('ignore', "
+               f"category=refscore.errors.CJKTokenizerWarning)", CJKTokenizerWarning)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
-from dataclasses import dataclass
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
@@ -30,7 +29,7 @@ from refscore._metric_facts import Arithmetic
 from refscore.inputs import per_segment, prepare_batch
 from refscore.checks import check_bool, check_int, check_num_threads
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics.advice import warn_if_tokenized
+from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
 from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
@@ -40,6 +39,7 @@ from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check
 from refscore.metrics.word_batch import check_tokenizer, ngram_statistics
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
 from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
+from refscore.text.languages import TARGET_TOKENIZERS
 from refscore.text.tokenizer_registry import tokenizers
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
@@ -48,7 +48,7 @@ SACREBLEU_VERSION = "2.6.0"
 NLTK_VERSION = "3.10.4"
 
 
-@dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True)
 class BLEUConfig:
     """Settings of :class:`BLEU` (sacreBLEU's ``BLEU`` arguments; ``max_order`` is ``max_ngram_order``).
 
@@ -94,7 +94,7 @@ class BLEUConfig:
         return SMOOTH_DEFAULTS[self.smooth_method] if self.smooth_value is None else self.smooth_value
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class BLEUScore(Score):
     """A BLEU result. ``score`` and ``values["precisions"]`` are on the 0–1 scale (sacreBLEU's values / 100).
 
@@ -166,6 +166,7 @@ class BLEU(BLEUPairCounts, Metric):
     exact_to: ClassVar[str | None] = "sacrebleu.BLEU (2.6)"
     peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:bleu_arithmetic"
     peer_json_name: ClassVar[str | None] = "BLEU"
+    target_tokenizers: ClassVar[dict[str, str]] = TARGET_TOKENIZERS   # -l SRC-TGT: sacreBLEU's choice
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=tokenizers("sacrebleu")),
@@ -217,10 +218,10 @@ class BLEU(BLEUPairCounts, Metric):
                                        orders=(self.config.max_order,), num_threads=num_threads)
         if tokenize != "none" and not batch.is_token_ids:   # external tokenizers: checked on their input text
             warn_if_tokenized("BLEU", batch.hypotheses, self.tokenized_input_fix)
+            warn_if_cjk("BLEU", batch.hypotheses, tokenize)
         return self._new_statistics(self.columns, data, batch.nrefs)
 
-    def token_list_statistics(self, hypotheses: Any, references: Any, *,
-                              num_threads: int | None = None) -> Statistics:
+    def token_list_statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per-segment statistics of token lists (NLTK's input: a list of any hashable tokens per hypothesis, a list
         of such lists per segment), counted as the flavor counts (``nltk``: ``max(1, ·)`` n-grams; ``evaluate``: the
         shortest reference length).
@@ -336,8 +337,7 @@ class BLEU(BLEUPairCounts, Metric):
 
     def signature(self, nrefs: int = 1) -> Signature:
         """sacreBLEU's BLEU signature, e.g. ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``."""
-        config = self.config
-        smooth = config.smooth_method
+        config, smooth = self.config, self.config.smooth_method
         if SMOOTH_DEFAULTS[smooth] is not None:
             smooth += f"[{config.resolved_smooth_value:.2f}]"
         fields = {"nrefs": "var" if nrefs == -1 else str(nrefs), "case": "lc" if config.lowercase else "mixed",

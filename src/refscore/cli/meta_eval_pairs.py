@@ -1,0 +1,243 @@
+"""``refscore meta-eval`` over several language pairs, and the statistics chosen on the command line.
+
+``meta-eval en-de=ende.jsonl zh-en=zhen.jsonl -m bleu,chrf`` evaluates each language pair on its own (its tables,
+as for one file) and adds WMT's global pairwise accuracy over the system pairs of all language pairs
+(:mod:`refscore.meta.language_pairs`). A pair named ``SRC-TGT`` gives BLEU sacreBLEU's tokenizer for its target
+(``-l`` for that pair) unless ``-l`` or ``--tokenize`` is given; ``-m file:scores/{pair}.tsv`` reads each pair's
+scores from its own file (the metric is named by the stem without ``{pair}``).
+
+``--system-statistics`` / ``--segment-statistics`` take ``STAT[:GROUPING[:VARIANT]]`` items (mt-metrics-eval's
+``average_by``: ``none``, ``sys``, ``item``; Kendall's ``variant``: ``b``, ``c``, ``23``, ``acc23``).
+
+>>> parse = statistics_argument("segment")
+>>> parse("kendall:none,kendall:sys,pearson:item")
+(('kendall', 'none', {'variant': 'b'}), ('kendall', 'sys', {'variant': 'b'}), ('pearson', 'item', {}))
+"""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import math
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore.cli.exit_codes import ExitCode
+from refscore.cli.io import CliError, os_error_text
+from refscore.cli.metric_setup import metrics_from_args
+from refscore.errors import InputError
+from refscore.meta.correlations import KENDALL_VARIANTS
+from refscore.meta.evaluate import SEGMENT_STATISTICS, SYSTEM_STATISTICS, Entry
+from refscore.protocol import Metric
+from refscore.text.languages import parse_language_pair
+
+GROUPINGS = ("none", "sys", "item")
+#: The statistics each level offers (refscore.meta.evaluate computes them).
+LEVEL_STATISTICS = {"system": ("pearson", "spearman", "kendall", "pairwise_accuracy", "soft_pairwise_accuracy"),
+                    "segment": ("pearson", "spearman", "kendall", "kendall_like", "kendall_ties_opt")}
+VARIANTS = {"kendall": ("b", *[v for v in KENDALL_VARIANTS if v != "b"]), "kendall_ties_opt": ("acc23", "23")}
+#: ``LP=FILE``: a judgments file of language pair LP (a name without '=' or ',').
+PAIR_FILE = re.compile(r"([A-Za-z0-9][A-Za-z0-9_.-]*)=(.+)")
+Statistics = tuple[tuple[str, str, dict[str, Any]], ...]
+
+
+def statistics_argument(level: str) -> Callable[[str], Statistics]:
+    """The argparse type of ``--LEVEL-statistics``: comma-separated ``STAT[:GROUPING[:VARIANT]]``."""
+    offered = LEVEL_STATISTICS[level]
+
+    def parse(text: str) -> Statistics:
+        chosen: list[tuple[str, str, dict[str, Any]]] = []
+        for position, item in enumerate((part.strip() for part in text.split(",")), 1):
+            parts = item.split(":")
+            name, grouping = parts[0].strip().lower(), (parts[1].strip().lower() if len(parts) > 1 else "none")
+            where = f"item {position} ({item!r})"
+            if name not in offered or len(parts) > 3:
+                raise argparse.ArgumentTypeError(
+                    f"{where}: write STAT[:GROUPING[:VARIANT]] with STAT one of {', '.join(offered)} (e.g. "
+                    f"{'kendall:sys' if level == 'segment' else 'kendall'})")
+            allowed = GROUPINGS if level == "segment" else ("none",)
+            if grouping not in allowed:
+                raise argparse.ArgumentTypeError(f"{where}: grouping {grouping!r} is not one of "
+                                                 f"{', '.join(allowed)} at the {level} level")
+            options: dict[str, Any] = {}
+            if name in VARIANTS:
+                options["variant"] = parts[2].strip().lower() if len(parts) > 2 else VARIANTS[name][0]
+                if options["variant"] not in VARIANTS[name]:
+                    raise argparse.ArgumentTypeError(f"{where}: variant {options['variant']!r} of {name} is not one "
+                                                     f"of {', '.join(VARIANTS[name])}")
+            elif len(parts) > 2:
+                raise argparse.ArgumentTypeError(f"{where}: {name} has no variant; drop ':{parts[2]}'")
+            if any((name, grouping) == (s, g) for s, g, _ in chosen):
+                raise argparse.ArgumentTypeError(f"{where}: {name} with grouping {grouping} is given twice; give "
+                                                 f"each statistic and grouping once")
+            chosen.append((name, grouping, options))
+        return tuple(chosen)
+
+    return parse
+
+
+def statistics_text(statistics: Statistics) -> list[str]:
+    """The ``STAT:GROUPING[:VARIANT]`` spelling of chosen statistics (for the JSON's record of the run)."""
+    return [":".join([name, grouping, *options.values()]) for name, grouping, options in statistics]
+
+
+def add_pair_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--system-statistics`` and ``--segment-statistics`` (the defaults: refscore.meta.evaluate's)."""
+    parser.add_argument("--system-statistics", type=statistics_argument("system"), default=SYSTEM_STATISTICS,
+                        metavar="LIST", help="system-level statistics, comma-separated STAT (pearson, spearman, "
+                        "kendall[:none:VARIANT], pairwise_accuracy, soft_pairwise_accuracy; default: all five)")
+    parser.add_argument("--segment-statistics", type=statistics_argument("segment"), default=SEGMENT_STATISTICS,
+                        metavar="LIST", help="segment-level statistics, comma-separated STAT[:GROUPING[:VARIANT]] "
+                        "with GROUPING none (no grouping), sys (per system) or item (per segment), as "
+                        "mt-metrics-eval's average_by, e.g. kendall:none,kendall:sys (default: pearson:none, "
+                        "pearson:item, kendall:item, kendall_ties_opt:item:acc23)")
+
+
+def named_pairs(files: Sequence[str]) -> dict[str, list[str]] | None:
+    """Language pair -> its files when the files are given as ``LP=FILE`` (a pair named twice: its files are
+    read together); None when none is (one set of judgments)."""
+    matches = [None if os.path.exists(name) else PAIR_FILE.fullmatch(name) for name in files]
+    if not any(matches):
+        return None
+    unnamed = [name for name, match in zip(files, matches) if match is None]
+    if unnamed:
+        raise CliError(f"FILE {unnamed[0]!r} has no language pair while others have one: give every judgments "
+                       f"file as LP=FILE (e.g. en-de=ende.jsonl zh-en=zhen.jsonl) or none", ExitCode.USAGE)
+    pairs: dict[str, list[str]] = {}
+    for match in matches:
+        pairs.setdefault(match[1], []).append(match[2])
+    return pairs
+
+
+def system_scores(judgments: Any, humans: Sequence[str], metrics: Sequence[Metric],
+                  scores: Sequence[Any]) -> dict[str, Any]:
+    """The JSON's system scores: each human score's mean rating per system, each metric's system score (its corpus
+    score, on the metric's own scale and direction)."""
+    from refscore.meta.evaluate import human_system_scores
+
+    def named(values: np.ndarray) -> dict[str, float | None]:
+        return {system: _plain(float(value)) for system, value in zip(judgments.systems, values)}
+
+    return {"human": {human: named(human_system_scores(judgments.human[human])[0]) for human in humans},
+            "metrics": {metric.name: named(s.systems if metric.higher_is_better else -s.systems)
+                        for metric, s in zip(metrics, scores)}}
+
+
+def _plain(value: Any) -> Any:
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def pair_metrics(args: argparse.Namespace, pair: str) -> list[Metric]:
+    """The metrics of language pair ``pair``: ``-l`` from the pair's name (``SRC-TGT``) unless given, and
+    ``file:...{pair}...`` paths filled in (named by the stem without ``{pair}``)."""
+    from refscore.metrics.external import ExternalScores
+
+    language = args.language_pair
+    if language is None:
+        try:
+            language = parse_language_pair(pair)
+        except InputError:
+            language = None
+    metrics = metrics_from_args(args.metrics.replace("{pair}", pair),
+                                argparse.Namespace(**{**vars(args), "language_pair": language}))
+    specs = [spec.strip() for spec in args.metrics.split(",") if spec.strip()]
+    for i, (spec, metric) in enumerate(zip(specs, metrics)):
+        if "{pair}" in spec and isinstance(metric, ExternalScores):
+            stem = os.path.splitext(os.path.basename(spec))[0].replace("{pair}", "").strip("._-") or "scores"
+            metrics[i] = ExternalScores(metric.table, dataclasses.replace(metric.config, name=stem))
+    return metrics
+
+
+def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]], fields: Any) -> int:
+    """``meta-eval LP=FILE ...``: every pair's tables, then the global pairwise accuracy over all pairs."""
+    from refscore.meta.evaluate import MetricScores, meta_evaluate
+    from refscore.meta.inputs import load_judgments
+    from refscore.meta.language_pairs import global_accuracy_table
+
+    levels = ("system", "segment") if args.level == "both" else (args.level,)
+    wanted = [name.strip() for name in args.human.split(",") if name.strip()] if args.human else None
+    about, results, grids = {}, {}, {}
+    for pair, paths in pairs.items():
+        try:
+            judgments = load_judgments(paths, fields, align=args.align)
+        except OSError as exc:
+            raise CliError(f"{pair}: {os_error_text(exc)}", ExitCode.UNREADABLE_FILE) from None
+        except InputError as exc:
+            raise CliError(f"{pair}: {exc}", ExitCode.BAD_INPUT) from None
+        humans = wanted or judgments.human_names
+        unknown = [name for name in humans if name not in judgments.human_names]
+        if unknown:
+            raise CliError(f"--human: no human score {unknown[0]!r} in {pair} ({judgments.source_file}); its human "
+                           f"scores are {', '.join(judgments.human_names)}", ExitCode.BAD_INPUT)
+        rated = int(sum(np.count_nonzero(~np.isnan(judgments.human[name])) for name in humans[:1]))
+        print(f"{pair}: {judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} "
+              f"segments ({rated} rated by {humans[0]})", file=sys.stderr)
+        metrics = pair_metrics(args, pair)
+        scores = [MetricScores.from_metric(metric, judgments, num_threads=args.num_threads) for metric in metrics]
+        results[pair] = {human: meta_evaluate(
+            judgments.human[human], scores, levels=levels, system_statistics=args.system_statistics,
+            segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap, k=args.k, alpha=args.alpha,
+            confidence=args.confidence, seed=args.seed, resampler=args.resampler, resample_ties=args.resample_ties)
+            for human in humans}
+        grids[pair] = (judgments, scores)
+        nrefs = {len(refs) for system in judgments.systems for refs in judgments.references[system]}
+        about[pair] = {"files": judgments.source_file, "systems": len(judgments.systems),
+                       "segments": len(judgments.segment_ids), "rated": rated,
+                       "signatures": {m.name: m.signature_text(nrefs.pop() if len(nrefs) == 1 else -1)
+                                      for m in metrics},
+                       "system_scores": system_scores(judgments, humans, metrics, scores)}
+    common = [h for h in next(iter(results.values())) if all(h in by_human for by_human in results.values())]
+    overall = {human: global_accuracy_table({pair: (grids[pair][0].human[human], grids[pair][1]) for pair in grids})
+               for human in common} if "system" in levels else {}
+    settings = {"bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha, "confidence": args.confidence,
+                "seed": args.seed, "resampler": args.resampler,
+                "system_statistics": statistics_text(args.system_statistics),
+                "segment_statistics": statistics_text(args.segment_statistics)}
+    print(_render(args.format, about, results, overall, settings))
+    return ExitCode.OK
+
+
+def _render(fmt: str, about: Mapping[str, Any], results: Mapping[str, Mapping[str, Sequence[Entry]]],
+            overall: Mapping[str, Sequence[Any]], settings: Mapping[str, Any]) -> str:
+    from refscore.meta.table import to_latex, to_text
+
+    if fmt == "json":
+        rows = [{"pair": pair, "human": human, **{k: _plain(v) for k, v in vars(e).items()}}
+                for pair, by_human in results.items() for human, entries in by_human.items() for e in entries]
+        global_rows = [{"human": human, "metric": g.metric, "statistic": "pairwise_accuracy",
+                        "value": _plain(g.accuracy), "agree": g.agree, "pairs": g.pairs,
+                        "per_pair": {p: {"agree": a, "pairs": n} for p, (a, n) in g.per_pair.items()}}
+                       for human, table in overall.items() for g in table]
+        return json.dumps({"pairs": about, **settings, "results": rows, "global": global_rows}, indent=2,
+                          ensure_ascii=False)
+    render, comment = (to_latex, "% ") if fmt == "latex" else (to_text, "")
+    parts = []
+    for pair, by_human in results.items():
+        head = f"{comment}pair: {pair} ({about[pair]['systems']} systems x {about[pair]['segments']} segments)"
+        parts += [f"{head}\n{comment}human: {human}\n{render(entries)}" for human, entries in by_human.items()]
+    for human, table in overall.items():
+        parts.append(_global_table(human, table, comment, fmt == "latex"))
+    return "\n\n".join(parts)
+
+
+def _global_table(human: str, table: Sequence[Any], comment: str, latex: bool) -> str:
+    pairs = list(table[0].per_pair)
+    total = table[0].pairs
+    head = (f"{comment}all pairs: global pairwise accuracy over {total} system pairs "
+            f"({', '.join(f'{p} {n}' for p, (_, n) in table[0].per_pair.items())})\n{comment}human: {human}")
+    rows = [["metric", "global", *pairs]] + [
+        [g.metric, f"{g.accuracy:.3f}", *(f"{a / n:.3f}" if n else "nan" for a, n in g.per_pair.values())]
+        for g in sorted(table, key=lambda g: -g.accuracy)]
+    if latex:
+        lines = [r"\begin{tabular}{l" + "r" * (len(pairs) + 1) + "}", r"\toprule",
+                 " & ".join(["Metric", "Global", *pairs]) + r" \\", r"\midrule",
+                 *(" & ".join(row).replace("_", r"\_") + r" \\" for row in rows[1:]), r"\bottomrule",
+                 r"\end{tabular}"]
+        return head + "\n" + "\n".join(lines)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return head + "\n" + "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows)
