@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from refscore.errors import InputError, InputTypeError, MissingExtraError
+from refscore.io.limits import read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -169,7 +170,7 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
 
 def _read_text(path: Path) -> str:
     try:
-        data = path.read_bytes()
+        data = read_file_within_budget(path)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the cases file {path}: {exc.strerror}") from None
     try:

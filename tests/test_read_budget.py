@@ -1,0 +1,45 @@
+"""issue 40 item 6: one read budget (REFSCORE_MAX_INPUT_BYTES) for whole-file readers, checked while reading."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from refscore.io.limits import InputTooLargeError, read_within_budget
+from refscore.io.text_files import read_text_lines
+
+
+def test_stream_past_budget_stops_after_limit_plus_one() -> None:
+    with open("/dev/zero", "rb") as stream:
+        with pytest.raises(InputTooLargeError, match="/dev/zero: more than 1000 bytes"):
+            read_within_budget(stream, "/dev/zero", limit=1000)
+        assert stream.tell() <= 1001
+
+
+def test_library_text_reader_uses_budget(tmp_path, monkeypatch) -> None:
+    path = tmp_path / "refs.txt"
+    path.write_bytes(b"a cat\n" * 10)
+    monkeypatch.setenv("REFSCORE_MAX_INPUT_BYTES", "20")
+    with pytest.raises(InputTooLargeError, match="REFSCORE_MAX_INPUT_BYTES"):
+        read_text_lines(path)
+    monkeypatch.setenv("REFSCORE_MAX_INPUT_BYTES", "60")
+    assert len(read_text_lines(path)) == 10
+
+
+@pytest.mark.parametrize("hypotheses", ["/dev/zero", "sparse"])
+def test_cli_hypotheses_past_budget_exit_quickly(tmp_path, hypotheses: str) -> None:
+    refs = tmp_path / "r.txt"
+    refs.write_text("a cat\n")
+    if hypotheses == "sparse":
+        sparse = tmp_path / "big.txt"
+        with open(sparse, "wb") as stream:
+            stream.truncate(2 << 30)
+        hypotheses = str(sparse)
+    env = dict(os.environ, REFSCORE_MAX_INPUT_BYTES=str(8 << 20))
+    done = subprocess.run([sys.executable, "-c", "import sys; from refscore.cli.main import main; sys.exit(main())", "score", "-r", str(refs), "-i", hypotheses],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 7, done.stderr
+    assert f"{hypotheses}: more than {8 << 20} bytes" in done.stderr
+    assert "Traceback" not in done.stderr
