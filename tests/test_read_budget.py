@@ -43,3 +43,17 @@ def test_cli_hypotheses_past_budget_exit_quickly(tmp_path, hypotheses: str) -> N
     assert done.returncode == 7, done.stderr
     assert f"{hypotheses}: more than {8 << 20} bytes" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_yaml_alias_bomb_in_case_file_is_refused_in_one_line(tmp_path) -> None:
+    """issue 40 item 4: a YAML alias bomb is refused before it expands."""
+    from refscore.errors import InputError
+    from refscore.testing.cases import load_cases
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    lines += ["cases:", "  - {actual_output: *a8, expected_output: x}"]
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError, match=r"bomb.yaml: line 2: YAML aliases") as info:
+        load_cases(path)
+    assert "\n" not in str(info.value)
