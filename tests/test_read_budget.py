@@ -57,3 +57,23 @@ def test_yaml_alias_bomb_in_case_file_is_refused_in_one_line(tmp_path) -> None:
     with pytest.raises(InputError, match=r"bomb.yaml: line 2: YAML aliases") as info:
         load_cases(path)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".jsonl"])
+def test_deep_nesting_in_case_file_names_the_file(tmp_path, suffix: str) -> None:
+    """issue 40 item 11: '['*100000 is an error naming the file, not a RecursionError."""
+    from refscore.io.limits import NestedTooDeeplyError
+    from refscore.testing.cases import load_cases
+    path = tmp_path / f"cases{suffix}"
+    path.write_text("[" * 100000 + "\n")
+    with pytest.raises(NestedTooDeeplyError, match=f"cases{suffix}.*nested too deeply"):
+        load_cases(path)
+
+
+def test_deep_nesting_in_baseline_names_the_file(tmp_path) -> None:
+    from refscore.io.limits import NestedTooDeeplyError
+    from refscore.testing.saved import load_run
+    path = tmp_path / "run.json"
+    path.write_text("[" * 100000)
+    with pytest.raises(NestedTooDeeplyError, match="baseline .*run.json: arrays or objects nested too deeply"):
+        load_run(path)

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import IO
+from collections.abc import Callable
+from typing import IO, Any
 
 from refscore.errors import InputError
 
-__all__ = ["DEFAULT_MAX_INPUT_BYTES", "InputTooLargeError", "MAX_INPUT_BYTES_VARIABLE", "max_input_bytes",
-           "read_file_within_budget", "read_within_budget"]
+__all__ = ["DEFAULT_MAX_INPUT_BYTES", "InputTooLargeError", "MAX_INPUT_BYTES_VARIABLE", "NestedTooDeeplyError",
+           "max_input_bytes", "parse_bounded", "read_file_within_budget", "read_within_budget"]
 
 #: The environment variable that sets the most bytes one input file (or standard input) may hold.
 MAX_INPUT_BYTES_VARIABLE = "REFSCORE_MAX_INPUT_BYTES"
@@ -65,3 +66,25 @@ def read_file_within_budget(path: str | os.PathLike[str]) -> bytes:
     """The bytes of a file within the read budget (``OSError`` as raised by ``open``)."""
     with Path(path).open("rb") as stream:
         return read_within_budget(stream, os.fspath(path))
+
+
+class NestedTooDeeplyError(InputError):
+    """A JSON / TOML / YAML document nested deeper than the parser's recursion allows; names the source."""
+
+
+def parse_bounded(parse: Callable[[str], Any], text: str, source: str) -> Any:
+    """``parse(text)`` (``json.loads``, ``tomllib.loads``) with nesting too deep for the parser's recursion
+    (``'[' * 100000``) a :class:`NestedTooDeeplyError` naming ``source`` instead of a ``RecursionError``.
+
+    >>> import json
+    >>> try:
+    ...     parse_bounded(json.loads, "[" * 100000, "run.json")
+    ... except NestedTooDeeplyError as error:
+    ...     print(error)
+    run.json: arrays or objects nested too deeply to read; flatten the document
+    """
+    try:
+        return parse(text)
+    except RecursionError:
+        raise NestedTooDeeplyError(f"{source}: arrays or objects nested too deeply to read; flatten the document") \
+            from None

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from refscore.errors import InputError, InputTypeError, MissingExtraError
-from refscore.io.limits import read_file_within_budget
+from refscore.io.limits import parse_bounded, read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -186,14 +186,14 @@ def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
         if not line.strip():
             continue
         try:
-            yield f"{path}: line {number}", json.loads(line)
+            yield f"{path}: line {number}", parse_bounded(json.loads, line, f"{path}: line {number}")
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})") from None
 
 
 def _json_records(path: Path) -> Iterable[tuple[str, Any]]:
     try:
-        data = json.loads(_read_text(path))
+        data = parse_bounded(json.loads, _read_text(path), str(path))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {exc.lineno} is not valid JSON ({exc.msg})") from None
     if isinstance(data, Mapping) and "cases" in data:
