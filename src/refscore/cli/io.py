@@ -8,7 +8,6 @@ or line break) with a header line, and Parquet; :mod:`refscore.io.record_files` 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 from refscore.inputs import from_streams, per_segment
 from refscore.io.record_files import SystemNames, is_record_file, read_file
@@ -16,6 +15,7 @@ from refscore.io.records import MalformedRecordError, RecordLayout
 from refscore.wording import counted
 from refscore.cli.exit_codes import ExitCode
 from refscore.errors import InputError
+from refscore.io.limits import InputTooLargeError, read_file_within_budget, read_within_budget
 
 
 class CliError(Exception):
@@ -93,9 +93,11 @@ def read_bytes(path: str, argument: str | None = None) -> bytes:
     if path == STDIN:
         return read_standard_input()
     try:
-        return Path(path).read_bytes()
+        return read_file_within_budget(path)
     except OSError as exc:
         raise unreadable(path, exc, argument) from None
+    except InputTooLargeError as exc:
+        raise CliError(str(exc), ExitCode.BAD_INPUT) from None
 
 
 def read_standard_input() -> bytes:
@@ -106,7 +108,9 @@ def read_standard_input() -> bytes:
     if stream is None:
         raise CliError(f"standard input is closed; {fix}", ExitCode.UNREADABLE_FILE)
     try:
-        return stream.buffer.read()
+        return read_within_budget(stream.buffer, "<stdin>")
+    except InputTooLargeError as exc:
+        raise CliError(str(exc), ExitCode.BAD_INPUT) from None
     except (OSError, ValueError, AttributeError) as exc:  # closed descriptor or file object
         raise CliError(f"cannot read standard input ({exc}); {fix}", ExitCode.UNREADABLE_FILE) from None
 

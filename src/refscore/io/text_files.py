@@ -10,9 +10,9 @@ has its own reader with exit codes and standard input, :mod:`refscore.cli.io`).
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 from refscore.errors import InputError
+from refscore.io.limits import read_file_within_budget
 
 __all__ = ["read_text_lines"]
 
@@ -21,7 +21,7 @@ def read_text_lines(path: str | os.PathLike[str]) -> list[str]:
     """The lines of a UTF-8 file (``\\n`` or ``\\r\\n``; a final newline ends the last line; a leading byte-order
     mark removed), each without trailing whitespace, as sacreBLEU's command line reads segments."""
     try:
-        data = Path(path).read_bytes()
+        data = read_file_within_budget(path)
     except OSError as exc:
         raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
     try:

@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError
+from refscore.io.limits import parse_bounded
 
 OBJECTIVES = ("accuracy", "f1", "precision")
 #: Comparisons of a cut-off (``">= -1"``): a rating that satisfies it is a human pass.
@@ -349,7 +350,7 @@ def _verify(text: str, name: str, check: str, threshold: float) -> None:
         import tomli as tomllib
 
     try:
-        table = tomllib.loads(text)["tool"]["refscore"]["checks"][check]
+        table = parse_bounded(tomllib.loads, text, name)["tool"]["refscore"]["checks"][check]
     except (tomllib.TOMLDecodeError, KeyError, TypeError) as exc:
         raise InputError(f"{name}: cannot write the threshold of check {check!r} into this file ({exc}); set "
                          f"threshold = {threshold!r} in [tool.refscore.checks.{check}] by hand") from None

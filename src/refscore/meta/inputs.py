@@ -51,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError
+from refscore.io.limits import parse_bounded
 from refscore.io.record_files import expand_paths, input_kind, parquet_module, table_rows
 from refscore.io.records import BadRecord, RecordLayout, _field
 from refscore.protocol import Metric
@@ -197,7 +198,7 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
                     continue
                 where = f"{path}: line {number}"
                 try:
-                    value = json.loads(line)
+                    value = parse_bounded(json.loads, line, where)
                 except (UnicodeDecodeError, json.JSONDecodeError) as exc:
                     raise JudgmentsError(f"{where}: not valid JSON ({exc}); one JSON object per line") from None
                 if not isinstance(value, dict):

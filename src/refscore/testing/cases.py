@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from refscore.errors import InputError, InputTypeError, MissingExtraError
+from refscore.io.limits import parse_bounded, read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -169,7 +170,7 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
 
 def _read_text(path: Path) -> str:
     try:
-        data = path.read_bytes()
+        data = read_file_within_budget(path)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the cases file {path}: {exc.strerror}") from None
     try:
@@ -185,14 +186,14 @@ def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
         if not line.strip():
             continue
         try:
-            yield f"{path}: line {number}", json.loads(line)
+            yield f"{path}: line {number}", parse_bounded(json.loads, line, f"{path}: line {number}")
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})") from None
 
 
 def _json_records(path: Path) -> Iterable[tuple[str, Any]]:
     try:
-        data = json.loads(_read_text(path))
+        data = parse_bounded(json.loads, _read_text(path), str(path))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {exc.lineno} is not valid JSON ({exc.msg})") from None
     if isinstance(data, Mapping) and "cases" in data:
@@ -231,12 +232,14 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
         raise MissingExtraError(f"reading YAML cases ({path})", "testing", "PyYAML") from None
     stream = io.StringIO(_read_text(path))
     stream.name = str(path)     # PyYAML's messages name the stream ("<unicode string>" otherwise)
-    loader = yaml.SafeLoader(stream)
+    loader = _no_alias_loader(yaml)(stream)
     try:
         root = loader.get_single_node()
         data = None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML ({exc})") from None
+        raise InputError(f"{path}: not valid YAML ({' '.join(str(exc).split())})") from None
+    except RecursionError:
+        raise InputError(f"{path}: YAML lists or mappings nested too deeply") from None
     finally:
         loader.dispose()
     if isinstance(data, Mapping) and "cases" in data:
@@ -245,6 +248,21 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a YAML list of cases (or a mapping with a 'cases' list)")
     return ((f"{path}: line {node.start_mark.line + 1}", record) for node, record in zip(root.value, data))
+
+
+def _no_alias_loader(yaml: Any) -> Any:
+    """PyYAML's safe loader refusing aliases (``*name``): an alias repeats a node without its bytes, so a few
+    hundred bytes of nested aliases expand to gigabytes (a "billion laughs"); case files have no need for them."""
+
+    class NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc, name-defined]
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            if self.check_event(yaml.AliasEvent):
+                mark = self.peek_event().start_mark
+                raise InputError(f"{mark.name}: line {mark.line + 1}: YAML aliases (*name) are not read in case "
+                                 f"files; write the value out in full")
+            return super().compose_node(parent, index)
+
+    return NoAliasLoader
 
 
 def _table_records(table: Any) -> Iterable[tuple[str, Any]] | None:

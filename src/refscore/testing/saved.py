@@ -18,6 +18,7 @@ import numpy as np
 
 from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError
+from refscore.io.limits import parse_bounded
 from refscore.protocol import Metric
 from refscore.testing.checks import Check
 
@@ -121,7 +122,7 @@ def load_run(path: Any) -> SavedRun:
     """A run saved by :meth:`refscore.testing.TestRun.save` (or ``refscore check --save``)."""
     source = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = parse_bounded(json.loads, Path(path).read_text(encoding="utf-8"), f"baseline {source}")
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the baseline {source}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
