@@ -21,7 +21,7 @@ import numpy as np
 
 from refscore.errors import InputError
 from refscore.meta import correlations as corr
-from refscore.meta._rows import as_matrix
+from refscore.meta._rows import as_matrix, magnitude_divisor
 from refscore.meta.significance import perm_both_matrix, significance_clusters
 from refscore.protocol import Metric
 from refscore.significance.sampling import interval_indices
@@ -51,7 +51,10 @@ class MetricScores:
     def from_segments(cls, name: str, segments: object) -> MetricScores:
         """Scores given per segment; a system's score is the mean of its segments'."""
         matrix = as_matrix(segments, f"metric {name!r}", allow_missing=False)
-        return cls(name, matrix, matrix.mean(1), lambda counts: counts @ matrix.T / counts.sum(1, keepdims=True))
+        scale = magnitude_divisor(matrix)   # a sum of 1e308-sized scores overflows, their mean does not
+        scaled = matrix / scale
+        return cls(name, matrix, scaled.mean(1) * scale,
+                   lambda counts: counts @ scaled.T / counts.sum(1, keepdims=True) * scale)
 
     @classmethod
     def from_metric(cls, metric: Metric, judgments: Any, *, num_threads: int | None = None) -> MetricScores:
@@ -100,10 +103,11 @@ def human_system_scores(human: np.ndarray, counts: np.ndarray | None = None) -> 
     """Mean rating of each system (over its rated items, each counted ``counts`` times)."""
     rated = ~np.isnan(human)
     values = np.where(rated, human, 0.0)
+    scale = magnitude_divisor(values)   # a sum of 1e308-sized ratings overflows, their mean does not
     if counts is None:
         counts = np.ones((1, human.shape[1]))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts @ values.T) / (counts @ rated.T)
+        return (counts @ (values / scale).T) / (counts @ rated.T) * scale
 
 
 def _system_value(statistic: str, human: np.ndarray, metric: np.ndarray, options: Mapping[str, Any],

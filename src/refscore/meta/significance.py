@@ -27,7 +27,7 @@ import scipy.stats
 from refscore.checks import check_choice, check_confidence, check_count
 from refscore.errors import InputError
 from refscore.meta._resample import Resampler, Statistic, correlations_of, make_resampler, statistic_of
-from refscore.meta._rows import Rows, pair, rows_of
+from refscore.meta._rows import Rows, magnitude_divisor, pair, rows_of
 from refscore.meta.correlations import check_systems, pearson
 from refscore.significance.sampling import interval_indices
 
@@ -60,6 +60,11 @@ class CorrelationInterval:
         return f"{self.value:.{digits}f} [{self.lower:.{digits}f}, {self.upper:.{digits}f}]"
 
 
+def _zscore(values: np.ndarray) -> np.ndarray:
+    """``scipy.stats.zscore``, of values of extreme magnitude scaled first (its variance of 1e200s overflows)."""
+    return scipy.stats.zscore(values / magnitude_divisor(values))
+
+
 def _filtered(human: object, metric1: object, metric2: object, grouping: str, statistic: str
               ) -> tuple[Rows, np.ndarray, np.ndarray, np.ndarray]:
     h, m1 = pair(human, metric1)
@@ -68,9 +73,9 @@ def _filtered(human: object, metric1: object, metric2: object, grouping: str, st
     if statistic == "kendall_ties_opt":
         # z-normalised over every cell, rated or not, in the packed (system by system) order, as the reference does
         # (and permuted in that order: its cells are the packed matrix, marked by a 2-D ``cells`` of its shape)
-        return rows, np.ones(h.shape, dtype=bool), scipy.stats.zscore(m1.ravel()), scipy.stats.zscore(m2.ravel())
-    a = scipy.stats.zscore(rows.metric[rows.valid])
-    b = scipy.stats.zscore(rows_of(h, m2, grouping).metric[rows.valid])
+        return rows, np.ones(h.shape, dtype=bool), _zscore(m1.ravel()), _zscore(m2.ravel())
+    a = _zscore(rows.metric[rows.valid])
+    b = _zscore(rows_of(h, m2, grouping).metric[rows.valid])
     return rows, rows.valid, a, b
 
 
