@@ -113,7 +113,8 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
     for human in humans:
         results[human] = meta_evaluate(judgments.human[human], scores, levels=levels, n_bootstrap=args.bootstrap,
                                        k=args.k, alpha=args.alpha, confidence=args.confidence, seed=args.seed,
-                                       resampler=args.resampler, resample_ties=args.resample_ties)
+                                       resampler=args.resampler, resample_ties=args.resample_ties,
+                                       progress=args.progress)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
              "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
              "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler}
