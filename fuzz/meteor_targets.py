@@ -34,6 +34,12 @@ def nltk_wordnet() -> None:
     spec = importlib.util.spec_from_file_location("_meteor_peer", helper)
     peer = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(peer)
+    missing = [name for name in peer.NLTK_FILES if not (peer.DEBIAN_WORDNET / name).is_file()]
+    missing += [] if peer.LEXNAMES_MAN_PAGE.is_file() else [str(peer.LEXNAMES_MAN_PAGE)]
+    if missing:
+        from targets import TargetUnavailable
+
+        raise TargetUnavailable(f"{peer.WHY}; missing: {', '.join(missing)}")
     root = Path(tempfile.mkdtemp(prefix="refscore-fuzz-meteor-"))
     nltk.data.path.insert(0, str(peer.build_nltk_data(root)))
     wordnet.ensure_loaded()

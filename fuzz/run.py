@@ -15,7 +15,10 @@ not installed) a target is fed random bytes for the time given and coverage is n
 This process never imports refscore: the targets' names come from a child process (``--list`` and the check of
 ``--target`` included), and every process that does import it imports atheris first, as an instrumented build's
 ``LD_PRELOAD`` requires (docs/reliability.md, "Coverage of the C++").
-Exit status: 0 when no target found anything, 1 otherwise.
+A target that cannot run here (an optional dependency or data file missing: MeCab, WordNet) is reported as
+unavailable, with the reason, and is no finding. The run ends with one line saying what it found, which targets
+were unavailable and whether coverage was measured.
+Exit status: 0 when no target found anything (unavailable ones included), 1 when one did or failed to run.
 """
 from __future__ import annotations
 
@@ -31,6 +34,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+#: The exit status of a worker whose target cannot run here; its reason follows UNAVAILABLE on stderr.
+UNAVAILABLE_STATUS = 3
+UNAVAILABLE = "REFSCORE-FUZZ-UNAVAILABLE: "
 #: libFuzzer's status lines: "#1234\tpulse  cov: 56 ft: 78 corp: ..." (the last one printed holds the totals).
 STATUS = re.compile(r"^#(\d+)\s+\w+(?:\s+cov: (\d+) ft: (\d+))?", re.MULTILINE)
 #: The modules whose Python code atheris instruments (imported eagerly: refscore's public names load lazily).
@@ -49,6 +55,26 @@ def has_atheris() -> bool:
     return True
 
 
+def _warm_up(run, target: str, artifacts: Path) -> bool:
+    """The first call (empty input; it imports the peer: sacreBLEU, NLTK...): False, with the reason on stderr,
+    when the target cannot run here; an ordinary exception is a finding (its input saved, then raised)."""
+    from targets import TargetUnavailable
+
+    try:
+        run(b"")
+    except (TargetUnavailable, ImportError) as exc:
+        # a missing optional package (MeCab) is unavailable; a broken import of refscore itself is a finding
+        if not isinstance(exc, ImportError) or (exc.name or "refscore").split(".")[0] != "refscore":
+            print(f"{UNAVAILABLE}{type(exc).__name__}: {exc}", file=sys.stderr)
+            return False
+        raise
+    except Exception:
+        artifacts.mkdir(parents=True, exist_ok=True)
+        (artifacts / f"{target}-crash-empty").write_bytes(b"")
+        raise
+    return True
+
+
 def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_atheris: bool, max_len: int) -> int:
     """The body of one target's process (``--worker``)."""
     if use_atheris:
@@ -60,7 +86,8 @@ def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_ather
             for module in INSTRUMENTED:
                 importlib.import_module(module)
         run = _import_targets()[target]
-        run(b"")   # the first call imports the peer (sacreBLEU, NLTK...): not counted against libFuzzer's timeout
+        if not _warm_up(run, target, artifacts):   # (not counted against libFuzzer's timeout)
+            return UNAVAILABLE_STATUS
         corpus.mkdir(parents=True, exist_ok=True)
         artifacts.mkdir(parents=True, exist_ok=True)
         atheris.Setup([sys.argv[0], f"-max_total_time={max(1, int(seconds))}", f"-max_len={max_len}",
@@ -68,7 +95,10 @@ def worker(target: str, seconds: float, corpus: Path, artifacts: Path, use_ather
                        "-rss_limit_mb=4096", str(corpus)], run)
         atheris.Fuzz()
         return 0
-    run, rng, deadline, executions = _import_targets()[target], random.Random(0), time.monotonic() + seconds, 0
+    run = _import_targets()[target]
+    if not _warm_up(run, target, artifacts):
+        return UNAVAILABLE_STATUS
+    rng, deadline, executions = random.Random(0), time.monotonic() + seconds, 0
     while time.monotonic() < deadline:
         data = rng.randbytes(rng.randint(0, max_len))
         try:
@@ -117,6 +147,11 @@ def run_target(target: str, args: argparse.Namespace) -> dict:
     statuses = STATUS.findall(done.stderr)
     executions, cov, ft = (int(v or 0) for v in statuses[-1]) if statuses else (0, 0, 0)
     crash_files = sorted(str(p) for p in Path(args.artifacts).glob(f"{target}-*"))
+    if done.returncode == UNAVAILABLE_STATUS and UNAVAILABLE in done.stderr:
+        reason = done.stderr.split(UNAVAILABLE, 1)[1].splitlines()[0]
+        return {"target": target, "seconds": round(time.monotonic() - started, 1), "executions": 0, "coverage": 0,
+                "features": 0, "crashes": 0, "crash_files": [], "atheris": not args.random, "returncode": 0,
+                "unavailable": reason}
     finding = done.returncode != 0
     summary = {"target": target, "seconds": round(time.monotonic() - started, 1), "executions": executions,
                "coverage": cov, "features": ft, "crashes": len(crash_files) if finding else 0,
@@ -144,6 +179,8 @@ def markdown_table(results: list[dict]) -> str:
         outcome = f"{r['crashes']}{': ' + finding[0][:80] if finding else ''}"
         if r.get("returncode") and not r["crashes"]:  # the worker failed without a crash input: it did not run
             outcome = f"did not run: {(raised[-1:] or ['exit status ' + str(r['returncode'])])[0][:80]}"
+        if r.get("unavailable"):
+            outcome = f"unavailable here: {r['unavailable'][:80]}"
         lines.append(f"| `{r['target']}` | {r['seconds']:.0f} | {r['executions']:,} | {r['coverage']} / "
                      f"{r['features']} | {outcome} |")
     return "\n".join(lines)
@@ -192,12 +229,34 @@ def main() -> int:
         results = list(pool.map(lambda name: run_target(name, args), args.target or names))
     for result in results:
         print(f"{result['target']:20} {result['executions']:>9} execs  cov {result['coverage']:>6}  "
-              f"ft {result['features']:>6}  crashes {result['crashes']}")
+              f"ft {result['features']:>6}  crashes {result['crashes']}"
+              + (f"  unavailable: {result['unavailable']}" if result.get("unavailable") else ""))
         if result.get("error"):
             print("    " + result["error"].replace("\n", "\n    "))
     if args.summary:
         Path(args.summary).write_text(json.dumps(results, indent=1) + "\n", encoding="utf-8")
+    print(verdict(results, measured=not args.random))
     return 1 if any(r["returncode"] for r in results) else 0
+
+
+def verdict(results: list[dict], measured: bool) -> str:
+    """The run's last line: findings (or none), the targets that could not run here, whether coverage counted.
+
+    >>> verdict([{"target": "a", "returncode": 0}, {"target": "m", "returncode": 0, "unavailable": "no WordNet"}],
+    ...         measured=False)
+    'fuzz/run.py: no finding in 1 target; 1 unavailable here (m: no WordNet); random bytes, coverage not measured (atheris is not installed or --random)'
+    """
+    failed = [r["target"] for r in results if r["returncode"]]
+    unavailable = [r for r in results if r.get("unavailable")]
+    ran = len(results) - len(unavailable)
+    text = (f"fuzz/run.py: {len(failed)} target(s) found something or failed: {', '.join(failed)}" if failed else
+            f"fuzz/run.py: no finding in {ran} target{'s' if ran != 1 else ''}")
+    if unavailable:
+        text += (f"; {len(unavailable)} unavailable here ("
+                 + "; ".join(f"{r['target']}: {r['unavailable'][:100]}" for r in unavailable) + ")")
+    if not measured:
+        text += "; random bytes, coverage not measured (atheris is not installed or --random)"
+    return text
 
 
 if __name__ == "__main__":

@@ -27,6 +27,11 @@ ALPHABET = ("abc xyz ABC 019 ,.;:!?-'\"()[]$%&/\\@#*\t\n" "éßØ ñ" "日本語
             "\u00a0\u2003\u3000\u200b" "€£¥©®™" "\U0001F600\U00020000")
 
 
+class TargetUnavailable(Exception):
+    """A target cannot run here (an optional dependency or data file is missing): the runner reports it as
+    unavailable, with this reason, not as a finding."""
+
+
 class Source:
     """Inputs drawn from fuzzer bytes, read front to back (a mutated byte changes the input near it only, which
     is what lets a coverage-guided fuzzer's mutations mean something); past the end every draw is its minimum."""

@@ -204,7 +204,7 @@ def test_signature_and_format():
 @pytest.mark.parametrize("options, error, match", [
     ({"tokenize": "moses"}, InputError, "unknown tokenize 'moses'"),
     ({"spm_model": "x.model"}, InputError, "spm_model applies to the SentencePiece tokenizers"),
-    ({"max_order": 0}, InputError, "max_order must be >= 1"),
+    ({"max_order": 0}, InputError, r"max_order must be in \[1, 10000\]"),
     ({"max_order": -2}, InputError, "max_order"),
     ({"max_order": 2.5}, InputTypeError, "max_order"),
     ({"smooth_method": "laplace"}, InputError, "unknown smooth_method"),

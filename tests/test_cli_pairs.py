@@ -77,6 +77,8 @@ def test_mbr_selections_and_matrices(tmp_path):
     (['{"candidates": ["a"]}'], ["pairwise", "-m", "chrf,ter"], ExitCode.USAGE, r"one metric at a time"),
     (['{"candidates": ["a"]}'], ["mbr", "-m", "chrf,ter", "--weights", "1"], ExitCode.BAD_INPUT,
      r"weights must be a list of 2 number"),
+    (['{"candidates": ["a", "b"]}'], ["mbr", "-m", "chrf,ter", "--weights", "0", "0"], ExitCode.BAD_INPUT,
+     r"weights are all 0 \(0, 0\): every utility would be 0 .*--weights"),
     (['{"candidates": ["a b c", "a b"]}'], ["pairwise", "--memory-budget", "100"], ExitCode.BAD_INPUT,
      r"memory budget of 100 B; raise it with memory_budget=\.\.\. \(command line: --memory-budget\)"),
 ])

@@ -91,7 +91,7 @@ def test_token_ids_merge_and_pickle():
 
 
 @pytest.mark.parametrize("options, error, match", [
-    ({"min_len": 0}, InputError, "min_len must be >= 1"),
+    ({"min_len": 0}, InputError, r"min_len must be in \[1, 10000\]"),
     ({"min_len": 3, "max_len": 2}, InputError, "max_len"),
     ({"max_len": "4"}, InputTypeError, "max_len"),
     ({"tokenize": "spm"}, InputError, r"unknown tokenize .spm. \(.spm. \(MeCab / SentencePiece\) is available to "

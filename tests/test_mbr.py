@@ -82,6 +82,8 @@ def test_ragged_and_degenerate_items():
     ({"metric": ["chrf", "bleu"], "weights": [1.0]}, r"weights must be a list of 2 number"),
     ({"metric": []}, r"metric is empty"),
     ({"metric": "chrf", "weights": [-1.0]}, r"weights\[0\]"),
+    ({"metric": ["chrf", "bleu"], "weights": [0, 0.0]}, r"weights are all 0 \(0, 0\)"),
+    ({"metric": "chrf", "weights": [-0.0]}, r"weights are all 0"),
     ({"metric": "chrf", "include_self": "yes"}, r"include_self"),
     ({"metric": "chrf", "pseudo_references": [["a"]]}, r"pseudo_references has 1 item\(s\) but candidates has 3"),
 ])

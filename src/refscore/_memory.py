@@ -121,3 +121,12 @@ def check_segments_within_budget(needs: np.ndarray, what: Callable[[int], str], 
         check_within_budget(int(total), budget, f"{what(largest)} and the {together - 1} next largest segments "
                             f"at once ({together} threads)", setting=METRIC_SETTING,
                             hint="or use fewer threads (num_threads=..., command line: --num-threads)")
+
+
+def check_table_within_budget(rows: int, columns: int, what: str, *, hint: str) -> None:
+    """Refuse, before a kernel allocates it, a statistics table of ``rows x columns`` 8-byte cells over the budget
+    of the environment (``what`` names the table, ``hint`` the setting that shrinks it).
+
+    >>> check_table_within_budget(2, 20_002, "BLEU statistics", hint="or lower max_order")
+    """
+    check_within_budget(8 * int(rows) * int(columns), memory_budget(), what, setting=METRIC_SETTING, hint=hint)

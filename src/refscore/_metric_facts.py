@@ -87,6 +87,9 @@ class MetricFacts:
     higher_is_better: ClassVar[bool] = True
     #: The range of a test case's threshold on the 0–1 scale; a value outside is a scale or sign mistake.
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
+    #: The range of one sentence-level score on the 0–1 scale (a saved baseline's score outside it is refused);
+    #: None: :attr:`threshold_range`. TER is unbounded above, rescaled BERTScore below.
+    score_range: ClassVar[tuple[float, float] | None] = None
     #: The display name in test reports and explanations (default: the registry name).
     check_label: ClassVar[str | None] = None
     #: Options a test case's check sets unless given (BLEU: sacreBLEU's sentence_bleu effective order).

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -29,9 +30,16 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 
 __all__ = [
-    "check_bool", "check_choice", "check_confidence", "check_count", "check_int", "check_num_threads",
-    "check_number", "check_optional_int", "check_seed",
+    "MAX_NGRAM_ORDER", "check_bool", "check_choice", "check_confidence", "check_count", "check_int",
+    "check_num_threads", "check_number", "check_optional_int", "check_order", "check_resamples", "check_seed",
+    "hash_key_problem",
 ]
+
+#: The largest n-gram order (BLEU's ``max_order``, chrF's ``char_order`` and ``word_order``, GLEU's ``max_len``,
+#: ROUGE-N's n): far above any order a metric is used with, and small enough that a metric's column names and one
+#: segment's statistics row stay small; the whole statistics table is checked against the memory budget
+#: (:func:`refscore._memory.check_table_within_budget`) before a kernel allocates it.
+MAX_NGRAM_ORDER = 10_000
 
 
 def _label(name: str, owner: str | None) -> str:
@@ -136,6 +144,49 @@ def check_choice(value: Any, name: str, choices: Iterable[Any], *, owner: str | 
 def check_count(value: Any, name: str) -> int:
     """A number of resamples, trials or pairs: an int >= 1."""
     return check_int(value, name, minimum=1, hint=f"e.g. {name}=1000")
+
+
+def hash_key_problem() -> str | None:
+    """Why ``REFSCORE_HASH_KEY`` cannot be read by the compiled modules (they would draw a random key instead), or
+    None when it is unset or a decimal integer in [0, 2**64).
+
+    >>> problem = hash_key_problem()
+    >>> problem is None or problem.startswith("the environment variable REFSCORE_HASH_KEY=")
+    True
+    """
+    text = os.environ.get("REFSCORE_HASH_KEY")
+    if text is None or (text.isascii() and text.isdigit() and int(text) < 2**64):
+        return None
+    shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+    return (f"the environment variable REFSCORE_HASH_KEY={shown} is not a decimal integer in [0, 2**64): set it to a "
+            "fixed hash key (0: unkeyed, for tests) or unset it for a random per-process key")
+
+
+def check_order(value: Any, name: str, *, minimum: int = 1, owner: str | None = None) -> int:
+    """An n-gram order: an int in ``[minimum, MAX_NGRAM_ORDER]``.
+
+    >>> check_order(10 ** 9, "max_order", owner="BLEU")
+    Traceback (most recent call last):
+    ...
+    refscore.errors.InputError: BLEU: max_order must be in [1, 10000] (an n-gram order; at most MAX_NGRAM_ORDER = 10000), got 1000000000
+    """
+    return check_int(value, name, minimum=minimum, maximum=MAX_NGRAM_ORDER, owner=owner,
+                     hint=f"an n-gram order; at most MAX_NGRAM_ORDER = {MAX_NGRAM_ORDER}")
+
+
+def check_resamples(count: Any, name: str, *, bytes_each: int, what: str) -> int:
+    """A number of resamples (an int >= 1) whose memory, ``count x bytes_each``, fits the memory budget (the rule
+    of :mod:`refscore._memory`: refused before allocating, naming ``name``, the need and the budget).
+
+    >>> check_resamples(1000, "k", bytes_each=16, what="PERM-BOTH samples")
+    1000
+    """
+    from refscore._memory import METRIC_SETTING, check_within_budget, memory_budget
+
+    value = check_count(count, name)
+    check_within_budget(value * int(bytes_each), memory_budget(), f"{what} for {name}={value:,}",
+                        setting=METRIC_SETTING, hint=f"or lower {name}")
+    return value
 
 
 def check_confidence(value: Any, name: str = "confidence") -> float:

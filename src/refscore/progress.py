@@ -13,14 +13,32 @@ command line's ``--progress/--no-progress``).
 from __future__ import annotations
 
 import sys
-from typing import Any
+import time
+import warnings
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from refscore.errors import RefscoreWarning
 
 __all__ = [
-    "AUTO_MIN_SECONDS", "bars_drawn", "close_open_bars", "progress_bar", "wants_progress",
+    "AUTO_MIN_SECONDS", "LONG_RUN_SECONDS", "LongRunWarning", "bars_drawn", "close_open_bars", "format_duration",
+    "progress_bar", "timed_bar", "timed_map", "wants_progress",
 ]
 
 #: Runs expected to take longer than this many seconds show a bar when ``enabled`` is None.
 AUTO_MIN_SECONDS = 2.0
+#: A run estimated to take longer than this says its estimated time: in its bar, or where none is drawn (stderr is
+#: not a terminal) in a :class:`LongRunWarning`.
+LONG_RUN_SECONDS = 60.0
+#: How long the first units of a timed run (:func:`timed_map`) run before the whole run's time is estimated.
+_TIMING_SECONDS = 0.25
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+class LongRunWarning(RefscoreWarning):
+    """A run (e.g. a resample count) is estimated to take longer than :data:`LONG_RUN_SECONDS`."""
 #: How many bars this process has drawn (see :func:`bars_drawn` and :func:`close_open_bars`).
 _drawn = 0
 
@@ -74,6 +92,64 @@ def progress_bar(total: int, description: str, enabled: bool | None = None, expe
     global _drawn
     _drawn += 1
     return tqdm(total=total, desc=description, unit=unit, file=sys.stderr, leave=False, dynamic_ncols=True)
+
+
+def format_duration(seconds: float) -> str:
+    """``'45 s'``, ``'12 min'``, ``'3.4 h'``, ``'9.1 days'``.
+
+    >>> format_duration(45.2), format_duration(720), format_duration(12240), format_duration(8e5)
+    ('45 s', '12 min', '3.4 h', '9.3 days')
+    """
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def timed_bar(total: int, done: int, seconds: float, description: str, enabled: bool | None = None,
+              unit: str = "it") -> Any:
+    """The bar of a run whose first ``done`` of ``total`` units took ``seconds`` (already counted in it). The whole
+    run's time is estimated from them: a long one shows a bar (:func:`wants_progress`), and one longer than
+    :data:`LONG_RUN_SECONDS` says its estimated time in the bar's description, or in a :class:`LongRunWarning` where
+    no bar is drawn (unless ``enabled`` is False).
+
+    >>> bar = timed_bar(10, 1, 0.001, "demo", enabled=False)
+    >>> bar.update(9); bar.close()
+    """
+    expected = seconds / max(done, 1) * total
+    long = expected > LONG_RUN_SECONDS
+    text = f"{description} (about {format_duration(expected)})" if long else description
+    bar = progress_bar(total, text, enabled, expected, unit)
+    if long and isinstance(bar, _NoBar) and enabled is not False:
+        warnings.warn(f"{description}: about {format_duration(expected)} (estimated from the first {done:,} of "
+                      f"{total:,})", LongRunWarning, stacklevel=3)
+    bar.update(done)
+    return bar
+
+
+def timed_map(function: Callable[[_T], _R], items: Sequence[_T], description: str,
+              enabled: bool | None = None) -> list[_R]:
+    """``[function(item) for item in items]`` with a :func:`timed_bar` once the first items have run a moment.
+
+    >>> timed_map(abs, [-1, 2, -3], "demo", enabled=False)
+    [1, 2, 3]
+    """
+    results: list[_R] = []
+    start, bar = time.perf_counter(), None
+    try:
+        for item in items:
+            results.append(function(item))
+            if bar is not None:
+                bar.update(1)
+            elif time.perf_counter() - start > _TIMING_SECONDS or len(results) == len(items):
+                bar = timed_bar(len(items), len(results), time.perf_counter() - start, description, enabled)
+    finally:
+        if bar is not None:
+            bar.close()
+    return results
 
 
 def bars_drawn() -> int:

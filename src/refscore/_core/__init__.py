@@ -3,18 +3,22 @@
 Every kernel takes contiguous buffers prepared once in Python and runs one ``with nogil:`` call per batch.
 """
 import os as _os
+import sys as _sys
+
+from refscore.checks import hash_key_problem as _hash_key_problem
 
 
-def _check_hash_key() -> None:
-    """Refuse a REFSCORE_HASH_KEY the compiled modules could not read (they would draw a random key instead)."""
-    text = _os.environ.get("REFSCORE_HASH_KEY")
-    if text is not None and not (text.isascii() and text.isdigit() and int(text) < 2**64):
-        raise ValueError(f"REFSCORE_HASH_KEY={text!r} is not a decimal integer in [0, 2**64): set it to a fixed "
-                         "hash key (0: unkeyed, for tests) or unset it for a random per-process key")
+def _run_as_command_line() -> bool:
+    """Whether this process is the ``refscore`` command (its script or ``python -m refscore.cli``)."""
+    argv = getattr(_sys, "orig_argv", _sys.argv)
+    return _os.path.basename(_sys.argv[0] or "") == "refscore" or "refscore.cli" in argv
 
 
-# before any compiled module loads: each reads the key once, when it is loaded (_hash_table.hpp)
-_check_hash_key()
+# before any compiled module loads: each reads the key once, when it is loaded (_hash_table.hpp). The command
+# line refuses a bad key with one line and exit 7 before any work (refscore.cli.main); a program gets the error here.
+_PROBLEM = _hash_key_problem()
+if _PROBLEM is not None and not _run_as_command_line():
+    raise ValueError(_PROBLEM)
 
 from refscore._core._parallel import openmp_enabled, resolve_num_threads  # noqa: E402
 

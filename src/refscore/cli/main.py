@@ -22,6 +22,7 @@ from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_argumen
 from refscore.cli.names import display_names
 from refscore.cli.output import score_table, segment_rows, to_json
 from refscore.cli.process import guarded
+from refscore.checks import hash_key_problem
 from refscore.errors import InputError, MissingExtraError, RefscoreWarning
 from refscore.metrics.systems import statistics_by_system
 from refscore.protocol import Metric
@@ -176,6 +177,10 @@ def warning_printer() -> Callable[..., None]:
 
 @guarded  # Ctrl-C, broken pipes, closed stdout: refscore.cli.process
 def main(argv: Sequence[str] | None = None) -> int:
+    key_problem = hash_key_problem()
+    if key_problem is not None:    # before parsing: a random key is in use (refscore._core), refuse any work
+        print(f"refscore: error: {key_problem}", file=sys.stderr)
+        return ExitCode.BAD_INPUT
     show_warning = warning_printer()
     with warnings.catch_warnings():   # the parser's own warnings (a plug-in that cannot be loaded) as one line too
         warnings.showwarning = show_warning

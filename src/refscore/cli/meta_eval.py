@@ -122,7 +122,8 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                                        system_statistics=args.system_statistics,
                                        segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap,
                                        k=args.k, alpha=args.alpha, confidence=args.confidence, seed=args.seed,
-                                       resampler=args.resampler, resample_ties=args.resample_ties)
+                                       resampler=args.resampler, resample_ties=args.resample_ties,
+                                       progress=args.progress)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
              "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
              "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler,

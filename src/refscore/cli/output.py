@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from refscore.cli.scale import score_json
@@ -10,9 +11,36 @@ from refscore.cli.scale import score_json
 TABLE_DIGITS = 2
 SEGMENT_DIGITS = 4
 
+#: What a terminal acts on instead of showing: C0 controls (ESC starts the sequences that recolour, move the
+#: cursor, retitle the window or set the clipboard; CR and BS overwrite), DEL, C1 controls (U+009B is a CSI), and
+#: the bidirectional overrides and isolates, which reorder what is shown. Tab and line feed are kept in running
+#: text; a table cell escapes them too.
+_CONTROLS = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_IN_TEXT = re.compile(f"[{_CONTROLS}]")
+_IN_CELL = re.compile(f"[{_CONTROLS}\t\n]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    # \u above ASCII: in a JSON string (json.dumps leaves C1 and bidi controls raw) it is still valid JSON
+    return {9: "\\t", 10: "\\n", 13: "\\r"}.get(code) or (f"\\x{code:02x}" if code < 0x7f else f"\\u{code:04x}")
+
+
+def shown(text: str, *, cell: bool = False) -> str:
+    r"""``text`` with every character a terminal would act on written as an escape (``\x1b``, ``\u202e``), so
+    that data (a system name, a case id) cannot recolour, move or rewrite the terminal; ``cell``: tabs and line
+    breaks too (a table cell stays on its line).
+
+    >>> shown("sys\x1b[31mA\u202e"), shown("a\tb\nc", cell=True), shown("a\tb")
+    ('sys\\x1b[31mA\\u202e', 'a\\tb\\nc', 'a\tb')
+    """
+    return (_IN_CELL if cell else _IN_TEXT).sub(_escape, text)
+
 
 def format_table(header: list[str], rows: list[list[str]]) -> str:
-    """A plain aligned table: first column left-aligned, the rest right-aligned."""
+    """A plain aligned table: first column left-aligned, the rest right-aligned; cells are :func:`shown`."""
+    header = [shown(str(cell), cell=True) for cell in header]
+    rows = [[shown(str(cell), cell=True) for cell in row] for row in rows]
     widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows)]
     lines = []
     for index, row in enumerate([header, *rows]):
@@ -89,6 +117,7 @@ def segment_lines(system: str, first_index: int, columns: list[Any], digits: int
     [['sys', '2', '0.5000'], ['sys', '3', '0.2500']]
     """
     digits = SEGMENT_DIGITS if digits is None else digits
+    system = shown(system, cell=True)   # a tab or line break in a name would shift the columns
     return ["\t".join([system, str(first_index + index), *(f"{c[index]:.{digits}f}" for c in columns)])
             for index in range(len(columns[0]) if columns else 0)]
 

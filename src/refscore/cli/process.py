@@ -27,6 +27,7 @@ from typing import Any
 
 from refscore.progress import bars_drawn, close_open_bars
 from refscore.cli.exit_codes import ExitCode
+from refscore.cli.output import shown
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
 #: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota).
@@ -61,10 +62,14 @@ class _WatchedOutput:
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
+        try:   # on a terminal, data cannot send it control sequences (refscore.cli.output.shown)
+            self.terminal = bool(stream.isatty())
+        except (AttributeError, ValueError, OSError):
+            self.terminal = False
 
     def write(self, text: str) -> int:
         try:
-            return self.stream.write(text)
+            return self.stream.write(shown(text) if self.terminal else text)
         except OSError as exc:
             raise _output_error(exc) from None
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from refscore._core._mt_coins import fill_coins
 from refscore.checks import check_choice, check_seed
-from refscore.meta._rows import Rows, rows_of
+from refscore.meta._rows import Rows, magnitude_divisor, rows_of
 from refscore.meta._ties import optimize_ties
 from refscore.meta.correlations import row_values
 
@@ -96,7 +96,9 @@ class Statistic:
                          and _pair_count(cells) <= _CHUNK_CELLS // 10)
         if self.pairwise:
             self._pair_table()
-        self.linear = name == "pearson" and rows.human.shape[0] == 1
+        # Pearson by masked sums of squares and products; scores of extreme magnitude take the scaled row path
+        self.linear = (name == "pearson" and rows.human.shape[0] == 1
+                       and magnitude_divisor(rows.human[0][cells[0]]) == 1.0)
         if self.linear:
             gold = rows.human[0][cells[0]]
             self.centered = gold - gold.mean()
@@ -260,12 +262,14 @@ def correlations_of(compute: Callable[[np.ndarray], np.ndarray], size: int, a: n
             first.append(compute(np.where(coin, a, b))[0])
             second.append(compute(np.where(coin, b, a))[0])
         return np.array(kept), np.array(first), np.array(second)
-    if isinstance(compute, Statistic) and compute.linear and masks is None:
+    linear = (isinstance(compute, Statistic) and compute.linear
+              and magnitude_divisor(a) == 1.0 and magnitude_divisor(b) == 1.0)
+    if linear and masks is None:
         return compute.mixed_drawn(draw, size, a, b)
     coins = draw.masks(size, a.size) if masks is None else masks
     if isinstance(compute, Statistic) and compute.pairwise:
         first, second = compute.kendall_mixed(coins, a, b)
-    elif isinstance(compute, Statistic) and compute.linear:
+    elif linear:
         first, second = compute.mixed(coins, a, b)
     else:
         first, second = compute(np.where(coins, a, b)), compute(np.where(coins, b, a))

@@ -24,6 +24,9 @@ from refscore.lazy import require
 
 GROUPINGS = ("none", "item", "sys")
 
+#: Magnitudes beyond which (or below whose inverse) scores are scaled before sums of products (squares of 1e154
+#: overflow; a sum of many squares sooner).
+SAFE_MAGNITUDE = 1e100
 #: Largest pair matrix (rows x length x length cells) built at once; longer rows are counted in row chunks.
 _PAIR_CELLS = 4_000_000
 
@@ -134,10 +137,29 @@ def constant_rows(values: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return np.all((values == first) | ~valid, axis=-1)
 
 
+def magnitude_divisor(values: np.ndarray, valid: np.ndarray | None = None, axis: int | None = None) -> np.ndarray:
+    """What to divide ``values`` by (per row along ``axis``, kept as a length-1 axis) before sums of products: the
+    largest magnitude of the valid cells where it is above ``SAFE_MAGNITUDE`` (a square overflows from ~1e154) or
+    below its inverse (a square underflows), else exactly 1, so that ordinary scores keep every bit. Pearson's r and
+    means are unchanged by a positive scale.
+
+    >>> magnitude_divisor(np.array([1e200, -3e250, 2.0])).item(), magnitude_divisor(np.array([0.5, -2.0])).item()
+    (3e+250, 1.0)
+    """
+    cells = np.abs(values) if valid is None else np.where(valid, np.abs(values), 0.0)
+    largest = np.max(np.where(np.isfinite(cells), cells, 0.0), axis=axis, keepdims=axis is not None, initial=0.0)
+    extreme = (largest > SAFE_MAGNITUDE) | ((largest > 0) & (largest < 1 / SAFE_MAGNITUDE))
+    return np.where(extreme, largest, 1.0)
+
+
 def pearson_rows(h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """Pearson's r of each row over its valid cells; NaN for rows with fewer than 2 cells or a constant side."""
+    """Pearson's r of each row over its valid cells; NaN for rows with fewer than 2 cells or a constant side.
+    Extreme magnitudes are scaled first (:func:`magnitude_divisor`): r of 1e200-sized scores is scipy's, not 0."""
     valid = np.broadcast_to(valid, m.shape)
     count = valid.sum(-1)
+    h_valid = valid[(0,) * (valid.ndim - h.ndim)]
+    h = h / magnitude_divisor(h, h_valid, axis=-1)
+    m = m / magnitude_divisor(m, valid, axis=-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         hc = np.where(valid, h - (np.where(valid, h, 0).sum(-1) / count)[..., None], 0.0)
         mc = np.where(valid, m - (np.where(valid, m, 0).sum(-1) / count)[..., None], 0.0)

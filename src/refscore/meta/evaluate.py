@@ -21,8 +21,10 @@ import numpy as np
 
 from refscore.errors import InputError
 from refscore.meta import correlations as corr
-from refscore.meta._rows import as_matrix
-from refscore.meta.significance import perm_both_matrix, significance_clusters
+from refscore.checks import check_resamples
+from refscore.meta._rows import as_matrix, magnitude_divisor
+from refscore.meta.significance import perm_both_bytes, perm_both_matrix, significance_clusters
+from refscore.progress import timed_map
 from refscore.protocol import Metric
 from refscore.significance.sampling import interval_indices
 
@@ -51,7 +53,10 @@ class MetricScores:
     def from_segments(cls, name: str, segments: object) -> MetricScores:
         """Scores given per segment; a system's score is the mean of its segments'."""
         matrix = as_matrix(segments, f"metric {name!r}", allow_missing=False)
-        return cls(name, matrix, matrix.mean(1), lambda counts: counts @ matrix.T / counts.sum(1, keepdims=True))
+        scale = magnitude_divisor(matrix)   # a sum of 1e308-sized scores overflows, their mean does not
+        scaled = matrix / scale
+        return cls(name, matrix, scaled.mean(1) * scale,
+                   lambda counts: counts @ scaled.T / counts.sum(1, keepdims=True) * scale)
 
     @classmethod
     def from_metric(cls, metric: Metric, judgments: Any, *, num_threads: int | None = None,
@@ -126,10 +131,11 @@ def human_system_scores(human: np.ndarray, counts: np.ndarray | None = None) -> 
     """Mean rating of each system (over its rated items, each counted ``counts`` times)."""
     rated = ~np.isnan(human)
     values = np.where(rated, human, 0.0)
+    scale = magnitude_divisor(values)   # a sum of 1e308-sized ratings overflows, their mean does not
     if counts is None:
         counts = np.ones((1, human.shape[1]))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (counts @ values.T) / (counts @ rated.T)
+        return (counts @ (values / scale).T) / (counts @ rated.T) * scale
 
 
 def _system_value(statistic: str, human: np.ndarray, metric: np.ndarray, options: Mapping[str, Any],
@@ -161,9 +167,12 @@ def meta_evaluate(human: object, metrics: Sequence[MetricScores], *, levels: Seq
                   system_statistics: Sequence[tuple[str, str, dict[str, Any]]] = SYSTEM_STATISTICS,
                   segment_statistics: Sequence[tuple[str, str, dict[str, Any]]] = SEGMENT_STATISTICS,
                   n_bootstrap: int = 1000, k: int = 1000, alpha: float = 0.05, confidence: float = 0.95,
-                  seed: int | None = 12345, resampler: str = "fast", resample_ties: bool = False) -> list[Entry]:
+                  seed: int | None = 12345, resampler: str = "fast", resample_ties: bool = False,
+                  progress: bool | None = None) -> list[Entry]:
     """The meta-evaluation table of ``metrics`` against the ``(systems, items)`` human ratings (NaN: missing).
     ``n_bootstrap=0`` skips intervals, ``k=0`` skips clusters. Intervals and clusters are seeded by ``seed``.
+    Resample counts whose memory exceeds the memory budget are refused before any work; long ones show a bar
+    (``progress``: None = on a terminal) with their estimated time (:func:`refscore.progress.timed_bar`).
     The tie-calibrated Kendall re-calibrates on every resample, so it gets intervals and clusters only with
     ``resample_ties=True``."""
     h = as_matrix(human, "human", allow_missing=True)
@@ -173,6 +182,14 @@ def meta_evaluate(human: object, metrics: Sequence[MetricScores], *, levels: Seq
         if scores.segments.shape != h.shape:
             raise InputError(f"metric {scores.name!r} has scores for {scores.segments.shape} (systems, items), the "
                              f"human ratings are {h.shape}")
+    # the resampled item counts (and, per segment statistic, their picks) and system scores of every metric
+    if n_bootstrap:   # the resampled item counts (and their picks) and every metric's resampled system scores
+        check_resamples(n_bootstrap, "n_bootstrap", bytes_each=16 * h.shape[1] + 8 * h.shape[0] * (len(metrics) + 1),
+                        what="bootstrap resamples of items (n_bootstrap: the command line's --bootstrap)")
+    if k and len(metrics) > 1:   # refused now, not after the intervals: the segment level's cells are the most
+        cells = h.size if "segment" in levels else h.shape[0]
+        check_resamples(k, "k", bytes_each=perm_both_bytes(cells, resampler) * len(metrics),
+                        what=f"PERM-BOTH resamples of {len(metrics)} metrics (their coins and correlations)")
     entries: list[Entry] = []
     rng = np.random.default_rng(seed)
     counts = np.stack([np.bincount(rng.integers(0, h.shape[1], h.shape[1]), minlength=h.shape[1])
@@ -181,10 +198,11 @@ def meta_evaluate(human: object, metrics: Sequence[MetricScores], *, levels: Seq
         warnings.simplefilter("ignore", RuntimeWarning)
         if "system" in levels:
             corr.check_systems(h.shape[0], "meta-evaluation")
-            entries += _system_entries(h, metrics, system_statistics, counts, k, alpha, confidence, seed, resampler)
+            entries += _system_entries(h, metrics, system_statistics, counts, k, alpha, confidence, seed, resampler,
+                                       progress)
         if "segment" in levels:
             entries += _segment_entries(h, metrics, segment_statistics, counts, k, alpha, confidence, seed,
-                                        resampler, resample_ties)
+                                        resampler, resample_ties, progress)
     return entries
 
 
@@ -197,7 +215,7 @@ def _ranks(values: Mapping[str, float], p_values: np.ndarray | None, order: list
 
 def _system_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: Sequence[tuple[str, str, dict]],
                     counts: np.ndarray, k: int, alpha: float, confidence: float, seed: int | None,
-                    resampler: str) -> list[Entry]:
+                    resampler: str, progress: bool | None) -> list[Entry]:
     gold = human_system_scores(h)[0]
     gold_resampled = human_system_scores(h, counts)
     metric_resampled = {m.name: m.resample(counts) for m in metrics} if len(counts) else {}
@@ -207,20 +225,22 @@ def _system_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: 
         order, p = list(values), None
         if k and len(metrics) > 1 and statistic not in _NOT_RESAMPLED and statistic != "pairwise_accuracy":
             order, _, p = perm_both_matrix(gold, {m.name: m.systems for m in metrics}, statistic, k=k, seed=seed,
-                                           resampler=resampler, **options)
+                                           resampler=resampler, progress=progress, **options)
         ranks = _ranks(values, p, order, alpha)
         for m in metrics:
             lower = upper = float("nan")
             if len(counts) and statistic not in _NOT_RESAMPLED:
-                lower, upper = _interval([_system_value(statistic, g, r, options) for g, r in
-                                          zip(gold_resampled, metric_resampled[m.name])], confidence)
+                lower, upper = _interval(timed_map(
+                    lambda pair: _system_value(statistic, pair[0], pair[1], options),
+                    list(zip(gold_resampled, metric_resampled[m.name])),
+                    f"bootstrap of system {statistic}, {m.name}", progress), confidence)
             entries.append(Entry(m.name, "system", statistic, "none", values[m.name], lower, upper, ranks[m.name]))
     return entries
 
 
 def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: Sequence[tuple[str, str, dict]],
                      counts: np.ndarray, k: int, alpha: float, confidence: float, seed: int | None,
-                     resampler: str, resample_ties: bool) -> list[Entry]:
+                     resampler: str, resample_ties: bool, progress: bool | None) -> list[Entry]:
     entries = []
     for statistic, grouping, options in statistics:
         values = {m.name: _segment_value(statistic, h, m.segments, grouping, options) for m in metrics}
@@ -229,13 +249,14 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
         picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts] if resampled else []
         if k and len(metrics) > 1 and resampled:
             order, _, p = perm_both_matrix(h, {m.name: m.segments for m in metrics}, statistic, grouping, k=k,
-                                           seed=seed, resampler=resampler, **options)
+                                           seed=seed, resampler=resampler, progress=progress, **options)
         ranks = _ranks(values, p, order, alpha)
         for m in metrics:
             lower = upper = float("nan")
             if picks:
-                lower, upper = _interval([_segment_value(statistic, h[:, i], m.segments[:, i], grouping, options)
-                                          for i in picks], confidence)
+                lower, upper = _interval(timed_map(
+                    lambda i: _segment_value(statistic, h[:, i], m.segments[:, i], grouping, options), picks,
+                    f"bootstrap of segment {statistic} ({grouping}), {m.name}", progress), confidence)
             entries.append(Entry(m.name, "segment", statistic, grouping, values[m.name], lower, upper,
                                  ranks[m.name]))
     return entries

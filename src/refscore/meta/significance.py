@@ -18,16 +18,18 @@ Two resamplers draw the coins:
 from __future__ import annotations
 
 import dataclasses
+import time
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from refscore.checks import check_choice, check_confidence, check_count
+from refscore.checks import check_choice, check_confidence, check_resamples
 from refscore.errors import InputError
 from refscore.meta._resample import Resampler, Statistic, correlations_of, make_resampler, statistic_of
-from refscore.meta._rows import Rows, pair, rows_of, scipy_stats
+from refscore.meta._rows import Rows, magnitude_divisor, pair, rows_of, scipy_stats
 from refscore.meta.correlations import check_systems, pearson
+from refscore.progress import timed_bar
 from refscore.significance.sampling import interval_indices
 
 __all__ = ["CorrelationInterval", "PermBothResult", "bootstrap_interval", "perm_both", "perm_both_matrix",
@@ -59,6 +61,11 @@ class CorrelationInterval:
         return f"{self.value:.{digits}f} [{self.lower:.{digits}f}, {self.upper:.{digits}f}]"
 
 
+def _zscore(values: np.ndarray) -> np.ndarray:
+    """``scipy.stats.zscore``, of values of extreme magnitude scaled first (its variance of 1e200s overflows)."""
+    return scipy_stats().zscore(values / magnitude_divisor(values))
+
+
 def _filtered(human: object, metric1: object, metric2: object, grouping: str, statistic: str
               ) -> tuple[Rows, np.ndarray, np.ndarray, np.ndarray]:
     h, m1 = pair(human, metric1)
@@ -67,15 +74,16 @@ def _filtered(human: object, metric1: object, metric2: object, grouping: str, st
     if statistic == "kendall_ties_opt":
         # z-normalised over every cell, rated or not, in the packed (system by system) order, as the reference does
         # (and permuted in that order: its cells are the packed matrix, marked by a 2-D ``cells`` of its shape)
-        return rows, np.ones(h.shape, dtype=bool), scipy_stats().zscore(m1.ravel()), scipy_stats().zscore(m2.ravel())
-    a = scipy_stats().zscore(rows.metric[rows.valid])
-    b = scipy_stats().zscore(rows_of(h, m2, grouping).metric[rows.valid])
+        return rows, np.ones(h.shape, dtype=bool), _zscore(m1.ravel()), _zscore(m2.ravel())
+    a = _zscore(rows.metric[rows.valid])
+    b = _zscore(rows_of(h, m2, grouping).metric[rows.valid])
     return rows, rows.valid, a, b
 
 
 def perm_both(human: object, metric1: object, metric2: object, statistic: str = "pearson", grouping: str = "none",
               *, k: int = 1000, seed: int | None = None, resampler: str = "fast", block_size: int = 1000,
-              early_min: float = 0.02, early_max: float = 0.5, **options: object) -> PermBothResult:
+              early_min: float = 0.02, early_max: float = 0.5, progress: bool | None = None,
+              **options: object) -> PermBothResult:
     """PERM-BOTH test of "metric2 agrees with the humans better than metric1" (``stats.PermutationSigDiff(corr1,
     corr2, ...)``). ``statistic``: ``"pearson"``, ``"spearman"``, ``"kendall"`` (``variant=``, ``epsilon=``),
     ``"kendall_like"`` or ``"kendall_ties_opt"`` (``variant=``, ``sample_rate=``, default 1.0).
@@ -86,38 +94,61 @@ def perm_both(human: object, metric1: object, metric2: object, statistic: str = 
     >>> result.p_value < 0.05 < perm_both(human, good, weak, k=200, seed=1).p_value
     True
     """
-    check_count(k, "k")
     draw = make_resampler(resampler, seed)
     rows, cells, a, b = _filtered(human, metric1, metric2, grouping, statistic)
+    check_resamples(k, "k", bytes_each=perm_both_bytes(a.size, draw.kind),
+                    what="PERM-BOTH resamples (their coins and correlations)")
     compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)
-    return _perm_both_run(compute, a, b, draw, k, block_size, early_min, early_max)
+    return _perm_both_run(compute, a, b, draw, k, block_size, early_min, early_max, progress=progress)
+
+
+def perm_both_bytes(cells: int, kind: str) -> int:
+    """Memory of one PERM-BOTH resample: its two correlations and count (kept for ``samples``), and for the fast
+    resampler its coins drawn at once (a byte a cell, and 8 once as weights); the reference's come in blocks."""
+    return 24 + (9 * cells if kind != "reference" else 0)
 
 
 def _perm_both_run(compute: Statistic, a: np.ndarray, b: np.ndarray, draw: Resampler,
                    k: int, block_size: int, early_min: float, early_max: float,
-                   masks: np.ndarray | None = None) -> PermBothResult:
+                   masks: np.ndarray | None = None, progress: bool | None = None) -> PermBothResult:
     original = compute(np.stack([b, a]))  # corr(metric2), corr(metric1), in the reference's order of draws
     delta = original[0] - original[1]
     samples, above, done = [], 0, 0
-    while done < k:
-        size = min(block_size, k - done)
-        kept, first, second = correlations_of(compute, size, a, b, draw,
-                                              None if masks is None else masks[done:done + size])
-        # a resample that keeps every cell (or swaps every cell) is the original: exactly its correlations
-        keep_all, swap_all = kept == a.size, kept == 0
-        first[keep_all], second[keep_all] = original[1], original[0]
-        first[swap_all], second[swap_all] = original[0], original[1]
-        samples.append(np.stack([second, first], axis=1))
-        above += int(np.count_nonzero(second - first >= delta))
-        done += size
-        if done % block_size == 0 and not early_min <= above / done <= early_max:
-            break
+    start, bar = time.perf_counter(), None
+    try:
+        while done < k:
+            size = min(block_size, k - done)
+            above += _perm_both_block(compute, a, b, draw, size, original, delta, samples,
+                                      None if masks is None else masks[done:done + size])
+            done += size
+            if done % block_size == 0 and not early_min <= above / done <= early_max:
+                break
+            if bar is None:   # the first block times the run (one that goes on)
+                bar = timed_bar(k, done, time.perf_counter() - start, f"PERM-BOTH {compute.name}, k={k:,}",
+                                progress, unit="resamples")
+            else:
+                bar.update(size)
+    finally:
+        if bar is not None:
+            bar.close()
     return PermBothResult(above / done, float(delta), done, np.concatenate(samples))
+
+
+def _perm_both_block(compute: Statistic, a: np.ndarray, b: np.ndarray, draw: Resampler, size: int,
+                     original: np.ndarray, delta: float, samples: list[np.ndarray], masks: np.ndarray | None) -> int:
+    """One block of ``size`` resamples, appended to ``samples``: how many differ by at least ``delta``."""
+    kept, first, second = correlations_of(compute, size, a, b, draw, masks)
+    # a resample that keeps every cell (or swaps every cell) is the original: exactly its correlations
+    keep_all, swap_all = kept == a.size, kept == 0
+    first[keep_all], second[keep_all] = original[1], original[0]
+    first[swap_all], second[swap_all] = original[0], original[1]
+    samples.append(np.stack([second, first], axis=1))
+    return int(np.count_nonzero(second - first >= delta))
 
 
 def perm_both_matrix(human: object, metrics: Mapping[str, object], statistic: str = "pearson",
                      grouping: str = "none", *, k: int = 1000, seed: int | None = None, resampler: str = "fast",
-                     **options: object) -> tuple[list[str], np.ndarray, np.ndarray]:
+                     progress: bool | None = None, **options: object) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Every pair of ``metrics`` compared as the WMT metrics tasks do (mt-metrics-eval's ``ComputeSigMatrix``):
     metrics sorted by decreasing correlation (stably), then ``p[i, j]`` (i < j) = the p-value of "metric i
     correlates better than metric j". Returns the sorted names, their correlations and the p-value matrix
@@ -129,6 +160,8 @@ def perm_both_matrix(human: object, metrics: Mapping[str, object], statistic: st
     draw = make_resampler(resampler, seed)
     prepared = {name: _filtered(human, metrics[name], metrics[name], grouping, statistic) for name in names}
     rows, cells = prepared[names[0]][:2]
+    check_resamples(k, "k", bytes_each=perm_both_bytes(prepared[names[0]][2].size, draw.kind) * len(names),
+                    what=f"PERM-BOTH resamples of {len(names)} metrics (their coins and correlations)")
     compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)
     values = {name: float(compute(prepared[name][2][None, :])[0]) for name in names}
     order = sorted(names, key=lambda name: -values[name])
@@ -137,7 +170,7 @@ def perm_both_matrix(human: object, metrics: Mapping[str, object], statistic: st
     for i, better in enumerate(order):
         for j in range(i + 1, len(order)):
             result = _perm_both_run(compute, prepared[order[j]][2], prepared[better][2], draw, k, 1000, 0.02, 0.5,
-                                    masks)
+                                    masks, progress)
             p[i, j] = result.p_value
     return order, np.array([values[name] for name in order]), p
 
@@ -190,9 +223,9 @@ def bootstrap_interval(human: object, metric: object, statistic: str = "pearson"
     each is the correlation of the resampled matrix, computed as for the point value. The ends are the sorted
     replicates at ``floor(n * (1 - confidence) / 2)`` and ``n - 1 -`` that (sacreBLEU's rule)."""
     check_choice(over, "over", ("items", "segments"))
-    check_count(n, "n")
     check_confidence(confidence)
     h, m = pair(human, metric)
+    check_resamples(n, "n", bytes_each=8 * h.size + 8, what="bootstrap resamples (their picks and replicates)")
     rows = rows_of(h, m, grouping)
     draw = make_resampler("fast", seed)
     value = _statistic(statistic, h, m, grouping, draw, options)

@@ -27,7 +27,7 @@ from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic
 from refscore.inputs import per_segment, prepare_batch
-from refscore.checks import check_bool, check_int, check_num_threads
+from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
@@ -85,7 +85,7 @@ class BLEUConfig:
             object.__setattr__(self, "spm_model", os.fspath(self.spm_model))
         object.__setattr__(self, "lowercase", check_bool(self.lowercase, "lowercase", owner="BLEU"))
         object.__setattr__(self, "effective_order", check_bool(self.effective_order, "effective_order", owner="BLEU"))
-        object.__setattr__(self, "max_order", check_int(self.max_order, "max_order", minimum=1, owner="BLEU"))
+        object.__setattr__(self, "max_order", check_order(self.max_order, "max_order", owner="BLEU"))
         check_smoothing(self.smooth_method, self.smooth_value)
 
     @property

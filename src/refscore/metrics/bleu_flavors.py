@@ -38,7 +38,7 @@ from refscore._core._ngrams import bleu_statistics, bleu_text_statistics
 from refscore.inputs import prepare_batch
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError, InputTypeError
-from refscore.metrics.word_batch import encode_batch
+from refscore.metrics.word_batch import check_bleu_table, encode_batch
 from refscore.text.tokenizer_registry import HF_13A   # the registry's name of HF's copy of 13a
 
 __all__ = ["as_segments", "BLEU_FLAVORS", "brevity_penalty", "check_flavor_options", "closest_ref_length",
@@ -194,6 +194,7 @@ def evaluate_text_counts(hypotheses: Any, references: Any, max_order: int, *,
     """The ``evaluate`` flavor's rows of text (HF's 13a) or token ids, with the **shortest** reference length:
     ``(int64 rows, nrefs)``; text is tokenized and counted in one compiled pass."""
     batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+    check_bleu_table(len(batch.hypotheses), max_order)
     if np.any(batch.ref_offsets[1:] == batch.ref_offsets[:-1]):
         raise InputError("bleu: every prediction needs at least one reference (tensorflow/nmt takes the min of the "
                          "reference lengths)")

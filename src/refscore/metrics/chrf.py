@@ -21,8 +21,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._memory import check_table_within_budget
 from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX, chrf_f_scores, chrf_statistics
-from refscore.checks import check_bool, check_int, check_num_threads, check_number
+from refscore.checks import check_bool, check_num_threads, check_number, check_order
 from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
@@ -67,7 +68,7 @@ class CHRFConfig:
 
     def __post_init__(self) -> None:
         for name in ("char_order", "word_order"):
-            object.__setattr__(self, name, check_int(getattr(self, name), name, minimum=0, owner="CHRFConfig"))
+            object.__setattr__(self, name, check_order(getattr(self, name), name, minimum=0, owner="CHRFConfig"))
         if self.char_order + self.word_order < 1:
             raise InputError("CHRFConfig: char_order + word_order must be >= 1 (nothing to count otherwise)")
         check_number(self.beta, "beta", minimum=0, owner="CHRFConfig")
@@ -247,6 +248,11 @@ class CHRF(CHRFPairCounts, Metric):
         """Per-segment ``[hyp, ref, match]`` counts per order, from the best reference of each segment."""
         num_threads = check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
+        config = self.config
+        check_table_within_budget(len(batch.hypotheses), len(self.columns), f"{config.display_name} statistics of "
+                                  f"{len(batch.hypotheses):,} segments with char_order={config.char_order}, "
+                                  f"word_order={config.word_order} ({len(self.columns):,} columns)",
+                                  hint="or lower char_order / word_order")
         warn_if_tokenized(self.config.display_name, batch.hypotheses, self.tokenized_input_fix)
         data = chrf_statistics(batch.hypotheses, batch.references, batch.ref_offsets, self.config.char_order,
                                self.config.word_order, float(self.config.beta ** 2), self.config.eps_smoothing,

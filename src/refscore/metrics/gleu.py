@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore.checks import check_bool, check_int, check_num_threads
+from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError
 from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
@@ -40,8 +40,8 @@ class GLEUConfig:
     def __post_init__(self) -> None:
         check_tokenizer("GLEU", self.tokenize)
         object.__setattr__(self, "lowercase", check_bool(self.lowercase, "lowercase", owner="GLEU"))
-        object.__setattr__(self, "min_len", check_int(self.min_len, "min_len", minimum=1, owner="GLEU"))
-        object.__setattr__(self, "max_len", check_int(self.max_len, "max_len", minimum=1, owner="GLEU"))
+        object.__setattr__(self, "min_len", check_order(self.min_len, "min_len", owner="GLEU"))
+        object.__setattr__(self, "max_len", check_order(self.max_len, "max_len", owner="GLEU"))
         if self.max_len < self.min_len:
             raise InputError(f"GLEU: max_len ({self.max_len}) must be >= min_len ({self.min_len})")
 

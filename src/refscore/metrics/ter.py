@@ -12,6 +12,7 @@ Lower is better. Scores are on the 0–1 scale (sacreBLEU's TER / 100).
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -104,6 +105,8 @@ class TER(Metric):
     #: a test case's threshold (0–1 scale): TER passes 1 when an output needs more edits than the reference has
     #: words, but above 2 a threshold passes unrelated outputs and can only be a 0–100 number
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 2.0)
+    #: one output can need many more edits than its reference has words
+    score_range: ClassVar[tuple[float, float] | None] = (0.0, math.inf)
     check_label: ClassVar[str | None] = "TER"
     exact_to: ClassVar[str | None] = "sacrebleu.TER (2.6)"
     peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:ter_arithmetic"

@@ -16,6 +16,7 @@ from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_s
 from refscore._core._tokenize import encode_token_ids, encode_words
 from refscore.inputs import Batch, prepare_batch
 from refscore.checks import check_choice
+from refscore._memory import check_table_within_budget
 from refscore._offsets import concatenate
 from refscore.errors import InputError
 from refscore.text.tokenizer_registry import COMPILED_TOKENIZERS, EXTERNAL_TOKENIZERS
@@ -72,12 +73,22 @@ _ID_KERNELS = {"bleu": bleu_statistics, "gleu": gleu_statistics}
 _TEXT_KERNELS = {"bleu": bleu_text_statistics, "gleu": gleu_text_statistics}
 
 
+def check_bleu_table(segments: int, max_order: int) -> None:
+    """Refuse BLEU statistics (``2 + 2 x max_order`` int64 columns a segment) over the memory budget, before the
+    kernel allocates them."""
+    columns = 2 + 2 * max_order
+    check_table_within_budget(segments, columns, f"BLEU statistics of {segments:,} segments with max_order="
+                              f"{max_order} ({columns:,} columns)", hint="or lower max_order")
+
+
 def ngram_statistics(kernel: str, hypotheses: Any, references: Any, *, tokenize: str, lowercase: bool,
                      orders: tuple[int, ...], num_threads: int | None = None) -> tuple[Batch, np.ndarray]:
     """Validate a batch and count its per-segment n-gram statistics with the ``"bleu"`` or ``"gleu"`` kernel
     (``orders``: its order arguments): ``(batch, int64 rows)``. Text is tokenized and counted in one compiled
     pass; token ids are remapped and counted."""
     batch = prepare_batch(hypotheses, references, allow_token_ids=True)
+    if kernel == "bleu":
+        check_bleu_table(len(batch.hypotheses), orders[0])
     if batch.is_token_ids:
         ids, offsets = encode_batch(batch, tokenize=tokenize, lowercase=lowercase, num_threads=num_threads)
         return batch, _ID_KERNELS[kernel](ids, offsets, batch.ref_offsets, *orders, num_threads=num_threads)

@@ -50,7 +50,12 @@ def _metrics_and_weights(metric: Any, weights: Any) -> tuple[list[Any], np.ndarr
         return metrics, np.full(len(metrics), 1.0 / len(metrics))
     if isinstance(weights, (int, float)) or not isinstance(weights, Sequence) or len(weights) != len(metrics):
         raise InputError(f"mbr: weights must be a list of {len(metrics)} number(s), one per metric, got {weights!r}")
-    return metrics, np.array([check_number(w, f"weights[{i}]", minimum=0.0) for i, w in enumerate(weights)])
+    values = np.array([check_number(w, f"weights[{i}]", minimum=0.0) for i, w in enumerate(weights)])
+    if not values.any():    # every utility 0: every candidate ties, and the choice would say nothing
+        raise InputError(f"mbr: weights are all 0 ({', '.join(f'{w:g}' for w in values)}): every utility would be 0 "
+                         f"and every candidate tie; give at least one metric a positive weight (the command line: "
+                         f"--weights)")
+    return metrics, values
 
 
 def _expected(matrix: np.ndarray, self_pairs: bool, include_self: bool) -> np.ndarray:

@@ -139,17 +139,26 @@ def segment_buckets(data: ReportData) -> dict[str, list[str]]:
     return buckets
 
 
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+#: A label of numeric buckets (``< 5``, ``5–9``, ``22%–29%``, ``≥ 30``) or a metadata value that is one number.
+_NUMERIC_LABEL = re.compile(rf"(< |≥ )?({_NUMBER})%?(?:–{_NUMBER}%?)?")
+
+
 def bucket_order(labels: list[str]) -> list[str]:
-    """Bucket labels in first-seen order for metadata, or in the order of the edge labels for numeric buckets."""
+    """Bucket labels in first-seen order for metadata, or in the order of the edge labels for numeric buckets
+    (and metadata whose every value is a number). A value that only looks numeric (``1.2.3``, ``3rd``) makes the
+    field categories.
+
+    >>> bucket_order(["≥ 30", "5–9", "< 5"]), bucket_order(["1.10.0", "1.2.3"]), bucket_order(["10", "9"])
+    (['< 5', '5–9', '≥ 30'], ['1.10.0', '1.2.3'], ['9', '10'])
+    """
     seen = list(dict.fromkeys(labels))
-    numeric = [label for label in seen if label[:1] in "<≥" or label[:1].isdigit()]
-    if len(numeric) == len(seen):
-        def key(label: str) -> tuple[int, float]:
-            number = re.search(r"[\d.]+", label)
-            start = float(number.group()) if number else 0.0
-            return (0 if label.startswith("<") else 2 if label.startswith("≥") else 1, start)
-        return sorted(seen, key=key)
-    return seen
+    matches = [_NUMERIC_LABEL.fullmatch(label) for label in seen]
+    if not all(matches):
+        return seen
+    keys = {label: (0 if match[1] == "< " else 2 if match[1] == "≥ " else 1, float(match[2]))
+            for label, match in zip(seen, matches) if match is not None}
+    return sorted(seen, key=keys.__getitem__)
 
 
 @dataclass(frozen=True)

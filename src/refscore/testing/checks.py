@@ -245,6 +245,14 @@ class Check:
         return self.external.config.range or (-math.inf, math.inf)
 
     @property
+    def score_range(self) -> tuple[float, float]:
+        """The range of one case's score: the metric class's ``score_range`` (its ``threshold_range`` when it
+        declares none); for outside scores their declared ``range`` (unbounded when they declare none)."""
+        if self.external is None:
+            return self.metric_class.score_range or self.metric_class.threshold_range
+        return self.threshold_range
+
+    @property
     def label(self) -> str:
         """The metric's display name, e.g. ``ROUGE-L``."""
         return self.spec.label

@@ -11,9 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from refscore.testing.outcome import CheckOutcome
 from refscore.testing.saved import SavedRun
-from refscore.testing.summary import CheckSummary, compare_with_baseline
+from refscore.testing.summary import CheckSummary, Comparison, compare_with_baseline
 
 
 @dataclass(frozen=True)
@@ -36,30 +38,63 @@ def _rate_gate(summary: CheckSummary, minimum: float) -> GateResult:
     return GateResult(summary.check, "pass_rate", summary.pass_rate >= minimum, text)
 
 
+def _left_out(before: np.ndarray, now: np.ndarray, kept: np.ndarray) -> str:
+    """Which cases the comparison leaves out and why (no score in the baseline, in this run)."""
+    if kept.all():
+        return ""
+    total, dropped = len(kept), int(np.count_nonzero(~kept))
+    why = [f"{count} without a score (NaN or null) in {where}" for count, where in
+           ((int(np.count_nonzero(~np.isfinite(before))), "the baseline"),
+            (int(np.count_nonzero(~np.isfinite(now))), "this run")) if count]
+    return (f"; compared on the {total - dropped} of {total} cases both runs scored ({dropped} left out: "
+            f"{', '.join(why)})")
+
+
 def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], baseline: SavedRun, *, alpha: float,
                     n_bootstrap: int, seed: int | None, num_threads: int | None) -> dict[str, GateResult]:
     previous = {name: baseline.scores_for(name, case_ids) for name in outcomes}
     gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared")
              for name, scores in previous.items() if scores is None}
-    compared = [outcomes[name] for name, scores in previous.items() if scores is not None]
-    if not compared:
-        return gates
-    nrefs = {outcome.nrefs for outcome in compared}
-    comparisons = compare_with_baseline([o.check for o in compared], [o.scores for o in compared],
-                                        [previous[o.check.name] for o in compared],
-                                        nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap, seed=seed,
-                                        num_threads=num_threads)
-    for name, comparison in comparisons.items():
-        significant = comparison.p_value < alpha
-        if comparison.mean == comparison.baseline_mean:
-            detail = "equal to the baseline"
-        else:
-            verdict = ("significantly worse" if comparison.worse and significant else
-                       "worse, but not significantly" if comparison.worse else "not worse")
-            detail = f"{verdict} (paired bootstrap p = {comparison.p_value:.4f}, alpha {alpha:g})"
-        gates[name] = GateResult(name, "baseline", not (comparison.worse and significant),
-                                 f"mean {comparison.mean:.3f} vs baseline {comparison.baseline_mean:.3f}: {detail}")
+    # a NaN on either side would make both means NaN and every comparison false (the gate passing whatever the
+    # scores): compare the cases both runs scored; checks that keep the same cases share one draw of resamples
+    groups: dict[bytes, list[str]] = {}
+    kept = {}
+    for name, before in previous.items():
+        if before is None:
+            continue
+        kept[name] = np.isfinite(before) & np.isfinite(np.asarray(outcomes[name].scores, dtype=np.float64))
+        if not kept[name].any():
+            gates[name] = GateResult(name, "baseline", False,
+                                     f"no case has a score in both this run and the baseline {baseline.source} (NaN "
+                                     f"or null in one of them for all {len(case_ids)}): cannot compare; save a new "
+                                     f"baseline")
+            continue
+        groups.setdefault(kept[name].tobytes(), []).append(name)
+    for names in groups.values():
+        mask = kept[names[0]]
+        compared = [outcomes[name] for name in names]
+        nrefs = {outcome.nrefs for outcome in compared}
+        comparisons = compare_with_baseline([o.check for o in compared],
+                                            [np.asarray(o.scores, dtype=np.float64)[mask] for o in compared],
+                                            [previous[name][mask] for name in names],
+                                            nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap,
+                                            seed=seed, num_threads=num_threads)
+        for name, comparison in comparisons.items():
+            now = np.asarray(outcomes[name].scores, dtype=np.float64)
+            gates[name] = _gate(name, comparison, alpha, _left_out(previous[name], now, mask))
     return gates
+
+
+def _gate(name: str, comparison: Comparison, alpha: float, left_out: str) -> GateResult:
+    significant = comparison.p_value < alpha
+    if comparison.mean == comparison.baseline_mean:
+        detail = "equal to the baseline"
+    else:
+        verdict = ("significantly worse" if comparison.worse and significant else
+                   "worse, but not significantly" if comparison.worse else "not worse")
+        detail = f"{verdict} (paired bootstrap p = {comparison.p_value:.4f}, alpha {alpha:g})"
+    return GateResult(name, "baseline", not (comparison.worse and significant),
+                      f"mean {comparison.mean:.3f} vs baseline {comparison.baseline_mean:.3f}: {detail}{left_out}")
 
 
 def evaluate_gates(outcomes: Mapping[str, CheckOutcome], summary: Mapping[str, CheckSummary], case_ids: list[str],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,8 @@ from refscore.protocol import Metric
 from refscore.testing.checks import Check
 
 FORMAT_VERSION = 1
+#: How far (relative) a saved score may pass its metric's range: float32 rounding (BERTScore's cosines).
+RANGE_SLACK = 1e-6
 
 
 def write_json_atomic(path: Any, data: Any) -> None:
@@ -103,6 +106,22 @@ class SavedRun:
                 raise InputError(f"baseline {self.source}: check {check.name!r} was computed with other metric "
                                  f"settings ({_settings_difference(saved, check.metric)}; baseline vs this run); "
                                  f"save a new baseline with the current settings")
+            if saved is not None:
+                self._check_range(check, saved.scores)
+
+    def _check_range(self, check: Check, scores: np.ndarray) -> None:
+        """Refuse a score outside the check's score range: no run of the metric writes one, so the file was edited
+        or saved on another scale (a 0–100 score). NaN (a case the metric gives no number) is not refused."""
+        low, high = check.score_range
+        slack = RANGE_SLACK * max([1.0, *(abs(bound) for bound in (low, high) if math.isfinite(bound))])
+        with np.errstate(invalid="ignore"):
+            outside = np.flatnonzero((scores < low - slack) | (scores > high + slack))
+        if len(outside):
+            index = int(outside[0])
+            raise InputError(f"baseline {self.source}: check {check.name!r}, case {self.case_ids[index]!r}: score "
+                             f"{scores[index]:g} is outside {check.label}'s range [{low:g}, {high:g}] "
+                             f"({len(outside)} of {len(scores)} scores outside); the file was edited or saved on "
+                             f"another scale — save a new baseline")
 
     def scores_for(self, check_name: str, case_ids: list[str]) -> np.ndarray | None:
         """The baseline scores of one check in the order of ``case_ids`` (checked by :meth:`verify`); None when
@@ -111,6 +130,30 @@ class SavedRun:
             return None
         position = {case_id: index for index, case_id in enumerate(self.case_ids)}
         return self.checks[check_name].scores[[position[case_id] for case_id in case_ids]]
+
+
+def _scores(values: Any, check: str, case_ids: list[str], source: str) -> np.ndarray:
+    """One check's saved scores as floats: a number, or null / NaN for a case the metric gave no number (the gate
+    leaves it out); a string, a boolean, an infinity or anything else is refused, naming the check and the case."""
+    if not isinstance(values, list):
+        raise InputError(f"baseline {source} is damaged: check {check!r} has no list of scores; save it again")
+    scores = np.empty(len(values), dtype=np.float64)
+    for index, value in enumerate(values):
+        number = math.nan
+        # bool is an int to Python, and a JSON true is never a score
+        if value is not None and not isinstance(value, bool) and isinstance(value, (int, float)):
+            try:
+                number = float(value)
+            except OverflowError:   # an integer of hundreds of digits
+                number = math.inf
+        if value is not None and not math.isfinite(number) and not (isinstance(value, float) and math.isnan(value)):
+            case = f"case {case_ids[index]!r}" if index < len(case_ids) else f"score {index + 1}"
+            shown = json.dumps(value)
+            raise InputError(f"baseline {source} is damaged: check {check!r}, {case}: the score is "
+                             f"{shown if len(shown) <= 40 else shown[:37] + '...'}, not a finite number (or null "
+                             f"for a case without a score); save the baseline again")
+        scores[index] = number
+    return scores
 
 
 def _references(case: dict[str, Any]) -> list[str]:
@@ -134,7 +177,10 @@ def load_run(path: Any) -> SavedRun:
         case_ids = [str(case["id"]) for case in data["cases"]]
         references = {str(case["id"]): _references(case) for case in data["cases"]}
         checks = {check["name"]: SavedCheck(check["metric"], check["config_hash"], check.get("settings"),
-                                            np.asarray(check["scores"], dtype=float)) for check in data["checks"]}
+                                            _scores(check["scores"], check["name"], case_ids, source))
+                  for check in data["checks"]}
+    except InputError:
+        raise
     except (KeyError, TypeError, ValueError) as exc:
         raise InputError(f"baseline {source} is damaged ({type(exc).__name__}: {exc}); save it again") from None
     for name, saved in checks.items():

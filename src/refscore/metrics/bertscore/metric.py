@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import warnings
 from collections.abc import Sequence
@@ -255,6 +256,8 @@ class BERTScoreMetric(Metric):
     document_averaged: ClassVar[bool] = True
     #: a test case's threshold (0–1 scale): F1 of cosine similarities
     threshold_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
+    #: rescaled with a baseline, (F - b) / (1 - b) stays at most 1 but can fall below -1
+    score_range: ClassVar[tuple[float, float] | None] = (-math.inf, 1.0)
     check_label: ClassVar[str | None] = "BERTScore F1"
     exact_to: ClassVar[str | None] = "bert_score.BERTScorer"
     columns: ClassVar[tuple[str, ...]] = (*COMPONENTS, "documents")

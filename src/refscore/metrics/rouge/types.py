@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from refscore._core._rouge155 import KIND_LCS, KIND_NGRAM, KIND_SKIP, KIND_WLCS
+from refscore.checks import check_order
 from refscore.errors import InputError, InputTypeError
 
 # -- rouge-score flavor ----------------------------------------------------------------------------------------
@@ -34,7 +35,7 @@ def rouge_type_code(name: str) -> int:
         raise InputError(f"unknown ROUGE type {name!r} for flavor 'rouge-score'; it computes 'rouge<n>' for any "
                          f"n >= 1 ('rouge1', 'rouge2', ...), 'rougeL', 'rougeLsum', 'rougeW', 'rougeS' and "
                          f"'rougeSU'; other flavors (flavor=...) may compute more types: rouge155")
-    return int(match.group(1))
+    return check_order(int(match.group(1)), f"the n-gram order of ROUGE type {name!r}")
 
 
 def parse_types(value: Any) -> tuple[str, ...]:
@@ -89,6 +90,7 @@ def parse_type(name: Any, *, where: str = "types") -> RougeType:
         n = int(m.group(1))
         if n < 1:
             raise InputError(f"{where}: {name!r}: the n-gram order must be >= 1")
+        check_order(n, f"the n-gram order of {name!r}", owner=where)
         return RougeType(f"ROUGE-{n}", KIND_NGRAM, int_param=n)
     if key == "l":
         return RougeType("ROUGE-L", KIND_LCS)
