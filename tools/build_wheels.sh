@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # Binary wheels: the sdist, then one wheel per CPython 3.10-3.13 found on this machine, each built from that sdist,
-# repaired by auditwheel (libgomp vendored; libstdc++ and libgcc linked statically by the `portable_wheel` build
-# option) and shown by `auditwheel show`. See docs/install.md.
+# repaired by auditwheel (libgomp and libstdc++ vendored) and shown by `auditwheel show`. See docs/install.md.
 #
 #   bash tools/build_wheels.sh [OUTDIR]        (default: dist/ in the checkout)
 #
@@ -46,7 +45,7 @@ for version in "${SUPPORTED_PYTHONS[@]}"; do
     "$work/py$version/bin/python" -m pip install --quiet --upgrade pip
     rm -rf "$work/raw"
     if ! "$work/py$version/bin/python" -m pip wheel --quiet --no-deps --wheel-dir "$work/raw" \
-            --config-settings=setup-args=-Dportable_wheel=true "$sdist" >"$work/wheel$version.log" 2>&1; then
+            "$sdist" >"$work/wheel$version.log" 2>&1; then
         cat "$work/wheel$version.log" >&2
         echo "build_wheels: FAILED: the wheel for CPython $version did not build" >&2
         status=1
