@@ -17,7 +17,6 @@ A closed or missing standard input is reported where it is read (:func:`refscore
 """
 from __future__ import annotations
 
-import errno
 import functools
 import os
 import signal
@@ -25,12 +24,13 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from refscore.io.atomic import NO_SPACE
 from refscore.progress import bars_drawn, close_open_bars
 from refscore.cli.exit_codes import ExitCode
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
-#: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota).
-FULL_DISK = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+#: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota, ``ulimit -f``).
+FULL_DISK = NO_SPACE
 
 
 class ClosedOutputError(Exception):

@@ -14,6 +14,7 @@ removed and an existing target is left as it was.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 import tempfile
@@ -23,13 +24,15 @@ from typing import IO, Any
 from refscore.errors import InputError
 
 __all__ = [
-    "STANDARD_OUTPUT", "UnwritableOutputError", "atomic_path", "atomic_write", "check_output_paths",
-    "write_text_atomically",
+    "NO_SPACE", "STANDARD_OUTPUT", "UnwritableOutputError", "atomic_path", "atomic_write", "check_output_paths",
+    "no_space_error", "write_text_atomically",
 ]
 
 
 #: The output "file" that means standard output; it is not a path to check.
 STANDARD_OUTPUT = "-"
+#: errno values of a write that failed for lack of space: a full disk, a quota, a file size limit (``ulimit -f``).
+NO_SPACE = frozenset({errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG})
 
 
 class UnwritableOutputError(InputError):
@@ -82,10 +85,23 @@ def _check_output_path(target: str, argument: str) -> None:
     os.remove(probe)
 
 
+def no_space_error(target: str | os.PathLike[str], error: OSError, argument: str = "") -> UnwritableOutputError:
+    """The error for an output that ran out of space (``error.errno`` in :data:`NO_SPACE`), naming the file.
+
+    >>> print(no_space_error("run.json", OSError(errno.ENOSPC, "No space left on device"), "--save"))
+    --save run.json: cannot write it (No space left on device); free some space or write elsewhere
+    """
+    where = f"{argument} {os.fspath(target)}" if argument else os.fspath(target)
+    return UnwritableOutputError(f"{where}: cannot write it ({error.strerror or error}); free some space or write "
+                                 f"elsewhere")
+
+
 @contextlib.contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
+def atomic_path(path: str | os.PathLike[str], argument: str = "") -> Iterator[str]:
     """A temporary path next to ``path`` (same suffix, for writers that infer the format from it) that replaces
-    ``path`` when the block ends without an exception; removed otherwise (``BaseException``: Ctrl-C too).
+    ``path`` when the block ends without an exception; removed otherwise (``BaseException``: Ctrl-C too). A write
+    that fails for lack of space (a full disk, a quota, ``ulimit -f``) becomes :class:`UnwritableOutputError`
+    naming ``argument`` (the flag that gave the path, if any) and the file.
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "plot.png")
@@ -102,9 +118,11 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[str]:
         yield temporary
         _keep_permissions(target, temporary)
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             os.remove(temporary)
+        if isinstance(exc, OSError) and exc.errno in NO_SPACE:
+            raise no_space_error(target, exc, argument) from None
         raise
 
 
@@ -122,7 +140,7 @@ def _keep_permissions(target: str, temporary: str) -> None:
 
 @contextlib.contextmanager
 def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | None = "utf-8",
-                 newline: str | None = None) -> Iterator[IO[Any]]:
+                 newline: str | None = None, argument: str = "") -> Iterator[IO[Any]]:
     """``open(path, mode)`` for writing, atomically (see :func:`atomic_path`); ``mode`` is ``"w"`` or ``"wb"``.
 
     >>> import os, tempfile
@@ -137,7 +155,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | 
     """
     if mode not in ("w", "wb"):
         raise InputError(f"atomic_write writes whole files: mode must be 'w' or 'wb', got {mode!r}")
-    with atomic_path(path) as temporary:
+    with atomic_path(path, argument) as temporary:
         text = mode == "w"
         with open(temporary, mode, encoding=encoding if text else None, newline=newline if text else None) as handle:
             yield handle
@@ -145,7 +163,7 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | 
             os.fsync(handle.fileno())
 
 
-def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
+def write_text_atomically(path: str | os.PathLike[str], text: str, argument: str = "") -> None:
     """Write the whole of ``text`` (UTF-8) to ``path`` atomically (see :func:`atomic_path`).
 
     >>> import os, tempfile
@@ -154,5 +172,5 @@ def write_text_atomically(path: str | os.PathLike[str], text: str) -> None:
     >>> open(target, encoding="utf-8").read()
     '<p>hi</p>'
     """
-    with atomic_write(path) as stream:
+    with atomic_write(path, argument=argument) as stream:
         stream.write(text)
