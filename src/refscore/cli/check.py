@@ -139,7 +139,9 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 def _run(args: argparse.Namespace) -> int:
     from refscore.testing.formats import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
-    from refscore.io.atomic import write_text_atomically
+    from refscore.testing.saved import json_text
+    from refscore.io.atomic import encoded, output_transaction
+    from refscore.cli.process import check_printable
 
     if args.calibrate:
         return calibrate.run_calibration(args, _checks(args, calibrate.settings(args, _settings)))
@@ -153,11 +155,16 @@ def _run(args: argparse.Namespace) -> int:
                    explain=args.explain or settings.explain,
                    no_output_is_error=bool(args.no_output_is_error or settings.no_output_is_error),
                    n_bootstrap=args.n_bootstrap, num_threads=args.num_threads)
-    if args.junit_xml:
-        write_text_atomically(args.junit_xml, junit_xml(run))
-    if args.save:
-        run.save(args.save)
-    print(json_report(run) if args.format == "json" else text_report(run))
+    # every output rendered and encoded first, then the files committed together (all or none), then the report
+    files = [(flag, path, encoded(render(), f"{flag} {path}")) for flag, path, render in (
+        ("--junit-xml", args.junit_xml, lambda: junit_xml(run)), ("--save", args.save, lambda: json_text(run.to_dict())))
+        if path]
+    report = json_report(run) if args.format == "json" else text_report(run)
+    check_printable(report)
+    with output_transaction() as outputs:
+        for flag, path, text in files:
+            outputs.write_text(path, text, flag)
+    print(report)
     return ExitCode.OK if run.ok else ExitCode.CHECKS_FAILED
 
 

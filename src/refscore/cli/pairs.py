@@ -29,8 +29,9 @@ from refscore.cli.arguments import add_metrics_argument, add_progress_argument, 
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import STDIN, CliError, check_readable, source_name, unreadable
 from refscore.cli.metric_setup import add_metric_arguments, metrics_from_args
+from refscore.cli.process import check_printable
 from refscore.errors import InputError
-from refscore.io.atomic import NO_SPACE, atomic_write, check_output_paths
+from refscore.io.atomic import NO_SPACE, atomic_write, check_output_paths, output_transaction
 from refscore.io.json_lines import NotUtf8LineError, json_values
 from refscore.progress import progress_bar
 
@@ -270,9 +271,17 @@ def cmd_mbr(args: argparse.Namespace) -> int:
         items = reader.read_all()
         result = mbr(items.candidates, pseudo_references=items.references, return_matrices=True,
                      progress=args.progress, **options)
-        with atomic_write(args.matrices, "wb", argument="--matrices") as handle:   # a file object: savez adds no suffix
-            np.savez(handle, **result.matrices)
-        _write_lines(args.output, _selections(items, result))
+        selections = "".join(_selections(items, result))
+        to_stdout = args.output is None or args.output == STDIN
+        if to_stdout:
+            check_printable(selections)   # before the archive is written
+        with output_transaction() as outputs:   # both files or neither
+            with outputs.open(args.matrices, "wb", "--matrices") as handle:   # a file object: savez adds no suffix
+                np.savez(handle, **result.matrices)
+            if not to_stdout:
+                outputs.write_text(args.output, selections, "-o")
+        if to_stdout:
+            _write_lines(None, [selections])
         return ExitCode.OK
     bar = _stream_bar(reader, "mbr", args.progress)
 

@@ -24,7 +24,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from refscore.io.atomic import NO_SPACE
+from refscore.io.atomic import NO_SPACE, encoded, unencodable_error
 from refscore.progress import bars_drawn, close_open_bars
 from refscore.cli.exit_codes import ExitCode
 
@@ -67,6 +67,8 @@ class _WatchedOutput:
             return self.stream.write(text)
         except OSError as exc:
             raise _output_error(exc) from None
+        except UnicodeEncodeError as exc:   # an InputError (exit 7) naming the stream, not a codec's message
+            raise unencodable_error(exc, "standard output", at=False) from None
 
     def flush(self) -> None:
         try:
@@ -82,6 +84,19 @@ def _output_error(exc: OSError) -> BaseException:
     """What a failed write to standard output raises: :class:`OutputFailed` for a broken pipe or a full disk,
     the error itself otherwise."""
     return OutputFailed(exc) if isinstance(exc, BrokenPipeError) or exc.errno in FULL_DISK else exc
+
+
+def check_printable(text: str) -> None:
+    """Refuse, before any output file is written, text that standard output's encoding cannot hold (an
+    :class:`~refscore.errors.InputError` naming the character and its position)."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding, getattr(stream, "errors", None) or "strict")
+    except UnicodeEncodeError:
+        encoded(text, "standard output", encoding)
+    except LookupError:   # an encoding or error handler codecs does not know: the write will say
+        pass
 
 
 class _ClosedOutput:

@@ -16,16 +16,19 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import signal
 import stat
 import tempfile
+import threading
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from refscore.errors import InputError
 
 __all__ = [
-    "NO_SPACE", "STANDARD_OUTPUT", "UnwritableOutputError", "atomic_path", "atomic_write", "check_output_paths",
-    "no_space_error", "write_text_atomically",
+    "NO_SPACE", "STANDARD_OUTPUT", "OutputTransaction", "UnwritableOutputError", "atomic_path", "atomic_write",
+    "check_output_paths", "encoded", "no_space_error", "output_transaction", "unencodable_error",
+    "write_text_atomically",
 ]
 
 
@@ -101,7 +104,7 @@ def atomic_path(path: str | os.PathLike[str], argument: str = "") -> Iterator[st
     """A temporary path next to ``path`` (same suffix, for writers that infer the format from it) that replaces
     ``path`` when the block ends without an exception; removed otherwise (``BaseException``: Ctrl-C too). A write
     that fails for lack of space (a full disk, a quota, ``ulimit -f``) becomes :class:`UnwritableOutputError`
-    naming ``argument`` (the flag that gave the path, if any) and the file.
+    naming ``argument`` (the flag that gave the path, if any) and the file. A one-output :func:`output_transaction`.
 
     >>> import os, tempfile
     >>> target = os.path.join(tempfile.mkdtemp(), "plot.png")
@@ -109,21 +112,138 @@ def atomic_path(path: str | os.PathLike[str], argument: str = "") -> Iterator[st
     ...     temporary.endswith(".png"), os.path.dirname(temporary) == os.path.dirname(target)
     (True, True)
     """
-    target = os.fspath(path)
-    directory, name = os.path.split(os.path.abspath(target))
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}",
-                                             dir=directory)
-    os.close(descriptor)
-    try:
+    with output_transaction() as outputs, outputs.path(path, argument) as temporary:
         yield temporary
-        _keep_permissions(target, temporary)
-        os.replace(temporary, target)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
-        if isinstance(exc, OSError) and exc.errno in NO_SPACE:
-            raise no_space_error(target, exc, argument) from None
+
+
+class OutputTransaction:
+    """The output files of one command, committed together (see :func:`output_transaction`): each is written to
+    a temporary file next to its target as the command goes (:meth:`path`, :meth:`open`, :meth:`write_text`), and
+    :meth:`commit` renames them all into place at the end; :meth:`abort` removes them, leaving every target as it
+    was. Text is encoded before its file is created, so text that UTF-8 cannot hold (a lone surrogate) is an
+    error naming the file before any output is written."""
+
+    def __init__(self) -> None:
+        self._staged: list[tuple[str, str]] = []   # (target, temporary), in the order they were begun
+
+    @contextlib.contextmanager
+    def path(self, path: str | os.PathLike[str], argument: str = "") -> Iterator[str]:
+        """A temporary path for ``path`` (same folder and suffix), renamed over it at :meth:`commit`; an error in
+        the block removes it (lack of space: :class:`UnwritableOutputError` naming ``argument`` and the file)."""
+        target = os.path.abspath(os.fspath(path))
+        directory, name = os.path.split(target)
+        try:
+            descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}",
+                                                     dir=directory)
+        except OSError as exc:
+            raise no_space_error(path, exc, argument) if exc.errno in NO_SPACE else exc from None
+        os.close(descriptor)
+        self._staged.append((target, temporary))
+        try:
+            yield temporary
+        except BaseException as exc:
+            self._staged.remove((target, temporary))
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+            if isinstance(exc, OSError) and exc.errno in NO_SPACE:
+                raise no_space_error(path, exc, argument) from None
+            if isinstance(exc, UnicodeEncodeError):   # text streamed into the file
+                raise unencodable_error(exc, f"{argument} {os.fspath(path)}" if argument else os.fspath(path),
+                                        at=False) from None
+            raise
+
+    @contextlib.contextmanager
+    def open(self, path: str | os.PathLike[str], mode: str = "w", argument: str = "",
+             encoding: str | None = "utf-8", newline: str | None = None) -> Iterator[IO[Any]]:
+        """``open(path, mode)`` (``"w"`` or ``"wb"``) on a staged temporary file, flushed to disk at the end."""
+        if mode not in ("w", "wb"):
+            raise InputError(f"atomic_write writes whole files: mode must be 'w' or 'wb', got {mode!r}")
+        text = mode == "w"
+        with self.path(path, argument) as temporary, open(
+                temporary, mode, encoding=encoding if text else None, newline=newline if text else None) as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+
+    def write_text(self, path: str | os.PathLike[str], text: str | bytes, argument: str = "") -> None:
+        """Stage ``text`` as ``path``'s UTF-8 content (bytes: as they are); text UTF-8 cannot hold is refused
+        before the file exists."""
+        data = text if isinstance(text, bytes) else encoded(text, f"{argument} {os.fspath(path)}" if argument
+                                                            else os.fspath(path))
+        with self.open(path, "wb", argument) as handle:
+            handle.write(data)
+
+    def commit(self) -> None:
+        """Rename every staged file over its target, with SIGINT and SIGTERM held back meanwhile (a signal that
+        arrives is delivered after the last rename), so that an interrupt leaves all of them or none."""
+        held = {signal.SIGINT, getattr(signal, "SIGTERM", signal.SIGINT)}
+        blocked = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held) if blocked else None
+        try:
+            for target, temporary in self._staged:
+                _keep_permissions(target, temporary)
+                os.replace(temporary, target)
+            self._staged = []
+        finally:
+            if previous is not None:
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    def abort(self) -> None:
+        """Remove every staged file; the targets stay as they were."""
+        for _, temporary in self._staged:
+            with contextlib.suppress(OSError):
+                os.remove(temporary)
+        self._staged = []
+
+
+@contextlib.contextmanager
+def output_transaction() -> Iterator[OutputTransaction]:
+    """An :class:`OutputTransaction` committed when the block ends without an exception, aborted otherwise
+    (``BaseException``: Ctrl-C and SIGTERM too): a command's outputs appear together or not at all.
+
+    >>> import os, tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> try:
+    ...     with output_transaction() as outputs:
+    ...         outputs.write_text(os.path.join(folder, "j.xml"), "<testsuites/>", "--junit-xml")
+    ...         outputs.write_text(os.path.join(folder, "run.json"), "a" + chr(0xD800), "--save")
+    ... except InputError as error:
+    ...     print(str(error).replace(folder, "F").split(", which")[0])
+    --save F/run.json: the output holds '\\ud800' at character 1
+    >>> os.listdir(folder)
+    []
+    """
+    outputs = OutputTransaction()
+    try:
+        yield outputs
+    except BaseException:
+        outputs.abort()
         raise
+    outputs.commit()
+
+
+def encoded(text: str, where: str, encoding: str = "utf-8") -> bytes:
+    """``text`` in ``encoding``; a character it cannot hold is an :class:`InputError` naming ``where`` (the file
+    or stream), the character and its position, before anything is written.
+
+    >>> encoded("ok", "-o out.txt")
+    b'ok'
+    """
+    try:
+        return text.encode(encoding)
+    except UnicodeEncodeError as exc:
+        raise unencodable_error(exc, where) from None
+
+
+def unencodable_error(exc: UnicodeEncodeError, where: str, at: bool = True) -> InputError:
+    """The error for text that ``exc.encoding`` cannot hold, naming ``where``, the character and (``at``) its
+    position in the text."""
+    character = exc.object[exc.start]
+    kind = (" (a lone surrogate: text that is not valid Unicode, e.g. a JSON escape \\ud800 without its pair)"
+            if 0xD800 <= ord(character) <= 0xDFFF else "")
+    name = "UTF-8" if exc.encoding.lower().replace("-", "").replace("_", "") == "utf8" else exc.encoding
+    return InputError(f"{where}: the output holds {character!r}{f' at character {exc.start}' if at else ''}, "
+                      f"which {name} cannot encode{kind}; fix that text in the input")
 
 
 def _keep_permissions(target: str, temporary: str) -> None:
@@ -153,14 +273,8 @@ def atomic_write(path: str | os.PathLike[str], mode: str = "w", encoding: str | 
     >>> os.path.exists(target), os.listdir(os.path.dirname(target))
     (False, [])
     """
-    if mode not in ("w", "wb"):
-        raise InputError(f"atomic_write writes whole files: mode must be 'w' or 'wb', got {mode!r}")
-    with atomic_path(path, argument) as temporary:
-        text = mode == "w"
-        with open(temporary, mode, encoding=encoding if text else None, newline=newline if text else None) as handle:
-            yield handle
-            handle.flush()
-            os.fsync(handle.fileno())
+    with output_transaction() as outputs, outputs.open(path, mode, argument, encoding, newline) as handle:
+        yield handle
 
 
 def write_text_atomically(path: str | os.PathLike[str], text: str, argument: str = "") -> None:
@@ -172,5 +286,5 @@ def write_text_atomically(path: str | os.PathLike[str], text: str, argument: str
     >>> open(target, encoding="utf-8").read()
     '<p>hi</p>'
     """
-    with atomic_write(path, argument=argument) as stream:
-        stream.write(text)
+    with output_transaction() as outputs:
+        outputs.write_text(path, text, argument)
