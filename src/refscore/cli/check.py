@@ -5,7 +5,7 @@ Thresholds and printed scores are on the 0–1 scale of the Python API (test cas
 any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold, ``--check file:`` without
 a path); 3 unknown metric; 4 unreadable file (a cases, configuration or scores file); 7 bad input (a missing field,
 a threshold out of range, duplicate case ids, a bad configuration, a scores file whose rows do not join the cases); 8 a missing optional dependency; 9 an output file that cannot be written
-(checked before any work); 130 interrupted (no partial output file).
+(checked before any work); 130 interrupted, 143 terminated (SIGTERM; no output file written).
 """
 from __future__ import annotations
 
@@ -18,10 +18,8 @@ from refscore.cli import calibrate
 from refscore.cli.arguments import positive_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
+from refscore.cli.process import stopped
 from refscore.errors import InputError, MissingExtraError
-
-#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
 
 
 def _check_flag(text: str) -> tuple[str, float | None]:
@@ -175,9 +173,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)
     try:
         return _run(args)
-    except KeyboardInterrupt:
-        print("refscore: interrupted; no report file was written", file=sys.stderr)
-        return INTERRUPTED
+    except KeyboardInterrupt as interrupt:   # Ctrl-C or SIGTERM: the outputs are committed together, at the end
+        line, code = stopped(interrupt)
+        print(f"{line}; no report file was written", file=sys.stderr)
+        return code
     except UnknownCheckError as exc:
         raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
     except MissingExtraError:
