@@ -1,5 +1,7 @@
 """Output files on a full disk (issue 40, items 2 and 9): one ``refscore: error:`` line naming the flag and the
-file, exit status 9, no signal, no file and no temporary file left. A real full disk where the tests run as root (a
+file, exit status 9 (``check`` said 4, the unreadable-input code, with a bare "No space left on device"), no
+signal, no file and no temporary file left; and ``check --calibrate`` checks its configuration file is writable
+before the work. A real full disk where the tests run as root (a
 1 MiB tmpfs, filled up to its last pages); everywhere, a file size limit (``ulimit -f``: Python ignores SIGXFSZ,
 so a write past it fails with EFBIG)."""
 from __future__ import annotations
@@ -67,6 +69,10 @@ COMMANDS = {
     "pairwise -o .jsonl": ["pairwise", "-i", "items.jsonl", "-o", "{out}/m.jsonl"],
     "mbr -o": ["mbr", "-i", "items.jsonl", "-o", "{out}/sel.jsonl"],
     "mbr --matrices": ["mbr", "-i", "items.jsonl", "-o", "sel.jsonl", "--matrices", "{out}/m.npz"],
+    "check --save": ["check", "cases.jsonl", "-c", "bleu=0.0", "--save", "{out}/run.json"],
+    "check --junit-xml": ["check", "cases.jsonl", "-c", "bleu=0.0", "--junit-xml", "{out}/j.xml"],
+    "report -o": ["report", "-r", "ref.txt", "-i", "a.txt", "ref.txt", "-m", "bleu", "--n", "20",
+                  "-o", "{out}/r.html"],
 }
 
 
@@ -80,7 +86,8 @@ def assert_full(result: subprocess.CompletedProcess, arguments: list[str], out: 
     stderr = result.stderr.decode()
     assert result.returncode == ExitCode.UNWRITABLE_OUTPUT == 9, (result.returncode, stderr)
     flag = next(part for part in arguments if "{out}" in part)
-    flag = arguments[arguments.index(flag) - 1] + " " + flag.replace("{out}", str(out))
+    flag = ("" if arguments[0] == "report" else arguments[arguments.index(flag) - 1] + " ") + flag.replace(
+        "{out}", str(out))   # report() writes its page in the library, which names the file only
     assert stderr.splitlines() == [f"refscore: error: {flag}: cannot write it ({reason}); free some space or "
                                    f"write elsewhere"], stderr
 
@@ -118,3 +125,47 @@ def test_the_npy_written_without_a_map_is_the_same_array(workdir):
                           text=True, timeout=300)
     expected = np.array([json.loads(line)["scores"] for line in rows.stdout.splitlines()])
     np.testing.assert_array_equal(np.load(workdir / "m.npy"), expected)
+
+
+@contextlib.contextmanager
+def read_only_folder(folder: Path) -> Iterator[Path]:
+    """A folder where no file can be created: a read-only tmpfs as root (root may write in any folder), else a
+    folder without write permission."""
+    folder.mkdir()
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)
+        return
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "ro,size=64k", "tmpfs", str(folder)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a read-only tmpfs: {mounted.stderr.decode().strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=False)
+
+
+def test_calibrate_checks_the_configuration_is_writable_before_the_work(workdir, monkeypatch, capsys):
+    """``check --calibrate --config ro/cal.toml`` did all the work, then failed on the temporary file."""
+    from refscore.cli import calibrate
+    from refscore.cli.main import main
+
+    labelled = [dict(json.loads(line), label="pass" if k % 2 else "fail")
+                for k, line in enumerate((workdir / "cases.jsonl").read_text(encoding="utf-8").splitlines())]
+    (workdir / "labels.jsonl").write_text("".join(json.dumps(c) + "\n" for c in labelled), encoding="utf-8")
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("calibrated before checking the output")
+
+    monkeypatch.setattr(calibrate, "calibrations", no_work)
+    monkeypatch.chdir(workdir)
+    with read_only_folder(workdir / "ro"):
+        code = main(["check", "--calibrate", "labels.jsonl", "-c", "chrf", "--config", "ro/cal.toml"])
+    captured = capsys.readouterr()
+    assert code == ExitCode.UNWRITABLE_OUTPUT, captured.err
+    assert captured.out == ""
+    assert captured.err.startswith("refscore: error: --config ro/cal.toml: cannot create a file in "), captured.err
+    assert len(captured.err.splitlines()) == 1

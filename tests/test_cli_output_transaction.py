@@ -78,7 +78,7 @@ def test_ctrl_c_while_writing_the_second_leaves_neither(workdir, command, monkey
     assert "interrupted" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [name for name in TWO_OUTPUTS if not name.startswith("check")])
+@pytest.mark.parametrize("command", TWO_OUTPUTS)
 def test_a_failure_while_writing_the_second_leaves_neither_and_the_old_files(workdir, command, monkeypatch, capsys):
     if command.startswith("report"):
         pytest.importorskip("jinja2")

@@ -167,7 +167,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from refscore.io.atomic import check_output_paths
+    from refscore.io.atomic import UnwritableOutputError, check_output_paths
     from refscore.testing.checks import UnknownCheckError
 
     check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)
@@ -179,7 +179,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         return code
     except UnknownCheckError as exc:
         raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
-    except MissingExtraError:
+    except (MissingExtraError, UnwritableOutputError):   # exit 8; exit 9, naming the file (a full disk)
         raise
     except OSError as exc:
         raise CliError(os_error_text(exc), ExitCode.UNREADABLE_FILE) from None  # no "[Errno 2]" prefix

@@ -135,8 +135,10 @@ class OutputTransaction:
         try:
             descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}",
                                                      dir=directory)
-        except OSError as exc:
-            raise no_space_error(path, exc, argument) if exc.errno in NO_SPACE else exc from None
+        except OSError as exc:   # checked before the work, but the folder may have changed since
+            where = f"{argument} {os.fspath(path)}" if argument else os.fspath(path)
+            raise (no_space_error(path, exc, argument) if exc.errno in NO_SPACE else UnwritableOutputError(
+                f"{where}: cannot create a file in {directory} ({exc.strerror}); write elsewhere")) from None
         os.close(descriptor)
         self._staged.append((target, temporary))
         try:
