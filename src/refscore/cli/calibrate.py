@@ -128,7 +128,7 @@ def run_calibration(args: argparse.Namespace, checks: list[Any]) -> int:
         raise CliError(f"cannot read the labels file {path} (--calibrate): No such file or directory",
                        ExitCode.UNREADABLE_FILE)
     target = None if args.no_write else (args.config or find_pyproject())
-    check_output_paths({"--config": target})   # before the work, as for --save (exit 9)
+    check_output_paths({"--config": target, "--save": args.save}, [("--calibrate", path)])   # before the work
     document = calibrations(args, checks)
     if target is not None:
         for item in document["checks"]:

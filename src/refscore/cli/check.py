@@ -138,7 +138,7 @@ def _run(args: argparse.Namespace) -> int:
     from refscore.testing.formats import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
     from refscore.testing.saved import json_text
-    from refscore.io.atomic import encoded, output_transaction
+    from refscore.io.atomic import check_distinct_outputs, encoded, output_transaction
     from refscore.cli.process import check_printable
 
     if args.calibrate:
@@ -148,6 +148,7 @@ def _run(args: argparse.Namespace) -> int:
     if cases is None:
         raise CliError("no cases file: give one (refscore check cases.jsonl) or set [tool.refscore] cases",
                        ExitCode.USAGE)
+    check_distinct_outputs(_outputs(args), [("the cases file", cases)])   # the configured one, too
     run = evaluate(cases, _checks(args, settings), baseline=args.baseline,
                    alpha=settings.alpha if args.alpha is None else args.alpha,
                    explain=args.explain or settings.explain,
@@ -166,11 +167,25 @@ def _run(args: argparse.Namespace) -> int:
     return ExitCode.OK if run.ok else ExitCode.CHECKS_FAILED
 
 
+def _outputs(args: argparse.Namespace) -> dict[str, Any]:
+    return {"--junit-xml": args.junit_xml, "--save": args.save}
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """The files the command reads, which no output may be (``--calibrate`` edits ``--config`` in place)."""
+    from refscore.testing.checks import EXTERNAL_PREFIX
+
+    scores = [("the scores file of --check", name[len(EXTERNAL_PREFIX):]) for name, _ in args.check
+              if name.lower().startswith(EXTERNAL_PREFIX)]
+    return [("the cases file", args.cases), ("--baseline", args.baseline), ("--calibrate", args.calibrate),
+            *([] if args.calibrate else [("--config", args.config)]), *scores]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from refscore.io.atomic import UnwritableOutputError, check_output_paths
     from refscore.testing.checks import UnknownCheckError
 
-    check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)
+    check_output_paths(_outputs(args), _inputs(args))  # before any work (exit 9)
     try:
         return _run(args)
     except KeyboardInterrupt as interrupt:   # Ctrl-C or SIGTERM: the outputs are committed together, at the end

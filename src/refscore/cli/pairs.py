@@ -218,7 +218,7 @@ def cmd_pairwise(args: argparse.Namespace) -> int:
     from refscore.pairs import pairwise_items
 
     metric = _one_metric(args)
-    check_output_paths({"-o": args.output})
+    check_output_paths({"-o": args.output}, [("-i", args.input)])
     reader = ItemReader(args.input)
     options = {"num_threads": args.num_threads, "memory_budget": args.memory_budget}
     if args.output is not None and args.output.endswith(".npy"):   # the header needs every item's size first
@@ -262,7 +262,7 @@ def cmd_mbr(args: argparse.Namespace) -> int:
     from refscore.pairs import mbr
 
     metrics = metrics_from_args(args.metrics, args)
-    check_output_paths({"-o": args.output, "--matrices": args.matrices})
+    check_output_paths({"-o": args.output, "--matrices": args.matrices}, [("-i", args.input)])
     reader = ItemReader(args.input)
     options = {"metric": metrics, "weights": args.weights, "include_self": args.include_self,
                "standardize": args.standardize, "num_threads": args.num_threads,

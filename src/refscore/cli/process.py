@@ -124,6 +124,17 @@ def check_printable(text: str) -> None:
         pass
 
 
+def note(line: str) -> None:
+    """Print a line that reports what was done (``refscore: wrote report.html``), not the command's output: with
+    standard output closed (``>&-``) it is left out, so a command whose output is a file still succeeds.
+
+    >>> note("refscore: wrote report.html")
+    refscore: wrote report.html
+    """
+    if not isinstance(sys.stdout, _ClosedOutput):
+        print(line)
+
+
 class _ClosedOutput:
     """Stands in for ``sys.stdout`` when it is None (file descriptor 1 closed): any write is an error."""
 

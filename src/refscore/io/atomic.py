@@ -20,15 +20,15 @@ import signal
 import stat
 import tempfile
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
 
 from refscore.errors import InputError
 
 __all__ = [
     "NO_SPACE", "STANDARD_OUTPUT", "OutputTransaction", "UnwritableOutputError", "atomic_path", "atomic_write",
-    "check_output_paths", "encoded", "no_space_error", "output_transaction", "unencodable_error",
-    "write_text_atomically",
+    "check_distinct_outputs", "check_output_paths", "encoded", "no_space_error", "output_transaction",
+    "unencodable_error", "write_text_atomically",
 ]
 
 
@@ -43,12 +43,16 @@ class UnwritableOutputError(InputError):
     and the fix (the command line exits with status 9, ``ExitCode.UNWRITABLE_OUTPUT``)."""
 
 
-def check_output_paths(outputs: Mapping[str, str | os.PathLike[str] | None]) -> None:
+Paths = Iterable[tuple[str, "str | os.PathLike[str] | None"]]
+
+
+def check_output_paths(outputs: Mapping[str, str | os.PathLike[str] | None], inputs: Paths = ()) -> None:
     """Check, before any work, that every output file can be written: ``outputs`` maps each argument (``"-o"``,
     ``"--save"``) to its path; None (not asked for) and ``-`` (standard output) are skipped. A path is refused
     when it is a folder or a device, when its folder does not exist or is not a folder, and when a file cannot be
     created in its folder (permissions, a read-only file system); the check creates and removes an empty file
-    there, as the atomic write later will (:func:`atomic_path`).
+    there, as the atomic write later will (:func:`atomic_path`). Outputs that are one file, or an input's file
+    (``inputs``: (argument, path) pairs), are refused too (:func:`check_distinct_outputs`).
 
     >>> import os, tempfile
     >>> folder = tempfile.mkdtemp()
@@ -61,9 +65,44 @@ def check_output_paths(outputs: Mapping[str, str | os.PathLike[str] | None]) -> 
     ...     print(str(error).replace(folder, "FOLDER"))
     -o FOLDER/nodir/report.html: the folder does not exist (FOLDER/nodir); create it or write elsewhere
     """
+    check_distinct_outputs(outputs, inputs)
     for argument, path in outputs.items():
         if path is not None and os.fspath(path) != STANDARD_OUTPUT:
             _check_output_path(os.fspath(path), argument)
+
+
+def check_distinct_outputs(outputs: Mapping[str, str | os.PathLike[str] | None], inputs: Paths = ()) -> None:
+    """Refuse an output that is another output's file (each would replace the other) or an input's (``check
+    x.jsonl --save x.jsonl`` would overwrite its cases); ``inputs`` are (argument, path) pairs, such as
+    ``("the cases file", "x.jsonl")`` or ``("-i", "a.txt")``. Files are compared as files (hard and symbolic links,
+    ``./x`` and ``x``), paths that do not exist yet by their absolute form.
+
+    >>> try:
+    ...     check_distinct_outputs({"--junit-xml": "run.xml", "--save": "./run.xml"})
+    ... except UnwritableOutputError as error:
+    ...     print(error)
+    --save ./run.xml: is also the file of --junit-xml; give each output its own file
+    """
+    seen: list[tuple[str, str]] = []
+    for argument, path in outputs.items():
+        if path is None or os.fspath(path) == STANDARD_OUTPUT:
+            continue
+        target, where = os.fspath(path), f"{argument} {os.fspath(path)}" if argument else os.fspath(path)
+        for label, source in inputs:
+            if source is not None and os.fspath(source) != STANDARD_OUTPUT and _same_file(target, os.fspath(source)):
+                raise UnwritableOutputError(f"{where}: is also {label} {os.fspath(source)}, an input: writing the "
+                                            f"output would replace it; write the output elsewhere")
+        for other, earlier in seen:
+            if _same_file(target, earlier):
+                raise UnwritableOutputError(f"{where}: is also the file of {other}; give each output its own file")
+        seen.append((argument, target))
+
+
+def _same_file(first: str, second: str) -> bool:
+    try:
+        return os.path.samefile(first, second)
+    except OSError:   # one of them does not exist (yet)
+        return os.path.normcase(os.path.realpath(first)) == os.path.normcase(os.path.realpath(second))
 
 
 def _check_output_path(target: str, argument: str) -> None:
