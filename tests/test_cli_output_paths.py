@@ -130,3 +130,73 @@ def test_docstring_examples_run():
 
     failures, attempted = doctest.testmod(refscore.io.atomic)
     assert failures == 0 and attempted > 0
+
+
+# -- an output that is an input or another output (issue 40, item 15) --------------------------------------------
+#: Each command with an output that is one of its inputs, or two outputs on one path: the flag refused, the reason.
+CLOBBERING = {
+    "check: --save is the cases file": (["check", "cases.jsonl", "-c", "bleu=0.0", "--save", "cases.jsonl"],
+                                        "--save cases.jsonl: is also the cases file cases.jsonl, an input"),
+    "check: --save is the cases file (./ and a link)": (
+        ["check", "cases.jsonl", "-c", "bleu=0.0", "--save", "link.jsonl"],
+        "--save link.jsonl: is also the cases file cases.jsonl, an input"),
+    "check: --save and --junit-xml on one path": (
+        ["check", "cases.jsonl", "-c", "bleu=0.0", "--junit-xml", "out.xml", "--save", "./out.xml"],
+        "--save ./out.xml: is also the file of --junit-xml; give each output its own file"),
+    "check: --save is --baseline": (["check", "cases.jsonl", "-c", "bleu=0.0", "--baseline", "run.json", "--save",
+                                     "run.json"], "--save run.json: is also --baseline run.json, an input"),
+    "report: --latex is a system": (["report", "-r", "ref.txt", "-i", "a.txt", "b.txt", "-o", "r.html", "--latex",
+                                     "b.txt"], "--latex b.txt: is also -i b.txt, an input"),
+    "pairwise: -o is -i": (["pairwise", "-i", "items.jsonl", "-o", "items.jsonl"],
+                           "-o items.jsonl: is also -i items.jsonl, an input"),
+    "mbr: -o and --matrices on one path": (["mbr", "-i", "items.jsonl", "-o", "m.npz", "--matrices", "m.npz"],
+                                           "--matrices m.npz: is also the file of -o"),
+}
+
+
+@pytest.mark.parametrize("case", CLOBBERING)
+def test_an_output_that_is_an_input_or_another_output_is_refused(inputs, case):
+    """``check x.jsonl --save x.jsonl`` overwrote the cases file, ``--save`` and ``--junit-xml`` on one path
+    clobbered each other."""
+    arguments, message = CLOBBERING[case]
+    (inputs / "link.jsonl").symlink_to(inputs / "cases.jsonl")
+    (inputs / "items.jsonl").write_text('{"candidates": ["a b", "a c"]}\n', encoding="utf-8")
+    (inputs / "run.json").write_text("{}", encoding="utf-8")
+    before = {name: (inputs / name).read_bytes() for name in os.listdir(inputs)}
+    result = run_refscore(arguments, "", inputs)
+    assert result.returncode == ExitCode.UNWRITABLE_OUTPUT == 9, result.stderr
+    assert result.stderr.startswith(f"refscore: error: {message}"), result.stderr
+    assert len(result.stderr.splitlines()) == 1 and result.stdout == ""
+    assert {name: (inputs / name).read_bytes() for name in os.listdir(inputs)} == before
+
+
+def test_the_configured_cases_file_is_an_input_too(inputs):
+    (inputs / "pyproject.toml").write_text('[tool.refscore]\ncases = "cases.jsonl"\n', encoding="utf-8")
+    before = (inputs / "cases.jsonl").read_bytes()
+    result = run_refscore(["check", "-c", "bleu=0.0", "--save", "cases.jsonl"], "", inputs)
+    assert result.returncode == ExitCode.UNWRITABLE_OUTPUT, result.stderr
+    assert f"--save cases.jsonl: is also the cases file {inputs / 'cases.jsonl'}, an input" in result.stderr
+    assert (inputs / "cases.jsonl").read_bytes() == before
+
+
+def test_calibrate_may_edit_its_configuration_in_place(inputs):
+    labelled = [dict(json.loads(line), label="pass" if k % 2 else "fail")
+                for k, line in enumerate((inputs / "cases.jsonl").read_text(encoding="utf-8").splitlines())]
+    (inputs / "labels.jsonl").write_text("".join(json.dumps(c) + "\n" for c in labelled), encoding="utf-8")
+    (inputs / "cal.toml").write_text("[tool.refscore]\n", encoding="utf-8")
+    result = run_refscore(["check", "--calibrate", "labels.jsonl", "-c", "chrf", "--config", "cal.toml"], "", inputs)
+    assert result.returncode == ExitCode.OK, result.stderr
+    result = run_refscore(["check", "--calibrate", "labels.jsonl", "-c", "chrf", "--config", "cal.toml", "--save",
+                           "labels.jsonl"], "", inputs)
+    assert result.returncode == ExitCode.UNWRITABLE_OUTPUT
+    assert "--save labels.jsonl: is also --calibrate labels.jsonl, an input" in result.stderr
+
+
+def test_report_with_standard_output_closed_writes_the_report_and_exits_0(inputs):
+    """``report -o f.html >&-`` wrote the report, then exited 9 on its "wrote" line."""
+    pytest.importorskip("jinja2")
+    from test_cli_process import shell
+
+    result = shell("refscore report -r ref.txt -i a.txt b.txt -m bleu --n 20 -o f.html >&-", inputs)
+    assert result.returncode == ExitCode.OK, result.stderr
+    assert result.stderr == "" and (inputs / "f.html").stat().st_size > 0

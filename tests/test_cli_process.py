@@ -4,6 +4,7 @@ never left half-written; plus ``--progress/--no-progress``."""
 from __future__ import annotations
 
 import io
+import json
 import os
 import random
 import select
@@ -19,7 +20,7 @@ import pytest
 from refscore.io.atomic import atomic_path, atomic_write
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import main
-from refscore.cli.process import INTERRUPTED_MESSAGE
+from refscore.cli.process import INTERRUPTED_MESSAGE, TERMINATED_MESSAGE
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals and shell redirections")
 
@@ -273,3 +274,82 @@ def test_only_a_bar_of_the_interrupted_command_moves_the_message_to_a_fresh_line
         assert capsys.readouterr().err.endswith("\nrefscore: interrupted\n")
     finally:
         signal.signal(signal.SIGINT, handler)
+
+
+# -- SIGTERM (issue 40, item 8): handled as Ctrl-C -------------------------------------------------------------------
+def write_items(path: Path, count: int, width: int) -> None:
+    rng = random.Random(5)
+    path.write_text("".join(json.dumps({"candidates": [" ".join(rng.choice(WORDS) for _ in range(12))
+                                                       for _ in range(width)]}) + "\n" for _ in range(count)),
+                    encoding="utf-8")
+
+
+def wait_for(condition, process: subprocess.Popen, timeout: float = 120) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the condition never held"
+        time.sleep(0.02)
+
+
+def catches_sigterm(process: subprocess.Popen) -> bool:
+    """Whether the process has a handler for SIGTERM (Linux: the SigCgt mask of /proc/PID/status)."""
+    with open(f"/proc/{process.pid}/status", encoding="ascii") as status:
+        caught = next(line for line in status if line.startswith("SigCgt:")).split()[1]
+    return bool(int(caught, 16) & (1 << (signal.SIGTERM - 1)))
+
+
+def assert_terminated(process: subprocess.Popen, line: str = TERMINATED_MESSAGE) -> None:
+    process.send_signal(signal.SIGTERM)
+    if process.stdin is not None and process.stdin.closed:
+        process.stdin = None
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == ExitCode.TERMINATED == 143, err.decode()
+    assert other_stderr_lines(err) == [line], err.decode()
+    assert out == b""
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the signal mask from /proc (Linux)")
+@pytest.mark.parametrize("command", [["mbr", "-o", "out/sel.jsonl"], ["pairwise", "-o", "out/m.npy"],
+                                     ["mbr", "-o", "out/sel.jsonl", "--matrices", "out/m.npz"]])
+def test_sigterm_while_writing_exits_143_and_leaves_no_file(tmp_path, command):
+    """SIGTERM (timeout, CI, Kubernetes) used to kill the process silently, leaving hidden temporary files."""
+    write_items(tmp_path / "items.jsonl", 3_000, 20)
+    (tmp_path / "out").mkdir()
+    process = start(*command, "-i", "items.jsonl", "--no-progress", cwd=tmp_path)
+    if "--matrices" in command:   # every item is read and scored before the files are begun
+        wait_for(lambda: catches_sigterm(process), process)
+        time.sleep(0.5)
+    else:
+        wait_for(lambda: any(name.endswith(".tmp.jsonl") or name.endswith(".tmp.npy")
+                             for name in os.listdir(tmp_path / "out")), process)
+    assert_terminated(process)
+    assert os.listdir(tmp_path / "out") == []
+
+
+def test_sigterm_while_reading_stdin(tmp_path):
+    (tmp_path / "ref.txt").write_text(lines(10, 1), encoding="utf-8")
+    process = start("score", "-r", "ref.txt", "-i", "-", cwd=tmp_path)
+    process.stdin.write(b"x" * PAST_PIPE_BUFFER)   # past start-up: inside main()
+    process.stdin.flush()
+    assert_terminated(process)
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the signal mask from /proc (Linux)")
+def test_sigterm_during_check_says_no_report_file_was_written(tmp_path):
+    cases = [{"actual_output": hyp, "expected_output": ref}
+             for hyp, ref in zip(lines(20_000, 2, 30).splitlines(), lines(20_000, 1, 30).splitlines())]
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    process = start("check", "cases.jsonl", "-c", "ter=0.1", "--n-bootstrap", "100000", "--save", "run.json",
+                    "--junit-xml", "j.xml", cwd=tmp_path)
+    wait_for(lambda: catches_sigterm(process), process)   # inside main()
+    time.sleep(0.5)
+    assert_terminated(process, f"{TERMINATED_MESSAGE}; no report file was written")
+    assert os.listdir(tmp_path) == ["cases.jsonl"]
+
+
+def test_a_sigterm_the_parent_ignores_stays_ignored():
+    """``nohup``-style parents set SIGTERM to be ignored: the command must not install a handler over that."""
+    code = ("import signal, sys; signal.signal(signal.SIGTERM, signal.SIG_IGN); from refscore.cli.process import "
+            "guarded; sys.exit(guarded(lambda: int(signal.getsignal(signal.SIGTERM) == signal.SIG_IGN))())")
+    assert subprocess.run([sys.executable, "-c", code], timeout=120).returncode == 1

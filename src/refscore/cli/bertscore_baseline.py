@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     from refscore.metrics.bertscore.engine import torch_threads
     from refscore.metrics.bertscore.scorer import BERTScorer
 
-    check_output_paths({"-o": args.output})  # before the model loads (exit 9)
+    check_output_paths({"-o": args.output}, [("--corpus", args.corpus)])  # before the model loads (exit 9)
     sentences = read_lines(args.corpus, "--corpus")
     scorer = BERTScorer(args.model, all_layers=True, device=args.device, progress=args.progress)
     with torch_threads(args.num_threads):

@@ -119,7 +119,7 @@ def settings(args: argparse.Namespace, load: Any) -> Any:
 
 def run_calibration(args: argparse.Namespace, checks: list[Any]) -> int:
     """``refscore check --calibrate``: calibrate, write the thresholds back, print, optionally save."""
-    from refscore.io.atomic import write_text_atomically
+    from refscore.io.atomic import check_output_paths, write_text_atomically
     from refscore.meta.calibration import write_threshold
     from refscore.testing.config import find_pyproject
 
@@ -127,13 +127,14 @@ def run_calibration(args: argparse.Namespace, checks: list[Any]) -> int:
     if not any(char in path for char in "*?[") and not os.path.isfile(path):
         raise CliError(f"cannot read the labels file {path} (--calibrate): No such file or directory",
                        ExitCode.UNREADABLE_FILE)
-    document = calibrations(args, checks)
     target = None if args.no_write else (args.config or find_pyproject())
+    check_output_paths({"--config": target, "--save": args.save}, [("--calibrate", path)])   # before the work
+    document = calibrations(args, checks)
     if target is not None:
         for item in document["checks"]:
             write_threshold(target, item["name"], item["threshold"])
     if args.save:
-        write_text_atomically(args.save, json.dumps(document, indent=1) + "\n")
+        write_text_atomically(args.save, json.dumps(document, indent=1) + "\n", "--save")
     print(json.dumps(document) if args.format == "json" else text_report(document, target and os.fspath(target)))
     return ExitCode.OK
 

@@ -5,7 +5,7 @@ Thresholds and printed scores are on the 0–1 scale of the Python API (test cas
 any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold, ``--check file:`` without
 a path); 3 unknown metric; 4 unreadable file (a cases, configuration or scores file); 7 bad input (a missing field,
 a threshold out of range, duplicate case ids, a bad configuration, a scores file whose rows do not join the cases); 8 a missing optional dependency; 9 an output file that cannot be written
-(checked before any work); 130 interrupted (no partial output file).
+(checked before any work); 130 interrupted, 143 terminated (SIGTERM; no output file written).
 """
 from __future__ import annotations
 
@@ -18,10 +18,8 @@ from refscore.cli import calibrate
 from refscore.cli.arguments import positive_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
+from refscore.cli.process import stopped
 from refscore.errors import InputError, MissingExtraError
-
-#: Exit status after Ctrl-C (128 + SIGINT, as shells report it).
-INTERRUPTED = 130
 
 
 def _check_flag(text: str) -> tuple[str, float | None]:
@@ -139,7 +137,9 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 def _run(args: argparse.Namespace) -> int:
     from refscore.testing.formats import json_report, junit_xml, text_report
     from refscore.testing.run import evaluate
-    from refscore.io.atomic import write_text_atomically
+    from refscore.testing.saved import json_text
+    from refscore.io.atomic import check_distinct_outputs, encoded, output_transaction
+    from refscore.cli.process import check_printable
 
     if args.calibrate:
         return calibrate.run_calibration(args, _checks(args, calibrate.settings(args, _settings)))
@@ -148,32 +148,53 @@ def _run(args: argparse.Namespace) -> int:
     if cases is None:
         raise CliError("no cases file: give one (refscore check cases.jsonl) or set [tool.refscore] cases",
                        ExitCode.USAGE)
+    check_distinct_outputs(_outputs(args), [("the cases file", cases)])   # the configured one, too
     run = evaluate(cases, _checks(args, settings), baseline=args.baseline,
                    alpha=settings.alpha if args.alpha is None else args.alpha,
                    explain=args.explain or settings.explain,
                    no_output_is_error=bool(args.no_output_is_error or settings.no_output_is_error),
                    n_bootstrap=args.n_bootstrap, num_threads=args.num_threads)
-    if args.junit_xml:
-        write_text_atomically(args.junit_xml, junit_xml(run))
-    if args.save:
-        run.save(args.save)
-    print(json_report(run) if args.format == "json" else text_report(run))
+    # every output rendered and encoded first, then the files committed together (all or none), then the report
+    files = [(flag, path, encoded(render(), f"{flag} {path}")) for flag, path, render in (
+        ("--junit-xml", args.junit_xml, lambda: junit_xml(run)), ("--save", args.save, lambda: json_text(run.to_dict())))
+        if path]
+    report = json_report(run) if args.format == "json" else text_report(run)
+    check_printable(report)
+    with output_transaction() as outputs:
+        for flag, path, text in files:
+            outputs.write_text(path, text, flag)
+    print(report)
     return ExitCode.OK if run.ok else ExitCode.CHECKS_FAILED
 
 
+def _outputs(args: argparse.Namespace) -> dict[str, Any]:
+    return {"--junit-xml": args.junit_xml, "--save": args.save}
+
+
+def _inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
+    """The files the command reads, which no output may be (``--calibrate`` edits ``--config`` in place)."""
+    from refscore.testing.checks import EXTERNAL_PREFIX
+
+    scores = [("the scores file of --check", name[len(EXTERNAL_PREFIX):]) for name, _ in args.check
+              if name.lower().startswith(EXTERNAL_PREFIX)]
+    return [("the cases file", args.cases), ("--baseline", args.baseline), ("--calibrate", args.calibrate),
+            *([] if args.calibrate else [("--config", args.config)]), *scores]
+
+
 def cmd_check(args: argparse.Namespace) -> int:
-    from refscore.io.atomic import check_output_paths
+    from refscore.io.atomic import UnwritableOutputError, check_output_paths
     from refscore.testing.checks import UnknownCheckError
 
-    check_output_paths({"--junit-xml": args.junit_xml, "--save": args.save})  # before any work (exit 9)
+    check_output_paths(_outputs(args), _inputs(args))  # before any work (exit 9)
     try:
         return _run(args)
-    except KeyboardInterrupt:
-        print("refscore: interrupted; no report file was written", file=sys.stderr)
-        return INTERRUPTED
+    except KeyboardInterrupt as interrupt:   # Ctrl-C or SIGTERM: the outputs are committed together, at the end
+        line, code = stopped(interrupt)
+        print(f"{line}; no report file was written", file=sys.stderr)
+        return code
     except UnknownCheckError as exc:
         raise CliError(str(exc), ExitCode.UNKNOWN_METRIC) from None
-    except MissingExtraError:
+    except (MissingExtraError, UnwritableOutputError):   # exit 8; exit 9, naming the file (a full disk)
         raise
     except OSError as exc:
         raise CliError(os_error_text(exc), ExitCode.UNREADABLE_FILE) from None  # no "[Errno 2]" prefix

@@ -71,10 +71,6 @@ def _report_bad(bad: list[str]) -> None:
         print(f"  ... and {len(bad) - LISTED_BAD_RECORDS} more", file=sys.stderr)
 
 
-def _as_cli_error(error: InputError) -> CliError:
-    return CliError(str(error), ExitCode.BAD_INPUT)
-
-
 def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit) -> int:
     """``refscore score`` on the selected engine; prints what the in-memory run prints."""
     if args.confidence and args.segments:
@@ -96,8 +92,23 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
         if args.engine == "ray":
             return _score_on_ray(metrics, args, paths if record_inputs else None, emit)
         return _score_streamed(metrics, args, paths, emit)
-    except InputError as error:
-        raise _as_cli_error(error) from None
+    except Exception as error:   # a Ray task's error: one line with its cause, not the task's traceback
+        raise _ray_error(error) from None
+
+
+def _ray_error(error: Exception) -> Exception:
+    """A Ray task's failure as one error line: its cause (a bad record: exit 7), or what Ray says went wrong
+    (a lost worker, an out-of-memory kill: one line of it, exit 7 as for other failures of a run's input)."""
+    from refscore.distributed import task_cause
+
+    cause = task_cause(error)
+    first_line = str(cause).split("\n", 1)[0].strip()   # Ray appends its retry advice on further lines
+    if isinstance(cause, InputError):
+        return CliError(first_line, ExitCode.BAD_INPUT)
+    if cause is error and not (type(error).__module__ or "").startswith("ray."):
+        return error   # not Ray's: main() reports it as any other error
+    return CliError(f"the Ray engine failed: {type(cause).__name__}: {first_line or 'no message'}",
+                    ExitCode.BAD_INPUT)
 
 
 def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: argparse.Namespace) -> int:
@@ -114,11 +125,12 @@ def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: a
 def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths: list[str] | None,
                   emit: Emit) -> int:
     import refscore.distributed as rd
-    from refscore.distributed import ensure_ray
+    from refscore.distributed import ensure_ray, quiet_task_failures
     from refscore.distributed.api import file_totals, integer_statistics
     from refscore.io.records import RecordLayout
 
     ray = ensure_ray(args.address, quiet=args.progress is False)
+    quiet_task_failures()   # a failed task is reported once, as one line (_ray_error)
     statistics: dict[str, list[Any]] = {}
     bad: list[str] = []
     if record_paths is not None and not (args.segments or args.confidence) and integer_statistics(metrics):

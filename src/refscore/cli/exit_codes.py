@@ -19,5 +19,7 @@ class ExitCode:
     BAD_INPUT = 7
     MISSING_EXTRA = 8
     UNWRITABLE_OUTPUT = 9  # an output file that cannot be written, standard output closed (``>&-``), a full disk
+    THREADS_REFUSED = 11  # the system refused the compiled core's OpenMP threads (refscore._core._parallel)
     INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
+    TERMINATED = 143  # SIGTERM (timeout, CI, Kubernetes): 128 + SIGTERM, handled as Ctrl-C
     BROKEN_PIPE = 141  # the reader of standard output went away (``| head``): 128 + SIGPIPE

@@ -29,8 +29,9 @@ from refscore.cli.arguments import add_metrics_argument, add_progress_argument, 
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import STDIN, CliError, check_readable, source_name, unreadable
 from refscore.cli.metric_setup import add_metric_arguments, metrics_from_args
+from refscore.cli.process import check_printable
 from refscore.errors import InputError
-from refscore.io.atomic import atomic_path, atomic_write, check_output_paths
+from refscore.io.atomic import NO_SPACE, atomic_write, check_output_paths, output_transaction
 from refscore.io.json_lines import NotUtf8LineError, json_values
 from refscore.progress import progress_bar
 
@@ -153,13 +154,32 @@ def _one_metric(args: argparse.Namespace) -> Any:
 
 
 def _write_npy(path: str, matrices: Any, shape: tuple[int, int, int]) -> None:
-    with atomic_path(path) as temporary:
-        out = np.lib.format.open_memmap(temporary, mode="w+", dtype=np.float64, shape=shape)
-        for k, matrix in enumerate(matrices):
-            out[k] = np.nan
-            out[k, :matrix.shape[0], :matrix.shape[1]] = matrix
-        out.flush()
-        del out
+    """The NaN-padded matrices as one ``.npy`` array, item after item, written with ``write`` calls: through a
+    memory map, a full disk was a bus error (SIGBUS) instead of an error. The file's space is reserved first
+    (``posix_fallocate``), so a disk too small for it fails before any item is scored."""
+    with atomic_write(path, "wb", argument="-o") as handle:
+        np.lib.format.write_array_header_1_0(handle, {"descr": np.lib.format.dtype_to_descr(np.dtype(np.float64)),
+                                                      "fortran_order": False, "shape": shape})
+        _reserve(handle, handle.tell() + 8 * shape[0] * shape[1] * shape[2])
+        block = np.empty(shape[1:], dtype=np.float64)
+        for matrix in matrices:
+            block.fill(np.nan)
+            block[:matrix.shape[0], :matrix.shape[1]] = matrix
+            handle.write(block.tobytes())
+
+
+def _reserve(handle: Any, size: int) -> None:
+    """Allocate ``size`` bytes of the file's disk space now (where the file system can), so that a full disk is an
+    ``OSError`` before the work, not after it."""
+    if not hasattr(os, "posix_fallocate") or size <= 0:
+        return
+    handle.flush()
+    try:
+        os.posix_fallocate(handle.fileno(), 0, size)
+    except OSError as exc:
+        if exc.errno in NO_SPACE:
+            raise
+        # EOPNOTSUPP, EINVAL: a file system without it; the writes report a full disk themselves
 
 
 def _jsonl_lines(ids: list[Any], rows: Any) -> Any:
@@ -173,7 +193,7 @@ def _write_lines(path: str | None, lines: Any) -> None:
             sys.stdout.write(line)
             sys.stdout.flush()   # a reader downstream gets each item as it is scored
         return
-    with atomic_write(path) as handle:
+    with atomic_write(path, argument="-o") as handle:
         handle.writelines(lines)
 
 
@@ -198,7 +218,7 @@ def cmd_pairwise(args: argparse.Namespace) -> int:
     from refscore.pairs import pairwise_items
 
     metric = _one_metric(args)
-    check_output_paths({"-o": args.output})
+    check_output_paths({"-o": args.output}, [("-i", args.input)])
     reader = ItemReader(args.input)
     options = {"num_threads": args.num_threads, "memory_budget": args.memory_budget}
     if args.output is not None and args.output.endswith(".npy"):   # the header needs every item's size first
@@ -242,7 +262,7 @@ def cmd_mbr(args: argparse.Namespace) -> int:
     from refscore.pairs import mbr
 
     metrics = metrics_from_args(args.metrics, args)
-    check_output_paths({"-o": args.output, "--matrices": args.matrices})
+    check_output_paths({"-o": args.output, "--matrices": args.matrices}, [("-i", args.input)])
     reader = ItemReader(args.input)
     options = {"metric": metrics, "weights": args.weights, "include_self": args.include_self,
                "standardize": args.standardize, "num_threads": args.num_threads,
@@ -251,9 +271,17 @@ def cmd_mbr(args: argparse.Namespace) -> int:
         items = reader.read_all()
         result = mbr(items.candidates, pseudo_references=items.references, return_matrices=True,
                      progress=args.progress, **options)
-        with atomic_write(args.matrices, "wb") as handle:   # a file object: savez adds no suffix
-            np.savez(handle, **result.matrices)
-        _write_lines(args.output, _selections(items, result))
+        selections = "".join(_selections(items, result))
+        to_stdout = args.output is None or args.output == STDIN
+        if to_stdout:
+            check_printable(selections)   # before the archive is written
+        with output_transaction() as outputs:   # both files or neither
+            with outputs.open(args.matrices, "wb", "--matrices") as handle:   # a file object: savez adds no suffix
+                np.savez(handle, **result.matrices)
+            if not to_stdout:
+                outputs.write_text(args.output, selections, "-o")
+        if to_stdout:
+            _write_lines(None, [selections])
         return ExitCode.OK
     bar = _stream_bar(reader, "mbr", args.progress)
 

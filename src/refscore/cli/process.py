@@ -4,6 +4,9 @@ standard output. Every subcommand runs inside :func:`guarded`:
 - **Ctrl-C** (SIGINT, :class:`KeyboardInterrupt`): the line ``refscore: interrupted`` on stderr and exit status
   130 (128 + SIGINT, what a shell reports for a process stopped by Ctrl-C); a second Ctrl-C during the clean-up
   ends the process at once. Files being written are removed (:mod:`refscore.io.atomic`).
+- **SIGTERM** (what ``timeout``, CI runners and Kubernetes send) is handled the same way: it raises
+  :class:`Terminated` (a ``KeyboardInterrupt``, so every clean-up that Ctrl-C runs runs), the line
+  ``refscore: terminated`` and exit status 143 (128 + SIGTERM).
 - **Broken pipe** (``refscore score ... | head -1``): no message, exit status 141 (128 + SIGPIPE, as ``cat`` or
   ``grep`` report it: under ``set -o pipefail`` the pipeline fails as it would with them), wherever standard
   output is written: a ``print`` deep inside a command, a large write, the final flush. While a command runs,
@@ -17,21 +20,43 @@ A closed or missing standard input is reported where it is read (:func:`refscore
 """
 from __future__ import annotations
 
-import errno
 import functools
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
+from refscore.io.atomic import NO_SPACE, encoded, unencodable_error
 from refscore.progress import bars_drawn, close_open_bars
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.output import shown
 
 INTERRUPTED_MESSAGE = "refscore: interrupted"
-#: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota).
-FULL_DISK = {errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)}
+TERMINATED_MESSAGE = "refscore: terminated"
+#: errno values of a write that failed for lack of space (``> /dev/full``, a full disk, a quota, ``ulimit -f``).
+FULL_DISK = NO_SPACE
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised in the main thread by the handler :func:`guarded` installs: a ``KeyboardInterrupt``, so
+    that it is cleaned up after exactly as Ctrl-C is (temporary files removed, bars closed)."""
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def stopped(interrupt: KeyboardInterrupt) -> tuple[str, int]:
+    """The line and the exit status for an interrupt: Ctrl-C (130) or SIGTERM (143).
+
+    >>> stopped(KeyboardInterrupt()), stopped(Terminated())
+    (('refscore: interrupted', 130), ('refscore: terminated', 143))
+    """
+    if isinstance(interrupt, Terminated):
+        return TERMINATED_MESSAGE, ExitCode.TERMINATED
+    return INTERRUPTED_MESSAGE, ExitCode.INTERRUPTED
 
 
 class ClosedOutputError(Exception):
@@ -72,6 +97,8 @@ class _WatchedOutput:
             return self.stream.write(shown(text) if self.terminal else text)
         except OSError as exc:
             raise _output_error(exc) from None
+        except UnicodeEncodeError as exc:   # an InputError (exit 7) naming the stream, not a codec's message
+            raise unencodable_error(exc, "standard output", at=False) from None
 
     def flush(self) -> None:
         try:
@@ -87,6 +114,30 @@ def _output_error(exc: OSError) -> BaseException:
     """What a failed write to standard output raises: :class:`OutputFailed` for a broken pipe or a full disk,
     the error itself otherwise."""
     return OutputFailed(exc) if isinstance(exc, BrokenPipeError) or exc.errno in FULL_DISK else exc
+
+
+def check_printable(text: str) -> None:
+    """Refuse, before any output file is written, text that standard output's encoding cannot hold (an
+    :class:`~refscore.errors.InputError` naming the character and its position)."""
+    stream = sys.stdout
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding, getattr(stream, "errors", None) or "strict")
+    except UnicodeEncodeError:
+        encoded(text, "standard output", encoding)
+    except LookupError:   # an encoding or error handler codecs does not know: the write will say
+        pass
+
+
+def note(line: str) -> None:
+    """Print a line that reports what was done (``refscore: wrote report.html``), not the command's output: with
+    standard output closed (``>&-``) it is left out, so a command whose output is a file still succeeds.
+
+    >>> note("refscore: wrote report.html")
+    refscore: wrote report.html
+    """
+    if not isinstance(sys.stdout, _ClosedOutput):
+        print(line)
 
 
 class _ClosedOutput:
@@ -111,12 +162,27 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
     def run(*args: Any, **kwargs: Any) -> int:
         stdout = sys.stdout
         sys.stdout = _ClosedOutput() if stdout is None else _WatchedOutput(stdout)  # type: ignore[assignment]
+        previous = _handle_sigterm()
         try:
             return _run_guarded(main, *args, **kwargs)
         finally:
             sys.stdout = stdout
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
 
     return run
+
+
+def _handle_sigterm() -> Any:
+    """Make SIGTERM raise :class:`Terminated` (only the main thread can install handlers; a SIGTERM that the
+    parent set to be ignored stays ignored); the handler it replaced, or None when it installed none."""
+    if not hasattr(signal, "SIGTERM") or threading.current_thread() is not threading.main_thread():
+        return None
+    previous = signal.getsignal(signal.SIGTERM)
+    if previous == signal.SIG_IGN:
+        return None
+    signal.signal(signal.SIGTERM, _raise_terminated)
+    return previous
 
 
 def _run_guarded(main: Callable[..., int], *args: Any, **kwargs: Any) -> int:
@@ -126,11 +192,14 @@ def _run_guarded(main: Callable[..., int], *args: Any, **kwargs: Any) -> int:
         code = main(*args, **kwargs)
         sys.stdout.flush()  # a broken pipe shows here, not in Python's flush at exit
         return code
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C during the clean-up ends it at once
+    except KeyboardInterrupt as interrupt:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # a second Ctrl-C (or SIGTERM) during the clean-up ends it
+        if _handle_sigterm() is not None:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        line, code = stopped(interrupt)
         # the message goes on a line of its own, never after a half-drawn bar
-        _report(("\n" if close_open_bars(drawn_before) else "") + INTERRUPTED_MESSAGE)
-        return ExitCode.INTERRUPTED
+        _report(("\n" if close_open_bars(drawn_before) else "") + line)
+        return code
     except SystemExit:  # argparse after --help, --version or a usage error
         try:
             sys.stdout.flush()

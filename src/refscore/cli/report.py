@@ -37,7 +37,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from refscore.cli.metric_setup import keyed_inputs, metrics_from_args
     from refscore.reporting import require_extra
 
-    check_output_paths({"-o": args.output, "--latex": args.latex})  # before any work (exit 9)
+    check_output_paths({"-o": args.output, "--latex": args.latex}, [  # before any work (exit 9)
+        *(("-i", path) for path in args.input), *(("-r", path) for path in args.references),
+        ("--source", args.source), ("--test-run", args.test_run), ("--judgments", args.judgments),
+        ("--calibration", args.calibration)])
     check_output(args.output)
     if not args.input and args.judgments is not None:   # the judgments' systems, texts and references
         require_extra()
@@ -80,6 +83,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, references: list[list[str]] | None,
            metrics: list[Any], metadata: dict[str, list[str]], sources: list[str] | None, ids: list[str] | None,
            baseline: str | None = None) -> int:
+    from refscore.cli.process import note
     from refscore.reporting import report
 
     # Ctrl-C is main()'s (one line, exit 130); the page is written atomically, so no partial file remains.
@@ -93,9 +97,9 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
             f"{', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else "",
             "human judgments" if args.judgments else "", "calibration" if args.calibration else ""]
-    print(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")
+    note(f"refscore: wrote {args.output} ({'; '.join(w for w in what if w)})")   # skipped for >&-
     if args.latex:
-        print(f"refscore: wrote {args.latex} (LaTeX tables)")
+        note(f"refscore: wrote {args.latex} (LaTeX tables)")
     return ExitCode.OK
 
 

@@ -8,10 +8,10 @@ single-machine stream for corpora larger than memory. Needs the ``ray`` extra fo
 """
 from __future__ import annotations
 
-from refscore.distributed._ray import ensure_ray, import_ray
+from refscore.distributed._ray import ensure_ray, import_ray, quiet_task_failures, task_cause
 from refscore.distributed.api import MergedStatistics, corpus_scores, score_dataset, statistics
 from refscore.distributed.merge import LostRecordsError
 from refscore.io.records import RecordFormatError, RecordLayout
 
 __all__ = ["MergedStatistics", "corpus_scores", "score_dataset", "statistics", "ensure_ray", "import_ray",
-           "LostRecordsError", "RecordFormatError", "RecordLayout"]
+           "quiet_task_failures", "task_cause", "LostRecordsError", "RecordFormatError", "RecordLayout"]

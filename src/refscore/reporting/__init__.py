@@ -16,7 +16,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from refscore.io.atomic import write_text_atomically
+from refscore.io.atomic import output_transaction, write_text_atomically
 from refscore.errors import InputError, MissingExtraError
 from refscore.protocol import Metric
 
@@ -155,12 +155,13 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     data = gather(systems, references, resolve_metrics(metrics), metadata=metadata, sources=sources, ids=ids,
                   baseline=baseline, n=n, seed=seed, num_threads=num_threads, progress=progress)
     page = render(data, title=title, max_segments=limit, test_run=run, correction=correction, meta=meta)
-    if latex is not None:
-        from refscore.reporting.mt_analyses import analyse, report_latex
+    with output_transaction() as outputs:   # the page and the LaTeX tables together, or neither
+        if latex is not None:
+            from refscore.reporting.mt_analyses import analyse, report_latex
 
-        write_text_atomically(latex, report_latex(data, analyse(data)))
-    if output is not None:
-        write_text_atomically(output, page)
+            outputs.write_text(latex, report_latex(data, analyse(data)))
+        if output is not None:
+            outputs.write_text(output, page)
     return page
 
 

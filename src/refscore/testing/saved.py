@@ -28,10 +28,19 @@ FORMAT_VERSION = 1
 RANGE_SLACK = 1e-6
 
 
+def json_text(data: Any) -> str:
+    """``data`` as a saved run's JSON text (what :func:`write_json_atomic` writes).
+
+    >>> json_text({"cases": []})
+    '{\\n "cases": []\\n}\\n'
+    """
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+
+
 def write_json_atomic(path: Any, data: Any) -> None:
     """Write ``data`` as JSON to a temporary file in the target's folder and rename it over ``path``, so a run
     interrupted midway (Ctrl-C, a crash) leaves the old file or none, never a partial one."""
-    write_text_atomically(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    write_text_atomically(path, json_text(data))
 
 
 def metric_settings(metric: Metric) -> dict[str, Any]:
@@ -190,4 +199,5 @@ def load_run(path: Any) -> SavedRun:
     return SavedRun(source, case_ids, checks, references)
 
 
-__all__ = ["FORMAT_VERSION", "SavedCheck", "SavedRun", "load_run", "metric_settings", "write_json_atomic"]
+__all__ = ["FORMAT_VERSION", "SavedCheck", "SavedRun", "json_text", "load_run", "metric_settings",
+           "write_json_atomic"]

@@ -31,6 +31,7 @@ from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.encoding import ChunkMap
 from refscore.metrics.bertscore.models import LoadedModel, attention_backends
 from refscore.metrics.bertscore.packed import PackedEncoder, WorkspacePool
+from refscore._core._parallel import thread_limit
 from refscore.checks import check_optional_int
 from refscore.progress import progress_bar
 from refscore.errors import RefscoreWarning, caller_stacklevel
@@ -65,7 +66,7 @@ def torch_threads(num_threads: int | None) -> Iterator[None]:
         yield
         return
     previous = torch.get_num_threads()
-    torch.set_num_threads(max(1, int(num_threads)))
+    torch.set_num_threads(min(max(1, int(num_threads)), thread_limit()))   # torch's OpenMP team: the core's cap
     try:
         yield
     finally:
@@ -87,7 +88,7 @@ SERIAL = ThreadPlan(1, 1)
 def thread_plan(num_threads: int | None, device: str) -> ThreadPlan:
     """``num_threads`` (default: torch's thread count) as parallel workers on CPU: one thread each, or up to
     :data:`MAX_WORKERS` workers sharing the threads when there are more (bounding the activation memory).
-    On GPUs one worker.
+    On GPUs one worker. A worker's threads are capped as the compiled core's are (``thread_limit``).
 
     >>> [(plan.workers, plan.threads_per_worker) for plan in map(thread_plan, (1, 2, 12, 64), ["cpu"] * 4)]
     [(1, 1), (2, 1), (6, 2), (8, 8)]
@@ -100,8 +101,8 @@ def thread_plan(num_threads: int | None, device: str) -> ThreadPlan:
         torch, _ = torch_and_transformers()
         num_threads = torch.get_num_threads()
     threads = max(1, int(num_threads))
-    threads_per_worker = -(-threads // MAX_WORKERS)
-    return ThreadPlan(threads // threads_per_worker, threads_per_worker)
+    threads_per_worker = min(-(-threads // MAX_WORKERS), thread_limit())   # each worker's torch (OpenMP) team
+    return ThreadPlan(min(threads // threads_per_worker, MAX_WORKERS), threads_per_worker)
 
 
 def parallel_map(function: Callable[[Any], Any], items: Sequence[Any], plan: ThreadPlan) -> Iterator[Any]:
