@@ -216,15 +216,20 @@ class OutputTransaction:
 
     def commit(self) -> None:
         """Rename every staged file over its target, with SIGINT and SIGTERM held back meanwhile (a signal that
-        arrives is delivered after the last rename), so that an interrupt leaves all of them or none."""
+        arrives is delivered after the last rename), so that an interrupt leaves all of them or none; a rename that
+        fails removes the temporary files not yet renamed."""
         held = {signal.SIGINT, getattr(signal, "SIGTERM", signal.SIGINT)}
         blocked = hasattr(signal, "pthread_sigmask") and threading.current_thread() is threading.main_thread()
         previous = signal.pthread_sigmask(signal.SIG_BLOCK, held) if blocked else None
         try:
-            for target, temporary in self._staged:
+            while self._staged:
+                target, temporary = self._staged[0]
                 _keep_permissions(target, temporary)
                 os.replace(temporary, target)
-            self._staged = []
+                self._staged.pop(0)
+        except BaseException:   # a rename failed (or was interrupted): the files not yet in place go
+            self.abort()
+            raise
         finally:
             if previous is not None:
                 signal.pthread_sigmask(signal.SIG_SETMASK, previous)
