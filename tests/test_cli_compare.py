@@ -23,14 +23,8 @@ from test_significance import make_corpus
 def files(tmp_path, monkeypatch):
     monkeypatch.setitem(REGISTRY, "tokacc", "significance_metrics:TokenAccuracy")
     systems, references = make_corpus(80, 3, seed=4)
-    ref = tmp_path / "ref.txt"
-    ref.write_text("\n".join(references) + "\n", encoding="utf-8")
-    paths = []
-    for name, hyps in systems.items():
-        path = tmp_path / f"{name}.txt"
-        path.write_text("\n".join(hyps) + "\n", encoding="utf-8")
-        paths.append(str(path))
-    return str(ref), paths, systems, references
+    paths = write_segment_files(tmp_path, {"ref": references, **systems})
+    return str(paths.pop("ref")), [str(path) for path in paths.values()], systems, references
 
 
 def run(capsys, *argv):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from refscore.cli.exit_codes import ExitCode
-from test_cli_process import lines, refscore_command
+from test_cli_process import lines, refscore_command, write_cases
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tmpfs and rlimits: Linux")
 
@@ -56,9 +56,7 @@ def workdir(tmp_path) -> Path:
     write_items(tmp_path / "items.jsonl")
     (tmp_path / "ref.txt").write_text(lines(300, 1), encoding="utf-8")
     (tmp_path / "a.txt").write_text(lines(300, 2), encoding="utf-8")
-    cases = [{"actual_output": hyp, "expected_output": ref}
-             for hyp, ref in zip(lines(200, 2).splitlines(), lines(200, 1).splitlines())]
-    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    write_cases(tmp_path / "cases.jsonl", 200)
     return tmp_path
 
 

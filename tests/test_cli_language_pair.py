@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import refscore
+from conftest import write_segment_files
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.main import build_parser, main
 from refscore.cli.metric_setup import metrics_from_args
@@ -32,14 +33,8 @@ ENGLISH = ["the cat sat on the mat", "a dog ran in the park", "we leave at eight
 
 
 def _files(folder: Path, references: list[str], systems: dict[str, list[str]]) -> tuple[str, list[str]]:
-    ref = folder / "ref.txt"
-    ref.write_text("\n".join(references) + "\n", encoding="utf-8")
-    paths = []
-    for name, lines in systems.items():
-        path = folder / f"{name}.txt"
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        paths.append(str(path))
-    return str(ref), paths
+    paths = write_segment_files(folder, {"ref": references, **systems})
+    return str(paths.pop("ref")), [str(path) for path in paths.values()]
 
 
 def _judgments(folder: Path, references: list[str], systems: dict[str, list[str]]) -> str:

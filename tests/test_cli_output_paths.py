@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from refscore.cli.exit_codes import ExitCode
-from test_cli_process import lines, refscore_command
+from test_cli_process import lines, refscore_command, write_cases
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths")
 
@@ -23,9 +23,7 @@ def inputs(tmp_path) -> Path:
     (tmp_path / "ref.txt").write_text(lines(300, 1), encoding="utf-8")
     (tmp_path / "a.txt").write_text(lines(300, 2), encoding="utf-8")
     (tmp_path / "b.txt").write_text(lines(300, 3), encoding="utf-8")
-    cases = [{"actual_output": hyp, "expected_output": ref}
-             for hyp, ref in zip(lines(50, 2).splitlines(), lines(50, 1).splitlines())]
-    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
+    write_cases(tmp_path / "cases.jsonl", 50)
     return tmp_path
 
 

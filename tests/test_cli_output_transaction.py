@@ -107,10 +107,15 @@ def test_a_lone_surrogate_is_refused_before_any_file(workdir, capsys):
     assert "lone surrogate" in error and len(error.splitlines()) == 1
 
 
-def test_a_lone_surrogate_for_standard_output_is_refused_before_the_archive(workdir, capsys):
+def _items_with_a_lone_surrogate(workdir: Path) -> None:
+    """An MBR items file whose first id holds a lone surrogate, and an empty ``out/`` for the outputs."""
     (workdir / "items.jsonl").write_text('{"id": "a' + SURROGATE + '", "candidates": ["x y", "x z"]}\n',
                                          encoding="utf-8")
     (workdir / "out").mkdir()
+
+
+def test_a_lone_surrogate_for_standard_output_is_refused_before_the_archive(workdir, capsys):
+    _items_with_a_lone_surrogate(workdir)
     assert main(["mbr", "-i", "items.jsonl", "--matrices", "out/m.npz", "--no-progress"]) == ExitCode.BAD_INPUT
     assert os.listdir(workdir / "out") == []
     captured = capsys.readouterr()
@@ -119,9 +124,7 @@ def test_a_lone_surrogate_for_standard_output_is_refused_before_the_archive(work
 
 
 def test_a_lone_surrogate_in_a_streamed_file_names_it(workdir, capsys):
-    (workdir / "items.jsonl").write_text('{"id": "a' + SURROGATE + '", "candidates": ["x y", "x z"]}\n',
-                                         encoding="utf-8")
-    (workdir / "out").mkdir()
+    _items_with_a_lone_surrogate(workdir)
     assert main(["mbr", "-i", "items.jsonl", "-o", "out/sel.jsonl", "--no-progress"]) == ExitCode.BAD_INPUT
     assert os.listdir(workdir / "out") == []
     assert capsys.readouterr().err.startswith("refscore: error: -o out/sel.jsonl: the output holds '\\ud800'")

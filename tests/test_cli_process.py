@@ -36,6 +36,13 @@ def lines(count: int, seed: int, words_per_line: int = 8) -> str:
     return "".join(" ".join(rng.choice(WORDS) for _ in range(words_per_line)) + "\n" for _ in range(count))
 
 
+def write_cases(path: Path, count: int) -> None:
+    """A JSONL test-case file of ``count`` cases, ``lines(count, 2)`` against ``lines(count, 1)``."""
+    cases = [{"actual_output": hyp, "expected_output": ref}
+             for hyp, ref in zip(lines(count, 2).splitlines(), lines(count, 1).splitlines())]
+    path.write_text("".join(json.dumps(case) + "\n" for case in cases), encoding="utf-8")
+
+
 def refscore_command(*args: str) -> list[str]:
     return [sys.executable, "-c", "import sys; from refscore.cli.main import main; sys.exit(main())", *args]
 

@@ -37,7 +37,7 @@ from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check
                                            evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
                                            smoothing_name, token_list_counts)
 from refscore.metrics.word_batch import check_tokenizer, ngram_statistics
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
 from refscore.text.languages import TARGET_TOKENIZERS
 from refscore.text.tokenizer_registry import tokenizers
@@ -340,7 +340,7 @@ class BLEU(BLEUPairCounts, Metric):
         config, smooth = self.config, self.config.smooth_method
         if SMOOTH_DEFAULTS[smooth] is not None:
             smooth += f"[{config.resolved_smooth_value:.2f}]"
-        fields = {"nrefs": "var" if nrefs == -1 else str(nrefs), "case": "lc" if config.lowercase else "mixed",
+        fields = {"nrefs": nrefs_text(nrefs), "case": "lc" if config.lowercase else "mixed",
                   "eff": "yes" if config.effective_order else "no", "tok": config.tokenize, "smooth": smooth}
         if config.tokenize in EXTERNAL_TOKENIZERS:   # sacreBLEU's: the MeCab version, or the model's name
             fields["tok"] = tokenizer_signature(config.tokenize, spm_model=config.spm_model)

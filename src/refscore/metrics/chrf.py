@@ -28,7 +28,7 @@ from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics._pair_counts import CHRFPairCounts
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -272,7 +272,7 @@ class CHRF(CHRFPairCounts, Metric):
 
     def signature(self, nrefs: int = 1) -> Signature:
         cfg = self.config
-        return Signature({"nrefs": "var" if nrefs == -1 else str(nrefs),
+        return Signature({"nrefs": nrefs_text(nrefs),
                           "case": "lc" if cfg.lowercase else "mixed",
                           "eff": "no" if cfg.eps_smoothing else "yes",
                           "nc": str(cfg.char_order),

@@ -25,7 +25,7 @@ from refscore.errors import InputError
 from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                          ngram_statistics)
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ class GLEU(GLEUPairCounts, Metric):
     def signature(self, nrefs: int = 1) -> Signature:
         """e.g. ``nrefs:1|case:mixed|tok:13a|ngram:1-4|refscore:...``."""
         config = self.config
-        return Signature({"nrefs": "var" if nrefs == -1 else str(nrefs),
+        return Signature({"nrefs": nrefs_text(nrefs),
                           "case": "lc" if config.lowercase else "mixed", "tok": config.tokenize,
                           "ngram": f"{config.min_len}-{config.max_len}"},
                          {"nrefs": "#", "case": "c", "ngram": "n"})

@@ -24,7 +24,7 @@ from refscore.checks import check_bool, check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
 SACREBLEU_VERSION = "2.6.0"
@@ -183,7 +183,7 @@ class TER(Metric):
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config
         fields = {
-            "nrefs": "var" if nrefs == -1 else str(nrefs),
+            "nrefs": nrefs_text(nrefs),
             "case": "mixed" if config.case_sensitive else "lc",
             "tok": "tercom",
             "norm": "yes" if config.normalized else "no",

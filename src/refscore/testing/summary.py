@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore.protocol import Metric, Score, Signature, Statistics
+from refscore.protocol import Metric, Score, Signature, Statistics, nrefs_text
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
 from refscore.testing.checks import Check
 
@@ -93,7 +93,7 @@ class CaseMean(Metric):
 
     def signature(self, nrefs: int = 1) -> Signature:
         checks = ",".join(f"{name}={metric}#{config_hash}" for name, metric, config_hash in self.config.checks)
-        return Signature({"checks": checks, "agg": "case-mean", "nrefs": "var" if nrefs == -1 else str(nrefs)})
+        return Signature({"checks": checks, "agg": "case-mean", "nrefs": nrefs_text(nrefs)})
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ from refscore.metrics.bertscore.scorer import PairScores, settings
 from refscore.metrics.bertscore.tables import BERT_SCORE_VERSION
 from refscore.io.text_files import read_text_lines
 from refscore.errors import InputError, MissingExtraError, caller_stacklevel
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, config_hash
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, config_hash, nrefs_text
 
 __all__ = ["bertscore", "BERTScorer", "BERTScoreConfig", "BERTScoreMetric"]
 
@@ -86,7 +86,7 @@ def signature_of(config: BERTScoreConfig, nrefs: int, idf_label: str | None = No
     model_type = resolve_model_type(config.model_type, config.lang)
     rescale = "no" if not config.rescale_with_baseline else (
         f"custom-{os.path.basename(config.baseline_path)}" if config.baseline_path else f"builtin-{config.lang}")
-    fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "model": model_label(model_type),
+    fields = {"nrefs": nrefs_text(nrefs), "model": model_label(model_type),
               "layer": "all" if config.all_layers else str(layer_of(config)),
               "idf": idf_label or config.idf_label(), "rescale": rescale, "dtype": config.dtype,
               "tok": "fast" if config.use_fast_tokenizer else "default", "bert_score": BERT_SCORE_VERSION,

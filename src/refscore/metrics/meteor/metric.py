@@ -25,7 +25,7 @@ from refscore.checks import check_choice, check_num_threads, check_number
 from refscore.inputs import prepare_batch
 from refscore.metrics.meteor.align import Aligner, chunk_count
 from refscore.metrics.meteor.wordnet import load_wordnet, wordnet_directory
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 from refscore.text.tokenizer_registry import get_tokenizer, tokenizers
 
 #: The NLTK release whose ``meteor_score`` refscore reproduces (in the signature).
@@ -173,7 +173,7 @@ class METEOR(Metric):
         """e.g. ``nrefs:1|case:lc|tok:whitespace|stages:exact+stem+wordnet|alpha:0.9|beta:3.0|gamma:0.5|wordnet:3.0|
         nltk:3.10.4|refscore:...``."""
         cfg = self.config
-        return Signature({"nrefs": "var" if nrefs == -1 else str(nrefs), "case": "lc", "tok": cfg.tokenize,
+        return Signature({"nrefs": nrefs_text(nrefs), "case": "lc", "tok": cfg.tokenize,
                           "stages": "exact+stem+wordnet", "alpha": str(cfg.alpha), "beta": str(cfg.beta),
                           "gamma": str(cfg.gamma), "wordnet": "3.0", "nltk": NLTK_VERSION},
                          short_names={"nrefs": "#", "case": "c", "stages": "s", "alpha": "a", "beta": "b",

@@ -31,7 +31,7 @@ from refscore.inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, RougeLsumWarning, caller_stacklevel
 from refscore.metrics.advice import advise
 from refscore.text.sentences import first_with_several_sentences, nltk_sentences, split_sentences
-from refscore.protocol import CliOption, Metric, Signature, Statistics
+from refscore.protocol import CliOption, Metric, Signature, Statistics, nrefs_text
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
 from refscore.metrics.rouge.memory import (check_lsum, check_lsum_texts, check_skip_bigram_pairs, pair_namer,
@@ -367,7 +367,7 @@ class ROUGE(Metric):
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config
         return Signature({
-            "nrefs": "var" if nrefs == -1 else str(nrefs),
+            "nrefs": nrefs_text(nrefs),
             "flavor": self.flavor,
             "types": ",".join(config.types),
             "stem": "yes" if config.stemmer else "no",

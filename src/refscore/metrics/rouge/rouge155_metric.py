@@ -31,7 +31,7 @@ from refscore._core._rouge155 import KIND_SKIP, MAX_SKIP_BIGRAMS, score_document
 from refscore.checks import check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore.errors import InputError
-from refscore.protocol import CliOption, Metric, Signature, Statistics, metric_with
+from refscore.protocol import CliOption, Metric, Signature, Statistics, metric_with, nrefs_text
 from refscore.metrics.rouge.bootstrap import PerlAverage, perl_averages
 from refscore.metrics.rouge.config import ROUGE155Config
 from refscore.metrics.rouge.memory import check_skip_bigram_documents, segment_namer
@@ -189,7 +189,7 @@ class ROUGE155(Metric):
 
     def signature(self, nrefs: int = 1) -> Signature:
         c = self.config
-        fields = {"nrefs": "var" if nrefs < 0 else str(nrefs), "types": "+".join(c.types),
+        fields = {"nrefs": nrefs_text(nrefs), "types": "+".join(c.types),
                   "stem": "yes" if c.stemming else "no", "stop": "yes" if c.remove_stopwords else "no",
                   "f": c.scoring_formula, "alpha": f"{c.alpha:g}"}
         if c.word_limit:
