@@ -110,3 +110,13 @@ def test_constant_scores_warn_and_print_nan(tmp_path):
     assert done.returncode == ExitCode.OK, done.stderr
     assert "refscore: warning: pearson (none grouping) is undefined (NaN)" in done.stderr
     assert "nan" in done.stdout.split("\n")[3]
+
+
+def test_stderr_gives_the_grid_and_its_rated_cells(tmp_path):
+    human, _ = _write(tmp_path)
+    done = refscore("meta-eval", "ratings.jsonl", "-m", "chrf", "--bootstrap", "0", "--k", "0", "--level", "system",
+                    cwd=tmp_path)
+    assert done.returncode == ExitCode.OK, done.stderr
+    rated = int(np.count_nonzero(~np.isnan(human)))
+    assert rated < SYSTEMS * ITEMS   # one rating is missing: the line must say so
+    assert f"ratings.jsonl: {SYSTEMS} systems x {ITEMS} segments, {rated} rated (mqm)" in done.stderr

@@ -15,7 +15,8 @@ from typing import Any
 from refscore.cli.arguments import add_metrics_argument, add_progress_argument, add_seed_argument, positive_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
-from refscore.cli.meta_eval_pairs import add_pair_arguments, cmd_meta_eval_pairs, named_pairs, system_scores
+from refscore.cli.meta_eval_pairs import (add_pair_arguments, cmd_meta_eval_pairs, grid_text, named_pairs,
+                                          system_scores)
 from refscore.cli.metric_setup import add_metric_arguments, add_runtime_arguments, metrics_from_args
 
 FIELDS = (("system", "system"), ("segment", "seg_id, segment_id or id"),
@@ -112,8 +113,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
         raise CliError(f"--human: no human score {unknown[0]!r} in {judgments.source_file}; its human scores are "
                        f"{', '.join(judgments.human_names) or 'none'}" if unknown else
                        f"{judgments.source_file} has no human scores", ExitCode.BAD_INPUT)
-    print(f"{judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} segments",
-          file=sys.stderr)
+    print(grid_text(judgments, humans), file=sys.stderr)   # the grid and its rated cells (most MQM grids are sparse)
     scores = [MetricScores.from_metric(metric, judgments, num_threads=args.num_threads) for metric in metrics]
     levels = ("system", "segment") if args.level == "both" else (args.level,)
     results = {}

@@ -114,6 +114,22 @@ def named_pairs(files: Sequence[str]) -> dict[str, list[str]] | None:
     return pairs
 
 
+def grid_text(judgments: Any, humans: Sequence[str]) -> str:
+    """The judgments' grid for stderr: systems x segments and how many of those cells each human score rates.
+
+    >>> from refscore.meta.inputs import Judgments
+    >>> data = Judgments(["A", "B"], ["1", "2"], {}, {}, {"mqm": np.array([[0.0, np.nan], [1.0, 2.0]])}, None, "f")
+    >>> grid_text(data, ["mqm"])
+    'f: 2 systems x 2 segments, 3 rated (mqm)'
+    """
+    counts = {name: int(np.count_nonzero(~np.isnan(judgments.human[name]))) for name in humans}
+    if len(set(counts.values())) == 1:   # one count for all: "4216 rated (mqm)"
+        rated = f"{counts[humans[0]]} rated ({', '.join(humans)})"
+    else:
+        rated = "rated: " + ", ".join(f"{name} {count}" for name, count in counts.items())
+    return f"{judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} segments, {rated}"
+
+
 def system_scores(judgments: Any, humans: Sequence[str], metrics: Sequence[Metric],
                   scores: Sequence[Any]) -> dict[str, Any]:
     """The JSON's system scores: each human score's mean rating per system, each metric's system score (its corpus
@@ -174,9 +190,8 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
         if unknown:
             raise CliError(f"--human: no human score {unknown[0]!r} in {pair} ({judgments.source_file}); its human "
                            f"scores are {', '.join(judgments.human_names)}", ExitCode.BAD_INPUT)
-        rated = int(sum(np.count_nonzero(~np.isnan(judgments.human[name])) for name in humans[:1]))
-        print(f"{pair}: {judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} "
-              f"segments ({rated} rated by {humans[0]})", file=sys.stderr)
+        rated = int(np.count_nonzero(~np.isnan(judgments.human[humans[0]])))
+        print(f"{pair}: {grid_text(judgments, humans)}", file=sys.stderr)
         metrics = pair_metrics(args, pair)
         scores = [MetricScores.from_metric(metric, judgments, num_threads=args.num_threads) for metric in metrics]
         results[pair] = {human: meta_evaluate(
