@@ -120,3 +120,31 @@ def test_stderr_gives_the_grid_and_its_rated_cells(tmp_path):
     rated = int(np.count_nonzero(~np.isnan(human)))
     assert rated < SYSTEMS * ITEMS   # one rating is missing: the line must say so
     assert f"ratings.jsonl: {SYSTEMS} systems x {ITEMS} segments, {rated} rated (mqm)" in done.stderr
+
+
+def test_tie_calibration_prints_its_threshold_and_a_constant_metrics_value(tmp_path):
+    stats = reference_stats()
+    human, outside = _write(tmp_path)
+    lines = (tmp_path / "comet.tsv").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "flat.tsv").write_text("\n".join([lines[0], *(line.rsplit("\t", 1)[0] + "\t0.5" for line in lines[1:])])
+                                       + "\n", encoding="utf-8")
+    tau, epsilon = stats.KendallWithTiesOpt(packed(human), packed(outside), "acc23", SYSTEMS, "item", 1.0)[:2]
+    constant = stats.KendallWithTiesOpt(packed(human), packed(np.full(human.shape, 0.5)), "acc23", SYSTEMS, "item",
+                                        1.0)[0]
+    assert tau != pytest.approx(constant)   # the comet scores do better than tying every pair
+    run = ("meta-eval", "ratings.jsonl", "-m", "file:comet.tsv,file:flat.tsv", "--bootstrap", "0", "--k", "0",
+           "--level", "segment")
+    document = json.loads(refscore(*run, "--format", "json", cwd=tmp_path).stdout)
+    rows = {r["metric"]: r for r in document["results"] if r["statistic"] == "kendall_ties_opt"}
+    assert rows["comet"]["threshold"] == pytest.approx(epsilon, rel=1e-12)
+    for name in ("comet", "flat"):   # a constant metric's value: the same for both (float order aside)
+        assert rows[name]["constant"] == pytest.approx(constant, rel=1e-12)
+    assert (rows["comet"]["equals_constant"], rows["flat"]["equals_constant"]) == (False, True)
+    assert all(r["equals_constant"] is None for r in document["results"] if r["statistic"] != "kendall_ties_opt")
+    text = refscore(*run, cwd=tmp_path).stdout.splitlines()
+    cells = {line.split()[0]: line for line in text if line.startswith(("comet", "flat"))}
+    assert cells["comet"].endswith(f"{tau:.3f} t={epsilon:.3g}") and cells["flat"].endswith(" t=0 =const")
+    assert f"a constant metric scores {constant:.3f} (=const: equal to it)" in "\n".join(text)
+    latex = refscore(*run, "--format", "latex", cwd=tmp_path).stdout
+    assert rf"{{\small $t$={epsilon:.3g}}} \\" in latex and r"{\small $t$=0}$^{\dagger}$" in latex
+    assert f"a constant metric scores {constant:.3f} ($^{{\\dagger}}$: equal to it)" in latex

@@ -219,10 +219,10 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
 
 def _render(fmt: str, about: Mapping[str, Any], results: Mapping[str, Mapping[str, Sequence[Entry]]],
             overall: Mapping[str, Sequence[Any]], settings: Mapping[str, Any]) -> str:
-    from refscore.meta.table import to_latex, to_text
+    from refscore.meta.table import entry_record, to_latex, to_text
 
     if fmt == "json":
-        rows = [{"pair": pair, "human": human, **{k: _plain(v) for k, v in vars(e).items()}}
+        rows = [{"pair": pair, "human": human, **entry_record(e)}
                 for pair, by_human in results.items() for human, entries in by_human.items() for e in entries]
         global_rows = [{"human": human, "metric": g.metric, "statistic": "pairwise_accuracy",
                         "value": _plain(g.accuracy), "agree": g.agree, "pairs": g.pairs,

@@ -23,6 +23,7 @@ from refscore.errors import InputError
 from refscore.meta import correlations as corr
 from refscore.checks import check_resamples
 from refscore.meta._rows import as_matrix, magnitude_divisor
+from refscore.meta._ties import equals_constant
 from refscore.meta.significance import perm_both_bytes, perm_both_matrix, significance_clusters
 from refscore.progress import timed_map
 from refscore.protocol import Metric
@@ -120,11 +121,19 @@ class Entry:
     lower: float
     upper: float
     rank: int | None
+    #: The tie-calibrated Kendall's threshold and a constant metric's value on the same ratings (else None).
+    threshold: float | None = None
+    constant: float | None = None
 
     @property
     def label(self) -> str:
         return self.statistic if self.level == "system" or self.grouping == "none" else \
             f"{self.statistic} ({self.grouping})"
+
+    @property
+    def equals_constant(self) -> bool | None:
+        """Whether a tie-calibrated value is a constant metric's (None for the other statistics)."""
+        return None if self.constant is None else equals_constant(self.value, self.constant)
 
 
 def human_system_scores(human: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
@@ -243,7 +252,10 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
                      resampler: str, resample_ties: bool, progress: bool | None) -> list[Entry]:
     entries = []
     for statistic, grouping, options in statistics:
-        values = {m.name: _segment_value(statistic, h, m.segments, grouping, options) for m in metrics}
+        ties = {m.name: corr.kendall_ties_opt(h, m.segments, grouping, **options) for m in metrics} \
+            if statistic == "kendall_ties_opt" else {}   # their thresholds and a constant metric's value are shown
+        values = {m.name: ties[m.name].tau if ties else _segment_value(statistic, h, m.segments, grouping, options)
+                  for m in metrics}
         order, p = list(values), None
         resampled = resample_ties or statistic != "kendall_ties_opt"
         picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts] if resampled else []
@@ -257,6 +269,8 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
                 lower, upper = _interval(timed_map(
                     lambda i: _segment_value(statistic, h[:, i], m.segments[:, i], grouping, options), picks,
                     f"bootstrap of segment {statistic} ({grouping}), {m.name}", progress), confidence)
+            calibrated = ties.get(m.name)
             entries.append(Entry(m.name, "segment", statistic, grouping, values[m.name], lower, upper,
-                                 ranks[m.name]))
+                                 ranks[m.name], None if calibrated is None else calibrated.threshold,
+                                 None if calibrated is None else calibrated.constant))
     return entries
