@@ -148,3 +148,23 @@ def test_tie_calibration_prints_its_threshold_and_a_constant_metrics_value(tmp_p
     latex = refscore(*run, "--format", "latex", cwd=tmp_path).stdout
     assert rf"{{\small $t$={epsilon:.3g}}} \\" in latex and r"{\small $t$=0}$^{\dagger}$" in latex
     assert f"a constant metric scores {constant:.3f} ($^{{\\dagger}}$: equal to it)" in latex
+
+
+def test_system_score_rated_mean_only_by_name(tmp_path):
+    stats = reference_stats()
+    human, outside = _write(tmp_path)
+    rated = ~np.isnan(human)
+    gold = [float(np.nanmean(row)) for row in human]
+    run = ("meta-eval", "ratings.jsonl", "-m", "file:comet.tsv", "--bootstrap", "0", "--k", "0", "--level", "system",
+           "--format", "json")
+    default = json.loads(refscore(*run, cwd=tmp_path).stdout)
+    by_name = json.loads(refscore(*run, "--system-score", "rated_mean", cwd=tmp_path).stdout)
+    assert (default["system_score"], by_name["system_score"]) == ("corpus", "rated_mean")
+    means = [float(outside[s][rated[s]].mean()) for s in range(SYSTEMS)]
+    assert means[1] != pytest.approx(outside[1].mean())   # the missing rating makes the two definitions differ
+    for document, systems in ((default, list(outside.mean(1))), (by_name, means)):
+        pearson = next(r for r in document["results"] if r["statistic"] == "pearson")
+        assert pearson["value"] == pytest.approx(stats.Correlation(SYSTEMS, gold, systems).Pearson()[0], rel=1e-12)
+    assert list(by_name["system_scores"]["rated_mean"]["mqm"]["comet"].values()) == pytest.approx(means, rel=1e-12)
+    wrong = refscore(*run, "--system-score", "mean", cwd=tmp_path)
+    assert wrong.returncode == ExitCode.USAGE and "--system-score" in wrong.stderr and "rated_mean" in wrong.stderr

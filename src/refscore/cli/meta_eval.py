@@ -12,7 +12,8 @@ import argparse
 import sys
 from typing import Any
 
-from refscore.cli.arguments import add_metrics_argument, add_progress_argument, add_seed_argument, positive_int
+from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_seed_argument,
+                                    add_system_score_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
 from refscore.cli.meta_eval_pairs import (add_pair_arguments, cmd_meta_eval_pairs, grid_text, named_pairs,
@@ -84,6 +85,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--num-threads", type=positive_int, default=None,
                         help="threads for the compiled core (default: all)")
     add_pair_arguments(parser)   # --system-statistics, --segment-statistics (refscore.cli.meta_eval_pairs)
+    add_system_score_argument(parser)
     add_seed_argument(parser)
     add_progress_argument(parser)
     add_runtime_arguments(parser)
@@ -123,12 +125,13 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                                        segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap,
                                        k=args.k, alpha=args.alpha, confidence=args.confidence, seed=args.seed,
                                        resampler=args.resampler, resample_ties=args.resample_ties,
-                                       progress=args.progress)
+                                       progress=args.progress, system_score=args.system_score)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
              "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
              "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler,
+             "system_score": args.system_score,
              "signatures": {metric.name: signatures(metric, judgments) for metric in metrics},
-             "system_scores": system_scores(judgments, humans, metrics, scores)}
+             "system_scores": system_scores(judgments, humans, metrics, scores, args.system_score)}
     if args.format == "json":
         print(to_json(results, about))
         return ExitCode.OK

@@ -131,17 +131,21 @@ def grid_text(judgments: Any, humans: Sequence[str]) -> str:
 
 
 def system_scores(judgments: Any, humans: Sequence[str], metrics: Sequence[Metric],
-                  scores: Sequence[Any]) -> dict[str, Any]:
+                  scores: Sequence[Any], system_score: str = "corpus") -> dict[str, Any]:
     """The JSON's system scores: each human score's mean rating per system, each metric's system score (its corpus
-    score, on the metric's own scale and direction)."""
+    score, on the metric's own scale and direction) and, with ``system_score="rated_mean"``, per human score the
+    mean sentence score over the segments it rates (``rated_mean``)."""
     from refscore.meta.evaluate import human_system_scores
 
     def named(values: np.ndarray) -> dict[str, float | None]:
         return {system: _plain(float(value)) for system, value in zip(judgments.systems, values)}
 
-    return {"human": {human: named(human_system_scores(judgments.human[human])[0]) for human in humans},
-            "metrics": {metric.name: named(s.systems if metric.higher_is_better else -s.systems)
-                        for metric, s in zip(metrics, scores)}}
+    found = {"human": {human: named(human_system_scores(judgments.human[human])[0]) for human in humans},
+             "metrics": {metric.name: named(s.sign * s.systems) for metric, s in zip(metrics, scores)}}
+    if system_score == "rated_mean":
+        found["rated_mean"] = {human: {s.name: named(s.sign * s.rated_mean(judgments.human[human]).systems)
+                                       for s in scores} for human in humans}
+    return found
 
 
 def _plain(value: Any) -> Any:
@@ -197,20 +201,20 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
         results[pair] = {human: meta_evaluate(
             judgments.human[human], scores, levels=levels, system_statistics=args.system_statistics,
             segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap, k=args.k, alpha=args.alpha,
-            confidence=args.confidence, seed=args.seed, resampler=args.resampler, resample_ties=args.resample_ties)
-            for human in humans}
+            confidence=args.confidence, seed=args.seed, resampler=args.resampler, resample_ties=args.resample_ties,
+            system_score=args.system_score) for human in humans}
         grids[pair] = (judgments, scores)
         nrefs = {len(refs) for system in judgments.systems for refs in judgments.references[system]}
         about[pair] = {"files": judgments.source_file, "systems": len(judgments.systems),
                        "segments": len(judgments.segment_ids), "rated": rated,
                        "signatures": {m.name: m.signature_text(nrefs.pop() if len(nrefs) == 1 else -1)
                                       for m in metrics},
-                       "system_scores": system_scores(judgments, humans, metrics, scores)}
+                       "system_scores": system_scores(judgments, humans, metrics, scores, args.system_score)}
     common = [h for h in next(iter(results.values())) if all(h in by_human for by_human in results.values())]
-    overall = {human: global_accuracy_table({pair: (grids[pair][0].human[human], grids[pair][1]) for pair in grids})
-               for human in common} if "system" in levels else {}
+    overall = {human: global_accuracy_table({pair: (grids[pair][0].human[human], grids[pair][1]) for pair in grids},
+                                            args.system_score) for human in common} if "system" in levels else {}
     settings = {"bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha, "confidence": args.confidence,
-                "seed": args.seed, "resampler": args.resampler,
+                "seed": args.seed, "resampler": args.resampler, "system_score": args.system_score,
                 "system_statistics": statistics_text(args.system_statistics),
                 "segment_statistics": statistics_text(args.segment_statistics)}
     print(_render(args.format, about, results, overall, settings))
