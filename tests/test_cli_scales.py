@@ -115,3 +115,20 @@ def test_width_applies_to_the_table_and_segments(files, capsys):
     assert re.fullmatch(r"\d+\.\d{5}", table[2].split()[-1])
     rows = refscore_output(capsys, "score", "-r", files["ref"], "-i", files["hyp"], "--segments", "-w", "0")
     assert rows.splitlines()[2].split("\t")[2] == "100"
+
+
+def test_significance_docs_give_the_json_scale_compare_prints(files, capsys):
+    """docs/significance.md said the JSON of ``compare``/``score --confidence`` is 0–1; both print 0–100."""
+    compare = json.loads(refscore_output(capsys, "compare", "-m", "chrf", "-r", files["ref"], "-i", files["hyp"],
+                                         files["ref2"], "--n", "20", "--format", "json"))
+    chrf = compare["systems"][0]["scores"]["chrf"]
+    confidence = json.loads(refscore_output(capsys, "score", "-m", "chrf", "-r", files["ref"], "-i", files["hyp"],
+                                            "--confidence", "--confidence-n", "20", "--format", "json"))[0]
+    api = refscore.chrf(HYPS, REFS).score
+    assert chrf["score"] == pytest.approx(100 * api) and confidence["scores"]["chrf"]["score"] == pytest.approx(100 * api)
+    page = (Path(__file__).resolve().parent.parent / "docs" / "significance.md").read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", page, flags=re.DOTALL | re.MULTILINE)   # the Python API's to_dict is 0–1
+    paragraphs = [p for p in re.split(r"\n\s*\n", prose) if "JSON" in p and "scale" in p]
+    assert paragraphs, "docs/significance.md no longer says which scale the JSON is on"
+    for paragraph in paragraphs:   # every paragraph on the JSON's scale names the 0–100 the commands print
+        assert "0–100" in paragraph, paragraph

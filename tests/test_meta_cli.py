@@ -110,3 +110,61 @@ def test_constant_scores_warn_and_print_nan(tmp_path):
     assert done.returncode == ExitCode.OK, done.stderr
     assert "refscore: warning: pearson (none grouping) is undefined (NaN)" in done.stderr
     assert "nan" in done.stdout.split("\n")[3]
+
+
+def test_stderr_gives_the_grid_and_its_rated_cells(tmp_path):
+    human, _ = _write(tmp_path)
+    done = refscore("meta-eval", "ratings.jsonl", "-m", "chrf", "--bootstrap", "0", "--k", "0", "--level", "system",
+                    cwd=tmp_path)
+    assert done.returncode == ExitCode.OK, done.stderr
+    rated = int(np.count_nonzero(~np.isnan(human)))
+    assert rated < SYSTEMS * ITEMS   # one rating is missing: the line must say so
+    assert f"ratings.jsonl: {SYSTEMS} systems x {ITEMS} segments, {rated} rated (mqm)" in done.stderr
+
+
+def test_tie_calibration_prints_its_threshold_and_a_constant_metrics_value(tmp_path):
+    stats = reference_stats()
+    human, outside = _write(tmp_path)
+    lines = (tmp_path / "comet.tsv").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "flat.tsv").write_text("\n".join([lines[0], *(line.rsplit("\t", 1)[0] + "\t0.5" for line in lines[1:])])
+                                       + "\n", encoding="utf-8")
+    tau, epsilon = stats.KendallWithTiesOpt(packed(human), packed(outside), "acc23", SYSTEMS, "item", 1.0)[:2]
+    constant = stats.KendallWithTiesOpt(packed(human), packed(np.full(human.shape, 0.5)), "acc23", SYSTEMS, "item",
+                                        1.0)[0]
+    assert tau != pytest.approx(constant)   # the comet scores do better than tying every pair
+    run = ("meta-eval", "ratings.jsonl", "-m", "file:comet.tsv,file:flat.tsv", "--bootstrap", "0", "--k", "0",
+           "--level", "segment")
+    document = json.loads(refscore(*run, "--format", "json", cwd=tmp_path).stdout)
+    rows = {r["metric"]: r for r in document["results"] if r["statistic"] == "kendall_ties_opt"}
+    assert rows["comet"]["threshold"] == pytest.approx(epsilon, rel=1e-12)
+    for name in ("comet", "flat"):   # a constant metric's value: the same for both (float order aside)
+        assert rows[name]["constant"] == pytest.approx(constant, rel=1e-12)
+    assert (rows["comet"]["equals_constant"], rows["flat"]["equals_constant"]) == (False, True)
+    assert all(r["equals_constant"] is None for r in document["results"] if r["statistic"] != "kendall_ties_opt")
+    text = refscore(*run, cwd=tmp_path).stdout.splitlines()
+    cells = {line.split()[0]: line for line in text if line.startswith(("comet", "flat"))}
+    assert cells["comet"].endswith(f"{tau:.3f} t={epsilon:.3g}") and cells["flat"].endswith(" t=0 =const")
+    assert f"a constant metric scores {constant:.3f} (=const: equal to it)" in "\n".join(text)
+    latex = refscore(*run, "--format", "latex", cwd=tmp_path).stdout
+    assert rf"{{\small $t$={epsilon:.3g}}} \\" in latex and r"{\small $t$=0}$^{\dagger}$" in latex
+    assert f"a constant metric scores {constant:.3f} ($^{{\\dagger}}$: equal to it)" in latex
+
+
+def test_system_score_rated_mean_only_by_name(tmp_path):
+    stats = reference_stats()
+    human, outside = _write(tmp_path)
+    rated = ~np.isnan(human)
+    gold = [float(np.nanmean(row)) for row in human]
+    run = ("meta-eval", "ratings.jsonl", "-m", "file:comet.tsv", "--bootstrap", "0", "--k", "0", "--level", "system",
+           "--format", "json")
+    default = json.loads(refscore(*run, cwd=tmp_path).stdout)
+    by_name = json.loads(refscore(*run, "--system-score", "rated_mean", cwd=tmp_path).stdout)
+    assert (default["system_score"], by_name["system_score"]) == ("corpus", "rated_mean")
+    means = [float(outside[s][rated[s]].mean()) for s in range(SYSTEMS)]
+    assert means[1] != pytest.approx(outside[1].mean())   # the missing rating makes the two definitions differ
+    for document, systems in ((default, list(outside.mean(1))), (by_name, means)):
+        pearson = next(r for r in document["results"] if r["statistic"] == "pearson")
+        assert pearson["value"] == pytest.approx(stats.Correlation(SYSTEMS, gold, systems).Pearson()[0], rel=1e-12)
+    assert list(by_name["system_scores"]["rated_mean"]["mqm"]["comet"].values()) == pytest.approx(means, rel=1e-12)
+    wrong = refscore(*run, "--system-score", "mean", cwd=tmp_path)
+    assert wrong.returncode == ExitCode.USAGE and "--system-score" in wrong.stderr and "rated_mean" in wrong.stderr

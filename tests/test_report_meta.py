@@ -69,16 +69,39 @@ def cells(page: str, caption: str) -> list[list[str]]:
     return [re.findall(r"<t[dh][^>]*>(.*?)</t[dh]>", row) for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)]
 
 
-def test_correlations_equal_refscore_meta_on_system_means(inputs, page_path):
+def test_correlations_are_meta_evals(inputs, page_path):
+    """The report's system- and segment-level numbers are ``refscore meta-eval``'s on the same judgments (system
+    score: the corpus score over all segments), not the mean of sentence scores over the rated segments."""
+    import subprocess
+
+    from test_cli_process import refscore_command
+
+    path = inputs[0]
+    done = subprocess.run(refscore_command(
+        "meta-eval", path.name, "-m", "bleu,chrf,file:comet.tsv", "--bootstrap", "0", "--k", "0", "--format", "json",
+        "--system-statistics", "pearson,spearman,kendall,pairwise_accuracy",
+        "--segment-statistics", "pearson,kendall:item"), cwd=path.parent, capture_output=True, text=True,
+        timeout=600)
+    assert done.returncode == 0, done.stderr
+    results = json.loads(done.stdout)["results"]
+    rows = {row[0]: row[1:] for row in cells(page_path.read_text(encoding="utf-8"), "correlations")[1:]}
+    for name in ("bleu", "chrf", "comet"):
+        expected = [r["value"] for r in results if r["metric"] == name]   # the columns' order: system, segment
+        assert rows[name] == [f"{value:.3f}" for value in expected], name
+    clusters = cells(page_path.read_text(encoding="utf-8"), "clusters")[1:]
+    assert [row[0] for row in clusters][0] == "1" and {row[1] for row in clusters} == {"bleu", "chrf", "comet"}
+
+
+def test_rated_mean_is_the_mean_of_sentence_scores_by_name_only(inputs, tmp_path):
     path, human, _, _ = inputs
-    page = page_path.read_text(encoding="utf-8")
     example = load_example()
     ratings = np.vstack(list(human.values()))
     rated = ~np.isnan(ratings)
     human_system = [ratings[i][rated[i]].mean() for i in range(len(ratings))]
+    page = refscore.report(judgments=path, metrics=["bleu", "chrf"], n=10, system_score="rated_mean")
     rows = {row[0]: row[1:] for row in cells(page, "correlations")[1:]}
     for name in ("bleu", "chrf"):
-        metric = get_metric_class(name)()
+        metric = get_metric_class(name)().sentence_metric()
         matrix = np.vstack([metric.sentence_scores(list(h[:SEGMENTS]), example.references[:SEGMENTS])
                             for h in example.systems.values()])
         metric_system = [matrix[i][rated[i]].mean() for i in range(len(matrix))]
@@ -89,11 +112,9 @@ def test_correlations_equal_refscore_meta_on_system_means(inputs, page_path):
                     correlations.pearson(ratings, matrix),
                     correlations.kendall(ratings, matrix, grouping="item")]
         assert rows[name] == [f"{value:.3f}" for value in expected], name
-    comet = np.loadtxt(path.parent / "comet.tsv", skiprows=1, usecols=2).reshape(len(human), SEGMENTS)
-    assert rows["comet"][0] == f"{correlations.pearson(human_system, [c[r].mean() for c, r in zip(comet, rated)]):.3f}"
-    assert rows["comet"][4] == f"{correlations.pearson(ratings, comet):.3f}"
-    clusters = cells(page, "clusters")[1:]
-    assert [row[0] for row in clusters][0] == "1" and {row[1] for row in clusters} == {"bleu", "chrf", "comet"}
+    assert "system score: rated_mean" in page
+    with pytest.raises(InputError, match="system_score must be one of 'corpus', 'rated_mean', got 'mean'"):
+        refscore.report(judgments=path, metrics=["chrf"], n=10, system_score="mean")
 
 
 def test_calibration_table_and_errors(inputs, page_path):

@@ -118,3 +118,20 @@ def reference_files(args: argparse.Namespace) -> list[str]:
                        f"({' '.join(positional)}); give them one way: -r REF.txt, or REF.txt before -i as in "
                        f"sacreBLEU", ExitCode.USAGE)
     return list(positional or args.references)
+
+
+def add_system_score_argument(parser: argparse.ArgumentParser) -> None:
+    """``--system-score corpus|rated_mean``: a metric's system score against human judgments (``meta-eval``,
+    ``report --judgments``; :data:`refscore.meta.evaluate.SYSTEM_SCORES`).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> add_system_score_argument(parser)
+    >>> parser.parse_args([]).system_score, parser.parse_args(["--system-score", "rated_mean"]).system_score
+    ('corpus', 'rated_mean')
+    """
+    from refscore.meta.evaluate import SYSTEM_SCORES
+
+    parser.add_argument("--system-score", choices=SYSTEM_SCORES, default="corpus",
+                        help="a metric's system score: its corpus score over all segments (corpus, the default: "
+                        "WMT's and mt-metrics-eval's) or the mean of its sentence scores over the rated segments "
+                        "(rated_mean)")

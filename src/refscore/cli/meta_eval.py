@@ -12,10 +12,12 @@ import argparse
 import sys
 from typing import Any
 
-from refscore.cli.arguments import add_metrics_argument, add_progress_argument, add_seed_argument, positive_int
+from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_seed_argument,
+                                    add_system_score_argument, positive_int)
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
-from refscore.cli.meta_eval_pairs import add_pair_arguments, cmd_meta_eval_pairs, named_pairs, system_scores
+from refscore.cli.meta_eval_pairs import (add_pair_arguments, cmd_meta_eval_pairs, grid_text, named_pairs,
+                                          system_scores)
 from refscore.cli.metric_setup import add_metric_arguments, add_runtime_arguments, metrics_from_args
 
 FIELDS = (("system", "system"), ("segment", "seg_id, segment_id or id"),
@@ -83,6 +85,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--num-threads", type=positive_int, default=None,
                         help="threads for the compiled core (default: all)")
     add_pair_arguments(parser)   # --system-statistics, --segment-statistics (refscore.cli.meta_eval_pairs)
+    add_system_score_argument(parser)
     add_seed_argument(parser)
     add_progress_argument(parser)
     add_runtime_arguments(parser)
@@ -112,8 +115,7 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
         raise CliError(f"--human: no human score {unknown[0]!r} in {judgments.source_file}; its human scores are "
                        f"{', '.join(judgments.human_names) or 'none'}" if unknown else
                        f"{judgments.source_file} has no human scores", ExitCode.BAD_INPUT)
-    print(f"{judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} segments",
-          file=sys.stderr)
+    print(grid_text(judgments, humans), file=sys.stderr)   # the grid and its rated cells (most MQM grids are sparse)
     scores = [MetricScores.from_metric(metric, judgments, num_threads=args.num_threads) for metric in metrics]
     levels = ("system", "segment") if args.level == "both" else (args.level,)
     results = {}
@@ -123,12 +125,13 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                                        segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap,
                                        k=args.k, alpha=args.alpha, confidence=args.confidence, seed=args.seed,
                                        resampler=args.resampler, resample_ties=args.resample_ties,
-                                       progress=args.progress)
+                                       progress=args.progress, system_score=args.system_score)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
              "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
              "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler,
+             "system_score": args.system_score,
              "signatures": {metric.name: signatures(metric, judgments) for metric in metrics},
-             "system_scores": system_scores(judgments, humans, metrics, scores)}
+             "system_scores": system_scores(judgments, humans, metrics, scores, args.system_score)}
     if args.format == "json":
         print(to_json(results, about))
         return ExitCode.OK

@@ -114,18 +114,38 @@ def named_pairs(files: Sequence[str]) -> dict[str, list[str]] | None:
     return pairs
 
 
+def grid_text(judgments: Any, humans: Sequence[str]) -> str:
+    """The judgments' grid for stderr: systems x segments and how many of those cells each human score rates.
+
+    >>> from refscore.meta.inputs import Judgments
+    >>> data = Judgments(["A", "B"], ["1", "2"], {}, {}, {"mqm": np.array([[0.0, np.nan], [1.0, 2.0]])}, None, "f")
+    >>> grid_text(data, ["mqm"])
+    'f: 2 systems x 2 segments, 3 rated (mqm)'
+    """
+    counts = {name: int(np.count_nonzero(~np.isnan(judgments.human[name]))) for name in humans}
+    if len(set(counts.values())) == 1:   # one count for all: "4216 rated (mqm)"
+        rated = f"{counts[humans[0]]} rated ({', '.join(humans)})"
+    else:
+        rated = "rated: " + ", ".join(f"{name} {count}" for name, count in counts.items())
+    return f"{judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} segments, {rated}"
+
+
 def system_scores(judgments: Any, humans: Sequence[str], metrics: Sequence[Metric],
-                  scores: Sequence[Any]) -> dict[str, Any]:
+                  scores: Sequence[Any], system_score: str = "corpus") -> dict[str, Any]:
     """The JSON's system scores: each human score's mean rating per system, each metric's system score (its corpus
-    score, on the metric's own scale and direction)."""
+    score, on the metric's own scale and direction) and, with ``system_score="rated_mean"``, per human score the
+    mean sentence score over the segments it rates (``rated_mean``)."""
     from refscore.meta.evaluate import human_system_scores
 
     def named(values: np.ndarray) -> dict[str, float | None]:
         return {system: _plain(float(value)) for system, value in zip(judgments.systems, values)}
 
-    return {"human": {human: named(human_system_scores(judgments.human[human])[0]) for human in humans},
-            "metrics": {metric.name: named(s.systems if metric.higher_is_better else -s.systems)
-                        for metric, s in zip(metrics, scores)}}
+    found = {"human": {human: named(human_system_scores(judgments.human[human])[0]) for human in humans},
+             "metrics": {metric.name: named(s.sign * s.systems) for metric, s in zip(metrics, scores)}}
+    if system_score == "rated_mean":
+        found["rated_mean"] = {human: {s.name: named(s.sign * s.rated_mean(judgments.human[human]).systems)
+                                       for s in scores} for human in humans}
+    return found
 
 
 def _plain(value: Any) -> Any:
@@ -174,28 +194,27 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
         if unknown:
             raise CliError(f"--human: no human score {unknown[0]!r} in {pair} ({judgments.source_file}); its human "
                            f"scores are {', '.join(judgments.human_names)}", ExitCode.BAD_INPUT)
-        rated = int(sum(np.count_nonzero(~np.isnan(judgments.human[name])) for name in humans[:1]))
-        print(f"{pair}: {judgments.source_file}: {len(judgments.systems)} systems x {len(judgments.segment_ids)} "
-              f"segments ({rated} rated by {humans[0]})", file=sys.stderr)
+        rated = int(np.count_nonzero(~np.isnan(judgments.human[humans[0]])))
+        print(f"{pair}: {grid_text(judgments, humans)}", file=sys.stderr)
         metrics = pair_metrics(args, pair)
         scores = [MetricScores.from_metric(metric, judgments, num_threads=args.num_threads) for metric in metrics]
         results[pair] = {human: meta_evaluate(
             judgments.human[human], scores, levels=levels, system_statistics=args.system_statistics,
             segment_statistics=args.segment_statistics, n_bootstrap=args.bootstrap, k=args.k, alpha=args.alpha,
-            confidence=args.confidence, seed=args.seed, resampler=args.resampler, resample_ties=args.resample_ties)
-            for human in humans}
+            confidence=args.confidence, seed=args.seed, resampler=args.resampler, resample_ties=args.resample_ties,
+            system_score=args.system_score) for human in humans}
         grids[pair] = (judgments, scores)
         nrefs = {len(refs) for system in judgments.systems for refs in judgments.references[system]}
         about[pair] = {"files": judgments.source_file, "systems": len(judgments.systems),
                        "segments": len(judgments.segment_ids), "rated": rated,
                        "signatures": {m.name: m.signature_text(nrefs.pop() if len(nrefs) == 1 else -1)
                                       for m in metrics},
-                       "system_scores": system_scores(judgments, humans, metrics, scores)}
+                       "system_scores": system_scores(judgments, humans, metrics, scores, args.system_score)}
     common = [h for h in next(iter(results.values())) if all(h in by_human for by_human in results.values())]
-    overall = {human: global_accuracy_table({pair: (grids[pair][0].human[human], grids[pair][1]) for pair in grids})
-               for human in common} if "system" in levels else {}
+    overall = {human: global_accuracy_table({pair: (grids[pair][0].human[human], grids[pair][1]) for pair in grids},
+                                            args.system_score) for human in common} if "system" in levels else {}
     settings = {"bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha, "confidence": args.confidence,
-                "seed": args.seed, "resampler": args.resampler,
+                "seed": args.seed, "resampler": args.resampler, "system_score": args.system_score,
                 "system_statistics": statistics_text(args.system_statistics),
                 "segment_statistics": statistics_text(args.segment_statistics)}
     print(_render(args.format, about, results, overall, settings))
@@ -204,10 +223,10 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
 
 def _render(fmt: str, about: Mapping[str, Any], results: Mapping[str, Mapping[str, Sequence[Entry]]],
             overall: Mapping[str, Sequence[Any]], settings: Mapping[str, Any]) -> str:
-    from refscore.meta.table import to_latex, to_text
+    from refscore.meta.table import entry_record, to_latex, to_text
 
     if fmt == "json":
-        rows = [{"pair": pair, "human": human, **{k: _plain(v) for k, v in vars(e).items()}}
+        rows = [{"pair": pair, "human": human, **entry_record(e)}
                 for pair, by_human in results.items() for human, entries in by_human.items() for e in entries]
         global_rows = [{"human": human, "metric": g.metric, "statistic": "pairwise_accuracy",
                         "value": _plain(g.accuracy), "agree": g.agree, "pairs": g.pairs,

@@ -92,7 +92,8 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
            test_run=args.test_run, judgments=args.judgments, human=args.human, calibration=args.calibration,
            output=args.output, latex=args.latex,
            title=args.title, max_segments=args.max_segments,
-           n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress)
+           n=args.n, seed=args.seed, num_threads=args.num_threads, progress=args.progress,
+           system_score=args.system_score)
     what = [f"{counted(len(systems), 'system')}, {counted(len(references), 'segment')}, "
             f"{', '.join(m.name for m in metrics)}"
             if systems is not None and references is not None else "", "test cases" if args.test_run else "",
@@ -105,7 +106,7 @@ def _write(args: argparse.Namespace, systems: dict[str, list[str]] | None, refer
 
 def register(commands: Any) -> None:
     from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
-                                        add_seed_argument)
+                                        add_seed_argument, add_system_score_argument)
     from refscore.cli.metric_setup import add_metric_arguments, add_runtime_arguments
 
     parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",
@@ -131,6 +132,7 @@ def register(commands: Any) -> None:
                         "report's")
     parser.add_argument("--human", default=None, metavar="FIELD", help="the human score of --judgments (default: "
                         "its first)")
+    add_system_score_argument(parser)   # of --judgments' correlations
     parser.add_argument("--calibration", default=None, metavar="FILE.json", help="a threshold calibration saved by "
                         "refscore check --calibrate LABELS --save FILE: adds its agreement curves")
     add_names_argument(parser)

@@ -10,6 +10,7 @@ difference (and 0.0, no new ties) gets the average tau after all pairs up to it 
 from __future__ import annotations
 
 import dataclasses
+import math
 import warnings
 
 import numpy as np
@@ -18,9 +19,28 @@ from refscore.errors import InputError
 from refscore.meta._rows import ConstantScoresWarning, Rows
 
 
+def equals_constant(tau: float, constant: float) -> bool:
+    """Whether a calibrated ``tau`` is a constant metric's value (equal up to the float order of the sums).
+
+    >>> equals_constant(0.48, 0.48 + 1e-16), equals_constant(0.48, 0.47), equals_constant(math.nan, math.nan)
+    (True, False, False)
+    """
+    return math.isclose(tau, constant, rel_tol=1e-12, abs_tol=1e-15)
+
+
 @dataclasses.dataclass(frozen=True)
 class TiesResult:
-    """The calibrated tau, its tie threshold and the curve it was chosen from (thresholds ascending)."""
+    """The calibrated tau, its tie threshold and the curve it was chosen from (thresholds ascending).
+
+    ``constant`` is the tau of a constant metric (every pair a metric tie: the curve's last point, which every
+    metric reaches at its largest threshold); a calibrated tau equal to it (``equals_constant``) says the
+    calibration found nothing better than calling every pair a tie.
+
+    >>> from refscore.meta.correlations import kendall_ties_opt
+    >>> result = kendall_ties_opt([[0.0, 0.0, -1.0]], [[0.5, 0.625, 0.25]], grouping="sys")
+    >>> result.tau, result.threshold, round(result.constant, 4), result.equals_constant
+    (1.0, 0.125, 0.3333, False)
+    """
 
     tau: float
     threshold: float
@@ -29,6 +49,15 @@ class TiesResult:
 
     def __float__(self) -> float:
         return self.tau
+
+    @property
+    def constant(self) -> float:
+        """The tau of a constant metric on the same human scores (every pair of metric scores tied)."""
+        return float(self.taus[-1])
+
+    @property
+    def equals_constant(self) -> bool:
+        return equals_constant(self.tau, self.constant)
 
 
 def _pairs(rows: Rows, metric: np.ndarray, sample_rate: float,

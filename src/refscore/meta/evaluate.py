@@ -23,6 +23,7 @@ from refscore.errors import InputError
 from refscore.meta import correlations as corr
 from refscore.checks import check_resamples
 from refscore.meta._rows import as_matrix, magnitude_divisor
+from refscore.meta._ties import equals_constant
 from refscore.meta.significance import perm_both_bytes, perm_both_matrix, significance_clusters
 from refscore.progress import timed_map
 from refscore.protocol import Metric
@@ -37,6 +38,9 @@ SEGMENT_STATISTICS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("kendall_ties_opt", "item", {"variant": "acc23"}))
 #: Statistics of a system vector that intervals and clusters are not computed for (their own resampling).
 _NOT_RESAMPLED = ("soft_pairwise_accuracy",)
+#: A metric's system score: its corpus score over all segments (the default, WMT's and mt-metrics-eval's), or, by
+#: name only, the mean of its sentence scores over the segments the human score rates.
+SYSTEM_SCORES = ("corpus", "rated_mean")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -48,6 +52,31 @@ class MetricScores:
     segments: np.ndarray
     systems: np.ndarray
     resample: Callable[[np.ndarray], np.ndarray]
+    #: -1.0 where the scores are negated (a lower-is-better metric), so that ``sign * systems`` is its own scale.
+    sign: float = 1.0
+
+    def rated_mean(self, human: object) -> MetricScores:
+        """These scores with the system score ``"rated_mean"``: each system's mean segment score over the cells
+        ``human`` rates (not WMT's system score; :data:`SYSTEM_SCORES`).
+
+        >>> scores = MetricScores.from_segments("m", [[1.0, 3.0], [2.0, 4.0]])
+        >>> scores.systems.tolist(), scores.rated_mean([[0.0, None], [1.0, 1.0]]).systems.tolist()
+        ([2.0, 3.0], [1.0, 3.0])
+        """
+        rated = ~np.isnan(as_matrix(human, "human", allow_missing=True))
+        scale = magnitude_divisor(self.segments)
+        values = np.where(rated, self.segments / scale, 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            systems = values.sum(1) / rated.sum(1) * scale
+        return dataclasses.replace(self, systems=systems,
+                                   resample=lambda counts: (counts @ values.T) / (counts @ rated.T) * scale)
+
+    def system_scores(self, human: object, system_score: str = "corpus") -> MetricScores:
+        """These scores with the system scores named ``system_score`` (:data:`SYSTEM_SCORES`) against ``human``."""
+        if system_score not in SYSTEM_SCORES:
+            raise InputError(f"system_score must be one of {', '.join(map(repr, SYSTEM_SCORES))}, got "
+                             f"{system_score!r}")
+        return self if system_score == "corpus" else self.rated_mean(human)
 
     @classmethod
     def from_segments(cls, name: str, segments: object) -> MetricScores:
@@ -76,7 +105,7 @@ class MetricScores:
         def resample(counts: np.ndarray) -> np.ndarray:
             return sign * np.stack([metric.scores_from_totals(counts @ t)[:, 0] for t in tables], axis=1)
 
-        return cls(metric.name, segments, systems, resample)
+        return cls(metric.name, segments, systems, resample, sign)
 
 
 def _tables(metric: Metric, judgments: Any, num_threads: int | None) -> list[np.ndarray]:
@@ -120,11 +149,19 @@ class Entry:
     lower: float
     upper: float
     rank: int | None
+    #: The tie-calibrated Kendall's threshold and a constant metric's value on the same ratings (else None).
+    threshold: float | None = None
+    constant: float | None = None
 
     @property
     def label(self) -> str:
         return self.statistic if self.level == "system" or self.grouping == "none" else \
             f"{self.statistic} ({self.grouping})"
+
+    @property
+    def equals_constant(self) -> bool | None:
+        """Whether a tie-calibrated value is a constant metric's (None for the other statistics)."""
+        return None if self.constant is None else equals_constant(self.value, self.constant)
 
 
 def human_system_scores(human: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
@@ -168,13 +205,15 @@ def meta_evaluate(human: object, metrics: Sequence[MetricScores], *, levels: Seq
                   segment_statistics: Sequence[tuple[str, str, dict[str, Any]]] = SEGMENT_STATISTICS,
                   n_bootstrap: int = 1000, k: int = 1000, alpha: float = 0.05, confidence: float = 0.95,
                   seed: int | None = 12345, resampler: str = "fast", resample_ties: bool = False,
-                  progress: bool | None = None) -> list[Entry]:
+                  progress: bool | None = None, system_score: str = "corpus") -> list[Entry]:
     """The meta-evaluation table of ``metrics`` against the ``(systems, items)`` human ratings (NaN: missing).
     ``n_bootstrap=0`` skips intervals, ``k=0`` skips clusters. Intervals and clusters are seeded by ``seed``.
     Resample counts whose memory exceeds the memory budget are refused before any work; long ones show a bar
     (``progress``: None = on a terminal) with their estimated time (:func:`refscore.progress.timed_bar`).
     The tie-calibrated Kendall re-calibrates on every resample, so it gets intervals and clusters only with
-    ``resample_ties=True``."""
+    ``resample_ties=True``. ``system_score`` (:data:`SYSTEM_SCORES`): a metric's system score is its corpus score
+    over all segments (``"corpus"``, WMT's), or the mean of its segment scores over the rated ones
+    (``"rated_mean"``, only when asked for by that name)."""
     h = as_matrix(human, "human", allow_missing=True)
     if not metrics:
         raise InputError("meta_evaluate needs at least one metric")
@@ -182,6 +221,7 @@ def meta_evaluate(human: object, metrics: Sequence[MetricScores], *, levels: Seq
         if scores.segments.shape != h.shape:
             raise InputError(f"metric {scores.name!r} has scores for {scores.segments.shape} (systems, items), the "
                              f"human ratings are {h.shape}")
+    metrics = [scores.system_scores(h, system_score) for scores in metrics]
     # the resampled item counts (and, per segment statistic, their picks) and system scores of every metric
     if n_bootstrap:   # the resampled item counts (and their picks) and every metric's resampled system scores
         check_resamples(n_bootstrap, "n_bootstrap", bytes_each=16 * h.shape[1] + 8 * h.shape[0] * (len(metrics) + 1),
@@ -243,7 +283,10 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
                      resampler: str, resample_ties: bool, progress: bool | None) -> list[Entry]:
     entries = []
     for statistic, grouping, options in statistics:
-        values = {m.name: _segment_value(statistic, h, m.segments, grouping, options) for m in metrics}
+        ties = {m.name: corr.kendall_ties_opt(h, m.segments, grouping, **options) for m in metrics} \
+            if statistic == "kendall_ties_opt" else {}   # their thresholds and a constant metric's value are shown
+        values = {m.name: ties[m.name].tau if ties else _segment_value(statistic, h, m.segments, grouping, options)
+                  for m in metrics}
         order, p = list(values), None
         resampled = resample_ties or statistic != "kendall_ties_opt"
         picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts] if resampled else []
@@ -257,6 +300,8 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
                 lower, upper = _interval(timed_map(
                     lambda i: _segment_value(statistic, h[:, i], m.segments[:, i], grouping, options), picks,
                     f"bootstrap of segment {statistic} ({grouping}), {m.name}", progress), confidence)
+            calibrated = ties.get(m.name)
             entries.append(Entry(m.name, "segment", statistic, grouping, values[m.name], lower, upper,
-                                 ranks[m.name]))
+                                 ranks[m.name], None if calibrated is None else calibrated.threshold,
+                                 None if calibrated is None else calibrated.constant))
     return entries

@@ -71,11 +71,12 @@ def global_pairwise_accuracy(human: Mapping[str, Sequence[float]], metric: Mappi
                           per_pair)
 
 
-def global_accuracy_table(pairs: Mapping[str, tuple[np.ndarray, Sequence[MetricScores]]]) -> list[GlobalAccuracy]:
+def global_accuracy_table(pairs: Mapping[str, tuple[np.ndarray, Sequence[MetricScores]]],
+                          system_score: str = "corpus") -> list[GlobalAccuracy]:
     """Each metric's :class:`GlobalAccuracy` from every language pair's ``(human ratings (systems, items),
     metric scores)``: the human system score is the mean rating, the metric's its system score
-    (:class:`~refscore.meta.evaluate.MetricScores`, lower-is-better metrics negated). Every pair must have the same
-    metrics."""
+    (:class:`~refscore.meta.evaluate.MetricScores`, lower-is-better metrics negated; ``system_score`` as
+    :func:`~refscore.meta.evaluate.meta_evaluate`'s). Every pair must have the same metrics."""
     names = [scores.name for scores in next(iter(pairs.values()))[1]]
     human, metric = {}, {name: {} for name in names}
     for pair, (ratings, scores) in pairs.items():
@@ -84,5 +85,5 @@ def global_accuracy_table(pairs: Mapping[str, tuple[np.ndarray, Sequence[MetricS
                              f"other pairs {names}; give every pair the same metrics")
         human[pair] = human_system_scores(np.asarray(ratings, dtype=np.float64))[0]
         for s in scores:
-            metric[s.name][pair] = s.systems
+            metric[s.name][pair] = s.system_scores(ratings, system_score).systems
     return [global_pairwise_accuracy(human, metric[name], name) for name in names]

@@ -46,7 +46,38 @@ def _cell(entry: Entry | None, digits: int) -> str:
         text += f" [{_number(entry.lower, digits)}, {_number(entry.upper, digits)}]"
     if entry.rank is not None:
         text += f" r{entry.rank}"
+    if entry.threshold is not None:
+        text += f" t={_threshold(entry.threshold)}" + (" =const" if entry.equals_constant else "")
     return text
+
+
+def _threshold(value: float) -> str:
+    return "nan" if math.isnan(value) else f"{value:.3g}"
+
+
+def _constants(cells: Mapping[tuple[str, str], Entry], labels: Sequence[str], digits: int) -> list[tuple[str, str]]:
+    """(label, a constant metric's value) of each tie-calibrated column: what ``=const`` compares with."""
+    found = []
+    for label in labels:
+        values = list(dict.fromkeys(_number(e.constant, digits) for (_, name), e in cells.items()
+                                    if name == label and e.constant is not None))
+        if values:
+            found.append((label, " or ".join(values)))
+    return found
+
+
+def ties_notes(cells: Mapping[tuple[str, str], Entry], labels: Sequence[str], digits: int = 3) -> list[str]:
+    """The note under a block with a tie-calibrated column: what ``t=`` is and what ``=const`` compares with.
+
+    >>> cell = Entry("chrf", "segment", "kendall_ties_opt", "item", 0.48, math.nan, math.nan, None, 0.02, 0.48)
+    >>> _cell(cell, 3)
+    '0.480 t=0.02 =const'
+    >>> print(ties_notes({("chrf", cell.label): cell}, [cell.label])[0])  # doctest: +NORMALIZE_WHITESPACE
+    kendall_ties_opt (item): t= the calibrated tie threshold (metric score differences up to t are ties);
+    a constant metric scores 0.480 (=const: equal to it)
+    """
+    return [f"{label}: t= the calibrated tie threshold (metric score differences up to t are ties); a constant "
+            f"metric scores {value} (=const: equal to it)" for label, value in _constants(cells, labels, digits)]
 
 
 def to_text(entries: Sequence[Entry], digits: int = 3) -> str:
@@ -57,7 +88,7 @@ def to_text(entries: Sequence[Entry], digits: int = 3) -> str:
                                         for m in metrics]
         widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
         lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-        parts.append(f"{level} level\n" + "\n".join(lines))
+        parts.append(f"{level} level\n" + "\n".join(lines + ties_notes(cells, labels, digits)))
     return "\n\n".join(parts)
 
 
@@ -77,11 +108,16 @@ def _plain(value: Any) -> Any:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
+def entry_record(entry: Entry) -> dict[str, Any]:
+    """One number of the JSON: the entry's fields (NaN as null) and, for the tie-calibrated Kendall, whether it
+    equals a constant metric's value (``threshold``, ``constant``, ``equals_constant``; null elsewhere)."""
+    return {**{key: _plain(value) for key, value in vars(entry).items()}, "equals_constant": entry.equals_constant}
+
+
 def to_json(results: Mapping[str, Sequence[Entry]], about: Mapping[str, Any]) -> str:
     """A JSON object: ``about`` (inputs and settings) and ``results``, one object per number with the human score
     it is computed against (NaN as null)."""
-    rows = [{"human": human, **{key: _plain(value) for key, value in vars(e).items()}}
-            for human, entries in results.items() for e in entries]
+    rows = [{"human": human, **entry_record(e)} for human, entries in results.items() for e in entries]
     return json.dumps({**about, "results": rows}, indent=2, ensure_ascii=False)
 
 
@@ -110,8 +146,15 @@ def to_latex(entries: Sequence[Entry], digits: int = 3) -> str:
                 value = rf"\textbf{{{value}}}" if entry.rank == 1 else value
                 if not math.isnan(entry.lower):
                     value += rf" {{\small[{_number(entry.lower, digits)}, {_number(entry.upper, digits)}]}}"
+                if entry.threshold is not None:
+                    value += rf" {{\small $t$={_threshold(entry.threshold)}}}" + \
+                        (r"$^{\dagger}$" if entry.equals_constant else "")
                 row.append(value)
             lines.append(" & ".join(row) + r" \\")
-        lines += [r"\bottomrule", r"\end{tabular}"]
+        lines.append(r"\bottomrule")
+        lines += [rf"\multicolumn{{{len(labels) + 1}}}{{l}}{{\footnotesize {_latex_text(label)}: $t$ the calibrated "
+                  rf"tie threshold; a constant metric scores {value} ($^{{\dagger}}$: equal to it)}} \\"
+                  for label, value in _constants(cells, labels, digits)]
+        lines.append(r"\end{tabular}")
         parts.append("\n".join(lines))
     return "\n\n".join(parts)

@@ -83,7 +83,7 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
            output: str | os.PathLike[str] | None = None, latex: str | os.PathLike[str] | None = None,
            title: str = "refscore report",
            max_segments: int | None = None, n: int = 1000, seed: int | None = 12345,
-           num_threads: int | None = None, progress: bool | None = None) -> str:
+           num_threads: int | None = None, progress: bool | None = None, system_score: str = "corpus") -> str:
     """Build the HTML report; returns the page and, when ``output`` is given, also writes it there.
 
     Args:
@@ -108,12 +108,15 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
             judgments' systems, hypotheses and references are the report's.
         calibration: a saved threshold calibration (``refscore check --calibrate LABELS --save FILE``, or its
             dict): adds its agreement curves to that section.
+        system_score: a metric's system score in the judgments' section: ``"corpus"`` (its corpus score over all
+            segments, as ``refscore meta-eval`` and WMT) or ``"rated_mean"`` (the mean of its sentence scores over
+            the rated segments); :data:`refscore.meta.evaluate.SYSTEM_SCORES`.
         latex: also write the report's tables as LaTeX (booktabs) to this file: corpus scores with intervals and
             compare-mt's length, word-frequency and length-difference tables (:mod:`refscore.reporting.mt_analyses`).
     """
     if output is not None:
         check_output_name(output)
-    meta = _meta_inputs(judgments, human, calibration, metrics, n, seed)
+    meta = _meta_inputs(judgments, human, calibration, metrics, n, seed, system_score)
     if systems is None and references is None and meta is not None and meta.judgments is not None:
         loaded = meta.judgments
         from refscore.metrics.external import SystemSegments
@@ -166,8 +169,12 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
 
 
 def _meta_inputs(judgments: Any, human: str | None, calibration: Any, metrics: Any, n: int,
-                 seed: int | None) -> Any:
+                 seed: int | None, system_score: str = "corpus") -> Any:
     """The meta-evaluation section's inputs (None when neither judgments nor a calibration is given)."""
+    from refscore.meta.evaluate import SYSTEM_SCORES
+
+    if system_score not in SYSTEM_SCORES:
+        raise InputError(f"system_score must be one of {', '.join(map(repr, SYSTEM_SCORES))}, got {system_score!r}")
     if judgments is None and calibration is None:
         return None
     from refscore.meta.inputs import Judgments, load_judgments
@@ -178,7 +185,7 @@ def _meta_inputs(judgments: Any, human: str | None, calibration: Any, metrics: A
         raise InputError(f"human: no human score {human!r} in the judgments; they have "
                          f"{', '.join(loaded.human_names)}")
     return MetaInputs(None if calibration is None else load_calibration(calibration), loaded, human,
-                      resolve_metrics(metrics) if loaded is not None else [], n, seed)
+                      resolve_metrics(metrics) if loaded is not None else [], n, seed, system_score)
 
 
 __all__ = ["DEFAULT_METRICS", "HTML_SUFFIXES", "check_output_name", "report", "require_extra"]

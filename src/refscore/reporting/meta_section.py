@@ -12,9 +12,13 @@ Two parts, each shown when its input is given to :func:`refscore.report`:
   segment-level Pearson (:func:`refscore.meta.significance.perm_both_matrix`, the WMT ranking rule of
   :func:`refscore.meta.significance.significance_clusters`, alpha 0.05).
 
-A system score is the mean over the segments that have a human rating (the human one: the mean rating), as
-mt-metrics-eval averages system scores. An undefined correlation (constant scores, too few systems) shows as "–".
-Every text is escaped.
+The numbers are ``refscore meta-eval``'s, from the same function (:func:`refscore.meta.evaluate.meta_evaluate`):
+a metric's system score is its corpus score over all segments (BLEU's corpus BLEU, the mean for averaged metrics
+and scores from outside), the human one the mean rating of the rated segments, as WMT and mt-metrics-eval; segment
+scores use the metric's sentence-level defaults; lower-is-better metrics are negated. The mean of the sentence
+scores over the rated segments is there only by its name, ``system_score="rated_mean"``
+(``--system-score rated_mean``). An undefined correlation (constant scores, too few systems) shows as "–". Every
+text is escaped.
 """
 from __future__ import annotations
 
@@ -36,6 +40,13 @@ FORMAT_KEY = "refscore_calibration"
 SUPPORTED_FORMATS = (1,)
 #: Significance level of the clusters.
 ALPHA = 0.05
+#: The correlation table's columns, as (statistic, grouping, options) of refscore.meta.evaluate.meta_evaluate.
+SYSTEM_COLUMNS = (("pearson", "none", {}), ("spearman", "none", {}), ("kendall", "none", {"variant": "b"}),
+                  ("pairwise_accuracy", "none", {}))
+SEGMENT_COLUMNS = (("pearson", "none", {}), ("kendall", "item", {"variant": "b"}))
+#: How the caption names each system score (refscore.meta.evaluate.SYSTEM_SCORES).
+SYSTEM_SCORE_TEXT = {"corpus": "the corpus score over all segments, as WMT and meta-eval",
+                     "rated_mean": "rated_mean, the mean sentence score over the rated segments"}
 #: The curves of a calibration chart: (field of the saved curve, legend label, colour: Okabe–Ito).
 CURVES = (("accuracy", "accuracy", "#0072B2"), ("f1", "F1", "#E69F00"), ("precision", "precision", "#009E73"))
 
@@ -69,6 +80,9 @@ class MetaInputs:
     metrics: Sequence[Any] = field(default_factory=list)
     n: int = 1000
     seed: int | None = 12345
+    #: A metric's system score (refscore.meta.evaluate.SYSTEM_SCORES): "corpus" (WMT's, meta-eval's) or
+    #: "rated_mean" (the mean sentence score over the rated segments, by name only).
+    system_score: str = "corpus"
 
 
 def calibration_chart(item: Mapping[str, Any]) -> Any:
@@ -112,27 +126,6 @@ def calibration_html(calibration: Mapping[str, Any], items: list[dict[str, Any]]
     return f'<h3>Threshold calibration</h3>{table}<div class="grid">{figures}</div>'
 
 
-def system_scores(values: np.ndarray, rated: np.ndarray) -> np.ndarray:
-    """Each system's mean over its rated segments (NaN for a system without any).
-
-    >>> system_scores(np.array([[1.0, 3.0], [2.0, 4.0]]), np.array([[True, False], [True, True]])).tolist()
-    [1.0, 3.0]
-    """
-    counts = rated.sum(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(counts > 0, np.where(rated, values, 0.0).sum(axis=1) / counts, math.nan)
-
-
-def _quiet(function: Any, *args: Any, **options: Any) -> float:
-    """A correlation, NaN when it is undefined (constant scores, too few systems)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        try:
-            return float(function(*args, **options))
-        except InputError:
-            return math.nan
-
-
 def _cell(value: float) -> str:
     return "<td>–</td>" if not math.isfinite(value) else f"<td>{value:.3f}</td>"
 
@@ -151,35 +144,59 @@ def system_scatter(systems: list[str], human: np.ndarray, metric: np.ndarray, me
     return fig
 
 
+def correlation_entries(human: np.ndarray, scores: Sequence[Any], system_score: str = "corpus") -> dict[
+        tuple[str, str, str, str], float]:
+    """The table's numbers, from :func:`refscore.meta.evaluate.meta_evaluate` (as ``refscore meta-eval`` computes
+    them; no intervals or ranks), keyed by (metric, level, statistic, grouping); NaN where undefined (constant
+    scores; the system level with fewer than three systems).
+
+    >>> from refscore.meta.evaluate import MetricScores
+    >>> human = np.array([[-1.0, 0.0], [-3.0, np.nan], [-5.0, -2.0]])
+    >>> scores = MetricScores.from_segments("m", [[0.9, 0.8], [0.5, 0.9], [0.1, 0.3]])
+    >>> values = correlation_entries(human, [scores])
+    >>> values[("m", "system", "pairwise_accuracy", "none")], values[("m", "segment", "kendall", "item")]
+    (1.0, 1.0)
+    """
+    from refscore.meta.evaluate import meta_evaluate
+
+    levels = ("system", "segment") if human.shape[0] >= 3 else ("segment",)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        entries = meta_evaluate(human, scores, levels=levels, system_statistics=SYSTEM_COLUMNS,
+                                segment_statistics=SEGMENT_COLUMNS, n_bootstrap=0, k=0, system_score=system_score)
+    return {(entry.metric, entry.level, entry.statistic, entry.grouping): entry.value for entry in entries}
+
+
 def judgments_html(meta: MetaInputs, items: list[dict[str, Any]], chart: Any) -> str:
-    from refscore.meta import correlations
+    from refscore.meta.evaluate import MetricScores, human_system_scores
 
     judgments = meta.judgments
     human_name = meta.human or judgments.human_names[0]
     human = judgments.human[human_name]
     rated = ~np.isnan(human)
-    human_system = system_scores(np.nan_to_num(human), rated)
-    scores = {metric.name: judgments.metric_scores(metric.sentence_metric()) for metric in meta.metrics}
+    human_system = human_system_scores(human)[0]
+    scores = [MetricScores.from_metric(metric, judgments).system_scores(human, meta.system_score)
+              for metric in meta.metrics]
+    values = correlation_entries(human, scores)   # system_score is applied above (the scatter shows it too)
     rows, figures = [], []
-    for name, matrix in scores.items():
-        metric_system = system_scores(matrix, rated)
-        values = [_quiet(correlations.pearson, human_system, metric_system),
-                  _quiet(correlations.spearman, human_system, metric_system),
-                  _quiet(correlations.kendall, human_system, metric_system),
-                  _quiet(correlations.pairwise_accuracy, human_system, metric_system),
-                  _quiet(correlations.pearson, human, matrix),
-                  _quiet(correlations.kendall, human, matrix, grouping="item")]
-        rows.append(f"<tr><th scope=row>{e(name)}</th>{''.join(_cell(v) for v in values)}</tr>")
-        figures.append(chart(items, system_scatter(judgments.systems, human_system, metric_system, name,
+    for s in scores:
+        cells = [values.get((s.name, "system", statistic, grouping), math.nan)
+                 for statistic, grouping, _ in SYSTEM_COLUMNS] + \
+            [values[(s.name, "segment", statistic, grouping)] for statistic, grouping, _ in SEGMENT_COLUMNS]
+        rows.append(f"<tr><th scope=row>{e(s.name)}</th>{''.join(_cell(v) for v in cells)}</tr>")
+        figures.append(chart(items, system_scatter(judgments.systems, human_system, s.sign * s.systems, s.name,
                                                    human_name)))
     table = (f'<table class="correlations"><caption>Correlation with the human score {e(human_name)} '
              f'({len(judgments.systems)} systems × {len(judgments.segment_ids)} segments, '
-             f'{int(rated.sum())} rated)</caption><thead><tr><th scope=col>metric</th><th scope=col>system Pearson'
+             f'{int(rated.sum())} rated; system score: {SYSTEM_SCORE_TEXT[meta.system_score]}; lower-is-better '
+             f'metrics negated, as refscore meta-eval)</caption><thead><tr><th scope=col>metric</th>'
+             f'<th scope=col>system Pearson'
              f'</th><th scope=col>system Spearman</th><th scope=col>system Kendall τ-b</th><th scope=col>pairwise '
              f'accuracy</th><th scope=col>segment Pearson</th><th scope=col>segment Kendall τ-b (by item)</th>'
              f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     return (f'<h3>Agreement with human judgments</h3>{table}'
-            f'<div class="grid">{"".join(figures)}</div>{clusters_html(meta, human, scores)}')
+            f'<div class="grid">{"".join(figures)}</div>'
+            f'{clusters_html(meta, human, {s.name: s.segments for s in scores})}')
 
 
 def clusters_html(meta: MetaInputs, human: np.ndarray, scores: Mapping[str, np.ndarray]) -> str:
@@ -212,4 +229,4 @@ def section_html(meta: MetaInputs, items: list[dict[str, Any]], chart: Any) -> s
     return "".join(parts)
 
 
-__all__ = ["MetaInputs", "load_calibration", "section_html", "system_scores"]
+__all__ = ["MetaInputs", "correlation_entries", "load_calibration", "section_html"]
