@@ -1,4 +1,4 @@
-"""Every code block of README.md and docs/*.md runs as written.
+"""Every code block of README.md and docs/**/*.md (the documentation site) runs as written.
 
 How the blocks run (each block is one test, id ``FILE:LINE`` of its opening fence):
 
@@ -38,7 +38,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+#: README.md and every page under docs/ (the documentation site's pages, getting-started pages in docs/start/ too;
+#: tests/test_docs_site.py checks that every page of the site's navigation is one of these).
+PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))]
 
 PYTHON_LANGUAGES = {"python", "py", "python3", "pycon"}
 SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
@@ -47,6 +49,8 @@ SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 NOT_RUN: dict[str, str] = {
     "pip install": "installs packages from the network; the test runs in the environment it was installed in",
     "bash .ci/run": "builds a fresh virtual environment and runs this whole test suite",
+    "bash tools/build_wheels.sh": "builds the sdist and a wheel per CPython 3.10-3.13 (minutes each; docs/install.md)",
+    "cibuildwheel": "needs a container runtime or macOS/Windows runners (written for a CI service; docs/install.md)",
     "refscore example": "scores all bundled examples with every metric, BERTScore included (the slowest command "
                         "of the CLI); covered by test_rouge_cli.py::test_example_scores_rouge_on_bundled_summaries",
 }

@@ -69,10 +69,10 @@ def markdown_docstring(text: str) -> str:
         if directive or (stripped.endswith("::") and not stripped.startswith("..")):
             body, end = _indented_block(lines, position + 1, indent)
             if body and any(entry.strip() for entry in body):
-                language = directive[2] if directive else "python"
-                if not directive:
-                    out.append(line[:-1])  # "In a test module::" reads "In a test module:"
-                out.extend(["", f"```{language}", *body, "```"])
+                if directive:  # the directive line becomes the fence
+                    out.extend([f"```{directive[2]}", *body, "```"])
+                else:  # "In a test module::" reads "In a test module:", the block follows
+                    out.extend([line[:-1], "", "```python", *body, "```"])
                 position = end
                 continue
         out.append(line)
