@@ -8,31 +8,21 @@ from __future__ import annotations
 
 import doctest
 import importlib
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from test_docs_examples import PAGES, REPO_ROOT
+from test_docs_examples import PAGES, REPO_ROOT, docs_site_tool
 
 yaml = pytest.importorskip("yaml")
 
 DOCS = REPO_ROOT / "docs"
 
 
-def _load_tool(name: str):
-    spec = importlib.util.spec_from_file_location(f"docs_site_{name}", REPO_ROOT / "tools" / "docs_site" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def hooks():
-    return _load_tool("hooks")
+    return docs_site_tool("hooks")
 
 
 def _mkdocs_config() -> dict:
@@ -123,13 +113,13 @@ def test_markers_expand_in_a_page(hooks):
 
 @pytest.mark.parametrize("tool", ["hooks", "griffe_docstrings"])
 def test_docs_site_tools_doctests(tool):
-    module = _load_tool(tool)
+    module = docs_site_tool(tool)
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and not failures
 
 
 def test_docstrings_become_markdown():
-    convert = _load_tool("griffe_docstrings").markdown_docstring
+    convert = docs_site_tool("griffe_docstrings").markdown_docstring
     text = ("Scores.\n\n>>> x = 1\n>>> x\n1\n\nIn a module::\n\n    import refscore\n\n"
             ".. code-block:: toml\n\n    [tool.refscore]\n\nSee :func:`~refscore.testing.evaluate` and ``x``.")
     assert convert(text).splitlines() == [
@@ -147,3 +137,12 @@ def test_changelog_names_the_version_being_built():
     assert released and released[0] == version, f"CHANGELOG.md's newest release {released[:1]} is not meson.build's {version}"
     assert re.search(r"^## \[Unreleased\]$", changelog, re.MULTILINE)
     assert f"[{version}]: " in changelog, "the release heading needs its link line"
+
+
+def test_site_and_package_name_the_same_addresses():
+    import tomllib
+
+    urls = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["urls"]
+    config = _mkdocs_config()
+    assert config["repo_url"] == urls["Source"]
+    assert config["site_url"].rstrip("/") == urls["Documentation"].rstrip("/")
