@@ -134,7 +134,8 @@ def test_changelog_names_the_version_being_built():
     version = re.search(r"version:\s*'([^']+)'", meson)[1]
     changelog = (REPO_ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     released = re.findall(r"^## \[(\d+\.\d+\.\d+)\] - \d{4}-\d{2}-\d{2}$", changelog, re.MULTILINE)
-    assert released and released[0] == version, f"CHANGELOG.md's newest release {released[:1]} is not meson.build's {version}"
+    assert released and released[0] == version, \
+        f"CHANGELOG.md's newest release {released[:1]} is not meson.build's {version}"
     assert re.search(r"^## \[Unreleased\]$", changelog, re.MULTILINE)
     assert f"[{version}]: " in changelog, "the release heading needs its link line"
 
