@@ -1,4 +1,4 @@
-"""Every code block of README.md and docs/*.md runs as written.
+"""Every code block of README.md and docs/**/*.md (the documentation site) runs as written.
 
 How the blocks run (each block is one test, id ``FILE:LINE`` of its opening fence):
 
@@ -11,6 +11,9 @@ How the blocks run (each block is one test, id ``FILE:LINE`` of its opening fenc
   ``python -m refscore.cli`` and ``python`` is this interpreter; ``console`` runs only its ``$ `` lines. The
   command lines listed in :data:`NOT_RUN` are not run, for the reason given there. Each shell block is
   self-contained (blocks may run in any order, or on different pytest-xdist workers).
+- The API reference's examples: the site shows the docstrings of every public name (tools/docs_site/hooks.py
+  renders them), so the doctests of those docstrings (the packages', and each documented class's or function's
+  with its members') run too, one test per package of ``API_PACKAGES``.
 - Other languages (```` ```text ```` for usage synopses and printed output, ```` ```json ````, ...) are shown,
   not run. A fence without a language is an error (:func:`test_every_code_block_names_its_language`), so that
   "not run" is always visible in the page.
@@ -24,7 +27,9 @@ Nothing is asserted about the numbers a block prints: the pages' printed numbers
 from __future__ import annotations
 
 import doctest
+import importlib
 import importlib.util
+import inspect
 import io
 import json
 import os
@@ -38,7 +43,9 @@ from pathlib import Path
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").glob("*.md"))]
+#: README.md and every page under docs/ (the documentation site's pages, getting-started pages in docs/start/ too;
+#: tests/test_docs_site.py checks that every page of the site's navigation is one of these).
+PAGES = [REPO_ROOT / "README.md", *sorted((REPO_ROOT / "docs").rglob("*.md"))]
 
 PYTHON_LANGUAGES = {"python", "py", "python3", "pycon"}
 SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
@@ -47,6 +54,8 @@ SHELL_LANGUAGES = {"bash", "sh", "shell", "console"}
 NOT_RUN: dict[str, str] = {
     "pip install": "installs packages from the network; the test runs in the environment it was installed in",
     "bash .ci/run": "builds a fresh virtual environment and runs this whole test suite",
+    "bash tools/build_wheels.sh": "builds the sdist and a wheel per CPython 3.10-3.13 (minutes each; docs/install.md)",
+    "cibuildwheel": "needs a container runtime or macOS/Windows runners (written for a CI service; docs/install.md)",
     "refscore example": "scores all bundled examples with every metric, BERTScore included (the slowest command "
                         "of the CLI); covered by test_rouge_cli.py::test_example_scores_rouge_on_bundled_summaries",
 }
@@ -262,6 +271,65 @@ def test_shell_block_runs(block, workdir):
     completed = subprocess.run(["bash", "-c", script], cwd=workdir, env=env, stdin=subprocess.DEVNULL,
                                capture_output=True, text=True, timeout=300)
     assert completed.returncode == 0, f"{block.id}: exit {completed.returncode}\n{completed.stderr[-3000:]}"
+
+
+# ------------------------------------------------------------------------------------ the API reference's examples
+
+def docs_site_tool(name: str):
+    """A module of tools/docs_site (the site's mkdocs hook and Griffe extension), imported from its file."""
+    spec = importlib.util.spec_from_file_location(f"docs_site_{name}", REPO_ROOT / "tools" / "docs_site" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def api_doctests(package: str) -> list[doctest.DocTest]:
+    """The doctests the API reference page of ``package`` shows: the package's docstring, then each class and
+    function documented on that page with its members (a constant's docstring is its type's, not shown)."""
+    hooks = docs_site_tool("hooks")
+    module = importlib.import_module(package)
+    tests = doctest.DocTestFinder(recurse=False).find(module, package)
+    finder = doctest.DocTestFinder()
+    for home, name in hooks.documented_at().values():
+        obj = getattr(module, name) if home == package else None
+        if inspect.isclass(obj) or inspect.isroutine(obj):
+            tests += finder.find(obj, f"{package}.{name}", module=inspect.getmodule(obj))
+    return [test for test in tests if test.examples]
+
+
+class _ExtraAwareRunner(doctest.DocTestRunner):
+    """A doctest runner that remembers which failures are a missing optional dependency (a skip, not a failure)."""
+
+    def __init__(self) -> None:
+        super().__init__(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+        self.missing: list[str] = []
+
+    def report_unexpected_exception(self, out, test, example, exc_info) -> None:
+        reason = _skip_reason(exc_info[1])
+        if reason:
+            self.missing.append(f"{test.name}: {reason}")
+        super().report_unexpected_exception(out, test, example, exc_info)
+
+
+@pytest.mark.parametrize("package", ["refscore", "refscore.testing", "refscore.meta", "refscore.pairs",
+                                     "refscore.distributed", "refscore.compat"])
+def test_api_reference_examples_run(package, workdir, monkeypatch):
+    monkeypatch.chdir(workdir)
+    assert package in docs_site_tool("hooks").API_PACKAGES
+    runner, report = _ExtraAwareRunner(), io.StringIO()
+    for test in api_doctests(package):
+        runner.run(test, out=report.write)
+    if runner.failures and runner.failures == len(runner.missing):
+        pytest.skip("; ".join(runner.missing))
+    assert not runner.failures, f"{package}: {runner.failures} API reference example(s) failed\n{report.getvalue()}"
+
+
+def test_api_doctests_are_found():
+    """The collector sees the examples of the documented objects and their members (a method's included)."""
+    names = {test.name for test in api_doctests("refscore")}
+    assert "refscore" in names and "refscore.from_streams" in names
+    assert "refscore.BLEU.token_list_statistics" in names
 
 
 # ------------------------------------------------------------------------------------------------ every block

@@ -46,6 +46,16 @@ class LazyNames:
         """The lazy names, in the order they were listed."""
         return list(self._module_of)
 
+    def module_of(self, name: str) -> str:
+        """The module that provides the lazy name ``name`` (the API reference documents it from there).
+
+        >>> LazyNames("example", {}, {"json": ("dumps",)}).module_of("dumps")
+        'json'
+        """
+        if name not in self._module_of:
+            raise AttributeError(f"module {self._package!r} has no attribute {name!r}")
+        return self._module_of[name]
+
     def getattr(self, name: str) -> Any:
         """The module-level ``__getattr__``: imports ``name`` from its module and keeps it in the package."""
         module = self._module_of.get(name)

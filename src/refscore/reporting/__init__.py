@@ -99,7 +99,8 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
             (Holm's correction over each score's pairs of systems); both p-values are shown either way.
         max_segments: segments whose texts are embedded (default 2000); larger inputs keep every number but
             embed an even sample of texts.
-        n, seed: bootstrap resamples and seed of the intervals and paired tests (sacreBLEU's defaults).
+        n: bootstrap resamples of the intervals and paired tests (sacreBLEU's default).
+        seed: seed of those resamples (sacreBLEU's default).
         progress: progress bar on stderr (``None``: automatic for long runs on a terminal).
         test_run: a ``refscore.testing`` run (a ``TestRun``, its ``to_dict()`` or the path of a saved run): adds
             the test-case view; alone (no systems), the page has that view only.

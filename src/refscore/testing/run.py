@@ -207,7 +207,8 @@ def evaluate(cases: Any, checks: Any, *, baseline: SavedRun | TestRun | str | No
             difference is significant at ``alpha``.
         explain: explain ``"failing"`` cases (default), ``"all"`` or ``"none"``.
         confidence: level of the pass-rate (Wilson) and mean (bootstrap) intervals.
-        n_bootstrap, seed: resamples and seed of the bootstrap interval and the paired bootstrap.
+        n_bootstrap: resamples of the bootstrap interval and the paired bootstrap.
+        seed: seed of those resamples.
         no_output_is_error: raise on a case whose ``actual_output`` is missing instead of failing it.
         num_threads: threads of the compiled core.
 
