@@ -133,7 +133,8 @@ def test_table_names_the_objective_prints_the_baseline_and_the_held_out_figure(p
 @pytest.mark.parametrize("arguments, message", [
     (["--objective", "f1", "--target-precision", "0.9"],
      "--target-precision goes with --objective precision and only there"),
-    (["--objective", "precision", "--target-precision", "1"], "lower --target-precision, or use --objective accuracy or --objective f1"),
+    (["--objective", "precision", "--target-precision", "1"],
+     "lower --target-precision, or use --objective accuracy or --objective f1"),
     (["--system-folds", "4"], "--system-folds must be an integer from 2 to the number of systems with a label (3)"),
 ])
 def test_command_line_errors_name_the_flags(project, arguments, message):

@@ -22,6 +22,7 @@ import numpy as np
 from refscore.errors import InputError
 from refscore.meta import correlations as corr
 from refscore.checks import check_resamples
+from refscore.meta._bootstrap import segment_replicates, system_replicates
 from refscore.meta._rows import as_matrix, magnitude_divisor
 from refscore.meta.significance import perm_both_bytes, perm_both_matrix, significance_clusters
 from refscore.progress import timed_map
@@ -155,8 +156,9 @@ def _segment_value(statistic: str, human: np.ndarray, metric: np.ndarray, groupi
     return corr._correlation(statistic, human, metric, grouping, **options)
 
 
-def _interval(replicates: list[float], confidence: float) -> tuple[float, float]:
-    ordered = np.sort(np.array([r for r in replicates if r == r]))
+def _interval(replicates: Sequence[float] | np.ndarray, confidence: float) -> tuple[float, float]:
+    values = np.asarray(replicates, dtype=np.float64)
+    ordered = np.sort(values[~np.isnan(values)])
     if ordered.size == 0:
         return float("nan"), float("nan")
     lower, upper = interval_indices(ordered.size, confidence)
@@ -230,10 +232,12 @@ def _system_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: 
         for m in metrics:
             lower = upper = float("nan")
             if len(counts) and statistic not in _NOT_RESAMPLED:
-                lower, upper = _interval(timed_map(
-                    lambda pair: _system_value(statistic, pair[0], pair[1], options),
-                    list(zip(gold_resampled, metric_resampled[m.name])),
-                    f"bootstrap of system {statistic}, {m.name}", progress), confidence)
+                replicates = system_replicates(statistic, gold_resampled, metric_resampled[m.name], options)
+                if replicates is None:   # no batched form: one resample at a time
+                    replicates = timed_map(lambda pair: _system_value(statistic, pair[0], pair[1], options),
+                                           list(zip(gold_resampled, metric_resampled[m.name])),
+                                           f"bootstrap of system {statistic}, {m.name}", progress)
+                lower, upper = _interval(replicates, confidence)
             entries.append(Entry(m.name, "system", statistic, "none", values[m.name], lower, upper, ranks[m.name]))
     return entries
 
@@ -246,17 +250,21 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
         values = {m.name: _segment_value(statistic, h, m.segments, grouping, options) for m in metrics}
         order, p = list(values), None
         resampled = resample_ties or statistic != "kendall_ties_opt"
-        picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts] if resampled else []
         if k and len(metrics) > 1 and resampled:
             order, _, p = perm_both_matrix(h, {m.name: m.segments for m in metrics}, statistic, grouping, k=k,
                                            seed=seed, resampler=resampler, progress=progress, **options)
         ranks = _ranks(values, p, order, alpha)
         for m in metrics:
             lower = upper = float("nan")
-            if picks:
-                lower, upper = _interval(timed_map(
-                    lambda i: _segment_value(statistic, h[:, i], m.segments[:, i], grouping, options), picks,
-                    f"bootstrap of segment {statistic} ({grouping}), {m.name}", progress), confidence)
+            if len(counts) and resampled:
+                description = f"bootstrap of segment {statistic} ({grouping}), {m.name}"
+                replicates = segment_replicates(statistic, h, m.segments, grouping, options, counts, description,
+                                                progress)
+                if replicates is None:   # no batched form: one resample at a time
+                    picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts]
+                    replicates = timed_map(lambda i: _segment_value(statistic, h[:, i], m.segments[:, i],
+                                                                    grouping, options), picks, description, progress)
+                lower, upper = _interval(replicates, confidence)
             entries.append(Entry(m.name, "segment", statistic, grouping, values[m.name], lower, upper,
                                  ranks[m.name]))
     return entries
