@@ -232,8 +232,9 @@ def _system_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: 
         for m in metrics:
             lower = upper = float("nan")
             if len(counts) and statistic not in _NOT_RESAMPLED:
-                replicates = system_replicates(statistic, gold_resampled, metric_resampled[m.name], options)
-                if replicates is None:   # no batched form: one resample at a time
+                batched = system_replicates(statistic, gold_resampled, metric_resampled[m.name], options)
+                replicates: Sequence[float] | np.ndarray = batched if batched is not None else []
+                if batched is None:   # no batched form: one resample at a time
                     replicates = timed_map(lambda pair: _system_value(statistic, pair[0], pair[1], options),
                                            list(zip(gold_resampled, metric_resampled[m.name])),
                                            f"bootstrap of system {statistic}, {m.name}", progress)
@@ -258,9 +259,10 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
             lower = upper = float("nan")
             if len(counts) and resampled:
                 description = f"bootstrap of segment {statistic} ({grouping}), {m.name}"
-                replicates = segment_replicates(statistic, h, m.segments, grouping, options, counts, description,
-                                                progress)
-                if replicates is None:   # no batched form: one resample at a time
+                batched = segment_replicates(statistic, h, m.segments, grouping, options, counts, description,
+                                             progress)
+                replicates: Sequence[float] | np.ndarray = batched if batched is not None else []
+                if batched is None:   # no batched form: one resample at a time
                     picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts]
                     replicates = timed_map(lambda i: _segment_value(statistic, h[:, i], m.segments[:, i],
                                                                     grouping, options), picks, description, progress)
