@@ -4,6 +4,7 @@ REFSCORE_HASH_KEY that is not a key), never a traceback; long resample runs say 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -115,6 +116,22 @@ def test_a_long_resample_run_says_its_estimated_time(monkeypatch):
     drawn = progress.bars_drawn()
     meta.perm_both(human, a, b, k=3000, seed=1, early_min=0.0, early_max=1.0, progress=True)
     assert progress.bars_drawn() == drawn + 1
+
+
+def test_a_perm_both_matrix_says_the_estimated_time_of_all_its_pairs(monkeypatch):
+    """One estimate for the matrix, from its first pair, before the other pairs run: a run of many metrics is long
+    because of its number of pairs, each of which alone is short."""
+    rng = np.random.default_rng(2)
+    human = rng.normal(size=40)
+    metrics = {name: human + rng.normal(size=40) for name in "abcd"}
+    monkeypatch.setattr(progress, "LONG_RUN_SECONDS", 0.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        meta.perm_both_matrix(human, metrics, k=200, seed=1)
+    messages = [str(w.message) for w in caught if issubclass(w.category, progress.LongRunWarning)]
+    assert len(messages) == 2, messages   # the first pair's own estimate, then the matrix's
+    assert re.fullmatch(r"PERM-BOTH pearson, 6 pairs of metrics x k=200: about \d+ s \(estimated from the first 1 "
+                        r"of 6\)", messages[1]), messages
 
 
 def _run(args, **env):

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from refscore.cli.exit_codes import ExitCode
@@ -84,4 +85,61 @@ def test_ratings_with_a_cutoff_json_output_and_no_write(project):
 def test_bad_input_exits_with_its_code(project, arguments, code, message):
     process = refscore("check", *arguments, cwd=project)
     assert process.returncode == code, process.stderr
+    assert message in process.stderr and "Traceback" not in process.stderr
+
+
+def rated_segments(path):
+    """Three systems' outputs of the six references, each labelled: a file with systems for held-out folds."""
+    variants = [OUTPUTS, REFERENCES, [output.split(" ", 1)[-1] for output in OUTPUTS]]
+    verdicts = [LABELS, ["pass"] * 5 + ["fail"], ["fail", "pass", "fail", "fail", "fail", "pass"]]
+    with open(path, "w", encoding="utf-8") as handle:
+        for system, (outputs, labels) in enumerate(zip(variants, verdicts)):
+            for segment, (output, reference, label) in enumerate(zip(outputs, REFERENCES, labels), 1):
+                handle.write(json.dumps({"system": f"sys{system}", "seg_id": segment, "hypothesis": output,
+                                         "reference": reference, "label": label}) + "\n")
+    return variants, verdicts
+
+
+@pytest.mark.parametrize("objective, extra, column", [("accuracy", [], "accuracy"), ("f1", [], "F1"),
+                                                      ("precision", ["--target-precision", "0.5"], "precision")])
+def test_table_names_the_objective_prints_the_baseline_and_the_held_out_figure(project, objective, extra, column):
+    from refscore.meta.holdout import held_out
+
+    variants, verdicts = rated_segments(project / "rated.jsonl")
+    process = refscore("check", "--calibrate", "rated.jsonl", "--check", "chrf", "--objective", objective, *extra,
+                       "--system-folds", "3", "--no-write", cwd=project)
+    assert process.returncode == ExitCode.OK, process.stderr
+    header, row = process.stdout.splitlines()[1:3]
+    assert "agreement" not in header and header.split()[2:6] == [column, "held-out", "(3", "folds)"]
+    scores = np.concatenate([Check("chrf").scores(outputs, REFERENCES)[0] for outputs in variants])
+    labels = [label == "pass" for labels in verdicts for label in labels]
+    systems = [f"sys{i}" for i in range(3) for _ in REFERENCES]
+    options = {"objective": objective, "target_precision": 0.5 if extra else None}
+    expected = calibrate(scores, labels, seed=12345, **options)
+    held = held_out(scores, labels, systems, 3, **options)
+    assert row.split()[:7] == ["chrf", ">=", f"{expected.threshold:.4f}", f"{expected.agreement:.3f}",
+                               f"[{expected.interval[0]:.3f},", f"{expected.interval[1]:.3f}]",
+                               f"{held.agreement:.3f}"]
+    assert row.split()[7] == f"{expected.baseline:.3f}" and f"baseline rule: {expected.baseline_rule}" in \
+        process.stdout
+    document = json.loads(refscore("check", "--calibrate", "rated.jsonl", "--check", "chrf", "--objective",
+                                   objective, *extra, "--system-folds", "3", "--no-write", "--format", "json",
+                                   cwd=project).stdout)
+    item = document["checks"][0]
+    assert document["system_folds"] == 3 and item["held_out"] == held.to_dict()
+    assert (item["baseline"], item["baseline_rule"]) == (expected.baseline, expected.baseline_rule)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["--objective", "f1", "--target-precision", "0.9"],
+     "--target-precision goes with --objective precision and only there"),
+    (["--objective", "precision", "--target-precision", "1"],
+     "lower --target-precision, or use --objective accuracy or --objective f1"),
+    (["--system-folds", "4"], "--system-folds must be an integer from 2 to the number of systems with a label (3)"),
+])
+def test_command_line_errors_name_the_flags(project, arguments, message):
+    rated_segments(project / "rated.jsonl")
+    process = refscore("check", "--calibrate", "rated.jsonl", "--check", "chrf", "--no-write", *arguments,
+                       cwd=project)
+    assert process.returncode == ExitCode.BAD_INPUT, process.stderr
     assert message in process.stderr and "Traceback" not in process.stderr

@@ -158,3 +158,66 @@ def test_docstring_examples_run():
 
     failures, attempted = doctest.testmod(module)
     assert failures == 0 and attempted >= 5
+
+
+def test_errors_name_the_api_arguments_not_the_command_line_flags():
+    with pytest.raises(InputError) as info:
+        calibrate([0.1, 0.2], [0, 1], objective="f1", target_precision=0.9)
+    assert "target_precision" in str(info.value) and "--" not in str(info.value)
+    with pytest.raises(InputError) as info:
+        calibrate([0.1, 0.9, 0.8], [1, 0, 1], objective="precision", target_precision=1.0)
+    assert "lower target_precision" in str(info.value) and "--" not in str(info.value)
+
+
+@pytest.mark.parametrize("labels, objective, expected, rule", [
+    ([1, 1, 1, 0], "accuracy", 0.75, "pass everything"),
+    ([1, 0, 0, 0], "accuracy", 0.75, "fail everything"),    # the majority fails
+    ([1, 1, 0, 0], "accuracy", 0.5, "pass everything"),     # a tie goes to passing everything
+    ([1, 0, 0, 0], "f1", 0.4, "pass everything"),           # 2 * 1 / (4 + 1)
+    ([1, 0, 0, 0], "precision", 0.25, "pass everything"),
+])
+def test_baseline_is_the_better_constant_rule_on_the_same_objective(labels, objective, expected, rule):
+    options = {"target_precision": 0.2} if objective == "precision" else {}
+    result = calibrate([0.2, 0.4, 0.6, 0.8], labels, objective=objective, n_bootstrap=0, **options)
+    assert (result.baseline, result.baseline_rule) == (pytest.approx(expected, abs=1e-15), rule)
+    assert result.to_dict()["baseline"] == result.baseline and math.isnan(result.interval[0])   # no resamples
+    # the constant rules are among the candidates, so a calibrated threshold never does worse
+    assert result.agreement >= result.baseline - 1e-15
+
+
+def test_held_out_by_system_decides_each_system_with_a_threshold_calibrated_without_it():
+    from refscore.meta.holdout import held_out, system_folds
+
+    rng = np.random.default_rng(3)
+    systems = np.repeat([f"s{i}" for i in range(6)], 40)
+    offset = np.repeat(rng.normal(0, 0.15, 6), 40)      # system styles: a threshold fitted on a system flatters it
+    scores = np.clip(rng.random(240) * 0.6 + offset + 0.2, 0, 1)
+    labels = (rng.random(240) < scores).astype(float)
+    labels[::17] = np.nan                                # unlabelled cases are left out
+    result = held_out(scores, labels, systems, folds=3, seed=5)
+    groups = system_folds(list(systems[~np.isnan(labels)]), 3, seed=5)
+    assert sorted(name for group in groups for name in group) == [f"s{i}" for i in range(6)]
+    assert result.systems == tuple(groups) and len(groups) == 3 and all(len(group) == 2 for group in groups)
+    agreeing = 0
+    for group, threshold in zip(groups, result.thresholds):   # the oracle: calibrate without the fold, then decide it
+        test = np.isin(systems, group) & ~np.isnan(labels)
+        train = ~np.isin(systems, group) & ~np.isnan(labels)
+        assert threshold == calibrate(scores[train], labels[train], n_bootstrap=0).threshold
+        agreeing += int(((scores[test] >= threshold) == (labels[test] == 1)).sum())
+    assert result.cases == int((~np.isnan(labels)).sum()) and result.agreement == agreeing / result.cases
+    assert result.agreement <= calibrate(scores, labels, n_bootstrap=0).agreement   # in-sample flatters
+    with pytest.raises(InputError, match=r"folds must be an integer from 2 to the number of systems with a label "
+                                         r"\(6\), got 7"):
+        held_out(scores, labels, systems, folds=7)
+    with pytest.raises(InputError, match=r"fold 1 of 2 \(held out: .*\): no threshold reaches precision 1"):
+        held_out([0.1, 0.9, 0.2, 0.8], [1, 0, 1, 0], ["a", "a", "b", "b"], folds=2, objective="precision",
+                 target_precision=1.0)
+
+
+def test_holdout_docstring_examples_run():
+    import doctest
+
+    import refscore.meta.holdout as module
+
+    failures, attempted = doctest.testmod(module)
+    assert failures == 0 and attempted >= 4

@@ -124,6 +124,8 @@ def test_calibration_table_and_errors(inputs, page_path):
     assert row[:3] == ["chrf", f"≥ {result.threshold:.4f}",
                        f"{result.agreement:.3f} <span class=ci>[{result.interval[0]:.3f}, {result.interval[1]:.3f}]"
                        f"</span>"]
+    # the column is named after the objective, and the baseline (pass or fail everything) stands next to it
+    assert cells(page, "calibration")[0][2:4] == ["accuracy", "baseline"] and row[3] == f"{result.baseline:.3f}"
     assert 'href="#meta"' in page and "agreement with the human labels by threshold" in page
     with pytest.raises(InputError, match="not a refscore calibration"):
         refscore.report(judgments=inputs[0], calibration={"checks": []}, metrics=["chrf"], n=10)
@@ -192,3 +194,15 @@ def test_docstring_examples_run():
 
     failures, attempted = doctest.testmod(meta_section)
     assert failures == 0 and attempted >= 1
+
+
+def test_calibration_table_shows_the_held_out_figure_of_a_saved_calibration(inputs):
+    from refscore.reporting.meta_section import calibration_html
+
+    _, _, calibration, result = inputs
+    saved = {**calibration, "objective": "f1", "system_folds": 3,
+             "checks": [{**calibration["checks"][0], "held_out": {"agreement": 0.625}}]}
+    table = calibration_html(saved, [], lambda items, figure: "")
+    header, row = cells(table, "calibration")[:2]
+    assert header[2:5] == ["F1", "held-out (3 folds by system)", "baseline"]
+    assert row[3:5] == ["0.625", f"{result.baseline:.3f}"]

@@ -29,6 +29,9 @@ GROUPINGS = ("none", "item", "sys")
 SAFE_MAGNITUDE = 1e100
 #: Largest pair matrix (rows x length x length cells) built at once; longer rows are counted in row chunks.
 _PAIR_CELLS = 4_000_000
+#: Row length from which Kendall's counts come from sorting rather than pair matrices (the two cost about the
+#: same near 200 cells: pair matrices grow with the square of the length).
+_SORT_LENGTH = 200
 
 
 def scipy_stats() -> ModuleType:
@@ -200,9 +203,22 @@ def _pair_signs(h: np.ndarray, m: np.ndarray, valid: np.ndarray, epsilon: float)
             (use & human_tie & ~metric_tie).sum((-1, -2)), (use & human_tie & metric_tie).sum((-1, -2)))
 
 
-def _tie_pairs(*columns: np.ndarray) -> int:
-    _, counts = np.unique(np.stack(columns, axis=-1), axis=0, return_counts=True)
-    return int((counts * (counts - 1) // 2).sum())
+def _run_pairs(changes: np.ndarray) -> int:
+    """Tied pairs of a sorted sequence, given where consecutive values differ (``changes[i]``: i and i + 1)."""
+    bounds = np.flatnonzero(np.r_[True, changes, True])
+    runs = np.diff(bounds)
+    return int((runs * (runs - 1) // 2).sum())
+
+
+def _tie_counts(h: np.ndarray, m: np.ndarray) -> tuple[int, int, int]:
+    """Pairs tied in the metric, in the human scores and in both, from one sort by (human, metric) and one of the
+    metric (``np.unique`` of stacked columns sorts a structured view, several times slower)."""
+    order = np.lexsort((m, h))
+    hs, ms = h[order], m[order]
+    human_change = hs[1:] != hs[:-1]
+    both = _run_pairs(human_change | (ms[1:] != ms[:-1]))
+    metric_sorted = np.sort(m)
+    return _run_pairs(metric_sorted[1:] != metric_sorted[:-1]), _run_pairs(human_change), both
 
 
 def _row_counts_sorted(h: np.ndarray, m: np.ndarray) -> tuple[int, ...]:
@@ -210,7 +226,7 @@ def _row_counts_sorted(h: np.ndarray, m: np.ndarray) -> tuple[int, ...]:
     (exact after rounding: its error is far below 0.5 for any count below 2**50)."""
     n = h.size
     total = n * (n - 1) // 2
-    metric_tie, human_tie, both = _tie_pairs(m), _tie_pairs(h), _tie_pairs(h, m)
+    metric_tie, human_tie, both = _tie_counts(h, m)
     if metric_tie == total or human_tie == total:
         difference = 0
     else:
@@ -223,12 +239,39 @@ def _row_counts_sorted(h: np.ndarray, m: np.ndarray) -> tuple[int, ...]:
     return con, untied - con, metric_tie - both, human_tie - both, both
 
 
+def long_rows(h: np.ndarray, epsilon: float = 0.0) -> bool:
+    """Whether :func:`kendall_counts` counts the rows of ``h`` one by one after sorting, in O(n log n), rather
+    than by pair matrices: rows longer than ``_SORT_LENGTH`` (where sorting is faster) or too many pair cells. A
+    metric tie within ``epsilon`` > 0 needs the pair matrices."""
+    rows, length = h.shape[-2], h.shape[-1]
+    if epsilon > 0:
+        return length * length > _PAIR_CELLS
+    return length > _SORT_LENGTH or rows * length * length > _PAIR_CELLS
+
+
+def scipy_kendall(h: np.ndarray, m: np.ndarray, valid: np.ndarray, variant: str) -> np.ndarray:
+    """Kendall's tau-b or tau-c of each row (last axis) over its valid cells, by ``scipy.stats.kendalltau(human,
+    metric)`` as mt-metrics-eval's ``Correlation.Kendall`` calls it: the same numbers bit for bit, and for long rows
+    faster than counting pairs (NaN for rows with fewer than two cells or constant scores)."""
+    h_b, valid_b = np.broadcast_to(h, m.shape), np.broadcast_to(valid, m.shape)
+    tau = np.full(m.shape[:-1], np.nan)
+    kendalltau = scipy_stats().kendalltau
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for index in np.ndindex(*m.shape[:-1]):
+            keep = valid_b[index]
+            if np.count_nonzero(keep) >= 2:
+                tau[index] = kendalltau(h_b[index][keep], m[index][keep], variant=variant).statistic
+    return tau
+
+
 def kendall_counts(h: np.ndarray, m: np.ndarray, valid: np.ndarray, epsilon: float = 0.0) -> KendallCounts:
     """Concordant, discordant and tied pairs of each row (last axis), over pairs of valid cells. A metric
-    difference whose absolute value is <= ``epsilon`` counts as a metric tie."""
+    difference whose absolute value is <= ``epsilon`` counts as a metric tie. ``h`` and ``valid`` may carry the
+    leading axes of ``m`` (resamples of the human scores) or not."""
     rows, length = h.shape[-2], h.shape[-1]
     lead = m.shape[:-2]
-    if rows * length * length <= _PAIR_CELLS or (epsilon > 0 and length * length <= _PAIR_CELLS):
+    if not long_rows(h, epsilon):
         h_b = np.broadcast_to(h, m.shape)
         valid_b = np.broadcast_to(valid, m.shape)
         step = max(1, _PAIR_CELLS // (length * length))
@@ -240,9 +283,10 @@ def kendall_counts(h: np.ndarray, m: np.ndarray, valid: np.ndarray, epsilon: flo
     if epsilon > 0:
         raise InputError(f"epsilon > 0 needs rows of at most {int(np.sqrt(_PAIR_CELLS))} scores, got {length}")
     out = np.zeros((*lead, rows, 5), dtype=np.int64)
+    h_b, valid_b = np.broadcast_to(h, m.shape), np.broadcast_to(valid, m.shape)
     for index in np.ndindex(*lead, rows):
-        keep = valid[index[-1]]
-        out[index] = _row_counts_sorted(h[index[-1]][keep], m[index][keep])
+        keep = valid_b[index]
+        out[index] = _row_counts_sorted(h_b[index][keep], m[index][keep])
     return KendallCounts(*np.moveaxis(out, -1, 0))
 
 

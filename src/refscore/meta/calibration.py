@@ -17,14 +17,20 @@ that passes the most cases) wins. The threshold reported is the number with the 
 same decisions as the chosen candidate (0.3 rather than 0.2889...). Cases with a missing label are left out
 (counted in ``missing``).
 
+The *baseline* is the objective's value of the better constant rule, "pass everything" or "fail everything" (for
+accuracy: the majority's share; F1 and precision: passing everything): a threshold that does not beat it adds
+nothing.
+
 The interval is a percentile bootstrap over the cases (``n_bootstrap`` resamples drawn by
-``numpy.random.default_rng(seed)``) of the agreement *at the chosen threshold*. It is measured on the cases that
-chose the threshold, so it is optimistic: evaluate on held-out cases (as docs/meta-evaluation.md does) for an
-unbiased figure.
+``numpy.random.default_rng(seed)``; 0: no interval) of the agreement *at the chosen threshold*. It is measured on
+the cases that chose the threshold, so it is optimistic: :func:`refscore.meta.holdout.held_out` gives the figure on
+held-out systems.
 
 >>> result = calibrate([0.1, 0.4, 0.5, 0.8, 0.9], [False, False, True, True, True], n_bootstrap=200)
 >>> result.threshold, result.agreement     # the candidate 0.45 decides as 0.5 does
 (0.5, 1.0)
+>>> result.baseline, result.baseline_rule   # 3 of 5 are human passes
+(0.6, 'pass everything')
 >>> round(agreement([0.1, 0.4, 0.5, 0.8], [False, True, True, True], 0.45), 2)
 0.75
 """
@@ -67,8 +73,9 @@ class Curve:
 
 @dataclass(frozen=True)
 class Calibration:
-    """The chosen ``threshold``, its ``agreement`` (the objective's value) with a bootstrap ``interval``, the
-    confusion counts at the threshold and the whole :class:`Curve`."""
+    """The chosen ``threshold``, its ``agreement`` (the objective's value) with a bootstrap ``interval`` (NaNs
+    without resamples), the confusion counts at the threshold, the whole :class:`Curve` and the ``baseline``: the
+    objective's value of the better constant rule (``baseline_rule``: pass or fail everything)."""
 
     threshold: float
     objective: str
@@ -85,6 +92,8 @@ class Calibration:
     higher_is_better: bool
     curve: Curve
     target_precision: float | None = None
+    baseline: float = math.nan
+    baseline_rule: str = "pass everything"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: everything but the curve's arrays, which come as lists."""
@@ -95,7 +104,7 @@ class Calibration:
                 "recall": self.recall, "f1": self.f1, "cases": self.cases, "human_passes": self.human_passes,
                 "check_passes": self.check_passes, "missing": self.missing,
                 "higher_is_better": self.higher_is_better, "target_precision": self.target_precision,
-                "curve": curve}
+                "baseline": self.baseline, "baseline_rule": self.baseline_rule, "curve": curve}
 
 
 def parse_cutoff(text: str) -> tuple[str, float]:
@@ -151,6 +160,22 @@ def _rates(true_passes: np.ndarray, passes: np.ndarray, positives: int, cases: i
     return {"accuracy": (true_passes + true_fails) / cases, "precision": precision, "recall": recall, "f1": f1}
 
 
+def baseline(objective: str, positives: int, cases: int) -> tuple[float, str]:
+    """The objective's value of the better constant rule on ``cases`` cases of which ``positives`` are human
+    passes, and the rule: passing everything, or failing everything where that is better (accuracy with a
+    minority of passes); ties go to passing everything.
+
+    >>> baseline("accuracy", 3, 10), baseline("f1", 3, 10)
+    ((0.7, 'fail everything'), (0.46153846153846156, 'pass everything'))
+    """
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+    rates = _rates(np.array([positives, 0]), np.array([cases, 0]), positives, cases)
+    values = np.nan_to_num(rates[objective], nan=-1.0)
+    index = int(np.argmax(values))
+    return float(rates[objective][index]), ("pass everything", "fail everything")[index]
+
+
 def _candidates(scores: np.ndarray, low: float, high: float) -> np.ndarray:
     distinct = np.unique(scores)
     middle = (distinct[:-1] + distinct[1:]) / 2
@@ -185,11 +210,13 @@ def calibrate(scores: Any, labels: Any, *, higher_is_better: bool = True,
     if objective not in OBJECTIVES:
         raise InputError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
     if (objective == "precision") != (target_precision is not None):
-        raise InputError("target_precision (--target-precision P) goes with objective='precision' and only there")
+        raise InputError("target_precision goes with objective='precision' and only there; give both or neither")
     if target_precision is not None and not 0 < target_precision <= 1:
         raise InputError(f"target_precision must be in (0, 1], got {target_precision}")
     if not 0 < confidence < 1:
         raise InputError(f"confidence must be between 0 and 1, got {confidence}")
+    if isinstance(n_bootstrap, bool) or not isinstance(n_bootstrap, (int, np.integer)) or n_bootstrap < 0:
+        raise InputError(f"n_bootstrap must be a non-negative integer (0: no interval), got {n_bootstrap!r}")
     raw_scores = np.asarray(scores, dtype=np.float64).ravel()
     label_values = labels_from_ratings(labels)
     if raw_scores.shape != label_values.shape:
@@ -210,14 +237,16 @@ def calibrate(scores: Any, labels: Any, *, higher_is_better: bool = True,
     best = _best(rates, passes, objective, target_precision)
     threshold = float(sign * _shortest(candidates[best], oriented, low, high))
     agreement_value = float(curve.values(objective)[best])
-    interval = _bootstrap(oriented, truth, float(candidates[best]), objective, n_bootstrap, confidence, seed)
+    interval = (_bootstrap(oriented, truth, float(candidates[best]), objective, n_bootstrap, confidence, seed)
+                if n_bootstrap else (math.nan, math.nan))
+    base, rule = baseline(objective, positives, cases)
     if not higher_is_better:
         curve = Curve(*(array[::-1] for array in (curve.thresholds, curve.accuracy, curve.precision, curve.recall,
                                                   curve.f1, curve.passed)))
     return Calibration(threshold, objective, agreement_value, interval, float(rates["accuracy"][best]),
                        float(rates["precision"][best]), float(rates["recall"][best]), float(rates["f1"][best]),
                        cases, positives, int(passes[best]), int((~known).sum()), higher_is_better, curve,
-                       target_precision)
+                       target_precision, base, rule)
 
 
 def _best(rates: dict[str, np.ndarray], passes: np.ndarray, objective: str, target: float | None) -> int:
@@ -227,7 +256,7 @@ def _best(rates: dict[str, np.ndarray], passes: np.ndarray, objective: str, targ
         if not reached.size:
             best = np.nanmax(rates["precision"])
             raise InputError(f"no threshold reaches precision {target:g}; the best is {best:.3f} (lower "
-                             f"--target-precision, or use objective accuracy or f1)")
+                             f"target_precision, or use objective='accuracy' or objective='f1')")
         return int(reached[np.argmax(passes[reached])])
     values = np.nan_to_num(rates[objective], nan=-1.0)
     return int(np.argmax(values))   # the first maximum: candidates run from the most lenient up
@@ -361,5 +390,5 @@ def _verify(text: str, name: str, check: str, threshold: float) -> None:
                          f"[tool.refscore.checks.{check}] by hand")
 
 
-__all__ = ["CUTOFF_OPERATORS", "Calibration", "Curve", "OBJECTIVES", "agreement", "agreement_interval", "calibrate",
-           "labels_from_ratings", "parse_cutoff", "write_threshold"]
+__all__ = ["CUTOFF_OPERATORS", "Calibration", "Curve", "OBJECTIVES", "agreement", "agreement_interval", "baseline",
+           "calibrate", "labels_from_ratings", "parse_cutoff", "write_threshold"]

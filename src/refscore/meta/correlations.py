@@ -20,8 +20,8 @@ from __future__ import annotations
 import numpy as np
 
 from refscore.errors import InputError
-from refscore.meta._rows import (ConstantScoresWarning, Rows, average, distinct_counts, kendall_counts, pair,
-                                 pearson_rows, ranks, rows_of)
+from refscore.meta._rows import (ConstantScoresWarning, Rows, average, distinct_counts, kendall_counts, long_rows,
+                                 pair, pearson_rows, ranks, rows_of, scipy_kendall)
 from refscore.meta._ties import TiesResult, optimize_ties
 
 __all__ = ["ConstantScoresWarning", "KENDALL_VARIANTS", "TiesResult", "kendall", "kendall_like",
@@ -50,6 +50,8 @@ def row_values(statistic: str, rows: Rows, **options: object) -> tuple[np.ndarra
             raise InputError(f"variant must be one of {', '.join(KENDALL_VARIANTS)}, got {variant!r}")
         if epsilon < 0 or (epsilon > 0 and variant == "c"):
             raise InputError(f"epsilon must be >= 0 (and 0 for tau-c), got {epsilon!r}")
+        if variant in ("b", "c") and long_rows(h, epsilon):   # scipy's own tau: mt-metrics-eval's numbers, faster
+            return scipy_kendall(h, m, valid, variant), None
         return _tau(kendall_counts(h, m, valid, epsilon), variant, h, m, valid), None
     if statistic == "kendall_like":
         return _kendall_like(h, m, valid, float(options.get("threshold", 25.0)))  # type: ignore[arg-type]

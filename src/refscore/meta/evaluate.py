@@ -22,6 +22,7 @@ import numpy as np
 from refscore.errors import InputError
 from refscore.meta import correlations as corr
 from refscore.checks import check_resamples
+from refscore.meta._bootstrap import segment_replicates, system_replicates
 from refscore.meta._rows import as_matrix, magnitude_divisor
 from refscore.meta._ties import equals_constant
 from refscore.meta.significance import perm_both_bytes, perm_both_matrix, significance_clusters
@@ -192,8 +193,9 @@ def _segment_value(statistic: str, human: np.ndarray, metric: np.ndarray, groupi
     return corr._correlation(statistic, human, metric, grouping, **options)
 
 
-def _interval(replicates: list[float], confidence: float) -> tuple[float, float]:
-    ordered = np.sort(np.array([r for r in replicates if r == r]))
+def _interval(replicates: Sequence[float] | np.ndarray, confidence: float) -> tuple[float, float]:
+    values = np.asarray(replicates, dtype=np.float64)
+    ordered = np.sort(values[~np.isnan(values)])
     if ordered.size == 0:
         return float("nan"), float("nan")
     lower, upper = interval_indices(ordered.size, confidence)
@@ -270,10 +272,13 @@ def _system_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics: 
         for m in metrics:
             lower = upper = float("nan")
             if len(counts) and statistic not in _NOT_RESAMPLED:
-                lower, upper = _interval(timed_map(
-                    lambda pair: _system_value(statistic, pair[0], pair[1], options),
-                    list(zip(gold_resampled, metric_resampled[m.name])),
-                    f"bootstrap of system {statistic}, {m.name}", progress), confidence)
+                batched = system_replicates(statistic, gold_resampled, metric_resampled[m.name], options)
+                replicates: Sequence[float] | np.ndarray = batched if batched is not None else []
+                if batched is None:   # no batched form: one resample at a time
+                    replicates = timed_map(lambda pair: _system_value(statistic, pair[0], pair[1], options),
+                                           list(zip(gold_resampled, metric_resampled[m.name])),
+                                           f"bootstrap of system {statistic}, {m.name}", progress)
+                lower, upper = _interval(replicates, confidence)
             entries.append(Entry(m.name, "system", statistic, "none", values[m.name], lower, upper, ranks[m.name]))
     return entries
 
@@ -289,17 +294,22 @@ def _segment_entries(h: np.ndarray, metrics: Sequence[MetricScores], statistics:
                   for m in metrics}
         order, p = list(values), None
         resampled = resample_ties or statistic != "kendall_ties_opt"
-        picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts] if resampled else []
         if k and len(metrics) > 1 and resampled:
             order, _, p = perm_both_matrix(h, {m.name: m.segments for m in metrics}, statistic, grouping, k=k,
                                            seed=seed, resampler=resampler, progress=progress, **options)
         ranks = _ranks(values, p, order, alpha)
         for m in metrics:
             lower = upper = float("nan")
-            if picks:
-                lower, upper = _interval(timed_map(
-                    lambda i: _segment_value(statistic, h[:, i], m.segments[:, i], grouping, options), picks,
-                    f"bootstrap of segment {statistic} ({grouping}), {m.name}", progress), confidence)
+            if len(counts) and resampled:
+                description = f"bootstrap of segment {statistic} ({grouping}), {m.name}"
+                batched = segment_replicates(statistic, h, m.segments, grouping, options, counts, description,
+                                             progress)
+                replicates: Sequence[float] | np.ndarray = batched if batched is not None else []
+                if batched is None:   # no batched form: one resample at a time
+                    picks = [np.repeat(np.arange(h.shape[1]), c) for c in counts]
+                    replicates = timed_map(lambda i: _segment_value(statistic, h[:, i], m.segments[:, i],
+                                                                    grouping, options), picks, description, progress)
+                lower, upper = _interval(replicates, confidence)
             calibrated = ties.get(m.name)
             entries.append(Entry(m.name, "segment", statistic, grouping, values[m.name], lower, upper,
                                  ranks[m.name], None if calibrated is None else calibrated.threshold,

@@ -167,11 +167,23 @@ def perm_both_matrix(human: object, metrics: Mapping[str, object], statistic: st
     order = sorted(names, key=lambda name: -values[name])
     masks = None if draw.kind == "reference" else draw.masks(k, prepared[names[0]][2].size)
     p = np.full((len(order), len(order)), np.nan)
-    for i, better in enumerate(order):
-        for j in range(i + 1, len(order)):
-            result = _perm_both_run(compute, prepared[order[j]][2], prepared[better][2], draw, k, 1000, 0.02, 0.5,
-                                    masks, progress)
+    pairs = [(i, j) for i in range(len(order)) for j in range(i + 1, len(order))]
+    start, bar = time.perf_counter(), None
+    try:
+        for i, j in pairs:
+            # the first pair times the matrix: one bar (or, off a terminal, one LongRunWarning) for all its pairs
+            result = _perm_both_run(compute, prepared[order[j]][2], prepared[order[i]][2], draw, k, 1000, 0.02, 0.5,
+                                    masks, progress if bar is None else False)
             p[i, j] = result.p_value
+            if bar is None and len(pairs) > 1:
+                bar = timed_bar(len(pairs), 1, time.perf_counter() - start,
+                                f"PERM-BOTH {statistic}, {len(pairs)} pairs of metrics x k={k:,}", progress,
+                                unit="pairs")
+            elif bar is not None:
+                bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
     return order, np.array([values[name] for name in order]), p
 
 

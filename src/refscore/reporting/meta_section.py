@@ -105,21 +105,37 @@ def calibration_chart(item: Mapping[str, Any]) -> Any:
     return fig
 
 
+#: How an objective is named in the calibration table's header.
+_OBJECTIVE_NAMES = {"accuracy": "accuracy", "f1": "F1", "precision": "precision"}
+
+
 def calibration_html(calibration: Mapping[str, Any], items: list[dict[str, Any]], chart: Any) -> str:
     cut = f" (pass if {e(calibration.get('human'))} {e(calibration.get('pass_if'))})" if calibration.get("pass_if") \
         else ""
+    objective = _OBJECTIVE_NAMES.get(str(calibration.get("objective")), "agreement")
+    held = any(item.get("held_out") for item in calibration["checks"])
+    folds = calibration.get("system_folds")
+
+    def number(value: Any) -> str:
+        return "—" if value is None else f"{value:.3f}"
+
     rows = []
     for item in calibration["checks"]:
         low, high = item["interval"]
+        held_cell = f"<td>{number((item.get('held_out') or {}).get('agreement'))}</td>" if held else ""
         rows.append(f"<tr><th scope=row>{e(item['name'])}</th><td>{'≥' if item.get('higher_is_better', True) else '≤'}"
                     f" {item['threshold']:.4f}</td><td>{item['agreement']:.3f} <span class=ci>[{low:.3f}, "
-                    f"{high:.3f}]</span></td><td>{item['accuracy']:.3f}</td><td>{item['precision']:.3f}</td>"
+                    f"{high:.3f}]</span></td>{held_cell}<td>{number(item.get('baseline'))}</td>"
+                    f"<td>{item['accuracy']:.3f}</td><td>{item['precision']:.3f}</td>"
                     f"<td>{item['recall']:.3f}</td><td>{item['f1']:.3f}</td><td>{item['cases']} "
                     f"({item['human_passes']} human passes, {item['missing']} unlabelled)</td></tr>")
+    held_header = f"<th scope=col>held-out ({e(folds)} folds by system)</th>" if held else ""
     table = (f'<table class="calibration"><caption>Thresholds chosen on {e(calibration.get("labels"))}, human score '
              f'{e(calibration.get("human"))}{cut}, objective {e(calibration.get("objective"))}; 95% bootstrap '
-             f'interval of the agreement at the threshold (in-sample: optimistic)</caption><thead><tr><th scope=col>'
-             f'check</th><th scope=col>threshold</th><th scope=col>agreement</th><th scope=col>accuracy</th>'
+             f'interval of the {e(objective)} at the threshold (in-sample: optimistic); baseline: the {e(objective)} '
+             f'of passing or failing everything, the better</caption><thead><tr><th scope=col>check</th>'
+             f'<th scope=col>threshold</th><th scope=col>{e(objective)}</th>{held_header}'
+             f'<th scope=col>baseline</th><th scope=col>accuracy</th>'
              f'<th scope=col>precision</th><th scope=col>recall</th><th scope=col>F1</th><th scope=col>cases</th>'
              f'</tr></thead><tbody>{"".join(rows)}</tbody></table>')
     figures = "".join(chart(items, calibration_chart(item)) for item in calibration["checks"])
