@@ -171,9 +171,28 @@ def test_a_malformed_npy_header_is_an_input_error_naming_the_file(tmp_path, brok
     assert str(path) in str(error.value)
 
 
+def test_a_header_nested_too_deeply_is_an_input_error(tmp_path):
+    # statistics-header (fuzz/statistics_targets.py) found it: a header of '[' * 100000 raised RecursionError
+    path = _saved(tmp_path, METRICS["bleu"])
+    np.savez(path, **{**_members(path), "header": np.frombuffer(b"[" * 100000, np.uint8)})
+    with pytest.raises(InputError, match="the header: arrays or objects nested too deeply") as error:
+        load_statistics(path)
+    assert str(path) in str(error.value)
+
+
 def test_reordered_names_what_is_missing():
     stats = Statistics("demo", "h", ("b", "a"), np.array([[2, 1]], dtype=np.int64))
     assert stats.reordered(("a", "b")).data.tolist() == [[1, 2]]
     assert stats.reordered(("b", "a")) is stats
     with pytest.raises(InputError, match=r"missing 'c'; unknown 'b'"):
         stats.reordered(("a", "c"))
+
+
+@pytest.mark.parametrize("module", ["refscore._column_rules", "refscore._statistics", "refscore._metric_facts",
+                                    "refscore.io.statistics"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0

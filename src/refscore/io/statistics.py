@@ -34,6 +34,7 @@ from refscore._column_rules import first_overflowing_sum
 from refscore._version import __version__
 from refscore.errors import InputError, InputTypeError
 from refscore.io.atomic import atomic_write
+from refscore.io.limits import parse_bounded
 from refscore.protocol import STATS_SCHEMA_VERSION, Metric, Statistics
 
 #: The ``format`` value of every statistics file.
@@ -179,7 +180,8 @@ def _header(name: str, raw: np.ndarray) -> dict[str, Any]:
         raise InputError(f"statistics file {name!r}: the header must be UTF-8 JSON bytes, got a {raw.dtype} array "
                          f"of shape {raw.shape}")
     try:
-        header = json.loads(raw.tobytes().decode("utf-8"))
+        # nesting too deep (a header of '[' * 100000) is an InputError naming the file, not a RecursionError
+        header = parse_bounded(json.loads, raw.tobytes().decode("utf-8"), f"statistics file {name!r}: the header")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"statistics file {name!r}: the header is not UTF-8 JSON ({exc})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
