@@ -157,7 +157,7 @@ class Statistics:
         if columns == self.columns and carried == self.carried_columns:
             return self
         data = self.data[:, [self._column_index[name] for name in columns]]
-        kept = self.carried[:, [self.carried_columns.index(name) for name in carried]]
+        kept = np.asarray(self.carried)[:, [self.carried_columns.index(name) for name in carried]]
         return type(self)(self.metric, self.config_hash, columns, data, self.nrefs, carried, kept)
 
     def check_compatible(self, other: Statistics) -> None:

@@ -88,9 +88,12 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
     """Read statistics written by :func:`save_statistics`, checking every part (no pickle is ever loaded).
 
     With ``metric``, the statistics must also come from that metric with the same configuration (its config
-    hash), as :meth:`Metric.check_statistics` requires. Any defect (not an ``.npz`` file, a missing or
-    malformed header, another format version, column names that do not match the data, another dtype, NaN or
-    infinite values; NaN is a value) raises :class:`~refscore.errors.InputError` naming the file.
+    hash), as :meth:`Metric.check_statistics` requires; their columns are put in the metric's order by name
+    (:attr:`Metric.statistics_columns`: a missing or unknown column is named) and their values checked against
+    the metric's rules (:meth:`Metric.statistics_rules`: negative counts, matches above their totals). Any defect
+    (not an ``.npz`` file, a missing, malformed or too deeply nested header, another format version, column names
+    that do not match the data, another dtype, infinite values, an int64 column whose sum overflows; NaN is a
+    value) raises :class:`~refscore.errors.InputError` naming the file.
     """
     name = os.fspath(path)
     try:
