@@ -23,6 +23,8 @@ Families and what "clean" means:
 - ``terminal-escapes``: ``refscore score`` of records whose ``system`` holds escape sequences, C1 controls,
   bidirectional overrides, CR, BS, BEL, NUL, tabs and line breaks. Clean: no such character reaches the table or the
   ``--segments`` rows raw.
+- ``statistics-files``: saved statistics files permuted, renamed, with negative counts, matches above totals, int64
+  overflow, NaN or a broken ``.npy`` header (``fuzz/statistics_family.py``, which says what is clean for each).
 
 Exit status: 0 when every variant was clean, 1 otherwise.
 """
@@ -43,6 +45,8 @@ import tempfile
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+
+from statistics_family import statistics_files  # noqa: E402  (this folder: run as a script or with it on sys.path)
 
 REFERENCES = [f"the report number {i} says that sales rose by {i} percent in the north region" for i in range(30)]
 WORSE = ["sales went up"] * 15 + REFERENCES[15:]
@@ -264,6 +268,7 @@ def terminal_escapes(rng: random.Random, folder: Path) -> tuple[bool, str]:
 FAMILIES: dict[str, Callable[[random.Random, Path], tuple[bool, str]]] = {
     "baseline-values": baseline_values, "numeric-extremes": numeric_extremes, "report-metadata": report_metadata,
     "extreme-options": extreme_options, "terminal-escapes": terminal_escapes,
+    "statistics-files": statistics_files,   # fuzz/statistics_family.py (issue 40 item 5)
 }
 
 

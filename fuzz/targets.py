@@ -414,8 +414,10 @@ from kernel_targets import KERNEL_TARGETS  # noqa: E402  (mt-coins, hash-keys, b
 from meteor_targets import METEOR_TARGETS  # noqa: E402
 from pair_targets import PAIR_TARGETS  # noqa: E402  (pairwise, mbr)
 from spm_targets import SPM_TARGETS  # noqa: E402  (the SentencePiece targets)
+from statistics_targets import STATISTICS_TARGETS  # noqa: E402  (statistics-header)
 
 TARGETS.update(SPM_TARGETS)
 TARGETS.update(PAIR_TARGETS)
 TARGETS.update(KERNEL_TARGETS)
 TARGETS.update(METEOR_TARGETS)
+TARGETS.update(STATISTICS_TARGETS)

@@ -47,6 +47,13 @@ def test_the_runner_runs_a_target_and_writes_its_summary(tmp_path):
 
 
 
+@pytest.mark.parametrize("edit", range(6), ids=["permute", "rename", "field", "value", "raw", "npy"])
+def test_the_statistics_header_target_runs_each_of_its_edits(edit):
+    # fuzz/statistics_targets.py: the first byte picks the edit, the second the metric (BLEU, TER, ROUGE, chrF++)
+    for seed in range(8):
+        TARGETS["statistics-header"](bytes([edit, seed % 4]) + random.Random(seed).randbytes(200))
+
+
 # -- findings, kept as regression tests --------------------------------------------------------------------------
 @pytest.mark.parametrize("tokenize", ["ja-mecab", "ko-mecab"])
 def test_mecab_bleu_keeps_square_reference_streams_per_segment(tokenize):

@@ -21,6 +21,7 @@ from typing import Any, Callable, ClassVar
 
 import numpy as np
 
+from refscore._column_rules import ColumnRules
 from refscore.lazy import import_entry
 
 Scorer = Callable[[np.ndarray], np.ndarray]
@@ -145,6 +146,31 @@ class MetricFacts:
         stats = self.statistics([output], [list(references)], num_threads=1)  # type: ignore[attr-defined]
         table = self.segment_table(stats)  # type: ignore[attr-defined]
         return "; ".join(f"{name} {float(values[0]):.3f}" for name, values in table.items())
+
+    # -- statistics columns ----------------------------------------------------------------------------------
+    @property
+    def statistics_columns(self) -> tuple[str, ...] | None:
+        """The summed columns of this metric's statistics, in the order its formulas read them (they read by
+        position): statistics with other names or another order are refused when scored
+        (:meth:`check_statistics`) and put in this order by name when loaded (:func:`refscore.load_statistics`).
+        None when they are not known before computing (BERTScore with ``all_layers``). Default: ``columns``.
+
+        >>> from refscore.metrics import get_metric_class
+        >>> get_metric_class("ter")().statistics_columns
+        ('edits', 'ref_length')
+        """
+        columns = getattr(self, "columns", None)
+        return None if columns is None else tuple(columns)
+
+    @property
+    def carried_statistics_columns(self) -> tuple[str, ...]:
+        """The carried (never summed) columns, in order (ROUGE's best reference per type); default none."""
+        return ()
+
+    def statistics_rules(self) -> ColumnRules:
+        """What the values of this metric's statistics columns may be (counts never negative, matches at most
+        their totals), checked on statistics read from a file; the default declares nothing."""
+        return ColumnRules()
 
     # -- significance ----------------------------------------------------------------------------------------
     def arithmetic(self) -> Arithmetic:

@@ -133,6 +133,33 @@ class Statistics:
             rows = rows.astype(np.int64)
         return self._with_rows(self.data[rows], self.carried[rows], self.nrefs)
 
+    def reordered(self, columns: Iterable[str], carried_columns: Iterable[str] | None = None) -> Statistics:
+        """These statistics with their columns (and carried columns, when given) in the named order, matched by
+        name: a column named here that they lack, or one of theirs not named here, is an :class:`InputError`
+        naming it.
+
+        >>> import numpy as np
+        >>> a = Statistics("demo", "abc", ("total", "hits"), np.array([[2, 1]], dtype=np.int64))
+        >>> a.reordered(("hits", "total")).data.tolist()
+        [[1, 2]]
+        """
+        columns = tuple(columns)
+        carried = self.carried_columns if carried_columns is None else tuple(carried_columns)
+        for wanted, have, kind in ((columns, self.columns, "columns"), (carried, self.carried_columns,
+                                                                           "carried columns")):
+            missing = [name for name in wanted if name not in have]
+            unknown = [name for name in have if name not in wanted]
+            if missing or unknown:
+                raise InputError(f"{self.metric} statistics {kind} {list(have)} do not match the expected "
+                                 f"{list(wanted)}: " + "; ".join(
+                                     [f"missing {', '.join(map(repr, missing))}"] * bool(missing)
+                                     + [f"unknown {', '.join(map(repr, unknown))}"] * bool(unknown)))
+        if columns == self.columns and carried == self.carried_columns:
+            return self
+        data = self.data[:, [self._column_index[name] for name in columns]]
+        kept = np.asarray(self.carried)[:, [self.carried_columns.index(name) for name in carried]]
+        return type(self)(self.metric, self.config_hash, columns, data, self.nrefs, carried, kept)
+
     def check_compatible(self, other: Statistics) -> None:
         """Raise :class:`IncompatibleStatisticsError` unless ``other`` comes from the same metric configuration."""
         if not isinstance(other, Statistics):

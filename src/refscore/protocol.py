@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._metric_facts import CheckSpec, CliOption, MetricFacts
+from refscore._metric_facts import ColumnRules  # noqa: F401  (re-exported: a plug-in declares its rules with it)
 from refscore._signature import Signature, nrefs_text
 from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore.errors import InputError, InputTypeError
@@ -261,6 +262,13 @@ class Metric(MetricFacts, ABC):
                 f"{type(self).__name__}: these statistics were computed by {stats.metric!r} with config hash "
                 f"{stats.config_hash}, not by this {self.name!r} metric (hash {self.config_hash}); recompute them "
                 f"with the same settings")
+        expected = self.statistics_columns
+        if expected is not None and stats.columns != expected:
+            # the formulas read columns by position: other names or another order would score silently wrong
+            raise InputError(
+                f"{type(self).__name__}: statistics columns {list(stats.columns)} are not this metric's "
+                f"{list(expected)} in that order; put them in order by name with stats.reordered(metric."
+                f"statistics_columns), or load saved statistics with load_statistics(path, metric=metric)")
 
     def corpus_score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Score:
         """Corpus-level score of a batch, carrying its statistics and per-segment scores (see :meth:`scored`)."""

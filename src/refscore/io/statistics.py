@@ -23,15 +23,18 @@ from __future__ import annotations
 import json
 import os
 import struct
+import tokenize
 import zipfile
 import zlib
 from typing import Any
 
 import numpy as np
 
+from refscore._column_rules import first_overflowing_sum
 from refscore._version import __version__
 from refscore.errors import InputError, InputTypeError
 from refscore.io.atomic import atomic_write
+from refscore.io.limits import parse_bounded
 from refscore.protocol import STATS_SCHEMA_VERSION, Metric, Statistics
 
 #: The ``format`` value of every statistics file.
@@ -46,8 +49,10 @@ HEADER_FIELDS: dict[str, type | tuple[type, ...]] = {
 #: The only array dtypes a statistics table may have (counts and per-document scores).
 DTYPES = ("int64", "float64")
 #: What reading a damaged archive raises (zipfile: unsupported versions and methods are NotImplementedError; a bad
-#: deflate stream zlib.error; a truncated header struct.error): each becomes an InputError naming the file.
-DAMAGED = (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, zlib.error, struct.error)
+#: deflate stream zlib.error; a truncated header struct.error; a .npy header numpy cannot parse, SyntaxError or
+#: tokenize.TokenError from the tokenizer it falls back to): each becomes an InputError naming the file.
+DAMAGED = (ValueError, OSError, EOFError, zipfile.BadZipFile, NotImplementedError, zlib.error, struct.error,
+           SyntaxError, tokenize.TokenError)
 #: The members of the ``.npz`` archive (``carried.npy`` only when the header names carried columns).
 MEMBERS = frozenset({"header.npy", "data.npy"})
 
@@ -83,9 +88,12 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
     """Read statistics written by :func:`save_statistics`, checking every part (no pickle is ever loaded).
 
     With ``metric``, the statistics must also come from that metric with the same configuration (its config
-    hash), as :meth:`Metric.check_statistics` requires. Any defect (not an ``.npz`` file, a missing or
-    malformed header, another format version, column names that do not match the data, another dtype, NaN or
-    infinite values; NaN is a value) raises :class:`~refscore.errors.InputError` naming the file.
+    hash), as :meth:`Metric.check_statistics` requires; their columns are put in the metric's order by name
+    (:attr:`Metric.statistics_columns`: a missing or unknown column is named) and their values checked against
+    the metric's rules (:meth:`Metric.statistics_rules`: negative counts, matches above their totals). Any defect
+    (not an ``.npz`` file, a missing, malformed or too deeply nested header, another format version, column names
+    that do not match the data, another dtype, infinite values, an int64 column whose sum overflows; NaN is a
+    value) raises :class:`~refscore.errors.InputError` naming the file.
     """
     name = os.fspath(path)
     try:
@@ -157,6 +165,9 @@ def _check_stored_array(archive: zipfile.ZipFile, member: str, name: str) -> Non
             shape, _, dtype = read_header(handle)
     except InputError:
         raise
+    except tokenize.TokenError as exc:
+        raise InputError(f"statistics file {name!r}: member {member!r} is damaged (its .npy header does not parse: "
+                         f"{exc.args[0]})") from None
     except (*DAMAGED, RuntimeError) as exc:  # RuntimeError: zipfile's "encrypted" for a member it cannot open
         raise InputError(f"statistics file {name!r}: member {member!r} is damaged ({exc})") from None
     claimed = int(np.prod(shape, dtype=object)) * dtype.itemsize
@@ -172,7 +183,8 @@ def _header(name: str, raw: np.ndarray) -> dict[str, Any]:
         raise InputError(f"statistics file {name!r}: the header must be UTF-8 JSON bytes, got a {raw.dtype} array "
                          f"of shape {raw.shape}")
     try:
-        header = json.loads(raw.tobytes().decode("utf-8"))
+        # nesting too deep (a header of '[' * 100000) is an InputError naming the file, not a RecursionError
+        header = parse_bounded(json.loads, raw.tobytes().decode("utf-8"), f"statistics file {name!r}: the header")
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"statistics file {name!r}: the header is not UTF-8 JSON ({exc})") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT_NAME:
@@ -225,8 +237,28 @@ def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np
                            tuple(header["carried_columns"]), carried)  # type: ignore[call-arg]
     else:
         stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"])
-    if metric is not None:
+    overflow = first_overflowing_sum(data)
+    if overflow is not None:
+        raise InputError(f"statistics file {name!r}: column {columns[overflow]!r} sums to more than an int64 holds "
+                         f"over the {len(data):,} segments; no metric computes such counts: the file is damaged")
+    return stats if metric is None else _for_metric(name, stats, metric)
+
+
+def _for_metric(name: str, stats: Statistics, metric: Metric) -> Statistics:
+    """``stats`` with the columns in ``metric``'s order, matched by name (the formulas read them by position), and
+    their values checked against the metric's rules (:meth:`Metric.statistics_rules`)."""
+    try:
+        columns = metric.statistics_columns
+        if stats.metric == metric.name and stats.config_hash == metric.config_hash and columns is not None:
+            # carried columns are matched when the file has any (ROUGE scores without them, as before they existed)
+            stats = stats.reordered(columns, metric.carried_statistics_columns if stats.carried_columns else None)
         metric.check_statistics(stats)
+    except InputError as exc:
+        raise InputError(f"statistics file {name!r}: {exc}") from None
+    violation = metric.statistics_rules().first_violation(stats)
+    if violation is not None:
+        raise InputError(f"statistics file {name!r}: {violation}; {metric.name} never computes such statistics, so "
+                         f"the file is damaged or was edited")
     return stats
 
 

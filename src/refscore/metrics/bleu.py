@@ -25,7 +25,7 @@ import numpy as np
 
 from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
-from refscore._metric_facts import Arithmetic
+from refscore._metric_facts import Arithmetic, ColumnRules
 from refscore.inputs import per_segment, prepare_batch
 from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError, InputTypeError
@@ -194,6 +194,10 @@ class BLEU(BLEUPairCounts, Metric):
         """Statistics columns: hyp_len, ref_len, match_1..N, total_1..N."""
         orders = range(1, self.config.max_order + 1)
         return ("hyp_len", "ref_len", *(f"match_{n}" for n in orders), *(f"total_{n}" for n in orders))
+
+    def statistics_rules(self) -> ColumnRules:
+        orders = range(1, self.config.max_order + 1)
+        return ColumnRules(self.columns, tuple((f"match_{n}", f"total_{n}") for n in orders), integer=True)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         from refscore.metrics.explanations import explain_bleu

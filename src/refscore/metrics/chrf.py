@@ -28,7 +28,8 @@ from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics._pair_counts import CHRFPairCounts
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
+from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
+                               metric_with, nrefs_text)
 
 #: The sacreBLEU release whose chrF semantics (and signature format) refscore reproduces.
 SACREBLEU_VERSION = "2.6.0"
@@ -238,6 +239,11 @@ class CHRF(CHRFPairCounts, Metric):
     @property
     def columns(self) -> tuple[str, ...]:
         return statistics_columns(self.config.char_order, self.config.word_order)
+
+    def statistics_rules(self) -> ColumnRules:
+        orders = {name.rsplit("_", 1)[0]: None for name in self.columns}   # a match is at most either side's count
+        pairs = tuple((f"{order}_match", f"{order}_{side}") for order in orders for side in ("hyp", "ref"))
+        return ColumnRules(self.columns, pairs, integer=True)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         from refscore.metrics.explanations import explain_chrf

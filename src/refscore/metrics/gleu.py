@@ -25,7 +25,8 @@ from refscore.errors import InputError
 from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                          ngram_statistics)
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
+from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
+                               metric_with, nrefs_text)
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,9 @@ class GLEU(GLEUPairCounts, Metric):
     )
 
     config: GLEUConfig
+
+    def statistics_rules(self) -> ColumnRules:
+        return ColumnRules(self.columns, (("matches", "n_all"),), integer=True)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         from refscore.metrics.explanations import explain_gleu

@@ -24,7 +24,7 @@ from refscore.checks import check_bool, check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
+from refscore.protocol import CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
 SACREBLEU_VERSION = "2.6.0"
@@ -145,6 +145,9 @@ class TER(Metric):
                                            self.config.kernel_flags, not self.config.case_sensitive, num_threads)
         return ReferenceEdits(edits, lengths, batch.ref_offsets)
 
+    def statistics_rules(self) -> ColumnRules:
+        return ColumnRules(self.columns)   # edits and the average reference length: float64, never negative
+
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         from refscore.metrics.explanations import explain_ter
 
@@ -171,14 +174,16 @@ class TER(Metric):
         edits, ref_length = totals[:, 0], totals[:, 1]
         ratio = np.divide(edits, ref_length, out=np.zeros_like(edits), where=ref_length > 0)
         scores = np.where(ref_length > 0, ratio, np.where(edits > 0, 1.0, 0.0))
-        return scores[:, None]
+        # a NaN statistic (kept as a value) compares False above: its score is NaN, never 0 or 1
+        return np.where(np.isnan(edits) | np.isnan(ref_length), np.nan, scores)[:, None]
 
     def score_from_statistics(self, stats: Statistics) -> TERScore:
         self.check_statistics(stats)
         totals = stats.totals()
         return TERScore(metric=self.name, score=float(self.scores_from_totals(totals)[0, 0]),
                         signature=self.signature_text(stats.nrefs),
-                        values={"num_edits": int(totals[0]), "ref_length": float(totals[1])})
+                        values={"num_edits": int(totals[0]) if np.isfinite(totals[0]) else float(totals[0]),
+                                "ref_length": float(totals[1])})
 
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config

@@ -294,6 +294,10 @@ class BERTScoreMetric(Metric):
     def build_config(cls, **options: Any) -> BERTScoreConfig:
         return settings(cls.__name__, **options)
 
+    @property
+    def statistics_columns(self) -> tuple[str, ...] | None:
+        return None if self.config.all_layers else self.columns   # all layers: one column per layer of the model
+
     def hashed_config(self) -> dict[str, Any]:
         """The settings that change the numbers, IDF weights as their label (:meth:`BERTScoreConfig.numbers`)."""
         return self.config.numbers()

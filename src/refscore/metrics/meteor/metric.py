@@ -25,7 +25,8 @@ from refscore.checks import check_choice, check_num_threads, check_number
 from refscore.inputs import prepare_batch
 from refscore.metrics.meteor.align import Aligner, chunk_count
 from refscore.metrics.meteor.wordnet import load_wordnet, wordnet_directory
-from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
+from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
+                               metric_with, nrefs_text)
 from refscore.text.tokenizer_registry import get_tokenizer, tokenizers
 
 #: The NLTK release whose ``meteor_score`` refscore reproduces (in the signature).
@@ -124,6 +125,9 @@ class METEOR(Metric):
         that names the packages (the example reports it and scores the other metrics)."""
         wordnet_directory()
         return cls()
+
+    def statistics_rules(self) -> ColumnRules:
+        return ColumnRules(self.columns)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         """The best reference's matches by stage, the chunks, and the reference words left unmatched.

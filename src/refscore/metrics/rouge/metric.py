@@ -15,6 +15,7 @@ import dataclasses
 
 import functools
 import itertools
+import math
 import re
 import warnings
 from collections.abc import Sequence
@@ -31,7 +32,7 @@ from refscore.inputs import Batch, prepare_batch
 from refscore.errors import RefscoreWarning, RougeLsumWarning, caller_stacklevel
 from refscore.metrics.advice import advise
 from refscore.text.sentences import first_with_several_sentences, nltk_sentences, split_sentences
-from refscore.protocol import CliOption, Metric, Signature, Statistics, nrefs_text
+from refscore.protocol import CliOption, ColumnRules, Metric, Signature, Statistics, nrefs_text
 from refscore.metrics.rouge.config import SPLITTERS, TOKENIZERS, ROUGEConfig
 from refscore.metrics.rouge.extended import best_per_document, pair_scores
 from refscore.metrics.rouge.memory import (check_lsum, check_lsum_texts, check_skip_bigram_pairs, pair_namer,
@@ -166,6 +167,13 @@ class ROUGE(Metric):
         """The carried (never summed) statistics columns: per type the index of the reference each document's
         scores came from."""
         return tuple(f"best_reference_{name}" for name in self.config.types)
+
+    @property
+    def carried_statistics_columns(self) -> tuple[str, ...]:
+        return self.best_reference_columns
+
+    def statistics_rules(self) -> ColumnRules:
+        return ColumnRules(self.columns)   # per-document P/R/F and the document count: never negative
 
     def _statistics(self, precision: np.ndarray, recall: np.ndarray, fmeasure: np.ndarray, best: np.ndarray,
                     nrefs: int) -> Statistics:
@@ -336,6 +344,7 @@ class ROUGE(Metric):
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
         documents = totals[:, -1:]
         means = np.divide(totals[:, :-1], documents, out=np.zeros_like(totals[:, :-1]), where=documents > 0)
+        means[np.isnan(documents[:, 0])] = np.nan   # a NaN count (kept as a value) gives NaN means, never 0
         n_types = len(self.config.types)
         by_type = means.reshape(len(totals), n_types, 3)
         return np.concatenate([by_type[:, :, 2], by_type[:, :, 0], by_type[:, :, 1]], axis=1)
@@ -346,13 +355,15 @@ class ROUGE(Metric):
         self.check_statistics(stats)
         totals = stats.totals().tolist()
         documents = totals[-1]
-        means = [value / documents if documents > 0 else 0.0 for value in totals[:-1]]   # as scores_from_totals
+        means = [value / documents if documents > 0 or math.isnan(documents) else 0.0   # as scores_from_totals
+                 for value in totals[:-1]]
         types = self.config.types
         precision, recall, fmeasure = ({name: means[3 * t + k] for t, name in enumerate(types)} for k in range(3))
         first = types[0]
         return ROUGEScore(metric=self.name, score=fmeasure[first], signature=self.signature_text(stats.nrefs),
                           values={"types": self.config.types, "precision": precision, "recall": recall,
-                                  "fmeasure": fmeasure, "documents": int(documents)}, statistics=stats,
+                                  "fmeasure": fmeasure, "documents": documents if math.isnan(documents)
+                                  else int(documents)}, statistics=stats,
                           best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
                           else None)
 

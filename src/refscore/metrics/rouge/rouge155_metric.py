@@ -31,7 +31,7 @@ from refscore._core._rouge155 import KIND_SKIP, MAX_SKIP_BIGRAMS, score_document
 from refscore.checks import check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore.errors import InputError
-from refscore.protocol import CliOption, Metric, Signature, Statistics, metric_with, nrefs_text
+from refscore.protocol import CliOption, ColumnRules, Metric, Signature, Statistics, metric_with, nrefs_text
 from refscore.metrics.rouge.bootstrap import PerlAverage, perl_averages
 from refscore.metrics.rouge.config import ROUGE155Config
 from refscore.metrics.rouge.memory import check_skip_bigram_documents, segment_namer
@@ -82,6 +82,9 @@ class ROUGE155(Metric):
     @property
     def columns(self) -> tuple[str, ...]:
         return (*(f"{name}-{c}" for name in self.config.types for c in COMPONENTS), "documents")
+
+    def statistics_rules(self) -> ColumnRules:
+        return ColumnRules(self.columns)
 
     def document_results(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> np.ndarray:
         """ROUGE-1.5.5's per-document results, float64 ``(documents, types, 6)``: model count, hits, R, peer
@@ -143,7 +146,9 @@ class ROUGE155(Metric):
         documents = totals[:, -1:]
         sums = totals[:, :-1].reshape(len(totals), n_types, 3)[:, :, [2, 0, 1]].reshape(len(totals), -1)
         with np.errstate(invalid="ignore", divide="ignore"):
-            means = np.where(documents > 0, sums / np.where(documents > 0, documents, 1), 0.0)
+            # a NaN count (kept as a value) gives NaN means, never 0
+            means = np.where(documents > 0, sums / np.where(documents > 0, documents, 1),
+                             np.where(np.isnan(documents), np.nan, 0.0))
         return means
 
     def score_from_statistics(self, stats: Statistics) -> ROUGE155Score:
