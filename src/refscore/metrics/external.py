@@ -39,8 +39,12 @@ from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
 from refscore.protocol import Metric, Score, Signature, Statistics
 
-__all__ = ["COLUMNS", "FORMATS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
+__all__ = ["COLUMNS", "DECLARATIONS", "FORMATS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
            "keyed_systems"]
+
+#: What a user declares about outside scores (:func:`external_scores`' keyword arguments besides ``name``): the
+#: options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``) and of a check on them.
+DECLARATIONS = ("higher_is_better", "range")
 
 #: The columns of an external metric's statistics.
 COLUMNS = ("score", "documents")

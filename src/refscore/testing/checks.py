@@ -37,14 +37,14 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.metrics.bleu import BLEU_BANDS
-from refscore.metrics.external import ExternalScores, external_scores
+from refscore.metrics.external import DECLARATIONS, ExternalScores, external_scores
 from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
 #: A check on scores computed elsewhere names their file: ``file:PATH``.
 EXTERNAL_PREFIX = "file:"
 #: The options of such a check: ``external_scores``' declarations, and the system a multi-system file is read for.
-EXTERNAL_OPTIONS = ("higher_is_better", "range", "system")
+EXTERNAL_OPTIONS = (*DECLARATIONS, "system")
 
 
 class UnknownCheckError(InputError):

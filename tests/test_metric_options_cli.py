@@ -1,0 +1,123 @@
+"""``--metric-option NAME.OPTION=VALUE`` of ``score``, ``compare``, ``report`` and ``meta-eval`` (the parser of
+``check``'s ``--check-option``): a lower-is-better scores file (``1 - chrF``) declared so gets chrF's correlations,
+ranks and system ranking; unknown names and options are usage errors naming the valid ones."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from refscore.cli.exit_codes import ExitCode
+from refscore.metrics import get_metric_class
+from test_cli_process import refscore_command
+
+SYSTEMS, ITEMS = 5, 16
+WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran", "far", "away"]
+REFERENCE = "the cat sat on the mat far away"
+
+
+def refscore(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(refscore_command(*args), cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture()
+def folder(tmp_path) -> Path:
+    """Judgments of five systems (``ratings.jsonl``), their texts (``sysN.txt``, ``ref.txt``), and per segment
+    chrF (``chrfs.tsv``) and ``1 - chrF`` (``inverse.tsv``), in full precision."""
+    rng = np.random.default_rng(11)
+    chrf = get_metric_class("chrf")().sentence_metric()
+    (tmp_path / "ref.txt").write_text("\n".join([REFERENCE] * ITEMS) + "\n", encoding="utf-8")
+    with (tmp_path / "ratings.jsonl").open("w", encoding="utf-8") as records, \
+            (tmp_path / "chrfs.tsv").open("w", encoding="utf-8") as scores, \
+            (tmp_path / "inverse.tsv").open("w", encoding="utf-8") as inverse:
+        scores.write("system\tid\tscore\n")
+        inverse.write("system\tid\tscore\n")
+        for s in range(SYSTEMS):
+            texts = [" ".join(rng.choice(WORDS, size=4 + s)) for _ in range(ITEMS)]
+            (tmp_path / f"sys{s}.txt").write_text("\n".join(texts) + "\n", encoding="utf-8")
+            values = chrf.sentence_scores(texts, [[REFERENCE]] * ITEMS)
+            for i, (text, value) in enumerate(zip(texts, values.tolist())):
+                rating = float(np.round(10 * value + rng.normal(0, 1.5), 3))
+                records.write(json.dumps({"system": f"sys{s}", "seg_id": i + 1, "hypothesis": text,
+                                          "reference": REFERENCE, "mqm": rating}) + "\n")
+                scores.write(f"sys{s}\t{i + 1}\t{value!r}\n")
+                inverse.write(f"sys{s}\t{i + 1}\t{1.0 - value!r}\n")
+    return tmp_path
+
+
+def _results(done: subprocess.CompletedProcess) -> dict[tuple[str, str, str, str], dict]:
+    assert done.returncode == ExitCode.OK, done.stderr
+    return {(r["metric"], r["level"], r["statistic"], r["grouping"]): r for r in json.loads(done.stdout)["results"]}
+
+
+def test_a_lower_is_better_file_gets_the_correlations_and_ranks_of_chrf(folder):
+    common = ("meta-eval", "ratings.jsonl", "-m", "chrf,file:chrfs.tsv,file:inverse.tsv", "--format", "json",
+              "--bootstrap", "0", "--k", "200")
+    declared = _results(refscore(*common, "--metric-option", "inverse.higher_is_better=false", cwd=folder))
+    undeclared = _results(refscore(*common, cwd=folder))
+    compared = 0
+    for (metric, level, statistic, grouping), entry in declared.items():
+        if metric != "inverse":
+            continue
+        same_file = declared[("chrfs", level, statistic, grouping)]
+        assert entry["value"] == pytest.approx(same_file["value"], abs=1e-12), (level, statistic, grouping)
+        assert entry["rank"] == same_file["rank"], (level, statistic, grouping)
+        if level == "segment":   # the built-in chrF's segment scores are the files' (system scores: corpus chrF)
+            assert entry["value"] == pytest.approx(declared[("chrf", level, statistic, grouping)]["value"], abs=1e-12)
+        compared += 1
+    assert compared >= 8
+    pearson = ("inverse", "system", "pearson", "none")
+    assert declared[pearson]["value"] > 0 > undeclared[pearson]["value"]   # undeclared: negated, as the issue met
+
+
+def test_a_lower_is_better_file_ranks_the_systems_best_first_in_the_report(folder):
+    pytest.importorskip("bokeh")
+    inputs = [f"sys{s}.txt" for s in range(SYSTEMS)]
+    done = refscore("report", "-m", "file:inverse.tsv", "-r", "ref.txt", "-i", *inputs, "--n", "50",
+                    "--metric-option", "inverse.higher_is_better=false", "-o", "report.html", cwd=folder)
+    assert done.returncode == ExitCode.OK, done.stderr
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    ranking = re.search(r'<ol class="ranking">(.*?)</ol>', page).group(1)
+    first = re.findall(r"<li>(.*?)</li>", ranking)[0].split(", ")[0]
+    means = {}
+    for line in (folder / "inverse.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        system, _, value = line.split("\t")
+        means.setdefault(system, []).append(float(value))
+    assert first == min(means, key=lambda system: np.mean(means[system]))   # the lowest error is the best
+
+
+def test_score_and_compare_take_the_option_too(folder):
+    for command in (("score",), ("compare", "--n", "20")):
+        done = refscore(*command, "-m", "file:inverse.tsv", "-r", "ref.txt", "-i", "sys0.txt", "sys1.txt",
+                        "--metric-option", "inverse.higher_is_better=false", "--format", "json", cwd=folder)
+        assert done.returncode == ExitCode.OK, done.stderr
+        assert "higher:no" in done.stdout
+
+
+@pytest.mark.parametrize("option, code, message", [
+    ("comet.higher_is_better=false", ExitCode.USAGE,
+     "--metric-option comet.higher_is_better: no metric named 'comet' in -m; the metrics: chrf, inverse"),
+    ("inverse.higher=false", ExitCode.USAGE,
+     "--metric-option inverse.higher: a file: metric has no option 'higher'; its options: higher_is_better, range"),
+    ("chrf.higher_is_better=false", ExitCode.USAGE, "chrf (a built-in metric's direction is its own) has no option "
+                                                    "'higher_is_better'; its options: char_order, word_order"),
+    ("inverse.higher_is_better=3", ExitCode.BAD_INPUT,
+     "(--metric-option inverse.higher_is_better): external_scores: higher_is_better must be True or False"),
+    ("inverse", ExitCode.USAGE, "argument --metric-option: expected NAME.OPTION=VALUE"),
+])
+def test_unknown_names_and_options_are_named(folder, option, code, message):
+    done = refscore("score", "-m", "chrf,file:inverse.tsv", "-r", "ref.txt", "-i", "sys0.txt",
+                    "--metric-option", option, cwd=folder)
+    assert done.returncode == code, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_registered_metrics_own_options(folder):
+    done = refscore("score", "-m", "chrf", "-r", "ref.txt", "-i", "sys0.txt", "--metric-option", "chrf.word_order=2",
+                    cwd=folder)
+    assert done.returncode == ExitCode.OK, done.stderr
+    assert "nw:2" in done.stdout
