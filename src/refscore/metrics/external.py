@@ -136,6 +136,16 @@ class ExternalScores(Metric):
         raise InputError(f"{self.name}: no scores for system {system!r} in {self.config.source}; its systems are "
                          f"{', '.join(map(repr, rows))} (on the command line, name the inputs with --name)")
 
+    def declarations(self) -> dict[str, Any]:
+        """What the user declared about these scores (:data:`DECLARATIONS`), as JSON values: what two runs with
+        different scores files must share to be compared (a baseline gate), unlike the file and its content.
+
+        >>> external_scores([1.5], name="metricx", higher_is_better=False, range=(0, 25)).declarations()
+        {'higher_is_better': False, 'range': [0.0, 25.0]}
+        """
+        declared = {name: getattr(self.config, name) for name in DECLARATIONS}
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in declared.items()}
+
     def statistics_for(self, system: str | None, ids: Sequence[Any]) -> Statistics:
         """The statistics of the segments ``ids`` of ``system`` (``None``: the scores' only system), in that order.
 
