@@ -102,8 +102,9 @@ def test_score_and_compare_take_the_option_too(folder):
     ("comet.higher_is_better=false", ExitCode.USAGE,
      "--metric-option comet.higher_is_better: no metric named 'comet' in -m; the metrics: chrf, inverse"),
     ("inverse.higher=false", ExitCode.USAGE,
-     "--metric-option inverse.higher: a file: metric has no option 'higher'; its options: higher_is_better, range"),
-    ("chrf.higher_is_better=false", ExitCode.USAGE, "chrf (a built-in metric's direction is its own) has no option "
+     "--metric-option inverse.higher: a file: metric has no option 'higher'; its options: higher_is_better, range, "
+     "scale"),
+    ("chrf.higher_is_better=false", ExitCode.USAGE, "chrf (a built-in metric's direction and scale are its own) has no option "
                                                     "'higher_is_better'; its options: char_order, word_order"),
     ("inverse.higher_is_better=3", ExitCode.BAD_INPUT,
      "(--metric-option inverse.higher_is_better): external_scores: higher_is_better must be True or False"),
@@ -121,3 +122,46 @@ def test_a_registered_metrics_own_options(folder):
                     cwd=folder)
     assert done.returncode == ExitCode.OK, done.stderr
     assert "nw:2" in done.stdout
+
+
+# -- issue 39 item 8: scores from outside print as given unless declared; never -0.000 ---------------------------
+def _mqm(folder: Path, name: str, values: list[str]) -> None:
+    rows = [f"sys{s}\t{i + 1}\t{values[(s + i) % len(values)]}" for s in range(2) for i in range(ITEMS)]
+    (folder / name).write_text("system\tid\tscore\n" + "\n".join(rows) + "\n", encoding="utf-8")
+
+
+def test_human_ratings_print_as_given_unless_a_scale_is_declared(folder):
+    _mqm(folder, "mqm.tsv", ["-1.052"])
+    inputs = ("-r", "ref.txt", "-i", "sys0.txt", "sys1.txt")
+    text = refscore("score", "-m", "chrf,file:mqm.tsv", *inputs, cwd=folder)
+    assert text.returncode == ExitCode.OK, text.stderr
+    assert re.search(r"sys0\.txt\s+\d+\.\d\d\s+-1\.05$", text.stdout, re.M), text.stdout   # chrF still 0-100
+    assert "-105.20" not in text.stdout
+    as_json = json.loads(refscore("score", "-m", "file:mqm.tsv", *inputs, "--format", "json", cwd=folder).stdout)
+    assert as_json[0]["scores"]["mqm"]["score"] == pytest.approx(-1.052, abs=1e-12)
+    declared = refscore("score", "-m", "file:mqm.tsv", *inputs, "--metric-option", "mqm.scale=100", cwd=folder)
+    assert re.search(r"sys0\.txt\s+-105\.20$", declared.stdout, re.M), declared.stdout
+    compared = refscore("compare", "-m", "file:mqm.tsv", *inputs, "--n", "50", "--format", "json", cwd=folder)
+    assert compared.returncode == ExitCode.OK, compared.stderr
+    row = json.loads(compared.stdout)["systems"][1]["scores"]["mqm"]
+    assert (row["score"], row["mean"]) == pytest.approx((-1.052, -1.052), abs=1e-12)
+    table = refscore("compare", "-m", "file:mqm.tsv", *inputs, "--n", "50", cwd=folder).stdout
+    assert "-1.05 (-1.05 ± 0.00)" in table and "-105" not in table, table
+    confidence = refscore("score", "-m", "file:mqm.tsv", *inputs, "--confidence", "--confidence-n", "50", cwd=folder)
+    assert "-1.05 (μ = -1.05 ± 0.00)" in confidence.stdout, confidence.stdout
+    bad = refscore("score", "-m", "file:mqm.tsv", *inputs, "--metric-option", "mqm.scale=0", cwd=folder)
+    assert bad.returncode == ExitCode.BAD_INPUT and "(--metric-option mqm.scale): external_scores: scale must be " \
+        "a positive number" in bad.stderr, bad.stderr
+
+
+def test_a_zero_never_prints_with_a_minus_sign(folder):
+    _mqm(folder, "zero.tsv", ["-0", "-0.0"])   # a mean of -0.0 too
+    inputs = ("-r", "ref.txt", "-i", "sys0.txt", "sys1.txt")
+    outputs = [refscore(*command, "-m", "file:zero.tsv", *inputs, *extra, cwd=folder) for command, extra in (
+        (("score",), ("-w", "3")), (("score",), ("--segments",)), (("score",), ("--format", "json")),
+        (("score",), ("--confidence", "--confidence-n", "20")), (("compare", "--n", "20"), ()),
+        (("compare", "--n", "20"), ("--format", "json")))]
+    for done in outputs:
+        assert done.returncode == ExitCode.OK, done.stderr
+        assert not re.search(r"-0\.0*(?!\d)", done.stdout), done.stdout
+    assert re.search(r"sys0\.txt\s+0\.000$", outputs[0].stdout, re.M), outputs[0].stdout

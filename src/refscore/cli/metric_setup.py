@@ -80,8 +80,9 @@ class CommandLineResult:
 
     ``score``: the corpus :class:`Score` (0–1, as the API); for ROUGE-1.5.5 the Perl script's printed bootstrap
     averages with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``) instead of the plain means.
-    ``percent``: the headline score on the 0–100 scale, as the peer computes it (BLEU: sacreBLEU's own value, not
-    × 100 of the 0–1 one). ``segments``: each headline score per segment on the 0–100 scale (``--segments``).
+    ``percent``: the headline score on the printed scale (×``display_scale``: 0–100 for built-in metrics), as the
+    peer computes it (BLEU: sacreBLEU's own value, not × 100 of the 0–1 one). ``segments``: each headline score
+    per segment on that scale (``--segments``).
     """
 
     score: Score
@@ -95,7 +96,7 @@ def command_line_result(metric: Metric, stats: Statistics, num_threads: int | No
     script_score = getattr(metric, "script_score", None)
     if script_score is not None:
         score = script_score(stats, num_threads=num_threads)
-        percent = 100.0 * score.score
+        percent = metric.display_scale * score.score
     else:
         score = metric.score_from_statistics(stats)
         percent = float(metric.percent_scores_from_totals(stats.totals()[None, :])[0, 0])
@@ -190,7 +191,7 @@ def metric_class(spec: str) -> type[Metric]:
 
 def external_metric(spec: str, declared: dict[str, Any] | None = None, name: str | None = None) -> Metric:
     """The metric of ``-m file:PATH``: the scores of a TSV/CSV/JSONL file, named ``name`` (default: the file's
-    stem), with the declarations of ``--metric-option`` (``higher_is_better``, ``range``)."""
+    stem), with the options of ``--metric-option`` (``higher_is_better``, ``range``, ``scale``)."""
     from refscore.cli.io import check_readable
     from refscore.metrics.external import external_scores
 
@@ -209,19 +210,19 @@ def external_metric(spec: str, declared: dict[str, Any] | None = None, name: str
 def add_metric_option_argument(group: Any) -> None:
     """``--metric-option NAME.OPTION=VALUE`` (in the parser or argument group ``group``), parsed by the parser of
     ``check``'s ``--check-option``."""
-    from refscore.metrics.external import DECLARATIONS
+    from refscore.metrics.external import OPTIONS
 
     group.add_argument("--metric-option", action="append", default=[], metavar="NAME.OPTION=VALUE",
                         type=option_assignment("NAME", "comet.higher_is_better=false or chrf.word_order=2"),
                         help=f"an option of one metric of -m, NAME as printed (a file: metric's file stem): "
-                             f"{', '.join(DECLARATIONS)} of a file: metric (metricx.higher_is_better=false), a "
+                             f"{', '.join(OPTIONS)} of a file: metric (metricx.higher_is_better=false), a "
                              f"registered metric's own options (chrf.word_order=2); repeat; VALUE is JSON or text")
 
 
 def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str, Any]]:
     """The ``--metric-option`` values of each of ``specs`` (``-m``'s metrics, in order); a NAME that is none of
     them, or an OPTION the metric does not take, is a usage error that names the valid ones."""
-    from refscore.metrics.external import DECLARATIONS
+    from refscore.metrics.external import OPTIONS
 
     given = grouped_options(getattr(args, "metric_option", None) or [])
     names = [metric_name(spec) for spec in specs]
@@ -231,11 +232,11 @@ def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str,
                            f"metrics: {', '.join(names)} (a file: metric is named by its file's stem)",
                            ExitCode.USAGE)
         spec = specs[names.index(name)]
-        valid = list(DECLARATIONS) if is_external(spec) else [
+        valid = list(OPTIONS) if is_external(spec) else [
             field.name for field in dataclasses.fields(metric_class(spec).config_class)]
         unknown = [option for option in options if option not in valid]
         if unknown:
-            what = "a file: metric" if is_external(spec) else f"{name} (a built-in metric's direction is its own)"
+            what = "a file: metric" if is_external(spec) else f"{name} (a built-in metric's direction and scale are its own)"
             raise CliError(f"--metric-option {name}.{unknown[0]}: {what} has no option {unknown[0]!r}; its options: "
                            f"{', '.join(valid)}", ExitCode.USAGE)
     return [given.get(name, {}) for name in names]
@@ -334,13 +335,15 @@ def result_row(system: str, metrics: list[Metric], statistics: list[Statistics],
     """One system's row of command-line results (see :func:`command_line_result`), the form every output format
     reads: ``scores`` (0–1 :class:`Score` objects), ``summaries``, ``percents`` and ``segments`` (0–100)."""
     scores, summaries, percents, segments = {}, {}, {}, {}
+    scales = {metric.name: float(metric.display_scale) for metric in metrics}
     for metric, stats in zip(metrics, statistics):
         result = command_line_result(metric, stats, num_threads, with_segments)
         scores[metric.name], percents[metric.name] = result.score, result.percent
         summaries[metric.name] = result.score.summary()
         if result.segments is not None:
             segments[metric.name] = result.segments
-    return {"system": system, "scores": scores, "summaries": summaries, "percents": percents, "segments": segments}
+    return {"system": system, "scores": scores, "summaries": summaries, "percents": percents, "segments": segments,
+            "scales": scales}
 
 
 def totals_row(system: str, metrics: list[Metric], scores: dict[str, Score]) -> dict[str, Any]:
@@ -349,4 +352,4 @@ def totals_row(system: str, metrics: list[Metric], scores: dict[str, Score]) -> 
     percents = {metric.name: float(metric.percent_scores_from_totals(scores[metric.name].statistics.data)[0, 0])
                 for metric in metrics}
     return {"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
-            "percents": percents, "segments": {}}
+            "percents": percents, "segments": {}, "scales": {m.name: float(m.display_scale) for m in metrics}}

@@ -24,6 +24,7 @@ Which scores belong to which hypotheses (the join):
 """
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -39,12 +40,14 @@ from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
 from refscore.protocol import Metric, Score, Signature, Statistics
 
-__all__ = ["COLUMNS", "DECLARATIONS", "FORMATS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
+__all__ = ["COLUMNS", "DECLARATIONS", "FORMATS", "OPTIONS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
            "keyed_systems"]
 
 #: What a user declares about outside scores (:func:`external_scores`' keyword arguments besides ``name``): the
 #: options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``) and of a check on them.
 DECLARATIONS = ("higher_is_better", "range")
+#: The options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``): the declarations and the printed scale.
+OPTIONS = (*DECLARATIONS, "scale")
 
 #: The columns of an external metric's statistics.
 COLUMNS = ("score", "documents")
@@ -88,13 +91,15 @@ def keyed_systems(systems: dict[str, Sequence[str]], ids: Sequence[Any] | None =
 @dataclass(frozen=True)
 class ExternalScoresConfig:
     """What identifies a set of outside scores: the metric's ``name``, its direction and declared ``range``, where
-    the scores came from (``source``: a path or ``"array"``) and a hash of their content (``digest``)."""
+    the scores came from (``source``: a path or ``"array"``) and a hash of their content (``digest``); and the
+    factor they are printed by (``scale``: 1, as given; not part of the config hash)."""
 
     name: str
     higher_is_better: bool = True
     range: tuple[float, float] | None = None
     source: str = "array"
     digest: str = ""
+    scale: float = 1.0
 
 
 class ExternalScores(Metric):
@@ -103,10 +108,12 @@ class ExternalScores(Metric):
     config_class = ExternalScoresConfig
     independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
     document_averaged = True
+    runtime_fields = frozenset({"scale"})   # how they are printed, not what they are
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:
         self.name = config.name  # type: ignore[misc]  # each instance names its own scores
         self.higher_is_better = config.higher_is_better  # type: ignore[misc]
+        self.display_scale = config.scale  # type: ignore[misc]  # as given unless declared
         super().__init__(config)
         self.table = table
 
@@ -209,11 +216,14 @@ class ExternalScores(Metric):
 
 
 def external_scores(scores: Any, *, name: str | None = None, higher_is_better: bool = True,
-                    range: tuple[float, float] | None = None) -> ExternalScores:  # noqa: A002 (the issue's name)
+                    range: tuple[float, float] | None = None,  # noqa: A002 (the issue's name)
+                    scale: float = 1.0) -> ExternalScores:
     """A metric of per-segment scores computed elsewhere: ``scores`` is a TSV/CSV/JSONL file (columns ``system``,
     ``id``, ``score``; see :mod:`refscore.metrics._score_tables`), an array (one system, segments in order) or a
     dict system -> array. ``name`` defaults to the file's stem; ``range`` (low, high), when given, is checked for
-    every score. The corpus score is the mean; see :mod:`refscore.metrics.external` for the join.
+    every score; ``scale`` is the factor the command line and the report print them by (1: as given; 100 for 0–1
+    scores to print beside BLEU and chrF). The corpus score is the mean; see :mod:`refscore.metrics.external` for
+    the join.
 
     >>> comet = external_scores([0.8, 0.6, 0.7], name="comet")
     >>> round(comet.corpus_score(["a", "b", "c"], ["x", "y", "z"]).score, 10)
@@ -236,6 +246,10 @@ def external_scores(scores: Any, *, name: str | None = None, higher_is_better: b
             raise InputError(f"external_scores: range must be a pair (low, high) of numbers with low < high, "
                              f"got {range!r}")
         range = (float(range[0]), float(range[1]))
+    if (isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale)
+            or scale <= 0):
+        raise InputError(f"external_scores: scale must be a positive number (1: print the scores as given, 100: "
+                         f"0–1 scores on the 0–100 scale), got {scale!r}")
     table = score_table(scores, range)
-    config = ExternalScoresConfig(name, higher_is_better, range, table.source, table.digest)
+    config = ExternalScoresConfig(name, higher_is_better, range, table.source, table.digest, float(scale))
     return ExternalScores(table, config)
