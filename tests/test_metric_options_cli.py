@@ -165,3 +165,21 @@ def test_a_zero_never_prints_with_a_minus_sign(folder):
         assert done.returncode == ExitCode.OK, done.stderr
         assert not re.search(r"-0\.0*(?!\d)", done.stdout), done.stdout
     assert re.search(r"sys0\.txt\s+0\.000$", outputs[0].stdout, re.M), outputs[0].stdout
+
+
+def test_the_report_shows_human_ratings_as_given_and_chrf_on_the_0_to_100_scale(folder):
+    pytest.importorskip("bokeh")
+    _mqm(folder, "mqm.tsv", ["-1.052"])
+    _mqm(folder, "zero.tsv", ["-0"])
+    done = refscore("report", "-m", "chrf,file:mqm.tsv,file:zero.tsv", "-r", "ref.txt", "-i", "sys0.txt", "sys1.txt",
+                    "--n", "20", "-o", "report.html", cwd=folder)
+    assert done.returncode == ExitCode.OK, done.stderr
+    page = (folder / "report.html").read_text(encoding="utf-8")
+    table = re.search(r'<table class="scores">.*?</table>', page, re.S).group(0)
+    assert "-1.05 <span class=ci>[-1.05, -1.05]" in table and "-105.20" not in table, table
+    assert "0.00 <span class=ci>[0.00, 0.00]" in table and "-0.00" not in table, table
+    chrf = re.findall(r"(\d+\.\d\d) <span class=ci>", table)
+    assert chrf and all(float(value) > 1 for value in chrf[::3]), chrf   # chrF ×100, as the command line prints
+    data = json.loads(re.search(r'<script type="application/json" id="refscore-data">(.*?)</script>', page,
+                                re.S).group(1))
+    assert (data["scales"]["chrf"], data["scales"]["mqm"]) == (100.0, 1.0)
