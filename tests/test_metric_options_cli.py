@@ -104,8 +104,9 @@ def test_score_and_compare_take_the_option_too(folder):
     ("inverse.higher=false", ExitCode.USAGE,
      "--metric-option inverse.higher: a file: metric has no option 'higher'; its options: higher_is_better, range, "
      "scale"),
-    ("chrf.higher_is_better=false", ExitCode.USAGE, "chrf (a built-in metric's direction and scale are its own) has no option "
-                                                    "'higher_is_better'; its options: char_order, word_order"),
+    ("chrf.higher_is_better=false", ExitCode.USAGE,
+     "chrf (a built-in metric's direction and scale are its own) has no option 'higher_is_better'; its options: "
+     "char_order, word_order"),
     ("inverse.higher_is_better=3", ExitCode.BAD_INPUT,
      "(--metric-option inverse.higher_is_better): external_scores: higher_is_better must be True or False"),
     ("inverse", ExitCode.USAGE, "argument --metric-option: expected NAME.OPTION=VALUE"),
@@ -183,3 +184,14 @@ def test_the_report_shows_human_ratings_as_given_and_chrf_on_the_0_to_100_scale(
     data = json.loads(re.search(r'<script type="application/json" id="refscore-data">(.*?)</script>', page,
                                 re.S).group(1))
     assert (data["scales"]["chrf"], data["scales"]["mqm"]) == (100.0, 1.0)
+
+
+def test_check_prints_an_mqm_of_zero_without_a_sign(tmp_path):
+    """mqm_ted stores a perfect MQM as -0.0: a check on it prints 0.000 for the case and the mean."""
+    cases = [{"id": f"q{i}", "actual_output": "a", "expected_output": "a"} for i in range(3)]
+    (tmp_path / "cases.jsonl").write_text("".join(json.dumps(case) + "\n" for case in cases), encoding="utf-8")
+    (tmp_path / "mqm.jsonl").write_text("".join(f'{{"id": "q{i}", "score": -0.0}}\n' for i in range(3)),
+                                        encoding="utf-8")
+    done = refscore("check", "cases.jsonl", "--check", "file:mqm.jsonl=-5", "--explain", "all", cwd=tmp_path)
+    assert done.returncode == ExitCode.OK, done.stderr
+    assert "0.000" in done.stdout and not re.search(r"-0\.0*(?!\d)", done.stdout), done.stdout

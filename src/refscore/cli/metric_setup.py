@@ -236,7 +236,8 @@ def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str,
             field.name for field in dataclasses.fields(metric_class(spec).config_class)]
         unknown = [option for option in options if option not in valid]
         if unknown:
-            what = "a file: metric" if is_external(spec) else f"{name} (a built-in metric's direction and scale are its own)"
+            what = ("a file: metric" if is_external(spec) else
+                    f"{name} (a built-in metric's direction and scale are its own)")
             raise CliError(f"--metric-option {name}.{unknown[0]}: {what} has no option {unknown[0]!r}; its options: "
                            f"{', '.join(valid)}", ExitCode.USAGE)
     return [given.get(name, {}) for name in names]

@@ -34,14 +34,14 @@ from typing import Any
 import numpy as np
 
 from refscore.checks import check_bool
-from refscore.wording import counted
+from refscore.wording import counted, fixed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
 from refscore.protocol import Metric, Score, Signature, Statistics
 
-__all__ = ["COLUMNS", "DECLARATIONS", "FORMATS", "OPTIONS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
-           "keyed_systems"]
+__all__ = ["COLUMNS", "DECLARATIONS", "FORMATS", "OPTIONS", "ExternalScores", "ExternalScoresConfig", "SystemSegments",
+           "external_scores", "keyed_systems"]
 
 #: What a user declares about outside scores (:func:`external_scores`' keyword arguments besides ``name``): the
 #: options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``) and of a check on them.
@@ -187,8 +187,8 @@ class ExternalScores(Metric):
         key, segment_id = self._system_key(system), str(segment_id)
         value = self.table.rows[key][segment_id]
         where = self.table.where.get(key, {}).get(segment_id, self.config.source)
-        return (f"{self.name} {value:.4f} read from {where} (id {segment_id!r}); computed outside refscore, which "
-                f"cannot explain it")
+        return (f"{self.name} {fixed(value, 4)} read from {where} (id {segment_id!r}); computed outside refscore, "
+                f"which cannot explain it")
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """The scores of ``hypotheses``' segments (see the module's join rule); their text is not read."""

@@ -109,7 +109,8 @@ def overview_html(data: ReportData) -> str:
                    for name in data.score_names)
     signatures = "".join(f"<li><b>{e(name)}</b>: <code>{e(data.bootstrap_signatures.get(name, sig))}</code></li>"
                          for name, sig in data.signatures.items())
-    return (f'<table class="scores"><caption>Corpus scores (×100; scores from outside as given) with 95% bootstrap intervals ({data.n} resamples); '
+    return (f'<table class="scores"><caption>Corpus scores (×100; scores from outside as given) with 95% bootstrap '
+            f'intervals ({data.n} resamples); '
             f'★ best per column; ↓ lower is better</caption><thead><tr><th scope="col">system</th>{head}</tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table><ul class="signatures">{signatures}</ul>')
 
