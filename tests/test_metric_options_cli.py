@@ -195,3 +195,20 @@ def test_check_prints_an_mqm_of_zero_without_a_sign(tmp_path):
     done = refscore("check", "cases.jsonl", "--check", "file:mqm.jsonl=-5", "--explain", "all", cwd=tmp_path)
     assert done.returncode == ExitCode.OK, done.stderr
     assert "0.000" in done.stdout and not re.search(r"-0\.0*(?!\d)", done.stdout), done.stdout
+
+
+def test_a_pair_files_metric_is_named_without_its_pair_field(folder):
+    for pair in ("en-de", "zh-en"):
+        (folder / f"{pair}.inverse.tsv").write_text((folder / "inverse.tsv").read_text(encoding="utf-8"),
+                                                     encoding="utf-8")
+    common = ("meta-eval", "en-de=ratings.jsonl", "zh-en=ratings.jsonl", "-m", "chrf,file:{pair}.inverse.tsv",
+              "--bootstrap", "0", "--k", "0", "--format", "json", "--level", "segment")
+    done = refscore(*common, "--metric-option", "inverse.higher_is_better=false", cwd=folder)
+    assert done.returncode == ExitCode.OK, done.stderr
+    values = {(r["pair"], r["metric"], r["statistic"], r["grouping"]): r["value"]
+              for r in json.loads(done.stdout)["results"]}
+    inverse = [key for key in values if key[1] == "inverse"]
+    assert {key[0] for key in inverse} == {"en-de", "zh-en"}
+    for pair, _, statistic, grouping in inverse:
+        chrf = values[(pair, "chrf", statistic, grouping)]
+        assert values[(pair, "inverse", statistic, grouping)] == pytest.approx(chrf, abs=1e-12)
