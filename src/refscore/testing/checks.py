@@ -109,7 +109,9 @@ def _external_metric(metric: Any, options: dict[str, Any], name: str | None) -> 
     if not os.path.isfile(path):    # an unreadable file (the command line's exit 4), not bad content
         raise FileNotFoundError(errno.ENOENT, f"cannot read the scores file {path!r} of check {metric!r}: no such "
                                               f"file; give the path of a .tsv, .csv or .jsonl file")
-    return external_scores(path, name=None if name is None else str(name), **options)
+    # a check named like a registered metric (a table [tool.refscore.checks.bleu] on a file) keeps the file's stem
+    named = None if name is None or str(name).strip().lower() in REGISTRY else str(name)
+    return external_scores(path, name=named, **options)
 
 
 def _number(value: Any, what: str) -> float:
