@@ -8,6 +8,7 @@ import subprocess
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from refscore.cli.exit_codes import ExitCode
@@ -89,7 +90,7 @@ def test_configured_check_takes_direction_and_range_from_the_declared_scores(fol
                                                                                           "threshold = 30"))
     result = refscore_run("check", "--config", "../pyproject.toml", cwd=folder / "elsewhere")
     assert result.returncode == ExitCode.BAD_INPUT
-    assert "check 'mqm': threshold 30 is outside metricx's range [0, 25]" in result.stderr
+    assert "check 'mqm': threshold 30 is outside mqm's range [0, 25]" in result.stderr   # the declared name
     assert "did you mean" not in result.stderr and "Traceback" not in result.stderr     # their own scale, not 0-1
 
 
@@ -161,3 +162,50 @@ def test_own_output(refscore_check):
     result = pytester.runpytest(*PLUGIN, "-k", "q0 or q2")
     result.assert_outcomes(passed=2, deselected=3)
     result.stdout.fnmatch_lines(["comet: 2/2 passed*mean 0.880*"])
+
+
+# -- issue 39 item 9: each version its own scores file, compared by the checks' declared name ---------------------
+def _two_versions(folder: Path, shift: float) -> None:
+    """40 cases; ``v1.jsonl`` COMET-like scores, ``v2.jsonl`` the same scores moved by ``shift`` (with noise)."""
+    rng = np.random.default_rng(4)
+    cases = [{"id": f"c{i}", "actual_output": f"output {i}", "expected_output": f"reference {i}"} for i in range(40)]
+    write_jsonl(folder / "many.jsonl", cases)
+    first = rng.uniform(0.55, 0.95, len(cases))
+    second = np.clip(first + shift + rng.normal(0, 0.01, len(cases)), 0, 1)
+    for name, values in (("v1", first), ("v2", second)):
+        write_comet(folder / f"{name}.jsonl", {case["id"]: float(v) for case, v in zip(cases, values)})
+
+
+@pytest.mark.parametrize("shift, code", [(-0.15, ExitCode.CHECKS_FAILED), (0.0, ExitCode.OK)])
+def test_two_scores_files_gate_against_each_other_by_the_declared_name(folder, shift, code):
+    _two_versions(folder, shift)
+    for flags in (["--check-option", "{stem}.name=comet"], []):   # the command line; a configured check
+        config = [] if flags else ["--config", "pyproject.toml"]
+        runs = []
+        for version, extra in (("v1", ["--save", "baseline.json"]), ("v2", ["--baseline", "baseline.json"])):
+            (folder / "pyproject.toml").write_text(f'[tool.refscore.checks.comet]\nmetric = "file:{version}.jsonl"\n'
+                                                   f'threshold = 0.0\n', encoding="utf-8")
+            check = ["--check", f"file:{version}.jsonl=0.0", *(f.format(stem=version) for f in flags)] if flags else []
+            runs.append(refscore_run("check", "many.jsonl", *check, *config, *extra, "--format", "json", cwd=folder))
+        assert runs[0].returncode == ExitCode.OK, runs[0].stderr
+        assert runs[1].returncode == code, runs[1].stderr
+        [gate] = [g for g in json.loads(runs[1].stdout)["gates"] if g["gate"] == "baseline"]
+        assert gate["check"] == "comet" and "not compared" not in gate["message"]
+        assert ("significantly worse" in gate["message"]) is (code == ExitCode.CHECKS_FAILED), gate["message"]
+
+
+def test_another_declared_direction_is_refused_and_an_unnamed_file_check_says_how_to_compare(folder):
+    _two_versions(folder, 0.0)
+    saved = refscore_run("check", "many.jsonl", "--check", "file:v1.jsonl=0.0", "--check-option", "v1.name=comet",
+                         "--save", "baseline.json", cwd=folder)
+    assert saved.returncode == ExitCode.OK, saved.stderr
+    flipped = refscore_run("check", "many.jsonl", "--check", "file:v2.jsonl=1.0", "--check-option", "v2.name=comet",
+                           "--check-option", "v2.higher_is_better=false", "--baseline", "baseline.json", cwd=folder)
+    assert flipped.returncode == ExitCode.BAD_INPUT, flipped.stderr
+    assert "higher_is_better True vs False" in flipped.stderr
+    unnamed = refscore_run("check", "many.jsonl", "--check", "file:v2.jsonl=0.0", "--baseline", "baseline.json",
+                           "--format", "json", cwd=folder)
+    assert unnamed.returncode == ExitCode.OK, unnamed.stderr
+    [gate] = [g for g in json.loads(unnamed.stdout)["gates"] if g["gate"] == "baseline"]
+    assert "not compared" in gate["message"] and "v2.name=comet" not in gate["message"]
+    assert "--check-option v2.name=NAME" in gate["message"], gate["message"]

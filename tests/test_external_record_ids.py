@@ -55,10 +55,10 @@ def test_compare_joins_record_ids_not_segment_numbers(folder):
     metric = refscore.external_scores(folder / "comet.jsonl")
     systems = {name: SystemSegments([""] * len(IDS), system=name, ids=IDS) for name in SCORES}
     expected = refscore.paired_test(metric, systems, [""] * len(IDS), n=200).results["comet"]
-    assert [row["scores"]["comet"]["score"] for row in rows] == pytest.approx([100 * r.score for r in expected],
+    assert [row["scores"]["comet"]["score"] for row in rows] == pytest.approx([r.score for r in expected],
                                                                                rel=1e-15)
     assert rows[1]["scores"]["comet"]["p_value"] == expected[1].p_value
-    assert rows[0]["scores"]["comet"]["score"] == pytest.approx(100 * sum(SCORES["base"].values()) / 5, rel=1e-15)
+    assert rows[0]["scores"]["comet"]["score"] == pytest.approx(sum(SCORES["base"].values()) / 5, rel=1e-15)
 
 
 def test_score_of_records_without_ids_joins_segment_numbers(folder):
@@ -70,7 +70,7 @@ def test_score_of_records_without_ids_joins_segment_numbers(folder):
     result = refscore_run("score", "-m", "file:numbered.tsv", "-i", "plain.jsonl", "--format", "json", cwd=folder)
     assert result.returncode == ExitCode.OK, result.stderr
     means = [system["scores"]["numbered"]["score"] for system in json.loads(result.stdout)]
-    assert means == pytest.approx([100 * sum(s.values()) / 5 for s in SCORES.values()], rel=1e-15)
+    assert means == pytest.approx([sum(s.values()) / 5 for s in SCORES.values()], rel=1e-15)
 
 
 def test_scores_keyed_by_record_id_do_not_join_records_without_ids(folder, monkeypatch, capsys):

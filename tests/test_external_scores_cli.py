@@ -53,8 +53,8 @@ def test_compare_joins_scores_by_system_name_and_segment_number(folder):
     expected = expected_paired(scores, 300)
     for row, ours in zip(output["systems"], expected.results["comet"]):
         comet = row["scores"]["comet"]
-        assert comet["score"] == pytest.approx(100 * ours.score, rel=1e-15)
-        assert comet["mean"] == pytest.approx(100 * ours.mean, rel=1e-15)
+        assert comet["score"] == pytest.approx(ours.score, rel=1e-15)
+        assert comet["mean"] == pytest.approx(ours.mean, rel=1e-15)
         assert comet.get("p_value") == ours.p_value
     assert "bleu" in output["systems"][1]["scores"]
     assert re.fullmatch(r"bs:300\|seed:12345\|scores:comet\.tsv\|sha:[0-9a-f]{16}\|higher:yes\|refscore:.*",
@@ -69,7 +69,7 @@ def test_compare_with_names_and_record_files_joins_on_those_names(folder):
                           "--name", "A", "B", "--n", "200", "--format", "json", cwd=folder)
     assert result.returncode == ExitCode.OK, result.stderr
     got = [row["scores"]["named"]["score"] for row in json.loads(result.stdout)["systems"]]
-    assert got == pytest.approx([100 * float(np.mean(renamed[s])) for s in ("A", "B")], rel=1e-14)
+    assert got == pytest.approx([float(np.mean(renamed[s])) for s in ("A", "B")], rel=1e-14)
 
     references = (folder / "ref.txt").read_text(encoding="utf-8").splitlines()
     with open(folder / "runs.jsonl", "w", encoding="utf-8") as handle:
@@ -81,7 +81,7 @@ def test_compare_with_names_and_record_files_joins_on_those_names(folder):
                           cwd=folder)
     assert result.returncode == ExitCode.OK, result.stderr
     got = {row["system"]: row["scores"]["comet"]["score"] for row in json.loads(result.stdout)["systems"]}
-    assert got == pytest.approx({s: 100 * float(np.mean(scores[s])) for s in ("base", "new")}, rel=1e-14)
+    assert got == pytest.approx({s: float(np.mean(scores[s])) for s in ("base", "new")}, rel=1e-14)
 
 
 def test_score_prints_the_mean_per_system_and_intervals(folder):
@@ -90,8 +90,8 @@ def test_score_prints_the_mean_per_system_and_intervals(folder):
                           "--format", "json", cwd=folder)
     assert result.returncode == ExitCode.OK, result.stderr
     rows = {row["system"]: row["scores"]["comet"]["score"] for row in json.loads(result.stdout)}
-    assert rows == pytest.approx({"base.txt": 100 * float(np.mean(scores["base"])),
-                                  "big.txt": 100 * float(np.mean(scores["big"]))}, rel=1e-14)
+    assert rows == pytest.approx({"base.txt": float(np.mean(scores["base"])),
+                                  "big.txt": float(np.mean(scores["big"]))}, rel=1e-14)
     result = refscore_run("score", "-m", "file:comet.tsv", "-r", "ref.txt", "-i", "new.txt", "--confidence",
                           "--confidence-n", "200", "--format", "json", cwd=folder)
     assert result.returncode == ExitCode.OK, result.stderr
@@ -99,7 +99,7 @@ def test_score_prints_the_mean_per_system_and_intervals(folder):
     metric = refscore.external_scores({"new": scores["new"]}, name="comet")
     ci = refscore.bootstrap_ci_from_statistics(metric, metric.statistics_for("new", range(1, N_SEGMENTS + 1)),
                                                n=200)
-    assert (interval["lower"], interval["upper"]) == pytest.approx((100 * ci.lower, 100 * ci.upper), rel=1e-14)
+    assert (interval["lower"], interval["upper"]) == pytest.approx((ci.lower, ci.upper), rel=1e-14)
 
 
 def test_report_has_the_external_scores_per_segment(folder):

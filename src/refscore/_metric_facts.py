@@ -107,6 +107,10 @@ class MetricFacts:
     #: The ``name`` field of the peer's JSON output (sacreBLEU's ``"BLEU"``, ``"TER"``), which the command
     #: line's JSON carries too; None: the peer's JSON has none (or its name depends on the config).
     peer_json_name: ClassVar[str | None] = None
+    #: The factor by which the command line and the report print the scores: 100 prints 0–1 scores on sacreBLEU's
+    #: 0–100 scale (every built-in metric); scores from outside (COMET, MQM ratings) print as given (1) unless
+    #: declared (``external_scores(..., scale=100)``, ``--metric-option NAME.scale=100``).
+    display_scale: ClassVar[float] = 100.0
     #: Config fields that do not change the numbers (device, batch size, threads): left out of the config hash.
     runtime_fields: ClassVar[frozenset[str]] = frozenset()
     #: Flags of settings that do not change the numbers (BERTScore: ``--device``), in the command line's

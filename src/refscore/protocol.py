@@ -287,9 +287,10 @@ class Metric(MetricFacts, ABC):
         return self.score_from_statistics(self.statistics([hypothesis], [references], num_threads=1))
 
     def percent_scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
-        """:meth:`scores_from_totals` on the 0–100 scale that sacreBLEU and the command line print (metrics whose
-        formula works on that scale override this to return its values to the last bit)."""
-        return 100.0 * self.scores_from_totals(totals)
+        """:meth:`scores_from_totals` on the scale the command line prints, ×:attr:`display_scale` (0–100, as
+        sacreBLEU, for every built-in metric; metrics whose formula works on that scale override this to return its
+        values to the last bit)."""
+        return self.display_scale * self.scores_from_totals(totals)
 
     def segment_scores(self, stats: Statistics) -> np.ndarray:
         """One headline score per segment (the first of :attr:`score_names`), float64, input order."""

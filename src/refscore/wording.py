@@ -6,7 +6,18 @@
 """
 from __future__ import annotations
 
-__all__ = ["counted"]
+__all__ = ["counted", "fixed"]
+
+
+def fixed(value: float, digits: int) -> str:
+    """``value`` with ``digits`` decimals, never ``-0.00``: a value that rounds to zero has no sign (an MQM score
+    of 0, a tiny negative difference).
+
+    >>> fixed(-0.0, 3), fixed(-0.0004, 3), fixed(-1.052, 2), fixed(float("nan"), 2)
+    ('0.000', '0.000', '-1.05', 'nan')
+    """
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:

@@ -3,6 +3,7 @@ commands share (--progress, --seed, -m/--metrics, -r/--references)."""
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -53,6 +54,44 @@ def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(str(exc)) from None
 
     return parse
+
+
+def option_assignment(owner: str, examples: str) -> Callable[[str], tuple[str, str, Any]]:
+    """The one parser of ``OWNER.OPTION=VALUE`` flags (``check --check-option``, ``--metric-option`` of the other
+    commands): VALUE is read as JSON when it parses (``2``, ``true``, ``0.5``, ``[0, 1]``), else taken as text
+    (``roberta-large``); ``owner`` and ``examples`` only word the error.
+
+    >>> option_assignment("NAME", "comet.higher_is_better=false")("comet.range=[0, 1]")
+    ('comet', 'range', [0, 1])
+    >>> option_assignment("NAME", "comet.scale=100")("comet")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected NAME.OPTION=VALUE (e.g. comet.scale=100), got 'comet'
+    """
+    def parse(text: str) -> tuple[str, str, Any]:
+        target, equals, raw = text.partition("=")
+        name, dot, option = target.partition(".")
+        if not (equals and dot and name.strip() and option.strip()):
+            raise argparse.ArgumentTypeError(f"expected {owner}.OPTION=VALUE (e.g. {examples}), got {text!r}")
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            value = raw
+        return name.strip(), option.strip(), value
+
+    return parse
+
+
+def grouped_options(assignments: list[tuple[str, str, Any]]) -> dict[str, dict[str, Any]]:
+    """``OWNER.OPTION=VALUE`` flags (parsed by :func:`option_assignment`) as owner -> {option: value}; a later
+    flag for the same option wins.
+
+    >>> grouped_options([("comet", "scale", 100), ("comet", "higher_is_better", False)])
+    {'comet': {'scale': 100, 'higher_is_better': False}}
+    """
+    grouped: dict[str, dict[str, Any]] = {}
+    for name, option, value in assignments:
+        grouped.setdefault(name, {})[option] = value
+    return grouped
 
 
 def add_progress_argument(parser: argparse.ArgumentParser) -> None:

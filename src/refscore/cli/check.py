@@ -10,12 +10,11 @@ a threshold out of range, duplicate case ids, a bad configuration, a scores file
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from refscore.cli import calibrate
-from refscore.cli.arguments import positive_int
+from refscore.cli.arguments import grouped_options, option_assignment, positive_int
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
 from refscore.cli.process import stopped
@@ -41,19 +40,8 @@ def _check_flag(text: str) -> tuple[str, float | None]:
         raise argparse.ArgumentTypeError(f"threshold of {name!r} must be a number, got {threshold!r}") from None
 
 
-def _check_option_flag(text: str) -> tuple[str, str, Any]:
-    """``CHECK.OPTION=VALUE`` of ``--check-option``: VALUE is read as JSON when it parses (``2``, ``true``,
-    ``0.5``, ``["a", "b"]``), else taken as text (``roberta-large``)."""
-    target, equals, raw = text.partition("=")
-    name, dot, option = target.partition(".")
-    if not (equals and dot and name.strip() and option.strip()):
-        raise argparse.ArgumentTypeError(f"expected CHECK.OPTION=VALUE (e.g. bertscore.lang=en or chrf.word_order=2), "
-                                         f"got {text!r}")
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = raw
-    return name.strip(), option.strip(), value
+#: ``--check-option CHECK.OPTION=VALUE``: the parser every command's ``NAME.OPTION=VALUE`` flag shares.
+_check_option_flag = option_assignment("CHECK", "bertscore.lang=en or chrf.word_order=2")
 
 
 def register(commands: Any) -> None:
@@ -106,9 +94,7 @@ def _checks(args: argparse.Namespace, settings: Any) -> list[Any]:
 
     configured = {check.name: check for check in settings.checks}
     chosen = args.check or [(name, None) for name in configured]
-    options: dict[str, dict[str, Any]] = {}
-    for name, option, value in args.check_option:
-        options.setdefault(name, {})[option] = value
+    options = grouped_options(args.check_option)
 
     def option_key(name: str) -> str:   # --check file:scores/comet.jsonl takes --check-option comet.OPTION=...
         return external_check_name(name) or name

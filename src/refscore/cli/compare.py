@@ -4,7 +4,8 @@
     refscore compare -r ref.txt -i baseline.txt sysA.txt sysB.txt -m bleu,chrf,ter [--paired-bs | --paired-ar]
                      [--n N] [--seed S] [--format text|json|latex] [--all-scores]
 
-Every output shows scores on the 0–100 scale as sacreBLEU does (see :mod:`refscore.cli.scale`): text and LaTeX
+Every output shows scores ×their metric's display scale (see :mod:`refscore.cli.scale`: built-in metrics on the
+0–100 scale as sacreBLEU does, scores from outside as given): text and LaTeX
 tables ``score (μ ± half-width)`` and ``(p = 0.0010)*``, ``*`` marking p <= 0.05; JSON the same numbers unrounded.
 The tables have one column per primary score of a metric (``Metric.primary_score_names``: ROUGE each type's
 F-measure, BERTScore F1) unless ``--all-scores`` asks for every score (ROUGE's precisions and recalls too); JSON
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from refscore.wording import counted
@@ -26,21 +28,22 @@ from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_argumen
                                        keyed_inputs, metrics_from_args)
 from refscore.cli.names import add_names_argument, display_names, renamed
 from refscore.cli.output import format_table
-from refscore.cli.scale import to_percent
+from refscore.cli.scale import score_scales, to_percent
 from refscore.protocol import Metric
 from refscore.reporting.latex import latex_escape, latex_table
 from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS
+from refscore.wording import fixed
 
 SIGNIFICANCE_LEVEL = 0.05
 
 
 # -- rendering ---------------------------------------------------------------------------------------------------
-def _cell(row: Any, digits: int, latex: bool) -> str:
-    text = f"{100 * row.score:.{digits}f}"
+def _cell(row: Any, digits: int, latex: bool, scale: float = 100.0) -> str:
+    text = fixed(scale * row.score, digits)
     if row.mean is not None:
         plus_minus = "$\\pm$" if latex else "±"
-        text += f" ({100 * row.mean:.{digits}f} {plus_minus} {100 * row.ci:.{digits}f})"
+        text += f" ({fixed(scale * row.mean, digits)} {plus_minus} {fixed(scale * row.ci, digits)})"
     if row.p_value is not None:
         text += f" (p = {row.p_value:.4f})"
         if row.significant(SIGNIFICANCE_LEVEL):
@@ -62,10 +65,13 @@ def _system_label(result: PairedTestResult, index: int) -> str:
     return f"Baseline: {result.systems[0]}" if index == 0 else result.systems[index]
 
 
-def paired_text(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None) -> str:
-    """The text table of a paired test, with the columns ``scores`` (default: every score of the result)."""
-    names = _shown(result, scores)
-    rows = [[_system_label(result, i)] + [_cell(result.results[name][i], digits, False) for name in names]
+def paired_text(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None,
+                scales: Mapping[str, float] | None = None) -> str:
+    """The text table of a paired test, with the columns ``scores`` (default: every score of the result), each
+    ×its ``scales`` entry (:func:`~refscore.cli.scale.score_scales`; default 100)."""
+    names, scales = _shown(result, scores), scales or {}
+    rows = [[_system_label(result, i)] + [_cell(result.results[name][i], digits, False, scales.get(name, 100.0))
+                                          for name in names]
             for i in range(len(result.systems))]
     test = TESTS[result.test]
     count = counted(result.n, 'resample' if result.test == 'bs' else 'trial')
@@ -78,35 +84,44 @@ def paired_text(result: PairedTestResult, digits: int = 2, scores: list[str] | N
     return "\n".join(lines)
 
 
-def paired_latex(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None) -> str:
+def paired_latex(result: PairedTestResult, digits: int = 2, scores: list[str] | None = None,
+                 scales: Mapping[str, float] | None = None) -> str:
     """A booktabs table (``\\usepackage{booktabs}``), as sacreBLEU's ``--format latex``, with the columns
-    ``scores`` (default: every score of the result)."""
-    names = _shown(result, scores)
+    ``scores`` (default: every score of the result), each ×its ``scales`` entry (default 100)."""
+    names, scales = _shown(result, scores), scales or {}
     headers = ["System", *(latex_escape(h).replace("μ", "$\\mu$").replace("±", "$\\pm$")
                            for h in _headers(result, names))]
-    rows = [[latex_escape(_system_label(result, i)), *(_cell(result.results[name][i], digits, True) for name in names)]
+    rows = [[latex_escape(_system_label(result, i)), *(_cell(result.results[name][i], digits, True,
+                                                             scales.get(name, 100.0)) for name in names)]
             for i in range(len(result.systems))]
     return latex_table(headers, rows, comments=[f"{metric}: {signature}"
                                                 for metric, signature in result.signatures.items()])
 
 
-def paired_json(result: PairedTestResult) -> dict[str, Any]:
-    """``result.to_dict()`` with every score, mean, half-width and bound on the 0–100 scale (p-values unchanged)."""
-    payload = result.to_dict()
+def paired_json(result: PairedTestResult, scales: Mapping[str, float] | None = None) -> dict[str, Any]:
+    """``result.to_dict()`` with every score, mean, half-width and bound ×its ``scales`` entry (default 100: the
+    0–100 scale; p-values unchanged)."""
+    payload, scales = result.to_dict(), scales or {}
     for system in payload["systems"]:
-        system["scores"] = {name: to_percent(fields) for name, fields in system["scores"].items()}
+        system["scores"] = {name: to_percent(fields, scales.get(name, 100.0))
+                            for name, fields in system["scores"].items()}
     return payload
 
 
-def confidence_rows(results: list[tuple[str, list[BootstrapCI]]], fmt: str, digits: int = 2) -> str:
-    """Output of ``refscore score --confidence``: systems × scores as ``score (μ = mean ± half-width)``."""
+def confidence_rows(results: list[tuple[str, list[BootstrapCI]]], fmt: str, digits: int = 2,
+                    scales: Mapping[str, float] | None = None) -> str:
+    """Output of ``refscore score --confidence``: systems × scores as ``score (μ = mean ± half-width)``, each
+    ×its ``scales`` entry (default 100)."""
+    scales = scales or {}
     if fmt == "json":
         return json.dumps([{"system": system, "scores": {
-            name: {**to_percent(interval.to_dict()), "n": ci.n, "seed": ci.seed, "signature": str(ci.signature)}
+            name: {**to_percent(interval.to_dict(), scales.get(name, 100.0)), "n": ci.n, "seed": ci.seed,
+                   "signature": str(ci.signature)}
             for ci in cis for name, interval in ci.intervals.items()}} for system, cis in results],
             indent=2, ensure_ascii=False)
     names = [name for ci in results[0][1] for name in ci.intervals]
-    rows = [[system] + [interval.format(digits) for ci in cis for interval in ci.intervals.values()]
+    rows = [[system] + [interval.format(digits, scales.get(name, 100.0)) for ci in cis
+                        for name, interval in ci.intervals.items()]
             for system, cis in results]
     lines = [format_table(["system", *names], rows), ""]
     lines += [f"{ci.metric}: {ci.signature}" for ci in results[0][1]]
@@ -129,7 +144,7 @@ def score_with_confidence(metrics: list[Metric], jobs: list[tuple[str, list[str]
                                             progress=args.progress)
                for metric in metrics]
         results.append((system, cis))
-    print(confidence_rows(results, args.format, 2 if args.width is None else args.width))
+    print(confidence_rows(results, args.format, 2 if args.width is None else args.width, score_scales(metrics)))
     return ExitCode.OK
 
 
@@ -179,12 +194,13 @@ def cmd_compare(args: argparse.Namespace) -> int:
     result = paired_test(metrics, systems, references, test=test, n=args.n, seed=args.seed,
                          confidence_n=args.confidence_n, num_threads=args.num_threads, progress=args.progress)
     shown = None if args.all_scores else [name for metric in metrics for name in metric.primary_score_names]
+    scales = score_scales(metrics)
     if args.format == "json":
-        print(json.dumps(paired_json(result), indent=2, ensure_ascii=False))
+        print(json.dumps(paired_json(result, scales), indent=2, ensure_ascii=False))
     elif args.format == "latex":
-        print(paired_latex(result, args.width, shown))
+        print(paired_latex(result, args.width, shown, scales))
     else:
-        print(paired_text(result, args.width, shown))
+        print(paired_text(result, args.width, shown, scales))
     return ExitCode.OK
 
 

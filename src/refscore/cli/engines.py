@@ -113,12 +113,13 @@ def _ray_error(error: Exception) -> Exception:
 
 def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: argparse.Namespace) -> int:
     from refscore.cli.compare import confidence_rows
+    from refscore.cli.scale import score_scales
     from refscore.significance import bootstrap_ci_from_statistics
 
     results = [(system, [bootstrap_ci_from_statistics(metric, s, n=args.confidence_n, seed=args.seed,
                                                       num_threads=args.num_threads, progress=args.progress)
                          for metric, s in zip(metrics, stats)]) for system, stats in statistics.items()]
-    print(confidence_rows(results, args.format))
+    print(confidence_rows(results, args.format, scales=score_scales(metrics)))
     return ExitCode.OK
 
 

@@ -16,7 +16,6 @@ scores from its own file (the metric is named by the stem without ``{pair}``).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -155,22 +154,14 @@ def _plain(value: Any) -> Any:
 def pair_metrics(args: argparse.Namespace, pair: str) -> list[Metric]:
     """The metrics of language pair ``pair``: ``-l`` from the pair's name (``SRC-TGT``) unless given, and
     ``file:...{pair}...`` paths filled in (named by the stem without ``{pair}``)."""
-    from refscore.metrics.external import ExternalScores
-
     language = args.language_pair
     if language is None:
         try:
             language = parse_language_pair(pair)
         except InputError:
             language = None
-    metrics = metrics_from_args(args.metrics.replace("{pair}", pair),
-                                argparse.Namespace(**{**vars(args), "language_pair": language}))
-    specs = [spec.strip() for spec in args.metrics.split(",") if spec.strip()]
-    for i, (spec, metric) in enumerate(zip(specs, metrics)):
-        if "{pair}" in spec and isinstance(metric, ExternalScores):
-            stem = os.path.splitext(os.path.basename(spec))[0].replace("{pair}", "").strip("._-") or "scores"
-            metrics[i] = ExternalScores(metric.table, dataclasses.replace(metric.config, name=stem))
-    return metrics
+    return metrics_from_args(args.metrics, argparse.Namespace(**{**vars(args), "language_pair": language}),
+                             pair=pair)
 
 
 def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]], fields: Any) -> int:

@@ -10,6 +10,8 @@ signature says ``eff:yes``). The Python API keeps ``BLEU``'s documented default 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -17,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore.cli.arguments import apply_progress, argument_type, non_negative_int
+from refscore.cli.arguments import apply_progress, argument_type, grouped_options, non_negative_int, option_assignment
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, is_record_file
 from refscore.errors import InputError
@@ -78,8 +80,9 @@ class CommandLineResult:
 
     ``score``: the corpus :class:`Score` (0–1, as the API); for ROUGE-1.5.5 the Perl script's printed bootstrap
     averages with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``) instead of the plain means.
-    ``percent``: the headline score on the 0–100 scale, as the peer computes it (BLEU: sacreBLEU's own value, not
-    × 100 of the 0–1 one). ``segments``: each headline score per segment on the 0–100 scale (``--segments``).
+    ``percent``: the headline score on the printed scale (×``display_scale``: 0–100 for built-in metrics), as the
+    peer computes it (BLEU: sacreBLEU's own value, not × 100 of the 0–1 one). ``segments``: each headline score
+    per segment on that scale (``--segments``).
     """
 
     score: Score
@@ -93,7 +96,7 @@ def command_line_result(metric: Metric, stats: Statistics, num_threads: int | No
     script_score = getattr(metric, "script_score", None)
     if script_score is not None:
         score = script_score(stats, num_threads=num_threads)
-        percent = 100.0 * score.score
+        percent = metric.display_scale * score.score
     else:
         score = metric.score_from_statistics(stats)
         percent = float(metric.percent_scores_from_totals(stats.totals()[None, :])[0, 0])
@@ -127,6 +130,7 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
                        help="source and target language, as sacreBLEU's -l: BLEU's tokenizer is the one sacreBLEU "
                             "picks for the target (zh: zh, ja: ja-mecab, ko: ko-mecab, else 13a) unless "
                             "--tokenize is given")
+    add_metric_option_argument(group)
     for option in _metric_options().values():
         if option.type is bool:
             group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
@@ -149,10 +153,45 @@ def flag_hint(message: str, options: Sequence[CliOption]) -> str:
 
 #: ``-m file:PATH``: per-segment scores computed elsewhere (refscore.metrics.external; docs/external-scores.md).
 EXTERNAL_PREFIX = "file:"
+#: Where a ``meta-eval LP=FILE`` run puts the language pair in a path (``-m file:comet.{pair}.tsv``).
+PAIR_FIELD = "{pair}"
 
 
-def external_metric(spec: str) -> Metric:
-    """The metric of ``-m file:PATH``: the scores of a TSV/CSV/JSONL file, named by the file's stem."""
+def is_external(spec: str) -> bool:
+    """Whether ``-m``'s ``spec`` is ``file:PATH`` (scores computed elsewhere)."""
+    return spec.strip().lower().startswith(EXTERNAL_PREFIX)
+
+
+def metric_name(spec: str) -> str:
+    """The name ``-m``'s ``spec`` is printed under, and that ``--metric-option NAME.OPTION=VALUE`` names: the
+    file's stem for ``file:PATH`` (without a ``{pair}`` field and the separators around it), else the registered
+    metric's name.
+
+    >>> metric_name("file:runs/comet.{pair}.tsv"), metric_name("file:mqm.jsonl"), metric_name("chrF")
+    ('comet', 'mqm', 'chrf')
+    """
+    if not is_external(spec):
+        return metric_class(spec).name
+    stem = os.path.splitext(os.path.basename(spec.strip()[len(EXTERNAL_PREFIX):]))[0]
+    return stem.replace(PAIR_FIELD, "").strip("._-") or "scores" if PAIR_FIELD in stem else stem
+
+
+def metric_class(spec: str) -> type[Metric]:
+    """The registered metric class of ``-m``'s ``spec``; an unknown name is exit 3, with a hint when it looks like
+    a scores file."""
+    try:
+        return get_metric_class(spec)
+    except InputError as exc:
+        from refscore.metrics.external import FORMATS
+
+        hint = (f"; for scores computed elsewhere in a file, write -m {EXTERNAL_PREFIX}{spec.strip()}"
+                if spec.strip().lower().endswith(tuple(FORMATS)) else "")
+        raise CliError(f"{exc}{hint}", ExitCode.UNKNOWN_METRIC) from None
+
+
+def external_metric(spec: str, declared: dict[str, Any] | None = None, name: str | None = None) -> Metric:
+    """The metric of ``-m file:PATH``: the scores of a TSV/CSV/JSONL file, named ``name`` (default: the file's
+    stem), with the options of ``--metric-option`` (``higher_is_better``, ``range``, ``scale``)."""
     from refscore.cli.io import check_readable
     from refscore.metrics.external import external_scores
 
@@ -162,9 +201,46 @@ def external_metric(spec: str) -> Metric:
                        "id, score)", ExitCode.USAGE)
     check_readable(path, "-m file:")
     try:
-        return external_scores(path)
-    except InputError as exc:
-        raise CliError(f"-m {spec.strip()}: {exc}", ExitCode.BAD_INPUT) from None
+        return external_scores(path, name=name, **(declared or {}))
+    except (InputError, TypeError) as exc:   # InputTypeError too: a declared value of the wrong type
+        where = ", ".join(f"--metric-option {name or metric_name(spec)}.{option}" for option in declared or {})
+        raise CliError(f"-m {spec.strip()}{f' ({where})' if where else ''}: {exc}", ExitCode.BAD_INPUT) from None
+
+
+def add_metric_option_argument(group: Any) -> None:
+    """``--metric-option NAME.OPTION=VALUE`` (in the parser or argument group ``group``), parsed by the parser of
+    ``check``'s ``--check-option``."""
+    from refscore.metrics.external import OPTIONS
+
+    group.add_argument("--metric-option", action="append", default=[], metavar="NAME.OPTION=VALUE",
+                        type=option_assignment("NAME", "comet.higher_is_better=false or chrf.word_order=2"),
+                        help=f"an option of one metric of -m, NAME as printed (a file: metric's file stem): "
+                             f"{', '.join(OPTIONS)} of a file: metric (metricx.higher_is_better=false), a "
+                             f"registered metric's own options (chrf.word_order=2); repeat; VALUE is JSON or text")
+
+
+def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str, Any]]:
+    """The ``--metric-option`` values of each of ``specs`` (``-m``'s metrics, in order); a NAME that is none of
+    them, or an OPTION the metric does not take, is a usage error that names the valid ones."""
+    from refscore.metrics.external import OPTIONS
+
+    given = grouped_options(getattr(args, "metric_option", None) or [])
+    names = [metric_name(spec) for spec in specs]
+    for name, options in given.items():
+        if name not in names:
+            raise CliError(f"--metric-option {name}.{next(iter(options))}: no metric named {name!r} in -m; the "
+                           f"metrics: {', '.join(names)} (a file: metric is named by its file's stem)",
+                           ExitCode.USAGE)
+        spec = specs[names.index(name)]
+        valid = list(OPTIONS) if is_external(spec) else [
+            field.name for field in dataclasses.fields(metric_class(spec).config_class)]
+        unknown = [option for option in options if option not in valid]
+        if unknown:
+            what = ("a file: metric" if is_external(spec) else
+                    f"{name} (a built-in metric's direction and scale are its own)")
+            raise CliError(f"--metric-option {name}.{unknown[0]}: {what} has no option {unknown[0]!r}; its options: "
+                           f"{', '.join(valid)}", ExitCode.USAGE)
+    return [given.get(name, {}) for name in names]
 
 
 def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str, str] | None = None,
@@ -217,28 +293,25 @@ def refuse_external(metrics: list[Metric], where: str) -> None:
                        ExitCode.USAGE)
 
 
-def metrics_from_args(names: str, args: argparse.Namespace) -> list[Metric]:
+def metrics_from_args(names: str, args: argparse.Namespace, pair: str | None = None) -> list[Metric]:
+    """The metrics of ``-m`` with their flags and ``--metric-option`` values; ``pair``: a ``meta-eval LP=FILE``
+    run's language pair, filled in for ``{pair}`` in the names (a ``file:`` metric keeps the name without it)."""
+    specs = [spec.strip() for spec in names.split(",") if spec.strip()]
     metrics = []
-    for name in [n for n in names.split(",") if n.strip()]:
-        if name.strip().lower().startswith(EXTERNAL_PREFIX):
-            metrics.append(external_metric(name))
+    for spec, own in zip(specs, metric_options(args, specs)):
+        filled = spec if pair is None else spec.replace(PAIR_FIELD, pair)
+        if is_external(spec):
+            metrics.append(external_metric(filled, own, metric_name(spec)))
             continue
-        try:
-            cls = get_metric_class(name)
-        except InputError as exc:
-            from refscore.metrics.external import FORMATS
-
-            hint = (f"; for scores computed elsewhere in a file, write -m {EXTERNAL_PREFIX}{name.strip()}"
-                    if name.strip().lower().endswith(tuple(FORMATS)) else "")
-            raise CliError(f"{exc}{hint}", ExitCode.UNKNOWN_METRIC) from None
+        cls = metric_class(filled)
         options = {o.field: getattr(args, o.dest) for o in cls.cli_options if getattr(args, o.dest, None) is not None}
-        options = cls.command_line_defaults(options, segments=bool(getattr(args, "segments", False)))
+        options = cls.command_line_defaults({**options, **own}, segments=bool(getattr(args, "segments", False)))
         if getattr(args, "language_pair", None) is not None:   # -l SRC-TGT: sacreBLEU's tokenizer for the target
             options = cls.language_defaults(options, args.language_pair.target)
         try:
             metrics.append(cls(**options, **runtime_options(cls, args)))
         except (InputError, ValueError, TypeError) as exc:
-            raise CliError(f"{name}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
+            raise CliError(f"{spec}: {exc}{flag_hint(str(exc), cls.cli_options)}", ExitCode.BAD_INPUT) from None
     if not metrics:
         raise CliError("no metric selected; use -m with one or more of: " + ", ".join(REGISTRY),
                        ExitCode.UNKNOWN_METRIC)
@@ -263,13 +336,15 @@ def result_row(system: str, metrics: list[Metric], statistics: list[Statistics],
     """One system's row of command-line results (see :func:`command_line_result`), the form every output format
     reads: ``scores`` (0–1 :class:`Score` objects), ``summaries``, ``percents`` and ``segments`` (0–100)."""
     scores, summaries, percents, segments = {}, {}, {}, {}
+    scales = {metric.name: float(metric.display_scale) for metric in metrics}
     for metric, stats in zip(metrics, statistics):
         result = command_line_result(metric, stats, num_threads, with_segments)
         scores[metric.name], percents[metric.name] = result.score, result.percent
         summaries[metric.name] = result.score.summary()
         if result.segments is not None:
             segments[metric.name] = result.segments
-    return {"system": system, "scores": scores, "summaries": summaries, "percents": percents, "segments": segments}
+    return {"system": system, "scores": scores, "summaries": summaries, "percents": percents, "segments": segments,
+            "scales": scales}
 
 
 def totals_row(system: str, metrics: list[Metric], scores: dict[str, Score]) -> dict[str, Any]:
@@ -278,4 +353,4 @@ def totals_row(system: str, metrics: list[Metric], scores: dict[str, Score]) -> 
     percents = {metric.name: float(metric.percent_scores_from_totals(scores[metric.name].statistics.data)[0, 0])
                 for metric in metrics}
     return {"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
-            "percents": percents, "segments": {}}
+            "percents": percents, "segments": {}, "scales": {m.name: float(m.display_scale) for m in metrics}}

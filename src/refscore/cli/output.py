@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from refscore.cli.scale import score_json
+from refscore.wording import fixed
 
 #: Decimals of the text table and of ``--segments`` rows when ``-w`` is not given (0–100 scale).
 TABLE_DIGITS = 2
@@ -52,8 +53,9 @@ def format_table(header: list[str], rows: list[list[str]]) -> str:
 
 
 def score_table(results: list[dict[str, Any]], digits: int | None = None) -> str:
-    """Systems × metric headline numbers (0–100 scale), then one signature line per metric; a score with an
-    interval (ROUGE-1.5.5's printed averages) shows it in brackets, as ``31.33 [31.12, 31.55]``."""
+    """Systems × metric headline numbers (×each metric's display scale: 0–100 for built-in metrics, scores from
+    outside as given), then one signature line per metric; a score with an interval (ROUGE-1.5.5's printed
+    averages) shows it in brackets, as ``31.33 [31.12, 31.55]``."""
     digits = TABLE_DIGITS if digits is None else digits
     columns: list[str] = []
     for result in results:
@@ -64,14 +66,16 @@ def score_table(results: list[dict[str, Any]], digits: int | None = None) -> str
     rows, with_interval = [], set()
     for result in results:
         merged = {k: v for summary in result["summaries"].values() for k, v in summary.items()}
+        scales = {k: result["scales"][metric] for metric, summary in result["summaries"].items() for k in summary}
         intervals = {k: v for score in result["scores"].values()
                      for k, v in getattr(score, "summary_intervals", dict)().items()}
         row = [result["system"]]
         for column in columns:
-            cell = f"{100 * merged[column]:.{digits}f}" if column in merged else "-"
+            scale = scales.get(column, 100.0)
+            cell = fixed(scale * merged[column], digits) if column in merged else "-"
             if column in intervals:
                 low, high = intervals[column]
-                cell += f" [{100 * low:.{digits}f}, {100 * high:.{digits}f}]"
+                cell += f" [{fixed(scale * low, digits)}, {fixed(scale * high, digits)}]"
                 with_interval.add(column)
             row.append(cell)
         rows.append(row)
@@ -118,16 +122,17 @@ def segment_lines(system: str, first_index: int, columns: list[Any], digits: int
     """
     digits = SEGMENT_DIGITS if digits is None else digits
     system = shown(system, cell=True)   # a tab or line break in a name would shift the columns
-    return ["\t".join([system, str(first_index + index), *(f"{c[index]:.{digits}f}" for c in columns)])
+    return ["\t".join([system, str(first_index + index), *(fixed(c[index], digits) for c in columns)])
             for index in range(len(columns[0]) if columns else 0)]
 
 
 def to_json(results: list[dict[str, Any]], with_segments: bool) -> str:
-    """Every score (0–100, sacreBLEU's fields for BLEU/chrF/TER) with its signature, per system."""
+    """Every score (×its metric's display scale; sacreBLEU's fields for BLEU/chrF/TER) with its signature, per
+    system."""
     payload = []
     for result in results:
         entry: dict[str, Any] = {"system": result["system"],
-                                 "scores": {m: score_json(s, result["percents"][m])
+                                 "scores": {m: score_json(s, result["percents"][m], result["scales"][m])
                                             for m, s in result["scores"].items()}}
         if with_segments:
             entry["segments"] = {m: {k: v.tolist() for k, v in table.items()}

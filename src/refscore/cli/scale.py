@@ -1,5 +1,8 @@
-"""The command line's one scale rule: every score is printed on the 0–100 scale, as sacreBLEU prints it, in every
-output format (text table, ``--segments``, ``--format json``, ``--confidence``, ``compare``).
+"""The command line's one scale rule: every score is printed ×its metric's
+:attr:`~refscore.protocol.Metric.display_scale`, in every output format (text table, ``--segments``,
+``--format json``, ``--confidence``, ``compare``): the built-in metrics' 0–1 scores on the 0–100 scale, as
+sacreBLEU prints them; scores from outside (``-m file:``: COMET, MQM ratings) as given, unless declared
+(``--metric-option NAME.scale=100``). A value that rounds to zero prints without a sign (never ``-0.000``).
 
 The Python API keeps its 0–1 scale; this module is the only place that converts. A value is a fraction when its
 field is one of :data:`FRACTION_FIELDS` (scores, precisions, recalls, F-measures, bootstrap means, half-widths and
@@ -30,41 +33,51 @@ def _peer_json_name(metric: str) -> str | None:
         return None
 
 
-def percent(value: Any) -> Any:
-    """``value`` × 100 for a float (or every float in a list / dict); ints and booleans are counts and flags.
+def percent(value: Any, scale: float = 100.0) -> Any:
+    """``value`` × ``scale`` for a float (or every float in a list / dict); ints and booleans are counts and flags.
 
-    >>> percent([0.25, {"F": 0.5}, 3])
-    [25.0, {'F': 50.0}, 3]
+    >>> percent([0.25, {"F": 0.5}, 3]), percent(-1.052, 1.0)
+    ([25.0, {'F': 50.0}, 3], -1.052)
     """
     if isinstance(value, bool) or isinstance(value, int):
         return value
     if isinstance(value, float):
-        return 100.0 * value
+        return scale * value + 0.0   # + 0.0: never a -0.0 (an MQM score of 0)
     if isinstance(value, dict):
-        return {key: percent(item) for key, item in value.items()}
+        return {key: percent(item, scale) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [percent(item) for item in value]
+        return [percent(item, scale) for item in value]
     return value
 
 
-def to_percent(fields: dict[str, Any]) -> dict[str, Any]:
-    """A JSON dict of 0–1 results with its :data:`FRACTION_FIELDS` on the 0–100 scale (other keys unchanged)."""
-    return {key: percent(value) if key in FRACTION_FIELDS else value for key, value in fields.items()}
+def to_percent(fields: dict[str, Any], scale: float = 100.0) -> dict[str, Any]:
+    """A JSON dict of 0–1 results with its :data:`FRACTION_FIELDS` × ``scale`` (other keys unchanged)."""
+    return {key: percent(value, scale) if key in FRACTION_FIELDS else value for key, value in fields.items()}
 
 
-def score_json(score: Any, exact_percent: float | None = None) -> dict[str, Any]:
-    """A :class:`~refscore.protocol.Score` as command-line JSON: 0–100, with sacreBLEU's ``name`` and BLEU's
-    ``verbose_score``; ``exact_percent`` is the score as the peer computes it on the 0–100 scale, when known
-    (:meth:`~refscore.protocol.Metric.percent_scores_from_totals`).
+def score_scales(metrics: Any) -> dict[str, float]:
+    """Every score name of ``metrics`` -> its metric's :attr:`~refscore.protocol.Metric.display_scale`.
+
+    >>> from refscore.metrics.external import external_scores
+    >>> score_scales([external_scores([-1.0], name="mqm")])
+    {'mqm': 1.0}
+    """
+    return {name: float(metric.display_scale) for metric in metrics for name in metric.score_names}
+
+
+def score_json(score: Any, exact_percent: float | None = None, scale: float = 100.0) -> dict[str, Any]:
+    """A :class:`~refscore.protocol.Score` as command-line JSON: ×``scale`` (its metric's display scale), with
+    sacreBLEU's ``name`` and BLEU's ``verbose_score``; ``exact_percent`` is the score as the peer computes it on
+    that scale, when known (:meth:`~refscore.protocol.Metric.percent_scores_from_totals`).
 
     >>> from refscore.metrics.bleu import bleu
     >>> fields = score_json(bleu(["a b c d"], ["a b c d"], tokenize="none"))
     >>> fields["name"], round(fields["score"], 6), fields["verbose_score"][:23]
     ('BLEU', 100.0, '100.0/100.0/100.0/100.0')
     """
-    fields = to_percent(score.to_dict())
+    fields = to_percent(score.to_dict(), scale)
     if exact_percent is not None:
-        fields["score"] = exact_percent
+        fields["score"] = exact_percent + 0.0
     name = _peer_json_name(score.metric)
     if name is not None:
         fields = {"metric": fields.pop("metric"), "name": name, **fields}

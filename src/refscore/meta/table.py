@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from refscore.meta.evaluate import Entry
+from refscore.wording import fixed
 
 LEVELS = ("system", "segment")
 
@@ -35,7 +36,7 @@ def _blocks(entries: Sequence[Entry]) -> list[tuple[str, list[str], list[str], d
 
 
 def _number(value: float, digits: int) -> str:
-    return "nan" if math.isnan(value) else f"{value:.{digits}f}"
+    return "nan" if math.isnan(value) else fixed(value, digits)
 
 
 def _cell(entry: Entry | None, digits: int) -> str:

@@ -24,6 +24,7 @@ Which scores belong to which hypotheses (the join):
 """
 from __future__ import annotations
 
+import math
 import os
 from collections import Counter
 from collections.abc import Sequence
@@ -33,14 +34,20 @@ from typing import Any
 import numpy as np
 
 from refscore.checks import check_bool
-from refscore.wording import counted
+from refscore.wording import counted, fixed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
 from refscore.protocol import Metric, Score, Signature, Statistics
 
-__all__ = ["COLUMNS", "FORMATS", "ExternalScores", "ExternalScoresConfig", "SystemSegments", "external_scores",
-           "keyed_systems"]
+__all__ = ["COLUMNS", "DECLARATIONS", "FORMATS", "OPTIONS", "ExternalScores", "ExternalScoresConfig", "SystemSegments",
+           "external_scores", "keyed_systems"]
+
+#: What a user declares about outside scores (:func:`external_scores`' keyword arguments besides ``name``): the
+#: options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``) and of a check on them.
+DECLARATIONS = ("higher_is_better", "range")
+#: The options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``): the declarations and the printed scale.
+OPTIONS = (*DECLARATIONS, "scale")
 
 #: The columns of an external metric's statistics.
 COLUMNS = ("score", "documents")
@@ -84,13 +91,15 @@ def keyed_systems(systems: dict[str, Sequence[str]], ids: Sequence[Any] | None =
 @dataclass(frozen=True)
 class ExternalScoresConfig:
     """What identifies a set of outside scores: the metric's ``name``, its direction and declared ``range``, where
-    the scores came from (``source``: a path or ``"array"``) and a hash of their content (``digest``)."""
+    the scores came from (``source``: a path or ``"array"``) and a hash of their content (``digest``); and the
+    factor they are printed by (``scale``: 1, as given; not part of the config hash)."""
 
     name: str
     higher_is_better: bool = True
     range: tuple[float, float] | None = None
     source: str = "array"
     digest: str = ""
+    scale: float = 1.0
 
 
 class ExternalScores(Metric):
@@ -99,10 +108,12 @@ class ExternalScores(Metric):
     config_class = ExternalScoresConfig
     independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
     document_averaged = True
+    runtime_fields = frozenset({"scale"})   # how they are printed, not what they are
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:
         self.name = config.name  # type: ignore[misc]  # each instance names its own scores
         self.higher_is_better = config.higher_is_better  # type: ignore[misc]
+        self.display_scale = config.scale  # type: ignore[misc]  # as given unless declared
         super().__init__(config)
         self.table = table
 
@@ -131,6 +142,16 @@ class ExternalScores(Metric):
                              f"scores)")
         raise InputError(f"{self.name}: no scores for system {system!r} in {self.config.source}; its systems are "
                          f"{', '.join(map(repr, rows))} (on the command line, name the inputs with --name)")
+
+    def declarations(self) -> dict[str, Any]:
+        """What the user declared about these scores (:data:`DECLARATIONS`), as JSON values: what two runs with
+        different scores files must share to be compared (a baseline gate), unlike the file and its content.
+
+        >>> external_scores([1.5], name="metricx", higher_is_better=False, range=(0, 25)).declarations()
+        {'higher_is_better': False, 'range': [0.0, 25.0]}
+        """
+        declared = {name: getattr(self.config, name) for name in DECLARATIONS}
+        return {name: list(value) if isinstance(value, tuple) else value for name, value in declared.items()}
 
     def statistics_for(self, system: str | None, ids: Sequence[Any]) -> Statistics:
         """The statistics of the segments ``ids`` of ``system`` (``None``: the scores' only system), in that order.
@@ -166,8 +187,8 @@ class ExternalScores(Metric):
         key, segment_id = self._system_key(system), str(segment_id)
         value = self.table.rows[key][segment_id]
         where = self.table.where.get(key, {}).get(segment_id, self.config.source)
-        return (f"{self.name} {value:.4f} read from {where} (id {segment_id!r}); computed outside refscore, which "
-                f"cannot explain it")
+        return (f"{self.name} {fixed(value, 4)} read from {where} (id {segment_id!r}); computed outside refscore, "
+                f"which cannot explain it")
 
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """The scores of ``hypotheses``' segments (see the module's join rule); their text is not read."""
@@ -195,11 +216,14 @@ class ExternalScores(Metric):
 
 
 def external_scores(scores: Any, *, name: str | None = None, higher_is_better: bool = True,
-                    range: tuple[float, float] | None = None) -> ExternalScores:  # noqa: A002 (the issue's name)
+                    range: tuple[float, float] | None = None,  # noqa: A002 (the issue's name)
+                    scale: float = 1.0) -> ExternalScores:
     """A metric of per-segment scores computed elsewhere: ``scores`` is a TSV/CSV/JSONL file (columns ``system``,
     ``id``, ``score``; see :mod:`refscore.metrics._score_tables`), an array (one system, segments in order) or a
     dict system -> array. ``name`` defaults to the file's stem; ``range`` (low, high), when given, is checked for
-    every score. The corpus score is the mean; see :mod:`refscore.metrics.external` for the join.
+    every score; ``scale`` is the factor the command line and the report print them by (1: as given; 100 for 0–1
+    scores to print beside BLEU and chrF). The corpus score is the mean; see :mod:`refscore.metrics.external` for
+    the join.
 
     >>> comet = external_scores([0.8, 0.6, 0.7], name="comet")
     >>> round(comet.corpus_score(["a", "b", "c"], ["x", "y", "z"]).score, 10)
@@ -222,6 +246,10 @@ def external_scores(scores: Any, *, name: str | None = None, higher_is_better: b
             raise InputError(f"external_scores: range must be a pair (low, high) of numbers with low < high, "
                              f"got {range!r}")
         range = (float(range[0]), float(range[1]))
+    if (isinstance(scale, bool) or not isinstance(scale, (int, float)) or not math.isfinite(scale)
+            or scale <= 0):
+        raise InputError(f"external_scores: scale must be a positive number (1: print the scores as given, 100: "
+                         f"0–1 scores on the 0–100 scale), got {scale!r}")
     table = score_table(scores, range)
-    config = ExternalScoresConfig(name, higher_is_better, range, table.source, table.digest)
+    config = ExternalScoresConfig(name, higher_is_better, range, table.source, table.digest, float(scale))
     return ExternalScores(table, config)

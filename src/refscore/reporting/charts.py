@@ -2,8 +2,9 @@
 
 Charts carry numbers, segment indices and system/score names only, never segment text; the page embeds each chart
 as a JSON item (see :mod:`refscore.reporting.render`). Colours: the Okabe–Ito colour-blind-safe palette for systems
-(Bokeh's ``Colorblind``, without its yellow), viridis beyond seven systems. Scores are drawn ×100
-(:data:`~refscore.reporting.data.DISPLAY_SCALE`), as the tables show them. The charts have no legends of their own:
+(Bokeh's ``Colorblind``, without its yellow), viridis beyond seven systems. Scores are drawn ×their metric's
+display scale (:meth:`~refscore.reporting.data.ReportData.scale`: ×100, scores from outside as given), as the tables
+show them, and the axes say so. The charts have no legends of their own:
 the page shows one list of the systems above them (long names wrap there instead of being cut or covering data), and
 each system's glyphs are named after it, so that the list can hide and show them.
 """
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from refscore.reporting.analysis import BucketScores
-from refscore.reporting.data import DISPLAY_SCALE, ReportData
+from refscore.reporting.data import ReportData
 
 #: Plot height in pixels; widths follow the page.
 HEIGHT = 260
@@ -70,13 +71,13 @@ def _figure(title: str, x_label: str, y_label: str, **options: Any) -> Any:
 def distribution_chart(data: ReportData, name: str) -> Any:
     """Histogram (as steps) of one score's per-segment values, one line per system."""
     colours = system_colours(data.systems)
-    values = DISPLAY_SCALE * np.concatenate([data.segment_scores[s][name] for s in data.systems])
+    values = data.scale(name) * np.concatenate([data.segment_scores[s][name] for s in data.systems])
     finite = values[np.isfinite(values)]
     low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     edges = np.linspace(low, high if high > low else low + 1.0, 26)
-    fig = _figure(f"{name}: per-segment scores (×100)", f"{name} (×100)", "segments")
+    fig = _figure(f"{data.scaled(name)}: per-segment scores", data.scaled(name), "segments")
     for system in data.systems:
-        counts, _ = np.histogram(DISPLAY_SCALE * data.segment_scores[system][name], bins=edges)
+        counts, _ = np.histogram(data.scale(name) * data.segment_scores[system][name], bins=edges)
         fig.step(x=edges, y=np.append(counts, counts[-1]), mode="after", line_width=2, color=colours[system],
                  name=system)
     return fig
@@ -86,8 +87,8 @@ def scatter_chart(data: ReportData, x_name: str, y_name: str) -> Any:
     """Per-segment ``x_name`` against ``y_name``, one colour per system; clicking a point opens its segment."""
     bokeh = bokeh_modules()
     colours = system_colours(data.systems)
-    fig = _figure(f"{y_name} vs {x_name} per segment, ×100 (click a point to open it)", f"{x_name} (×100)",
-                  f"{y_name} (×100)")
+    fig = _figure(f"{data.scaled(y_name)} vs {data.scaled(x_name)} per segment (click a point to open it)",
+                  data.scaled(x_name), data.scaled(y_name))
     hover = bokeh.models.HoverTool(tooltips=[("system", "@system"), ("segment", "@segment"), (x_name, "@x{0.00}"),
                                              (y_name, "@y{0.00}")])
     fig.add_tools(hover, bokeh.models.TapTool())
@@ -95,8 +96,8 @@ def scatter_chart(data: ReportData, x_name: str, y_name: str) -> Any:
     segments = np.arange(0, data.n_segments, step)
     for system in data.systems:
         source = bokeh.models.ColumnDataSource({
-            "x": np.round(DISPLAY_SCALE * data.segment_scores[system][x_name][segments], 2),
-            "y": np.round(DISPLAY_SCALE * data.segment_scores[system][y_name][segments], 2),
+            "x": np.round(data.scale(x_name) * data.segment_scores[system][x_name][segments], 2),
+            "y": np.round(data.scale(y_name) * data.segment_scores[system][y_name][segments], 2),
             "segment": segments, "system": [system] * len(segments)})
         fig.scatter("x", "y", source=source, size=5, alpha=0.55, color=colours[system], name=system,
                     selection_color=colours[system], nonselection_alpha=0.3)
@@ -119,19 +120,19 @@ def bucket_chart(buckets: BucketScores, data: ReportData, name: str) -> Any:
     bokeh = bokeh_modules()
     colours = system_colours(data.systems)
     factors = [(bucket_label(buckets, label), system) for label in buckets.labels for system in data.systems]
-    fig = _figure(f"{name} (×100) by {buckets.name}", "", f"{name} (×100)",
+    fig = _figure(f"{data.scaled(name)} by {buckets.name}", "", data.scaled(name),
                   x_range=bokeh.models.FactorRange(*factors))
     for system in data.systems:  # one renderer per system, named after it, so the page's system list can hide it
         source = bokeh.models.ColumnDataSource({
             "x": [(bucket_label(buckets, label), system) for label in buckets.labels],
-            "score": [DISPLAY_SCALE * buckets.scores[label][system].get(name, float("nan"))
+            "score": [data.scale(name) * buckets.scores[label][system].get(name, float("nan"))
                       for label in buckets.labels],
             "bucket": list(buckets.labels), "system": [system] * len(buckets.labels),
             "segments": [buckets.counts[label] for label in buckets.labels]})
         fig.vbar(x="x", top="score", width=0.85, source=source, fill_color=colours[system],
                  line_color=colours[system], name=system)
     fig.add_tools(bokeh.models.HoverTool(tooltips=[("bucket", "@bucket"), ("segments", "@segments"),
-                                                   ("system", "@system"), (f"{name} (×100)", "@score{0.00}")]))
+                                                   ("system", "@system"), (data.scaled(name), "@score{0.00}")]))
     fig.xaxis.major_label_text_font_size = "0pt"  # system names are in the colours and the system list
     fig.xaxis.group_text_font_size = "9pt"
     fig.xgrid.grid_line_color = None

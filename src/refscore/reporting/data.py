@@ -25,8 +25,9 @@ from refscore.protocol import Metric, Statistics
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
 
 SIGNIFICANCE_LEVEL = 0.05
-#: The page shows every score ×100, in tables and on chart axes alike: the scale the command line prints (as
-#: sacreBLEU does). Every metric's API scale is 0–1 (TER's can pass 1), so one factor serves them all.
+#: The page shows every score ×its metric's ``display_scale``, in tables and on chart axes alike, the scale the
+#: command line prints: ×100 for the built-in metrics' 0–1 scores (as sacreBLEU does; TER's can pass 1), scores
+#: from outside as given unless declared. This is the factor of a score the page has no metric for.
 DISPLAY_SCALE = 100.0
 #: Rough seconds per step (one metric on one system, or one bootstrap) and segment, for the progress bar's
 #: "long run" estimate.
@@ -39,7 +40,8 @@ class ReportData:
 
     ``score_names`` are the headline scores of the metrics (a metric with variants, such as ROUGE, has several);
     ``metric_of[name]`` is the metric a score belongs to. Scores are on the metrics' 0–1 scale (the page shows
-    them ×100, :data:`DISPLAY_SCALE`). ``ids`` are the segments' own ids (records' ``id``), if given.
+    them ×``scales[name]``, the metric's display scale: :meth:`scale`). ``ids`` are the segments' own ids (records'
+    ``id``), if given.
     """
 
     systems: list[str]
@@ -62,6 +64,16 @@ class ReportData:
     bootstrap_signatures: dict[str, str] = field(default_factory=dict)
     sources: list[str] | None = None
     ids: list[str] | None = None
+    scales: dict[str, float] = field(default_factory=dict)   # score name -> the factor it is shown by
+
+    def scale(self, name: str) -> float:
+        """The factor score ``name`` is shown by (its metric's ``display_scale``; :data:`DISPLAY_SCALE` by default)."""
+        return self.scales.get(name, DISPLAY_SCALE)
+
+    def scaled(self, name: str) -> str:
+        """``name`` as an axis or column label that says its factor: ``chrf (×100)``, ``mqm`` (as given)."""
+        scale = self.scale(name)
+        return name if scale == 1 else f"{name} (×{scale:g})"
 
     @property
     def n_segments(self) -> int:
@@ -220,4 +232,6 @@ def gather(systems: Mapping[str, Sequence[str]], references: Sequence[Any], metr
         bar.close()
     return ReportData(names, refs, {s: hypotheses[s] for s in names}, fields, list(metrics), score_names, metric_of,
                       higher, signatures, statistics, corpus, intervals, p_values, segment_scores, baseline, n, seed,
-                      bootstrap_signatures, source_list, id_list)
+                      bootstrap_signatures, source_list, id_list,
+                      {name: float(metric.display_scale) for metric in metrics for name in score_names
+                       if metric_of[name] == metric.name})

@@ -147,13 +147,15 @@ def _cell(value: float) -> str:
 
 
 def system_scatter(systems: list[str], human: np.ndarray, metric: np.ndarray, metric_name: str,
-                   human_name: str) -> Any:
-    """One point per system: the metric's system score (×100) against the human system score."""
+                   human_name: str, scale: float = 100.0) -> Any:
+    """One point per system: the metric's system score (×``scale``, its display scale) against the human system
+    score (as given)."""
     bokeh = charts.bokeh_modules()
     colours = charts.system_colours(systems)
-    fig = charts._figure(f"{human_name} vs {metric_name} per system", f"{metric_name} (×100)", human_name)
+    label = metric_name if scale == 1 else f"{metric_name} (×{scale:g})"
+    fig = charts._figure(f"{human_name} vs {metric_name} per system", label, human_name)
     for index, system in enumerate(systems):
-        source = bokeh.models.ColumnDataSource({"x": [100 * metric[index]], "y": [human[index]], "system": [system]})
+        source = bokeh.models.ColumnDataSource({"x": [scale * metric[index]], "y": [human[index]], "system": [system]})
         fig.scatter("x", "y", source=source, size=9, color=colours[system], name=system)
     fig.add_tools(bokeh.models.HoverTool(tooltips=[("system", "@system"), (metric_name, "@x{0.00}"),
                                                    (human_name, "@y{0.000}")]))
@@ -195,13 +197,13 @@ def judgments_html(meta: MetaInputs, items: list[dict[str, Any]], chart: Any) ->
               for metric in meta.metrics]
     values = correlation_entries(human, scores)   # system_score is applied above (the scatter shows it too)
     rows, figures = [], []
-    for s in scores:
+    for metric, s in zip(meta.metrics, scores):
         cells = [values.get((s.name, "system", statistic, grouping), math.nan)
                  for statistic, grouping, _ in SYSTEM_COLUMNS] + \
             [values[(s.name, "segment", statistic, grouping)] for statistic, grouping, _ in SEGMENT_COLUMNS]
         rows.append(f"<tr><th scope=row>{e(s.name)}</th>{''.join(_cell(v) for v in cells)}</tr>")
         figures.append(chart(items, system_scatter(judgments.systems, human_system, s.sign * s.systems, s.name,
-                                                   human_name)))
+                                                   human_name, float(metric.display_scale))))
     table = (f'<table class="correlations"><caption>Correlation with the human score {e(human_name)} '
              f'({len(judgments.systems)} systems × {len(judgments.segment_ids)} segments, '
              f'{int(rated.sum())} rated; system score: {SYSTEM_SCORE_TEXT[meta.system_score]}; lower-is-better '

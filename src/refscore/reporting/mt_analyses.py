@@ -31,7 +31,8 @@ import numpy as np
 from refscore.errors import InputError, TokenizedInputWarning
 from refscore.metrics.bleu import BLEU
 from refscore.protocol import Statistics
-from refscore.reporting.data import DISPLAY_SCALE, ReportData
+from refscore.reporting.data import ReportData
+from refscore.wording import fixed
 from refscore.reporting.latex import latex_escape, latex_table
 from refscore.text.tokenizer_registry import interned_words
 
@@ -337,10 +338,10 @@ def section_html(analyses: MTAnalyses) -> str:
 def report_latex(data: ReportData, analyses: MTAnalyses, digits: int = 2) -> str:
     """The report's tables as LaTeX (booktabs): corpus scores (×100, the page's scale) with their bootstrap intervals,
     then the compare-mt tables; signatures and settings as ``%`` comments."""
-    names, scale = data.score_names, DISPLAY_SCALE
-    rows = [[latex_escape(system), *(f"{scale * data.corpus[system][n]:.{digits}f} "
-                                     f"[{scale * data.intervals[system][n][0]:.{digits}f}, "
-                                     f"{scale * data.intervals[system][n][1]:.{digits}f}]" for n in names)]
+    names, scale = data.score_names, data.scale
+    rows = [[latex_escape(system), *(f"{fixed(scale(n) * data.corpus[system][n], digits)} "
+                                     f"[{fixed(scale(n) * data.intervals[system][n][0], digits)}, "
+                                     f"{fixed(scale(n) * data.intervals[system][n][1], digits)}]" for n in names)]
             for system in data.systems]
     tables = [latex_table(["system", *map(latex_escape, names)], rows,
                           caption=f"Corpus scores (x100) with 95% bootstrap intervals ({data.n} resamples)",

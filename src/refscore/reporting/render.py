@@ -21,6 +21,7 @@ import numpy as np
 
 from refscore import __version__
 from refscore.reporting import analysis, charts, heatmaps, meta_section, mt_analyses, testcases
+from refscore.wording import fixed
 from refscore.reporting.data import DISPLAY_SCALE, SIGNIFICANCE_LEVEL, ReportData
 
 #: Segment texts embedded by default; larger inputs keep every number but show the texts of an even sample.
@@ -69,8 +70,14 @@ def sample_segments(n_segments: int, max_segments: int, keep: list[int]) -> np.n
     return np.unique(np.concatenate([sample, np.asarray(keep, dtype=np.int64)]))
 
 
-def _format(value: float) -> str:
-    return "–" if not math.isfinite(value) else f"{DISPLAY_SCALE * value:.2f}"
+def _signed(value: float) -> str:
+    """A difference with its sign, never ``-0.00``: ``+0.25``, ``-1.50``, ``+0.00``."""
+    text = fixed(value, 2)
+    return text if text.startswith("-") else f"+{text}"
+
+
+def _format(value: float, scale: float = DISPLAY_SCALE) -> str:
+    return "–" if not math.isfinite(value) else fixed(scale * value, 2)
 
 
 def system_legend(data: ReportData) -> str:
@@ -94,14 +101,16 @@ def overview_html(data: ReportData) -> str:
             lower, upper = data.intervals[system][name]
             marked = system in best[name]
             cells.append(f'<td class="{"best" if marked else ""}">{"★ " if marked else ""}'
-                         f'{_format(data.corpus[system][name])} <span class=ci>[{_format(lower)}, {_format(upper)}]'
+                         f'{_format(data.corpus[system][name], data.scale(name))} <span class=ci>['
+                         f'{_format(lower, data.scale(name))}, {_format(upper, data.scale(name))}]'
                          f'</span></td>')
         rows.append("<tr>" + "".join(cells) + "</tr>")
     head = "".join(f'<th scope="col">{e(name)}{" ↓" if not data.higher_is_better[name] else ""}</th>'
                    for name in data.score_names)
     signatures = "".join(f"<li><b>{e(name)}</b>: <code>{e(data.bootstrap_signatures.get(name, sig))}</code></li>"
                          for name, sig in data.signatures.items())
-    return (f'<table class="scores"><caption>Corpus scores (×100) with 95% bootstrap intervals ({data.n} resamples); '
+    return (f'<table class="scores"><caption>Corpus scores (×100; scores from outside as given) with 95% bootstrap '
+            f'intervals ({data.n} resamples); '
             f'★ best per column; ↓ lower is better</caption><thead><tr><th scope="col">system</th>{head}</tr>'
             f'</thead><tbody>{"".join(rows)}</tbody></table><ul class="signatures">{signatures}</ul>')
 
@@ -117,7 +126,7 @@ def _significance_cell(data: ReportData, name: str, first: str, second: str, raw
     kind = ("better" if better else "worse") if significant and delta != 0 else ""
     mark = {"better": "▲", "worse": "▼"}.get(kind, "")
     title = f"p = {raw:.4f}, Holm-adjusted p = {holm:.4f}"
-    return (f'<td class="{kind}" title="{title}">{DISPLAY_SCALE * delta:+.2f}{mark}{"*" if significant else ""}'
+    return (f'<td class="{kind}" title="{title}">{_signed(data.scale(name) * delta)}{mark}{"*" if significant else ""}'
             f'<span class=p>p={raw:.3f}</span><span class=p>Holm {holm:.3f}</span></td>')
 
 
@@ -320,7 +329,8 @@ def render(data: ReportData, *, title: str = "refscore report", max_segments: in
     heatmap_segments = heatmaps.choose_segments(keep, shown.tolist())
     payload = {
         "systems": data.systems, "scoreNames": data.score_names, "metricOf": data.metric_of,
-        "higherIsBetter": data.higher_is_better, "colours": charts.system_colours(data.systems),
+        "higherIsBetter": data.higher_is_better, "scales": {name: data.scale(name) for name in data.score_names},
+        "colours": charts.system_colours(data.systems),
         "nSegments": data.n_segments, "pageRows": PAGE_ROWS, "segments": segment_payload(data, shown, segment_buckets),
         "heatmaps": heatmaps.heatmaps(data, heatmap_segments), "viridis": charts.viridis(),
     }

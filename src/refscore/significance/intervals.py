@@ -30,6 +30,7 @@ from refscore.significance._arithmetic import Arithmetic, arithmetic_of, corpus_
 from refscore.significance.sampling import (Float32Sums, bootstrap_draw, chunk_rows, interval_indices, make_rng,
                                             resampled_totals, run_chunks, seed_label)
 from refscore.errors import InputError
+from refscore.wording import fixed
 
 
 @dataclasses.dataclass(frozen=True)
@@ -52,9 +53,11 @@ class Interval:
         if self.ci != self.ci:  # not given: half the width
             object.__setattr__(self, "ci", 0.5 * (self.upper - self.lower))
 
-    def format(self, digits: int = 2) -> str:
-        """sacreBLEU's form on the 0–100 scale: ``35.21 (μ = 35.20 ± 0.78)``."""
-        return f"{100 * self.score:.{digits}f} (μ = {100 * self.mean:.{digits}f} ± {100 * self.ci:.{digits}f})"
+    def format(self, digits: int = 2, scale: float = 100.0) -> str:
+        """sacreBLEU's form on the 0–100 scale (×``scale``: 1 prints scores from outside as given), never
+        ``-0.00``: ``35.21 (μ = 35.20 ± 0.78)``."""
+        return (f"{fixed(scale * self.score, digits)} (μ = {fixed(scale * self.mean, digits)} ± "
+                f"{fixed(scale * self.ci, digits)})")
 
     def to_dict(self) -> dict[str, float]:
         return {"score": self.score, "mean": self.mean, "ci": self.ci, "lower": self.lower, "upper": self.upper,
@@ -131,6 +134,8 @@ class BootstrapCI:
     confidence: float
     signature: Signature
     samples: np.ndarray = dataclasses.field(repr=False)
+    #: The factor :meth:`format` prints by: the metric's ``display_scale`` (100; scores from outside: as given).
+    scale: float = 100.0
 
     @property
     def headline(self) -> Interval:
@@ -143,8 +148,9 @@ class BootstrapCI:
     ci = property(lambda self: self.headline.ci, doc="Half-width of the headline interval (sacreBLEU's ±).")
 
     def format(self, digits: int = 2) -> str:
-        """One line per score: ``BLEU = 35.21 (μ = 35.20 ± 0.78)``."""
-        return "\n".join(f"{name.upper()} = {interval.format(digits)}" for name, interval in self.intervals.items())
+        """One line per score, ×:attr:`scale`: ``BLEU = 35.21 (μ = 35.20 ± 0.78)``."""
+        return "\n".join(f"{name.upper()} = {interval.format(digits, self.scale)}"
+                         for name, interval in self.intervals.items())
 
     def to_dict(self) -> dict[str, Any]:
         return {"metric": self.metric, "n": self.n, "seed": self.seed, "confidence": self.confidence,
@@ -195,7 +201,7 @@ def bootstrap_ci_from_statistics(metric: Metric | str, stats: Statistics, *, n: 
     intervals = make_intervals(metric, arithmetic, full_scores(metric, stats), summaries, confidence)
     samples = samples.astype(np.float64) / arithmetic.scale
     signature = resampling_signature(metric.signature(stats.nrefs), bs=str(n), seed=seed_label(seed))
-    return BootstrapCI(metric.name, intervals, n, seed, confidence, signature, samples)
+    return BootstrapCI(metric.name, intervals, n, seed, confidence, signature, samples, float(metric.display_scale))
 
 
 def bootstrap_ci(metric: Metric | str, hypotheses: Any, references: Any, *, n: int = 1000,

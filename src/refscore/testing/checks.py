@@ -37,14 +37,14 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.metrics.bleu import BLEU_BANDS
-from refscore.metrics.external import ExternalScores, external_scores
+from refscore.metrics.external import DECLARATIONS, ExternalScores, external_scores
 from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
 #: A check on scores computed elsewhere names their file: ``file:PATH``.
 EXTERNAL_PREFIX = "file:"
 #: The options of such a check: ``external_scores``' declarations, and the system a multi-system file is read for.
-EXTERNAL_OPTIONS = ("higher_is_better", "range", "system")
+EXTERNAL_OPTIONS = (*DECLARATIONS, "system")
 
 
 class UnknownCheckError(InputError):
@@ -87,9 +87,11 @@ def external_check_name(metric: Any) -> str | None:
     return os.path.splitext(os.path.basename(metric.strip()[len(EXTERNAL_PREFIX):]))[0]
 
 
-def _external_metric(metric: Any, options: dict[str, Any]) -> ExternalScores | None:
+def _external_metric(metric: Any, options: dict[str, Any], name: str | None) -> ExternalScores | None:
     """The metric of a check on scores computed elsewhere (``file:PATH`` or an :class:`ExternalScores`), None for a
-    registered metric's check. ``options`` (without ``system``) are :func:`external_scores`' declarations."""
+    registered metric's check. ``options`` (without ``system``) are :func:`external_scores`' declarations; ``name``
+    (the check's declared name, default the file's stem) names the scores, so that the checks of two versions, each
+    with its own scores file, are one check under one name (a baseline gate compares them)."""
     if isinstance(metric, ExternalScores):
         if options:
             raise InputError(f"check {metric.name!r}: options {sorted(options)} of a check on an external_scores() "
@@ -107,7 +109,9 @@ def _external_metric(metric: Any, options: dict[str, Any]) -> ExternalScores | N
     if not os.path.isfile(path):    # an unreadable file (the command line's exit 4), not bad content
         raise FileNotFoundError(errno.ENOENT, f"cannot read the scores file {path!r} of check {metric!r}: no such "
                                               f"file; give the path of a .tsv, .csv or .jsonl file")
-    return external_scores(path, **options)
+    # a check named like a registered metric (a table [tool.refscore.checks.bleu] on a file) keeps the file's stem
+    named = None if name is None or str(name).strip().lower() in REGISTRY else str(name)
+    return external_scores(path, name=named, **options)
 
 
 def _number(value: Any, what: str) -> float:
@@ -146,7 +150,7 @@ class Check:
         self.system = options.pop("system", None) if external_check_name(metric) or isinstance(
             metric, ExternalScores) else None
         #: The metric of outside scores (``file:PATH``), None for a registered metric's check.
-        self.external = _external_metric(metric, options)
+        self.external = _external_metric(metric, options, name)
         if self.external is not None:
             canonical, spec = self.external.name, CheckSpec(self.external.name, self.external.name,
                                                             self.external.name)

@@ -13,7 +13,7 @@ import re
 import xml.etree.ElementTree as ElementTree
 from typing import Any
 
-from refscore.wording import counted
+from refscore.wording import counted, fixed
 from refscore.testing.run import TestRun
 
 # XML 1.0 forbids most control characters even when escaped; case texts may contain them.
@@ -26,7 +26,7 @@ SCALE_NOTE = "scores on the 0–1 scale, as in the Python API (refscore score, c
 
 def _interval(interval: tuple[float, float], percent: bool = False) -> str:
     low, high = interval
-    return f"{low:.1%}–{high:.1%}" if percent else f"{low:.3f}–{high:.3f}"
+    return f"{low:.1%}–{high:.1%}" if percent else f"{fixed(low, 3)}–{fixed(high, 3)}"
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -41,7 +41,7 @@ def text_report(run: TestRun) -> str:
     ordered = [r for r in results if not r.passed] + [r for r in results if r.passed]
     rows, notes = [], {}
     for result in ordered:
-        rows.append([result.case_id, result.check, f"{result.score:.3f}", result.threshold, result.band or "",
+        rows.append([result.case_id, result.check, fixed(result.score, 3), result.threshold, result.band or "",
                      result.status])
         if not result.passed:
             notes[len(rows) - 1] = result.reason or result.explanation or ""
@@ -54,7 +54,7 @@ def text_report(run: TestRun) -> str:
             lines.append(f"    {note}")
     lines.append("")
     summary_rows = [[name, f"{s.passed}/{s.cases}", f"{s.pass_rate:.1%}", _interval(s.pass_rate_interval, True),
-                     f"{s.mean:.3f}", _interval(s.mean_interval)] for name, s in run.summary.items()]
+                     fixed(s.mean, 3), _interval(s.mean_interval)] for name, s in run.summary.items()]
     confidence = next(iter(run.summary.values())).confidence if run.summary else 0.95
     lines += _table(["check", "passed", "pass rate", f"{confidence:.0%} Wilson", "mean", f"{confidence:.0%} bootstrap"],
                     summary_rows)
@@ -100,7 +100,7 @@ def junit_xml(run: TestRun) -> str:
                                        skipped=str(sum(r.tolerated for r in check_results)), time="0")
         for result in check_results:
             _testcase(suite, f"refscore.{name}", result.case_id,
-                      None if result.passed else f"{name} {result.score:.3f} (threshold {result.threshold})"
+                      None if result.passed else f"{name} {fixed(result.score, 3)} (threshold {result.threshold})"
                       + (f": {result.reason}" if result.reason else "")
                       + ("; tolerated (min_pass_rate below 1: the gates decide)" if result.tolerated else ""),
                       result.describe(), "skipped" if result.tolerated else "failure")

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore.testing.checks import external_check_name
 from refscore.testing.outcome import CheckOutcome
 from refscore.testing.saved import SavedRun
 from refscore.testing.summary import CheckSummary, Comparison, compare_with_baseline
@@ -50,10 +51,22 @@ def _left_out(before: np.ndarray, now: np.ndarray, kept: np.ndarray) -> str:
             f"{', '.join(why)})")
 
 
+def _naming_hint(outcome: CheckOutcome) -> str:
+    """How to compare a check on scores computed elsewhere with the baseline's: by one declared name, since its
+    default name is its file's stem, which each version's scores file has its own of."""
+    check = outcome.check
+    if check.external is None or check.name != external_check_name(check.given):   # a declared name: as given
+        return ""
+    return (f" (a check on a scores file is named by the file's stem: to compare it with the baseline's check on "
+            f"its own scores file, give both the same name: --check-option {check.name}.name=NAME, "
+            f"Check(..., name=NAME), or the table name of [tool.refscore.checks.NAME])")
+
+
 def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], baseline: SavedRun, *, alpha: float,
                     n_bootstrap: int, seed: int | None, num_threads: int | None) -> dict[str, GateResult]:
     previous = {name: baseline.scores_for(name, case_ids) for name in outcomes}
-    gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared")
+    gates = {name: GateResult(name, "baseline", True, f"not in the baseline {baseline.source}; not compared"
+                              f"{_naming_hint(outcomes[name])}")
              for name, scores in previous.items() if scores is None}
     # a NaN on either side would make both means NaN and every comparison false (the gate passing whatever the
     # scores): compare the cases both runs scored; checks that keep the same cases share one draw of resamples

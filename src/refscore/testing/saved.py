@@ -20,6 +20,7 @@ import numpy as np
 from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError
 from refscore.io.limits import parse_bounded
+from refscore.metrics.external import ExternalScores
 from refscore.protocol import Metric
 from refscore.testing.checks import Check
 
@@ -69,6 +70,9 @@ class SavedCheck:
 
 def _settings_difference(saved: SavedCheck, metric: Metric) -> str:
     """The settings that differ, by name: ``word_order 0 vs 2`` (baseline vs this run)."""
+    if isinstance(metric, ExternalScores) and saved.settings is not None:
+        return ", ".join(f"{name} {saved.settings.get(name)!r} vs {value!r}"
+                         for name, value in metric.declarations().items() if saved.settings.get(name) != value)
     if saved.metric != metric.name:
         return f"metric {saved.metric} vs {metric.name}"
     now = metric_settings(metric)
@@ -78,6 +82,15 @@ def _settings_difference(saved: SavedCheck, metric: Metric) -> str:
         if changed:
             return ", ".join(changed)
     return f"config hash {saved.config_hash} vs {metric.config_hash}"
+
+
+def _comparable(saved: SavedCheck, check: Check) -> bool:
+    """Whether a saved check's scores compare with ``check``'s: the same metric and configuration; for scores
+    computed elsewhere, which each version brings in its own file, the same declarations (direction, range)."""
+    if check.external is not None and saved.settings is not None:
+        declared = check.external.declarations()
+        return {name: saved.settings.get(name) for name in declared} == declared
+    return (saved.metric, saved.config_hash) == (check.metric.name, check.metric.config_hash)
 
 
 @dataclass(frozen=True)
@@ -110,8 +123,7 @@ class SavedRun:
                              f"scores against other references are not comparable — save a new baseline")
         for check in checks:
             saved = self.checks.get(check.name)
-            if saved is not None and (saved.metric, saved.config_hash) != (check.metric.name,
-                                                                           check.metric.config_hash):
+            if saved is not None and not _comparable(saved, check):
                 raise InputError(f"baseline {self.source}: check {check.name!r} was computed with other metric "
                                  f"settings ({_settings_difference(saved, check.metric)}; baseline vs this run); "
                                  f"save a new baseline with the current settings")

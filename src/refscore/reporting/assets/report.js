@@ -17,7 +17,13 @@
     for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
     return node;
   }
-  function fmt(value) { return value === null || value === undefined ? "–" : (100 * value).toFixed(2); }
+  // a score ×its metric's display scale (scores from outside: as given), never "-0.00"
+  function scale(name) { return data.scales && name in data.scales ? data.scales[name] : 100; }
+  function fmt(value, name) {
+    if (value === null || value === undefined) return "–";
+    const text = (scale(name) * value).toFixed(2);
+    return /^-0\.0*$/.test(text) ? text.slice(1) : text;
+  }
   /* The segment's own id (records' "id"), or null when the report has none. */
   function recordId(row) { return seg.recordIds ? seg.recordIds[row] : null; }
   function segmentLabel(row) { return "Segment #" + seg.ids[row] + (seg.recordIds ? " · id " + recordId(row) : ""); }
@@ -131,7 +137,7 @@
       const hyp = seg.hypotheses[system][openRow];
       const card = el("div", null, { class: "text-card hypothesis" });
       card.appendChild(el("h4", system));
-      card.appendChild(el("div", data.scoreNames.map((n) => n + " " + fmt(seg.scores[n][system][openRow])).join(" · "),
+      card.appendChild(el("div", data.scoreNames.map((n) => n + " " + fmt(seg.scores[n][system][openRow], n)).join(" · "),
                           { class: "scores" }));
       card.appendChild(highlighted(hyp, spans(mode, hyp, refs)));
       const map = (data.heatmaps[String(seg.ids[openRow])] || {})[system];
@@ -217,7 +223,8 @@
         const systems = state.system ? [state.system] : data.systems;
         const inRange = systems.some((s) => {
           const v = seg.scores[state.score][s][row];
-          return v !== null && (state.min === null || 100 * v >= state.min) && (state.max === null || 100 * v <= state.max);
+          const shown = scale(state.score) * v;
+          return v !== null && (state.min === null || shown >= state.min) && (state.max === null || shown <= state.max);
         });
         if (!inRange) continue;
       }
@@ -290,11 +297,11 @@
       tr.appendChild(el("td", seg.ids[row]));
       if (seg.recordIds) tr.appendChild(el("td", recordId(row), { class: "record-id" }));
       tr.appendChild(el("td", seg.references[row][0], { class: "text" }));
-      for (const s of data.systems) tr.appendChild(el("td", fmt(seg.scores[state.score][s][row])));
-      tr.appendChild(el("td", fmt(value(row, "spread"))));
+      for (const s of data.systems) tr.appendChild(el("td", fmt(seg.scores[state.score][s][row], state.score)));
+      tr.appendChild(el("td", fmt(value(row, "spread"), state.score)));
       if (data.systems.length > 1) {
         const diff = value(row, "diff");
-        tr.appendChild(el("td", diff === null ? "–" : (diff > 0 ? "+" : "") + fmt(diff)));
+        tr.appendChild(el("td", diff === null ? "–" : (diff > 0 ? "+" : "") + fmt(diff, state.score)));
       }
       body.appendChild(tr);
     }
