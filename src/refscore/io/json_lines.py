@@ -16,10 +16,10 @@ items.jsonl: line 2: not valid JSON (Expecting value at column 7); one object pe
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import IO, Any
 
+from refscore.io.limits import positive_int_variable
 from refscore.io.records import RecordFormatError
 
 __all__ = [
@@ -43,13 +43,8 @@ class NotUtf8LineError(JsonLineError):
 
 def max_line_bytes() -> int:
     """The longest JSON Lines line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB."""
-    value = os.environ.get(MAX_LINE_BYTES_VARIABLE, "")
-    if not value:
-        return DEFAULT_MAX_LINE_BYTES
-    if not value.isdigit() or int(value) < 1:
-        raise RecordFormatError(f"{MAX_LINE_BYTES_VARIABLE}={value!r}: give the longest line in bytes, a positive "
-                                f"integer")
-    return int(value)
+    return positive_int_variable(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "the longest line in bytes",
+                                 RecordFormatError)
 
 
 def read_line(stream: IO[bytes], limit: int) -> tuple[bytes, bool]:

@@ -22,7 +22,8 @@ from typing import IO, Any
 from refscore.errors import InputError
 
 __all__ = ["DEFAULT_MAX_INPUT_BYTES", "InputTooLargeError", "MAX_INPUT_BYTES_VARIABLE", "NestedTooDeeplyError",
-           "max_input_bytes", "parse_bounded", "read_file_within_budget", "read_within_budget"]
+           "max_input_bytes", "parse_bounded", "positive_int_variable", "read_file_within_budget",
+           "read_within_budget"]
 
 #: The environment variable that sets the most bytes one input file (or standard input) may hold.
 MAX_INPUT_BYTES_VARIABLE = "REFSCORE_MAX_INPUT_BYTES"
@@ -34,15 +35,33 @@ class InputTooLargeError(InputError):
     """An input longer than the read budget; the message names the source, the budget and its variable."""
 
 
+def positive_int_variable(name: str, default: int, what: str, error_class: type[Exception] = InputError) -> int:
+    """The positive integer in the environment variable ``name``, or ``default`` when it is unset or empty; any
+    other value is an ``error_class`` naming the variable, its value and ``what`` it gives.
+
+    >>> positive_int_variable("REFSCORE_DOCTEST_UNSET", 7, "the most bytes one input may hold")
+    7
+    >>> os.environ["REFSCORE_DOCTEST_LIMIT"] = "-3"
+    >>> try:
+    ...     positive_int_variable("REFSCORE_DOCTEST_LIMIT", 7, "the most bytes one input may hold")
+    ... except InputError as error:
+    ...     print(error)
+    REFSCORE_DOCTEST_LIMIT='-3': give the most bytes one input may hold, a positive integer
+    >>> del os.environ["REFSCORE_DOCTEST_LIMIT"]
+    """
+    value = os.environ.get(name, "")
+    if not value:
+        return default
+    # isdigit() first: int() of a 5,000-digit value would raise Python's own digit-limit ValueError
+    if not value.isascii() or not value.isdigit() or len(value) > 30 or int(value) < 1:
+        raise error_class(f"{name}={value!r}: give {what}, a positive integer")
+    return int(value)
+
+
 def max_input_bytes() -> int:
     """The most bytes one input may hold: ``$REFSCORE_MAX_INPUT_BYTES`` or 4 GiB."""
-    value = os.environ.get(MAX_INPUT_BYTES_VARIABLE, "")
-    if not value:
-        return DEFAULT_MAX_INPUT_BYTES
-    if not value.isdigit() or int(value) < 1:
-        raise InputError(f"{MAX_INPUT_BYTES_VARIABLE}={value!r}: give the most bytes one input may hold, a positive "
-                         f"integer")
-    return int(value)
+    return positive_int_variable(MAX_INPUT_BYTES_VARIABLE, DEFAULT_MAX_INPUT_BYTES,
+                                 "the most bytes one input may hold")
 
 
 def read_within_budget(stream: IO[bytes], source: str, limit: int | None = None) -> bytes:
