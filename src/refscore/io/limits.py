@@ -1,7 +1,8 @@
-"""The read budget of every whole-file reader: the most bytes one input may hold (``REFSCORE_MAX_INPUT_BYTES``,
-default 4 GiB), checked while reading so that ``/dev/zero``, an endless pipe or a huge sparse file stops with an
-error naming the file and the budget instead of growing memory. The line limit of line readers is
-:mod:`refscore.io.json_lines`'s ``REFSCORE_MAX_LINE_BYTES``.
+"""The read budget of every reader, one variable each: the most bytes one input may hold
+(``REFSCORE_MAX_INPUT_BYTES``, default 4 GiB) and the longest line a line reader takes (``REFSCORE_MAX_LINE_BYTES``,
+default 256 MiB: JSON Lines, CSV/TSV, plain text, case files; a Parquet text value). Both are checked while reading,
+so that ``/dev/zero``, an endless pipe or a huge sparse file stops with an error naming the file, the budget and
+its variable instead of growing memory; a regular file over the budget is refused before it is read.
 
 >>> import io
 >>> read_within_budget(io.BytesIO(b"a cat\\n"), "hyp.txt")
@@ -15,24 +16,35 @@ hyp.txt: more than 4 bytes, the most one input may hold; give a smaller file, or
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 from collections.abc import Callable
 from typing import IO, Any
 
 from refscore.errors import InputError
+from refscore.io.records import RecordFormatError
 
-__all__ = ["DEFAULT_MAX_INPUT_BYTES", "InputTooLargeError", "MAX_INPUT_BYTES_VARIABLE", "NestedTooDeeplyError",
-           "max_input_bytes", "parse_bounded", "positive_int_variable", "read_file_within_budget",
-           "read_within_budget"]
+__all__ = ["DEFAULT_MAX_INPUT_BYTES", "DEFAULT_MAX_LINE_BYTES", "InputTooLargeError", "LineTooLongError",
+           "MAX_INPUT_BYTES_VARIABLE", "MAX_LINE_BYTES_VARIABLE", "NestedTooDeeplyError", "check_file_size",
+           "check_line_lengths", "check_total", "input_too_large", "is_regular_file", "line_too_long_message",
+           "max_input_bytes", "max_line_bytes", "parse_bounded", "positive_int_variable", "read_file_within_budget",
+           "read_text_within_budget", "read_within_budget"]
 
 #: The environment variable that sets the most bytes one input file (or standard input) may hold.
 MAX_INPUT_BYTES_VARIABLE = "REFSCORE_MAX_INPUT_BYTES"
 DEFAULT_MAX_INPUT_BYTES = 4 << 30
+#: The environment variable that sets the longest line read (bytes, its line break not counted).
+MAX_LINE_BYTES_VARIABLE = "REFSCORE_MAX_LINE_BYTES"
+DEFAULT_MAX_LINE_BYTES = 256 << 20
 _CHUNK = 1 << 20
 
 
 class InputTooLargeError(InputError):
     """An input longer than the read budget; the message names the source, the budget and its variable."""
+
+
+class LineTooLongError(InputTooLargeError):
+    """A line of a text or case file longer than the line budget; the message names the source and the line."""
 
 
 def positive_int_variable(name: str, default: int, what: str, error_class: type[Exception] = InputError) -> int:
@@ -64,6 +76,80 @@ def max_input_bytes() -> int:
                                  "the most bytes one input may hold")
 
 
+def max_line_bytes() -> int:
+    """The longest line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB (a bad value is a ``RecordFormatError``)."""
+    return positive_int_variable(MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, "the longest line in bytes",
+                                 RecordFormatError)
+
+
+def input_too_large(source: str, limit: int) -> InputTooLargeError:
+    """The error for an input of more than ``limit`` bytes, naming ``source`` and the variable that raises it."""
+    return InputTooLargeError(f"{source}: more than {limit} bytes, the most one input may hold; give a smaller "
+                              f"file, or raise the budget with {MAX_INPUT_BYTES_VARIABLE}=<bytes>")
+
+
+def line_too_long_message(source: str, line_number: int, limit: int, fix: str = "split the line") -> str:
+    """The message for a line longer than ``limit`` bytes, naming the line and the variable that raises it.
+
+    >>> line_too_long_message("hyp.txt", 3, 8)
+    'hyp.txt: line 3 is longer than 8 bytes, the longest line read; split the line, or raise the limit with REFSCORE_MAX_LINE_BYTES=<bytes>'
+    """
+    return (f"{source}: line {line_number} is longer than {limit} bytes, the longest line read; {fix}, or raise the "
+            f"limit with {MAX_LINE_BYTES_VARIABLE}=<bytes>")
+
+
+def check_total(source: str, size: int, limit: int | None = None) -> None:
+    """``size`` bytes read so far from ``source`` must be within the budget (``limit``, default
+    :func:`max_input_bytes`): readers that stream call it as they go."""
+    limit = max_input_bytes() if limit is None else limit
+    if size > limit:
+        raise input_too_large(source, limit)
+
+
+def is_regular_file(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a regular file (not a pipe, a device or a folder); False when it cannot be examined."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def check_file_size(path: str | os.PathLike[str], size: int | None = None) -> None:
+    """A regular file over the budget is refused before it is read (a 2 GB sparse file at once); ``size``, when
+    given, is what reading it takes (a Parquet file's uncompressed row groups). Pipes and devices are checked as
+    they are read."""
+    if size is None:
+        if not is_regular_file(path):
+            return
+        size = os.path.getsize(path)
+    check_total(os.fspath(path), size)
+
+
+def check_line_lengths(data: bytes, source: str, limit: int | None = None) -> None:
+    """Every line of ``data`` (split at ``\\n``, the break not counted) must be within the line budget (``limit``,
+    default :func:`max_line_bytes`); else a :class:`LineTooLongError` naming the first longer line. Data no longer
+    than the limit is not scanned.
+
+    >>> check_line_lengths(b"a cat\\nthe dog\\n", "hyp.txt", limit=7)
+    >>> try:
+    ...     check_line_lengths(b"a cat\\nthe dogs\\n", "hyp.txt", limit=7)
+    ... except LineTooLongError as error:
+    ...     print(str(error)[:39])
+    hyp.txt: line 2 is longer than 7 bytes,
+    """
+    limit = max_line_bytes() if limit is None else limit
+    if len(data) <= limit:
+        return
+    import numpy as np   # only for large inputs: the positions of the line breaks, without a copy per line
+
+    breaks = np.flatnonzero(np.frombuffer(data, dtype=np.uint8) == 10)
+    ends = np.append(breaks, len(data))
+    lengths = np.diff(ends, prepend=-1) - 1
+    long = np.flatnonzero(lengths > limit)
+    if long.size:
+        raise LineTooLongError(line_too_long_message(source, int(long[0]) + 1, limit))
+
+
 def read_within_budget(stream: IO[bytes], source: str, limit: int | None = None) -> bytes:
     """All bytes of a binary stream, read in chunks; past ``limit`` (default :func:`max_input_bytes`) bytes an
     :class:`InputTooLargeError` naming ``source``, after reading at most ``limit + 1`` bytes."""
@@ -77,14 +163,21 @@ def read_within_budget(stream: IO[bytes], source: str, limit: int | None = None)
         chunks.append(chunk)
         size += len(chunk)
         if size > limit:
-            raise InputTooLargeError(f"{source}: more than {limit} bytes, the most one input may hold; give a smaller "
-                                     f"file, or raise the budget with {MAX_INPUT_BYTES_VARIABLE}=<bytes>")
+            raise input_too_large(source, limit)
 
 
 def read_file_within_budget(path: str | os.PathLike[str]) -> bytes:
-    """The bytes of a file within the read budget (``OSError`` as raised by ``open``)."""
+    """The bytes of a file within the read budget (``OSError`` as raised by ``open``): a regular file over the
+    budget is refused before it is read."""
+    check_file_size(path)
     with Path(path).open("rb") as stream:
         return read_within_budget(stream, os.fspath(path))
+
+
+def read_text_within_budget(path: str | os.PathLike[str]) -> str:
+    """The UTF-8 text of a whole document (JSON, TOML) within the read budget (``OSError`` as raised by ``open``,
+    ``UnicodeDecodeError`` for the caller to name the file)."""
+    return read_file_within_budget(path).decode("utf-8")
 
 
 class NestedTooDeeplyError(InputError):

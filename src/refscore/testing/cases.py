@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from refscore.errors import InputError, InputTypeError, MissingExtraError
-from refscore.io.limits import parse_bounded, read_file_within_budget
+from refscore.errors import InputError, InputTypeError, MissingExtraError, UndecodableInputError
+from refscore.io.limits import check_line_lengths, parse_bounded, read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -168,16 +168,20 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
                     id=None if _is_missing(case_id) else case_id, metadata=metadata, source=where)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, lines: bool = True) -> str:
+    """The UTF-8 text of a cases file within the read budget: its bytes, and each line's where it is read by line
+    (a JSON document may be one long line: ``lines=False``)."""
     try:
         data = read_file_within_budget(path)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the cases file {path}: {exc.strerror}") from None
+    if lines:
+        check_line_lengths(data, str(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}: line {line} is not valid UTF-8; re-encode the file as UTF-8") from None
+        raise UndecodableInputError(f"{path}: line {line} is not valid UTF-8; re-encode the file as UTF-8") from None
     return text.removeprefix("\ufeff")
 
 
@@ -193,7 +197,7 @@ def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
 
 def _json_records(path: Path) -> Iterable[tuple[str, Any]]:
     try:
-        data = parse_bounded(json.loads, _read_text(path), str(path))
+        data = parse_bounded(json.loads, _read_text(path, lines=False), str(path))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {exc.lineno} is not valid JSON ({exc.msg})") from None
     if isinstance(data, Mapping) and "cases" in data:
