@@ -5,7 +5,7 @@ write.
   row or a Parquet row, with its layout (:class:`~refscore.io.records.RecordLayout`) and errors;
 - :mod:`refscore.io.record_files`: record files cut into independent read units, read in bounded memory;
 - :mod:`refscore.io.text_files`: a UTF-8 text file as one segment per line;
-- :mod:`refscore.io.tables`: CSV/TSV rows;
+- :mod:`refscore.io.tables`: CSV/TSV rows; :mod:`refscore.io.parquet`: Parquet files opened within the budget;
 - :mod:`refscore.io.json_lines`: JSON Lines read line by line, errors naming the line and the column;
 - :mod:`refscore.io.limits`: the read budget of every reader (``REFSCORE_MAX_LINE_BYTES`` per line,
   ``REFSCORE_MAX_INPUT_BYTES`` per input);

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE, LineTooLongError,  # noqa: F401
-                                 check_total, line_too_long_message, max_input_bytes, max_line_bytes)
+                                 check_total, digit_limit_problem, line_too_long_message, max_input_bytes,
+                                 max_line_bytes)
 from refscore.errors import UndecodableInputError
 from refscore.io.records import RecordFormatError
 
@@ -91,4 +92,9 @@ def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tupl
         except RecursionError:
             raise JsonLineError(f"{source}: line {number}: JSON arrays or objects nested too deeply{advice}") \
                 from None
+        except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
+            problem = digit_limit_problem(exc, text)
+            if problem is None:
+                raise
+            raise JsonLineError(f"{source}: line {number}: {problem[1]}") from None
         yield number, value

@@ -26,18 +26,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refscore.errors import MissingExtraError
 from refscore.io.json_lines import line_too_long, read_line
 from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE,  # noqa: F401
                                 check_file_size, check_total, is_regular_file, max_input_bytes, max_line_bytes)
 from refscore.io.records import (BadRecord, MalformedRecordError, NotUtf8Record, RecordFormatError, RecordLayout,
                                  UndecodableRecordError)
+from refscore.io.parquet import parquet_batches, parquet_error, parquet_file, parquet_module  # noqa: F401
 from refscore.io.tables import table_rows
 
 __all__ = [
     "Chunk", "DEFAULT_CHUNK_RECORDS", "DEFAULT_UNIT_BYTES", "JSONL_EXTENSIONS", "PARQUET_EXTENSIONS",
     "RECORD_EXTENSIONS", "SystemNames", "TABLE_EXTENSIONS", "Unit", "expand_paths", "file_extent", "input_kind",
-    "is_record_file", "max_line_bytes", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes",
+    "is_record_file", "max_line_bytes", "parquet_error", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes",
     "record_place", "table_rows",
 ]
 
@@ -102,17 +102,6 @@ def is_record_file(path: str) -> bool:
     (True, True, False)
     """
     return path.lower().endswith(RECORD_EXTENSIONS)
-
-
-def parquet_module() -> Any:
-    """``pyarrow.parquet``, imported on first use; without pyarrow a :class:`MissingExtraError` that names
-    ``pip install 'refscore[parquet]'``."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise MissingExtraError("Parquet record files", "parquet", getattr(exc, "name", None) or "pyarrow") \
-            from None
-    return pq
 
 
 def input_kind(path: str) -> str:
@@ -181,7 +170,7 @@ def plan_units(paths: Sequence[str], unit_bytes: int = DEFAULT_UNIT_BYTES) -> li
             starts = list(range(0, size, unit_bytes)) or [0]
             units += [Unit(file_index, path, kind, start, min(start + unit_bytes, size)) for start in starts]
         elif kind == "parquet":
-            groups = _parquet_file(path).metadata.num_row_groups
+            groups = parquet_file(path).metadata.num_row_groups
             units += [Unit(file_index, path, kind, group, group + 1) for group in range(max(groups, 1))]
         else:
             units.append(Unit(file_index, path, kind, 0, -1))
@@ -195,7 +184,7 @@ def file_extent(path: str) -> int | None:
     if kind == "jsonl":
         return os.path.getsize(path) if is_regular_file(path) else None
     if kind == "parquet":
-        return int(_parquet_file(path).metadata.num_rows)
+        return int(parquet_file(path).metadata.num_rows)
     return None
 
 
@@ -204,24 +193,8 @@ def record_bytes(path: str) -> int:
     groups (what reading it into memory would take, not its compressed size)."""
     if input_kind(path) != "parquet":
         return os.path.getsize(path)
-    metadata = _parquet_file(path).metadata
+    metadata = parquet_file(path).metadata
     return sum(metadata.row_group(group).total_byte_size for group in range(metadata.num_row_groups))
-
-
-def _parquet_file(path: str) -> Any:
-    """An open ``pyarrow.parquet.ParquetFile`` within the read budget (its size on disk and its row groups'
-    uncompressed size); a file that is not Parquet is a one-line error naming it."""
-    pq = parquet_module()
-    import pyarrow as pa
-
-    check_file_size(path)
-    try:
-        parquet = pq.ParquetFile(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise RecordFormatError(f"{path}: not a readable Parquet file ({' '.join(str(exc).split())})") from None
-    metadata = parquet.metadata
-    check_file_size(path, sum(metadata.row_group(g).total_byte_size for g in range(metadata.num_row_groups)))
-    return parquet
 
 
 def read_unit(unit: Unit, layout: RecordLayout, skip_bad_records: bool = False,
@@ -363,7 +336,7 @@ def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
 
 
 def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
-    parquet = _parquet_file(unit.path)
+    parquet = parquet_file(unit.path)
     metadata = parquet.metadata
     hypothesis, references, system = layout.parquet_columns(parquet.schema_arrow.names, unit.path)
     names = [hypothesis, *references] + ([system] if system is not None else [])
@@ -371,7 +344,7 @@ def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: i
         yield Chunk(unit.file_index)
         return
     row = sum(metadata.row_group(g).num_rows for g in range(unit.start))
-    for batch in parquet.iter_batches(batch_size=chunk_records, row_groups=[unit.start], columns=names):
+    for batch in parquet_batches(parquet, unit.path, unit.start, chunk_records, names):
         columns = [batch.column(i).to_pylist() for i in range(len(names))]
         values = columns[:1 + len(references)]
         systems = columns[-1] if system is not None else [None] * batch.num_rows

@@ -142,6 +142,13 @@ class RecordLayout:
             raise BadRecord(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
         except RecursionError:
             raise BadRecord("JSON arrays or objects nested too deeply") from None
+        except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
+            from refscore.io.limits import digit_limit_problem   # here: refscore.io.limits imports this module
+
+            problem = digit_limit_problem(exc, line)
+            if problem is None:
+                raise
+            raise BadRecord(problem[1]) from None
         if not isinstance(value, dict):
             raise BadRecord(f"a JSON {type(value).__name__}, expected an object")
         has_system = self.system_column is not None and self.system_column in value

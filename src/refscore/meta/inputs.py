@@ -52,7 +52,8 @@ import numpy as np
 
 from refscore.errors import InputError
 from refscore.io.json_lines import json_values
-from refscore.io.record_files import expand_paths, input_kind, parquet_module, record_bytes, table_rows
+from refscore.io.record_files import (expand_paths, input_kind, parquet_error, parquet_module, record_bytes,
+                                     table_rows)
 from refscore.io.records import BadRecord, RecordLayout, _field
 from refscore.protocol import Metric
 
@@ -215,7 +216,12 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
             yield where, record, True
     else:
         record_bytes(path)   # refuses a file over the read budget (its uncompressed size) before reading it
-        table = parquet_module().read_table(path)
+        import pyarrow as pa
+
+        try:
+            table = parquet_module().read_table(path)
+        except (pa.ArrowException, OSError) as exc:
+            raise parquet_error(path, exc) from None
         for number, record in enumerate(table.to_pylist(), start=1):
             yield f"{path}: row {number}", record, False
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from refscore.errors import InputError, InputTypeError, MissingExtraError, UndecodableInputError
-from refscore.io.limits import check_line_lengths, parse_bounded, read_file_within_budget
+from refscore.io.limits import check_line_lengths, digit_limit_problem, parse_bounded, read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -190,7 +190,7 @@ def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
         if not line.strip():
             continue
         try:
-            yield f"{path}: line {number}", parse_bounded(json.loads, line, f"{path}: line {number}")
+            yield f"{path}: line {number}", parse_bounded(json.loads, line, str(path), line=number)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})") from None
 
@@ -241,9 +241,14 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
         root = loader.get_single_node()
         data = None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML ({' '.join(str(exc).split())})") from None
+        raise InputError(_yaml_error(path, exc)) from None
     except RecursionError:
         raise InputError(f"{path}: YAML lists or mappings nested too deeply") from None
+    except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
+        problem = digit_limit_problem(exc, stream.getvalue())
+        if problem is None:
+            raise
+        raise InputError(f"{path}: line {problem[0]}: {problem[1]}") from None
     finally:
         loader.dispose()
     if isinstance(data, Mapping) and "cases" in data:
@@ -252,6 +257,27 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a YAML list of cases (or a mapping with a 'cases' list)")
     return ((f"{path}: line {node.start_mark.line + 1}", record) for node, record in zip(root.value, data))
+
+
+def _yaml_error(path: Path, exc: Any) -> str:
+    """A PyYAML error (several lines, each naming the stream) as one line: the file, the line and column of the
+    problem, what is wrong and where the construct it was in began.
+
+    >>> import yaml
+    >>> try:
+    ...     yaml.safe_load("cases:\\n  - {a: 1\\n  - b: [\\n")
+    ... except yaml.YAMLError as exc:
+    ...     print(_yaml_error(Path("c.yaml"), exc))
+    c.yaml: line 3, column 6: not valid YAML (expected ',' or '}', but got ':'; while parsing a flow mapping that began at line 2, column 5)
+    """
+    mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+    if mark is None or problem is None:
+        return f"{path}: not valid YAML ({' '.join(str(exc).split())})"
+    context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    began = f" that began at line {context_mark.line + 1}, column {context_mark.column + 1}" if context_mark else ""
+    within = f"; {' '.join(context.split())}{began}" if context else ""
+    return (f"{path}: line {mark.line + 1}, column {mark.column + 1}: not valid YAML ({' '.join(problem.split())}"
+            f"{within})")
 
 
 def _no_alias_loader(yaml: Any) -> Any:
