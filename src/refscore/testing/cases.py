@@ -234,14 +234,18 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
         import yaml
     except ImportError:
         raise MissingExtraError(f"reading YAML cases ({path})", "testing", "PyYAML") from None
-    stream = io.StringIO(_read_text(path))
+    text = _read_text(path)
+    stream = io.StringIO(text)
     stream.name = str(path)     # PyYAML's messages name the stream ("<unicode string>" otherwise)
-    loader = _no_alias_loader(yaml)(stream)
+    try:
+        loader = _no_alias_loader(yaml)(stream)   # its reader already checks the first characters
+    except yaml.YAMLError as exc:
+        raise InputError(_yaml_error(path, exc, text)) from None
     try:
         root = loader.get_single_node()
         data = None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
-        raise InputError(_yaml_error(path, exc)) from None
+        raise InputError(_yaml_error(path, exc, text)) from None
     except RecursionError:
         raise InputError(f"{path}: YAML lists or mappings nested too deeply") from None
     except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
@@ -259,9 +263,10 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
     return ((f"{path}: line {node.start_mark.line + 1}", record) for node, record in zip(root.value, data))
 
 
-def _yaml_error(path: Path, exc: Any) -> str:
+def _yaml_error(path: Path, exc: Any, text: str = "") -> str:
     """A PyYAML error (several lines, each naming the stream) as one line: the file, the line and column of the
-    problem, what is wrong and where the construct it was in began.
+    problem, what is wrong and where the construct it was in began (a character YAML does not allow: its line in
+    ``text``).
 
     >>> import yaml
     >>> try:
@@ -271,6 +276,10 @@ def _yaml_error(path: Path, exc: Any) -> str:
     c.yaml: line 3, column 6: not valid YAML (expected ',' or '}', but got ':'; while parsing a flow mapping that began at line 2, column 5)
     """
     mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+    if isinstance(getattr(exc, "position", None), int) and isinstance(getattr(exc, "character", None), int):
+        line = text.count("\n", 0, exc.position) + 1   # a ReaderError: a character position, no mark
+        return (f"{path}: line {line}: not valid YAML (the character U+{exc.character:04X} is not allowed in "
+                f"YAML; remove it or quote it as an escape)")
     if mark is None or problem is None:
         return f"{path}: not valid YAML ({' '.join(str(exc).split())})"
     context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
