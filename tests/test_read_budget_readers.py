@@ -145,3 +145,17 @@ def test_judgments_lines_within_the_budget(tmp_path, monkeypatch):
     monkeypatch.setenv(LINE, "100")
     with pytest.raises(InputTooLargeError, match=rf"j\.jsonl: line 2 is longer than 100 bytes.*{LINE}"):
         load_judgments(path)
+
+
+@pytest.mark.parametrize("references", [["a cat", "x" * 40, "a cat"], [["a cat"], ["b", "x" * 40], ["c"]]])
+def test_parquet_text_values_within_the_line_budget(tmp_path, monkeypatch, references):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"prediction": ["a", "b", "c"], "references": references}), path)
+    assert records(path) == ["a", "b", "c"]
+    monkeypatch.setenv(LINE, "30")
+    with pytest.raises(InputTooLargeError, match=rf"r\.parquet: row 2: 'references' holds a value longer than 30 "
+                                                 rf"bytes.*{LINE}=<bytes>"):
+        records(path)

@@ -1,8 +1,8 @@
 """The read budget of every reader, one variable each: the most bytes one input may hold
 (``REFSCORE_MAX_INPUT_BYTES``, default 4 GiB) and the longest line a line reader takes (``REFSCORE_MAX_LINE_BYTES``,
-default 256 MiB: JSON Lines, CSV/TSV, plain text, case files; a Parquet text value). Both are checked while reading,
-so that ``/dev/zero``, an endless pipe or a huge sparse file stops with an error naming the file, the budget and
-its variable instead of growing memory; a regular file over the budget is refused before it is read.
+default 256 MiB: JSON Lines, CSV/TSV, plain text, case files; each text value of a Parquet file). Both are checked
+while reading, so that ``/dev/zero``, an endless pipe or a huge sparse file stops with an error naming the file,
+the budget and its variable instead of growing memory; a regular file over the budget is refused before it is read.
 
 >>> import io
 >>> read_within_budget(io.BytesIO(b"a cat\\n"), "hyp.txt")

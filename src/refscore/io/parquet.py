@@ -1,16 +1,17 @@
-"""Parquet record files opened within the read budget (:mod:`refscore.io.limits`: the file's size on disk and its
-row groups' uncompressed size against ``REFSCORE_MAX_INPUT_BYTES``), pyarrow's errors for a damaged file as one
-line naming the file (and the row group). pyarrow is imported on first use (the ``parquet`` extra)."""
+"""Parquet record files read within the read budget (:mod:`refscore.io.limits`: the file's size on disk and its
+row groups' uncompressed size against ``REFSCORE_MAX_INPUT_BYTES``, each text value against
+``REFSCORE_MAX_LINE_BYTES``), pyarrow's errors for a damaged file as one line naming the file (and the row group).
+pyarrow is imported on first use (the ``parquet`` extra)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
 from refscore.errors import MissingExtraError
-from refscore.io.limits import check_file_size
+from refscore.io.limits import LineTooLongError, MAX_LINE_BYTES_VARIABLE, check_file_size, max_line_bytes
 from refscore.io.records import RecordFormatError
 
-__all__ = ["parquet_batches", "parquet_error", "parquet_file", "parquet_module"]
+__all__ = ["check_value_lengths", "parquet_batches", "parquet_error", "parquet_file", "parquet_module"]
 
 
 def parquet_module() -> Any:
@@ -65,3 +66,28 @@ def parquet_batches(parquet: Any, path: str, group: int, chunk_records: int, nam
         except (pa.ArrowException, OSError) as exc:
             raise parquet_error(path, exc, f"row group {group + 1}") from None
         yield batch
+
+
+def check_value_lengths(batch: Any, path: str, first_row: int) -> None:
+    """Every text value of a record batch (string columns, lists of strings) within the line budget
+    (:func:`~refscore.io.limits.max_line_bytes`), checked on Arrow's lengths without converting a value; else a
+    :class:`~refscore.io.limits.LineTooLongError` naming the row (``first_row`` is the batch's first, from 0) and
+    the column."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    limit = max_line_bytes()
+    for name, column in zip(batch.schema.names, batch.columns):
+        kind = column.type
+        is_list = pa.types.is_list(kind) or pa.types.is_large_list(kind)
+        values = pc.list_flatten(column) if is_list else column
+        if not (pa.types.is_string(values.type) or pa.types.is_large_string(values.type)
+                or pa.types.is_binary(values.type) or pa.types.is_large_binary(values.type)):
+            continue
+        over = pc.indices_nonzero(pc.fill_null(pc.greater(pc.binary_length(values), limit), False))
+        if len(over):
+            index = over[0].as_py()
+            row = pc.list_parent_indices(column)[index].as_py() if is_list else index
+            raise LineTooLongError(f"{path}: row {first_row + row + 1}: {name!r} holds a value longer than {limit} "
+                                   f"bytes, the longest line read; split it, or raise the limit with "
+                                   f"{MAX_LINE_BYTES_VARIABLE}=<bytes>")

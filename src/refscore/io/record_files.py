@@ -31,7 +31,8 @@ from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE,
                                 check_file_size, check_total, is_regular_file, max_input_bytes, max_line_bytes)
 from refscore.io.records import (BadRecord, MalformedRecordError, NotUtf8Record, RecordFormatError, RecordLayout,
                                  UndecodableRecordError)
-from refscore.io.parquet import parquet_batches, parquet_error, parquet_file, parquet_module  # noqa: F401
+from refscore.io.parquet import (check_value_lengths, parquet_batches, parquet_error, parquet_file,  # noqa: F401
+                                 parquet_module)
 from refscore.io.tables import table_rows
 
 __all__ = [
@@ -345,6 +346,7 @@ def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: i
         return
     row = sum(metadata.row_group(g).num_rows for g in range(unit.start))
     for batch in parquet_batches(parquet, unit.path, unit.start, chunk_records, names):
+        check_value_lengths(batch, unit.path, row)
         columns = [batch.column(i).to_pylist() for i in range(len(names))]
         values = columns[:1 + len(references)]
         systems = columns[-1] if system is not None else [None] * batch.num_rows
