@@ -7,6 +7,7 @@ write.
 - :mod:`refscore.io.text_files`: a UTF-8 text file as one segment per line;
 - :mod:`refscore.io.tables`: CSV/TSV rows; :mod:`refscore.io.parquet`: Parquet files opened within the budget;
 - :mod:`refscore.io.json_lines`: JSON Lines read line by line, errors naming the line and the column;
+- :mod:`refscore.io.digits`: Python's integer digit limit as an error naming the file and the line;
 - :mod:`refscore.io.limits`: the read budget of every reader (``REFSCORE_MAX_LINE_BYTES`` per line,
   ``REFSCORE_MAX_INPUT_BYTES`` per input);
 - :mod:`refscore.io.atomic`: atomic file output and the check of output paths before any work.

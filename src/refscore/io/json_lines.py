@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from typing import IO, Any
 
 from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE, LineTooLongError,  # noqa: F401
-                                 check_total, digit_limit_problem, line_too_long_message, max_input_bytes,
-                                 max_line_bytes)
+                                 check_total, line_too_long_message, max_input_bytes, max_line_bytes)
 from refscore.errors import UndecodableInputError
+from refscore.io.digits import digit_limit_problem
 from refscore.io.records import RecordFormatError
 
 __all__ = [

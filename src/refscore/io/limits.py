@@ -16,19 +16,18 @@ hyp.txt: more than 4 bytes, the most one input may hold; give a smaller file, or
 from __future__ import annotations
 
 import os
-import re
 import stat
-import sys
 from pathlib import Path
 from collections.abc import Callable
 from typing import IO, Any
 
 from refscore.errors import InputError
+from refscore.io.digits import digit_limit_problem
 from refscore.io.records import RecordFormatError
 
 __all__ = ["DEFAULT_MAX_INPUT_BYTES", "DEFAULT_MAX_LINE_BYTES", "InputTooLargeError", "LineTooLongError",
            "MAX_INPUT_BYTES_VARIABLE", "MAX_LINE_BYTES_VARIABLE", "NestedTooDeeplyError", "check_file_size",
-           "check_line_lengths", "check_total", "digit_limit_problem", "input_too_large", "is_regular_file", "line_too_long_message",
+           "check_line_lengths", "check_total", "input_too_large", "is_regular_file", "line_too_long_message",
            "max_input_bytes", "max_line_bytes", "parse_bounded", "positive_int_variable", "read_file_within_budget",
            "read_text_within_budget", "read_within_budget"]
 
@@ -180,29 +179,6 @@ def read_text_within_budget(path: str | os.PathLike[str]) -> str:
     """The UTF-8 text of a whole document (JSON, TOML) within the read budget (``OSError`` as raised by ``open``,
     ``UnicodeDecodeError`` for the caller to name the file)."""
     return read_file_within_budget(path).decode("utf-8")
-
-
-def digit_limit_problem(exc: ValueError, text: str | bytes) -> tuple[int, str] | None:
-    """``(line, problem)`` when ``exc`` is Python's limit on the digits of an integer it converts
-    (``sys.get_int_max_str_digits()``, 4,300 by default), which a JSON, TOML or YAML parser meets in a long number;
-    the line is that of the first such run of digits in ``text``. None for any other ``ValueError``.
-
-    >>> import json
-    >>> try:
-    ...     json.loads('{"a": 1,\\n "b": ' + "7" * 5000 + '}')
-    ... except ValueError as exc:
-    ...     print(digit_limit_problem(exc, '{"a": 1,\\n "b": ' + "7" * 5000 + '}'))
-    (2, 'a number of 5000 digits, more than the 4300 digits an integer may have here; write it with fewer digits or as a string')
-    """
-    if "integer string conversion" not in str(exc):
-        return None
-    limit = sys.get_int_max_str_digits() or 4300
-    found = re.search(rb"[0-9]{%d,}" % (limit + 1), text if isinstance(text, bytes) else text.encode("utf-8"))
-    if found is None:
-        return 1, f"a number of more than {limit} digits; write it with fewer digits or as a string"
-    line = found.string.count(b"\n", 0, found.start()) + 1
-    return line, (f"a number of {found.end() - found.start()} digits, more than the {limit} digits an integer may "
-                  f"have here; write it with fewer digits or as a string")
 
 
 class NestedTooDeeplyError(InputError):

@@ -27,6 +27,7 @@ from typing import Any
 
 from refscore.wording import counted
 from refscore.errors import InputError, UndecodableInputError
+from refscore.io.digits import digit_limit_problem
 
 __all__ = [
     "BadRecord", "HYPOTHESIS_ALIASES", "MalformedRecordError", "NotUtf8Record", "NotUtf8RecordError",
@@ -143,8 +144,6 @@ class RecordLayout:
         except RecursionError:
             raise BadRecord("JSON arrays or objects nested too deeply") from None
         except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
-            from refscore.io.limits import digit_limit_problem   # here: refscore.io.limits imports this module
-
             problem = digit_limit_problem(exc, line)
             if problem is None:
                 raise

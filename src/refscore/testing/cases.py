@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from refscore.errors import InputError, InputTypeError, MissingExtraError, UndecodableInputError
-from refscore.io.limits import check_line_lengths, digit_limit_problem, parse_bounded, read_file_within_budget
+from refscore.io.digits import digit_limit_problem
+from refscore.io.limits import check_line_lengths, parse_bounded, read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
