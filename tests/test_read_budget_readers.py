@@ -159,3 +159,22 @@ def test_parquet_text_values_within_the_line_budget(tmp_path, monkeypatch, refer
     with pytest.raises(InputTooLargeError, match=rf"r\.parquet: row 2: 'references' holds a value longer than 30 "
                                                  rf"bytes.*{LINE}=<bytes>"):
         records(path)
+
+
+def test_parquet_judgments_within_the_budget(tmp_path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    import pyarrow.parquet as pq
+    from refscore.meta.inputs import load_judgments
+
+    path = tmp_path / "j.parquet"
+    rows = [{"system": s, "seg_id": i, "prediction": "a cat" * (1 + 20 * (i == 1)), "references": ["a cat"],
+             "mqm": float(i)} for s in ("A", "B") for i in range(2)]
+    pq.write_table(pa.Table.from_pylist(rows), path)
+    assert load_judgments(path).systems == ["A", "B"]
+    monkeypatch.setenv(LINE, "50")
+    with pytest.raises(InputTooLargeError, match=rf"j\.parquet: row 2: 'prediction' holds a value longer than 50"):
+        load_judgments(path)
+    monkeypatch.delenv(LINE)
+    monkeypatch.setenv(TOTAL, "100")
+    with pytest.raises(InputTooLargeError, match=rf"j\.parquet: more than 100 bytes"):
+        load_judgments(path)

@@ -52,6 +52,7 @@ import numpy as np
 
 from refscore.errors import InputError
 from refscore.io.json_lines import json_values
+from refscore.io.parquet import check_value_lengths
 from refscore.io.record_files import (expand_paths, input_kind, parquet_error, parquet_module, record_bytes,
                                      table_rows)
 from refscore.io.records import BadRecord, RecordLayout, _field
@@ -222,6 +223,10 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
             table = parquet_module().read_table(path)
         except (pa.ArrowException, OSError) as exc:
             raise parquet_error(path, exc) from None
+        row = 0
+        for batch in table.to_batches():   # each text value within the line budget
+            check_value_lengths(batch, path, row)
+            row += batch.num_rows
         for number, record in enumerate(table.to_pylist(), start=1):
             yield f"{path}: row {number}", record, False
 
