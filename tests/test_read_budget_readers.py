@@ -178,3 +178,18 @@ def test_parquet_judgments_within_the_budget(tmp_path, monkeypatch):
     monkeypatch.setenv(TOTAL, "100")
     with pytest.raises(InputTooLargeError, match=rf"j\.parquet: more than 100 bytes"):
         load_judgments(path)
+
+
+def test_rouge155_summary_files_within_the_budget(tmp_path, monkeypatch):
+    from refscore.metrics.rouge import read_summary
+
+    path = tmp_path / "peer.spl"
+    path.write_text("the cat sat\n" + "x" * 40 + "\n")
+    assert read_summary(path).split() == ["the", "cat", "sat", "x" * 40]
+    monkeypatch.setenv(LINE, "20")
+    with pytest.raises(InputTooLargeError, match=rf"peer\.spl: line 2 is longer than 20 bytes"):
+        read_summary(path)
+    monkeypatch.delenv(LINE)
+    monkeypatch.setenv(TOTAL, "30")
+    with pytest.raises(InputTooLargeError, match=rf"peer\.spl: more than 30 bytes"):
+        read_summary(path)
