@@ -223,10 +223,10 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
             table = parquet_module().read_table(path)
         except (pa.ArrowException, OSError) as exc:
             raise parquet_error(path, exc) from None
-        row = 0
+        first = 0
         for batch in table.to_batches():   # each text value within the line budget
-            check_value_lengths(batch, path, row)
-            row += batch.num_rows
+            check_value_lengths(batch, path, first)
+            first += batch.num_rows
         for number, record in enumerate(table.to_pylist(), start=1):
             yield f"{path}: row {number}", record, False
 
