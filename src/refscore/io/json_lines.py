@@ -61,8 +61,9 @@ def line_too_long(source: str, line_number: int, limit: int) -> JsonLineTooLongE
 def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line of a JSON Lines stream, read line by line within
     :func:`~refscore.io.limits.max_line_bytes`, the whole stream within :func:`~refscore.io.limits.max_input_bytes`
-    (an :class:`~refscore.io.limits.InputTooLargeError` past it); a line that is not UTF-8 or not JSON is a :class:`JsonLineError` that names ``source``,
-    the line and the column (byte of the line for UTF-8), followed by ``hint`` (what a line should hold)."""
+    (an :class:`~refscore.io.limits.InputTooLargeError` past it); a line that is not UTF-8 or not JSON is a
+    :class:`JsonLineError` that names ``source``, the line and the column (byte of the line for UTF-8), followed by
+    ``hint`` (what a line should hold)."""
     limit, budget = max_line_bytes(), max_input_bytes()
     advice = f"; {hint}" if hint else ""
     number = total = 0

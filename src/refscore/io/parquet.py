@@ -29,7 +29,8 @@ def parquet_error(path: str, exc: Exception, where: str = "") -> RecordFormatErr
     """pyarrow's error for a damaged Parquet file (several lines) as one line naming the file (and ``where``: the
     row group).
 
-    >>> print(parquet_error("r.parquet", OSError("Couldn't deserialize thrift: \\nDeserializing page header failed.\\n"), "row group 1"))
+    >>> damaged = OSError("Couldn't deserialize thrift: \\nDeserializing page header failed.\\n")
+    >>> print(parquet_error("r.parquet", damaged, "row group 1"))
     r.parquet: row group 1: not a readable Parquet file (Couldn't deserialize thrift: Deserializing page header failed.)
     """
     place = f" {where}:" if where else ""

@@ -38,8 +38,8 @@ from refscore.io.tables import table_rows
 __all__ = [
     "Chunk", "DEFAULT_CHUNK_RECORDS", "DEFAULT_UNIT_BYTES", "JSONL_EXTENSIONS", "PARQUET_EXTENSIONS",
     "RECORD_EXTENSIONS", "SystemNames", "TABLE_EXTENSIONS", "Unit", "expand_paths", "file_extent", "input_kind",
-    "is_record_file", "max_line_bytes", "parquet_error", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes",
-    "record_place", "table_rows",
+    "is_record_file", "max_line_bytes", "parquet_error", "parquet_module", "plan_units", "read_file", "read_unit",
+    "record_bytes", "record_place", "table_rows",
 ]
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")

@@ -30,8 +30,8 @@ def read_text_lines(path: str | os.PathLike[str]) -> list[str]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line_number = data[: exc.start].count(b"\n") + 1
-        raise UndecodableInputError(f"{os.fspath(path)}: line {line_number} is not valid UTF-8 ({exc.reason}); re-encode the "
-                         f"file as UTF-8") from None
+        raise UndecodableInputError(f"{os.fspath(path)}: line {line_number} is not valid UTF-8 ({exc.reason}); "
+                                    f"re-encode the file as UTF-8") from None
     lines = text.removeprefix("\ufeff").split("\n")
     if lines and lines[-1] == "":
         lines.pop()
