@@ -43,8 +43,10 @@ STATUS = re.compile(r"^#(\d+)\s+\w+(?:\s+cov: (\d+) ft: (\d+))?", re.MULTILINE)
 INSTRUMENTED = ("refscore", "refscore.inputs", "refscore.metrics.bleu", "refscore.metrics.gleu",
                 "refscore.metrics.chrf", "refscore.metrics.ter", "refscore.metrics.rouge",
                 "refscore.metrics.rouge.rouge155_text", "refscore.io.record_files", "refscore.io.records",
-                "refscore.io.text_files", "refscore.io.statistics", "refscore._column_rules", "refscore.pairs._matrix",
-                "refscore.pairs._mbr", "refscore.metrics.meteor.align", "refscore.metrics.meteor.metric", "refscore.meta._resample")
+                "refscore.io.text_files", "refscore.io.statistics", "refscore._column_rules", "refscore.io.limits",
+                "refscore.io.tables", "refscore.io.json_lines", "refscore.testing.cases", "refscore.pairs._matrix",
+                "refscore.pairs._mbr", "refscore.metrics.meteor.align", "refscore.metrics.meteor.metric",
+                "refscore.meta._resample")
 
 
 def has_atheris() -> bool:

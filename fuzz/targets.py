@@ -413,6 +413,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
 from kernel_targets import KERNEL_TARGETS  # noqa: E402  (mt-coins, hash-keys, batch-text)
 from meteor_targets import METEOR_TARGETS  # noqa: E402
 from pair_targets import PAIR_TARGETS  # noqa: E402  (pairwise, mbr)
+from reader_targets import READER_TARGETS  # noqa: E402  (text-budget, case-file-budget)
 from spm_targets import SPM_TARGETS  # noqa: E402  (the SentencePiece targets)
 from statistics_targets import STATISTICS_TARGETS  # noqa: E402  (statistics-header)
 
@@ -421,3 +422,4 @@ TARGETS.update(PAIR_TARGETS)
 TARGETS.update(KERNEL_TARGETS)
 TARGETS.update(METEOR_TARGETS)
 TARGETS.update(STATISTICS_TARGETS)
+TARGETS.update(READER_TARGETS)

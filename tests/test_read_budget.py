@@ -77,3 +77,32 @@ def test_deep_nesting_in_baseline_names_the_file(tmp_path) -> None:
     path.write_text("[" * 100000)
     with pytest.raises(NestedTooDeeplyError, match="baseline .*run.json: arrays or objects nested too deeply"):
         load_run(path)
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "1e6", "²", "9" * 5000])
+def test_budget_variables_refuse_what_is_not_a_positive_integer(monkeypatch, value: str) -> None:
+    """One parser for both budget variables (refscore.io.limits.positive_int_variable): a value that is not a
+    positive integer, even one Python's int() chokes on ('²', 5,000 digits), is the variable's own error."""
+    from refscore.io.json_lines import max_line_bytes
+    from refscore.io.limits import max_input_bytes
+    from refscore.io.records import RecordFormatError
+    from refscore.errors import InputError
+    monkeypatch.setenv("REFSCORE_MAX_INPUT_BYTES", value)
+    with pytest.raises(InputError, match=r"^REFSCORE_MAX_INPUT_BYTES=.*: give the most bytes one input may hold, a "
+                                         r"positive integer$"):
+        max_input_bytes()
+    monkeypatch.setenv("REFSCORE_MAX_LINE_BYTES", value)
+    with pytest.raises(RecordFormatError, match=r"^REFSCORE_MAX_LINE_BYTES=.*: give the longest line in bytes, a "
+                                                r"positive integer$"):
+        max_line_bytes()
+
+
+def test_budget_variables_default_and_value(monkeypatch) -> None:
+    from refscore.io.json_lines import DEFAULT_MAX_LINE_BYTES, max_line_bytes
+    from refscore.io.limits import DEFAULT_MAX_INPUT_BYTES, max_input_bytes
+    monkeypatch.delenv("REFSCORE_MAX_INPUT_BYTES", raising=False)
+    monkeypatch.setenv("REFSCORE_MAX_LINE_BYTES", "")
+    assert (max_input_bytes(), max_line_bytes()) == (DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_LINE_BYTES)
+    monkeypatch.setenv("REFSCORE_MAX_INPUT_BYTES", "123")
+    monkeypatch.setenv("REFSCORE_MAX_LINE_BYTES", "45")
+    assert (max_input_bytes(), max_line_bytes()) == (123, 45)

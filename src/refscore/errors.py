@@ -21,6 +21,11 @@ class InputError(RefscoreError, ValueError):
     """An argument has the wrong shape or value; the message names the argument, the position and the fix."""
 
 
+class UndecodableInputError(InputError):
+    """An input file (or standard input) that is not valid UTF-8; the message names the source and the line. Text
+    and record readers alike raise it, and the command line exits with its one status for undecodable input."""
+
+
 class InputTypeError(RefscoreError, TypeError):
     """An argument (or one of its items) has the wrong type."""
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from refscore.cli import calibrate
 from refscore.cli.arguments import grouped_options, option_assignment, positive_int
-from refscore.cli.exit_codes import ExitCode
+from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.cli.io import CliError, os_error_text
 from refscore.cli.process import stopped
 from refscore.errors import InputError, MissingExtraError
@@ -185,4 +185,4 @@ def cmd_check(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(os_error_text(exc), ExitCode.UNREADABLE_FILE) from None  # no "[Errno 2]" prefix
     except (InputError, ValueError, TypeError) as exc:
-        raise CliError(str(exc), ExitCode.BAD_INPUT) from None
+        raise CliError(str(exc), input_error_code(exc)) from None

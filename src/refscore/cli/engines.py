@@ -20,7 +20,7 @@ from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_read
                              is_record_file, read_text_inputs)
 from refscore.cli.metric_setup import result_row, totals_row
 from refscore.cli.output import segment_header, segment_lines, signatures
-from refscore.cli.exit_codes import ExitCode
+from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.errors import InputError
 from refscore.protocol import Metric
 
@@ -104,7 +104,7 @@ def _ray_error(error: Exception) -> Exception:
     cause = task_cause(error)
     first_line = str(cause).split("\n", 1)[0].strip()   # Ray appends its retry advice on further lines
     if isinstance(cause, InputError):
-        return CliError(first_line, ExitCode.BAD_INPUT)
+        return CliError(first_line, input_error_code(cause))
     if cause is error and not (type(error).__module__ or "").startswith("ray."):
         return error   # not Ray's: main() reports it as any other error
     return CliError(f"the Ray engine failed: {type(cause).__name__}: {first_line or 'no message'}",

@@ -5,6 +5,8 @@
 """
 from __future__ import annotations
 
+from refscore.errors import UndecodableInputError
+
 
 class ExitCode:
     """Distinct exit codes of the ``refscore`` command line."""
@@ -23,3 +25,13 @@ class ExitCode:
     INTERRUPTED = 130  # Ctrl-C: 128 + SIGINT, as shells report it
     TERMINATED = 143  # SIGTERM (timeout, CI, Kubernetes): 128 + SIGTERM, handled as Ctrl-C
     BROKEN_PIPE = 141  # the reader of standard output went away (``| head``): 128 + SIGPIPE
+
+
+def input_error_code(error: BaseException) -> int:
+    """The exit code of an input error: undecodable input (not UTF-8, whichever reader found it: text, records,
+    cases) or bad input.
+
+    >>> input_error_code(UndecodableInputError("x.csv: line 2: not valid UTF-8")), input_error_code(ValueError())
+    (5, 7)
+    """
+    return ExitCode.UNDECODABLE_INPUT if isinstance(error, UndecodableInputError) else ExitCode.BAD_INPUT

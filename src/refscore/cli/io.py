@@ -7,15 +7,18 @@ or line break) with a header line, and Parquet; :mod:`refscore.io.record_files` 
 """
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 from refscore.inputs import from_streams, per_segment
 from refscore.io.record_files import SystemNames, is_record_file, read_file
 from refscore.io.records import MalformedRecordError, RecordLayout
 from refscore.wording import counted
-from refscore.cli.exit_codes import ExitCode
+from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.errors import InputError
-from refscore.io.limits import InputTooLargeError, read_file_within_budget, read_within_budget
+from refscore.io.limits import (InputTooLargeError, check_line_lengths, is_regular_file, read_file_within_budget,
+                                read_within_budget)
 
 
 class CliError(Exception):
@@ -47,7 +50,12 @@ def decode_text(data: bytes, source: str) -> str:
 
 def decode_lines(data: bytes, source: str) -> list[str]:
     """Split UTF-8 bytes into segments, one per line (``\\n``, ``\\r\\n``; a final newline ends the last line),
-    each with its trailing whitespace removed as sacreBLEU's command line does."""
+    each with its trailing whitespace removed as sacreBLEU's command line does; a line longer than the line budget
+    (``REFSCORE_MAX_LINE_BYTES``) is an error naming it (exit 7)."""
+    try:
+        check_line_lengths(data, source)
+    except InputTooLargeError as exc:
+        raise CliError(str(exc), ExitCode.BAD_INPUT) from None
     lines = decode_text(data, source).split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -79,8 +87,13 @@ def os_error_text(exc: OSError) -> str:
 
 
 def check_readable(path: str, argument: str | None = None) -> None:
-    """An input file must exist and be readable: checked before a run that reads it later (streamed inputs)."""
+    """An input file must exist and be readable: checked before a run that reads it later (streamed inputs). A pipe
+    is not opened (that would wait for its writer, and closing it would end the writer's data)."""
     try:
+        if os.path.exists(path) and not is_regular_file(path) and not os.path.isdir(path):
+            if not os.access(path, os.R_OK):
+                raise PermissionError(errno.EACCES, "Permission denied", path)
+            return
         with open(path, "rb"):
             pass
     except OSError as exc:
@@ -169,9 +182,10 @@ def read_record_systems(path: str, skippable: bool = True) -> dict[str, tuple[li
                 predictions += [chunk.hypotheses[i] for i in indices]
                 reference_lists += [chunk.references[i] for i in indices]
     except MalformedRecordError as error:
-        raise CliError(str(error) if skippable else f"{error.problem}; fix the record", ExitCode.BAD_INPUT) from None
+        raise CliError(str(error) if skippable else f"{error.problem}; fix the record",
+                       input_error_code(error)) from None
     except InputError as error:
-        raise CliError(str(error), ExitCode.BAD_INPUT) from None
+        raise CliError(str(error), input_error_code(error)) from None
     except OSError as exc:
         raise unreadable(path, exc, "-i") from None
     return systems

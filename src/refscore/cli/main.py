@@ -12,7 +12,7 @@ from refscore.io.atomic import UnwritableOutputError
 from refscore import __version__
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int, reference_files)
-from refscore.cli.exit_codes import ExitCode
+from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_over
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
@@ -207,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return ExitCode.UNWRITABLE_OUTPUT
     except (InputError, ValueError, TypeError) as exc:
         print(f"refscore: error: {exc}{flag_hint(str(exc), selected_options(args))}", file=sys.stderr)
-        return ExitCode.BAD_INPUT
+        return input_error_code(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -26,13 +26,13 @@ from typing import Any
 import numpy as np
 
 from refscore.cli.arguments import add_metrics_argument, add_progress_argument, positive_int
-from refscore.cli.exit_codes import ExitCode
+from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.cli.io import STDIN, CliError, check_readable, source_name, unreadable
 from refscore.cli.metric_setup import add_metric_arguments, metrics_from_args
 from refscore.cli.process import check_printable
 from refscore.errors import InputError
 from refscore.io.atomic import NO_SPACE, atomic_write, check_output_paths, output_transaction
-from refscore.io.json_lines import NotUtf8LineError, json_values
+from refscore.io.json_lines import json_values
 from refscore.progress import progress_bar
 
 _FIELDS = ("id", "candidates", "references")
@@ -121,10 +121,8 @@ class ItemReader:
                     if texts >= batch_texts:
                         yield batch
                         batch, texts = Items(), 0
-        except NotUtf8LineError as error:
-            raise CliError(str(error), ExitCode.UNDECODABLE_INPUT) from None
         except InputError as error:
-            raise CliError(str(error), ExitCode.BAD_INPUT) from None
+            raise CliError(str(error), input_error_code(error)) from None
         except OSError as exc:
             if self.path == STDIN:
                 raise CliError(f"cannot read standard input ({exc.strerror or exc})", ExitCode.UNREADABLE_FILE) \

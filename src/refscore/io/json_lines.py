@@ -1,5 +1,6 @@
-"""JSON Lines read one line at a time: the line limit of every JSON Lines reader (``REFSCORE_MAX_LINE_BYTES``) and
-the one loop that turns a line into a JSON value or an error naming the source, the line and the column.
+"""JSON Lines read one line at a time: the one loop that turns a line into a JSON value or an error naming the
+source, the line and the column, within the read budget (:mod:`refscore.io.limits`: the line limit
+``REFSCORE_MAX_LINE_BYTES``, the total ``REFSCORE_MAX_INPUT_BYTES``).
 
 A line is read whole, so the limit bounds the memory of one read: a file without line breaks would otherwise be
 read into memory at once. Blank lines are skipped; a UTF-8 byte-order mark at the start is dropped.
@@ -16,20 +17,20 @@ items.jsonl: line 2: not valid JSON (Expecting value at column 7); one object pe
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from typing import IO, Any
 
+from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE, LineTooLongError,  # noqa: F401
+                                 check_total, line_too_long_message, max_input_bytes, max_line_bytes)
+from refscore.errors import UndecodableInputError
+from refscore.io.digits import digit_limit_problem
 from refscore.io.records import RecordFormatError
 
 __all__ = [
-    "DEFAULT_MAX_LINE_BYTES", "JsonLineError", "MAX_LINE_BYTES_VARIABLE", "NotUtf8LineError", "json_values",
-    "line_too_long", "max_line_bytes", "read_line",
+    "DEFAULT_MAX_LINE_BYTES", "JsonLineError", "JsonLineTooLongError", "MAX_LINE_BYTES_VARIABLE", "NotUtf8LineError",
+    "json_values", "line_too_long", "max_line_bytes", "read_line",
 ]
 
-#: The environment variable that sets the longest JSON Lines line read (bytes).
-MAX_LINE_BYTES_VARIABLE = "REFSCORE_MAX_LINE_BYTES"
-DEFAULT_MAX_LINE_BYTES = 256 << 20
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -37,19 +38,12 @@ class JsonLineError(RecordFormatError):
     """A JSON Lines line that is too long, not UTF-8 or not JSON; the message names the source and the line."""
 
 
-class NotUtf8LineError(JsonLineError):
+class JsonLineTooLongError(JsonLineError, LineTooLongError):
+    """A JSON Lines line longer than the line budget (a :class:`~refscore.io.limits.LineTooLongError` too)."""
+
+
+class NotUtf8LineError(JsonLineError, UndecodableInputError):
     """A JSON Lines line that is not UTF-8 (the command line exits with its own status for undecodable input)."""
-
-
-def max_line_bytes() -> int:
-    """The longest JSON Lines line read: ``$REFSCORE_MAX_LINE_BYTES`` or 256 MiB."""
-    value = os.environ.get(MAX_LINE_BYTES_VARIABLE, "")
-    if not value:
-        return DEFAULT_MAX_LINE_BYTES
-    if not value.isdigit() or int(value) < 1:
-        raise RecordFormatError(f"{MAX_LINE_BYTES_VARIABLE}={value!r}: give the longest line in bytes, a positive "
-                                f"integer")
-    return int(value)
 
 
 def read_line(stream: IO[bytes], limit: int) -> tuple[bytes, bool]:
@@ -59,19 +53,20 @@ def read_line(stream: IO[bytes], limit: int) -> tuple[bytes, bool]:
     return line, len(line) > limit and not (len(line) == limit + 1 and line.endswith(b"\n"))
 
 
-def line_too_long(source: str, line_number: int, limit: int) -> JsonLineError:
+def line_too_long(source: str, line_number: int, limit: int) -> JsonLineTooLongError:
     """The error for a line longer than the limit, naming the setting that raises it."""
-    return JsonLineError(f"{source}: line {line_number} is longer than {limit} bytes, the longest line read; split "
-                         f"the record, or raise the limit with {MAX_LINE_BYTES_VARIABLE}=<bytes>")
+    return JsonLineTooLongError(line_too_long_message(source, line_number, limit, "split the record"))
 
 
 def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line of a JSON Lines stream, read line by line within
-    :func:`max_line_bytes`; a line that is not UTF-8 or not JSON is a :class:`JsonLineError` that names ``source``,
-    the line and the column (byte of the line for UTF-8), followed by ``hint`` (what a line should hold)."""
-    limit = max_line_bytes()
+    :func:`~refscore.io.limits.max_line_bytes`, the whole stream within :func:`~refscore.io.limits.max_input_bytes`
+    (an :class:`~refscore.io.limits.InputTooLargeError` past it); a line that is not UTF-8 or not JSON is a
+    :class:`JsonLineError` that names ``source``, the line and the column (byte of the line for UTF-8), followed by
+    ``hint`` (what a line should hold)."""
+    limit, budget = max_line_bytes(), max_input_bytes()
     advice = f"; {hint}" if hint else ""
-    number = 0
+    number = total = 0
     while True:
         line, too_long = read_line(stream, limit)
         if not line:
@@ -79,6 +74,8 @@ def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tupl
         number += 1
         if too_long:
             raise line_too_long(source, number, limit)
+        total += len(line)
+        check_total(source, total, budget)
         if number == 1 and line.startswith(_BOM):
             line = line[len(_BOM):]
         if not line.strip():
@@ -96,4 +93,9 @@ def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tupl
         except RecursionError:
             raise JsonLineError(f"{source}: line {number}: JSON arrays or objects nested too deeply{advice}") \
                 from None
+        except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
+            problem = digit_limit_problem(exc, text)
+            if problem is None:
+                raise
+            raise JsonLineError(f"{source}: line {number}: {problem[1]}") from None
         yield number, value

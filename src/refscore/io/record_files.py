@@ -21,20 +21,25 @@ from __future__ import annotations
 import csv
 import glob
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from refscore.errors import MissingExtraError
-from refscore.io.json_lines import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE,  # noqa: F401
-                                     line_too_long, max_line_bytes, read_line)
-from refscore.io.records import BadRecord, MalformedRecordError, RecordFormatError, RecordLayout
+from refscore.io.json_lines import line_too_long, read_line
+from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE,  # noqa: F401
+                                check_file_size, check_total, is_regular_file, max_input_bytes, max_line_bytes)
+from refscore.io.records import (BadRecord, MalformedRecordError, NotUtf8Record, RecordFormatError, RecordLayout,
+                                 UndecodableRecordError)
+from refscore.io.parquet import (check_value_lengths, parquet_batches, parquet_error, parquet_file,  # noqa: F401
+                                 parquet_module)
+from refscore.io.tables import table_rows
 
 __all__ = [
     "Chunk", "DEFAULT_CHUNK_RECORDS", "DEFAULT_UNIT_BYTES", "JSONL_EXTENSIONS", "PARQUET_EXTENSIONS",
     "RECORD_EXTENSIONS", "SystemNames", "TABLE_EXTENSIONS", "Unit", "expand_paths", "file_extent", "input_kind",
-    "is_record_file", "max_line_bytes", "parquet_module", "plan_units", "read_file", "read_unit", "record_bytes",
-    "record_place", "table_rows",
+    "is_record_file", "max_line_bytes", "parquet_error", "parquet_module", "plan_units", "read_file", "read_unit",
+    "record_bytes", "record_place", "table_rows",
 ]
 
 JSONL_EXTENSIONS = (".jsonl", ".ndjson")
@@ -45,14 +50,14 @@ PARQUET_EXTENSIONS = (".parquet", ".pq")
 DEFAULT_UNIT_BYTES = 32 << 20
 #: Records per chunk handed on by a reader (bounds the memory of one read).
 DEFAULT_CHUNK_RECORDS = 50_000
-# The line limit (MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, max_line_bytes) lives in refscore.io.json_lines,
-# shared with every JSON Lines reader; imported here for the readers that import it from this module.
+# The read budget (MAX_LINE_BYTES_VARIABLE, DEFAULT_MAX_LINE_BYTES, max_line_bytes) lives in refscore.io.limits,
+# shared with every reader; imported here for the readers that import it from this module.
 
 
 @dataclass(frozen=True)
 class Unit:
     """One independently readable part of one input file: ``[start, stop)`` in bytes (JSON Lines), row groups
-    (Parquet) or the whole file (CSV/TSV, ``stop`` = -1)."""
+    (Parquet) or the whole file (CSV/TSV, and a JSON Lines pipe, read as a stream: ``stop`` = -1)."""
 
     file_index: int
     path: str
@@ -100,17 +105,6 @@ def is_record_file(path: str) -> bool:
     return path.lower().endswith(RECORD_EXTENSIONS)
 
 
-def parquet_module() -> Any:
-    """``pyarrow.parquet``, imported on first use; without pyarrow a :class:`MissingExtraError` that names
-    ``pip install 'refscore[parquet]'``."""
-    try:
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise MissingExtraError("Parquet record files", "parquet", getattr(exc, "name", None) or "pyarrow") \
-            from None
-    return pq
-
-
 def input_kind(path: str) -> str:
     """``jsonl``, ``table`` or ``parquet`` by the file's extension; anything else is a clear error."""
     lower = path.lower()
@@ -133,26 +127,51 @@ def expand_paths(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
             if not matches:
                 raise RecordFormatError(f"no file matches {pattern!r}")
             files += matches
-        elif not os.path.isfile(pattern):
-            raise RecordFormatError(f"cannot read {pattern}: No such file or directory")
         else:
+            problem = _not_a_record_file(pattern)
+            if problem:
+                raise RecordFormatError(f"cannot read {pattern}: {problem}")
             files.append(pattern)
     if not files:
         raise RecordFormatError("no input files given")
     return files
 
 
+def _not_a_record_file(path: str) -> str:
+    """Why ``path`` cannot be read as a record file ("" when it can: a regular file or a pipe).
+
+    >>> _not_a_record_file("/"), _not_a_record_file("/dev/null")
+    ('a folder, not a file; give the record files in it (a pattern such as /*.jsonl)', 'not a regular file (a character device); give a record file or a pipe')
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if stat.S_ISDIR(mode):
+        return f"a folder, not a file; give the record files in it (a pattern such as {path.rstrip('/')}/*.jsonl)"
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode):
+        return ""
+    what = "a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode) else \
+        "a socket" if stat.S_ISSOCK(mode) else "not a file"
+    return f"not a regular file ({what}); give a record file or a pipe"
+
+
 def plan_units(paths: Sequence[str], unit_bytes: int = DEFAULT_UNIT_BYTES) -> list[Unit]:
-    """The read units of ``paths`` (already expanded), in input order."""
+    """The read units of ``paths`` (already expanded), in input order; a regular file over the read budget
+    (:func:`~refscore.io.limits.max_input_bytes`) is refused here, a JSON Lines pipe is one unit read as a stream."""
     units = []
     for file_index, path in enumerate(paths):
         kind = input_kind(path)
-        if kind == "jsonl":
+        if kind != "parquet":
+            check_file_size(path)
+        if kind == "jsonl" and not is_regular_file(path):   # a pipe has no size: read to its end
+            units.append(Unit(file_index, path, kind, 0, -1))
+        elif kind == "jsonl":
             size = os.path.getsize(path)
             starts = list(range(0, size, unit_bytes)) or [0]
             units += [Unit(file_index, path, kind, start, min(start + unit_bytes, size)) for start in starts]
         elif kind == "parquet":
-            groups = _parquet_file(path).metadata.num_row_groups
+            groups = parquet_file(path).metadata.num_row_groups
             units += [Unit(file_index, path, kind, group, group + 1) for group in range(max(groups, 1))]
         else:
             units.append(Unit(file_index, path, kind, 0, -1))
@@ -164,9 +183,9 @@ def file_extent(path: str) -> int | None:
     only reading it tells (CSV/TSV, read whole by one unit)."""
     kind = input_kind(path)
     if kind == "jsonl":
-        return os.path.getsize(path)
+        return os.path.getsize(path) if is_regular_file(path) else None
     if kind == "parquet":
-        return int(_parquet_file(path).metadata.num_rows)
+        return int(parquet_file(path).metadata.num_rows)
     return None
 
 
@@ -175,19 +194,8 @@ def record_bytes(path: str) -> int:
     groups (what reading it into memory would take, not its compressed size)."""
     if input_kind(path) != "parquet":
         return os.path.getsize(path)
-    metadata = _parquet_file(path).metadata
+    metadata = parquet_file(path).metadata
     return sum(metadata.row_group(group).total_byte_size for group in range(metadata.num_row_groups))
-
-
-def _parquet_file(path: str) -> Any:
-    """An open ``pyarrow.parquet.ParquetFile``; a file that is not Parquet is a clear error naming it."""
-    pq = parquet_module()
-    import pyarrow as pa
-
-    try:
-        return pq.ParquetFile(path)
-    except (pa.ArrowException, OSError) as exc:
-        raise RecordFormatError(f"{path}: not a readable Parquet file ({exc})") from None
 
 
 def read_unit(unit: Unit, layout: RecordLayout, skip_bad_records: bool = False,
@@ -241,6 +249,8 @@ def record_place(path: str, start: int, end: int) -> str:
     kind = input_kind(path)
     if kind == "parquet":
         return f"row {start + 1}"
+    if not is_regular_file(path):   # a pipe cannot be read again
+        return f"record {start + 1}" if kind == "table" else f"bytes {start}-{end}"
     if kind == "jsonl":
         with open(path, "rb") as handle:
             handle.seek(start)
@@ -252,9 +262,9 @@ def record_place(path: str, start: int, end: int) -> str:
     return next((f"line {line}" for index, (line, _) in enumerate(rows) if index == start), f"record {start + 1}")
 
 
-def _fail_or_skip(chunk: Chunk, start: int, end: int, message: str, skip: bool) -> None:
+def _fail_or_skip(chunk: Chunk, start: int, end: int, message: str, skip: bool, undecodable: bool = False) -> None:
     if not skip:
-        raise MalformedRecordError(message)
+        raise (UndecodableRecordError if undecodable else MalformedRecordError)(message)
     chunk.add(start, end, None, bad=message)
 
 
@@ -279,8 +289,8 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
             position += len(handle.readline()) - 1
         unit_start, lines_before = position, None if position else 0
         chunk, span_start, line_offset = Chunk(unit.file_index), position, 0
-        limit = max_line_bytes()
-        while position < unit.stop:
+        limit, budget, stream = max_line_bytes(), max_input_bytes(), unit.stop < 0
+        while stream or position < unit.stop:
             line, too_long = read_line(handle, limit)
             if not line:
                 break
@@ -288,6 +298,8 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
                 lines_before = _lines_before(unit.path, unit_start) if lines_before is None else lines_before
                 raise line_too_long(unit.path, lines_before + line_offset + 1, limit)
             position += len(line)
+            if stream:   # a regular file's size was checked by plan_units
+                check_total(unit.path, position, budget)
             line_offset += 1
             if not line.strip():
                 continue
@@ -300,37 +312,11 @@ def _read_jsonl(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
                 if lines_before is None:
                     lines_before = _lines_before(unit.path, unit_start)
                 _fail_or_skip(chunk, span_start, position, f"{unit.path}: line {lines_before + line_offset}: {exc}",
-                              skip)
+                              skip, isinstance(exc, NotUtf8Record))
             span_start = position
         if len(chunk):  # trailing blank lines of the unit belong to its last record
             chunk.ends[-1] = position
         yield chunk
-
-
-def table_rows(path: str) -> Iterator[tuple[int, list[str]]]:
-    """(first line, fields) of each non-blank row of a CSV (quoted fields may span lines) or TSV (no quoting) file,
-    header included; a field may be as large as the file."""
-    tsv = path.lower().endswith(".tsv")
-    previous_limit = csv.field_size_limit()
-    csv.field_size_limit(max(previous_limit, os.path.getsize(path) + 1))
-    first_line = 1
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as handle:
-            reader = csv.reader(handle, delimiter="\t" if tsv else ",", strict=True,
-                                quoting=csv.QUOTE_NONE if tsv else csv.QUOTE_MINIMAL)
-            for row in reader:
-                line, first_line = first_line, reader.line_num + 1
-                if row:
-                    yield line, row
-    except csv.Error as exc:
-        raise RecordFormatError(f"{path}: line {first_line}: malformed CSV ({exc}); quote a field that contains a "
-                                f"comma, a quote or a line break as \"...\" with inner quotes doubled (\"\")") \
-            from None
-    except UnicodeDecodeError as exc:
-        raise RecordFormatError(f"{path}: near line {first_line}: not valid UTF-8 ({exc.reason}); re-encode the "
-                                f"file as UTF-8") from None
-    finally:
-        csv.field_size_limit(previous_limit)
 
 
 def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
@@ -351,7 +337,7 @@ def _read_table(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int
 
 
 def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: int) -> Iterator[Chunk]:
-    parquet = _parquet_file(unit.path)
+    parquet = parquet_file(unit.path)
     metadata = parquet.metadata
     hypothesis, references, system = layout.parquet_columns(parquet.schema_arrow.names, unit.path)
     names = [hypothesis, *references] + ([system] if system is not None else [])
@@ -359,7 +345,8 @@ def _read_parquet(unit: Unit, layout: RecordLayout, skip: bool, chunk_records: i
         yield Chunk(unit.file_index)
         return
     row = sum(metadata.row_group(g).num_rows for g in range(unit.start))
-    for batch in parquet.iter_batches(batch_size=chunk_records, row_groups=[unit.start], columns=names):
+    for batch in parquet_batches(parquet, unit.path, unit.start, chunk_records, names):
+        check_value_lengths(batch, unit.path, row)
         columns = [batch.column(i).to_pylist() for i in range(len(names))]
         values = columns[:1 + len(references)]
         systems = columns[-1] if system is not None else [None] * batch.num_rows

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from refscore.wording import counted
-from refscore.errors import InputError
+from refscore.errors import InputError, UndecodableInputError
+from refscore.io.digits import digit_limit_problem
 
 __all__ = [
-    "BadRecord", "HYPOTHESIS_ALIASES", "MalformedRecordError", "REFERENCES_ALIASES", "RecordFormatError",
-    "RecordLayout",
+    "BadRecord", "HYPOTHESIS_ALIASES", "MalformedRecordError", "NotUtf8Record", "NotUtf8RecordError",
+    "REFERENCES_ALIASES", "RecordFormatError", "RecordLayout", "UndecodableRecordError",
 ]
 
 
@@ -38,8 +39,17 @@ class BadRecord(ValueError):
     """A record that cannot be scored; the reader adds the file and the line (or row) to the message."""
 
 
+class NotUtf8Record(BadRecord):
+    """A record whose bytes are not UTF-8 (skippable as any bad record; when it stops the run, an
+    :class:`UndecodableRecordError`)."""
+
+
 class RecordFormatError(InputError):
     """A malformed record, named by file and line, that stopped the run (see ``skip_bad_records``)."""
+
+
+class NotUtf8RecordError(RecordFormatError, UndecodableInputError):
+    """A record file that is not UTF-8 where it is read as text (a CSV/TSV line); names the file and the line."""
 
 
 class MalformedRecordError(RecordFormatError):
@@ -50,6 +60,10 @@ class MalformedRecordError(RecordFormatError):
         super().__init__(f"{problem}; fix the record, or skip such records with --skip-bad-records "
                          f"(skip_bad_records=True: they are counted and reported)")
         self.problem = problem
+
+
+class UndecodableRecordError(MalformedRecordError, UndecodableInputError):
+    """A record that is not UTF-8 stopped the run (the command line's status for undecodable input)."""
 
 
 _MISSING = object()
@@ -123,12 +137,17 @@ class RecordLayout:
         try:
             value = json.loads(line)
         except UnicodeDecodeError as exc:
-            raise BadRecord(f"not valid UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file as UTF-8") \
-                from None
+            raise NotUtf8Record(f"not valid UTF-8 ({exc.reason} at byte {exc.start}); re-encode the file as "
+                                f"UTF-8") from None
         except json.JSONDecodeError as exc:
             raise BadRecord(f"not valid JSON ({exc.msg} at column {exc.colno})") from None
         except RecursionError:
             raise BadRecord("JSON arrays or objects nested too deeply") from None
+        except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
+            problem = digit_limit_problem(exc, line)
+            if problem is None:
+                raise
+            raise BadRecord(problem[1]) from None
         if not isinstance(value, dict):
             raise BadRecord(f"a JSON {type(value).__name__}, expected an object")
         has_system = self.system_column is not None and self.system_column in value

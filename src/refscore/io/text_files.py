@@ -11,25 +11,27 @@ from __future__ import annotations
 
 import os
 
-from refscore.errors import InputError
-from refscore.io.limits import read_file_within_budget
+from refscore.errors import InputError, UndecodableInputError
+from refscore.io.limits import check_line_lengths, read_file_within_budget
 
 __all__ = ["read_text_lines"]
 
 
 def read_text_lines(path: str | os.PathLike[str]) -> list[str]:
     """The lines of a UTF-8 file (``\\n`` or ``\\r\\n``; a final newline ends the last line; a leading byte-order
-    mark removed), each without trailing whitespace, as sacreBLEU's command line reads segments."""
+    mark removed), each without trailing whitespace, as sacreBLEU's command line reads segments; within the read
+    budget (:mod:`refscore.io.limits`: the file's bytes and each line's)."""
     try:
         data = read_file_within_budget(path)
     except OSError as exc:
         raise InputError(f"cannot read {os.fspath(path)}: {exc.strerror or exc}") from None
+    check_line_lengths(data, os.fspath(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line_number = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{os.fspath(path)}: line {line_number} is not valid UTF-8 ({exc.reason}); re-encode the "
-                         f"file as UTF-8") from None
+        raise UndecodableInputError(f"{os.fspath(path)}: line {line_number} is not valid UTF-8 ({exc.reason}); "
+                                    f"re-encode the file as UTF-8") from None
     lines = text.removeprefix("\ufeff").split("\n")
     if lines and lines[-1] == "":
         lines.pop()

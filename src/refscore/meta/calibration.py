@@ -48,7 +48,7 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError
-from refscore.io.limits import parse_bounded
+from refscore.io.limits import parse_bounded, read_text_within_budget
 
 OBJECTIVES = ("accuracy", "f1", "precision")
 #: Comparisons of a cut-off (``">= -1"``): a rating that satisfies it is a human pass.
@@ -336,7 +336,7 @@ def write_threshold(path: str | os.PathLike[str], check: str, threshold: float) 
 
     name = os.fspath(path)
     try:
-        text = open(name, encoding="utf-8").read() if os.path.exists(name) else ""
+        text = read_text_within_budget(name) if os.path.exists(name) else ""
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the configuration {name}: {exc}") from None
     key = check if re.fullmatch(r"[A-Za-z0-9_-]+", check) else '"' + check.replace('"', '\\"') + '"'

@@ -51,8 +51,10 @@ from typing import Any
 import numpy as np
 
 from refscore.errors import InputError
-from refscore.io.limits import parse_bounded
-from refscore.io.record_files import expand_paths, input_kind, parquet_module, table_rows
+from refscore.io.json_lines import json_values
+from refscore.io.parquet import check_value_lengths
+from refscore.io.record_files import (expand_paths, input_kind, parquet_error, parquet_module, record_bytes,
+                                     table_rows)
 from refscore.io.records import BadRecord, RecordLayout, _field
 from refscore.protocol import Metric
 
@@ -192,15 +194,9 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
     """(where, record, from a text table) of every record of one file."""
     kind = input_kind(path)
     if kind == "jsonl":
-        with open(path, "rb") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
+        with open(path, "rb") as handle:   # line by line within the read budget, errors naming line and column
+            for number, value in json_values(handle, path, hint="one JSON object per line"):
                 where = f"{path}: line {number}"
-                try:
-                    value = parse_bounded(json.loads, line, where)
-                except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                    raise JudgmentsError(f"{where}: not valid JSON ({exc}); one JSON object per line") from None
                 if not isinstance(value, dict):
                     raise JudgmentsError(f"{where}: a JSON {type(value).__name__}, expected an object")
                 yield where, value, False
@@ -220,7 +216,17 @@ def _records(path: str, fields: JudgmentFields) -> Iterator[tuple[str, dict[str,
             record[layout.references_column] = [row[i] for i in references if row[i]] or [""]
             yield where, record, True
     else:
-        table = parquet_module().read_table(path)
+        record_bytes(path)   # refuses a file over the read budget (its uncompressed size) before reading it
+        import pyarrow as pa
+
+        try:
+            table = parquet_module().read_table(path)
+        except (pa.ArrowException, OSError) as exc:
+            raise parquet_error(path, exc) from None
+        first = 0
+        for batch in table.to_batches():   # each text value within the line budget
+            check_value_lengths(batch, path, first)
+            first += batch.num_rows
         for number, record in enumerate(table.to_pylist(), start=1):
             yield f"{path}: row {number}", record, False
 

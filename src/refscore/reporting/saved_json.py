@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 from refscore.errors import InputError
-from refscore.io.limits import parse_bounded
+from refscore.io.limits import parse_bounded, read_text_within_budget
 
 __all__ = ["read_saved_json"]
 
@@ -24,7 +23,7 @@ def read_saved_json(path: str | os.PathLike[str], argument: str, writer: str) ->
     """The JSON value in ``path``; an unreadable or non-JSON file is an :class:`InputError` naming ``argument`` and
     saying which command (``writer``) writes the file expected."""
     try:
-        return parse_bounded(json.loads, Path(path).read_text(encoding="utf-8"), f"{argument}: {path}")
+        return parse_bounded(json.loads, read_text_within_budget(path), f"{argument}: {path}")
     except OSError as exc:
         raise InputError(f"{argument}: cannot read {path}: {exc.strerror or exc}") from None
     except json.JSONDecodeError as exc:

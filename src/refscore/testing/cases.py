@@ -25,8 +25,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from refscore.errors import InputError, InputTypeError, MissingExtraError
-from refscore.io.limits import parse_bounded, read_file_within_budget
+from refscore.errors import InputError, InputTypeError, MissingExtraError, UndecodableInputError
+from refscore.io.digits import digit_limit_problem
+from refscore.io.limits import check_line_lengths, parse_bounded, read_file_within_budget
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -168,16 +169,20 @@ def case_from_mapping(record: Mapping[str, Any], where: str) -> TestCase:
                     id=None if _is_missing(case_id) else case_id, metadata=metadata, source=where)
 
 
-def _read_text(path: Path) -> str:
+def _read_text(path: Path, lines: bool = True) -> str:
+    """The UTF-8 text of a cases file within the read budget: its bytes, and each line's where it is read by line
+    (a JSON document may be one long line: ``lines=False``)."""
     try:
         data = read_file_within_budget(path)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the cases file {path}: {exc.strerror}") from None
+    if lines:
+        check_line_lengths(data, str(path))
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InputError(f"{path}: line {line} is not valid UTF-8; re-encode the file as UTF-8") from None
+        raise UndecodableInputError(f"{path}: line {line} is not valid UTF-8; re-encode the file as UTF-8") from None
     return text.removeprefix("\ufeff")
 
 
@@ -186,14 +191,14 @@ def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
         if not line.strip():
             continue
         try:
-            yield f"{path}: line {number}", parse_bounded(json.loads, line, f"{path}: line {number}")
+            yield f"{path}: line {number}", parse_bounded(json.loads, line, str(path), line=number)
         except json.JSONDecodeError as exc:
             raise InputError(f"{path}: line {number} is not valid JSON ({exc.msg} at column {exc.colno})") from None
 
 
 def _json_records(path: Path) -> Iterable[tuple[str, Any]]:
     try:
-        data = parse_bounded(json.loads, _read_text(path), str(path))
+        data = parse_bounded(json.loads, _read_text(path, lines=False), str(path))
     except json.JSONDecodeError as exc:
         raise InputError(f"{path}: line {exc.lineno} is not valid JSON ({exc.msg})") from None
     if isinstance(data, Mapping) and "cases" in data:
@@ -230,16 +235,25 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
         import yaml
     except ImportError:
         raise MissingExtraError(f"reading YAML cases ({path})", "testing", "PyYAML") from None
-    stream = io.StringIO(_read_text(path))
+    text = _read_text(path)
+    stream = io.StringIO(text)
     stream.name = str(path)     # PyYAML's messages name the stream ("<unicode string>" otherwise)
-    loader = _no_alias_loader(yaml)(stream)
+    try:
+        loader = _no_alias_loader(yaml)(stream)   # its reader already checks the first characters
+    except yaml.YAMLError as exc:
+        raise InputError(_yaml_error(path, exc, text)) from None
     try:
         root = loader.get_single_node()
         data = None if root is None else loader.construct_document(root)
     except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not valid YAML ({' '.join(str(exc).split())})") from None
+        raise InputError(_yaml_error(path, exc, text)) from None
     except RecursionError:
         raise InputError(f"{path}: YAML lists or mappings nested too deeply") from None
+    except ValueError as exc:   # Python's digit limit on integers (4,300 digits)
+        problem = digit_limit_problem(exc, stream.getvalue())
+        if problem is None:
+            raise
+        raise InputError(f"{path}: line {problem[0]}: {problem[1]}") from None
     finally:
         loader.dispose()
     if isinstance(data, Mapping) and "cases" in data:
@@ -248,6 +262,32 @@ def _yaml_records(path: Path) -> Iterable[tuple[str, Any]]:
     if not isinstance(data, list):
         raise InputError(f"{path}: expected a YAML list of cases (or a mapping with a 'cases' list)")
     return ((f"{path}: line {node.start_mark.line + 1}", record) for node, record in zip(root.value, data))
+
+
+def _yaml_error(path: Path, exc: Any, text: str = "") -> str:
+    """A PyYAML error (several lines, each naming the stream) as one line: the file, the line and column of the
+    problem, what is wrong and where the construct it was in began (a character YAML does not allow: its line in
+    ``text``).
+
+    >>> import yaml
+    >>> try:
+    ...     yaml.safe_load("cases:\\n  - {a: 1\\n  - b: [\\n")
+    ... except yaml.YAMLError as exc:
+    ...     print(_yaml_error(Path("c.yaml"), exc))
+    c.yaml: line 3, column 6: not valid YAML (expected ',' or '}', but got ':'; while parsing a flow mapping that began at line 2, column 5)
+    """
+    mark, problem = getattr(exc, "problem_mark", None), getattr(exc, "problem", None)
+    if isinstance(getattr(exc, "position", None), int) and isinstance(getattr(exc, "character", None), int):
+        line = text.count("\n", 0, exc.position) + 1   # a ReaderError: a character position, no mark
+        return (f"{path}: line {line}: not valid YAML (the character U+{exc.character:04X} is not allowed in "
+                f"YAML; remove it or quote it as an escape)")
+    if mark is None or problem is None:
+        return f"{path}: not valid YAML ({' '.join(str(exc).split())})"
+    context, context_mark = getattr(exc, "context", None), getattr(exc, "context_mark", None)
+    began = f" that began at line {context_mark.line + 1}, column {context_mark.column + 1}" if context_mark else ""
+    within = f"; {' '.join(context.split())}{began}" if context else ""
+    return (f"{path}: line {mark.line + 1}, column {mark.column + 1}: not valid YAML ({' '.join(problem.split())}"
+            f"{within})")
 
 
 def _no_alias_loader(yaml: Any) -> Any:

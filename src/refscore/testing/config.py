@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from refscore.errors import InputError
+from refscore.io.limits import parse_bounded, read_file_within_budget
 from refscore.testing.checks import EXTERNAL_PREFIX, Check, external_check_name
 
 SETTINGS_KEYS = ("cases", "checks", "alpha", "explain", "no_output_is_error")
@@ -133,12 +134,12 @@ def load_settings(path: Any) -> Settings:
     """:class:`Settings` from a ``pyproject.toml`` (empty settings when it has no ``[tool.refscore]``)."""
     source = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_file_within_budget(path)
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the configuration {source}: {exc.strerror}") from None
     toml = _toml()
     try:
-        document = toml.loads(data.decode("utf-8"))
+        document = parse_bounded(toml.loads, data.decode("utf-8"), source)
     except (toml.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{source} is not valid TOML ({exc}); fix the file or pass --config") from None
     table = document.get("tool", {}).get("refscore")

@@ -12,14 +12,13 @@ import dataclasses
 import json
 import math
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError
-from refscore.io.limits import parse_bounded
+from refscore.io.limits import parse_bounded, read_text_within_budget
 from refscore.metrics.external import ExternalScores
 from refscore.protocol import Metric
 from refscore.testing.checks import Check
@@ -186,7 +185,7 @@ def load_run(path: Any) -> SavedRun:
     """A run saved by :meth:`refscore.testing.TestRun.save` (or ``refscore check --save``)."""
     source = str(path)
     try:
-        data = parse_bounded(json.loads, Path(path).read_text(encoding="utf-8"), f"baseline {source}")
+        data = parse_bounded(json.loads, read_text_within_budget(path), f"baseline {source}")
     except OSError as exc:
         raise OSError(exc.errno, f"cannot read the baseline {source}: {exc.strerror}") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -16,13 +16,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 from importlib import resources
-from pathlib import Path
 
 import numpy as np
 
 from refscore._core._rouge155_text import LoneSurrogate, ScriptText
 from refscore._offsets import offsets_from_lengths
 from refscore.errors import InputError
+from refscore.io.limits import check_line_lengths, read_file_within_budget
 
 # --- bundled data -------------------------------------------------------------------------------------------
 
@@ -64,9 +64,11 @@ def read_summary(path: str | os.PathLike[str], input_format: str = "SPL") -> str
     """A summary file in one of ROUGE-1.5.5's input formats (``-z`` / ``INPUT-FORMAT``), as refscore text:
     its sentences joined by newlines. ``SPL``: one sentence per line; ``SEE``: the sentences of the
     ``<a name=..>[k]</a> <a href=.. id=..>sentence`` lines; ``ISI``: ``<S SNTNO="..">sentence</S>`` lines.
-    Bytes that are not UTF-8 are kept (``surrogateescape``), so ``-b`` byte counts stay those of the file.
+    Bytes that are not UTF-8 are kept (``surrogateescape``), so ``-b`` byte counts stay those of the file. The file
+    is read within the read budget (:mod:`refscore.io.limits`: its bytes and each line's).
     """
-    data = Path(path).read_bytes()
+    data = read_file_within_budget(path)
+    check_line_lengths(data, os.fspath(path))
     kind = input_format.strip().upper()
     if kind == "SPL":
         sentences = data.split(b"\n")
