@@ -192,9 +192,6 @@ def __getattr__(name: str) -> Any:
         return _DEPRECATED_CLASSES[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-    def to_dict(self) -> dict[str, Any]:
-        return {key: value for key, value in super().to_dict().items() if key != "statistics"}
-
 
 class BERTScorer(_Scorer):
     """BERTScore with a model loaded once: ``BERTScorer(model_type, num_layers, **options)`` or
