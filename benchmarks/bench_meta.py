@@ -78,12 +78,12 @@ def reference_matrix(stats, corrs: dict, k: int, seed: int, function=scipy.stats
     return order, np.array([values[name] for name in order]), p
 
 
-def timing(seconds, reference=None) -> str:
-    """Wall and CPU seconds, each with its speed-up over ``reference`` (wall, CPU) when given."""
+def timing(seconds, reference=None, milliseconds: bool = False) -> str:
+    """Wall and CPU seconds (or milliseconds), each with its speed-up over ``reference`` (wall, CPU) when given."""
     cells = []
     for index in range(2):
         ratio = f"x{reference[index] / seconds[index]:7.1f}" if reference is not None else " " * 8
-        cells.append(f"{seconds[index]:8.3f} s {ratio}")
+        cells.append(f"{seconds[index] * 1e3:7.2f} ms {ratio}" if milliseconds else f"{seconds[index]:8.3f} s {ratio}")
     return "  ".join(cells)
 
 

@@ -36,15 +36,6 @@ RESAMPLES = 1000
 SEED = 12345
 
 
-def _ms(seconds, reference=None) -> str:
-    """Wall and CPU milliseconds, each with its speed-up over ``reference`` when given."""
-    cells = []
-    for index in range(2):
-        ratio = f"x{reference[index] / seconds[index]:7.2f}" if reference is not None else " " * 8
-        cells.append(f"{seconds[index] * 1e3:7.2f} ms {ratio}")
-    return "  ".join(cells)
-
-
 def _reference_replicates(stats, human, segments, gold_systems, metric_systems, counts):
     """The default statistics of each resample, as stats.Correlation computes them on the resampled matrices."""
     out = []
@@ -102,8 +93,8 @@ def main() -> int:
             same = got == expected
             agree &= same
             print(f"Kendall tau-b (none), {name}")
-            print(f"  reference stats.py              {_ms((wall_ref, cpu_ref))}")
-            print(f"  refscore                        {_ms((wall, cpu), (wall_ref, cpu_ref))}  "
+            print(f"  reference stats.py              {timing((wall_ref, cpu_ref), milliseconds=True)}")
+            print(f"  refscore                        {timing((wall, cpu), (wall_ref, cpu_ref), True)}  "
                   f"{'identical' if same else 'DIFFER'} ({got!r})")
 
         # 2. the default bootstrap of meta-eval

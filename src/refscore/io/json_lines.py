@@ -17,7 +17,7 @@ items.jsonl: line 2: not valid JSON (Expecting value at column 7); one object pe
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from refscore.io.limits import (DEFAULT_MAX_LINE_BYTES, MAX_LINE_BYTES_VARIABLE, LineTooLongError,  # noqa: F401
@@ -28,7 +28,7 @@ from refscore.io.records import RecordFormatError
 
 __all__ = [
     "DEFAULT_MAX_LINE_BYTES", "JsonLineError", "JsonLineTooLongError", "MAX_LINE_BYTES_VARIABLE", "NotUtf8LineError",
-    "json_values", "line_too_long", "max_line_bytes", "read_line",
+    "budgeted_lines", "json_values", "line_too_long", "max_line_bytes", "read_line",
 ]
 
 _BOM = b"\xef\xbb\xbf"
@@ -58,26 +58,38 @@ def line_too_long(source: str, line_number: int, limit: int) -> JsonLineTooLongE
     return JsonLineTooLongError(line_too_long_message(source, line_number, limit, "split the record"))
 
 
+def budgeted_lines(stream: IO[bytes], source: str,
+                   too_long: Callable[[int, int], Exception]) -> Iterator[tuple[int, bytes]]:
+    """``(line number, bytes)`` of each line of ``stream`` (line break kept, a UTF-8 byte-order mark dropped), each
+    within :func:`~refscore.io.limits.max_line_bytes` (else ``too_long(line number, limit)`` is raised) and all
+    within :func:`~refscore.io.limits.max_input_bytes` (else :class:`~refscore.io.limits.InputTooLargeError`).
+
+    >>> import io
+    >>> list(budgeted_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\nb"), "x.txt", lambda number, limit: ValueError()))
+    [(1, b'a\\n'), (2, b'b')]
+    """
+    limit, budget = max_line_bytes(), max_input_bytes()
+    number = total = 0
+    while True:
+        line, over = read_line(stream, limit)
+        if not line:
+            return
+        number += 1
+        if over:
+            raise too_long(number, limit)
+        total += len(line)
+        check_total(source, total, budget)
+        yield number, line[len(_BOM):] if number == 1 and line.startswith(_BOM) else line
+
+
 def json_values(stream: IO[bytes], source: str, hint: str = "") -> Iterator[tuple[int, Any]]:
     """``(line number, value)`` of each non-blank line of a JSON Lines stream, read line by line within
     :func:`~refscore.io.limits.max_line_bytes`, the whole stream within :func:`~refscore.io.limits.max_input_bytes`
     (an :class:`~refscore.io.limits.InputTooLargeError` past it); a line that is not UTF-8 or not JSON is a
     :class:`JsonLineError` that names ``source``, the line and the column (byte of the line for UTF-8), followed by
     ``hint`` (what a line should hold)."""
-    limit, budget = max_line_bytes(), max_input_bytes()
     advice = f"; {hint}" if hint else ""
-    number = total = 0
-    while True:
-        line, too_long = read_line(stream, limit)
-        if not line:
-            return
-        number += 1
-        if too_long:
-            raise line_too_long(source, number, limit)
-        total += len(line)
-        check_total(source, total, budget)
-        if number == 1 and line.startswith(_BOM):
-            line = line[len(_BOM):]
+    for number, line in budgeted_lines(stream, source, lambda number, limit: line_too_long(source, number, limit)):
         if not line.strip():
             continue
         try:

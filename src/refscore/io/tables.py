@@ -15,33 +15,21 @@ import re
 from collections.abc import Iterator
 from typing import IO
 
-from refscore.io.json_lines import read_line
-from refscore.io.limits import LineTooLongError, check_total, line_too_long_message, max_input_bytes, max_line_bytes
+from refscore.io.json_lines import budgeted_lines
+from refscore.io.limits import LineTooLongError, line_too_long_message, max_input_bytes
 from refscore.io.records import NotUtf8RecordError, RecordFormatError
 
 __all__ = ["table_rows"]
 
 _LONE_CR = re.compile(r"(?<=\r)(?!\n)")   # a line break of its own in a text-mode read (csv's newline="")
-_BOM = b"\xef\xbb\xbf"
-
-
 def _table_lines(handle: IO[bytes], path: str) -> Iterator[str]:
     """The lines of a CSV/TSV file as ``csv.reader`` takes them (line breaks kept), read in binary within the read
     budget (each line within :func:`~refscore.io.limits.max_line_bytes`, all within
     :func:`~refscore.io.limits.max_input_bytes`) and decoded line by line, so that an error names its line."""
-    limit, budget = max_line_bytes(), max_input_bytes()
-    number = total = 0
-    while True:
-        line, too_long = read_line(handle, limit)
-        if not line:
-            return
-        number += 1
-        if too_long:
-            raise LineTooLongError(line_too_long_message(path, number, limit, "split the row"))
-        total += len(line)
-        check_total(path, total, budget)
-        if number == 1 and line.startswith(_BOM):
-            line = line[len(_BOM):]
+    def too_long(number: int, limit: int) -> LineTooLongError:
+        return LineTooLongError(line_too_long_message(path, number, limit, "split the row"))
+
+    for number, line in budgeted_lines(handle, path, too_long):
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError as exc:
