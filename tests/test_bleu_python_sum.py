@@ -11,8 +11,11 @@ import random
 import sys
 
 import numpy as np
+import pytest
 
 from refscore._core._bleu import PYTHON_SUM_COMPENSATED, bleu_score_one, bleu_scores
+
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
 
 
 def plain_sum(values: list[float]) -> float:

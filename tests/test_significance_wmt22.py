@@ -21,6 +21,8 @@ from conftest import shared_data_path
 from refscore.metrics import get_metric_class
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 GOLDEN = Path(__file__).parent / "golden" / "significance_wmt22_en_de.json"
 #: sacreBLEU's metric names in its results -> refscore metric names.
 METRICS = {"BLEU": "bleu", "chrF2": "chrf", "TER": "ter"}
