@@ -86,8 +86,17 @@ for version in "${versions[@]}"; do
         continue
     fi
     echo "check_wheels: CPython $version: refscore example: $(grep -c . "$work/example$version.txt") lines"
-    # The peers: pure Python or binary wheels except rouge-score, an sdist that setuptools packs without compiling.
-    if ! run "$venv/bin/python" -m pip install --quiet "${wheel}[parity]"; then
+    # The peers the checkout's parity tests compare with (its pyproject's `parity` extra; tomli is refscore's own
+    # dependency on 3.10): pure Python or binary wheels, except rouge-score, an sdist that needs no compiler.
+    mapfile -t peers < <("$venv/bin/python" -c '
+import sys
+try:
+    import tomllib
+except ImportError:
+    import tomli as tomllib
+with open(sys.argv[1], "rb") as file:
+    print("\n".join(tomllib.load(file)["project"]["optional-dependencies"]["parity"]))' "$repo/pyproject.toml")
+    if ! run "$venv/bin/python" -m pip install --quiet "${peers[@]}"; then
         echo "check_wheels: FAILED: CPython $version: the parity extra's peers did not install" >&2
         status=1
         summary+=("CPython $version: peers failed to install")
@@ -96,7 +105,7 @@ for version in "${versions[@]}"; do
     started="$(date +%s.%N)"
     # From tests/, so the installed wheel is imported, not the source tree.
     if (cd "$repo/tests" \
-            && run "$venv/bin/python" -m pytest -q -p no:cacheprovider -m parity "${parity_modules[@]}"); then
+            && run "$venv/bin/python" -m pytest -q -n 2 -p no:cacheprovider -m parity "${parity_modules[@]}"); then
         result="parity tests passed"
     else
         echo "check_wheels: FAILED: CPython $version: parity tests" >&2
