@@ -4,7 +4,7 @@
 # that tools/build_wheels.sh put in WHEELDIR installed with `--only-binary=:all:` (timed), README's example command
 # (`refscore example`), then the `parity` extra's peers and the parity tests (`pytest -m parity`: BLEU/chrF/TER
 # against sacreBLEU, ROUGE against rouge-score, METEOR against NLTK, on ../shared/data) under that interpreter.
-# See docs/install.md.
+# See README.md (Set up and run).
 #
 #   bash tools/check_wheels.sh WHEELDIR [VERSION...]       e.g. bash tools/check_wheels.sh dist 3.12 3.13
 #
@@ -70,6 +70,10 @@ for version in "${versions[@]}"; do
     "$python" -m venv "$venv"
     "$venv/bin/python" -m pip install --quiet --upgrade pip
     # From here on nothing can compile: the wheel, the example and the peers install and run without a compiler.
+    if [ "$(run sh -c 'command -v g++')" != "$work/no-compiler/g++" ]; then
+        echo "check_wheels: FAILED: g++ is not the failing stand-in on PATH" >&2
+        exit 1
+    fi
     started="$(date +%s.%N)"
     if ! run "$venv/bin/python" -m pip install --quiet --only-binary=:all: "$wheel"; then
         echo "check_wheels: FAILED: CPython $version: pip install $(basename "$wheel") without a compiler" >&2
