@@ -3,12 +3,17 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED_DATA = Path(os.environ.get("REFSCORE_SHARED_DATA", REPO_ROOT.parent / "shared" / "data"))
+#: How this interpreter's ``sum()`` adds floats: compensated (Neumaier) from CPython 3.12 on, left to right before.
+#: sacreBLEU sums BLEU's log precisions with it, so a golden cache of sacreBLEU's BLEU values records the kind it
+#: was written under (tests/golden/make_*.py) and is compared exactly only under the same kind.
+FLOAT_SUM = "compensated" if sys.version_info >= (3, 12) else "plain"
 
 
 def shared_data_path(*parts: str) -> Path:

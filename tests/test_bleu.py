@@ -16,6 +16,8 @@ from refscore import BLEU, Statistics
 from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 from refscore.metrics.bleu import bleu_from_counts
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)  # its sentence_score warns about effective_order
 
 SMOOTHING = [("none", None), ("floor", None), ("floor", 0.3), ("add-k", None), ("add-k", 0.5), ("exp", None)]

@@ -11,8 +11,12 @@ import random
 import sys
 
 import numpy as np
+import pytest
 
 from refscore._core._bleu import PYTHON_SUM_COMPENSATED, bleu_score_one, bleu_scores
+from refscore.metrics.bleu_formula import bleu_from_counts, sum_like_python
+
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
 
 
 def plain_sum(values: list[float]) -> float:
@@ -85,3 +89,24 @@ def test_default_follows_this_interpreter():
     for correct, totals, sys_len, ref_len in row:
         args = ([float(c) for c in correct], [float(t) for t in totals], sys_len, ref_len, "exp", 0.0, False)
         assert bleu_score_one(*args)[0] == bleu_score_one(*args, python_sum=PYTHON_SUM_COMPENSATED)[0]
+
+
+
+def test_vectorised_sum_adds_both_ways_and_by_default_as_this_interpreter():
+    rng = np.random.default_rng(5)
+    terms = rng.normal(0, 1, (3000, 4)) * 10.0 ** rng.integers(-3, 12, (3000, 4))   # magnitudes that lose bits
+    counts = rng.integers(0, 5, 3000)
+    for compensated, add in ((False, plain_sum), (True, neumaier_sum)):
+        got = sum_like_python(terms, counts, compensated)
+        assert got.tolist() == [add(row[:k].tolist()) for row, k in zip(terms, counts)], compensated
+    assert sum_like_python(terms, counts).tolist() == [sum(row[:k].tolist()) for row, k in zip(terms, counts)]
+    assert (sum_like_python(terms, counts, False) != sum_like_python(terms, counts, True)).any()
+
+
+def test_float32_formula_follows_python_sum():
+    sample = rows(2000, seed=11)
+    arrays = [np.array([row[i] for row in sample], dtype=np.int64) for i in range(4)]
+    scores = {python_sum: bleu_from_counts(*arrays, dtype=np.float32, python_sum=python_sum).score
+              for python_sum in (False, True, None)}
+    assert (scores[False] != scores[True]).any()
+    assert scores[None].tolist() == scores[PYTHON_SUM_COMPENSATED].tolist()

@@ -20,6 +20,8 @@ from refscore.compat import nltk as compat_nltk
 from refscore.compat import sacrebleu as compat_sacrebleu
 from refscore.metrics.chrf import CHRF, CHRFConfig
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 ANCHOR_HYP = "The cat sat."
 ANCHOR_REF = "The cat sat on the mat."
 

@@ -14,6 +14,8 @@ from sacrebleu.metrics import CHRF as PeerCHRF
 from conftest import read_segments, shared_data_path
 from refscore.metrics.chrf import CHRF
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 GOLDEN = Path(__file__).resolve().parent / "golden" / "chrf_wmt22_sacrebleu.json"
 #: The system file in the source repository differs from the output that was officially scored (data README).
 OFFICIAL_EXCEPTIONS = {("ru-sah", "Lan-Bridge")}

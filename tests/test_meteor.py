@@ -16,6 +16,8 @@ from refscore.metrics.meteor.align import stem
 from refscore.metrics.meteor.wordnet import load_wordnet
 from _meteor_peer import nltk_meteor, nltk_wordnet  # noqa: F401  (the fixture)
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 # words with synonyms (car/auto/automobile, big/large, kill/murder...), inflections (sat/sitting, geese, better),
 # case variants, repeats and punctuation: every stage and NLTK's handling of duplicates is exercised
 VOCABULARY = ("the The a cat cats Cat sat sit sitting sits on mat mats dog dogs barked barks bark quick fast "

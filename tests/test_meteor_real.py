@@ -18,6 +18,8 @@ from refscore.metrics.meteor.word_tokenize import word_tokenize
 from conftest import read_segments, shared_data_path
 from _meteor_peer import nltk_meteor, nltk_wordnet  # noqa: F401  (the fixture)
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 SEGMENTS = 400   # of each WMT22 system: enough for every stage and odd case, quick under NLTK
 
 

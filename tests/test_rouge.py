@@ -21,6 +21,8 @@ from refscore.metrics.rouge import DEFAULT_TYPES, ROUGE, bootstrap_percentiles
 
 from conftest import shared_data_path
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 TYPES = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 
 

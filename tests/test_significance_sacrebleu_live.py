@@ -17,6 +17,8 @@ from sacrebleu.significance import PairedTest
 from conftest import read_segments, shared_data_path
 from refscore.significance import bootstrap_ci, paired_test
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 SEGMENTS = 120
 PEERS = {"bleu": ("BLEU", sacrebleu.BLEU), "chrf": ("chrF2", sacrebleu.CHRF), "ter": ("TER", sacrebleu.TER)}
 

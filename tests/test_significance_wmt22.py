@@ -1,9 +1,12 @@
 """Parity with sacreBLEU 2.6 on WMT22 en-de (9 systems x 2037 segments): paired bootstrap, approximate
 randomization and ``--confidence``, for BLEU, chrF and TER.
 
-The expected values come from sacreBLEU itself: ``tests/golden/significance_wmt22_en_de.json`` is written by
-``tests/golden/make_significance_golden.py`` (sacreBLEU's ``PairedTest`` and ``corpus_score(n_bootstrap=...)`` with
-its default counts; minutes of CPU), and one small live sacreBLEU run guards against a stale file.
+The expected values come from sacreBLEU itself: ``tests/golden/significance_wmt22_en_de_{plain,compensated}.json``
+are written by ``tests/golden/make_significance_golden.py`` (sacreBLEU's ``PairedTest`` and
+``corpus_score(n_bootstrap=...)`` with its default counts; minutes of CPU) under a Python whose ``sum()`` of floats
+is plain (<= 3.11) or compensated (>= 3.12): sacreBLEU's resampled BLEU scores differ between the two in the last
+bits, and refscore's follow the running interpreter, so each Python is checked against the file of its kind. One
+small live sacreBLEU run guards against a stale file.
 
 Agreement: p-values identical, bootstrap means and half-widths exactly sacreBLEU's divided by 100 (refscore
 computes them with sacreBLEU's float32 arithmetic, ``refscore.significance._arithmetic``), full-corpus scores to
@@ -17,11 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import shared_data_path
+from conftest import FLOAT_SUM, shared_data_path
 from refscore.metrics import get_metric_class
 from refscore.significance import bootstrap_ci_from_statistics, paired_test_from_statistics
 
-GOLDEN = Path(__file__).parent / "golden" / "significance_wmt22_en_de.json"
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
+GOLDEN = Path(__file__).parent / "golden" / f"significance_wmt22_en_de_{FLOAT_SUM}.json"
 #: sacreBLEU's metric names in its results -> refscore metric names.
 METRICS = {"BLEU": "bleu", "chrF2": "chrf", "TER": "ter"}
 
@@ -32,7 +37,9 @@ def read(path: Path) -> list[str]:
 
 @pytest.fixture(scope="module")
 def golden():
-    return json.loads(GOLDEN.read_text(encoding="utf-8"))
+    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    assert data["float_sum"] == FLOAT_SUM, f"{GOLDEN.name} was written under Python {data['python']}"
+    return data
 
 
 @pytest.fixture(scope="module")

@@ -7,6 +7,8 @@ import pickle
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 sacrebleu = pytest.importorskip("sacrebleu")
 from _ter_peer import sacrebleu_ter_with_edits, to_streams  # noqa: E402
 

@@ -17,6 +17,8 @@ from conftest import read_segments, shared_data_path
 from refscore.inputs import from_streams
 from refscore.metrics.ter import TER
 
+pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
+
 GOLDEN = Path(__file__).resolve().parent / "golden" / "ter_wmt22.npz"
 
 

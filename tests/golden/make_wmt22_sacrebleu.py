@@ -10,6 +10,7 @@ Japanese, ``13a`` otherwise) and sacreBLEU's defaults otherwise. sacreBLEU's ref
 from __future__ import annotations
 
 import json
+import platform
 import sys
 from pathlib import Path
 
@@ -61,8 +62,8 @@ def main() -> int:
     # CPython 3.12's sum() of floats is compensated, and sacreBLEU sums its log precisions with it: the scores'
     # last bits depend on which sum wrote them
     float_sum = "compensated" if sys.version_info >= (3, 12) else "plain"
-    OUT.write_text(json.dumps({"sacrebleu": sacrebleu.__version__, "float_sum": float_sum, "results": results},
-                              indent=0) + "\n")
+    OUT.write_text(json.dumps({"sacrebleu": sacrebleu.__version__, "python": platform.python_version(),
+                               "float_sum": float_sum, "results": results}, indent=0) + "\n")
     return 0
 
 

@@ -15,11 +15,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from refscore.checks import check_choice, check_number
-from refscore._core._bleu import bleu_score_one, bleu_scores
+from refscore._core._bleu import PYTHON_SUM_COMPENSATED, bleu_score_one, bleu_scores
 from refscore.errors import InputError
 
 __all__ = ["BLEUComponents", "LOG_ZERO", "SMOOTH_DEFAULTS", "bleu_from_counts", "bleu_score_one", "check_smoothing",
-           "sacrebleu_reported_counts"]
+           "sacrebleu_reported_counts", "sum_like_python"]
 
 #: Default smoothing values (Chen & Cherry 2014), as sacreBLEU's ``BLEU.SMOOTH_DEFAULTS``.
 SMOOTH_DEFAULTS: dict[str, float | int | None] = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
@@ -29,8 +29,10 @@ LOG_ZERO = -9999999999
 
 def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray,
                   smooth_method: str, value: float | int | None, effective_order: bool,
-                  dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(score, precisions, bp)`` on the 0–100 scale; ``matches``/``totals`` ``(m, max_order)``, lengths ``(m,)``."""
+                  dtype: type = np.float32, compensated: bool = PYTHON_SUM_COMPENSATED
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(score, precisions, bp)`` on the 0–100 scale; ``matches``/``totals`` ``(m, max_order)``, lengths ``(m,)``;
+    the logs added as ``sum()`` adds floats, compensated (CPython >= 3.12) or not (:func:`bleu_from_counts`)."""
     rows, max_order = matches.shape
     sys_len, ref_len = sys_len.astype(np.float64), ref_len.astype(np.float64)
 
@@ -62,18 +64,37 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
                 precision = np.where(no_match, 100. * value / total[:, n], precision)
             precisions[:, n] = precision
 
-        # score = bp * exp(sum(my_log(p) for p in precisions[:eff_order]) / eff_order), summed left to right
-        log_sum = np.zeros(rows, dtype=np.float64)
-        for n in range(max_order):
-            p = precisions[:, n]
-            log_p = np.where(p == 0, float(LOG_ZERO), np.log(np.where(p == 0, 1.0, p)))
-            log_sum = np.where(n < eff_order, log_sum + log_p, log_sum)
-        score = bp * np.exp(log_sum / eff_order)
+        # score = bp * exp(sum(my_log(p) for p in precisions[:eff_order]) / eff_order)
+        logs = np.where(precisions == 0, float(LOG_ZERO), np.log(np.where(precisions == 0, 1.0, precisions)))
+        score = bp * np.exp(sum_like_python(logs, eff_order, compensated) / eff_order)
 
     no_matches = ~np.any(matches != 0, axis=1)        # early zero (sacreBLEU #141): precisions reported as 0
     score[no_matches] = 0.0
     precisions[no_matches] = 0.0
     return score, precisions, bp
+
+
+def sum_like_python(terms: np.ndarray, counts: np.ndarray, compensated: bool = PYTHON_SUM_COMPENSATED) -> np.ndarray:
+    """Per row ``i``, ``sum(terms[i, :counts[i]])`` as ``sum()`` adds floats: left to right before CPython 3.12, with
+    Neumaier's compensation (added once at the end unless zero or not finite) from 3.12 on (``compensated``).
+
+    >>> terms = np.array([[1e100, 1.0, -1e100]])
+    >>> sum_like_python(terms, np.array([3]), compensated=False), sum_like_python(terms, np.array([3]), True)
+    (array([0.]), array([1.]))
+    """
+    total = np.zeros(terms.shape[0], dtype=np.float64)
+    compensation = np.zeros_like(total)
+    with np.errstate(invalid="ignore", over="ignore"):
+        for n in range(terms.shape[1]):
+            term, live = terms[:, n], n < counts
+            step = total + term
+            if compensated:
+                lost = np.where(np.abs(total) >= np.abs(term), (total - step) + term, (term - step) + total)
+                compensation = np.where(live, compensation + lost, compensation)
+            total = np.where(live, step, total)
+        if compensated:
+            total = np.where((compensation != 0) & np.isfinite(compensation), total + compensation, total)
+    return total
 
 
 def check_smoothing(smooth_method: Any, smooth_value: Any) -> None:
@@ -112,14 +133,18 @@ class BLEUComponents(NamedTuple):
 
 def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, ref_len: np.ndarray, *,
                      smooth_method: str = "exp", smooth_value: float | None = None,
-                     effective_order: bool = False, dtype: type = np.float64) -> BLEUComponents:
+                     effective_order: bool = False, dtype: type = np.float64,
+                     python_sum: bool | None = None) -> BLEUComponents:
     """sacreBLEU's ``BLEU.compute_bleu`` for many rows at once, on the 0–100 scale, without mutating its inputs.
 
     ``matches`` and ``totals`` are ``(m, max_order)``; ``sys_len`` and ``ref_len`` are ``(m,)``. In float64 (the
     default) every row runs sacreBLEU's statements compiled (``refscore._core._bleu``), with the C library's
     ``log``/``exp`` that Python's ``math`` module calls: equal to sacreBLEU to the last bit.
     ``dtype=np.float32`` evaluates the counts and precisions in float32 with numpy, in sacreBLEU's order of
-    operations, as sacreBLEU does for its float32 bootstrap resamples.
+    operations, as sacreBLEU does for its float32 bootstrap resamples. sacreBLEU adds the logs of the precisions
+    with ``sum()``, compensated from CPython 3.12 on; ``python_sum`` adds them as that (True) or as earlier Pythons'
+    ``sum()`` (False); None (the default) as the running interpreter's, so the numbers are those of sacreBLEU
+    running under the same Python.
 
     >>> r = bleu_from_counts(np.array([[2, 1, 0]]), np.array([[3, 2, 1]]), np.array([3]), np.array([3]),
     ...                      smooth_method="add-k")
@@ -140,8 +165,9 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
         if not all(array.dtype == np.int64 for array in arrays):   # int64 statistics are read in place
             arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)
         return BLEUComponents(*bleu_scores(*arrays, smooth_method, 0.0 if value is None else float(value),
-                                           effective_order))
+                                           effective_order, python_sum=python_sum))
+    compensated = PYTHON_SUM_COMPENSATED if python_sum is None else bool(python_sum)
     return BLEUComponents(*_float32_bleu(matches, totals, sys_len, ref_len, smooth_method, value, effective_order,
-                                        dtype))
+                                        dtype, compensated))
 
 
