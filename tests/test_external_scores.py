@@ -99,6 +99,20 @@ def test_lower_is_better_and_the_signature():
     assert str(score.signature).startswith(f"scores:array|sha:{metric.config.digest}|higher:no|refscore:")
 
 
+def test_format_prints_by_the_metrics_display_scale_never_minus_zero():
+    """Issue 39 item 8: outside scores print as given (MQM -1.052, not -105.20) unless a scale is declared."""
+    hypotheses, references = ["x", "y"], ["r", "r"]
+    mqm = refscore.external_scores([-1.052, -1.052], name="mqm").corpus_score(hypotheses, references)
+    assert (mqm.format(), mqm.format(3)) == ("MQM = -1.05", "MQM = -1.052")
+    perfect = refscore.external_scores([-0.0, -0.0], name="mqm")
+    assert perfect.corpus_score(hypotheses, references).format() == "MQM = 0.00"
+    assert refscore.external_scores([-0.0], name="mqm").sentence_score("x", "r").format() == "MQM = 0.00"
+    comet = refscore.external_scores([0.5, 0.75], name="comet", scale=100)
+    assert comet.corpus_score(hypotheses, references).format() == "COMET = 62.50"
+    assert comet.corpus_score(hypotheses, references).display_scale == comet.display_scale == 100
+    assert refscore.chrf(["a cat"], ["a cat"]).format() == "chrF2 = 100.00"   # built-in: 0-100
+
+
 def test_statistics_of_different_scores_never_merge():
     first = refscore.external_scores([0.5, 0.5], name="comet")
     second = refscore.external_scores([0.5, 0.25], name="comet")

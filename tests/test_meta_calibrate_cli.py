@@ -88,6 +88,24 @@ def test_bad_input_exits_with_its_code(project, arguments, code, message):
     assert message in process.stderr and "Traceback" not in process.stderr
 
 
+def test_a_threshold_near_zero_prints_without_a_minus_sign(project):
+    """Issue 39 item 8: outside scores near a perfect MQM of 0 give a threshold that rounds to zero: ``>= 0.0000``,
+    never ``-0.0000``; the header says outside scores are on their own scale."""
+    (project / "mqm.tsv").write_text("system\tid\tscore\n" + "".join(f"cases\tq{i}\t{score}\n" for i, score in
+                                                                     enumerate([-1e-5, -1e-5, -3e-5, -1e-5, -4e-5,
+                                                                                -1e-5], 1)), encoding="utf-8")
+    process = refscore("check", "--calibrate", "cases.jsonl", "--label", "label", "--check", "file:mqm.tsv",
+                       "--no-write", cwd=project)
+    assert process.returncode == ExitCode.OK, process.stderr
+    document = json.loads(refscore("check", "--calibrate", "cases.jsonl", "--label", "label", "--check",
+                                   "file:mqm.tsv", "--no-write", "--format", "json", cwd=project).stdout)
+    threshold = document["checks"][0]["threshold"]
+    assert -5e-5 < threshold < 0, threshold
+    row = process.stdout.splitlines()[2]
+    assert row.split()[:3] == ["mqm", ">=", "0.0000"], row
+    assert "scores from outside on their own scale" in process.stdout.splitlines()[0]
+
+
 def rated_segments(path):
     """Three systems' outputs of the six references, each labelled: a file with systems for held-out folds."""
     variants = [OUTPUTS, REFERENCES, [output.split(" ", 1)[-1] for output in OUTPUTS]]

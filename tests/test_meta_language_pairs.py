@@ -183,3 +183,31 @@ def test_text_output_has_each_pair_and_the_global_table(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "pair: en-de (4 systems x 5 segments)" in out and "pair: zh-en" in out
     assert "global pairwise accuracy over 16 system pairs (en-de 6, zh-en 10)" in out
+
+
+def test_the_json_gives_the_rated_cells_per_human_score_in_both_runs(tmp_path, capsys):
+    """Issue 39 item 12: ``rated`` is each human score's count of rated cells, one shape for one file (top level)
+    and for ``LP=FILE`` (per pair), also where two human scores rate different cells."""
+    counts = {}
+    for pair, seed, systems in (("en-de", 1, 4), ("zh-en", 2, 5)):
+        mqm, _ = synthetic(systems=systems, items=6, seed=seed, metrics=1)
+        mqm[0, 1] = np.nan
+        da = np.where(np.arange(systems * 6).reshape(systems, 6) % 3 == 0, np.nan, -mqm)   # rates fewer cells
+        with (tmp_path / f"{pair}.jsonl").open("w", encoding="utf-8") as out:
+            for s in range(systems):
+                for i in range(6):
+                    out.write(json.dumps({"system": f"sys{s}", "seg_id": i + 1, "reference": "the cat sat",
+                                          "hypothesis": f"the cat {'sat ' * (s + 1)}{i}",
+                                          **{name: None if np.isnan(v[s, i]) else float(v[s, i])
+                                             for name, v in (("mqm", mqm), ("da", da))}}) + "\n")
+        counts[pair] = {"mqm": int(np.count_nonzero(~np.isnan(mqm))), "da": int(np.count_nonzero(~np.isnan(da)))}
+        assert counts[pair]["mqm"] != counts[pair]["da"]
+    common = ["-m", "chrf", "--bootstrap", "0", "--k", "0", "--level", "system", "--format", "json"]
+    single = _run(capsys, "meta-eval", str(tmp_path / "en-de.jsonl"), *common)
+    assert single["rated"] == counts["en-de"]
+    pairs = _run(capsys, "meta-eval", *(f"{pair}={tmp_path / pair}.jsonl" for pair in counts), *common)
+    assert {pair: about["rated"] for pair, about in pairs["pairs"].items()} == counts
+    only = _run(capsys, "meta-eval", f"en-de={tmp_path / 'en-de.jsonl'}", *common, "--human", "da")
+    assert only["pairs"]["en-de"]["rated"] == {"da": counts["en-de"]["da"]}
+    assert _run(capsys, "meta-eval", str(tmp_path / "en-de.jsonl"), *common, "--human", "da")["rated"] == \
+        {"da": counts["en-de"]["da"]}

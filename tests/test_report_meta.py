@@ -206,3 +206,13 @@ def test_calibration_table_shows_the_held_out_figure_of_a_saved_calibration(inpu
     header, row = cells(table, "calibration")[:2]
     assert header[2:5] == ["F1", "held-out (3 folds by system)", "baseline"]
     assert row[3:5] == ["0.625", f"{result.baseline:.3f}"]
+
+
+def test_calibration_table_prints_a_threshold_near_zero_without_a_minus_sign(inputs):
+    """Issue 39 item 8: a threshold on outside scores that rounds to zero is 0.0000, never -0.0000."""
+    from refscore.reporting.meta_section import calibration_html
+
+    _, _, calibration, _ = inputs
+    saved = {**calibration, "checks": [{**calibration["checks"][0], "threshold": -2e-5}]}
+    row = cells(calibration_html(saved, [], lambda items, figure: ""), "calibration")[1]
+    assert row[1] == "≥ 0.0000", row

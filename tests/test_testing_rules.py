@@ -65,7 +65,9 @@ def test_check_says_its_scale_in_the_header(cases, tmp_path):
     assert result.returncode == ExitCode.OK, result.stderr
     header = result.stdout.splitlines()[0]
     assert header.startswith("refscore check: 2 cases x 1 check; scores on the 0–1 scale"), header
-    assert "refscore score, compare and report print 0–100" in header
+    # issue 39 item 8: outside scores print as given everywhere; only the built-in 0-1 scores print as 0-100
+    assert header.endswith("scores from outside as given (refscore score, compare and report print 0–1 scores as "
+                           "0–100)"), header
     result = refscore("check", cases, "--check", "chrf=0.1", "--format", "json", cwd=tmp_path)
     assert json.loads(result.stdout)["scale"] == "0-1"
 

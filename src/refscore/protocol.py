@@ -35,6 +35,7 @@ from refscore._metric_facts import ColumnRules  # noqa: F401  (re-exported: a pl
 from refscore._signature import Signature, nrefs_text
 from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore.errors import InputError, InputTypeError
+from refscore.wording import fixed
 
 
 class DeprecatedValue:
@@ -69,6 +70,9 @@ class Score:
     score: float
     signature: str
     higher_is_better: bool | None = None
+    #: The factor :meth:`format` prints ``score`` by: its metric's :attr:`Metric.display_scale` (stamped like the
+    #: direction; None only on a score built by hand, which prints by the metrics' default).
+    display_scale: float | None = dataclasses.field(default=None, repr=False, compare=False, metadata={"json": False})
     #: The statistics it was computed from: a row per segment, or one row of merged column totals (None: built by hand).
     statistics: Statistics | None = dataclasses.field(default=None, repr=False, compare=False, metadata={"json": False})
     #: Each headline score per segment (0–1, input order), by name; None unless computed from per-segment rows.
@@ -99,8 +103,15 @@ class Score:
         return f"{type(self).__qualname__}({', '.join(f'{name}={value!r}' for name, value in shown)})"
 
     def format(self, digits: int = 2) -> str:
-        """sacreBLEU-style one-liner on the 0–100 scale."""
-        return f"{self.metric.upper()} = {100 * self.score:.{digits}f}"
+        """sacreBLEU-style one-liner on the scale the command line prints (×:attr:`display_scale`: 0–100 for
+        built-in metrics, scores from outside as given), never ``-0.00``.
+
+        >>> Score(metric="meteor", score=0.709, signature="").format(), Score(metric="mqm", score=-0.0,
+        ...       signature="", display_scale=1.0).format(3)
+        ('METEOR = 70.90', 'MQM = 0.000')
+        """
+        scale = MetricFacts.display_scale if self.display_scale is None else self.display_scale
+        return f"{self.metric.upper()} = {fixed(scale * self.score, digits)}"
 
     def summary(self) -> dict[str, float]:
         """The headline number(s) for tables, on the 0–1 scale (metrics with variants return several)."""
@@ -153,7 +164,7 @@ class Metric(MetricFacts, ABC):
 
         @functools.wraps(own)
         def score_from_statistics(self: Metric, stats: Statistics) -> Score:
-            return self.directed(own(self, stats))
+            return self.with_facts(own(self, stats))
 
         score_from_statistics._directed = True  # type: ignore[attr-defined]
         cls.score_from_statistics = score_from_statistics  # type: ignore[method-assign]
@@ -242,12 +253,14 @@ class Metric(MetricFacts, ABC):
         ``carried_columns`` that follow the rows without being summed (ROUGE's best reference per type)."""
         return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
 
-    def directed(self, score: Score) -> Score:
-        """``score`` with this metric's direction (:attr:`higher_is_better`, which may be an instance's own: outside
-        scores declare theirs), the one source of :attr:`Score.higher_is_better`."""
-        if score.higher_is_better is self.higher_is_better:
+    def with_facts(self, score: Score) -> Score:
+        """``score`` with this metric's direction and printed scale (:attr:`higher_is_better`,
+        :attr:`display_scale`, which may be an instance's own: outside scores declare theirs), the one source of
+        :attr:`Score.higher_is_better` and :attr:`Score.display_scale`."""
+        direction, scale = bool(self.higher_is_better), float(self.display_scale)
+        if score.higher_is_better is direction and score.display_scale == scale:
             return score
-        return dataclasses.replace(score, higher_is_better=bool(self.higher_is_better))
+        return dataclasses.replace(score, higher_is_better=direction, display_scale=scale)
 
     #: The former, private-looking name of :meth:`new_statistics` (refscore's metrics and older plug-ins use it).
     _new_statistics = new_statistics

@@ -19,6 +19,7 @@ from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError
 from refscore.cli.arguments import positive_int
 from refscore.errors import InputError
+from refscore.wording import fixed
 
 #: Format key and version of a saved calibration (read by the report's calibration section).
 FORMAT_KEY = "refscore_calibration"
@@ -123,8 +124,9 @@ def text_report(document: dict[str, Any], written: str | None) -> str:
     folds = document.get("system_folds")
     held = f"held-out ({folds} folds)" if folds else ""
     lines = [f"refscore check --calibrate: {document['labels']}, human score {document['human']!r}{cut}; "
-             f"thresholds on the 0–1 scale; objective {document['objective']}, 95% bootstrap interval "
-             f"({document['n_bootstrap']} resamples, seed {document['seed']}) at the chosen threshold, in-sample"
+             f"thresholds on the 0–1 scale (scores from outside on their own scale); objective "
+             f"{document['objective']}, 95% bootstrap interval ({document['n_bootstrap']} resamples, seed "
+             f"{document['seed']}) at the chosen threshold, in-sample"
              + (f"; held-out: {folds}-fold cross-validation by system (each system's cases decided by the "
                 f"threshold calibrated without it)" if folds else "")
              + "; baseline: the better of passing and failing everything",
@@ -136,7 +138,7 @@ def text_report(document: dict[str, Any], written: str | None) -> str:
         direction = ">=" if item["higher_is_better"] else "<="
         value = f"{item['agreement']:.3f} [{low:.3f}, {high:.3f}]"
         held_value = f"{item['held_out']['agreement']:>{len(held)}.3f}  " if held else ""
-        lines.append(f"{item['name']:<12} {direction} {item['threshold']:<7.4f}  {value:<22}  {held_value}"
+        lines.append(f"{item['name']:<12} {direction} {fixed(item['threshold'], 4):<7}  {value:<22}  {held_value}"
                      f"{item['baseline']:8.3f}  {item['accuracy']:8.3f} {item['precision']:9.3f} "
                      f"{item['recall']:6.3f} {item['f1']:6.3f}  {item['cases']} ({item['human_passes']}, "
                      f"{item['check_passes']}, {item['missing']})")

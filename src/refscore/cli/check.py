@@ -1,8 +1,8 @@
 """``refscore check CASES``: score test cases against thresholds, print a report, exit 0 / 1 for CI.
 
 Thresholds and printed scores are on the 0–1 scale of the Python API (test cases; ``score``, ``compare`` and
-``report`` print 0–100). Exit codes: 0 every gate passed; 1 (``ExitCode.CHECKS_FAILED``) a gate failed (by default
-any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold, ``--check file:`` without
+``report`` print them 0–100), scores from outside as given (everywhere). Exit codes: 0 every gate passed; 1
+(``ExitCode.CHECKS_FAILED``) a gate failed (by default any case under its threshold); 2 usage (no checks, ``--check NAME=`` without a threshold, ``--check file:`` without
 a path); 3 unknown metric; 4 unreadable file (a cases, configuration or scores file); 7 bad input (a missing field,
 a threshold out of range, duplicate case ids, a bad configuration, a scores file whose rows do not join the cases); 8 a missing optional dependency; 9 an output file that cannot be written
 (checked before any work); 130 interrupted, 143 terminated (SIGTERM; no output file written).

@@ -127,7 +127,8 @@ def cmd_meta_eval(args: argparse.Namespace) -> int:
                                        resampler=args.resampler, resample_ties=args.resample_ties,
                                        progress=args.progress, system_score=args.system_score)
     about = {"files": judgments.source_file, "systems": len(judgments.systems),
-             "segments": len(judgments.segment_ids), "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
+             "segments": len(judgments.segment_ids), "rated": judgments.rated_cells(humans),
+             "bootstrap": args.bootstrap, "k": args.k, "alpha": args.alpha,
              "confidence": args.confidence, "seed": args.seed, "resampler": args.resampler,
              "system_score": args.system_score,
              "signatures": {metric.name: signatures(metric, judgments) for metric in metrics},

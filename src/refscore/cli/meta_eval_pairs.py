@@ -121,7 +121,7 @@ def grid_text(judgments: Any, humans: Sequence[str]) -> str:
     >>> grid_text(data, ["mqm"])
     'f: 2 systems x 2 segments, 3 rated (mqm)'
     """
-    counts = {name: int(np.count_nonzero(~np.isnan(judgments.human[name]))) for name in humans}
+    counts = judgments.rated_cells(humans)
     if len(set(counts.values())) == 1:   # one count for all: "4216 rated (mqm)"
         rated = f"{counts[humans[0]]} rated ({', '.join(humans)})"
     else:
@@ -185,7 +185,6 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
         if unknown:
             raise CliError(f"--human: no human score {unknown[0]!r} in {pair} ({judgments.source_file}); its human "
                            f"scores are {', '.join(judgments.human_names)}", ExitCode.BAD_INPUT)
-        rated = int(np.count_nonzero(~np.isnan(judgments.human[humans[0]])))
         print(f"{pair}: {grid_text(judgments, humans)}", file=sys.stderr)
         metrics = pair_metrics(args, pair)
         scores = [MetricScores.from_metric(metric, judgments, num_threads=args.num_threads) for metric in metrics]
@@ -197,7 +196,7 @@ def cmd_meta_eval_pairs(args: argparse.Namespace, pairs: Mapping[str, list[str]]
         grids[pair] = (judgments, scores)
         nrefs = {len(refs) for system in judgments.systems for refs in judgments.references[system]}
         about[pair] = {"files": judgments.source_file, "systems": len(judgments.systems),
-                       "segments": len(judgments.segment_ids), "rated": rated,
+                       "segments": len(judgments.segment_ids), "rated": judgments.rated_cells(humans),
                        "signatures": {m.name: m.signature_text(nrefs.pop() if len(nrefs) == 1 else -1)
                                       for m in metrics},
                        "system_scores": system_scores(judgments, humans, metrics, scores, args.system_score)}

@@ -123,6 +123,15 @@ class Judgments:
         return {system: [None if math.isnan(value) else value for value in matrix[row].tolist()]
                 for row, system in enumerate(self.systems)}
 
+    def rated_cells(self, names: Sequence[str] | None = None) -> dict[str, int]:
+        """Each human score of ``names`` (default: all) -> how many (system, segment) cells it rates.
+
+        >>> Judgments(["A"], ["1", "2"], {}, {}, {"mqm": np.array([[0.0, np.nan]])}).rated_cells()
+        {'mqm': 1}
+        """
+        return {name: int(np.count_nonzero(~np.isnan(self._human(name))))
+                for name in (self.human_names if names is None else names)}
+
     def _human(self, name: str) -> np.ndarray:
         if name not in self.human:
             raise JudgmentsError(f"{self.source_file}: no human score {name!r}; the human scores are "

@@ -35,6 +35,7 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 from refscore.reporting import charts
 from refscore.reporting.saved_json import read_saved_json
+from refscore.wording import fixed
 
 FORMAT_KEY = "refscore_calibration"
 SUPPORTED_FORMATS = (1,)
@@ -124,7 +125,7 @@ def calibration_html(calibration: Mapping[str, Any], items: list[dict[str, Any]]
         low, high = item["interval"]
         held_cell = f"<td>{number((item.get('held_out') or {}).get('agreement'))}</td>" if held else ""
         rows.append(f"<tr><th scope=row>{e(item['name'])}</th><td>{'≥' if item.get('higher_is_better', True) else '≤'}"
-                    f" {item['threshold']:.4f}</td><td>{item['agreement']:.3f} <span class=ci>[{low:.3f}, "
+                    f" {fixed(item['threshold'], 4)}</td><td>{item['agreement']:.3f} <span class=ci>[{low:.3f}, "
                     f"{high:.3f}]</span></td>{held_cell}<td>{number(item.get('baseline'))}</td>"
                     f"<td>{item['accuracy']:.3f}</td><td>{item['precision']:.3f}</td>"
                     f"<td>{item['recall']:.3f}</td><td>{item['f1']:.3f}</td><td>{item['cases']} "

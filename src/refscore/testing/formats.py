@@ -20,8 +20,10 @@ from refscore.testing.run import TestRun
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
-#: The scale note of every report header: test cases use the API's 0–1 scale, unlike ``refscore score``.
-SCALE_NOTE = "scores on the 0–1 scale, as in the Python API (refscore score, compare and report print 0–100)"
+#: The scale note of every report header: test cases use the API's 0–1 scale, unlike ``refscore score``; scores
+#: from outside (``file:`` checks) are as given there and everywhere.
+SCALE_NOTE = ("scores on the 0–1 scale, as in the Python API; scores from outside as given (refscore score, compare "
+              "and report print 0–1 scores as 0–100)")
 
 
 def _interval(interval: tuple[float, float], percent: bool = False) -> str:

@@ -148,7 +148,7 @@ class TestRun:
         """JSON-ready: cases, checks (with their per-case scores, used as a baseline later), summaries, gates."""
         return {
             "refscore_test_run": FORMAT_VERSION,
-            "scale": "0-1",     # test cases use the API's scale; refscore score prints 0-100
+            "scale": "0-1",     # test cases use the API's scale; refscore score prints built-in metrics 0-100
             "ok": self.ok,
             "checks": [{"name": o.check.name, "metric": o.check.spec.registry, "threshold": o.check.threshold,
                         "higher_is_better": o.check.higher_is_better, "config_hash": o.check.metric.config_hash,

@@ -187,10 +187,10 @@ class ROUGE155(Metric):
         averages = {name: {c: line.average for c, line in lines.items()} for name, lines in printed.items()}
         intervals = {name: {c: (line.low, line.high) for c, line in lines.items()} for name, lines in printed.items()}
         first = self.config.types[0]
-        return self.directed(ROUGE155Score(metric=self.name, score=averages[first]["F"],
-                                           signature=self.signature_text(stats.nrefs),
-                                           values={"averages": averages, "documents": len(stats),
-                                                   "intervals": intervals}, statistics=stats, printed=printed))
+        return self.with_facts(ROUGE155Score(metric=self.name, score=averages[first]["F"],
+                                             signature=self.signature_text(stats.nrefs),
+                                             values={"averages": averages, "documents": len(stats),
+                                                     "intervals": intervals}, statistics=stats, printed=printed))
 
     def signature(self, nrefs: int = 1) -> Signature:
         c = self.config
