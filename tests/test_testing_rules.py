@@ -148,7 +148,8 @@ def test_broken_yaml_names_the_file(tmp_path):
     (tmp_path / "cases.yaml").write_text("- actual_output: [a\n", encoding="utf-8")
     result = refscore("check", "cases.yaml", "--check", "bleu", cwd=tmp_path)
     assert result.returncode == ExitCode.BAD_INPUT
-    assert 'in "cases.yaml", line' in result.stderr and "<unicode string>" not in result.stderr
+    assert result.stderr.startswith("refscore: error: cases.yaml: line 2, column 1: not valid YAML (")
+    assert "<unicode string>" not in result.stderr and len(result.stderr.splitlines()) == 1
 
 
 @pytest.mark.parametrize("thresholds, message", [({"bleu": 0.9}, "1 of 1 check failed"),
