@@ -227,7 +227,10 @@ class MetricFacts:
         unset = {field.name: field.default for field in dataclasses.fields(config)}
         changes = {name: value for name, value in self.check_defaults
                    if name in unset and getattr(config, name) == unset[name] and getattr(config, name) != value}
-        return type(self)(dataclasses.replace(config, **changes)) if changes else self  # type: ignore[call-arg]
+        if not changes:
+            return self
+        # a metric class takes its config; is_dataclass() above narrows config to an instance or a class
+        return type(self)(dataclasses.replace(config, **changes))  # type: ignore[call-arg, type-var]  # see above
 
     @classmethod
     def language_defaults(cls, options: dict[str, Any], target: str) -> dict[str, Any]:

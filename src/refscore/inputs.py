@@ -65,7 +65,7 @@ class Batch:
         return self.references[self.ref_offsets[index]:self.ref_offsets[index + 1]]
 
 
-class SegmentReferences(list):  # type: ignore[type-arg]
+class SegmentReferences(list):
     """References marked as refscore's per-segment layout (made by :func:`per_segment` or :func:`from_streams`),
     so the ambiguity check is skipped. A slice keeps the mark (chunked scoring slices references)."""
 

@@ -26,7 +26,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from refscore._signature import Signature, nrefs_text
 from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore.errors import InputError, InputTypeError
 from refscore.wording import fixed
+
+_ScoreT = TypeVar("_ScoreT", bound="Score")  # with_facts returns the class it was given
+_MetricT = TypeVar("_MetricT", bound="Metric")  # metric_with returns an instance of the class it was given
 
 
 class DeprecatedValue:
@@ -253,7 +256,7 @@ class Metric(MetricFacts, ABC):
         ``carried_columns`` that follow the rows without being summed (ROUGE's best reference per type)."""
         return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
 
-    def with_facts(self, score: Score) -> Score:
+    def with_facts(self, score: _ScoreT) -> _ScoreT:
         """``score`` with this metric's direction and printed scale (:attr:`higher_is_better`,
         :attr:`display_scale`, which may be an instance's own: outside scores declare theirs), the one source of
         :attr:`Score.higher_is_better` and :attr:`Score.display_scale`."""
@@ -383,7 +386,7 @@ def _metric_with(metric_class: type[Metric], options: tuple[tuple[str, type, Any
     return metric_class(**{name: value for name, _, value in options})
 
 
-def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metric:
+def metric_with(metric_class: type[_MetricT], options: Mapping[str, Any]) -> _MetricT:
     """``metric_class(**options)``, reused by later calls with the same options (a metric is its frozen config),
     so one-segment helpers such as :func:`refscore.sentence_bleu` do not rebuild it on every call.
 
@@ -397,4 +400,4 @@ def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metri
         hash(key)
     except TypeError:   # an unhashable option value: build a fresh metric (its config check reports bad values)
         return metric_class(**options)
-    return _metric_with(metric_class, key)
+    return cast(_MetricT, _metric_with(metric_class, key))  # cached per class: an instance of metric_class

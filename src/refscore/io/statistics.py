@@ -212,7 +212,8 @@ def _header(name: str, raw: np.ndarray) -> dict[str, Any]:
 
 
 def _json_name(kind: type | tuple[type, ...]) -> str:
-    return {str: "string", int: "integer", list: "list"}.get(kind, str(kind))  # type: ignore[call-overload]
+    names: dict[type | tuple[type, ...], str] = {str: "string", int: "integer", list: "list"}
+    return names.get(kind, str(kind))
 
 
 def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np.ndarray | None,
@@ -234,7 +235,7 @@ def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np
     if carried is not None:
         _check_carried(name, header, carried, data.shape[0])
         stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"],
-                           tuple(header["carried_columns"]), carried)  # type: ignore[call-arg]
+                           tuple(header["carried_columns"]), carried)
     else:
         stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"])
     overflow = first_overflowing_sum(data)

@@ -19,7 +19,7 @@ import dataclasses
 import functools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -368,7 +368,7 @@ def bleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> round(bleu(["a b c d e"], ["a b c d f"], tokenize="none").score, 4)
     0.6687
     """
-    return metric_with(BLEU, options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return cast(BLEUScore, metric_with(BLEU, options).corpus_score(hypotheses, references, num_threads=num_threads))
 
 
 def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore:
@@ -385,7 +385,7 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
     options.setdefault("effective_order", True)
-    return metric_with(BLEU, options).sentence_score(hypothesis, references)
+    return cast(BLEUScore, metric_with(BLEU, options).sentence_score(hypothesis, references))
 
 
 __all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",

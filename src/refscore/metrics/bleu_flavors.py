@@ -115,11 +115,11 @@ class Fraction(_Fraction):
         return self
 
     @property
-    def numerator(self) -> int:  # type: ignore[override]
+    def numerator(self) -> int:
         return super().numerator if self._normalize else self._original_numerator
 
     @property
-    def denominator(self) -> int:  # type: ignore[override]
+    def denominator(self) -> int:
         return super().denominator if self._normalize else self._original_denominator
 
 

@@ -40,8 +40,8 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
         # bp = 1 if sys_len >= ref_len else (exp(1 - ref_len / sys_len) if sys_len > 0 else 0)
         bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
 
-        correct = matches.astype(dtype)
-        total = totals.astype(dtype)
+        correct: np.ndarray = matches.astype(dtype)
+        total: np.ndarray = totals.astype(dtype)
         if smooth_method == "add-k":
             correct[:, 1:] += value
             total[:, 1:] += value
@@ -49,7 +49,7 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
         precisions = np.zeros((rows, max_order), dtype=np.float64)
         stopped = np.zeros(rows, dtype=bool)        # sacreBLEU's `break` at the first order with total 0
         eff_order = np.full(rows, max_order, dtype=np.int64)
-        smooth_mteval = np.ones(rows, dtype=dtype)
+        smooth_mteval: np.ndarray = np.ones(rows, dtype=dtype)
         for n in range(max_order):
             stopped |= total[:, n] == 0
             live = ~stopped

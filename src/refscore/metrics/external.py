@@ -53,7 +53,7 @@ OPTIONS = (*DECLARATIONS, "scale")
 COLUMNS = ("score", "documents")
 
 
-class SystemSegments(list):  # type: ignore[type-arg]
+class SystemSegments(list):
     """A system's hypotheses (a list of strings, usable by every metric) that also carry the system's name and the
     segments' ids, by which :class:`ExternalScores` finds their scores. ``ids`` default to ``"1".."n"``.
 

@@ -206,7 +206,7 @@ class BERTScorer(_Scorer):
         """refscore's reproducibility signature of this scorer's settings (with the IDF weights it holds)."""
         return signature_of(self.config, nrefs, self.idf_label)
 
-    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,  # type: ignore[override]
+    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
               hyp_name: str = "hypotheses", ref_name: str = "references") -> Score:
         """Per-pair P/R/F with corpus values and statistics. ``references[i]`` is a string or a list of strings
         (the per-component maximum over them is taken, as bert-score does); token-id sequences are accepted."""

@@ -33,7 +33,7 @@ _EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
 
 
 def _data_text(name: str) -> str:
-    return resources.files(_DATA_PACKAGE).joinpath("data", "rouge155", name).read_text(encoding="ascii")
+    return (resources.files(_DATA_PACKAGE) / "data" / "rouge155" / name).read_text(encoding="ascii")
 
 
 @lru_cache(maxsize=1)
