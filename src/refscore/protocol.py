@@ -254,7 +254,8 @@ class Metric(MetricFacts, ABC):
         """This metric's :class:`Statistics`, stamped with its name and config hash: summed ``columns`` (``data``:
         one row per segment), ``nrefs`` references per segment (-1 when the count varies: ``Batch.nrefs``), and
         ``carried_columns`` that follow the rows without being summed (ROUGE's best reference per type)."""
-        return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
+        return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns,
+                          carried)  # type: ignore[arg-type]  # None: Statistics makes the empty array
 
     def with_facts(self, score: _ScoreT) -> _ScoreT:
         """``score`` with this metric's direction and printed scale (:attr:`higher_is_better`,

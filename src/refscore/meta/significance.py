@@ -113,7 +113,8 @@ def _perm_both_run(compute: Statistic, a: np.ndarray, b: np.ndarray, draw: Resam
                    masks: np.ndarray | None = None, progress: bool | None = None) -> PermBothResult:
     original = compute(np.stack([b, a]))  # corr(metric2), corr(metric1), in the reference's order of draws
     delta = original[0] - original[1]
-    samples, above, done = [], 0, 0
+    samples: list[np.ndarray] = []
+    above, done = 0, 0
     start, bar = time.perf_counter(), None
     try:
         while done < k:

@@ -107,6 +107,10 @@ class Fraction(_Fraction):
     """NLTK's ``Fraction``: ``numerator`` / ``denominator`` report the *unreduced* values (``_normalize=False``),
     which smoothing methods 1 and 2 rely on (``2/4`` with add-one is ``3/5``, not ``2/3``)."""
 
+    _normalize: bool
+    _original_numerator: int
+    _original_denominator: int | None
+
     def __new__(cls, numerator: int = 0, denominator: int | None = None, _normalize: bool = False) -> Fraction:
         self = super().__new__(cls, numerator, denominator)
         self._normalize = _normalize
@@ -120,7 +124,9 @@ class Fraction(_Fraction):
 
     @property
     def denominator(self) -> int:
-        return super().denominator if self._normalize else self._original_denominator
+        if self._normalize:
+            return super().denominator
+        return self._original_denominator  # type: ignore[return-value]  # None as NLTK's, when built without one
 
 
 # -- counting token lists --------------------------------------------------------------------------------------
