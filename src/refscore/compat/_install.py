@@ -179,7 +179,7 @@ def _patch_evaluate(package: ModuleType) -> None:
                 return drop_in.load(path, *args, **kwargs)
         return original(path, *args, **kwargs)
 
-    load.__refscore_original__ = original  # type: ignore[attr-defined]
+    load.__refscore_original__ = original  # type: ignore[attr-defined]  # the original
     for module in _evaluate_modules(package.__name__):
         if getattr(module, "load", None) is original:
             _set_attribute(module, "load", load)

@@ -89,7 +89,7 @@ class Statistic:
                  options: dict[str, object], grouping: str = "none") -> None:
         self.grouping = grouping
         self.name, self.rows, self.cells, self.draw, self.empty, self.options = name, rows, cells, draw, empty, options
-        self.sample_rate = float(options.get("sample_rate", 1.0))  # type: ignore[arg-type]
+        self.sample_rate = float(options.get("sample_rate", 1.0))  # type: ignore[arg-type]  # checked options
         # the reference's draws for pair sampling come between the coins of consecutive resamples
         self.interleaved = name == "kendall_ties_opt" and self.sample_rate < 1.0
         self.pairwise = (name == "kendall" and options.get("variant", "b") != "c"
@@ -139,7 +139,7 @@ class Statistic:
         """Kendall of ``where(masks, a, b)`` and ``where(masks, b, a)`` by pair lookup: a pair's metric order is one
         of four precomputed ones, chosen by the coins of its two cells."""
         i, j = self.pair_i, self.pair_j
-        epsilon = float(self.options.get("epsilon", 0.0))  # type: ignore[arg-type]
+        epsilon = float(self.options.get("epsilon", 0.0))  # type: ignore[arg-type]  # checked options
         table = np.stack([b[i] - b[j], b[i] - a[j], a[i] - b[j], a[i] - a[j]])  # by code 2 * coin_i + coin_j
         signs = np.where(np.abs(table) <= epsilon, 0, np.sign(table)).astype(np.int8)
         flat_index = np.arange(i.size)

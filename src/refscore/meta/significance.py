@@ -246,11 +246,11 @@ def bootstrap_interval(human: object, metric: object, statistic: str = "pearson"
         if grouping != "none":
             raise InputError('over="segments" resamples single cells: use it with grouping="none"')
         rated = np.flatnonzero(rows.valid.ravel())
-        picks = draw.random.integers(0, rated.size, (n, rated.size))  # type: ignore[union-attr]
+        picks = draw.random.integers(0, rated.size, (n, rated.size))  # type: ignore[union-attr]  # has a generator
         replicates = np.array([_statistic(statistic, h.reshape(1, -1)[:, rated[p]], m.reshape(1, -1)[:, rated[p]],
                                           "none", draw, options) for p in picks])
     else:
-        picks = draw.random.integers(0, h.shape[1], (n, h.shape[1]))  # type: ignore[union-attr]
+        picks = draw.random.integers(0, h.shape[1], (n, h.shape[1]))  # type: ignore[union-attr]  # has a generator
         replicates = np.array([_statistic(statistic, h[:, p], m[:, p], grouping, draw, options) for p in picks])
     ordered = np.sort(replicates[~np.isnan(replicates)])
     if ordered.size == 0:

@@ -320,7 +320,7 @@ class BLEU(BLEUPairCounts, Metric):
                                             bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
 
     @property
-    def compare_mt_words(self) -> bool:  # type: ignore[override]
+    def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute
         """sacreBLEU's BLEU counts the words of its tokenizer (the other flavors count as their peers do)."""
         return self.config.flavor == "sacrebleu"
 
