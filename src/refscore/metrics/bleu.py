@@ -284,7 +284,7 @@ class BLEU(BLEUPairCounts, Metric):
             return 100.0 * self.scores_from_totals(totals)
         return self._components(totals).score[:, None]
 
-    def flavor_score(self, sums: Sequence[int], *, last_segment: tuple[Any, Any] | None = None,
+    def flavor_score(self, sums: Sequence[int] | np.ndarray, *, last_segment: tuple[Any, Any] | None = None,
                      signature: str = "") -> BLEUScore:
         """The ``nltk`` or ``evaluate`` flavor's result of one row of summed statistics: ``score`` the first weight
         tuple's (``nltk``: every tuple's in ``details["scores"]``, NLTK's values), ``precisions`` and ``bp`` the
@@ -298,7 +298,8 @@ class BLEU(BLEUPairCounts, Metric):
             return BLEUScore(metric=self.name, score=nmt.bleu, signature=signature, values=bleu_values(
                 counts, totals, tuple(nmt.precisions), nmt.brevity_penalty, sys_len, ref_len, nmt.length_ratio))
         references, hypothesis = last_segment if last_segment is not None else (None, None)
-        scores = nltk_bleu_from_sums(sums, config.weights, config.smoothing_function, config.auto_reweigh,
+        scores = nltk_bleu_from_sums(sums, config.weights,  # type: ignore[arg-type]  # the nltk flavor sets weights
+                                     config.smoothing_function, config.auto_reweigh,
                                      references, hypothesis)
         return BLEUScore(metric=self.name, score=scores[0], signature=signature, details={"scores": scores},
                          values=bleu_values(counts, totals, tuple(c / t for c, t in zip(counts, totals)),

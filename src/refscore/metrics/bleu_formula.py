@@ -61,7 +61,7 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
                 smooth_mteval = np.where(no_match, smooth_mteval * 2, smooth_mteval)
                 precision = np.where(no_match, 100. / (smooth_mteval * total[:, n]), precision)
             elif smooth_method == "floor":
-                precision = np.where(no_match, 100. * value / total[:, n], precision)
+                precision = np.where(no_match, 100. * value / total[:, n], precision)  # type: ignore[operator]  # set
             precisions[:, n] = precision
 
         # score = bp * exp(sum(my_log(p) for p in precisions[:eff_order]) / eff_order)
@@ -163,7 +163,7 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
     if dtype is np.float64:     # sacreBLEU's scalar statements in one compiled loop
         arrays = (matches, totals, sys_len, ref_len)
         if not all(array.dtype == np.int64 for array in arrays):   # int64 statistics are read in place
-            arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)
+            arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)  # type: ignore[assignment]  # 4
         return BLEUComponents(*bleu_scores(*arrays, smooth_method, 0.0 if value is None else float(value),
                                            effective_order, python_sum=python_sum))
     compensated = PYTHON_SUM_COMPENSATED if python_sum is None else bool(python_sum)
