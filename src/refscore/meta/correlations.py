@@ -58,7 +58,7 @@ def row_values(statistic: str, rows: Rows, **options: object) -> tuple[np.ndarra
     raise InputError(f"unknown statistic {statistic!r}")
 
 
-def _tau(counts: KendallCounts, variant: str, h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
+def _tau(counts: Sequence[np.ndarray], variant: str, h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
     con, dis, metric_only, human_only, both = (np.asarray(c, dtype=np.float64) for c in counts)
     total = con + dis + metric_only + human_only + both
     metric_ties, human_ties = metric_only + both, human_only + both
