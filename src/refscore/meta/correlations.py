@@ -17,11 +17,13 @@ the average; when no row is left the result is NaN with a :class:`ConstantScores
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from refscore.errors import InputError
-from refscore.meta._rows import (ConstantScoresWarning, KendallCounts, Rows, average, distinct_counts, kendall_counts,
-                                 long_rows, pair, pearson_rows, ranks, rows_of, scipy_kendall)
+from refscore.meta._rows import (ConstantScoresWarning, Rows, average, distinct_counts, kendall_counts, long_rows,
+                                 pair, pearson_rows, ranks, rows_of, scipy_kendall)
 from refscore.meta._ties import TiesResult, optimize_ties
 
 __all__ = ["ConstantScoresWarning", "KENDALL_VARIANTS", "TiesResult", "kendall", "kendall_like",
