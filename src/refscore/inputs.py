@@ -74,7 +74,7 @@ class SegmentReferences(list):
         return SegmentReferences(item) if isinstance(index, slice) else item
 
 
-def per_segment(references: Sequence[Any]) -> list[Any]:
+def per_segment(references: Sequence[Any]) -> Sequence[Any]:
     """Mark ``references`` as per-segment (``references[i]``: the reference or list of references of segment
     ``i``), for input that could also be read as reference streams (see :func:`check_unambiguous`).
 

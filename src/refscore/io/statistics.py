@@ -81,7 +81,7 @@ def save_statistics(path: str | os.PathLike[str], stats: Statistics) -> None:
         header["carried_dtype"] = arrays["carried"].dtype.name
     encoded = np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
     with atomic_write(path, "wb") as handle:
-        np.savez(handle, header=encoded, **arrays)
+        np.savez(handle, header=encoded, **arrays)  # type: ignore[arg-type]  # named arrays, not allow_pickle
 
 
 def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) -> Statistics:
@@ -108,7 +108,7 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
         raise InputError(f"statistics file {name!r} is a single .npy array, not a refscore statistics file (.npz "
                          f"written by save_statistics)")
     with archive:
-        members = set(archive.zip.namelist())
+        members = set(archive.zip.namelist())  # type: ignore[union-attr]  # an opened file has its zip
         if "header.npy" not in members:
             raise InputError(f"statistics file {name!r} has no header: not written by refscore.save_statistics")
         header = _header(name, _member(archive, "header", name))
