@@ -252,7 +252,8 @@ def calibrate(scores: Any, labels: Any, *, higher_is_better: bool = True,
 def _best(rates: dict[str, np.ndarray], passes: np.ndarray, objective: str, target: float | None) -> int:
     """Index of the chosen candidate: the best value, ties to the most lenient (lowest oriented) threshold."""
     if objective == "precision":
-        reached = np.flatnonzero(np.nan_to_num(rates["precision"], nan=-1.0) >= target - 1e-12)
+        reached = np.flatnonzero(np.nan_to_num(rates["precision"], nan=-1.0)
+                                 >= target - 1e-12)  # type: ignore[operator]  # precision: target given
         if not reached.size:
             best = np.nanmax(rates["precision"])
             raise InputError(f"no threshold reaches precision {target:g}; the best is {best:.3f} (lower "

@@ -98,7 +98,7 @@ def perm_both(human: object, metric1: object, metric2: object, statistic: str = 
     rows, cells, a, b = _filtered(human, metric1, metric2, grouping, statistic)
     check_resamples(k, "k", bytes_each=perm_both_bytes(a.size, draw.kind),
                     what="PERM-BOTH resamples (their coins and correlations)")
-    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)
+    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)  # type: ignore[arg-type]  # checked
     return _perm_both_run(compute, a, b, draw, k, block_size, early_min, early_max, progress=progress)
 
 
@@ -163,7 +163,7 @@ def perm_both_matrix(human: object, metrics: Mapping[str, object], statistic: st
     rows, cells = prepared[names[0]][:2]
     check_resamples(k, "k", bytes_each=perm_both_bytes(prepared[names[0]][2].size, draw.kind) * len(names),
                     what=f"PERM-BOTH resamples of {len(names)} metrics (their coins and correlations)")
-    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)
+    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)  # type: ignore[arg-type]  # checked
     values = {name: float(compute(prepared[name][2][None, :])[0]) for name in names}
     order = sorted(names, key=lambda name: -values[name])
     masks = None if draw.kind == "reference" else draw.masks(k, prepared[names[0]][2].size)
