@@ -74,7 +74,7 @@ class SegmentReferences(list):
         return SegmentReferences(item) if isinstance(index, slice) else item
 
 
-def per_segment(references: Sequence[Any]) -> Sequence[Any]:
+def per_segment(references: Sequence[Any]) -> list[Any]:
     """Mark ``references`` as per-segment (``references[i]``: the reference or list of references of segment
     ``i``), for input that could also be read as reference streams (see :func:`check_unambiguous`).
 
@@ -87,7 +87,8 @@ def per_segment(references: Sequence[Any]) -> Sequence[Any]:
     try:
         _check_sequence(references, "references")
     except InputTypeError:
-        return references  # not a sequence: the metric's own check reports it under the caller's argument name
+        # not a sequence: the metric's own check reports it under the caller's argument name
+        return references  # type: ignore[return-value]  # passed on as given
     return SegmentReferences(references)
 
 

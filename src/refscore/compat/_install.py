@@ -210,7 +210,7 @@ def uninstall() -> None:
     for module in _evaluate_modules():   # imported while installed, they bound the wrapper: the real load again
         original = getattr(getattr(module, "load", None), "__refscore_original__", None)
         if original is not None:
-            module.load = original
+            module.load = original  # type: ignore[attr-defined]  # evaluate's load
 
 
 def _restore_nltk_translate() -> None:
