@@ -358,8 +358,8 @@ def write_threshold(path: str | os.PathLike[str], check: str, threshold: float) 
         shorthand = re.compile(r"^\s*" + re.escape(key) + r"\s*=\s*[-+0-9.eE]+\s*(#.*)?$")
         table = re.compile(r"^\s*\[\s*tool\s*\.\s*refscore\s*\.\s*checks\s*\]")
         checks = next((i for i, line in enumerate(lines) if table.match(line)), None)
-        end = None if checks is None else next((i for i in range(checks + 1, len(lines))
-                                                if _TABLE_HEADER.match(lines[i])), len(lines))
+        end = len(lines) if checks is None else next((i for i in range(checks + 1, len(lines))
+                                                      if _TABLE_HEADER.match(lines[i])), len(lines))
         found = None if checks is None else next((i for i in range(checks + 1, end) if shorthand.match(lines[i])),
                                                  None)
         if found is not None:
