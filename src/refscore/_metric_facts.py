@@ -147,8 +147,8 @@ class MetricFacts:
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
         """A short explanation of one case's score (a test case that failed); the default states the score."""
-        stats = self.statistics([output], [list(references)], num_threads=1)  # type: ignore[attr-defined]
-        table = self.segment_table(stats)  # type: ignore[attr-defined]
+        stats = self.statistics([output], [list(references)], num_threads=1)  # type: ignore[attr-defined]  # a Metric mixin
+        table = self.segment_table(stats)  # type: ignore[attr-defined]  # a Metric mixin
         return "; ".join(f"{name} {float(values[0]):.3f}" for name, values in table.items())
 
     # -- statistics columns ----------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ class MetricFacts:
         metric declares a peer's (:attr:`peer_arithmetic`: sacreBLEU's for BLEU, chrF and TER)."""
         if self.peer_arithmetic is not None:
             return import_entry(self.peer_arithmetic)(self)
-        return Arithmetic(1.0, self.scores_from_totals, None)  # type: ignore[attr-defined]
+        return Arithmetic(1.0, self.scores_from_totals, None)  # type: ignore[attr-defined]  # a Metric mixin
 
     # -- pairwise matrices (refscore.pairs) --------------------------------------------------------------------
     def count_streams(self, texts: list[str]) -> list[tuple[Any, Any, int]] | None:
@@ -227,7 +227,10 @@ class MetricFacts:
         unset = {field.name: field.default for field in dataclasses.fields(config)}
         changes = {name: value for name, value in self.check_defaults
                    if name in unset and getattr(config, name) == unset[name] and getattr(config, name) != value}
-        return type(self)(dataclasses.replace(config, **changes)) if changes else self  # type: ignore[call-arg]
+        if not changes:
+            return self
+        # a metric class takes its config; is_dataclass() above narrows config to an instance or a class
+        return type(self)(dataclasses.replace(config, **changes))  # type: ignore[call-arg, type-var]  # see above
 
     @classmethod
     def language_defaults(cls, options: dict[str, Any], target: str) -> dict[str, Any]:
@@ -241,7 +244,7 @@ class MetricFacts:
     def hashed_config(self) -> dict[str, Any]:
         """The config fields that enter the config hash (statistics merge only with equal hashes): every field
         but :attr:`runtime_fields`."""
-        fields = dataclasses.asdict(self.config)  # type: ignore[attr-defined]
+        fields = dataclasses.asdict(self.config)  # type: ignore[attr-defined]  # a Metric mixin
         return {name: value for name, value in fields.items() if name not in self.runtime_fields}
 
     def warm_up(self) -> None:

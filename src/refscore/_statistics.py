@@ -44,7 +44,7 @@ class Statistics:
     data: np.ndarray
     nrefs: int = 1
     carried_columns: tuple[str, ...] = ()
-    carried: np.ndarray | None = None
+    carried: np.ndarray = None  # type: ignore[assignment]  # None: __post_init__ makes it the empty array
     _column_index: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -103,7 +103,7 @@ class Statistics:
     def __setstate__(self, state: dict[str, Any]) -> None:
         # a pickle in the default form (a state dict: written before __reduce__ existed, or crafted) is checked too
         fields = ("metric", "config_hash", "columns", "data", "nrefs")
-        Statistics.__init__(self, *(state.get(name) for name in fields),  # type: ignore[misc]
+        Statistics.__init__(self, *(state.get(name) for name in fields),  # type: ignore[arg-type, call-arg]  # checked
                             state.get("carried_columns", ()), state.get("carried"))
 
     def __len__(self) -> int:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -79,7 +80,7 @@ class RougeLsumWarning(RefscoreWarning):
 def caller_stacklevel() -> int:
     """The ``stacklevel`` for :func:`warnings.warn` that points at the first frame outside refscore (the user's
     call), however deep inside the package the warning is raised."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and (frame.f_code.co_filename.startswith(_PACKAGE_DIR) or (
             frame.f_code.co_filename == "<string>" and frame.f_code.co_name == "__init__")):  # a config dataclass's

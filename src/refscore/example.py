@@ -24,7 +24,7 @@ class Example:
 
 
 def _read(name: str) -> list[str]:
-    text = resources.files("refscore").joinpath("data", "wmt17_en_de", name).read_text(encoding="utf-8")
+    text = (resources.files("refscore") / "data" / "wmt17_en_de" / name).read_text(encoding="utf-8")
     return text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
 
 
@@ -43,7 +43,7 @@ SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge", "rouge155", "meteor")
 
 def load_summarization_example() -> Example:
     """The XSum sample: 4 systems x 75 documents (300 summaries), one reference (see refscore/data/CREDITS.md)."""
-    text = resources.files("refscore").joinpath("data", "xsum_maynez2020", "summaries.jsonl").read_text("utf-8")
+    text = (resources.files("refscore") / "data" / "xsum_maynez2020" / "summaries.jsonl").read_text("utf-8")
     systems: dict[str, list[str]] = {}
     references: dict[str, list[str]] = {}
     for line in text.splitlines():

@@ -65,7 +65,7 @@ class Batch:
         return self.references[self.ref_offsets[index]:self.ref_offsets[index + 1]]
 
 
-class SegmentReferences(list):  # type: ignore[type-arg]
+class SegmentReferences(list):
     """References marked as refscore's per-segment layout (made by :func:`per_segment` or :func:`from_streams`),
     so the ambiguity check is skipped. A slice keeps the mark (chunked scoring slices references)."""
 
@@ -87,7 +87,8 @@ def per_segment(references: Sequence[Any]) -> list[Any]:
     try:
         _check_sequence(references, "references")
     except InputTypeError:
-        return references  # not a sequence: the metric's own check reports it under the caller's argument name
+        # not a sequence: the metric's own check reports it under the caller's argument name
+        return references  # type: ignore[return-value]  # passed on as given
     return SegmentReferences(references)
 
 

@@ -26,7 +26,7 @@ import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import numpy as np
 
@@ -36,6 +36,9 @@ from refscore._signature import Signature, nrefs_text
 from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore.errors import InputError, InputTypeError
 from refscore.wording import fixed
+
+_ScoreT = TypeVar("_ScoreT", bound="Score")  # with_facts returns the class it was given
+_MetricT = TypeVar("_MetricT", bound="Metric")  # metric_with returns an instance of the class it was given
 
 
 class DeprecatedValue:
@@ -166,8 +169,8 @@ class Metric(MetricFacts, ABC):
         def score_from_statistics(self: Metric, stats: Statistics) -> Score:
             return self.with_facts(own(self, stats))
 
-        score_from_statistics._directed = True  # type: ignore[attr-defined]
-        cls.score_from_statistics = score_from_statistics  # type: ignore[method-assign]
+        score_from_statistics._directed = True  # type: ignore[attr-defined]  # a marker
+        cls.score_from_statistics = score_from_statistics  # type: ignore[method-assign]  # wrapped once
 
     def __init__(self, config: Any = None, **options: Any) -> None:
         if config is not None and options:
@@ -251,9 +254,10 @@ class Metric(MetricFacts, ABC):
         """This metric's :class:`Statistics`, stamped with its name and config hash: summed ``columns`` (``data``:
         one row per segment), ``nrefs`` references per segment (-1 when the count varies: ``Batch.nrefs``), and
         ``carried_columns`` that follow the rows without being summed (ROUGE's best reference per type)."""
-        return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns, carried)
+        return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns,
+                          carried)  # type: ignore[arg-type]  # None: Statistics makes the empty array
 
-    def with_facts(self, score: Score) -> Score:
+    def with_facts(self, score: _ScoreT) -> _ScoreT:
         """``score`` with this metric's direction and printed scale (:attr:`higher_is_better`,
         :attr:`display_scale`, which may be an instance's own: outside scores declare theirs), the one source of
         :attr:`Score.higher_is_better` and :attr:`Score.display_scale`."""
@@ -383,7 +387,7 @@ def _metric_with(metric_class: type[Metric], options: tuple[tuple[str, type, Any
     return metric_class(**{name: value for name, _, value in options})
 
 
-def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metric:
+def metric_with(metric_class: type[_MetricT], options: Mapping[str, Any]) -> _MetricT:
     """``metric_class(**options)``, reused by later calls with the same options (a metric is its frozen config),
     so one-segment helpers such as :func:`refscore.sentence_bleu` do not rebuild it on every call.
 
@@ -397,4 +401,4 @@ def metric_with(metric_class: type[Metric], options: Mapping[str, Any]) -> Metri
         hash(key)
     except TypeError:   # an unhashable option value: build a fresh metric (its config check reports bad values)
         return metric_class(**options)
-    return _metric_with(metric_class, key)
+    return cast(_MetricT, _metric_with(metric_class, key))  # cached per class: an instance of metric_class

@@ -140,7 +140,7 @@ class Reward:
 
     def _encoded_text(self, text: str, index: int, position: int, count: int) -> np.ndarray:
         self.encode_calls += 1
-        ids = self.encode(text)   # type: ignore[misc]
+        ids = self.encode(text)  # type: ignore[misc]  # a callable attribute
         if hasattr(ids, "tolist") and not isinstance(ids, np.ndarray):   # a tensor
             ids = ids.tolist()
         if isinstance(ids, str) or not is_token_id_sequence(ids):
@@ -159,7 +159,7 @@ class Reward:
         self._encoded.clear()
 
     def _decoded(self, ids: Any, index: int) -> str:
-        text = self.decode(ids.tolist() if isinstance(ids, np.ndarray) else list(ids))   # type: ignore[misc]
+        text = self.decode(ids.tolist() if isinstance(ids, np.ndarray) else list(ids))  # type: ignore[misc]  # a callable attribute
         if not isinstance(text, str):
             raise InputTypeError(f"Reward: decode(samples[{index}]) returned {type(text).__name__}, expected str")
         return text

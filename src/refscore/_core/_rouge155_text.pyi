@@ -3,12 +3,14 @@ from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 class LoneSurrogate(ValueError):
     text_index: int
     position: int
     def __init__(self, text_index: int, position: int) -> None: ...
 
+@disjoint_base  # a cdef class: it cannot share a subclass with another C-layout base
 class ScriptText:
     def __init__(self, stopwords: Iterable[bytes], exceptions: dict[bytes, bytes]) -> None: ...
     def tokenize(

@@ -30,7 +30,7 @@ STREAM_BYTES = 64 << 20
 #: Skipped malformed records listed on stderr one per line; the rest are counted.
 LISTED_BAD_RECORDS = 20
 
-Emit = Callable[[list[dict[str, Any]], str, bool], None]
+Emit = Callable[[list[dict[str, Any]], str, bool, int | None], None]
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:

@@ -322,7 +322,7 @@ def metrics_from_args(names: str, args: argparse.Namespace, pair: str | None = N
 
 def selected_options(args: argparse.Namespace) -> list[CliOption]:
     """The command-line options of the metrics named by ``-m`` (none when the names are not metrics)."""
-    options = []
+    options: list[CliOption] = []
     for name in str(getattr(args, "metrics", "") or "").split(","):
         try:
             options += get_metric_class(name.strip()).cli_options

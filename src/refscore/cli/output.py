@@ -98,7 +98,7 @@ def segment_rows(results: list[dict[str, Any]], digits: int | None = None) -> st
     """Tab-separated per-segment scores (0–100) in input order: system, segment index (0-based), one column per
     score; then one ``# metric: signature`` line per metric (``comment="#"`` in pandas' ``read_csv`` skips them)."""
     digits = SEGMENT_DIGITS if digits is None else digits
-    lines = []
+    lines: list[str] = []
     for result in results:
         tables = result["segments"]
         if not lines:

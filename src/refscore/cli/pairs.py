@@ -197,7 +197,7 @@ def _write_lines(path: str | None, lines: Any) -> None:
 
 def _stream_bar(reader: ItemReader, description: str, progress: bool | None) -> Any:
     """One bar over the items of a streamed run (its length is unknown until the input ends)."""
-    return progress_bar(total=None, description=description, enabled=progress,   # type: ignore[arg-type]
+    return progress_bar(total=None, description=description, enabled=progress,  # type: ignore[arg-type]  # length unknown
                         expected_seconds=reader.input_bytes() * _SECONDS_PER_INPUT_BYTE, unit="item")
 
 

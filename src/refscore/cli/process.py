@@ -161,7 +161,7 @@ def guarded(main: Callable[..., int]) -> Callable[..., int]:
     @functools.wraps(main)
     def run(*args: Any, **kwargs: Any) -> int:
         stdout = sys.stdout
-        sys.stdout = _ClosedOutput() if stdout is None else _WatchedOutput(stdout)  # type: ignore[assignment]
+        sys.stdout = _ClosedOutput() if stdout is None else _WatchedOutput(stdout)
         previous = _handle_sigterm()
         try:
             return _run_guarded(main, *args, **kwargs)

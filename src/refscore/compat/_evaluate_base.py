@@ -132,7 +132,7 @@ class EvaluateModule(ModuleMetadata):
                              f"first)")
         return self._compute(predictions, references, **options)
 
-    def _compute(self, predictions: list[Any], references: list[Any], **options: Any) -> dict[str, Any]:
+    def _compute(self, *args: Any, **options: Any) -> dict[str, Any]:  # (predictions, references, options)
         raise NotImplementedError
 
 

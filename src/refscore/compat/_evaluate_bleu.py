@@ -116,7 +116,8 @@ class Sacrebleu(EvaluateModule):
                  tokenize: str | None = None, use_effective_order: bool = False) -> dict[str, Any]:
         per_prediction = same_count_references(references, "Sacrebleu")
         metric = SacreBLEU(smooth_method=smooth_method, smooth_value=smooth_value, force=force, lowercase=lowercase,
-                           effective_order=use_effective_order, **({"tokenize": tokenize} if tokenize else {}))
+                           effective_order=use_effective_order,
+                           **({"tokenize": tokenize} if tokenize else {}))  # type: ignore[arg-type]  # a str option
         output = metric._corpus_score_per_segment(predictions, per_prediction)
         return {"score": output.score, "counts": output.counts, "totals": output.totals,
                 "precisions": output.precisions, "bp": output.bp, "sys_len": output.sys_len,

@@ -51,8 +51,8 @@ class Rouge(EvaluateModule):
     def __init__(self, *args: Any, seed: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if seed is None:
-            _, keys, pos, *_ = np.random.get_state()
-            seed = keys[pos] if pos < 624 else keys[0]
+            _, keys, pos, *_ = np.random.get_state()  # the legacy tuple: ("MT19937", keys, pos, ...)
+            seed = int(keys[pos] if pos < 624 else keys[0])  # type: ignore[index, operator]  # see above
         self.seed = seed
 
     def _compute(self, predictions: Sequence[str], references: Sequence[Any], rouge_types: Sequence[str] | None = None,

@@ -179,7 +179,7 @@ def _patch_evaluate(package: ModuleType) -> None:
                 return drop_in.load(path, *args, **kwargs)
         return original(path, *args, **kwargs)
 
-    load.__refscore_original__ = original  # type: ignore[attr-defined]
+    load.__refscore_original__ = original  # type: ignore[attr-defined]  # the original
     for module in _evaluate_modules(package.__name__):
         if getattr(module, "load", None) is original:
             _set_attribute(module, "load", load)
@@ -210,7 +210,7 @@ def uninstall() -> None:
     for module in _evaluate_modules():   # imported while installed, they bound the wrapper: the real load again
         original = getattr(getattr(module, "load", None), "__refscore_original__", None)
         if original is not None:
-            module.load = original
+            module.load = original  # type: ignore[attr-defined]  # evaluate's load
 
 
 def _restore_nltk_translate() -> None:

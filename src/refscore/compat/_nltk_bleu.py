@@ -63,7 +63,8 @@ def corpus_bleu(list_of_references: Sequence[Sequence[Sequence[Any]]], hypothese
         raise InputError("corpus_bleu: hypotheses is empty (NLTK raises ZeroDivisionError); give at least one "
                          "segment")
     # NLTK hands the smoothing function its loop's last references and hypothesis
-    scores = metric.flavor_score(rows.sum(0), last_segment=(list_of_references[-1], hypotheses[-1])).details
+    scores: dict[str, Any] = metric.flavor_score(  # type: ignore[assignment]  # the flavor sets details
+        rows.sum(0), last_segment=(list_of_references[-1], hypotheses[-1])).details
     return scores["scores"][0] if len(weights) == 1 else scores["scores"]
 
 

@@ -207,7 +207,7 @@ class SacreMetric:
             self.num_refs = counts.pop() if len(counts) == 1 else -1
 
     # -- for subclasses ----------------------------------------------------------------------------------------
-    def _scores(self, totals: np.ndarray) -> list[SacreScore]:
+    def _scores(self, totals: np.ndarray) -> Sequence[SacreScore]:
         """sacreBLEU score objects of the rows of summed statistics ``totals`` (``(m, k)``)."""
         raise NotImplementedError
 

@@ -145,7 +145,7 @@ def _map(dataset: Any, metrics: Sequence[Metric], columns: BatchColumns, options
 
 def _unwrap(error: BaseException) -> BaseException:
     """refscore's own error inside Ray's task-error wrapper (a malformed record's file and line), or None."""
-    seen = error
+    seen: BaseException | None = error
     while seen is not None:
         cause = getattr(seen, "cause", None)
         if isinstance(seen, InputError):
@@ -223,10 +223,11 @@ def _file_pass(paths: Any, metrics: Sequence[Metric], layout: RecordLayout, skip
     order = order_and_check_spans(c["__file"], c["__start"], c["__end"],
                                   {i: file_extent(path) for i, path in enumerate(files)}, files, blank_bytes)
     bad = c["__bad"][order]
-    good = np.flatnonzero(np.equal(bad, None))
+    good = np.flatnonzero(np.equal(bad, None))  # type: ignore[call-overload]  # object array: is None
     systems = split_systems(c[SYSTEM][order][good], len(good), files[0] if len(files) == 1 else ",".join(files))
     statistics = {name: metric_statistics(collected, order, good[rows], metrics) for name, rows in systems.items()}
-    return MergedStatistics(list(metrics), statistics, bad[np.not_equal(bad, None)].tolist(), len(order))
+    bad_records = bad[np.not_equal(bad, None)].tolist()  # type: ignore[call-overload]  # object array: not None
+    return MergedStatistics(list(metrics), statistics, bad_records, len(order))
 
 
 def _dataset_pass(dataset: Any, metrics: Sequence[Metric], layout: RecordLayout, index_column: str | None,

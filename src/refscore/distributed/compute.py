@@ -128,7 +128,8 @@ class TotalsBatch(StatisticsBatch):
                                      NREFS: []}
         span = (int(starts[0]), int(ends[-1])) if len(starts) else (0, 0)
         for position, label in enumerate(labels):
-            rows = good & (systems == label) if label is not None else good & np.equal(systems, None)
+            unnamed = np.equal(systems, None)  # type: ignore[call-overload]  # an object array: is None
+            rows = good & (systems == label) if label is not None else good & unnamed
             statistics = batch_statistics(self.metrics, hypotheses, references, rows, self.num_threads)
             counts = _reference_counts([references[i] for i in np.flatnonzero(rows)])
             out["__file"].append(batch.column("__file")[0].as_py() if len(starts) else 0)

@@ -67,8 +67,10 @@ def record_datasource(paths: Sequence[str], layout: RecordLayout, skip_bad_recor
                            data_context: Any = None) -> list[Any]:
             # one task per unit: the units already have a size that suits one task; ``parallelism`` only says
             # how many Ray would like at least
-            return [ReadTask(lambda unit=unit: _read(unit, layout, skip_bad_records, chunk_records),
-                             BlockMetadata(num_rows=None, size_bytes=None, input_files=[unit.path],
+            return [ReadTask(lambda unit=unit: _read(unit, layout, skip_bad_records,  # type: ignore[misc]  # bound
+                                                     chunk_records),
+                             BlockMetadata(num_rows=None, size_bytes=None,
+                                           input_files=[unit.path],  # type: ignore[arg-type]  # as Ray's own
                                            exec_stats=None), per_task_row_limit=per_task_row_limit)
                     for unit in units]
 

@@ -124,12 +124,13 @@ def split_systems(systems: np.ndarray | None, count: int, default: str) -> dict[
     >>> {name: rows.tolist() for name, rows in split_systems(np.array(["b", "a", "b"], dtype=object), 3, "x").items()}
     {'b': [0, 2], 'a': [1]}
     """
-    missing = None if systems is None else np.equal(systems, None)
+    missing = None if systems is None else np.equal(systems, None)  # type: ignore[call-overload]  # object array
     if missing is None or missing.all():
         return {default: np.arange(count)}
     if missing.any():
         first = int(np.flatnonzero(missing)[0])
         raise InputError(f"record {first + 1} (in input order) names no system but others do; 'system' must be "
                          f"a non-empty string in every record or absent from all")
+    assert systems is not None  # missing is None only without systems
     names, first_seen, inverse = np.unique(systems.astype(str), return_index=True, return_inverse=True)
     return {str(names[label]): np.flatnonzero(inverse == label) for label in np.argsort(first_seen, kind="stable")}

@@ -121,7 +121,7 @@ def expand_paths(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     files: list[str] = []
-    for pattern in map(os.fspath, paths):
+    for pattern in (os.fspath(path) for path in paths):
         if glob.has_magic(pattern):
             matches = sorted(glob.glob(pattern))
             if not matches:

@@ -81,7 +81,7 @@ def save_statistics(path: str | os.PathLike[str], stats: Statistics) -> None:
         header["carried_dtype"] = arrays["carried"].dtype.name
     encoded = np.frombuffer(json.dumps(header, ensure_ascii=False).encode("utf-8"), dtype=np.uint8)
     with atomic_write(path, "wb") as handle:
-        np.savez(handle, header=encoded, **arrays)
+        np.savez(handle, header=encoded, **arrays)  # type: ignore[arg-type]  # named arrays, not allow_pickle
 
 
 def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) -> Statistics:
@@ -108,7 +108,7 @@ def load_statistics(path: str | os.PathLike[str], metric: Metric | None = None) 
         raise InputError(f"statistics file {name!r} is a single .npy array, not a refscore statistics file (.npz "
                          f"written by save_statistics)")
     with archive:
-        members = set(archive.zip.namelist())
+        members = set(archive.zip.namelist())  # type: ignore[union-attr]  # an opened file has its zip
         if "header.npy" not in members:
             raise InputError(f"statistics file {name!r} has no header: not written by refscore.save_statistics")
         header = _header(name, _member(archive, "header", name))
@@ -212,7 +212,8 @@ def _header(name: str, raw: np.ndarray) -> dict[str, Any]:
 
 
 def _json_name(kind: type | tuple[type, ...]) -> str:
-    return {str: "string", int: "integer", list: "list"}.get(kind, str(kind))  # type: ignore[call-overload]
+    names: dict[type | tuple[type, ...], str] = {str: "string", int: "integer", list: "list"}
+    return names.get(kind, str(kind))
 
 
 def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np.ndarray | None,
@@ -234,7 +235,7 @@ def _statistics(name: str, header: dict[str, Any], data: np.ndarray, carried: np
     if carried is not None:
         _check_carried(name, header, carried, data.shape[0])
         stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"],
-                           tuple(header["carried_columns"]), carried)  # type: ignore[call-arg]
+                           tuple(header["carried_columns"]), carried)
     else:
         stats = Statistics(header["metric"], header["config_hash"], tuple(columns), data, header["nrefs"])
     overflow = first_overflowing_sum(data)

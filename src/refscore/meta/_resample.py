@@ -85,11 +85,17 @@ def make_resampler(kind: str, seed: int | None) -> Resampler:
 class Statistic:
     """An averaged correlation over the rows of a fixed human matrix, for cell vectors of metric scores."""
 
+    # the projections of the last coins (_projection): their base array, its address and shape, per vector
+    _cached_coins: np.ndarray
+    _cached_where: tuple[int, tuple[int, ...]]
+    _projections: dict[int, tuple[np.ndarray, np.ndarray]]
+    _weights: np.ndarray
+
     def __init__(self, name: str, rows: Rows, cells: np.ndarray, draw: Resampler | None, empty: float,
                  options: dict[str, object], grouping: str = "none") -> None:
         self.grouping = grouping
         self.name, self.rows, self.cells, self.draw, self.empty, self.options = name, rows, cells, draw, empty, options
-        self.sample_rate = float(options.get("sample_rate", 1.0))  # type: ignore[arg-type]
+        self.sample_rate = float(options.get("sample_rate", 1.0))  # type: ignore[arg-type]  # checked options
         # the reference's draws for pair sampling come between the coins of consecutive resamples
         self.interleaved = name == "kendall_ties_opt" and self.sample_rate < 1.0
         self.pairwise = (name == "kendall" and options.get("variant", "b") != "c"
@@ -139,7 +145,7 @@ class Statistic:
         """Kendall of ``where(masks, a, b)`` and ``where(masks, b, a)`` by pair lookup: a pair's metric order is one
         of four precomputed ones, chosen by the coins of its two cells."""
         i, j = self.pair_i, self.pair_j
-        epsilon = float(self.options.get("epsilon", 0.0))  # type: ignore[arg-type]
+        epsilon = float(self.options.get("epsilon", 0.0))  # type: ignore[arg-type]  # checked options
         table = np.stack([b[i] - b[j], b[i] - a[j], a[i] - b[j], a[i] - a[j]])  # by code 2 * coin_i + coin_j
         signs = np.where(np.abs(table) <= epsilon, 0, np.sign(table)).astype(np.int8)
         flat_index = np.arange(i.size)
@@ -255,22 +261,24 @@ def correlations_of(compute: Callable[[np.ndarray], np.ndarray], size: int, a: n
     coin is True) and both correlations. Coins come from ``masks`` when given, else from ``draw`` (one resample at
     a time where the statistic itself draws between them, as the reference does)."""
     if isinstance(compute, Statistic) and compute.interleaved and masks is None:
-        kept, first, second = [], [], []
+        kept_each: list[int] = []
+        first_each: list[float] = []
+        second_each: list[float] = []
         for _ in range(size):
             coin = draw.masks(1, a.size)
-            kept.append(np.count_nonzero(coin))
-            first.append(compute(np.where(coin, a, b))[0])
-            second.append(compute(np.where(coin, b, a))[0])
-        return np.array(kept), np.array(first), np.array(second)
+            kept_each.append(int(np.count_nonzero(coin)))
+            first_each.append(compute(np.where(coin, a, b))[0])
+            second_each.append(compute(np.where(coin, b, a))[0])
+        return np.array(kept_each), np.array(first_each), np.array(second_each)
     linear = (isinstance(compute, Statistic) and compute.linear
               and magnitude_divisor(a) == 1.0 and magnitude_divisor(b) == 1.0)
     if linear and masks is None:
-        return compute.mixed_drawn(draw, size, a, b)
+        return compute.mixed_drawn(draw, size, a, b)  # type: ignore[attr-defined]  # linear: a Statistic
     coins = draw.masks(size, a.size) if masks is None else masks
     if isinstance(compute, Statistic) and compute.pairwise:
         first, second = compute.kendall_mixed(coins, a, b)
     elif linear:
-        first, second = compute.mixed(coins, a, b)
+        first, second = compute.mixed(coins, a, b)  # type: ignore[attr-defined]  # linear: a Statistic
     else:
         first, second = compute(np.where(coins, a, b)), compute(np.where(coins, b, a))
     return np.count_nonzero(coins, axis=1), first, second

@@ -56,7 +56,7 @@ def as_matrix(values: object, name: str, *, allow_missing: bool) -> np.ndarray:
     """A float matrix (1-D input becomes one row); ``None`` becomes NaN where missing ratings are allowed. A
     mapping system -> scores is a matrix with one row per system, in the mapping's order."""
     if isinstance(values, Mapping):
-        lengths = {system: len(row) for system, row in values.items()}  # type: ignore[arg-type]
+        lengths = {system: len(row) for system, row in values.items()}
         if len(set(lengths.values())) > 1:
             counts = ", ".join(f"{system!r}: {count}" for system, count in lengths.items())
             raise InputError(f"{name}: the systems have scores for different numbers of segments ({counts}); give "

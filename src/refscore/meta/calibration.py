@@ -252,7 +252,8 @@ def calibrate(scores: Any, labels: Any, *, higher_is_better: bool = True,
 def _best(rates: dict[str, np.ndarray], passes: np.ndarray, objective: str, target: float | None) -> int:
     """Index of the chosen candidate: the best value, ties to the most lenient (lowest oriented) threshold."""
     if objective == "precision":
-        reached = np.flatnonzero(np.nan_to_num(rates["precision"], nan=-1.0) >= target - 1e-12)
+        reached = np.flatnonzero(np.nan_to_num(rates["precision"], nan=-1.0)
+                                 >= target - 1e-12)  # type: ignore[operator]  # precision: target given
         if not reached.size:
             best = np.nanmax(rates["precision"])
             raise InputError(f"no threshold reaches precision {target:g}; the best is {best:.3f} (lower "
@@ -357,8 +358,8 @@ def write_threshold(path: str | os.PathLike[str], check: str, threshold: float) 
         shorthand = re.compile(r"^\s*" + re.escape(key) + r"\s*=\s*[-+0-9.eE]+\s*(#.*)?$")
         table = re.compile(r"^\s*\[\s*tool\s*\.\s*refscore\s*\.\s*checks\s*\]")
         checks = next((i for i, line in enumerate(lines) if table.match(line)), None)
-        end = None if checks is None else next((i for i in range(checks + 1, len(lines))
-                                                if _TABLE_HEADER.match(lines[i])), len(lines))
+        end = len(lines) if checks is None else next((i for i in range(checks + 1, len(lines))
+                                                      if _TABLE_HEADER.match(lines[i])), len(lines))
         found = None if checks is None else next((i for i in range(checks + 1, end) if shorthand.match(lines[i])),
                                                  None)
         if found is not None:

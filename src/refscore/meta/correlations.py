@@ -17,6 +17,8 @@ the average; when no row is left the result is NaN with a :class:`ConstantScores
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from refscore.errors import InputError
@@ -45,7 +47,7 @@ def row_values(statistic: str, rows: Rows, **options: object) -> tuple[np.ndarra
         return pearson_rows(ranks(h, valid), ranks(m, np.broadcast_to(valid, m.shape)), valid), None
     if statistic == "kendall":
         variant = str(options.get("variant", "b"))
-        epsilon = float(options.get("epsilon", 0.0))  # type: ignore[arg-type]
+        epsilon = float(options.get("epsilon", 0.0))  # type: ignore[arg-type]  # checked options
         if variant not in KENDALL_VARIANTS:
             raise InputError(f"variant must be one of {', '.join(KENDALL_VARIANTS)}, got {variant!r}")
         if epsilon < 0 or (epsilon > 0 and variant == "c"):
@@ -54,12 +56,12 @@ def row_values(statistic: str, rows: Rows, **options: object) -> tuple[np.ndarra
             return scipy_kendall(h, m, valid, variant), None
         return _tau(kendall_counts(h, m, valid, epsilon), variant, h, m, valid), None
     if statistic == "kendall_like":
-        return _kendall_like(h, m, valid, float(options.get("threshold", 25.0)))  # type: ignore[arg-type]
+        return _kendall_like(h, m, valid, float(options.get("threshold", 25.0)))  # type: ignore[arg-type]  # checked options
     raise InputError(f"unknown statistic {statistic!r}")
 
 
-def _tau(counts: object, variant: str, h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    con, dis, metric_only, human_only, both = (np.asarray(c, dtype=np.float64) for c in counts)  # type: ignore
+def _tau(counts: Sequence[np.ndarray], variant: str, h: np.ndarray, m: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    con, dis, metric_only, human_only, both = (np.asarray(c, dtype=np.float64) for c in counts)
     total = con + dis + metric_only + human_only + both
     metric_ties, human_ties = metric_only + both, human_only + both
     size = valid.sum(-1)

@@ -181,8 +181,9 @@ def _system_value(statistic: str, human: np.ndarray, metric: np.ndarray, options
     if statistic == "pairwise_accuracy":
         return corr.pairwise_accuracy(human, metric)
     if statistic == "soft_pairwise_accuracy":  # on the items every system has a rating for
-        complete = ~np.isnan(human_segments).any(0)
-        return corr.soft_pairwise_accuracy(human_segments[:, complete], metric_segments[:, complete])
+        complete = ~np.isnan(human_segments).any(0)  # type: ignore[arg-type]  # given for this statistic
+        return corr.soft_pairwise_accuracy(human_segments[:, complete],  # type: ignore[index]  # given
+                                           metric_segments[:, complete])  # type: ignore[index]  # given
     return corr._correlation(statistic, human, metric, "none", **options)
 
 

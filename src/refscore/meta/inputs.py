@@ -44,9 +44,9 @@ import glob
 import json
 import math
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -165,7 +165,7 @@ class Judgments:
                          self.source_file, self.dropped_segments)
 
 
-def _find(names: Sequence[str], wanted: str | None, aliases: Sequence[str]) -> str | None:
+def _find(names: Collection[str], wanted: str | None, aliases: Sequence[str]) -> str | None:
     """The field that holds ``wanted`` (exactly), or the first alias present."""
     if wanted is not None:
         return wanted
@@ -273,7 +273,7 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
                 hypothesis, references, system = layout.record(
                     _field(record, layout.hypothesis_names()), _field(record, layout.references_names()),
                     record.get(fields.system), named)
-                system = system if named else os.path.splitext(os.path.basename(path))[0]
+                system = cast(str, system) if named else os.path.splitext(os.path.basename(path))[0]  # named: given
             except BadRecord as exc:
                 raise JudgmentsError(f"{where}: {exc}") from None
             segment_field = _find(record, fields.segment, SEGMENT_ALIASES)
@@ -320,7 +320,8 @@ def load_judgments(paths: Any, fields: JudgmentFields | None = None, *, align: s
     sources = [cells[(systems[0], g)][3] for g in kept]
     return Judgments(systems, kept, {s: [cells[(s, g)][0] for g in kept] for s in systems},
                      {s: [cells[(s, g)][1] for g in kept] for s in systems}, human,
-                     sources if all(isinstance(text, str) for text in sources) else None, source_name, dropped)
+                     cast("list[str]", sources) if all(isinstance(text, str) for text in sources) else None,
+                     source_name, dropped)
 
 
 def _human_fields(record: dict[str, Any], fields: JudgmentFields, where: str) -> list[tuple[str, Any]]:

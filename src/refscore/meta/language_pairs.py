@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -78,7 +79,8 @@ def global_accuracy_table(pairs: Mapping[str, tuple[np.ndarray, Sequence[MetricS
     (:class:`~refscore.meta.evaluate.MetricScores`, lower-is-better metrics negated; ``system_score`` as
     :func:`~refscore.meta.evaluate.meta_evaluate`'s). Every pair must have the same metrics."""
     names = [scores.name for scores in next(iter(pairs.values()))[1]]
-    human, metric = {}, {name: {} for name in names}
+    human: dict[str, Any] = {}
+    metric: dict[str, dict[str, Any]] = {name: {} for name in names}
     for pair, (ratings, scores) in pairs.items():
         if [s.name for s in scores] != names:
             raise InputError(f"global pairwise accuracy: {pair} has the metrics {[s.name for s in scores]}, the "

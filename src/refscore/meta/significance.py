@@ -98,7 +98,7 @@ def perm_both(human: object, metric1: object, metric2: object, statistic: str = 
     rows, cells, a, b = _filtered(human, metric1, metric2, grouping, statistic)
     check_resamples(k, "k", bytes_each=perm_both_bytes(a.size, draw.kind),
                     what="PERM-BOTH resamples (their coins and correlations)")
-    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)
+    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)  # type: ignore[arg-type]  # checked
     return _perm_both_run(compute, a, b, draw, k, block_size, early_min, early_max, progress=progress)
 
 
@@ -113,7 +113,8 @@ def _perm_both_run(compute: Statistic, a: np.ndarray, b: np.ndarray, draw: Resam
                    masks: np.ndarray | None = None, progress: bool | None = None) -> PermBothResult:
     original = compute(np.stack([b, a]))  # corr(metric2), corr(metric1), in the reference's order of draws
     delta = original[0] - original[1]
-    samples, above, done = [], 0, 0
+    samples: list[np.ndarray] = []
+    above, done = 0, 0
     start, bar = time.perf_counter(), None
     try:
         while done < k:
@@ -162,7 +163,7 @@ def perm_both_matrix(human: object, metrics: Mapping[str, object], statistic: st
     rows, cells = prepared[names[0]][:2]
     check_resamples(k, "k", bytes_each=perm_both_bytes(prepared[names[0]][2].size, draw.kind) * len(names),
                     what=f"PERM-BOTH resamples of {len(names)} metrics (their coins and correlations)")
-    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)
+    compute = statistic_of(statistic, rows, cells, draw, grouping=grouping, **options)  # type: ignore[arg-type]  # checked
     values = {name: float(compute(prepared[name][2][None, :])[0]) for name in names}
     order = sorted(names, key=lambda name: -values[name])
     masks = None if draw.kind == "reference" else draw.masks(k, prepared[names[0]][2].size)
@@ -245,11 +246,11 @@ def bootstrap_interval(human: object, metric: object, statistic: str = "pearson"
         if grouping != "none":
             raise InputError('over="segments" resamples single cells: use it with grouping="none"')
         rated = np.flatnonzero(rows.valid.ravel())
-        picks = draw.random.integers(0, rated.size, (n, rated.size))  # type: ignore[union-attr]
+        picks = draw.random.integers(0, rated.size, (n, rated.size))  # type: ignore[union-attr]  # has a generator
         replicates = np.array([_statistic(statistic, h.reshape(1, -1)[:, rated[p]], m.reshape(1, -1)[:, rated[p]],
                                           "none", draw, options) for p in picks])
     else:
-        picks = draw.random.integers(0, h.shape[1], (n, h.shape[1]))  # type: ignore[union-attr]
+        picks = draw.random.integers(0, h.shape[1], (n, h.shape[1]))  # type: ignore[union-attr]  # has a generator
         replicates = np.array([_statistic(statistic, h[:, p], m[:, p], grouping, draw, options) for p in picks])
     ordered = np.sort(replicates[~np.isnan(replicates)])
     if ordered.size == 0:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 ENTRY_POINT_GROUP = "refscore.metrics"
 
 
-class _Registry(dict):  # type: ignore[type-arg]
+class _Registry(dict):
     """name -> ``"module:Class"``: a dict that adds the installed plug-ins' entry points on first use."""
 
     _plugins_loaded = False

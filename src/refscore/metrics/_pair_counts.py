@@ -129,7 +129,7 @@ class CHRFPairCounts:
     """chrF/chrF++: characters (and words) of each text; its statistics rows from pair counts."""
 
     def count_streams(self, texts: list[str]) -> list[Stream]:
-        config = self.config  # type: ignore[attr-defined]
+        config = self.config  # type: ignore[attr-defined]  # a Metric mixin
         return chrf_streams(texts, char_order=config.char_order, word_order=config.word_order,
                             lowercase=config.lowercase, whitespace=config.whitespace)
 
@@ -141,7 +141,7 @@ class BLEUPairCounts:
     """BLEU: sacreBLEU-tokenized words (None for MeCab / SentencePiece and the nltk / evaluate flavors)."""
 
     def count_streams(self, texts: list[str]) -> list[Stream] | None:
-        return bleu_streams(self.config, texts)  # type: ignore[attr-defined]
+        return bleu_streams(self.config, texts)  # type: ignore[attr-defined]  # a Metric mixin
 
     def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
         return bleu_rows(hyp, ref, match)
@@ -151,8 +151,8 @@ class GLEUPairCounts:
     """Google-BLEU: sacreBLEU-tokenized words, orders ``min_len..max_len``."""
 
     def count_streams(self, texts: list[str]) -> list[Stream]:
-        config = self.config  # type: ignore[attr-defined]
+        config = self.config  # type: ignore[attr-defined]  # a Metric mixin
         return word_streams(texts, tokenize=config.tokenize, lowercase=config.lowercase, max_order=config.max_len)
 
     def statistics_from_counts(self, hyp: np.ndarray, ref: np.ndarray, match: np.ndarray) -> np.ndarray:
-        return gleu_rows(hyp, ref, match, self.config.min_len)  # type: ignore[attr-defined]
+        return gleu_rows(hyp, ref, match, self.config.min_len)  # type: ignore[attr-defined]  # a Metric mixin

@@ -19,7 +19,7 @@ import dataclasses
 import functools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -284,7 +284,7 @@ class BLEU(BLEUPairCounts, Metric):
             return 100.0 * self.scores_from_totals(totals)
         return self._components(totals).score[:, None]
 
-    def flavor_score(self, sums: Sequence[int], *, last_segment: tuple[Any, Any] | None = None,
+    def flavor_score(self, sums: Sequence[int] | np.ndarray, *, last_segment: tuple[Any, Any] | None = None,
                      signature: str = "") -> BLEUScore:
         """The ``nltk`` or ``evaluate`` flavor's result of one row of summed statistics: ``score`` the first weight
         tuple's (``nltk``: every tuple's in ``details["scores"]``, NLTK's values), ``precisions`` and ``bp`` the
@@ -298,7 +298,8 @@ class BLEU(BLEUPairCounts, Metric):
             return BLEUScore(metric=self.name, score=nmt.bleu, signature=signature, values=bleu_values(
                 counts, totals, tuple(nmt.precisions), nmt.brevity_penalty, sys_len, ref_len, nmt.length_ratio))
         references, hypothesis = last_segment if last_segment is not None else (None, None)
-        scores = nltk_bleu_from_sums(sums, config.weights, config.smoothing_function, config.auto_reweigh,
+        scores = nltk_bleu_from_sums(sums, config.weights,  # type: ignore[arg-type]  # the nltk flavor sets weights
+                                     config.smoothing_function, config.auto_reweigh,
                                      references, hypothesis)
         return BLEUScore(metric=self.name, score=scores[0], signature=signature, details={"scores": scores},
                          values=bleu_values(counts, totals, tuple(c / t for c, t in zip(counts, totals)),
@@ -320,7 +321,7 @@ class BLEU(BLEUPairCounts, Metric):
                                             bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
 
     @property
-    def compare_mt_words(self) -> bool:  # type: ignore[override]
+    def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute
         """sacreBLEU's BLEU counts the words of its tokenizer (the other flavors count as their peers do)."""
         return self.config.flavor == "sacrebleu"
 
@@ -368,7 +369,7 @@ def bleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> round(bleu(["a b c d e"], ["a b c d f"], tokenize="none").score, 4)
     0.6687
     """
-    return metric_with(BLEU, options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return cast(BLEUScore, metric_with(BLEU, options).corpus_score(hypotheses, references, num_threads=num_threads))
 
 
 def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore:
@@ -385,7 +386,7 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
     options.setdefault("effective_order", True)
-    return metric_with(BLEU, options).sentence_score(hypothesis, references)
+    return cast(BLEUScore, metric_with(BLEU, options).sentence_score(hypothesis, references))
 
 
 __all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",

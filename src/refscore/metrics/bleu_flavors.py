@@ -107,6 +107,10 @@ class Fraction(_Fraction):
     """NLTK's ``Fraction``: ``numerator`` / ``denominator`` report the *unreduced* values (``_normalize=False``),
     which smoothing methods 1 and 2 rely on (``2/4`` with add-one is ``3/5``, not ``2/3``)."""
 
+    _normalize: bool
+    _original_numerator: int
+    _original_denominator: int | None
+
     def __new__(cls, numerator: int = 0, denominator: int | None = None, _normalize: bool = False) -> Fraction:
         self = super().__new__(cls, numerator, denominator)
         self._normalize = _normalize
@@ -115,12 +119,14 @@ class Fraction(_Fraction):
         return self
 
     @property
-    def numerator(self) -> int:  # type: ignore[override]
+    def numerator(self) -> int:
         return super().numerator if self._normalize else self._original_numerator
 
     @property
-    def denominator(self) -> int:  # type: ignore[override]
-        return super().denominator if self._normalize else self._original_denominator
+    def denominator(self) -> int:
+        if self._normalize:
+            return super().denominator
+        return self._original_denominator  # type: ignore[return-value]  # None as NLTK's, when built without one
 
 
 # -- counting token lists --------------------------------------------------------------------------------------

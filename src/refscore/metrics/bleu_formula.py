@@ -40,8 +40,8 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
         # bp = 1 if sys_len >= ref_len else (exp(1 - ref_len / sys_len) if sys_len > 0 else 0)
         bp = np.where(sys_len < ref_len, np.where(sys_len > 0, np.exp(1 - ref_len / sys_len), 0.0), 1.0)
 
-        correct = matches.astype(dtype)
-        total = totals.astype(dtype)
+        correct: np.ndarray = matches.astype(dtype)
+        total: np.ndarray = totals.astype(dtype)
         if smooth_method == "add-k":
             correct[:, 1:] += value
             total[:, 1:] += value
@@ -49,7 +49,7 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
         precisions = np.zeros((rows, max_order), dtype=np.float64)
         stopped = np.zeros(rows, dtype=bool)        # sacreBLEU's `break` at the first order with total 0
         eff_order = np.full(rows, max_order, dtype=np.int64)
-        smooth_mteval = np.ones(rows, dtype=dtype)
+        smooth_mteval: np.ndarray = np.ones(rows, dtype=dtype)
         for n in range(max_order):
             stopped |= total[:, n] == 0
             live = ~stopped
@@ -61,7 +61,7 @@ def _float32_bleu(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarray, 
                 smooth_mteval = np.where(no_match, smooth_mteval * 2, smooth_mteval)
                 precision = np.where(no_match, 100. / (smooth_mteval * total[:, n]), precision)
             elif smooth_method == "floor":
-                precision = np.where(no_match, 100. * value / total[:, n], precision)
+                precision = np.where(no_match, 100. * value / total[:, n], precision)  # type: ignore[operator]  # set
             precisions[:, n] = precision
 
         # score = bp * exp(sum(my_log(p) for p in precisions[:eff_order]) / eff_order)
@@ -163,7 +163,7 @@ def bleu_from_counts(matches: np.ndarray, totals: np.ndarray, sys_len: np.ndarra
     if dtype is np.float64:     # sacreBLEU's scalar statements in one compiled loop
         arrays = (matches, totals, sys_len, ref_len)
         if not all(array.dtype == np.int64 for array in arrays):   # int64 statistics are read in place
-            arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)
+            arrays = tuple(array.astype(np.float64, copy=False) for array in arrays)  # type: ignore[assignment]  # 4
         return BLEUComponents(*bleu_scores(*arrays, smooth_method, 0.0 if value is None else float(value),
                                            effective_order, python_sum=python_sum))
     compensated = PYTHON_SUM_COMPENSATED if python_sum is None else bool(python_sum)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -294,7 +294,7 @@ def chrf(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> print(chrf(["The cat sat."], ["The cat sat on the mat."], eps_smoothing=True))
     chrF2 = 49.19
     """
-    return metric_with(CHRF, options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return cast(CHRFScore, metric_with(CHRF, options).corpus_score(hypotheses, references, num_threads=num_threads))
 
 
 def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) -> CHRFScore:
@@ -303,4 +303,4 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
     chrF2 = 49.26
     """
-    return metric_with(CHRF, options).sentence_score(hypothesis, references)
+    return cast(CHRFScore, metric_with(CHRF, options).sentence_score(hypothesis, references))

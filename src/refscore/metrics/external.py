@@ -53,7 +53,7 @@ OPTIONS = (*DECLARATIONS, "scale")
 COLUMNS = ("score", "documents")
 
 
-class SystemSegments(list):  # type: ignore[type-arg]
+class SystemSegments(list):
     """A system's hypotheses (a list of strings, usable by every metric) that also carry the system's name and the
     segments' ids, by which :class:`ExternalScores` finds their scores. ``ids`` default to ``"1".."n"``.
 
@@ -112,7 +112,7 @@ class ExternalScores(Metric):
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:
         self.name = config.name  # type: ignore[misc]  # each instance names its own scores
-        self.higher_is_better = config.higher_is_better  # type: ignore[misc]
+        self.higher_is_better = config.higher_is_better  # type: ignore[misc]  # per instance
         self.display_scale = config.scale  # type: ignore[misc]  # as given unless declared
         super().__init__(config)
         self.table = table

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -125,7 +125,7 @@ def gleu(hypotheses: Any, references: Any, *, num_threads: int | None = None, **
     >>> gleu(["a b c d"], ["a b c e"], tokenize="none", max_len=2).score   # 5 of 7 n-grams
     0.7142857142857143
     """
-    return metric_with(GLEU, options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return cast(GLEUScore, metric_with(GLEU, options).corpus_score(hypotheses, references, num_threads=num_threads))
 
 
 def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore:
@@ -134,7 +134,7 @@ def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore
     >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score   # 5 of 7 n-grams
     0.7142857142857143
     """
-    return metric_with(GLEU, options).sentence_score(hypothesis, references)
+    return cast(GLEUScore, metric_with(GLEU, options).sentence_score(hypothesis, references))
 
 
 __all__ = ["GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"]

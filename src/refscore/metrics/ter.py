@@ -15,7 +15,7 @@ import dataclasses
 import math
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -303,7 +303,7 @@ def ter(hypotheses: Any, references: Any, *, normalized: bool = False, no_punct:
     """
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return metric.corpus_score(hypotheses, references, num_threads=num_threads)
+    return cast(TERScore, metric.corpus_score(hypotheses, references, num_threads=num_threads))
 
 
 def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, no_punct: bool = False,
@@ -316,4 +316,4 @@ def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, 
     """
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return metric.sentence_score(hypothesis, references)
+    return cast(TERScore, metric.sentence_score(hypothesis, references))

@@ -8,7 +8,7 @@ hypotheses and text ``n + j`` is ``batch.references[j]``.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -69,8 +69,8 @@ def prepare_word_ids(hypotheses: Any, references: Any, *, tokenize: str, lowerca
     return batch, ids, offsets
 
 
-_ID_KERNELS = {"bleu": bleu_statistics, "gleu": gleu_statistics}
-_TEXT_KERNELS = {"bleu": bleu_text_statistics, "gleu": gleu_text_statistics}
+_ID_KERNELS: dict[str, Callable[..., np.ndarray]] = {"bleu": bleu_statistics, "gleu": gleu_statistics}
+_TEXT_KERNELS: dict[str, Callable[..., np.ndarray]] = {"bleu": bleu_text_statistics, "gleu": gleu_text_statistics}
 
 
 def check_bleu_table(segments: int, max_order: int) -> None:

@@ -91,8 +91,8 @@ def _pair_scores(metric: Metric, texts: list[str], cand: np.ndarray, ref: np.nda
     """Distinct candidates x distinct references through ``metric.sentence_scores`` on the flattened pairs."""
     from refscore.inputs import per_segment
 
-    rows, cols = np.meshgrid(np.arange(len(cand)), np.arange(len(ref)), indexing="ij")
-    rows, cols = rows.ravel(), cols.ravel()
+    grid_rows, grid_cols = np.meshgrid(np.arange(len(cand)), np.arange(len(ref)), indexing="ij")
+    rows, cols = grid_rows.ravel(), grid_cols.ravel()
     scores = np.empty(rows.shape[0], dtype=np.float64)
     for start in range(0, rows.shape[0], _FALLBACK_CHUNK_PAIRS):
         part = slice(start, start + _FALLBACK_CHUNK_PAIRS)
@@ -121,7 +121,9 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
     with bar:
         start = 0
         while start < len(items):
-            group, distinct, used = [], [], 0
+            group: list[int] = []
+            distinct: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+            used = 0
             for k in range(start, len(items)):
                 cand, cand_inverse = _distinct(items.candidates[k])
                 ref, ref_inverse = ((cand, cand_inverse) if items.references is None
@@ -146,10 +148,10 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
                 matrices = shared.matrices([d[0] for d in distinct], refs, num_threads, max(budget // 8, 1 << 20))
             else:   # a metric's own all-pairs matching (BERTScore), else its sentence scores of the pairs
                 hook = getattr(metric, "pair_matrices", None)
-                matrices = hook(items.texts, [(d[0], d[2]) for d in distinct], num_threads=num_threads,
-                                memory_budget=budget) if hook is not None else None
-                if matrices is None:
-                    matrices = [_pair_scores(metric, items.texts, d[0], d[2], num_threads) for d in distinct]
+                found = hook(items.texts, [(d[0], d[2]) for d in distinct], num_threads=num_threads,
+                             memory_budget=budget) if hook is not None else None
+                matrices = found if found is not None else [_pair_scores(metric, items.texts, d[0], d[2], num_threads)
+                                                            for d in distinct]
             for (cand, cand_inverse, ref, ref_inverse), matrix in zip(distinct, matrices):
                 repeated = len(cand) < len(cand_inverse) or len(ref) < len(ref_inverse)
                 yield matrix[np.ix_(cand_inverse, ref_inverse)] if repeated else matrix

@@ -42,9 +42,11 @@ SUPPORTED_FORMATS = (1,)
 #: Significance level of the clusters.
 ALPHA = 0.05
 #: The correlation table's columns, as (statistic, grouping, options) of refscore.meta.evaluate.meta_evaluate.
-SYSTEM_COLUMNS = (("pearson", "none", {}), ("spearman", "none", {}), ("kendall", "none", {"variant": "b"}),
-                  ("pairwise_accuracy", "none", {}))
-SEGMENT_COLUMNS = (("pearson", "none", {}), ("kendall", "item", {"variant": "b"}))
+SYSTEM_COLUMNS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("pearson", "none", {}), ("spearman", "none", {}), ("kendall", "none", {"variant": "b"}),
+    ("pairwise_accuracy", "none", {}))
+SEGMENT_COLUMNS: tuple[tuple[str, str, dict[str, str]], ...] = (
+    ("pearson", "none", {}), ("kendall", "item", {"variant": "b"}))
 #: How the caption names each system score (refscore.meta.evaluate.SYSTEM_SCORES).
 SYSTEM_SCORE_TEXT = {"corpus": "the corpus score over all segments, as WMT and meta-eval",
                      "rated_mean": "rated_mean, the mean sentence score over the rated segments"}

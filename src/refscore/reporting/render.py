@@ -264,7 +264,7 @@ def segment_payload(data: ReportData, shown: np.ndarray, buckets: dict[str, list
 
 
 def _asset(name: str) -> str:
-    return resources.files("refscore.reporting").joinpath("assets", name).read_text(encoding="utf-8")
+    return (resources.files("refscore.reporting") / "assets" / name).read_text(encoding="utf-8")
 
 
 #: The report's Content-Security-Policy: its inline scripts (BokehJS needs ``eval``), no network at all.

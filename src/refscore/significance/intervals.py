@@ -20,7 +20,7 @@ ends are the sorted replicates at ``lower = n // 40`` and ``upper = n - lower - 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -83,6 +83,7 @@ def resample_scores(metric: Metric, blocks: list[np.ndarray], draw: Any, n: int,
     arithmetic = arithmetic_of(metric)
     width = blocks[0].shape[1]
     data = np.concatenate(blocks, axis=1) if len(blocks) > 1 else blocks[0]
+    sums: Float32Sums | Callable[[np.ndarray], np.ndarray]   # exact float32 sums, else a gather of the rows
     if arithmetic.resampled is not None:
         sums, score = Float32Sums(data), arithmetic.resampled
         gathered = 1 if sums.exact else data.shape[1]

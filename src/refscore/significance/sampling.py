@@ -96,8 +96,8 @@ def run_chunks(draw: Callable[[int], np.ndarray], n_rows: int, rows: int, work: 
         state["done"] += size
         if state["bar"] is None:
             expected = (time.perf_counter() - started) * n_rows / state["done"]
-            state["bar"] = progress_bar(n_rows, description, progress, expected, unit)
-            state["bar"].update(state["done"])
+            bar = state["bar"] = progress_bar(n_rows, description, progress, expected, unit)
+            bar.update(state["done"])
         else:
             state["bar"].update(size)
         return result

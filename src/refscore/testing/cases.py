@@ -294,7 +294,7 @@ def _no_alias_loader(yaml: Any) -> Any:
     """PyYAML's safe loader refusing aliases (``*name``): an alias repeats a node without its bytes, so a few
     hundred bytes of nested aliases expand to gigabytes (a "billion laughs"); case files have no need for them."""
 
-    class NoAliasLoader(yaml.SafeLoader):  # type: ignore[misc, name-defined]
+    class NoAliasLoader(yaml.SafeLoader):
         def compose_node(self, parent: Any, index: Any) -> Any:
             if self.check_event(yaml.AliasEvent):
                 mark = self.peek_event().start_mark

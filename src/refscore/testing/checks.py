@@ -30,7 +30,7 @@ import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -156,7 +156,7 @@ class Check:
                                                             self.external.name)
             self.metric_class: type[Metric] = ExternalScores
         else:
-            canonical, spec = resolve_spec(metric)
+            canonical, spec = resolve_spec(cast(str, metric))  # not outside scores: a name
             self.metric_class = get_metric_class(spec.registry)
         self.canonical = canonical
         self.spec = spec
@@ -284,9 +284,9 @@ class Check:
         a row, or a row without a case, is an error that names them.
         """
         if self.external is not None:
-            ids = range(1, len(hypotheses) + 1) if ids is None else ids
+            case_ids: Sequence[Any] = range(1, len(hypotheses) + 1) if ids is None else ids
             try:
-                stats = self.external.statistics_for(self.system, ids)
+                stats = self.external.statistics_for(self.system, case_ids)
             except InputError as exc:
                 raise InputError(f"check {self.name!r}: {exc} (a check joins the rows to the test cases by case id: "
                                  f"the case's id, case-N when it has none; a file of several systems needs the "

@@ -72,6 +72,7 @@ def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], b
     # scores): compare the cases both runs scored; checks that keep the same cases share one draw of resamples
     groups: dict[bytes, list[str]] = {}
     kept = {}
+    baselines = {name: before for name, before in previous.items() if before is not None}
     for name, before in previous.items():
         if before is None:
             continue
@@ -89,12 +90,12 @@ def _baseline_gates(outcomes: Mapping[str, CheckOutcome], case_ids: list[str], b
         nrefs = {outcome.nrefs for outcome in compared}
         comparisons = compare_with_baseline([o.check for o in compared],
                                             [np.asarray(o.scores, dtype=np.float64)[mask] for o in compared],
-                                            [previous[name][mask] for name in names],
+                                            [baselines[name][mask] for name in names],
                                             nrefs.pop() if len(nrefs) == 1 else -1, n_bootstrap=n_bootstrap,
                                             seed=seed, num_threads=num_threads)
         for name, comparison in comparisons.items():
             now = np.asarray(outcomes[name].scores, dtype=np.float64)
-            gates[name] = _gate(name, comparison, alpha, _left_out(previous[name], now, mask))
+            gates[name] = _gate(name, comparison, alpha, _left_out(baselines[name], now, mask))
     return gates
 
 

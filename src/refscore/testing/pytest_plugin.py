@@ -115,7 +115,7 @@ class RefscoreSession:
             case = TestCase(actual_output, case.expected_output, case.input, case.id, case.metadata, case.source)
         batch = self.batch(node, checks)
         position = batch.positions.get(str(case.id)) if batch is not None else None
-        if position is not None and batch.cases[position] == case:     # the file's own output: batch result
+        if batch is not None and position is not None and batch.cases[position] == case:     # the file's own output: batch result
             results = batch.results(str(case.id))
         else:   # an output produced by the test itself: scored on its own
             external = [check.name for check in checks if check.external is not None]

@@ -161,7 +161,7 @@ def compare_with_baseline(checks: list[Check], scores: list[np.ndarray], baselin
         before = result.result("baseline", check.name).score
         now = result.result("current", check.name)
         worse = now.score < before if check.higher_is_better else now.score > before
-        comparisons[check.name] = Comparison(check.name, before, now.score, float(now.p_value), worse)
+        comparisons[check.name] = Comparison(check.name, before, now.score, float(now.p_value), worse)  # type: ignore[arg-type]  # a test sets it
     return comparisons
 
 

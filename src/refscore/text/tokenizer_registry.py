@@ -174,8 +174,8 @@ def interned_words(texts: Sequence[str], tokenizer: str = "13a", *, lowercase: b
 def _entry(name: str, owner: str) -> TokenizerEntry:
     entry = _REGISTRY.get(name) if isinstance(name, str) else None
     if entry is None:
-        check_choice(name, "tokenize", tuple(_REGISTRY), owner=owner)
-    return entry
+        check_choice(name, "tokenize", tuple(_REGISTRY), owner=owner)  # raises: not a registered name
+    return entry  # type: ignore[return-value]  # check_choice raised above
 
 
 def _checked_line(name: str, line: object) -> str:

@@ -13,7 +13,7 @@ import re
 try:  # NLTK compiles these rules with the ``regex`` engine (its dependency), whose \w also takes combining marks
     import regex as _engine
 except ImportError:  # pragma: no cover - Python's re: the same tokens except beside combining marks
-    _engine = re  # type: ignore[no-redef]
+    _engine = re
 
 # NLTK's rule lists in its order, compiled as NLTK compiles them (``nltk.redos``: the ``regex`` engine; the
 # contractions with Python's ``re``); ``*+`` in its final-period rule is written ``*`` (the same matches, since

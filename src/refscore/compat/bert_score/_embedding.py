@@ -131,9 +131,9 @@ def _greedy_cos_idf(ref_embedding: Any, ref_masks: Any, ref_idf: Any, hyp_embedd
 def _pad_batch_stats(sen_batch: Sequence[str], stats_dict: dict[str, Any], device: Any) -> tuple[Any, Any, Any]:
     torch, _ = torch_and_transformers()
     from torch.nn.utils.rnn import pad_sequence
-    emb, idf = zip(*[stats_dict[s] for s in sen_batch])
-    emb = [e.to(device) for e in emb]
-    idf = [i.to(device) for i in idf]
+    stored_emb, stored_idf = zip(*[stats_dict[s] for s in sen_batch])
+    emb = [e.to(device) for e in stored_emb]
+    idf = [i.to(device) for i in stored_idf]
     lens = torch.tensor([e.size(0) for e in emb], dtype=torch.long)
     emb_pad = pad_sequence(emb, batch_first=True, padding_value=2.0)
     idf_pad = pad_sequence(idf, batch_first=True)

@@ -46,7 +46,7 @@ def peer_config(*, model_type: str | None = None, num_layers: int | None = None,
 
 def _as_tensors(pairs: PairScores) -> tuple[Any, Any, Any]:
     torch, _ = torch_and_transformers()
-    return tuple(torch.from_numpy(np.ascontiguousarray(values))  # type: ignore[return-value]
+    return tuple(torch.from_numpy(np.ascontiguousarray(values))
                  for values in (pairs.precision, pairs.recall, pairs.f1))
 
 
@@ -86,7 +86,7 @@ class BERTScorer(_BERTScorer):
         table = torch.from_numpy(self._baseline)
         return table.unsqueeze(1) if self.all_layers else table[self.num_layers]
 
-    def score(self, cands: Any, refs: Any, verbose: bool = False, batch_size: int = 64,  # type: ignore[override]
+    def score(self, cands: Any, refs: Any, verbose: bool = False, batch_size: int = 64,
               return_hash: bool = False) -> Any:
         if self.idf and self._frozen_idf is None:
             raise InputError("IDF weights are not computed: pass idf_sents=... to BERTScorer or call "

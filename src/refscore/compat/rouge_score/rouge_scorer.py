@@ -6,7 +6,7 @@ import functools
 import re
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -100,8 +100,8 @@ class RougeScorer(scoring.BaseScorer):
         if self._tokenizer is None:
             with warnings.catch_warnings():  # rouge-score scores non-Latin text 0 silently; so does its drop-in
                 warnings.simplefilter("ignore", RefscoreWarning)
-                result = metric_with(ROUGE, settings).corpus_score(list(predictions), per_segment(targets),
-                                                                   num_threads=num_threads)
+                result = cast(ROUGEScore, metric_with(ROUGE, settings).corpus_score(
+                    list(predictions), per_segment(targets), num_threads=num_threads))
             by_type = {t: result[t] for t in types}
         else:
             by_type = self._score_with_tokenizer(settings, predictions, targets, num_threads)
@@ -148,8 +148,8 @@ class RougeScorer(scoring.BaseScorer):
     @staticmethod
     def _scores(settings: dict[str, Any], predictions: list[np.ndarray], references: list[Any],
                 num_threads: int | None) -> dict[str, Any]:
-        result: ROUGEScore = metric_with(ROUGE, settings).corpus_score(predictions, references,
-                                                                       num_threads=num_threads)
+        result = cast(ROUGEScore, metric_with(ROUGE, settings).corpus_score(predictions, references,
+                                                                            num_threads=num_threads))
         return {t: result[t] for t in result}
 
     def _sentences(self, text: str) -> list[str]:

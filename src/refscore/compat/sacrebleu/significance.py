@@ -127,4 +127,5 @@ class PairedTest:
         """A refscore :class:`SystemResult` (0–1 scale) as sacreBLEU's ``Result`` (0–100)."""
         def percent(value: float | None) -> float | None:
             return None if value is None else 100 * value
-        return Result(percent(row.score), None if is_baseline else row.p_value, percent(row.mean), percent(row.ci))
+        return Result(percent(row.score),  # type: ignore[arg-type]  # a row always has its score
+                      None if is_baseline else row.p_value, percent(row.mean), percent(row.ci))

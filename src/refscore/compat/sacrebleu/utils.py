@@ -15,7 +15,7 @@ from __future__ import annotations
 import gzip
 import math
 import os
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from refscore.compat.sacrebleu.dataset import DATASETS, cache_dir, dataset
 from refscore.compat.sacrebleu.dataset._registry import REGISTRY
@@ -33,7 +33,7 @@ SACREBLEU_DIR = cache_dir()
 def smart_open(file: str, mode: str = "rt", encoding: str = "utf-8") -> IO[Any]:
     """Open ``file`` (gzip when it ends in ``.gz``) as text, UTF-8, ``\\n`` newlines (sacreBLEU's)."""
     if file.endswith(".gz"):
-        return gzip.open(file, mode=mode, encoding=encoding, newline="\n")
+        return cast(IO[Any], gzip.open(file, mode=mode, encoding=encoding, newline="\n"))  # text mode: a TextIOWrapper
     return open(file, mode=mode, encoding=encoding, newline="\n")
 
 

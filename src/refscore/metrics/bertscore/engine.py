@@ -267,7 +267,7 @@ class Embedder:
         out_of_memory = getattr(torch.cuda, "OutOfMemoryError", ())
         try:
             return self._run_model(batch, workspaces)
-        except out_of_memory:  # type: ignore[misc]
+        except out_of_memory:
             if len(batch) == 1:
                 raise
             torch.cuda.empty_cache()

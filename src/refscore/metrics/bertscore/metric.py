@@ -76,7 +76,8 @@ def layer_of(config: BERTScoreConfig) -> int:
     if model_type in MODEL_LAYERS:
         return MODEL_LAYERS[model_type]
     layers = local_layer_count(model_type)   # all_layers with an unlisted model: every layer, the last reported
-    return int(layers if layers is not None else count_layers(load_config(model_type, config.trust_remote_code)))
+    layers = layers if layers is not None else count_layers(load_config(model_type, config.trust_remote_code))
+    return int(layers)  # type: ignore[arg-type]  # None (a config without a layer count) is a TypeError, noted
 
 
 def signature_of(config: BERTScoreConfig, nrefs: int, idf_label: str | None = None) -> Signature:
@@ -97,7 +98,7 @@ def signature_of(config: BERTScoreConfig, nrefs: int, idf_label: str | None = No
 def statistics_of(pairs: PairScores, config_hash: str) -> Statistics:
     """Per-segment statistics of scored pairs: P/R/F (per layer with ``all_layers``) and a ``documents`` count."""
     if pairs.f1.ndim == 1:
-        columns = (*COMPONENTS, "documents")
+        columns: tuple[str, ...] = (*COMPONENTS, "documents")
         blocks = [pairs.precision[:, None], pairs.recall[:, None], pairs.f1[:, None]]
     else:
         layers = range(pairs.f1.shape[0])
@@ -128,10 +129,11 @@ class _PairsResult(Score):
     nrefs = DeprecatedValue(source="details")
 
     def __iter__(self) -> Any:
-        return iter((self.details["precision"], self.details["recall"], self.details["f1"]))
+        details: dict[str, Any] = self.details  # type: ignore[assignment]  # a BERTScore has details
+        return iter((details["precision"], details["recall"], details["f1"]))
 
     def __len__(self) -> int:
-        return int(self.details["f1"].shape[-1])
+        return int(self.details["f1"].shape[-1])  # type: ignore[index]  # a BERTScore has details
 
     def mean(self) -> dict[str, float]:
         """Corpus values: the mean of the per-pair scores (bert-score's CLI convention)."""
@@ -148,10 +150,11 @@ class _PairsResult(Score):
                 "bertscore_recall": means["recall"]}
 
     def to_dict(self) -> dict[str, Any]:
-        details = self.details
+        details: dict[str, Any] = self.details  # type: ignore[assignment]  # a BERTScore has details
+        stats: Statistics = self.statistics  # type: ignore[assignment]  # and statistics
         return {"metric": self.metric, "score": self.score, "signature": self.signature,
                 "higher_is_better": self.higher_is_better,
-                "statistics": {"columns": list(self.statistics.columns), "data": self.statistics.data.tolist()},
+                "statistics": {"columns": list(stats.columns), "data": stats.data.tolist()},
                 **{key: details[key].tolist() for key in (*COMPONENTS, "best_reference")},
                 "hash": details["hash"], "nrefs": int(details["nrefs"])}
 
@@ -206,7 +209,7 @@ class BERTScorer(_Scorer):
         """refscore's reproducibility signature of this scorer's settings (with the IDF weights it holds)."""
         return signature_of(self.config, nrefs, self.idf_label)
 
-    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,  # type: ignore[override]
+    def score(self, hypotheses: Any, references: Any, *, num_threads: int | None = None,
               hyp_name: str = "hypotheses", ref_name: str = "references") -> Score:
         """Per-pair P/R/F with corpus values and statistics. ``references[i]`` is a string or a list of strings
         (the per-component maximum over them is taken, as bert-score does); token-id sequences are accepted."""

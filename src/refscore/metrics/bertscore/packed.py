@@ -222,7 +222,8 @@ class PackedEncoder:
         torch's attention, one run (:func:`length_runs`) of equal-length sequences at a time."""
         torch, _ = torch_and_transformers()
         projections = products.chunk(3, dim=1)
-        context = workspace.matrix("context", *projections[0].shape, products.dtype)
+        n_rows, n_columns = projections[0].shape
+        context = workspace.matrix("context", n_rows, n_columns, products.dtype)
         attention = torch.nn.functional.scaled_dot_product_attention
         for first, count, length in runs:
             rows = slice(first, first + count * length)
@@ -297,6 +298,7 @@ def _dense_residual_norm(dense: Any, inputs: Any, residual: Any, norm: Any, work
     """``norm(dense(inputs) + residual)``: the residual plus the bias is computed first (into the workspace) and
     the product accumulated onto it, so no other matrix is allocated or passed over; the result is a new tensor."""
     torch, _ = torch_and_transformers()
-    total = workspace.matrix("pre_norm", *residual.shape, residual.dtype)
+    n_rows, n_columns = residual.shape
+    total = workspace.matrix("pre_norm", n_rows, n_columns, residual.dtype)
     torch.add(residual, dense.bias, out=total).addmm_(inputs, dense.weight.t())
     return norm(total)

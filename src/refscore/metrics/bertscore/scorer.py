@@ -187,7 +187,7 @@ class BERTScorer:
             model_config = self.model.config
             check_similarity_memory([len(i) for i in hyp_ids], [len(i) for i in ref_ids], batch.ref_offsets,
                                     layers=(self._loaded.total_layers or self.num_layers) + 1 if self.all_layers
-                                    else 1, hidden=getattr(model_config, "hidden_size", None)
+                                    else 1, hidden=getattr(model_config, "hidden_size", None)  # type: ignore[arg-type]  # or d_model
                                     or getattr(model_config, "d_model", 1024), workers=plan.workers,
                                     hyp_label=hyp_label, ref_label=ref_label)
             if not self.idf:
@@ -231,7 +231,7 @@ class BERTScorer:
             ids = dict(zip(used, self._encode_unique([texts[i] for i in used], "texts", plan=plan)))
             embedded = dict(zip(used, self._embedder.embed([ids[i] for i in used], [True] * len(used), plan)))
             weights = self._frozen_idf if self.idf else self._uniform
-            weight = dict(zip(used, weights.of_sequences([ids[i] for i in used])))
+            weight = dict(zip(used, weights.of_sequences([ids[i] for i in used])))  # type: ignore[union-attr]  # idf set
             matrices = []
             budget = resolve_budget(memory_budget)
             for k, (cand, ref) in enumerate(items):
@@ -243,8 +243,8 @@ class BERTScorer:
                 self._zero_empty(values, np.repeat(np.arange(len(cand)), len(ref)),
                                  np.array([len(ids[i]) == 2 for i in cand]),
                                  np.tile([len(ids[j]) == 2 for j in ref], len(cand)),
-                                 lambda k, cand=cand: f"texts[{cand[k]}]",
-                                 lambda k, ref=ref: f"texts[{ref[k % len(ref)]}]")
+                                 lambda k, cand=cand: f"texts[{cand[k]}]",  # type: ignore[misc]  # bound item
+                                 lambda k, ref=ref: f"texts[{ref[k % len(ref)]}]")  # type: ignore[misc]  # bound
                 if self._baseline is not None:
                     values = baselines.rescale(values, self._baseline[self.num_layers][None, None, :])
                 matrices.append(values[:, 0, 2].astype(np.float64).reshape(len(cand), len(ref)))

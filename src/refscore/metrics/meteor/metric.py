@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -92,7 +92,6 @@ class METEOR(Metric):
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     check_label: ClassVar[str | None] = "METEOR"
     exact_to: ClassVar[str | None] = f"nltk.translate.meteor_score.meteor_score ({NLTK_VERSION})"
-    check_label: ClassVar[str | None] = "METEOR"
     #: one score per segment and a ``documents`` count, so means of any set of segments are ``sum / documents``
     columns: ClassVar[tuple[str, ...]] = ("meteor", "documents")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
@@ -191,7 +190,7 @@ def meteor(hypotheses: Any, references: Any, *, num_threads: int | None = None, 
     >>> round(meteor(["the cat sat"], ["the cat sat down"]).score, 4)
     0.755
     """
-    return metric_with(METEOR, options).corpus_score(hypotheses, references, num_threads=num_threads)
+    return cast(METEORScore, metric_with(METEOR, options).corpus_score(hypotheses, references, num_threads=num_threads))
 
 
 def sentence_meteor(hypothesis: str, references: str | list[str], **options: Any) -> METEORScore:
@@ -200,4 +199,4 @@ def sentence_meteor(hypothesis: str, references: str | list[str], **options: Any
     >>> round(sentence_meteor("a cat", ["the cat", "a cat"]).score, 4)
     0.9375
     """
-    return metric_with(METEOR, options).sentence_score(hypothesis, references)
+    return cast(METEORScore, metric_with(METEOR, options).sentence_score(hypothesis, references))

@@ -120,7 +120,7 @@ class WordNet:
             end = data.find(b"\n", offset)
             fields = data[offset:end if end >= 0 else len(data)].decode("utf-8").split("|", 1)[0].split()
             count = int(fields[3], 16)
-            names = tuple(_SYNTACTIC_MARKER.match(name).group(1)  # type: ignore[union-attr]
+            names = tuple(_SYNTACTIC_MARKER.match(name).group(1)  # type: ignore[union-attr]  # always matches
                           for name in fields[4:4 + 2 * count:2])
             self._names[key] = names
         return names

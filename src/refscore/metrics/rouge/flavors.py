@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from refscore.lazy import import_entry
 from refscore.errors import InputError
@@ -55,18 +55,19 @@ def rouge(predictions: Any, references: Any, types: Sequence[str] | str | None =
     """
     cls = rouge_flavor(flavor)
     if types is None:  # the flavor's own defaults, so switching the flavor works without naming types
-        types = cls.config_class().types  # type: ignore[attr-defined]
+        types = cls.config_class().types
     if flavor == "rouge155":
         names, settings = _rouge155_settings(types, stemmer, tokenizer, split_summaries, options)
         result = metric_with(cls, settings).corpus_score(predictions, references, num_threads=num_threads)
         # Report under the names the caller used (result["rouge1"], not only "ROUGE-1").
-        return dataclasses.replace(result, labels=tuple(names))
+        return dataclasses.replace(cast(ROUGE155Score, result), labels=tuple(names))
     settings = dict(types=tuple(types) if isinstance(types, list) else types, stemmer=stemmer, **options)
     if tokenizer is not None:
         settings["tokenizer"] = tokenizer
     if split_summaries is not None:
         settings["split_summaries"] = split_summaries
-    return metric_with(cls, settings).corpus_score(predictions, references, num_threads=num_threads)
+    result = metric_with(cls, settings).corpus_score(predictions, references, num_threads=num_threads)
+    return cast("ROUGEScore | ROUGE155Score", result)
 
 
 def _rouge155_settings(types: Sequence[str] | str, stemmer: bool, tokenizer: str | None,

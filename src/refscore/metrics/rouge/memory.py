@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -89,7 +90,7 @@ def lsum_table_bytes(hyp_sentence: np.ndarray | float, ref_sentence: np.ndarray 
     return 8 * words * (distinct + rows)
 
 
-def check_lsum(sentences: list[list[Sequence]], ref_offsets: np.ndarray, threads: int,
+def check_lsum(sentences: Sequence[Sequence[Sequence[Any] | np.ndarray]], ref_offsets: np.ndarray, threads: int,
                what: Callable[[int], str]) -> None:
     """Refuse segments whose ROUGE-Lsum tables exceed the memory budget: :func:`lsum_table_bytes` of each
     prediction sentence (its tokens and distinct tokens) against the segment's longest reference sentence, the
@@ -110,7 +111,8 @@ def check_lsum(sentences: list[list[Sequence]], ref_offsets: np.ndarray, threads
                                       "lines)")
 
 
-def check_lsum_texts(texts: list[str], ref_offsets: np.ndarray, sentences: Callable[[list[str]], list[list[Sequence]]],
+def check_lsum_texts(texts: list[str], ref_offsets: np.ndarray,
+                     sentences: Callable[[list[str]], Sequence[Sequence[Sequence[Any]]]],
                      threads: int, what: Callable[[int], str]) -> None:
     """:func:`check_lsum` for texts (predictions, then the flattened references) whose sentences are their lines:
     first with every line taken as ``(characters + 1) // 2`` distinct tokens (a token and a space each), which

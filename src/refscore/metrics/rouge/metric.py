@@ -193,7 +193,8 @@ class ROUGE(Metric):
             return texts, None
         return _split_at(texts, self.config.sentence_separator)
 
-    def _score_ids(self, sequences: Sequence[Sequence[Any]], sentences: Sequence[Sequence[Sequence[Any]]] | None,
+    def _score_ids(self, sequences: Sequence[Sequence[Any] | np.ndarray],
+                   sentences: Sequence[Sequence[Sequence[Any] | np.ndarray]] | None,
                    ref_offsets: np.ndarray, num_threads: int | None) -> tuple[np.ndarray, np.ndarray]:
         """Kernel counts for token-id texts laid out as :func:`~refscore.inputs.prepare_batch` lays them out;
         ``sentences[k]``: text k's sentences for ROUGE-Lsum (``None``: one sentence per text)."""

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -224,7 +224,7 @@ def rouge155(predictions: Any, references: Any, *, types: Sequence[str] | str = 
         remove_stopwords=remove_stopwords, scoring_formula=scoring_formula, alpha=alpha, word_limit=word_limit,
         byte_limit=byte_limit, confidence=confidence, resamples=resamples))
     stats = metric.statistics(predictions, references, num_threads=num_threads)
-    score = metric.scored(stats)
+    score = cast(ROUGE155Score, metric.scored(stats))
     if printed_averages:
         score = dataclasses.replace(score, printed=metric.printed_lines(stats, num_threads=num_threads))
     return score

@@ -14,7 +14,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable
+from typing import Callable, Iterable
 from importlib import resources
 
 import numpy as np
@@ -33,7 +33,7 @@ _EXCEPTION_FILES = ("adj.exc", "adv.exc", "noun.exc", "verb.exc")
 
 
 def _data_text(name: str) -> str:
-    return resources.files(_DATA_PACKAGE).joinpath("data", "rouge155", name).read_text(encoding="ascii")
+    return (resources.files(_DATA_PACKAGE) / "data" / "rouge155" / name).read_text(encoding="ascii")
 
 
 @lru_cache(maxsize=1)
@@ -218,6 +218,7 @@ def encode_texts(texts: list[str], *, stemming: bool, remove_stopwords: bool, wo
     >>> encoded.flat_tokens.tolist(), encoded.flat_offsets.tolist(), encoded.unit_offsets.tolist()
     ([0, 1, 0], [0, 2, 3], [0, 1, 2, 3])
     """
+    units_per_text: Iterable[int] | np.ndarray   # a list under the limits, else the reader's array
     if word_limit or byte_limit:
         units, flats, units_per_text = _limited_chunks(texts, word_limit, byte_limit, describe)
         tokens, unit_lengths, _ = script_text().tokenize_bytes(units + flats, False, stemming, remove_stopwords)

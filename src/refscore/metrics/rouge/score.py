@@ -108,11 +108,11 @@ class _Documents:
     (``result[name]``, ``list(result)``, ``keys``/``items``, ``in``, ``len``)."""
 
     def __post_init__(self) -> None:
-        super().__post_init__()  # type: ignore[misc]
-        object.__setattr__(self, "values", _NamedValues(self.values, self))  # type: ignore[attr-defined]
+        super().__post_init__()  # type: ignore[misc]  # both bases define __post_init__; Score's runs
+        object.__setattr__(self, "values", _NamedValues(self.values, self))  # type: ignore[attr-defined]  # named values
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: value for key, value in Score.to_dict(self).items()  # type: ignore[arg-type]
+        return {key: value for key, value in Score.to_dict(self).items()  # type: ignore[arg-type]  # named values
                 if key not in _NOT_IN_DICT}
 
     def _keys(self) -> tuple[str, ...]:

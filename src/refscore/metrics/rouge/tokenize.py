@@ -23,7 +23,7 @@ from refscore.text.rouge_words import rouge_score_tokens as tokenize
 __all__ = ["intern_tokens", "tokenize"]
 
 
-def intern_tokens(sequences: Sequence[Sequence[Any]], vocabulary: dict[Any, int]
+def intern_tokens(sequences: Sequence[Sequence[Any] | np.ndarray], vocabulary: dict[Any, int]
                   ) -> tuple[np.ndarray, np.ndarray, dict[Any, int]]:
     """Dense uint32 ids of the tokens of many sequences (shared ``vocabulary``, extended in place) and the int64
     offsets."""

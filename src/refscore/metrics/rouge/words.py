@@ -19,6 +19,7 @@ import os
 import random
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from refscore.errors import InputError
 from refscore.metrics.rouge.config import TOKENIZERS, check_stemmer
@@ -54,7 +55,7 @@ def rouge_tokenizer(name: str, *, stemmer: bool = False, spm_model: str | os.Pat
                     ) -> UnicodeWordTokenizer | SacrebleuWordTokenizer:
     """The tokenizer object of ROUGE tokenizer ``name`` (not ``"rouge-score"``, which runs in the kernel)."""
     if name == "unicode":
-        return get_tokenizer(name, stemmer=stemmer)
+        return cast(UnicodeWordTokenizer, get_tokenizer(name, stemmer=stemmer))
     if name not in EXTERNAL_TOKENIZERS:
         raise InputError(f"tokenizer must be one of {', '.join(TOKENIZERS)}, got {name!r}")
     check_stemmer(stemmer, name)
@@ -76,7 +77,8 @@ def tokenize_documents(tokenizer: UnicodeWordTokenizer | SacrebleuWordTokenizer,
     tokens = tokenizer.tokenize_many(list(slot_of), num_threads)
     sentences = None if lines is None else [[tokens[slot] for slot in text] for text in lines]
     if from_lines:     # the tokenizer never joins across a newline: the whole text's tokens are its lines'
-        return [[token for sentence in text for token in sentence] for text in sentences], sentences
+        return [[token for sentence in text for token in sentence]
+                for text in sentences], sentences  # type: ignore[union-attr]  # from_lines: lines given
     return [tokens[slot] for slot in whole], sentences
 
 

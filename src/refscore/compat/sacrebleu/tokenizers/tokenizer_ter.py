@@ -172,5 +172,5 @@ class TercomTokenizer(BaseTokenizer):
         # Strip extra whitespaces
         return ' '.join(sent.split())
 
-    def signature(self):
+    def signature(self) -> str:
         return 'tercom'
