@@ -22,7 +22,6 @@ import dataclasses
 import functools
 import hashlib
 import json
-import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ import numpy as np
 
 from refscore._metric_facts import CheckSpec, CliOption, MetricFacts
 from refscore._metric_facts import ColumnRules  # noqa: F401  (re-exported: a plug-in declares its rules with it)
+from refscore._deprecated import DeprecatedValue  # noqa: F401  (re-exported: result classes of plug-ins use it)
 from refscore._signature import Signature, nrefs_text
 from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
 from refscore.errors import InputError, InputTypeError
@@ -39,24 +39,6 @@ from refscore.wording import fixed
 
 _ScoreT = TypeVar("_ScoreT", bound="Score")  # with_facts returns the class it was given
 _MetricT = TypeVar("_MetricT", bound="Metric")  # metric_with returns an instance of the class it was given
-
-
-class DeprecatedValue:
-    """A former attribute of a :class:`Score` that now lives in :attr:`Score.values` (or ``details``): reading it
-    returns ``values[key]`` with a :class:`DeprecationWarning` naming the new spelling."""
-
-    def __init__(self, key: str | None = None, *, source: str = "values") -> None:
-        self.key, self.source = key, source
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name, self.key = name, self.key or name
-
-    def __get__(self, instance: Any, owner: type | None = None) -> Any:
-        if instance is None:
-            return self
-        warnings.warn(f"{type(instance).__name__}.{self.name} is deprecated; use score.{self.source}[{self.key!r}]",
-                      DeprecationWarning, stacklevel=2)
-        return getattr(instance, self.source)[self.key]
 
 
 @dataclass(frozen=True, kw_only=True)

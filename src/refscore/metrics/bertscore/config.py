@@ -13,6 +13,7 @@ the statistics' config hash.
 """
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import hashlib
 import os
@@ -22,9 +23,13 @@ from typing import Any
 from refscore.metrics.bertscore.idf import TokenWeights
 from refscore.metrics.bertscore.tables import BERT_SCORE_HASH_VERSION
 from refscore.checks import check_int
-from refscore.errors import InputTypeError
+from refscore.errors import InputError, InputTypeError
+from refscore.io.text_files import read_text_lines
 
-__all__ = ["bert_score_hash", "BERTScoreConfig", "RUNTIME", "sentences_fingerprint"]
+__all__ = [
+    "bert_score_hash", "BERTScoreConfig", "positive_int_option", "RUNTIME", "sentences_file_option",
+    "sentences_fingerprint",
+]
 
 #: Field metadata of the settings that do not change BERTScore's numbers.
 RUNTIME = {"runtime": True}
@@ -133,3 +138,22 @@ def bert_score_hash(config: BERTScoreConfig, num_layers: int, transformers_versi
     if config.use_fast_tokenizer:
         text += "_fast-tokenizer"
     return text
+
+
+def positive_int_option(text: str) -> int:
+    """CLI type of ``--bertscore-batch-tokens``: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise ValueError(f"invalid value {text!r}: give an integer >= 1") from None
+    if value < 1:
+        raise ValueError(f"invalid value {value}: give an integer >= 1")
+    return value
+
+
+def sentences_file_option(path: str) -> tuple[str, ...]:
+    """CLI type of ``--bertscore-idf FILE``: the file's lines, the sentences IDF is computed from."""
+    try:
+        return tuple(read_text_lines(path))
+    except InputError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None

@@ -18,7 +18,6 @@ statistics from different batches to mean the same thing.
 """
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import math
 import os
@@ -28,15 +27,15 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore.metrics.bertscore.config import RUNTIME, BERTScoreConfig, bert_score_hash
+from refscore.metrics.bertscore.config import (RUNTIME, BERTScoreConfig, bert_score_hash, positive_int_option,
+                                              sentences_file_option)
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.models import (MODEL_LAYERS, check_model_choice, count_layers, load_config,
                                               local_layer_count, model_label, resolve_model_type)
 from refscore.metrics.bertscore.scorer import BERTScorer as _Scorer
 from refscore.metrics.bertscore.scorer import PairScores, settings
 from refscore.metrics.bertscore.tables import BERT_SCORE_VERSION
-from refscore.io.text_files import read_text_lines
-from refscore.errors import InputError, MissingExtraError, caller_stacklevel
+from refscore.errors import MissingExtraError, caller_stacklevel
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, config_hash, nrefs_text
 
 __all__ = ["bertscore", "BERTScorer", "BERTScoreConfig", "BERTScoreMetric"]
@@ -228,25 +227,6 @@ class BERTScorer(_Scorer):
                             statistics=statistics_of(pairs, config_hash_of(self.config, self.idf_label)))
 
 
-def _positive_int(text: str) -> int:
-    """CLI type of ``--bertscore-batch-tokens``: an integer >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"invalid value {text!r}: give an integer >= 1") from None
-    if value < 1:
-        raise ValueError(f"invalid value {value}: give an integer >= 1")
-    return value
-
-
-def _sentences_file(path: str) -> tuple[str, ...]:
-    """CLI type of ``--bertscore-idf FILE``: the file's lines, the sentences IDF is computed from."""
-    try:
-        return tuple(read_text_lines(path))
-    except InputError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 class BERTScoreMetric(Metric):
     """BERTScore as a refscore metric: document-averaged P/R/F statistics (float64 columns + ``documents``);
     options are :class:`BERTScoreConfig` fields. The model is loaded on the first :meth:`statistics` call."""
@@ -267,7 +247,7 @@ class BERTScoreMetric(Metric):
         CliOption(("--device",), "device", "BERTScore device: auto, cpu, cuda or cuda:N (default: auto = cuda when "
                   "available)"),
         CliOption(("--bertscore-batch-tokens",), "batch_tokens", "BERTScore batch size in (padded) tokens (default: "
-                  "automatic)", _positive_int),
+                  "automatic)", positive_int_option),
     )
     loads_model: ClassVar[bool] = True
     #: a sentence's embedding may round differently in another batch, and IDF may come from the call's references:
@@ -278,7 +258,7 @@ class BERTScoreMetric(Metric):
         CliOption(("--bertscore-layers",), "num_layers", "BERTScore layer (default: bert-score's table)", int),
         CliOption(("--bertscore-lang",), "lang", "BERTScore language (chooses model and built-in baseline)"),
         CliOption(("--bertscore-idf",), "idf_sentences", "BERTScore IDF weights from the sentences of FILE "
-                  "(e.g. the reference file)", _sentences_file),
+                  "(e.g. the reference file)", sentences_file_option),
         CliOption(("--bertscore-rescale",), "rescale_with_baseline", "BERTScore baseline rescaling", bool),
         CliOption(("--bertscore-baseline",), "baseline_path", "BERTScore baseline TSV (bert-score format)"),
         CliOption(("--bertscore-dtype",), "dtype", "BERTScore model dtype", str,
