@@ -16,6 +16,16 @@ LINE = "REFSCORE_MAX_LINE_BYTES"
 TOTAL = "REFSCORE_MAX_INPUT_BYTES"
 
 
+def refused_over_each_budget(monkeypatch, read, line: tuple[int, str], total: tuple[int, str]) -> None:
+    """``read()`` raises InputTooLargeError matching each pattern under a line budget, then a total budget, of the
+    given sizes (each set alone)."""
+    for variable, (limit, pattern) in ((LINE, line), (TOTAL, total)):
+        monkeypatch.setenv(variable, str(limit))
+        with pytest.raises(InputTooLargeError, match=pattern):
+            read()
+        monkeypatch.delenv(variable)
+
+
 def records(path):
     from refscore.io.record_files import read_file
     from refscore.io.records import RecordLayout
@@ -29,13 +39,9 @@ def test_table_lines_and_total_within_the_budget(tmp_path, monkeypatch, suffix):
     path = tmp_path / f"r{suffix}"
     path.write_text(f"prediction{separator}reference\na cat{separator}a cat\n{'x' * 40}{separator}y\n")
     assert records(path) == ["a cat", "x" * 40]
-    monkeypatch.setenv(LINE, "30")
-    with pytest.raises(InputTooLargeError, match=rf"r\{suffix}: line 3 is longer than 30 bytes.*{LINE}=<bytes>"):
-        records(path)
-    monkeypatch.delenv(LINE)
-    monkeypatch.setenv(TOTAL, "40")
-    with pytest.raises(InputTooLargeError, match=rf"r\{suffix}: more than 40 bytes.*{TOTAL}=<bytes>"):
-        records(path)
+    refused_over_each_budget(monkeypatch, lambda: records(path),
+                             (30, rf"r\{suffix}: line 3 is longer than 30 bytes.*{LINE}=<bytes>"),
+                             (40, rf"r\{suffix}: more than 40 bytes.*{TOTAL}=<bytes>"))
 
 
 def test_quoted_csv_field_over_lines_and_lone_carriage_returns_still_read(tmp_path, monkeypatch):
@@ -171,13 +177,9 @@ def test_parquet_judgments_within_the_budget(tmp_path, monkeypatch):
              "mqm": float(i)} for s in ("A", "B") for i in range(2)]
     pq.write_table(pa.Table.from_pylist(rows), path)
     assert load_judgments(path).systems == ["A", "B"]
-    monkeypatch.setenv(LINE, "50")
-    with pytest.raises(InputTooLargeError, match=rf"j\.parquet: row 2: 'prediction' holds a value longer than 50"):
-        load_judgments(path)
-    monkeypatch.delenv(LINE)
-    monkeypatch.setenv(TOTAL, "100")
-    with pytest.raises(InputTooLargeError, match=rf"j\.parquet: more than 100 bytes"):
-        load_judgments(path)
+    refused_over_each_budget(monkeypatch, lambda: load_judgments(path),
+                             (50, rf"j\.parquet: row 2: 'prediction' holds a value longer than 50"),
+                             (100, rf"j\.parquet: more than 100 bytes"))
 
 
 def test_rouge155_summary_files_within_the_budget(tmp_path, monkeypatch):
@@ -186,10 +188,6 @@ def test_rouge155_summary_files_within_the_budget(tmp_path, monkeypatch):
     path = tmp_path / "peer.spl"
     path.write_text("the cat sat\n" + "x" * 40 + "\n")
     assert read_summary(path).split() == ["the", "cat", "sat", "x" * 40]
-    monkeypatch.setenv(LINE, "20")
-    with pytest.raises(InputTooLargeError, match=rf"peer\.spl: line 2 is longer than 20 bytes"):
-        read_summary(path)
-    monkeypatch.delenv(LINE)
-    monkeypatch.setenv(TOTAL, "30")
-    with pytest.raises(InputTooLargeError, match=rf"peer\.spl: more than 30 bytes"):
-        read_summary(path)
+    refused_over_each_budget(monkeypatch, lambda: read_summary(path),
+                             (20, rf"peer\.spl: line 2 is longer than 20 bytes"),
+                             (30, rf"peer\.spl: more than 30 bytes"))
