@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import refscore
-from refscore.cli.main import score_systems
+from refscore.cli.score import score_systems
 from refscore.errors import InputTypeError
 from refscore.metrics import get_metric_class
 from refscore.metrics.systems import statistics_by_system

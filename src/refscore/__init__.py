@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from refscore.inputs import from_streams, per_segment
 from refscore.lazy import LazyNames
 from refscore.metrics import public_names
 from refscore._version import __version__
-from refscore.protocol import Statistics
 
-# Public names resolved lazily (module -> names), so `import refscore` stays cheap: every registered metric's
-# names (refscore.metrics.public_names), then the workflows on top of them.
+# Public names resolved lazily (module -> names), so `import refscore` stays cheap (it imports not even numpy:
+# tests/test_cli_startup.py): the input helpers and Statistics, every registered metric's names
+# (refscore.metrics.public_names), then the workflows on top of them.
 _LAZY = LazyNames(__name__, globals(), {
+    "refscore.inputs": ("from_streams", "per_segment"),
+    "refscore.protocol": ("Statistics",),
     **public_names(),
     "refscore.significance": ("bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test",
                               "paired_test_from_statistics", "paired_bootstrap", "paired_approximate_randomization"),
@@ -29,7 +30,7 @@ _LAZY = LazyNames(__name__, globals(), {
 })
 __getattr__ = _LAZY.getattr
 __dir__ = _LAZY.dir
-__all__ = ["__version__", "from_streams", "per_segment", "Statistics", "show_config", *_LAZY.names]
+__all__ = ["__version__", "show_config", *_LAZY.names]
 
 
 def show_config() -> dict[str, Any]:

@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from refscore.cli.arguments import add_progress_argument
+from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode
 from refscore.wording import counted
 from refscore.cli.io import read_lines
@@ -14,7 +15,7 @@ from refscore.cli.io import read_lines
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
-        "bertscore-baseline", help="compute a BERTScore rescaling baseline (bert-score TSV) for a model",
+        "bertscore-baseline", help=command_help("bertscore-baseline"),
         description="Scores random pairs of unrelated sentences from a corpus at every layer and writes the mean "
                     "P/R/F per layer; use the file with rescale_with_baseline=True, baseline_path=FILE.")
     parser.add_argument("--model", required=True, help="hub name or local directory of the model")

@@ -15,6 +15,7 @@ from typing import Any
 
 from refscore.cli import calibrate
 from refscore.cli.arguments import grouped_options, option_assignment, positive_int
+from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.cli.io import CliError, os_error_text
 from refscore.cli.process import stopped
@@ -46,7 +47,7 @@ _check_option_flag = option_assignment("CHECK", "bertscore.lang=en or chrf.word_
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
-        "check", help="check test cases (actual_output vs expected_output) against thresholds",
+        "check", help=command_help("check"),
         description="Score test cases (JSONL, JSON, CSV or YAML with actual_output and expected_output) with each "
                     "check on the 0-1 scale, print failing cases first, and exit 1 when a gate fails (by default: "
                     "any case under its threshold; 0 when all pass; 2, 3, 4, 7, 8, 9 for bad input, see "

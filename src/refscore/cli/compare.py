@@ -21,6 +21,7 @@ from typing import Any
 from refscore.wording import counted
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int)
+from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import (CliError, check_distinct_systems, check_stdin_once, is_record_file,
                              read_record_inputs, read_text_inputs)
@@ -205,7 +206,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def register(commands: Any) -> None:
-    parser = commands.add_parser("compare", help="paired significance tests of a baseline against other systems",
+    parser = commands.add_parser("compare", help=command_help("compare"),
                                  description="Compare a baseline (the first -i file) with other systems on the "
                                              "same references: paired bootstrap resampling (default) or "
                                              "approximate randomization, as sacreBLEU 2.6.")

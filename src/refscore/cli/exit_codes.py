@@ -35,3 +35,13 @@ def input_error_code(error: BaseException) -> int:
     (5, 7)
     """
     return ExitCode.UNDECODABLE_INPUT if isinstance(error, UndecodableInputError) else ExitCode.BAD_INPUT
+
+
+class CliError(Exception):
+    """An error the command line reports as one line on stderr, exiting with ``exit_code`` (here, beside the exit
+    codes, so that the dispatcher catches it without importing the input readers; ``refscore.cli.io`` re-exports
+    it)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code

@@ -15,18 +15,10 @@ from refscore.inputs import from_streams, per_segment
 from refscore.io.record_files import SystemNames, is_record_file, read_file
 from refscore.io.records import MalformedRecordError, RecordLayout
 from refscore.wording import counted
-from refscore.cli.exit_codes import ExitCode, input_error_code
+from refscore.cli.exit_codes import CliError, ExitCode, input_error_code  # CliError: also imported from here
 from refscore.errors import InputError
 from refscore.io.limits import (InputTooLargeError, check_line_lengths, is_regular_file, read_file_within_budget,
                                 read_within_budget)
-
-
-class CliError(Exception):
-    """An error the command line reports as one line on stderr, exiting with ``exit_code``."""
-
-    def __init__(self, message: str, exit_code: int) -> None:
-        super().__init__(message)
-        self.exit_code = exit_code
 
 
 STDIN = "-"

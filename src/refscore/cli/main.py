@@ -1,158 +1,76 @@
-"""``refscore`` command line: ``score`` a system (or several) and run the bundled ``example``."""
+"""``refscore``, the command line: a dispatcher that builds only what the command needs.
+
+Phase one is this module: the commands are declared in :data:`refscore.cli.commands.COMMANDS`, so ``refscore
+--help`` imports no command module, no metric and not numpy. Phase two imports the one module of the command given
+(``refscore score ...``: :mod:`refscore.cli.score`), whose parser carries every metric's flags from their
+declarations (:mod:`refscore.cli.metric_flags`); the metrics ``-m`` selects are built from their classes, and a
+metric module loads only when it is selected or one of its flags is given. A plug-in that cannot be loaded is one
+warning line for every command that does not use it. docs/cli.md gives the start-up figures.
+"""
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from refscore.io.atomic import UnwritableOutputError
 from refscore import __version__
-from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
-                                    add_seed_argument, positive_int, reference_files)
-from refscore.cli.exit_codes import ExitCode, input_error_code
-from refscore.cli.engines import add_engine_arguments, score_on_engine, takes_over
-from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_stdin_once, is_record_file,
-                             read_record_inputs, read_text_inputs)
-from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_arguments, add_width_argument,
-                                       flag_hint, keyed_inputs, metrics_from_args, refuse_external,
-                                       result_row, selected_options)
-from refscore.cli.names import display_names
-from refscore.cli.output import score_table, segment_rows, to_json
+from refscore.cli.commands import COMMANDS
+from refscore.cli.exit_codes import CliError, ExitCode, input_error_code
 from refscore.cli.process import guarded
-from refscore.checks import hash_key_problem
 from refscore.errors import InputError, MissingExtraError, RefscoreWarning
-from refscore.metrics.systems import statistics_by_system
-from refscore.protocol import Metric
+from refscore.io.atomic import UnwritableOutputError
+
+#: :func:`build_parser`'s default: every command's parser (the docs' command reference and tests read them all).
+ALL = "*"
 
 
-def score_systems(metrics: list[Metric], systems: dict[str, list[str]], references: list[list[str]],
-                  with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
-    """Score each system with each metric; the result rows feed every output format (see ``command_line_result``
-    for the values: ``percent`` and ``segments`` are on the 0–100 scale)."""
-    by_metric = [statistics_by_system(metric, systems, references, num_threads=num_threads) for metric in metrics]
-    return [result_row(system, metrics, [statistics[system] for statistics in by_metric], num_threads, with_segments)
-            for system in systems]
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` runs: its first word that is not an option (``refscore`` itself takes only
+    ``--help`` and ``--version``), or None.
+
+    >>> command_of(["score", "-m", "bleu"]), command_of(["--help"])
+    ('score', None)
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
-def emit(results: list[dict[str, Any]], fmt: str, with_segments: bool, width: int | None = None) -> None:
-    """Print results (0–100) as JSON, per-segment rows or the table of corpus scores, with signatures."""
-    if fmt == "json":
-        print(to_json(results, with_segments))
-    elif with_segments:
-        print(segment_rows(results, width))
-    else:
-        print(score_table(results, width))
+def metrics_epilog() -> str:
+    """The help's list of the registered metrics with their flags (declared: no metric module is imported)."""
+    from refscore.cli.metric_flags import flags_by_metric
+
+    import textwrap
+
+    lines = ["metrics (-m) and their flags (refscore score --help explains them):"]
+    for name, flags in flags_by_metric().items():
+        lines += textwrap.wrap(f"{name}: {' '.join(flags) if flags else '(no flags)'}", 100, initial_indent="  ",
+                               subsequent_indent="      ", break_on_hyphens=False, break_long_words=False)
+    return "\n".join(lines)
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    metrics = metrics_from_args(args.metrics, args)
-    if takes_over(args):  # --engine ray, --skip-bad-records, large record files: refscore.cli.engines
-        refuse_external(metrics, "--engine ray, --skip-bad-records and record files over 64 MiB (streamed)")
-        return score_on_engine(metrics, args, emit)
-    inputs = args.input or [STDIN]
-    check_stdin_once(args.references + inputs)
-    check_distinct_systems(inputs)
-    if any(is_record_file(path) for path in inputs):
-        jobs = [(name, predictions, references)
-                for name, (predictions, references) in read_record_inputs(inputs, args.references).items()]
-    else:
-        systems, references = read_text_inputs(args.references, inputs)
-        jobs = [(name, hypotheses, references) for name, hypotheses in systems.items()]
-    keyed = keyed_inputs(metrics, {name: hypotheses for name, hypotheses, _ in jobs},  # -m file:PATH (join keys)
-                         display_names([name for name, _, _ in jobs], argparse.Namespace(input=inputs)), inputs)
-    jobs = [(name, keyed[name], references) for name, _, references in jobs]
-    if args.confidence:
-        from refscore.cli.compare import score_with_confidence
+def build_parser(command: str | None = ALL) -> argparse.ArgumentParser:
+    """The parser of ``refscore``, with the full parser of ``command`` (:data:`ALL`: of every command) and a
+    one-line entry for each of the others; ``command=None`` (no command given) adds the metrics' list to the help.
 
-        return score_with_confidence(metrics, jobs, args)
-    results = []
-    if all(references is jobs[0][2] for _, _, references in jobs):   # text files: one test set, scored at once
-        results = score_systems(metrics, {system: hypotheses for system, hypotheses, _ in jobs}, jobs[0][2],
-                                args.segments, args.num_threads)
-    else:
-        for system, hypotheses, references in jobs:
-            results += score_systems(metrics, {system: hypotheses}, references, args.segments, args.num_threads)
-    emit(results, args.format, args.segments, args.width)
-    return ExitCode.OK
-
-
-def cmd_example(args: argparse.Namespace) -> int:
-    from refscore.example import example_sets
-
-    results = []
-    for example, metrics, skipped in example_sets():
-        if not metrics:
-            continue
-        scored = score_systems(metrics, example.systems, example.references, False, args.num_threads)
-        if args.format == "json":
-            results += scored
-        else:
-            print(f"Bundled example: {example.description}\n")
-            emit(scored, args.format, False)
-            print()
-        for name, reason in skipped.items():
-            print(f"\n{name}: skipped ({reason})", file=sys.stderr)
-    if args.format == "json":
-        emit(results, args.format, False)
-    return ExitCode.OK
-
-
-#: Modules adding further subcommands; each has ``register(commands)`` taking the argparse subparsers object and
-#: setting ``handler`` (a function of the parsed args returning an exit code) on its parser.
-COMMAND_MODULES: list[str] = [
-    "refscore.cli.compare",
-    "refscore.cli.bertscore_baseline",
-    "refscore.cli.check",
-    "refscore.cli.report",
-    "refscore.cli.meta_eval",
-    "refscore.cli.pairs",
-]
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="refscore", description="Fast, exact reference-based text metrics.")
+    >>> sorted(build_parser(None).parse_args(["example"]).__dict__)
+    ['command']
+    """
+    epilog = metrics_epilog() if command is None else None
+    parser = argparse.ArgumentParser(prog="refscore", description="Fast, exact reference-based text metrics.",
+                                     epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"refscore {__version__}")
     commands = parser.add_subparsers(dest="command", required=True)
-
-    score = commands.add_parser("score", help="score one or more systems against references")
-    add_metrics_argument(score, "bleu")
-    add_references_argument(score, positional=True)
-    score.add_argument("-i", "--input", nargs="+", metavar="FILE",
-                       help="hypothesis file(s), one system each (default: standard input); a .jsonl file holds "
-                       "objects with 'prediction' and 'references' fields, a .csv/.tsv file a header with "
-                       "'prediction' and 'reference...' columns (then no -r; an optional 'system' field groups "
-                       "records into systems)")
-    score.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    score.add_argument("--segments", action="store_true", help="per-segment scores in input order")
-    score.add_argument("--num-threads", type=positive_int, default=None,
-                       help="threads for the compiled core (default: all)")
-    score.add_argument("--confidence", action="store_true", help="bootstrap confidence intervals (as sacreBLEU)")
-    score.add_argument("--confidence-n", type=positive_int, default=1000, metavar="N",
-                       help="bootstrap resamples (1000)")
-    add_seed_argument(score)
-    add_progress_argument(score)
-    add_width_argument(score, None, "2; 4 with --segments")
-    add_runtime_arguments(score)
-    add_engine_arguments(score)
-    add_metric_arguments(score)
-    score.set_defaults(handler=cmd_score)
-
-    example = commands.add_parser(
-        "example", help="score the bundled example systems with every metric",
-        description="Score the bundled examples with every registered metric and print the tables (0-100, as "
-                    "score prints them) with their signatures: WMT17 en-de (3 systems x 300 segments) with the "
-                    "translation metrics, XSum summaries (4 systems x 75 documents) with ROUGE. A metric whose "
-                    "optional dependencies are missing is skipped, with the install command on stderr.")
-    example.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    example.add_argument("--num-threads", type=positive_int, default=None,
-                         help="threads for the compiled core (default: all)")
-    example.set_defaults(handler=cmd_example)
-
-    for module_name in COMMAND_MODULES:
-        importlib.import_module(module_name).register(commands)
+    modules = list(dict.fromkeys(entry.module for entry in COMMANDS.values())) if command == ALL else \
+        [COMMANDS[command].module] if command in COMMANDS else []
+    for name, entry in COMMANDS.items():
+        if entry.module in modules:
+            if name == next(other for other, e in COMMANDS.items() if e.module == entry.module):
+                importlib.import_module(entry.module).register(commands)   # its first command: it adds them all
+        else:
+            commands.add_parser(name, help=entry.help)   # listed only: not the command being run
     return parser
 
 
@@ -175,39 +93,48 @@ def warning_printer() -> Callable[..., None]:
     return show
 
 
+def _error_line(exc: Exception, args: argparse.Namespace) -> int | None:
+    """Print a command's error as one line and give its exit code; None: not an error of the command's input."""
+    if isinstance(exc, CliError):
+        code = exc.exit_code
+    elif isinstance(exc, MissingExtraError):
+        code = ExitCode.MISSING_EXTRA
+    elif isinstance(exc, UnwritableOutputError):   # an output file, checked before any work (refscore.io.atomic)
+        code = ExitCode.UNWRITABLE_OUTPUT
+    elif isinstance(exc, (InputError, ValueError, TypeError)):
+        from refscore.cli.metric_setup import flag_hint, selected_options
+
+        print(f"refscore: error: {exc}{flag_hint(str(exc), selected_options(args))}", file=sys.stderr)
+        return input_error_code(exc)
+    else:
+        return None
+    print(f"refscore: error: {exc}", file=sys.stderr)
+    return code
+
+
 @guarded  # Ctrl-C, broken pipes, closed stdout: refscore.cli.process
 def main(argv: Sequence[str] | None = None) -> int:
-    key_problem = hash_key_problem()
-    if key_problem is not None:    # before parsing: a random key is in use (refscore._core), refuse any work
-        print(f"refscore: error: {key_problem}", file=sys.stderr)
-        return ExitCode.BAD_INPUT
+    if "REFSCORE_HASH_KEY" in os.environ:   # before parsing: a random key is in use (refscore._core), refuse work
+        from refscore.checks import hash_key_problem
+
+        key_problem = hash_key_problem()
+        if key_problem is not None:
+            print(f"refscore: error: {key_problem}", file=sys.stderr)
+            return ExitCode.BAD_INPUT
+    argv = sys.argv[1:] if argv is None else list(argv)
     show_warning = warning_printer()
     with warnings.catch_warnings():   # the parser's own warnings (a plug-in that cannot be loaded) as one line too
         warnings.showwarning = show_warning
-        parser = build_parser()
-        args = parser.parse_args(argv)
+        args = build_parser(command_of(argv)).parse_args(argv)
     try:
-        if getattr(args, "command", None) == "score":
-            args.references = reference_files(args)  # -r REF.txt, or sacreBLEU's order: score REF.txt -i HYP.txt
-        if getattr(args, "command", None) == "score" and not args.references and not (
-                args.input and any(is_record_file(path) for path in args.input)):
-            raise CliError("score needs at least one reference file: -r REF.txt (or REF.txt before -i, as in "
-                           "sacreBLEU)", ExitCode.USAGE)
         with warnings.catch_warnings():
             warnings.showwarning = show_warning
             return int(args.handler(args))
-    except CliError as exc:
-        print(f"refscore: error: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except MissingExtraError as exc:
-        print(f"refscore: error: {exc}", file=sys.stderr)
-        return ExitCode.MISSING_EXTRA
-    except UnwritableOutputError as exc:  # an output file, checked before any work (refscore.io.atomic)
-        print(f"refscore: error: {exc}", file=sys.stderr)
-        return ExitCode.UNWRITABLE_OUTPUT
-    except (InputError, ValueError, TypeError) as exc:
-        print(f"refscore: error: {exc}{flag_hint(str(exc), selected_options(args))}", file=sys.stderr)
-        return input_error_code(exc)
+    except Exception as exc:
+        code = _error_line(exc, args)
+        if code is None:
+            raise
+        return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,6 +14,7 @@ from typing import Any
 
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_seed_argument,
                                     add_system_score_argument, positive_int)
+from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, os_error_text
 from refscore.cli.meta_eval_pairs import (add_pair_arguments, cmd_meta_eval_pairs, grid_text, named_pairs,
@@ -47,7 +48,7 @@ def _probability(text: str) -> float:
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
-        "meta-eval", help="correlate metrics with human judgments (WMT statistics, intervals, significance)",
+        "meta-eval", help=command_help("meta-eval"),
         description="Meta-evaluate metrics against human judgments: FILE holds one record per (system, segment) "
                     "with the hypothesis, its reference(s) and one or more human scores (JSONL, CSV, TSV, Parquet; "
                     "mqm_ted and SummEval load as they are). Prints system-level Pearson, Spearman, Kendall, "

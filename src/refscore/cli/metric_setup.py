@@ -14,7 +14,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -22,8 +22,9 @@ import numpy as np
 from refscore.cli.arguments import apply_progress, argument_type, grouped_options, non_negative_int, option_assignment
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.io import CliError, is_record_file
+from refscore.cli.metric_flags import add_flag, declared_flags
 from refscore.errors import InputError
-from refscore.metrics import REGISTRY, get_metric_class, metric_classes
+from refscore.metrics import REGISTRY, get_metric_class
 from refscore.protocol import CliOption, Metric, Score, Statistics
 from refscore.text.languages import parse_language_pair
 
@@ -35,15 +36,12 @@ def add_width_argument(parser: argparse.ArgumentParser, default: int | None, def
 
 def add_runtime_arguments(parser: argparse.ArgumentParser) -> None:
     """The metrics' settings that do not change their numbers (:attr:`~refscore.protocol.Metric.runtime_cli_options`:
-    BERTScore's device and batch size), so they are not part of a metric's config hash."""
+    BERTScore's device and batch size), so they are not part of a metric's config hash; declared without importing
+    the metrics (refscore.cli.metric_flags)."""
     group = parser.add_argument_group("runtime settings (no effect on the scores)")
-    seen: set[str] = set()
-    for _, cls in metric_classes():
-        for option in cls.runtime_cli_options:
-            if option.dest not in seen:
-                seen.add(option.dest)
-                group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
-                                   choices=option.choices, default=None, help=option.help)
+    for spec in declared_flags().values():
+        if spec.runtime:
+            add_flag(group, spec)
 
 
 def runtime_options(cls: type[Metric], args: argparse.Namespace) -> dict[str, Any]:
@@ -108,22 +106,10 @@ def command_line_result(metric: Metric, stats: Statistics, num_threads: int | No
     return CommandLineResult(score, percent, segments)
 
 
-def _metric_options() -> dict[str, CliOption]:
-    """Every metric's flags, deduplicated by destination (a shared flag such as --lowercase sets all metrics); a
-    shared flag accepts the choices of every metric that has it (``--tokenize unicode`` is ROUGE's, ``intl``
-    BLEU's), and each selected metric's configuration then refuses a value it does not know, naming the flag."""
-    options: dict[str, CliOption] = {}
-    for _, cls in metric_classes():
-        for option in cls.cli_options:
-            first = options.setdefault(option.dest, option)
-            if first is not option and first.choices is not None and option.choices is not None:
-                merged = first.choices + tuple(c for c in option.choices if c not in first.choices)
-                helps = first.help if option.help in first.help else f"{first.help}; {option.help}"
-                options[option.dest] = replace(first, choices=merged, help=helps)
-    return options
-
-
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
+    """Every metric's flags, from their declarations (refscore.cli.metric_flags: no metric module is imported to
+    build the parser; a flag's value is converted by its metric when given), deduplicated by destination: a shared
+    flag such as --lowercase sets all selected metrics that have it."""
     group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
     group.add_argument("--language-pair", "-l", dest="language_pair", metavar="SRC-TGT",
                        type=argument_type(lambda text: parse_language_pair(text, "-l/--language-pair")),
@@ -131,13 +117,9 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
                             "picks for the target (zh: zh, ja: ja-mecab, ko: ko-mecab, else 13a) unless "
                             "--tokenize is given")
     add_metric_option_argument(group)
-    for option in _metric_options().values():
-        if option.type is bool:
-            group.add_argument(*option.flags, dest=option.dest, action=argparse.BooleanOptionalAction, default=None,
-                               help=option.help)
-        else:
-            group.add_argument(*option.flags, dest=option.dest, type=argument_type(option.type),
-                               choices=option.choices, default=None, help=option.help)
+    for spec in declared_flags().values():
+        if not spec.runtime:
+            add_flag(group, spec)
 
 
 def flag_hint(message: str, options: Sequence[CliOption]) -> str:

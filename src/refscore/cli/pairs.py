@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from refscore.cli.arguments import add_metrics_argument, add_progress_argument, positive_int
+from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.cli.io import STDIN, CliError, check_readable, source_name, unreadable
 from refscore.cli.metric_setup import add_metric_arguments, metrics_from_args
@@ -310,7 +311,7 @@ def _common(parser: argparse.ArgumentParser, default_metric: str) -> None:
 
 def register(commands: Any) -> None:
     pairwise = commands.add_parser(
-        "pairwise", help="sentence scores of every candidate against every reference, per item",
+        "pairwise", help=command_help("pairwise"),
         description="Score every candidate of each JSONL item against each of its references (or, without "
                     "references, against each other candidate): exactly the metric's sentence scores, 0-1.")
     _common(pairwise, "chrf")
@@ -320,7 +321,7 @@ def register(commands: Any) -> None:
     pairwise.set_defaults(handler=cmd_pairwise)
 
     mbr = commands.add_parser(
-        "mbr", help="minimum Bayes risk selection of one candidate per item",
+        "mbr", help=command_help("mbr"),
         description="Choose per JSONL item the candidate with the highest expected utility against the other "
                     "candidates (or the item's references, as pseudo-references).")
     _common(mbr, "chrf")

@@ -16,6 +16,7 @@ from typing import Any
 from refscore.wording import counted
 from refscore.cli.arguments import positive_int
 from refscore.cli.io import CliError, check_distinct_systems, check_stdin_once, is_record_file, read_lines
+from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode
 from refscore.cli.names import add_names_argument, display_names
 from refscore.cli.record_fields import record_metadata, split_field
@@ -109,7 +110,7 @@ def register(commands: Any) -> None:
                                         add_seed_argument, add_system_score_argument)
     from refscore.cli.metric_setup import add_metric_arguments, add_runtime_arguments
 
-    parser = commands.add_parser("report", help="write a self-contained HTML report comparing systems",
+    parser = commands.add_parser("report", help=command_help("report"),
                                  description="Score systems with several metrics and write one HTML page: "
                                              "scores with bootstrap intervals, paired significance, "
                                              "distributions, buckets, differences and a segment browser.")

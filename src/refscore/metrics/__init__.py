@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from refscore.lazy import import_entry
@@ -125,6 +125,15 @@ def public_names() -> dict[str, tuple[str, ...]]:
     return modules
 
 
+def built_in_names() -> tuple[str, ...]:
+    """The names of refscore's own metrics, in registry order (plug-ins follow them in :data:`REGISTRY`).
+
+    >>> built_in_names()[:3]
+    ('bleu', 'gleu', 'chrf')
+    """
+    return tuple(_BUILT_IN)
+
+
 def get_metric_class(name: str) -> type[Metric]:
     """The metric class registered as ``name`` (case-insensitive); an unknown name is an error that suggests the
     closest registered one.
@@ -175,8 +184,8 @@ def _plugin_failure(name: str, entry: str, exc: BaseException) -> str:
             f"cannot be loaded: {type(exc).__name__}: {exc}")
 
 
-def metric_classes() -> Iterator[tuple[str, type[Metric]]]:
-    """Every registered metric's name and class, in registry order, for what goes through all metrics (the
+def metric_classes(names: Iterable[str] | None = None) -> Iterator[tuple[str, type[Metric]]]:
+    """Every registered metric's name and class (or those of ``names``), in registry order, for what goes through all metrics (the
     command line's flags, the check names). A plug-in that cannot be loaded is left out with one
     :class:`~refscore.errors.RefscoreWarning` naming its package and the error, so that whatever does not use it
     still works; using it by name (:func:`get_metric_class`) is the error.
@@ -184,7 +193,7 @@ def metric_classes() -> Iterator[tuple[str, type[Metric]]]:
     >>> dict(metric_classes())["bleu"].__name__
     'BLEU'
     """
-    for name in REGISTRY:
+    for name in REGISTRY if names is None else names:
         try:
             yield name, get_metric_class(name)
         except InputError as exc:
