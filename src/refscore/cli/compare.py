@@ -32,7 +32,7 @@ from refscore.cli.output import format_table
 from refscore.cli.scale import score_scales, to_percent
 from refscore.protocol import Metric
 from refscore.reporting.latex import latex_escape, latex_table
-from refscore.significance import BootstrapCI, PairedTestResult, bootstrap_ci_from_statistics, paired_test
+from refscore.significance import PairedTestResult, paired_test
 from refscore.significance.paired import DEFAULT_N, TESTS
 from refscore.wording import fixed
 
@@ -109,46 +109,7 @@ def paired_json(result: PairedTestResult, scales: Mapping[str, float] | None = N
     return payload
 
 
-def confidence_rows(results: list[tuple[str, list[BootstrapCI]]], fmt: str, digits: int = 2,
-                    scales: Mapping[str, float] | None = None) -> str:
-    """Output of ``refscore score --confidence``: systems × scores as ``score (μ = mean ± half-width)``, each
-    ×its ``scales`` entry (default 100)."""
-    scales = scales or {}
-    if fmt == "json":
-        return json.dumps([{"system": system, "scores": {
-            name: {**to_percent(interval.to_dict(), scales.get(name, 100.0)), "n": ci.n, "seed": ci.seed,
-                   "signature": str(ci.signature)}
-            for ci in cis for name, interval in ci.intervals.items()}} for system, cis in results],
-            indent=2, ensure_ascii=False)
-    names = [name for ci in results[0][1] for name in ci.intervals]
-    rows = [[system] + [interval.format(digits, scales.get(name, 100.0)) for ci in cis
-                        for name, interval in ci.intervals.items()]
-            for system, cis in results]
-    lines = [format_table(["system", *names], rows), ""]
-    lines += [f"{ci.metric}: {ci.signature}" for ci in results[0][1]]
-    return "\n".join(lines)
-
-
 # -- commands ----------------------------------------------------------------------------------------------------
-def score_with_confidence(metrics: list[Metric], jobs: list[tuple[str, list[str], list[list[str]]]],
-                          args: argparse.Namespace) -> int:
-    """``refscore score --confidence``: a bootstrap interval for every (system, hypotheses, references) job and
-    metric."""
-    if args.segments:
-        raise CliError("--confidence gives corpus-level intervals; it cannot be combined with --segments",
-                       ExitCode.USAGE)
-    results = []
-    for system, hypotheses, references in jobs:
-        cis = [bootstrap_ci_from_statistics(metric, metric.statistics(hypotheses, references,
-                                                                      num_threads=args.num_threads),
-                                            n=args.confidence_n, seed=args.seed, num_threads=args.num_threads,
-                                            progress=args.progress)
-               for metric in metrics]
-        results.append((system, cis))
-    print(confidence_rows(results, args.format, 2 if args.width is None else args.width, score_scales(metrics)))
-    return ExitCode.OK
-
-
 def shared_references(systems: dict[str, tuple[list[str], list[list[str]]]]) -> list[list[str]]:
     """The references of record-file systems, which a paired test needs to be the same for every system."""
     names = list(systems)

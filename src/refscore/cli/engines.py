@@ -11,15 +11,14 @@ import argparse
 import glob
 import os
 import sys
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from refscore.io.record_files import record_bytes
 from refscore.wording import counted
 from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_readable, check_stdin_once,
                              is_record_file, read_text_inputs)
-from refscore.cli.metric_setup import result_row, totals_row
-from refscore.cli.output import segment_header, segment_lines, signatures
+from refscore.cli.output import segment_header, segment_lines
 from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.errors import InputError
 from refscore.protocol import Metric
@@ -30,7 +29,21 @@ STREAM_BYTES = 64 << 20
 #: Skipped malformed records listed on stderr one per line; the rest are counted.
 LISTED_BAD_RECORDS = 20
 
-Emit = Callable[[list[dict[str, Any]], str, bool, int | None], None]
+
+
+@dataclass
+class EngineRun:
+    """What an engine computed, for :mod:`refscore.cli.score` to turn into result rows and print: either every
+    segment's ``statistics`` (system -> one :class:`~refscore.protocol.Statistics` per metric, in ``-m`` order) or
+    the ``totals`` of a run that kept only column totals (system -> metric name -> the :class:`Score` of the
+    merged totals), with ``segments`` (system -> metric name -> score name -> per-segment values, 0–100) where they
+    were collected, and ``segments_printed`` when ``--segments`` text rows went to stdout as each chunk was done
+    (only the signatures remain to print)."""
+
+    statistics: dict[str, list[Any]] | None = None
+    totals: dict[str, dict[str, Any]] | None = None
+    segments: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    segments_printed: bool = False
 
 
 def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
@@ -71,11 +84,9 @@ def _report_bad(bad: list[str]) -> None:
         print(f"  ... and {len(bad) - LISTED_BAD_RECORDS} more", file=sys.stderr)
 
 
-def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit) -> int:
-    """``refscore score`` on the selected engine; prints what the in-memory run prints."""
-    if args.confidence and args.segments:
-        raise CliError("--confidence gives corpus-level intervals; it cannot be combined with --segments",
-                       ExitCode.USAGE)
+def score_on_engine(metrics: list[Metric], args: argparse.Namespace) -> EngineRun:
+    """``refscore score`` on the selected engine: what it computed, printed by refscore.cli.score as the in-memory
+    run is."""
     paths = _record_paths(args)
     check_stdin_once(args.references + (args.input or [STDIN]))
     check_distinct_systems(paths or [STDIN])
@@ -90,8 +101,8 @@ def score_on_engine(metrics: list[Metric], args: argparse.Namespace, emit: Emit)
         check_readable(path, "-i")
     try:
         if args.engine == "ray":
-            return _score_on_ray(metrics, args, paths if record_inputs else None, emit)
-        return _score_streamed(metrics, args, paths, emit)
+            return _score_on_ray(metrics, args, paths if record_inputs else None)
+        return _score_streamed(metrics, args, paths)
     except Exception as error:   # a Ray task's error: one line with its cause, not the task's traceback
         raise _ray_error(error) from None
 
@@ -111,20 +122,7 @@ def _ray_error(error: Exception) -> Exception:
                     ExitCode.BAD_INPUT)
 
 
-def _confidence(metrics: list[Metric], statistics: dict[str, list[Any]], args: argparse.Namespace) -> int:
-    from refscore.cli.compare import confidence_rows
-    from refscore.cli.scale import score_scales
-    from refscore.significance import bootstrap_ci_from_statistics
-
-    results = [(system, [bootstrap_ci_from_statistics(metric, s, n=args.confidence_n, seed=args.seed,
-                                                      num_threads=args.num_threads, progress=args.progress)
-                         for metric, s in zip(metrics, stats)]) for system, stats in statistics.items()]
-    print(confidence_rows(results, args.format, scales=score_scales(metrics)))
-    return ExitCode.OK
-
-
-def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths: list[str] | None,
-                  emit: Emit) -> int:
+def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths: list[str] | None) -> EngineRun:
     import refscore.distributed as rd
     from refscore.distributed import ensure_ray, quiet_task_failures
     from refscore.distributed.api import file_totals, integer_statistics
@@ -135,15 +133,14 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
     statistics: dict[str, list[Any]] = {}
     bad: list[str] = []
     if record_paths is not None and not (args.segments or args.confidence) and integer_statistics(metrics):
-        rows = []
+        merged_totals: dict[str, dict[str, Any]] = {}
         for path in record_paths:  # only column totals travel: the corpus is not bounded by this process's memory
             totals = file_totals(path, metrics, RecordLayout(), args.skip_bad_records)
             bad += totals.bad_records
-            rows += [totals_row(system if system == path else f"{path}:{system}", metrics, scores)
-                     for system, scores in totals.scores.items()]
+            merged_totals.update({system if system == path else f"{path}:{system}": scores
+                                  for system, scores in totals.scores.items()})
         _report_bad(bad)
-        emit(rows, args.format, False, args.width)
-        return ExitCode.OK
+        return EngineRun(totals=merged_totals)
     if record_paths is not None:
         for path in record_paths:  # each file is one system, or one per 'system' value, as in the local run
             merged = rd.statistics(path, metrics, skip_bad_records=args.skip_bad_records)
@@ -163,14 +160,10 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
         merged = rd.statistics(ray.data.from_arrow(table), metrics, index_column="__index")
         statistics = {name: merged.statistics[name] for name in names}
     _report_bad(bad)
-    if args.confidence:
-        return _confidence(metrics, statistics, args)
-    emit([result_row(system, metrics, stats, args.num_threads, args.segments) for system, stats in statistics.items()],
-         args.format, args.segments, args.width)
-    return ExitCode.OK
+    return EngineRun(statistics=statistics)
 
 
-def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list[str], emit: Emit) -> int:
+def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list[str]) -> EngineRun:
     """The local engine in bounded memory: statistics accumulate per chunk; ``--segments`` text rows are printed
     as each chunk is done (JSON needs the whole document, so its segment columns are collected)."""
     from refscore.streaming import stream_scores
@@ -181,7 +174,7 @@ def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list
         statistics, bad = stream_statistics(paths, metrics, skip_bad_records=args.skip_bad_records,
                                             num_threads=args.num_threads)
         _report_bad(bad)
-        return _confidence(metrics, statistics, args)
+        return EngineRun(statistics=statistics)
     streamed_text = args.segments and args.format != "json"
     collected: dict[str, dict[str, list[Any]]] = {}
     header_written = False
@@ -202,16 +195,11 @@ def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list
     result = stream_scores(paths, metrics, skip_bad_records=args.skip_bad_records, num_threads=args.num_threads,
                            on_segments=on_segments if args.segments else None, percent=True)
     _report_bad(result.bad_records)
-    rows = [totals_row(system, metrics, scores) for system, scores in result.scores.items()]
-    if streamed_text:
-        print("\n".join(f"# {metric}: {signature}" for metric, signature in signatures(rows).items()))
-        return ExitCode.OK
-    if args.segments:
+    if args.segments and not streamed_text:
         import numpy as np
 
-        for row in rows:
-            names = collected.get(row["system"], {})
-            row["segments"] = {metric.name: {name: np.asarray(names.get(name, []), dtype=np.float64)
-                                             for name in metric.score_names} for metric in metrics}
-    emit(rows, args.format, args.segments, args.width)
-    return ExitCode.OK
+        segments = {system: {metric.name: {name: np.asarray(collected.get(system, {}).get(name, []), dtype=np.float64)
+                                           for name in metric.score_names} for metric in metrics}
+                    for system in result.scores}
+        return EngineRun(totals=result.scores, segments=segments)
+    return EngineRun(totals=result.scores, segments_printed=streamed_text)

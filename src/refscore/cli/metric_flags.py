@@ -56,7 +56,8 @@ def class_flags(metric: str, cls: type) -> list[FlagSpec]:
 
 def built_in_flags() -> dict[str, list[FlagSpec]]:
     """The built-in metrics' flags from the declared table (no metric imported), by metric."""
-    return {name: [FlagSpec(*row[:6], (name,), row[6]) for row in table] for name, table in BUILT_IN.items()}
+    return {name: [FlagSpec(*row[:6], (name,), row[6]) for row in table]  # type: ignore[call-arg]  # rows of the table
+            for name, table in BUILT_IN.items()}
 
 
 def _plugin_flags() -> list[FlagSpec]:

@@ -14,10 +14,7 @@ import dataclasses
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
-
-import numpy as np
 
 from refscore.cli.arguments import apply_progress, argument_type, grouped_options, non_negative_int, option_assignment
 from refscore.cli.exit_codes import ExitCode
@@ -25,7 +22,7 @@ from refscore.cli.io import CliError, is_record_file
 from refscore.cli.metric_flags import add_flag, declared_flags
 from refscore.errors import InputError
 from refscore.metrics import REGISTRY, get_metric_class
-from refscore.protocol import CliOption, Metric, Score, Statistics
+from refscore.protocol import CliOption, Metric
 from refscore.text.languages import parse_language_pair
 
 
@@ -70,40 +67,6 @@ def check_before_loading(metrics: list[Metric]) -> None:
             resolve_device(device)
         except InputError as exc:
             raise CliError(f"--device: {exc}", ExitCode.BAD_INPUT) from None
-
-
-@dataclass(frozen=True)
-class CommandLineResult:
-    """What the command line prints of one metric on one system.
-
-    ``score``: the corpus :class:`Score` (0–1, as the API); for ROUGE-1.5.5 the Perl script's printed bootstrap
-    averages with their intervals (``Average_F: 0.31333 (95%-conf.int. ...)``) instead of the plain means.
-    ``percent``: the headline score on the printed scale (×``display_scale``: 0–100 for built-in metrics), as the
-    peer computes it (BLEU: sacreBLEU's own value, not × 100 of the 0–1 one). ``segments``: each headline score
-    per segment on that scale (``--segments``).
-    """
-
-    score: Score
-    percent: float
-    segments: dict[str, np.ndarray] | None
-
-
-def command_line_result(metric: Metric, stats: Statistics, num_threads: int | None,
-                        with_segments: bool) -> CommandLineResult:
-    """The corpus score and, with ``with_segments``, the per-segment scores that the command line prints."""
-    script_score = getattr(metric, "script_score", None)
-    if script_score is not None:
-        score = script_score(stats, num_threads=num_threads)
-        percent = metric.display_scale * score.score
-    else:
-        score = metric.score_from_statistics(stats)
-        percent = float(metric.percent_scores_from_totals(stats.totals()[None, :])[0, 0])
-    segments = None
-    if with_segments:
-        metric.check_statistics(stats)
-        table = metric.percent_scores_from_totals(stats.data)
-        segments = {name: table[:, i] for i, name in enumerate(metric.score_names)}
-    return CommandLineResult(score, percent, segments)
 
 
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
@@ -311,28 +274,3 @@ def selected_options(args: argparse.Namespace) -> list[CliOption]:
         except InputError:
             continue
     return options
-
-
-def result_row(system: str, metrics: list[Metric], statistics: list[Statistics], num_threads: int | None,
-               with_segments: bool) -> dict[str, Any]:
-    """One system's row of command-line results (see :func:`command_line_result`), the form every output format
-    reads: ``scores`` (0–1 :class:`Score` objects), ``summaries``, ``percents`` and ``segments`` (0–100)."""
-    scores, summaries, percents, segments = {}, {}, {}, {}
-    scales = {metric.name: float(metric.display_scale) for metric in metrics}
-    for metric, stats in zip(metrics, statistics):
-        result = command_line_result(metric, stats, num_threads, with_segments)
-        scores[metric.name], percents[metric.name] = result.score, result.percent
-        summaries[metric.name] = result.score.summary()
-        if result.segments is not None:
-            segments[metric.name] = result.segments
-    return {"system": system, "scores": scores, "summaries": summaries, "percents": percents, "segments": segments,
-            "scales": scales}
-
-
-def totals_row(system: str, metrics: list[Metric], scores: dict[str, Score]) -> dict[str, Any]:
-    """:func:`result_row` for scores of merged column totals (``score.statistics`` is their one row): no
-    per-segment values; the percent is the peer's own 0–100 value, as for a full run."""
-    percents = {metric.name: float(metric.percent_scores_from_totals(scores[metric.name].statistics.data)[0, 0])
-                for metric in metrics}
-    return {"system": system, "scores": scores, "summaries": {k: v.summary() for k, v in scores.items()},
-            "percents": percents, "segments": {}, "scales": {m.name: float(m.display_scale) for m in metrics}}
