@@ -14,7 +14,7 @@ pytest.importorskip("transformers")
 import refscore  # noqa: E402
 from refscore.errors import MemoryBudgetError  # noqa: E402
 from refscore.metrics.bertscore import BERTScoreMetric  # noqa: E402
-from refscore.pairs import _matrix  # noqa: E402
+from refscore._pair_scoring import PairScoring  # noqa: E402
 
 
 def pair_by_pair(metric, candidates, references):
@@ -34,7 +34,7 @@ def test_all_pairs_equal_sentence_scores_tiny(tiny_bert, tmp_path, options, monk
     candidates = [CORPUS[:5] + [""], CORPUS[5:8]]
     references = [CORPUS[8:11], ["", CORPUS[0]]]
     calls = []
-    monkeypatch.setattr(_matrix, "_pair_scores", lambda *args: calls.append(args))   # the per-pair path is not used
+    monkeypatch.setattr(PairScoring, "_sentence_matrix", lambda *args: calls.append(args))   # the per-pair path is not used
     for refs in (references, None):
         with pytest.warns(Warning, match="empty"):
             matrices = list(refscore.pairwise_items(metric, candidates, refs))

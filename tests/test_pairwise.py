@@ -161,7 +161,7 @@ def test_bad_input_is_a_clear_error(call, message):
 
 
 @pytest.mark.parametrize("module", ["refscore.pairs", "refscore.pairs._items", "refscore.pairs._matrix",
-                                    "refscore.pairs._mbr", "refscore._memory", "refscore.metrics._pair_counts",
+                                    "refscore.pairs._mbr", "refscore._memory", "refscore.metrics._pair_counts", "refscore._pair_scoring",
                                     "refscore._core._pairwise"])
 def test_docstring_examples_run(module):
     import doctest

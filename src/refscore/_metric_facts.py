@@ -17,12 +17,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
 
 import numpy as np
 
 from refscore._column_rules import ColumnRules
 from refscore.lazy import import_entry
+
+if TYPE_CHECKING:   # imported when asked for: it loads the compiled pairwise kernel
+    from refscore._pair_scoring import PairScoring
 
 Scorer = Callable[[np.ndarray], np.ndarray]
 
@@ -184,11 +187,20 @@ class MetricFacts:
             return import_entry(self.peer_arithmetic)(self)
         return Arithmetic(1.0, self.scores_from_totals, None)  # type: ignore[attr-defined]  # a Metric mixin
 
-    # -- pairwise matrices (refscore.pairs) --------------------------------------------------------------------
+    # -- pairwise matrices (refscore.pairs): one declared capability -----------------------------------------
+    def pair_scoring(self, texts: list[str]) -> PairScoring:
+        """How :func:`refscore.pairwise` / :func:`refscore.mbr` score every pair of an item over ``texts`` (the
+        call's distinct texts): default counts-based (:class:`~refscore._pair_scoring.CountPairs`) when
+        :meth:`count_streams` gives streams, else sentence scores of the pairs; BERTScore overrides it with its
+        native matrices (:class:`~refscore._pair_scoring.NativePairs`). See :mod:`refscore._pair_scoring`."""
+        from refscore._pair_scoring import default_pair_scoring
+
+        return default_pair_scoring(self, texts)
+
     def count_streams(self, texts: list[str]) -> list[tuple[Any, Any, int]] | None:
-        """Distinct texts cut into n-gram units once, ``[(units, offsets, max_order), ...]``, for pairwise scoring
-        from shared counts (:mod:`refscore.metrics._pair_counts`); None (the default): pairwise scoring goes
-        through :meth:`statistics` on the flattened pairs."""
+        """Distinct texts cut into n-gram units once, ``[(units, offsets, max_order), ...]``: declaring it (with
+        :meth:`statistics_from_counts`) opts a metric into counts-based :meth:`pair_scoring`
+        (:mod:`refscore.metrics._pair_counts` for the built-in ones); None (the default): sentence scores."""
         return None
 
     def statistics_from_counts(self, hyp: Any, ref: Any, match: Any) -> Any:

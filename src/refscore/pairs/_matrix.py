@@ -1,14 +1,12 @@
 """Exact pairwise sentence-score matrices: every candidate of an item against every reference (or every other
 candidate), equal to the metric's sentence score of each pair (docs/pairwise.md).
 
-The n-gram metrics that share counts (chrF/chrF++, BLEU with sacreBLEU's own tokenizers, Google-BLEU: their
-``count_streams`` hook, :mod:`refscore.metrics._pair_counts`) cut each distinct text of a call into units once,
-count each item's texts once and match the counts in one compiled call (``refscore._core._pairwise``); their
-statistics rows then go through the metric's own formula (``scores_from_totals``). Every other metric (TER,
-ROUGE, METEOR, MeCab/SentencePiece BLEU) scores the item's distinct pairs through ``metric.sentence_scores``,
-except where the metric matches all pairs itself (a ``pair_matrices`` method: BERTScore, one similarity product per
-item). Memory stays within the budget of :mod:`refscore._memory`: items are computed in groups that fit, and an
-item or a padded result that cannot fit stops with :class:`MemoryBudgetError` first.
+How the pairs are scored is the metric's own capability, asked for once per call (``metric.pair_scoring(texts)``,
+:mod:`refscore._pair_scoring`): counts-based for the n-gram metrics that share counts (chrF/chrF++, BLEU with
+sacreBLEU's own tokenizers, Google-BLEU, a plug-in that declares ``count_streams``), a native matrix where the
+metric matches all pairs itself (BERTScore), else the metric's sentence scores of the pairs. This module numbers
+the texts, groups the items and keeps the memory within the budget of :mod:`refscore._memory`: items are computed
+in groups that fit, and an item or a padded result that cannot fit stops with :class:`MemoryBudgetError` first.
 """
 from __future__ import annotations
 
@@ -18,88 +16,10 @@ from typing import Any
 import numpy as np
 
 from refscore.checks import check_num_threads
-from refscore._core._pairwise import MAX_ITEM_UNITS, pairwise_matches
 from refscore._memory import check_within_budget, memory_budget as resolve_budget
 from refscore.progress import progress_bar
-from refscore.errors import InputError
 from refscore.pairs._items import PairItems, pair_items, resolve_metric
 from refscore.protocol import Metric
-
-#: Bytes of the kernel's counts per unit and order (ids, distinct n-grams, postings, hash slots), an upper bound.
-_COUNT_BYTES_PER_UNIT_ORDER = 96
-#: Pairs per call of ``sentence_scores`` for metrics that do not share counts.
-_FALLBACK_CHUNK_PAIRS = 1 << 15
-#: Seconds per pair assumed when deciding whether a run is long enough for a progress bar.
-_SECONDS_PER_PAIR = {True: 2e-7, False: 5e-5}
-
-
-class _SharedCounts:
-    """A call's texts cut into units once (a metric's ``count_streams``), and each text's n-gram count per order."""
-
-    def __init__(self, metric: Metric, streams: list[tuple[np.ndarray, np.ndarray, int]]) -> None:
-        self.metric = metric
-        self.streams = streams
-        totals = []
-        self.text_units = np.zeros(len(streams[0][1]) - 1, dtype=np.int64)
-        for _, offsets, max_order in streams:
-            lengths = np.diff(offsets)
-            self.text_units += lengths
-            totals += [np.maximum(lengths - (n - 1), 0) for n in range(1, max_order + 1)]
-        self.totals = np.stack(totals, axis=1)      # (texts, orders)
-        self.orders = self.totals.shape[1]
-
-    def item_bytes(self, n_cands: int, n_refs: int, units: int) -> int:
-        """Working memory of one item: the kernel's counts, and per pair its int32 matches, its two int64 text
-        indices, its float64 score and the score's copy in the result."""
-        return units * self.orders * _COUNT_BYTES_PER_UNIT_ORDER + n_cands * n_refs * (4 * self.orders + 32)
-
-    def matrices(self, cands: list[np.ndarray], refs: list[np.ndarray] | None, num_threads: int | None,
-                 chunk_bytes: int) -> list[np.ndarray]:
-        """Score matrices of distinct candidates x distinct references for a group of items."""
-        cand_offsets = np.zeros(len(cands) + 1, dtype=np.int64)
-        np.cumsum([len(c) for c in cands], out=cand_offsets[1:])
-        ref_texts = ref_offsets = None
-        if refs is not None:
-            ref_offsets = np.zeros(len(refs) + 1, dtype=np.int64)
-            np.cumsum([len(r) for r in refs], out=ref_offsets[1:])
-            ref_texts = np.concatenate(refs) if refs else np.zeros(0, np.int64)
-        flat, out_offsets = pairwise_matches(self.streams, len(self.text_units),
-                                             np.concatenate(cands) if cands else np.zeros(0, np.int64),
-                                             cand_offsets, ref_texts, ref_offsets, refs is None, num_threads)
-        # Every pair of the group in the kernel's order (item, candidate, reference): the texts of its two sides.
-        sizes = [(len(cand), len(cand if refs is None else refs[k])) for k, cand in enumerate(cands)]
-        pair_cands = np.concatenate([np.repeat(cand, n_refs) for cand, (_, n_refs) in zip(cands, sizes)]
-                                    or [np.zeros(0, np.int64)])
-        pair_refs = np.concatenate([np.tile(cand if refs is None else refs[k], n_cands)
-                                    for k, (cand, (n_cands, _)) in enumerate(zip(cands, sizes))]
-                                   or [np.zeros(0, np.int64)])
-        matches = flat.reshape(-1, self.orders)
-        scores = np.empty(len(pair_cands), dtype=np.float64)
-        step = max(1, chunk_bytes // (self.orders * 8 * 7))   # hyp, ref, match, the rows and their copies
-        for first in range(0, len(scores), step):
-            part = slice(first, first + step)
-            statistics = self.metric.statistics_from_counts(self.totals[pair_cands[part]],
-                                                            self.totals[pair_refs[part]],
-                                                            matches[part].astype(np.int64))
-            scores[part] = self.metric.scores_from_totals(statistics)[:, 0]
-        bounds = out_offsets // max(self.orders, 1)
-        return [scores[bounds[k]:bounds[k + 1]].reshape(shape) for k, shape in enumerate(sizes)]
-
-
-def _pair_scores(metric: Metric, texts: list[str], cand: np.ndarray, ref: np.ndarray,
-                 num_threads: int | None) -> np.ndarray:
-    """Distinct candidates x distinct references through ``metric.sentence_scores`` on the flattened pairs."""
-    from refscore.inputs import per_segment
-
-    grid_rows, grid_cols = np.meshgrid(np.arange(len(cand)), np.arange(len(ref)), indexing="ij")
-    rows, cols = grid_rows.ravel(), grid_cols.ravel()
-    scores = np.empty(rows.shape[0], dtype=np.float64)
-    for start in range(0, rows.shape[0], _FALLBACK_CHUNK_PAIRS):
-        part = slice(start, start + _FALLBACK_CHUNK_PAIRS)
-        hyps = [texts[i] for i in cand[rows[part]]]
-        refs = per_segment([[texts[j]] for j in ref[cols[part]]])
-        scores[part] = metric.sentence_scores(hyps, refs, num_threads=num_threads)
-    return scores.reshape(len(cand), len(ref))
 
 
 def _distinct(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -113,11 +33,11 @@ def _distinct(indices: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, budget: int,
                    progress: bool | None) -> Iterator[np.ndarray]:
     """Each item's (candidates, references) matrix in item order, computed in groups that fit the budget."""
-    streams = metric.count_streams(items.texts)
-    shared = _SharedCounts(metric, streams) if streams else None
+    scoring = metric.pair_scoring(items.texts)
+    against_references = items.references is not None
     pairs = sum(len(items.candidates[k]) * len(items.reference_indices(k)) for k in range(len(items)))
     bar = progress_bar(total=len(items), description=f"pairwise {metric.name}", enabled=progress,
-                       expected_seconds=pairs * _SECONDS_PER_PAIR[shared is not None], unit="item")
+                       expected_seconds=pairs * scoring.seconds_per_pair, unit="item")
     with bar:
         start = 0
         while start < len(items):
@@ -128,30 +48,18 @@ def _item_matrices(metric: Metric, items: PairItems, num_threads: int | None, bu
                 cand, cand_inverse = _distinct(items.candidates[k])
                 ref, ref_inverse = ((cand, cand_inverse) if items.references is None
                                     else _distinct(items.references[k]))
-                units = (int(shared.text_units[cand].sum()) + (int(shared.text_units[ref].sum())
-                                                               if items.references is not None else 0)
-                         if shared else 0)
-                need = (shared.item_bytes(len(cand), len(ref), units) if shared
-                        else len(cand) * len(ref) * 64)
+                need = scoring.item_bytes(k, cand, ref, against_references)
                 check_within_budget(need, budget, f"item {k} ({len(cand)} distinct candidates x {len(ref)} "
                                     f"distinct references, {metric.name})")
-                if units > MAX_ITEM_UNITS:   # the kernel's n-gram ids and counts are 32-bit
-                    raise InputError(f"item {k} holds {units:,} characters/tokens; an item may hold at most "
-                                     f"{MAX_ITEM_UNITS:,}: split it into several items")
+                scoring.check_item(k, cand, ref, against_references)
                 if group and used + need > budget // 2:
                     break
                 group.append(k)
                 distinct.append((cand, cand_inverse, ref, ref_inverse))
                 used += need
-            if shared is not None:
-                refs = None if items.references is None else [d[2] for d in distinct]
-                matrices = shared.matrices([d[0] for d in distinct], refs, num_threads, max(budget // 8, 1 << 20))
-            else:   # a metric's own all-pairs matching (BERTScore), else its sentence scores of the pairs
-                hook = getattr(metric, "pair_matrices", None)
-                found = hook(items.texts, [(d[0], d[2]) for d in distinct], num_threads=num_threads,
-                             memory_budget=budget) if hook is not None else None
-                matrices = found if found is not None else [_pair_scores(metric, items.texts, d[0], d[2], num_threads)
-                                                            for d in distinct]
+            refs = [d[2] for d in distinct] if against_references else None
+            matrices = scoring.matrices([d[0] for d in distinct], refs, num_threads=num_threads,
+                                        memory_budget=budget)
             for (cand, cand_inverse, ref, ref_inverse), matrix in zip(distinct, matrices):
                 repeated = len(cand) < len(cand_inverse) or len(ref) < len(ref_inverse)
                 yield matrix[np.ix_(cand_inverse, ref_inverse)] if repeated else matrix

@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from refscore._pair_scoring import NativePairs, PairScoring
 from refscore.metrics.bertscore.config import (RUNTIME, BERTScoreConfig, bert_score_hash, positive_int_option,
                                               sentences_file_option)
 from refscore.metrics.bertscore.deps import torch_and_transformers
@@ -350,6 +351,11 @@ class BERTScoreMetric(Metric):
         item (:meth:`BERTScorer.pair_matrices`), equal to :meth:`sentence_scores` of each pair; None: score the
         pairs through :meth:`sentence_scores`."""
         return self.scorer.pair_matrices(texts, items, num_threads=num_threads, memory_budget=memory_budget)
+
+    def pair_scoring(self, texts: list[str]) -> PairScoring:
+        """``refscore.pairwise``'s capability: the native matrices of :meth:`pair_matrices` (sentence scores of
+        the pairs where it declines)."""
+        return NativePairs(self, texts, self.pair_matrices)
 
     def _headline(self, layers: int) -> int:
         """The layer whose columns give the headline scores when statistics hold ``layers`` layers."""
