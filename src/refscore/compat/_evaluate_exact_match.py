@@ -32,6 +32,7 @@ class ExactMatch(EvaluateModule):
     ignore_numbers=False)`` -> ``{"exact_match": rate}``; one reference string per prediction, as in evaluate."""
 
     name = "exact_match"
+    input_layouts = ({"predictions": "string", "references": "string"},)
 
     def _compute(self, predictions: list[Any], references: list[Any], regexes_to_ignore: Any = None,
                  ignore_case: bool = False, ignore_punctuation: bool = False,

@@ -79,6 +79,8 @@ class Squad(EvaluateModule):
     """``evaluate.load("squad")``: ``compute(predictions, references)`` -> ``{"exact_match", "f1"}`` (0–100)."""
 
     name = "squad"
+    input_layouts = ({"predictions": {"id": "string", "prediction_text": "string"},
+                      "references": {"id": "string", "answers": {"text": ["string"], "answer_start": ["int32"]}}},)
 
     def _compute(self, predictions: list[Any], references: list[Any]) -> dict[str, Any]:
         rows = raw_scores("1.1", _predictions(predictions), references,
@@ -118,6 +120,8 @@ class SquadV2(EvaluateModule):
     total, the ``HasAns_*`` / ``NoAns_*`` breakdown when there are such questions, and the best thresholds."""
 
     name = "squad_v2"
+    input_layouts = ({"predictions": {"id": "string", "prediction_text": "string", "no_answer_probability": "float32"},
+                      "references": {"id": "string", "answers": {"text": ["string"], "answer_start": ["int32"]}}},)
 
     def __init__(self, *args: Any, no_answer_threshold: float = 1.0, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
