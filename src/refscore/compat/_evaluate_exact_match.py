@@ -43,4 +43,4 @@ class ExactMatch(EvaluateModule):
         patterns = () if regexes_to_ignore is None else tuple(regexes_to_ignore)
         metric = ExactMatchMetric(regexes_to_ignore=patterns, ignore_case=ignore_case,
                                   ignore_punctuation=ignore_punctuation, ignore_numbers=ignore_numbers)
-        return {"exact_match": np.mean(np.array(metric.matches(predictions, references), dtype=bool))}
+        return {"exact_match": np.mean(np.array(metric.matches(predictions, references, numpy_widths=True), dtype=bool))}

@@ -9,7 +9,8 @@ Two normalisations, each reproducing its peer to the character:
   digits deleted, each on a numpy ``str_`` array: numpy drops trailing NUL characters and gives every element of
   ``np.char.lower``'s result the input array's width, so a text whose lowercase is longer (``"İ"`` has two code
   points in lowercase) is cut at the width of the longest text of its side of the batch. :func:`exact_match_texts`
-  does the same with plain strings.
+  does the same with plain strings (the cut only for the drop-in: refscore's own metric compares whole texts, so a
+  segment's score never depends on the other segments).
 
 Why Python and not the compiled core: both normalisations are defined by CPython's ``str.lower``, ``str.split``,
 ``re``'s Unicode word boundaries (and, for ``regexes_to_ignore``, any user regex); the string methods are the C
@@ -57,11 +58,15 @@ def squad_f1(prediction: Sequence[str], gold: Sequence[str], *, version: str) ->
 
 
 def exact_match_texts(texts: Sequence[str], regexes_to_ignore: Sequence[str], ignore_case: bool,
-                      ignore_punctuation: bool, ignore_numbers: bool) -> list[str]:
+                      ignore_punctuation: bool, ignore_numbers: bool, *, numpy_widths: bool = False) -> list[str]:
     """``evaluate``'s ``exact_match`` normalisation of one side (all predictions, or all references) of a batch.
+    ``numpy_widths=True`` also cuts each lowercased text at numpy's array width (evaluate's exact output, which
+    depends on the other texts of the batch); refscore's metric keeps the whole lowercase.
 
-    >>> exact_match_texts(["İİ", "abc"], (), True, False, False)   # numpy's width: the longest input, 3
+    >>> exact_match_texts(["İİ", "abc"], (), True, False, False, numpy_widths=True)   # width 3: the longest input
     ['i̇i', 'abc']
+    >>> exact_match_texts(["İİ", "abc"], (), True, False, False)
+    ['i̇i̇', 'abc']
     """
     width = max(map(len, texts), default=0)   # np.asarray's itemsize: trailing NULs count, then are dropped
     out = [text.rstrip("\x00") for text in texts]
@@ -70,7 +75,8 @@ def exact_match_texts(texts: Sequence[str], regexes_to_ignore: Sequence[str], ig
         width = max(map(len, out), default=0)
         out = [text.rstrip("\x00") for text in out]
     if ignore_case:
-        out = [text.lower()[:width].rstrip("\x00") for text in out]
+        cut = width if numpy_widths else None
+        out = [text.lower()[:cut].rstrip("\x00") for text in out]
     if ignore_punctuation:
         out = [text.translate(_PUNCTUATION).rstrip("\x00") for text in out]
     if ignore_numbers:

@@ -76,9 +76,10 @@ class ExactMatchConfig:
 class ExactMatch(Metric):
     """The share of segments whose hypothesis equals a reference after evaluate's ``exact_match`` options.
 
-    Several references per segment: the segment matches when any one does (evaluate takes one reference). Each
-    side of the batch is normalised as evaluate's numpy arrays do (see :mod:`refscore.metrics._answer_text`), so
-    a segment's statistics depend on the batch only through ``ignore_case``'s width rule, exactly as evaluate's.
+    Several references per segment: the segment matches when any one does (evaluate takes one reference). Texts
+    are normalised as evaluate's numpy arrays are, except that a lowercased text is never cut at the batch's
+    array width (:mod:`refscore.metrics._answer_text`; the drop-in ``compat.evaluate.load("exact_match")`` cuts
+    as evaluate does), so each segment's score depends on that segment alone.
 
     >>> metric = ExactMatch(ignore_case=True)
     >>> metric.sentence_scores(["Paris", "paris.", ""], [["London", "PARIS"], "Paris", ""]).tolist()
@@ -91,8 +92,6 @@ class ExactMatch(Metric):
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     check_label: ClassVar[str | None] = "exact match"
     exact_to: ClassVar[str | None] = f"evaluate exact_match ({EVALUATE_VERSION})"
-    # batch-wide widths of ignore_case (numpy's) make a segment depend on its batch
-    independent_segments: ClassVar[bool] = False
     columns: ClassVar[tuple[str, ...]] = ("matches", "segments")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--em-ignore-case",), "ignore_case", "exact match: lowercase both sides", bool),
@@ -106,12 +105,14 @@ class ExactMatch(Metric):
 
     config: ExactMatchConfig
 
-    def matches(self, hypotheses: Sequence[str], references: Sequence[str]) -> list[bool]:
-        """evaluate's ``score_list``: each hypothesis against the reference at the same position."""
+    def matches(self, hypotheses: Sequence[str], references: Sequence[str], *,
+                numpy_widths: bool = False) -> list[bool]:
+        """evaluate's ``score_list``: each hypothesis against the reference at the same position
+        (``numpy_widths``: with evaluate's cut of lowercased texts at numpy's array width, for the drop-in)."""
         cfg = self.config
         options = (cfg.regexes_to_ignore, cfg.ignore_case, cfg.ignore_punctuation, cfg.ignore_numbers)
-        hyps = exact_match_texts(hypotheses, *options)
-        refs = exact_match_texts(references, *options)
+        hyps = exact_match_texts(hypotheses, *options, numpy_widths=numpy_widths)
+        refs = exact_match_texts(references, *options, numpy_widths=numpy_widths)
         return [h == r and (h != "" or a.rstrip("\x00") == b.rstrip("\x00"))
                 for h, r, a, b in zip(hyps, refs, hypotheses, references)]
 
