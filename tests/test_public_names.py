@@ -20,6 +20,8 @@ DOCUMENTED = {
     "ROUGE", "ROUGEConfig", "ROUGEScore", "rouge", "ROUGE155", "ROUGE155Config", "ROUGE155Score", "rouge155",
     "BERTScoreConfig", "BERTScorer", "bertscore",
     "METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor",
+    "ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match",
+    "SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad",
     "bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test", "paired_test_from_statistics",
     "paired_bootstrap", "paired_approximate_randomization",
     "external_scores", "ExternalScores", "SystemSegments", "report", "Reward", "reward",

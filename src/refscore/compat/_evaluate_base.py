@@ -50,11 +50,11 @@ class ModuleInfo:
     module_type: str = "metric"
 
 
-def module_info(name: str) -> ModuleInfo:
-    """The metadata of HF metric ``name``."""
+def module_info(name: str, features: tuple[dict[str, Any], ...] = FEATURES) -> ModuleInfo:
+    """The metadata of HF metric ``name`` (``features``: its input layouts, HF's two text layouts by default)."""
     texts: dict[str, Any] = metadata_texts()[name]
     return ModuleInfo(module_name=name, description=texts["description"], citation=texts["citation"],
-                      inputs_description=texts["inputs_description"], features=[dict(f) for f in FEATURES],
+                      inputs_description=texts["inputs_description"], features=[dict(f) for f in features],
                       homepage=texts["homepage"], codebase_urls=list(texts["codebase_urls"]),
                       reference_urls=list(texts["reference_urls"]))
 
@@ -63,10 +63,12 @@ class ModuleMetadata:
     """``description``, ``citation``, ``inputs_description``, ``features``, ``info`` of the HF metric ``name``."""
 
     name = "metric"
+    #: the input layouts of HF's script (``datasets.Features`` there, as plain type names)
+    input_layouts: tuple[dict[str, Any], ...] = FEATURES
 
     @property
     def info(self) -> ModuleInfo:
-        return module_info(self.name)
+        return module_info(self.name, self.input_layouts)
 
     @property
     def description(self) -> str:

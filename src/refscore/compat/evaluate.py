@@ -23,6 +23,9 @@ _MODULES: dict[str, str] = {
     "sacrebleu": "refscore.compat._evaluate_bleu:Sacrebleu",
     "bertscore": "refscore.compat._evaluate_bertscore:BERTScore",
     "meteor": "refscore.compat._evaluate_meteor:Meteor",
+    "exact_match": "refscore.compat._evaluate_exact_match:ExactMatch",
+    "squad": "refscore.compat._evaluate_squad:Squad",
+    "squad_v2": "refscore.compat._evaluate_squad:SquadV2",
 }
 
 

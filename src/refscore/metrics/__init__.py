@@ -106,6 +106,10 @@ _BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
                   ("BERTScoreConfig", "BERTScorer", "bertscore")),
     "meteor": ("refscore.metrics.meteor.metric:METEOR", "refscore.metrics.meteor",
                ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor")),
+    "exact_match": ("refscore.metrics.exact_match:ExactMatch", "refscore.metrics.exact_match",
+                    ("ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match")),
+    "squad": ("refscore.metrics.squad:SQuAD", "refscore.metrics.squad",
+              ("SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad")),
 }
 
 #: name -> "module:Class": refscore's metrics, then the plug-ins. Keep the order: it is the column order of tables.
