@@ -113,11 +113,12 @@ def _classes() -> dict[str, type]:
     torchmetrics = require("torchmetrics", _FEATURE, "torchmetrics")
     torch = require("torch", _FEATURE, "torchmetrics")
 
-    class RefscoreMetric(torchmetrics.Metric):  # type: ignore[misc, name-defined]  # torchmetrics is untyped here
+    class RefscoreMetric(torchmetrics.Metric):  # type: ignore[name-defined]  # a module object at run time
         """A refscore metric as a ``torchmetrics.Metric`` (see the module docstring)."""
 
         is_differentiable = False
         full_state_update = False
+        segments: Any   # a state (add_state): the segments added
 
         def __init__(self, refscore_metric: Metric, *, score: str | None = None, num_threads: int | None = None,
                      **kwargs: Any) -> None:
@@ -143,7 +144,8 @@ def _classes() -> dict[str, type]:
             self.add_state("segments", default=torch.zeros((), dtype=torch.int64), dist_reduce_fx="sum")
 
         @property
-        def higher_is_better(self) -> bool:  # type: ignore[override]  # the refscore metric's direction
+        def higher_is_better(self) -> bool:
+            """The refscore metric's direction (torchmetrics reads it when plotting or tracking a best value)."""
             return bool(self.refscore_metric.higher_is_better)
 
         def update(self, preds: Any, target: Any) -> None:

@@ -126,7 +126,7 @@ def reward(metrics: str | Reward | Sequence[str | Reward], *, reference_column: 
     rewards: list[Reward] = []
     for position, item in enumerate(items):
         if isinstance(item, str):
-            rewards.append(metric_reward(item, score=score, encode=encode, **options))
+            rewards.append(metric_reward(item, score=score, encode=encode, **options))  # type: ignore[operator]  # the facade's function, read by mypy as the module of that name
         elif isinstance(item, Reward):
             rewards.append(item)
         else:
