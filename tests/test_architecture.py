@@ -44,7 +44,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("applications: drop-in layers, test cases, reports, distributed runs, the package facade", (
         "refscore", "refscore.compat", "refscore.compat.*", "refscore.testing", "refscore.testing.*",
         "refscore.example", "refscore.reward", "refscore.reporting", "refscore.reporting.*", "refscore.distributed",
-        "refscore.distributed.*", "refscore.meta", "refscore.meta.*", "refscore.pairs", "refscore.pairs.*")),
+        "refscore.distributed.*", "refscore.meta", "refscore.meta.*", "refscore.pairs", "refscore.pairs.*",
+        "refscore.integrations", "refscore.integrations.*")),
     ("command line", ("refscore.cli", "refscore.cli.*")),
 )
 
@@ -332,7 +333,8 @@ def test_no_metric_names_outside_the_metric_classes():
 #: names"): no module of another package with a part of its dotted name starting with ``_`` (their own package's
 #: private modules are fine), whether it is a ``.py`` file, a compiled extension (``.pyx``) or a package, and no
 #: name outside a module's ``__all__`` (when the module declares one).
-PUBLIC_NAME_USERS = ("refscore.compat", "refscore.cli", "refscore.testing", "refscore.reporting", "refscore.distributed")
+PUBLIC_NAME_USERS = ("refscore.compat", "refscore.cli", "refscore.testing", "refscore.reporting", "refscore.distributed",
+                     "refscore.integrations")
 #: Imports allowed to break the rule, as ``"importer -> imported"``, with the reason (none: keep it empty).
 PRIVATE_IMPORT_EXCEPTIONS: dict[str, str] = {}
 #: What an import can name: Python modules, compiled extensions (their ``.pyx`` source, or a ``.pyi`` stub) and

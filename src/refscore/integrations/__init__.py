@@ -1,0 +1,22 @@
+"""Adapters of refscore's metrics to the frameworks that consume metrics, one module per framework, each importing
+its framework on first use (an extra per framework: a missing one is an error naming ``pip install
+'refscore[EXTRA]'``):
+
+- :mod:`refscore.integrations.torchmetrics`: stateful ``torchmetrics.Metric`` objects whose states are a metric's
+  summed statistics columns, so ``compute()`` is refscore's corpus score, in one process or synced across many
+  (extra ``torchmetrics``);
+- :mod:`refscore.integrations.trl`: reward functions with TRL's ``GRPOTrainer`` signature (extra ``trl``).
+
+They use refscore's public API only (a metric's ``statistics``/``score_from_statistics``/``scores_from_totals``,
+:class:`refscore.Reward`), so every number they give is the metric's own. docs/integrations/ has a page each.
+
+>>> import refscore.integrations
+>>> refscore.integrations.FRAMEWORKS["torchmetrics"]
+'torchmetrics'
+"""
+from __future__ import annotations
+
+__all__ = ["FRAMEWORKS"]
+
+#: adapter module -> the extra that installs its framework (pyproject.toml's optional dependencies).
+FRAMEWORKS: dict[str, str] = {"torchmetrics": "torchmetrics", "trl": "trl"}
