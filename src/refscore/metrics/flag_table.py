@@ -168,4 +168,23 @@ BUILT_IN: dict[str, tuple[tuple[Any, ...], ...]] = {
          "METEOR: whitespace (default; NLTK on str.split) or word_tokenize (Hugging Face evaluate's)",
          False, ('whitespace', 'word_tokenize'), False),
     ),
+    'exact_match': (
+        ('em_ignore_case', ('--em-ignore-case',), 'ignore_case',
+         'exact match: lowercase both sides',
+         True, None, False),
+        ('em_ignore_punctuation', ('--em-ignore-punctuation',), 'ignore_punctuation',
+         'exact match: delete ASCII punctuation (string.punctuation)',
+         True, None, False),
+        ('em_ignore_numbers', ('--em-ignore-numbers',), 'ignore_numbers',
+         'exact match: delete the digits 0-9',
+         True, None, False),
+        ('em_regexes_to_ignore', ('--em-regexes-to-ignore',), 'regexes_to_ignore',
+         'exact match: regular expressions removed before the other options, separated by a tab (Python re syntax)',
+         False, None, False),
+    ),
+    'squad': (
+        ('squad_version', ('--squad-version',), 'version',
+         "SQuAD: 1.1 (default, evaluate's squad) or 2.0 (squad_v2's no-answer rule)",
+         False, ('1.1', '2.0'), False),
+    ),
 }
