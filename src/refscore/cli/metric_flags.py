@@ -51,7 +51,8 @@ def _spec_rows(metric: str, options: Iterable[Any], runtime: bool) -> list[FlagS
 
 def class_flags(metric: str, cls: type) -> list[FlagSpec]:
     """The flags metric class ``cls`` (registered as ``metric``) declares: its config flags, then its runtime ones."""
-    return _spec_rows(metric, cls.cli_options, False) + _spec_rows(metric, cls.runtime_cli_options, True)  # type: ignore[attr-defined]  # a Metric class attribute
+    options, runtime = cls.cli_options, cls.runtime_cli_options  # type: ignore[attr-defined]  # a Metric class attribute
+    return _spec_rows(metric, options, False) + _spec_rows(metric, runtime, True)
 
 
 def built_in_flags() -> dict[str, list[FlagSpec]]:

@@ -71,7 +71,7 @@ def raw_scores(version: str, predictions: Mapping[Any, str], references: list[An
             raise InputError(f"squad: references[{index}] (id {qid!r}) has no answer text; SQuAD v1.1 needs at "
                              f"least one (unanswerable questions: evaluate.load('squad_v2'))")
         exact, f1, _ = segment_values(version, predictions[qid], texts or [""])
-        rows.append((qid, exact, f1))
+        rows.append((qid, float(exact), f1))
     return rows
 
 
@@ -104,7 +104,7 @@ def _eval_dict(exact: Mapping[Any, float], f1: Mapping[Any, float], qids: list[A
 def _best_threshold(predictions: Mapping[Any, str], scores: Mapping[Any, float], no_answer: Mapping[Any, float],
                     has_answer: Mapping[Any, bool]) -> tuple[float, float]:
     """v2's ``find_best_thresh``: the no-answer probability threshold that scores best, and that score."""
-    current = best = sum(1 for k in has_answer if not has_answer[k])
+    current = best = float(sum(1 for k in has_answer if not has_answer[k]))
     threshold = 0.0
     for qid in sorted(no_answer, key=lambda k: no_answer[k]):
         if qid not in scores:

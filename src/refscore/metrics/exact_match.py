@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -177,4 +177,4 @@ def sentence_exact_match(hypothesis: str, references: str | list[str], **options
     >>> sentence_exact_match("agent", "agent007", ignore_numbers=True).score
     1.0
     """
-    return cast(Score, metric_with(ExactMatch, options).sentence_score(hypothesis, references))
+    return metric_with(ExactMatch, options).sentence_score(hypothesis, references)
