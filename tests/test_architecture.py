@@ -33,8 +33,8 @@ PACKAGE = "refscore"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("foundation: errors, argument checks, the protocol, the compiled core", (
         "refscore._*", "refscore.errors", "refscore.protocol", "refscore.streaming", "refscore.io", "refscore.io.*",
-        "refscore.checks", "refscore.inputs", "refscore.progress", "refscore.wording", "refscore.lazy",
-        "refscore.gc_pause")),
+        "refscore.checks", "refscore.hash_key", "refscore.inputs", "refscore.progress", "refscore.wording",
+        "refscore.lazy", "refscore.gc_pause")),
     ("metric internals: algorithms and helpers behind the metrics", (
         "refscore.metrics._*", "refscore.text", "refscore.text.*")),
     ("metrics: one Metric subclass per metric, its config, score and functions", (

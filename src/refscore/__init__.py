@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from refscore.hash_key import refuse_a_bad_hash_key
 from refscore.lazy import LazyNames
 from refscore.metrics import public_names
 from refscore._version import __version__
+
+refuse_a_bad_hash_key()   # the compiled modules load lazily; a program still learns of a bad key at import
 
 # Public names resolved lazily (module -> names), so `import refscore` stays cheap (it imports not even numpy:
 # tests/test_cli_startup.py): the input helpers and Statistics, every registered metric's names

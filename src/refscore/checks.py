@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 import numbers
-import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -32,7 +31,6 @@ from refscore.errors import InputError, InputTypeError
 __all__ = [
     "MAX_NGRAM_ORDER", "check_bool", "check_choice", "check_confidence", "check_count", "check_int",
     "check_num_threads", "check_number", "check_optional_int", "check_order", "check_resamples", "check_seed",
-    "hash_key_problem",
 ]
 
 #: The largest n-gram order (BLEU's ``max_order``, chrF's ``char_order`` and ``word_order``, GLEU's ``max_len``,
@@ -144,22 +142,6 @@ def check_choice(value: Any, name: str, choices: Iterable[Any], *, owner: str | 
 def check_count(value: Any, name: str) -> int:
     """A number of resamples, trials or pairs: an int >= 1."""
     return check_int(value, name, minimum=1, hint=f"e.g. {name}=1000")
-
-
-def hash_key_problem() -> str | None:
-    """Why ``REFSCORE_HASH_KEY`` cannot be read by the compiled modules (they would draw a random key instead), or
-    None when it is unset or a decimal integer in [0, 2**64).
-
-    >>> problem = hash_key_problem()
-    >>> problem is None or problem.startswith("the environment variable REFSCORE_HASH_KEY=")
-    True
-    """
-    text = os.environ.get("REFSCORE_HASH_KEY")
-    if text is None or (text.isascii() and text.isdigit() and int(text) < 2**64):
-        return None
-    shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
-    return (f"the environment variable REFSCORE_HASH_KEY={shown} is not a decimal integer in [0, 2**64): set it to a "
-            "fixed hash key (0: unkeyed, for tests) or unset it for a random per-process key")
 
 
 def check_order(value: Any, name: str, *, minimum: int = 1, owner: str | None = None) -> int:

@@ -115,7 +115,7 @@ def _error_line(exc: Exception, args: argparse.Namespace) -> int | None:
 @guarded  # Ctrl-C, broken pipes, closed stdout: refscore.cli.process
 def main(argv: Sequence[str] | None = None) -> int:
     if "REFSCORE_HASH_KEY" in os.environ:   # before parsing: a random key is in use (refscore._core), refuse work
-        from refscore.checks import hash_key_problem
+        from refscore.hash_key import hash_key_problem
 
         key_problem = hash_key_problem()
         if key_problem is not None:
