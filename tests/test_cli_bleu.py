@@ -41,6 +41,15 @@ def test_json_scores_equal_the_peers(files, capsys):
     assert scores["gleu"]["signature"].startswith("nrefs:2|case:mixed|tok:zh|ngram:1-4")
 
 
+def test_a_repeated_metrics_flag_adds_its_metrics_instead_of_replacing_them(files, capsys):
+    repeated = run(["score", "-m", "bleu", "-m", "gleu", "-r", files["ref"], "-i", files["hyp"], "--format", "json"],
+                   capsys)
+    joined = run(["score", "-m", "bleu,gleu", "-r", files["ref"], "-i", files["hyp"], "--format", "json"], capsys)
+    assert repeated[0] == joined[0] == ExitCode.OK
+    assert sorted(json.loads(repeated[1])[0]["scores"]) == ["bleu", "gleu"]
+    assert repeated[1] == joined[1]
+
+
 def test_segments_in_input_order(files, capsys):
     code, out, _ = run(["score", "-m", "bleu,gleu", "-r", files["ref"], "-i", files["hyp"], "--segments",
                         "--effective-order", "--gleu-min-len", "2", "--format", "json"], capsys)

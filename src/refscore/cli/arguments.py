@@ -102,10 +102,9 @@ def add_progress_argument(parser: argparse.ArgumentParser) -> None:
 
 
 def apply_progress(metrics: list[Any], progress: bool | None) -> None:
-    """Give ``--progress/--no-progress`` to the metrics that draw bars (those with a ``progress`` setting)."""
+    """Give ``--progress/--no-progress`` to the metrics (those that draw bars take it: ``Metric.set_progress``)."""
     for metric in metrics:
-        if hasattr(metric, "progress"):
-            metric.progress = progress
+        metric.set_progress(progress)
 
 
 def add_seed_argument(parser: argparse.ArgumentParser) -> None:
@@ -121,11 +120,26 @@ def add_metrics_argument(parser: argparse.ArgumentParser, default: str) -> None:
     >>> add_metrics_argument(parser, "bleu,chrf")
     >>> parser.parse_args([]).metrics, parser.parse_args(["-m", "ter"]).metrics
     ('bleu,chrf', 'ter')
+    >>> parser.parse_args(["-m", "ter", "-m", "chrf,bleu"]).metrics
+    'ter,chrf,bleu'
     """
     from refscore.metrics import REGISTRY
 
-    parser.add_argument("-m", "--metrics", default=default,
-                        help=f"comma-separated metrics (default: {default}); known: " + ", ".join(REGISTRY))
+    parser.add_argument("-m", "--metrics", default=default, action=_MetricNames,
+                        help=f"comma-separated metrics, or -m repeated (default: {default}); known: "
+                        + ", ".join(REGISTRY))
+
+
+class _MetricNames(argparse.Action):
+    """``-m`` given again adds its names (``-m bleu -m chrf`` is ``-m bleu,chrf``), where argparse's plain store
+    would silently keep only the last."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        given = f"_{self.dest}_given"   # the default is replaced, a given -m extended (equal text is no sign)
+        previous = getattr(namespace, self.dest, None) if getattr(namespace, given, False) else None
+        setattr(namespace, self.dest, values if previous is None else f"{previous},{values}")
+        setattr(namespace, given, True)
 
 
 def add_references_argument(parser: argparse.ArgumentParser, positional: bool = False) -> None:
