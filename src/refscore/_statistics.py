@@ -1,4 +1,5 @@
-"""Per-segment sufficient statistics (:class:`Statistics`), re-exported by :mod:`refscore.protocol`, where every
+"""Per-segment sufficient statistics (:class:`Statistics`) and their running column totals (:class:`RunningTotals`,
+re-exported by :mod:`refscore.streaming`); :class:`Statistics` is re-exported by :mod:`refscore.protocol`, where every
 metric, significance test and application takes them from.
 
 >>> import numpy as np
@@ -8,7 +9,7 @@ metric, significance test and application takes them from.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,7 +17,7 @@ import numpy as np
 
 from refscore.errors import IncompatibleStatisticsError, InputError, InputTypeError
 
-__all__ = ["STATS_SCHEMA_VERSION", "Statistics"]
+__all__ = ["STATS_SCHEMA_VERSION", "RunningTotals", "SegmentScores", "Statistics"]
 
 #: Bumped whenever the meaning of a statistics column changes, so old pickles refuse to merge with new ones.
 STATS_SCHEMA_VERSION = 1
@@ -202,6 +203,79 @@ class Statistics:
                 nrefs = -1
         return first._with_rows(np.concatenate([p.data for p in parts]), np.concatenate([p.carried for p in parts]),
                                 nrefs)
+
+
+
+@dataclass
+class RunningTotals:
+    """Running column totals of one metric's statistics, added chunk by chunk, with the reference-count rule of
+    :meth:`Statistics.concatenate` (``nrefs`` -1 once two chunks differ) and the segments counted.
+
+    >>> import refscore
+    >>> running, metric = RunningTotals(), refscore.BLEU()
+    >>> running.add(metric.statistics(["a cat sat"], [["a cat sat"]]))
+    >>> running.add(metric.statistics(["the dog"], [["a dog barked"]]))
+    >>> running.segments, running.totals_statistics(metric).data.shape
+    (2, (1, 10))
+    """
+
+    totals: np.ndarray | None = None
+    columns: tuple[str, ...] = ()
+    nrefs: int | None = None
+    segments: int = 0
+
+    def add(self, stats: Statistics) -> None:
+        if self.totals is None:
+            self.totals, self.columns, self.nrefs = stats.totals(), stats.columns, stats.nrefs
+        else:
+            self.totals = self.totals + stats.totals()
+            self.nrefs = self.nrefs if stats.nrefs == self.nrefs else -1
+        self.segments += len(stats)
+
+    def totals_statistics(self, metric: Any) -> Statistics:
+        """The totals as one row of ``metric``'s statistics (what ``metric.score_from_statistics`` scores)."""
+        if self.totals is None:
+            raise InputError("no statistics were added: nothing to score")
+        return Statistics(metric.name, metric.config_hash, self.columns, self.totals[None, :], self.nrefs or 1)
+
+
+
+class SegmentScores(Mapping[str, np.ndarray]):
+    """A corpus score's per-segment scores by name (:meth:`Metric.segment_table`), computed when first read: a
+    corpus score is mostly read for its one number, and the table runs the metric's formula once per segment.
+    Pickled as the plain dict.
+
+    >>> from refscore.metrics.bleu import BLEU
+    >>> score = BLEU(tokenize="none").corpus_score(["a b c d", "x y"], ["a b c d", "x z"])
+    >>> score.segments["bleu"].round(4).tolist(), list(score.segments)
+    ([1.0, 0.0], ['bleu'])
+    """
+
+    __slots__ = ("_metric", "_stats", "_table")
+
+    def __init__(self, metric: Any, stats: Statistics) -> None:
+        self._metric, self._stats = metric, stats
+        self._table: dict[str, np.ndarray] | None = None
+
+    def _computed(self) -> dict[str, np.ndarray]:
+        if self._table is None:   # two threads may both compute it: the same arrays, either kept
+            self._table = self._metric.segment_table(self._stats)
+        return self._table
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        return self._computed()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._computed())
+
+    def __len__(self) -> int:
+        return len(self._computed())
+
+    def __repr__(self) -> str:
+        return repr(self._computed())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dict, (self._computed(),))
 
 
 # pickles name the class where users import it from (and where pickles of earlier versions found it)

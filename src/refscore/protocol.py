@@ -23,7 +23,7 @@ import functools
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -33,7 +33,7 @@ from refscore._metric_facts import CheckSpec, CliOption, MetricFacts
 from refscore._metric_facts import ColumnRules  # noqa: F401  (re-exported: a plug-in declares its rules with it)
 from refscore._deprecated import DeprecatedValue  # noqa: F401  (re-exported: result classes of plug-ins use it)
 from refscore._signature import Signature, nrefs_text
-from refscore._statistics import STATS_SCHEMA_VERSION, Statistics
+from refscore._statistics import STATS_SCHEMA_VERSION, RunningTotals, SegmentScores, Statistics
 from refscore.errors import InputError, InputTypeError
 from refscore.wording import fixed
 
@@ -138,6 +138,8 @@ class Metric(MetricFacts, ABC):
     document_averaged: ClassVar[bool] = False
     #: Flags of ``refscore score`` that set this metric's config fields (shared flags apply to every metric).
     cli_options: ClassVar[tuple[CliOption, ...]] = ()
+    #: The result class :meth:`new_score` makes (a subclass of :class:`Score` with fields of its own: TER's, BLEU's).
+    score_class: ClassVar[type[Score]] = Score
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Every score a metric's own ``score_from_statistics`` returns carries the metric's direction (a plug-in
@@ -191,9 +193,18 @@ class Metric(MetricFacts, ABC):
         ``batch.nrefs`` the count for :meth:`new_statistics`) and return :meth:`new_statistics`.
         """
 
-    @abstractmethod
     def score_from_statistics(self, stats: Statistics) -> Score:
-        """The corpus score of (possibly merged) statistics."""
+        """The corpus score of (possibly merged) statistics: :meth:`new_score` with :meth:`corpus_values`. A metric
+        whose named values are a function of the column totals overrides :meth:`corpus_values` only; one with a
+        result class of its own sets :attr:`score_class`."""
+        return self.new_score(stats)
+
+    def corpus_values(self, stats: Statistics) -> dict[str, Any]:
+        """The named corpus values (:attr:`Score.values`) of ``stats``: by default each summed column's total by
+        the column's name (an int where the column is integral)."""
+        totals = stats.totals()
+        cast_value = int if np.issubdtype(totals.dtype, np.integer) else float
+        return {name: cast_value(value) for name, value in zip(stats.columns, totals)}
 
     @abstractmethod
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
@@ -238,6 +249,27 @@ class Metric(MetricFacts, ABC):
         ``carried_columns`` that follow the rows without being summed (ROUGE's best reference per type)."""
         return Statistics(self.name, self.config_hash, columns, data, nrefs, carried_columns,
                           carried)  # type: ignore[arg-type]  # None: Statistics makes the empty array
+
+    def new_score(self, stats: Statistics, *, score: float | None = None, values: dict[str, Any] | None = None,
+                  details: dict[str, Any] | None = None, **fields: Any) -> Score:
+        """This metric's :attr:`score_class` result of ``stats`` (checked with :meth:`check_statistics`), with the
+        name, signature, direction and printed scale filled from the metric: ``score`` defaults to the first
+        headline of :meth:`scores_from_totals` on the column totals, ``values`` to :meth:`corpus_values`, and
+        ``fields`` are the result class's own fields.
+
+        >>> import refscore
+        >>> metric = refscore.ExactMatch()
+        >>> result = metric.new_score(metric.statistics(["a", "b"], ["a", "c"]))
+        >>> result.score, result.values, result.higher_is_better
+        (0.5, {'matches': 1, 'segments': 2}, True)
+        """
+        self.check_statistics(stats)
+        if score is None:
+            score = float(self.scores_from_totals(stats.totals()[None, :])[0, 0])
+        return self.score_class(metric=self.name, score=score, signature=self.signature_text(stats.nrefs),
+                                higher_is_better=bool(self.higher_is_better), display_scale=float(self.display_scale),
+                                values=self.corpus_values(stats) if values is None else values, details=details,
+                                **fields)
 
     def with_facts(self, score: _ScoreT) -> _ScoreT:
         """``score`` with this metric's direction and printed scale (:attr:`higher_is_better`,
@@ -313,8 +345,6 @@ class Metric(MetricFacts, ABC):
         bootstrap or per-segment output, collect ``statistics(...)`` of each chunk and merge them with
         :meth:`Statistics.concatenate`.)
         """
-        from refscore.streaming import RunningTotals  # the one running sum of streamed statistics
-
         running = RunningTotals()
         for index, chunk in enumerate(chunks):
             if not isinstance(chunk, (tuple, list)) or len(chunk) != 2:
@@ -324,44 +354,6 @@ class Metric(MetricFacts, ABC):
         if running.totals is None:
             raise InputError("corpus_score_chunks: chunks is empty; give at least one (hypotheses, references) chunk")
         return self.score_from_statistics(running.totals_statistics(self))
-
-
-class SegmentScores(Mapping[str, np.ndarray]):
-    """A corpus score's per-segment scores by name (:meth:`Metric.segment_table`), computed when first read: a
-    corpus score is mostly read for its one number, and the table runs the metric's formula once per segment.
-    Pickled as the plain dict.
-
-    >>> from refscore.metrics.bleu import BLEU
-    >>> score = BLEU(tokenize="none").corpus_score(["a b c d", "x y"], ["a b c d", "x z"])
-    >>> score.segments["bleu"].round(4).tolist(), list(score.segments)
-    ([1.0, 0.0], ['bleu'])
-    """
-
-    __slots__ = ("_metric", "_stats", "_table")
-
-    def __init__(self, metric: Metric, stats: Statistics) -> None:
-        self._metric, self._stats = metric, stats
-        self._table: dict[str, np.ndarray] | None = None
-
-    def _computed(self) -> dict[str, np.ndarray]:
-        if self._table is None:   # two threads may both compute it: the same arrays, either kept
-            self._table = self._metric.segment_table(self._stats)
-        return self._table
-
-    def __getitem__(self, name: str) -> np.ndarray:
-        return self._computed()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._computed())
-
-    def __len__(self) -> int:
-        return len(self._computed())
-
-    def __repr__(self) -> str:
-        return repr(self._computed())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (dict, (self._computed(),))
 
 
 @functools.lru_cache(maxsize=64)

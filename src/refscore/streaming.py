@@ -28,53 +28,16 @@ from typing import Any
 
 import numpy as np
 
-from refscore._statistics import Statistics
+from refscore._statistics import RunningTotals, Statistics
 from refscore.errors import InputError
 from refscore.io.record_files import DEFAULT_CHUNK_RECORDS, SystemNames, expand_paths, read_file
 from refscore.io.records import RecordLayout
-
-#: A :class:`refscore.protocol.Metric` (the protocol imports this module for ``corpus_score_chunks``, so metrics
-#: are typed here by what they are, not by an import).
-Metric = Any
-Score = Any
+from refscore.protocol import Metric, Score
 
 __all__ = ["RunningTotals", "SegmentCallback", "StreamResult", "stream_scores", "stream_statistics"]
 
 #: ``on_segments(system, first_segment_index, {score name: values})`` receives each chunk's per-segment scores.
 SegmentCallback = Callable[[str, int, dict[str, np.ndarray]], None]
-
-
-@dataclass
-class RunningTotals:
-    """Running column totals of one metric's statistics, added chunk by chunk, with the reference-count rule of
-    :meth:`Statistics.concatenate` (``nrefs`` -1 once two chunks differ) and the segments counted.
-
-    >>> import refscore
-    >>> running, metric = RunningTotals(), refscore.BLEU()
-    >>> running.add(metric.statistics(["a cat sat"], [["a cat sat"]]))
-    >>> running.add(metric.statistics(["the dog"], [["a dog barked"]]))
-    >>> running.segments, running.totals_statistics(metric).data.shape
-    (2, (1, 10))
-    """
-
-    totals: np.ndarray | None = None
-    columns: tuple[str, ...] = ()
-    nrefs: int | None = None
-    segments: int = 0
-
-    def add(self, stats: Statistics) -> None:
-        if self.totals is None:
-            self.totals, self.columns, self.nrefs = stats.totals(), stats.columns, stats.nrefs
-        else:
-            self.totals = self.totals + stats.totals()
-            self.nrefs = self.nrefs if stats.nrefs == self.nrefs else -1
-        self.segments += len(stats)
-
-    def totals_statistics(self, metric: Metric) -> Statistics:
-        """The totals as one row of ``metric``'s statistics (what ``metric.score_from_statistics`` scores)."""
-        if self.totals is None:
-            raise InputError("no statistics were added: nothing to score")
-        return Statistics(metric.name, metric.config_hash, self.columns, self.totals[None, :], self.nrefs or 1)
 
 
 @dataclass

@@ -156,6 +156,8 @@ class BLEU(BLEUPairCounts, Metric):
     """
 
     name: ClassVar[str] = "bleu"
+    score_class = BLEUScore
+    integer_statistics = True
     config_class: ClassVar[type] = BLEUConfig
     higher_is_better: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
@@ -316,8 +318,8 @@ class BLEU(BLEUPairCounts, Metric):
         sys_len, ref_len = int(totals[0]), int(totals[1])
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                float(config.resolved_smooth_value or 0.0), config.effective_order)
-        return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(stats.nrefs),
-                         values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
+        return self.new_score(stats, score=score / 100.0,
+                              values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
                                             bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
 
     @property

@@ -214,6 +214,8 @@ class CHRF(CHRFPairCounts, Metric):
     """
 
     name: ClassVar[str] = "chrf"
+    score_class = CHRFScore
+    integer_statistics = True
     config_class: ClassVar[type] = CHRFConfig
     higher_is_better: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
@@ -272,9 +274,9 @@ class CHRF(CHRFPairCounts, Metric):
     def score_from_statistics(self, stats: Statistics) -> CHRFScore:
         self.check_statistics(stats)
         percent = float(f_scores_percent(stats.totals()[None, :], self.config)[0])
-        return CHRFScore(metric=self.name, score=percent / 100.0, signature=self.signature_text(stats.nrefs),
-                         values=chrf_values(self.config.display_name, self.config.char_order,
-                                            self.config.word_order, self.config.beta))
+        return self.new_score(stats, score=percent / 100.0,
+                              values=chrf_values(self.config.display_name, self.config.char_order,
+                                                 self.config.word_order, self.config.beta))
 
     def signature(self, nrefs: int = 1) -> Signature:
         cfg = self.config

@@ -93,6 +93,7 @@ class ExactMatch(Metric):
     check_label: ClassVar[str | None] = "exact match"
     exact_to: ClassVar[str | None] = f"evaluate exact_match ({EVALUATE_VERSION})"
     columns: ClassVar[tuple[str, ...]] = ("matches", "segments")
+    integer_statistics = True
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--em-ignore-case",), "ignore_case", "exact match: lowercase both sides", bool),
         CliOption(("--em-ignore-punctuation",), "ignore_punctuation",
@@ -145,13 +146,6 @@ class ExactMatch(Metric):
         totals = np.atleast_2d(np.asarray(totals, dtype=np.float64))
         segments = totals[:, 1:2]
         return np.where(segments > 0, totals[:, 0:1] / np.where(segments > 0, segments, 1), 0.0)
-
-    def score_from_statistics(self, stats: Statistics) -> Score:
-        self.check_statistics(stats)
-        matches, segments = (int(v) for v in stats.totals())
-        return Score(metric=self.name, score=float(self.scores_from_totals(stats.totals())[0, 0]),
-                     signature=self.signature_text(stats.nrefs),
-                     values={"matches": matches, "segments": segments})
 
     def signature(self, nrefs: int = 1) -> Signature:
         cfg = self.config

@@ -204,10 +204,9 @@ class ExternalScores(Metric):
         documents = totals[:, 1]
         return np.where(documents > 0, totals[:, 0] / np.where(documents > 0, documents, 1.0), 0.0)[:, None]
 
-    def score_from_statistics(self, stats: Statistics) -> Score:
-        self.check_statistics(stats)
-        score = float(self.scores_from_totals(stats.totals()[None, :])[0, 0])
-        return Score(metric=self.name, score=score, signature=self.signature_text(stats.nrefs))
+    def corpus_values(self, stats: Statistics) -> dict[str, Any]:
+        """None: the corpus score is the mean itself (the summed columns are its parts, not its values)."""
+        return {}
 
     def signature(self, nrefs: int = 1) -> Signature:
         source = self.config.source

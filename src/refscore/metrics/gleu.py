@@ -70,6 +70,8 @@ class GLEU(GLEUPairCounts, Metric):
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     check_label: ClassVar[str | None] = "GLEU"
     columns: ClassVar[tuple[str, ...]] = ("matches", "n_all")
+    score_class = GLEUScore   # values: the summed columns (the default corpus_values)
+    integer_statistics = True
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--tokenize", "-tok"), "tokenize", "word tokenizer (sacreBLEU's; default 13a)",
                   choices=WORD_TOKENIZERS),
@@ -103,12 +105,6 @@ class GLEU(GLEUPairCounts, Metric):
         with np.errstate(divide="ignore", invalid="ignore"):
             return np.where(n_all == 0, 0.0, matches / np.where(n_all == 0, 1.0, n_all))[:, None]
 
-    def score_from_statistics(self, stats: Statistics) -> GLEUScore:
-        self.check_statistics(stats)
-        matches, n_all = (int(v) for v in stats.totals())
-        return GLEUScore(metric=self.name, score=matches / n_all if n_all else 0.0,
-                         signature=self.signature_text(stats.nrefs),
-                         values={"matches": matches, "n_all": n_all})
 
     def signature(self, nrefs: int = 1) -> Signature:
         """e.g. ``nrefs:1|case:mixed|tok:13a|ngram:1-4|refscore:...``."""

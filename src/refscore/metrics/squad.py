@@ -76,6 +76,7 @@ class SQuAD(Metric):
     """
 
     name: ClassVar[str] = "squad"
+    score_class = SQuADScore
     config_class: ClassVar[type] = SQuADConfig
     higher_is_better: ClassVar[bool] = True
     document_averaged: ClassVar[bool] = True
@@ -123,8 +124,7 @@ class SQuAD(Metric):
         safe = np.where(documents > 0, documents, 1)
         return np.where(documents > 0, totals[:, [1, 0]] / safe, 0.0)
 
-    def score_from_statistics(self, stats: Statistics) -> SQuADScore:
-        self.check_statistics(stats)
+    def score_from_statistics(self, stats: Statistics) -> Score:
         exact, f1, answered, answered_exact, answered_f1, documents = (float(v) for v in stats.totals())
 
         def mean(value: float, count: float) -> float:
@@ -137,8 +137,7 @@ class SQuAD(Metric):
             "has_answer_total": int(answered),
             "no_answer_exact_match": mean(exact - answered_exact, unanswered),
             "no_answer_f1": mean(f1 - answered_f1, unanswered), "no_answer_total": int(unanswered)}
-        return SQuADScore(metric=self.name, score=values["f1"], signature=self.signature_text(stats.nrefs),
-                          values=values)
+        return self.new_score(stats, score=values["f1"], values=values)
 
     def signature(self, nrefs: int = 1) -> Signature:
         return Signature({"nrefs": nrefs_text(nrefs), "case": "lc", "norm": "squad", "version": self.config.version},

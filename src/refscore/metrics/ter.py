@@ -100,6 +100,7 @@ class TER(Metric):
     """
 
     name: ClassVar[str] = "ter"
+    score_class = TERScore
     config_class: ClassVar[type] = TERConfig
     higher_is_better: ClassVar[bool] = False
     #: a test case's threshold (0–1 scale): TER passes 1 when an output needs more edits than the reference has
@@ -180,10 +181,8 @@ class TER(Metric):
     def score_from_statistics(self, stats: Statistics) -> TERScore:
         self.check_statistics(stats)
         totals = stats.totals()
-        return TERScore(metric=self.name, score=float(self.scores_from_totals(totals)[0, 0]),
-                        signature=self.signature_text(stats.nrefs),
-                        values={"num_edits": int(totals[0]) if np.isfinite(totals[0]) else float(totals[0]),
-                                "ref_length": float(totals[1])})
+        return self.new_score(stats, values={"num_edits": int(totals[0]) if np.isfinite(totals[0]) else float(totals[0]),
+                                             "ref_length": float(totals[1])})
 
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config

@@ -17,6 +17,7 @@ import argparse
 import dataclasses
 import hashlib
 import os
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -137,6 +138,21 @@ def bert_score_hash(config: BERTScoreConfig, num_layers: int, transformers_versi
         text += "-custom-rescaled" if config.baseline_path is not None else "-rescaled"
     if config.use_fast_tokenizer:
         text += "_fast-tokenizer"
+    return text
+
+
+#: What ``--device`` accepts (checked before torch is imported; whether the device exists: ``check_runtime_settings``).
+DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?", re.IGNORECASE)
+
+
+def device_option(text: str) -> str:
+    """CLI type of ``--device``: ``auto``, ``cpu``, ``mps``, ``cuda`` or ``cuda:N``.
+
+    >>> device_option("cuda:1")
+    'cuda:1'
+    """
+    if not DEVICE_PATTERN.fullmatch(text.strip()):
+        raise ValueError(f"{text!r} is not a device; use auto, cpu, cuda, cuda:N or mps")
     return text
 
 

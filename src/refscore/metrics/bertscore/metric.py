@@ -28,11 +28,11 @@ from typing import Any, ClassVar
 import numpy as np
 
 from refscore._pair_scoring import NativePairs, PairScoring
-from refscore.metrics.bertscore.config import (RUNTIME, BERTScoreConfig, bert_score_hash, positive_int_option,
-                                              sentences_file_option)
+from refscore.metrics.bertscore.config import (RUNTIME, BERTScoreConfig, bert_score_hash, device_option,
+                                              positive_int_option, sentences_file_option)
 from refscore.metrics.bertscore.deps import torch_and_transformers
 from refscore.metrics.bertscore.models import (MODEL_LAYERS, check_model_choice, count_layers, load_config,
-                                              local_layer_count, model_label, resolve_model_type)
+                                              local_layer_count, model_label, resolve_device, resolve_model_type)
 from refscore.metrics.bertscore.scorer import BERTScorer as _Scorer
 from refscore.metrics.bertscore.scorer import PairScores, settings
 from refscore.metrics.bertscore.tables import BERT_SCORE_VERSION
@@ -233,6 +233,7 @@ class BERTScoreMetric(Metric):
     options are :class:`BERTScoreConfig` fields. The model is loaded on the first :meth:`statistics` call."""
 
     name: ClassVar[str] = "bertscore"
+    score_class = _CorpusResult
     config_class: ClassVar[type] = BERTScoreConfig
     document_averaged: ClassVar[bool] = True
     #: a test case's threshold (0–1 scale): F1 of cosine similarities
@@ -246,7 +247,7 @@ class BERTScoreMetric(Metric):
         field.name for field in dataclasses.fields(BERTScoreConfig) if field.metadata == RUNTIME)
     runtime_cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--device",), "device", "BERTScore device: auto, cpu, cuda or cuda:N (default: auto = cuda when "
-                  "available)"),
+                  "available)", device_option),
         CliOption(("--bertscore-batch-tokens",), "batch_tokens", "BERTScore batch size in (padded) tokens (default: "
                   "automatic)", positive_int_option),
     )
@@ -303,6 +304,14 @@ class BERTScoreMetric(Metric):
         if self._scorer is not None:   # already loaded: its embedder draws the bars
             self._scorer.config = self.config
             self._scorer._embedder.progress = value
+
+    def set_progress(self, progress: bool | None) -> None:
+        self.progress = progress
+
+    def check_runtime_settings(self) -> None:
+        """The device exists on this machine (checked before the model loads)."""
+        if self.config.device not in (None, "auto"):
+            resolve_device(self.config.device)
 
     def __repr__(self) -> str:
         config = self.config
@@ -379,11 +388,10 @@ class BERTScoreMetric(Metric):
         f1, precision, recall = (float(v) for v in self.scores_from_totals(stats.totals())[0])
         _, transformers = torch_and_transformers()
         model_type = resolve_model_type(self.config.model_type, self.config.lang)
-        return _CorpusResult(metric=self.name, score=f1, signature=self.signature_text(stats.nrefs),
-                             values={"precision": precision, "recall": recall, "f1": f1, "documents": len(stats),
-                                     "hash": bert_score_hash(self.config, layer_of(self.config),
-                                                             transformers.__version__, model_type)},
-                             statistics=stats)
+        return self.new_score(stats, score=f1, statistics=stats,
+                              values={"precision": precision, "recall": recall, "f1": f1, "documents": len(stats),
+                                      "hash": bert_score_hash(self.config, layer_of(self.config),
+                                                              transformers.__version__, model_type)})
 
     def signature(self, nrefs: int = 1) -> Signature:
         return signature_of(self.config, nrefs)

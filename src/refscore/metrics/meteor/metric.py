@@ -86,6 +86,8 @@ class METEOR(Metric):
     """
 
     name: ClassVar[str] = "meteor"
+    score_class = METEORScore
+    example_task = "summarization"
     config_class: ClassVar[type] = METEORConfig
     higher_is_better: ClassVar[bool] = True
     document_averaged: ClassVar[bool] = True
@@ -161,16 +163,15 @@ class METEOR(Metric):
         documents = totals[:, 1:2]
         return np.where(documents > 0, totals[:, 0:1] / np.where(documents > 0, documents, 1), 0.0)
 
-    def score_from_statistics(self, stats: Statistics) -> METEORScore:
-        self.check_statistics(stats)
+    def score_from_statistics(self, stats: Statistics) -> Score:
+        self.check_statistics(stats)   # before the columns are read
         documents = stats.column("documents")
         if len(stats) and bool(np.all(documents == 1)):
             # one row per segment: numpy's mean, the very float of evaluate's np.mean(scores)
             mean = float(np.mean(np.ascontiguousarray(stats.column("meteor"))))
         else:
             mean = float(self.scores_from_totals(stats.totals())[0, 0])
-        return METEORScore(metric=self.name, score=mean, signature=self.signature_text(stats.nrefs),
-                           values={"documents": int(documents.sum())})
+        return self.new_score(stats, score=mean, values={"documents": int(documents.sum())})
 
     def signature(self, nrefs: int = 1) -> Signature:
         """e.g. ``nrefs:1|case:lc|tok:whitespace|stages:exact+stem+wordnet|alpha:0.9|beta:3.0|gamma:0.5|wordnet:3.0|

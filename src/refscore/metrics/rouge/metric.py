@@ -74,6 +74,8 @@ class ROUGE(Metric):
     """
 
     name = "rouge"
+    score_class = ROUGEScore
+    example_task = "summarization"
     config_class = ROUGEConfig
     document_averaged = True
     flavor: ClassVar[str] = "rouge-score"
@@ -361,12 +363,12 @@ class ROUGE(Metric):
         types = self.config.types
         precision, recall, fmeasure = ({name: means[3 * t + k] for t, name in enumerate(types)} for k in range(3))
         first = types[0]
-        return ROUGEScore(metric=self.name, score=fmeasure[first], signature=self.signature_text(stats.nrefs),
-                          values={"types": self.config.types, "precision": precision, "recall": recall,
-                                  "fmeasure": fmeasure, "documents": documents if math.isnan(documents)
-                                  else int(documents)}, statistics=stats,
-                          best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
-                          else None)
+        return self.new_score(stats, score=fmeasure[first], statistics=stats,
+                              values={"types": self.config.types, "precision": precision, "recall": recall,
+                                      "fmeasure": fmeasure, "documents": documents if math.isnan(documents)
+                                      else int(documents)},
+                              best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
+                              else None)
 
     @functools.cached_property
     def _tokenizer_signature(self) -> str:

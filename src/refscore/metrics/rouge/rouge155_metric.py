@@ -54,6 +54,8 @@ class ROUGE155(Metric):
     """
 
     name: ClassVar[str] = "rouge155"
+    score_class = ROUGE155Score
+    example_task = "summarization"
     config_class: ClassVar[type] = ROUGE155Config
     document_averaged: ClassVar[bool] = True
     #: no check of its own: the check name ``rouge155`` stays ROUGE's ``rouge<n>`` check, as before
@@ -158,9 +160,8 @@ class ROUGE155(Metric):
         averages = {name: {"R": float(means[3 * i + 1]), "P": float(means[3 * i + 2]), "F": float(means[3 * i])}
                     for i, name in enumerate(self.config.types)}
         first = self.config.types[0]
-        return ROUGE155Score(metric=self.name, score=averages[first]["F"], signature=self.signature_text(stats.nrefs),
-                             values={"averages": averages, "documents": len(stats), "intervals": {}},
-                             statistics=stats)
+        return self.new_score(stats, score=averages[first]["F"], statistics=stats,
+                              values={"averages": averages, "documents": len(stats), "intervals": {}})
 
     def printed_lines(self, stats: Statistics, *, num_threads: int | None = None) -> dict[str, dict[str, PerlAverage]]:
         """The script's printed ``Average_R/P/F`` lines (bootstrap with the config's ``confidence`` and
@@ -191,6 +192,10 @@ class ROUGE155(Metric):
                                              signature=self.signature_text(stats.nrefs),
                                              values={"averages": averages, "documents": len(stats),
                                                      "intervals": intervals}, statistics=stats, printed=printed))
+
+    def reported_score(self, stats: Statistics, *, num_threads: int | None = None) -> ROUGE155Score:
+        """What ``refscore score`` prints: :meth:`script_score`."""
+        return self.script_score(stats, num_threads=num_threads)
 
     def signature(self, nrefs: int = 1) -> Signature:
         c = self.config
