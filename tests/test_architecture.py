@@ -282,9 +282,6 @@ METRIC_NAME_HOMES = ("refscore.metrics", "refscore.compat", "refscore.text")
 #: Other modules allowed to name metrics, with the reason.
 METRIC_NAME_EXCEPTIONS: dict[str, str] = {
     "refscore.reporting": "DEFAULT_METRICS: the report's default selection of metrics, not a fact about them",
-    # still to move onto the metric classes (issue 30, later):
-    "refscore.cli.scale": "SACREBLEU_NAMES: sacreBLEU's JSON name of BLEU and TER (a peer fact)",
-    "refscore.example": "SUMMARIZATION_METRICS: metrics scored on the English example (a language fact)",
 }
 
 

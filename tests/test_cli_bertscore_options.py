@@ -48,7 +48,7 @@ def test_runtime_options_on_score_and_compare(command, config_only_model):
     ([], ExitCode.BAD_INPUT, "it has 3 layers; pass num_layers=N to use the output of layer N (0 = embeddings) "
                              "(on the command line: num_layers is --bertscore-layers)"),
     (["--bertscore-layers", "7"], ExitCode.BAD_INPUT, "num_layers=7 is out of range for model"),
-    (["--bertscore-layers", "2", "--device", "gpu0"], ExitCode.USAGE, "--device 'gpu0' is not a device"),
+    (["--bertscore-layers", "2", "--device", "gpu0"], ExitCode.USAGE, "argument --device: 'gpu0' is not a device"),
     (["--bertscore-layers", "2", "--bertscore-batch-tokens", "0"], ExitCode.USAGE, "--bertscore-batch-tokens"),
 ])
 def test_bad_options_fail_before_any_loading(config_only_model, no_loading, capsys, tmp_path, options, exit_code,

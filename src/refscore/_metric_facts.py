@@ -131,6 +131,13 @@ class MetricFacts:
     #: (:func:`refscore.metrics.systems.statistics_by_system`). False for BERTScore (per-call IDF; embeddings
     #: batched with other sentences) and scores read from outside.
     independent_segments: ClassVar[bool] = True
+    #: True when every statistics column is an integer count (BLEU, chrF, GLEU, exact match): sums are exact in any
+    #: order, so a distributed run sends only column totals (``refscore.distributed``). A test checks it against
+    #: the dtype of every registered metric's statistics.
+    integer_statistics: ClassVar[bool] = False
+    #: The bundled example ``refscore example`` scores this metric on: ``"translation"`` (German WMT) or
+    #: ``"summarization"`` (English XSum: ROUGE, METEOR, whose stems and synonyms are English).
+    example_task: ClassVar[str] = "translation"
     #: The ``tokenize`` option a target language sets unless given (the command line's ``-l SRC-TGT``;
     #: BLEU: sacreBLEU's choice, :data:`refscore.text.languages.TARGET_TOKENIZERS`); empty: none.
     target_tokenizers: ClassVar[dict[str, str]] = {}
@@ -258,6 +265,25 @@ class MetricFacts:
         but :attr:`runtime_fields`."""
         fields = dataclasses.asdict(self.config)  # type: ignore[attr-defined]  # a Metric mixin
         return {name: value for name, value in fields.items() if name not in self.runtime_fields}
+
+    def reported_score(self, stats: Any, *, num_threads: int | None = None) -> Any:
+        """The corpus result ``refscore score`` prints when it is not :meth:`score_from_statistics`'s, its headline
+        printed as given (ROUGE-1.5.5: the Perl script's bootstrap averages, :meth:`ROUGE155.script_score`); None
+        (the default): :meth:`score_from_statistics` and the printed-scale formula."""
+        return None
+
+    @classmethod
+    def for_example(cls) -> Any:
+        """The metric ``refscore example`` scores (default: the default settings; ROUGE: every type)."""
+        return cls()
+
+    def check_runtime_settings(self) -> None:
+        """Check a runtime setting that would otherwise fail only after a model has loaded (BERTScore: that the
+        device exists); raise :class:`~refscore.errors.InputError`. The default checks nothing."""
+
+    def set_progress(self, progress: bool | None) -> None:
+        """``--progress/--no-progress`` for a metric that draws progress bars while it scores (BERTScore); None
+        decides by the run's length. Metrics that draw none ignore it (the default)."""
 
     def warm_up(self) -> None:
         """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""

@@ -36,11 +36,6 @@ def load_example() -> Example:
                    "(sacreBLEU test data, Apache-2.0)", systems, references)
 
 
-#: Metrics scored on the (English) summarization example instead of the (German) translation one; METEOR's
-#: synonyms and stems are English.
-SUMMARIZATION_METRICS: tuple[str, ...] = ("rouge", "rouge155", "meteor")
-
-
 def load_summarization_example() -> Example:
     """The XSum sample: 4 systems x 75 documents (300 summaries), one reference (see refscore/data/CREDITS.md)."""
     text = (resources.files("refscore") / "data" / "xsum_maynez2020" / "summaries.jsonl").read_text("utf-8")
@@ -56,24 +51,24 @@ def load_summarization_example() -> Example:
 
 def example_sets() -> list[tuple[Example, list[Metric], dict[str, str]]]:
     """Each bundled example with the metrics scored on it (and those skipped for a missing extra)."""
-    translation, translation_skipped = example_metrics(exclude=SUMMARIZATION_METRICS)
-    summarization, summarization_skipped = example_metrics(include=SUMMARIZATION_METRICS)
+    translation, translation_skipped = example_metrics("translation")
+    summarization, summarization_skipped = example_metrics("summarization")
     return [(load_example(), translation, translation_skipped),
             (load_summarization_example(), summarization, summarization_skipped)]
 
 
-def example_metrics(include: tuple[str, ...] | None = None,
-                    exclude: tuple[str, ...] = ()) -> tuple[list[Metric], dict[str, str]]:
-    """Registered metrics (those in ``include`` if given, minus ``exclude``) with default settings; those whose
-    extra is missing are reported, not fatal."""
+def example_metrics(task: str) -> tuple[list[Metric], dict[str, str]]:
+    """The registered metrics the example of ``task`` scores (their :attr:`~refscore.protocol.Metric.example_task`),
+    as :meth:`~refscore.protocol.Metric.for_example` makes them; those whose extra is missing are reported, not
+    fatal."""
     metrics: list[Metric] = []
     skipped: dict[str, str] = {}
     for name in REGISTRY:
-        if name in exclude or (include is not None and name not in include):
-            continue
         cls = get_metric_class(name)
+        if cls.example_task != task:
+            continue
         try:
-            metrics.append(cls.for_example() if hasattr(cls, "for_example") else cls())
+            metrics.append(cls.for_example())
         except (MissingExtraError, MissingModelError) as exc:  # BERTScore's extra, METEOR's WordNet
             skipped[name] = str(exc)
     return metrics, skipped

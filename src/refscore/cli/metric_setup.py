@@ -47,26 +47,14 @@ def runtime_options(cls: type[Metric], args: argparse.Namespace) -> dict[str, An
             if getattr(args, option.dest, None) is not None}
 
 
-#: What ``--device`` accepts (checked before torch is imported; whether the device exists is checked next).
-DEVICE_PATTERN = re.compile(r"auto|cpu|mps|cuda(:\d+)?", re.IGNORECASE)
-
-
 def check_before_loading(metrics: list[Metric]) -> None:
-    """Checks that would otherwise fail only after a model has loaded: BERTScore's device (the model and its layer
-    were checked when the metric was built, from the model's config.json)."""
+    """Checks that would otherwise fail only after a model has loaded, each metric's own
+    (``Metric.check_runtime_settings``: BERTScore's device; its model and layer were checked when it was built)."""
     for metric in metrics:
-        device = getattr(metric.config, "device", None) if "device" in metric.runtime_fields else None
-        if device in (None, "auto"):
-            continue
-        if not DEVICE_PATTERN.fullmatch(str(device).strip()):
-            raise CliError(f"--device {device!r} is not a device; use auto, cpu, cuda, cuda:N or mps",
-                           ExitCode.USAGE)
-        from refscore.metrics.bertscore.models import resolve_device
-
         try:
-            resolve_device(device)
+            metric.check_runtime_settings()
         except InputError as exc:
-            raise CliError(f"--device: {exc}", ExitCode.BAD_INPUT) from None
+            raise CliError(f"{metric.name}: {exc}", ExitCode.BAD_INPUT) from None
 
 
 def add_metric_arguments(parser: argparse.ArgumentParser) -> None:

@@ -50,22 +50,22 @@ def result_row(system: str, metrics: list[Metric], statistics: list[Statistics] 
                            "segments": dict(segments or {}),
                            "scales": {metric.name: float(metric.display_scale) for metric in metrics}}
     for index, metric in enumerate(metrics):
-        script_score = getattr(metric, "script_score", None)
+        reported = None
         if totals is not None:
             score = totals[metric.name]
             rows = score.statistics.data  # type: ignore[union-attr]  # a Score of totals keeps their row
         else:
             stats = statistics[index]  # type: ignore[index]  # given when totals is not
-            score = (script_score(stats, num_threads=num_threads) if script_score is not None
-                     else metric.score_from_statistics(stats))
+            reported = metric.reported_score(stats, num_threads=num_threads)
+            score = reported if reported is not None else metric.score_from_statistics(stats)
             rows = stats.totals()[None, :]
             if with_segments:
                 metric.check_statistics(stats)
                 rows = np.concatenate([rows, stats.data])
         table = metric.percent_scores_from_totals(rows)
         row["scores"][metric.name], row["summaries"][metric.name] = score, score.summary()
-        row["percents"][metric.name] = (metric.display_scale * score.score if script_score is not None and
-                                        totals is None else float(table[0, 0]))
+        row["percents"][metric.name] = (metric.display_scale * score.score if reported is not None
+                                        else float(table[0, 0]))
         if with_segments and totals is None:
             row["segments"][metric.name] = {name: table[1:, i] for i, name in enumerate(metric.score_names)}
     return row

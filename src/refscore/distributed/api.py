@@ -168,8 +168,7 @@ def _run(dataset: Any) -> Collected:
 
 def integer_statistics(metrics: Sequence[Metric]) -> bool:
     """Whether every metric's statistics are integer counts (exact sums in any order: BLEU, chrF, GLEU)."""
-    return not _needs_actors(metrics) and all(
-        m.statistics(["a b"], [["a b"]], num_threads=1).data.dtype.kind == "i" for m in metrics)
+    return not _needs_actors(metrics) and all(metric.integer_statistics for metric in metrics)
 
 
 @dataclass
