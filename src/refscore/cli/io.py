@@ -16,7 +16,8 @@ from refscore.io.record_files import SystemNames, is_record_file, read_file
 from refscore.io.records import MalformedRecordError, RecordLayout
 from refscore.wording import counted
 from refscore.cli.exit_codes import CliError, ExitCode, input_error_code  # CliError: also imported from here
-from refscore.errors import InputError
+from refscore.errors import InputError, UndecodableInputError
+from refscore.io.text_files import decode_utf8
 from refscore.io.limits import (InputTooLargeError, check_line_lengths, is_regular_file, read_file_within_budget,
                                 read_within_budget)
 
@@ -29,15 +30,12 @@ def source_name(path: str) -> str:
 
 
 def decode_text(data: bytes, source: str) -> str:
-    """UTF-8 bytes as text (a leading byte-order mark removed); an error names the line that does not decode."""
+    """UTF-8 bytes as text (a leading byte-order mark removed); an error names the line that does not decode
+    (exit code ``UNDECODABLE_INPUT``)."""
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line_number = data[: exc.start].count(b"\n") + 1
-        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1)
-        raise CliError(f"{source}: line {line_number} is not valid UTF-8 ({exc.reason} at byte {column} of the "
-                       f"line); re-encode the file as UTF-8", ExitCode.UNDECODABLE_INPUT) from None
-    return text[1:] if text.startswith("\ufeff") else text
+        return decode_utf8(data, source)
+    except UndecodableInputError as exc:
+        raise CliError(str(exc), ExitCode.UNDECODABLE_INPUT) from None
 
 
 def decode_lines(data: bytes, source: str) -> list[str]:

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from refscore.errors import InputError, InputTypeError, MissingExtraError, UndecodableInputError
+from refscore.errors import InputError, InputTypeError, MissingExtraError
 from refscore.io.digits import digit_limit_problem
 from refscore.io.limits import check_line_lengths, parse_bounded, read_file_within_budget
+from refscore.io.text_files import decode_utf8
 
 KNOWN_FIELDS = ("actual_output", "expected_output", "input", "id", "metadata", "prediction", "references")
 SUFFIXES = (".jsonl", ".json", ".csv", ".yaml", ".yml")
@@ -178,12 +179,7 @@ def _read_text(path: Path, lines: bool = True) -> str:
         raise OSError(exc.errno, f"cannot read the cases file {path}: {exc.strerror}") from None
     if lines:
         check_line_lengths(data, str(path))
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise UndecodableInputError(f"{path}: line {line} is not valid UTF-8; re-encode the file as UTF-8") from None
-    return text.removeprefix("\ufeff")
+    return decode_utf8(data, str(path))
 
 
 def _jsonl_records(path: Path) -> Iterable[tuple[str, Any]]:
