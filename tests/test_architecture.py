@@ -17,6 +17,7 @@ Run as a script (``python tests/test_architecture.py``) to print the graph's cir
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -546,3 +547,14 @@ if __name__ == "__main__":
     for line in private_imports(SOURCE_ROOT, PACKAGE):
         print("private:", line)
     sys.exit(0)
+
+
+def test_the_compiled_core_imports_only_itself_and_the_error_classes():
+    """The kernels sit at the bottom: a ``.pyx`` module imports ``refscore._core`` and ``refscore.errors`` (the
+    classes its argument checks raise), never a Python module above it (the old ``_tokenize.pyx`` →
+    ``refscore._inputs`` shim)."""
+    pattern = re.compile(r"^\s*(?:from|c?import)\s+(refscore(?:\.\w+)*)", re.M)
+    upward = [(path.name, name) for path in sorted((SOURCE_ROOT / PACKAGE / "_core").glob("*.pyx"))
+              for name in pattern.findall(path.read_text(encoding="utf-8"))
+              if not (name.startswith("refscore._core") or name == "refscore.errors")]
+    assert upward == []

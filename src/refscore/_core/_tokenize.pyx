@@ -25,7 +25,6 @@ import unicodedata
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
-from refscore._inputs import as_token_ids, is_token_id_sequence
 from refscore.errors import InputError, InputTypeError
 
 cdef extern from "Python.h":
@@ -180,31 +179,6 @@ def _encode(texts, tokenizer, lowercase, num_threads):
     code = tokenizer_code(tokenizer)
     items, lowercase = kernel_case(_check_texts(texts, "texts"), lowercase)
     return _Encoding(items, code, lowercase, resolve_num_threads(num_threads))
-
-
-def encode_token_ids(sequences):
-    """Remap user token ids (one integer sequence per segment) to dense uint32 ids: ``(ids, offsets)``.
-
-    Equal input ids get equal output ids; the layout is that of :func:`encode_words`.
-
-    >>> ids, offsets = encode_token_ids([np.array([7, 99, 7]), [99]])
-    >>> ids.tolist(), offsets.tolist()
-    ([0, 1, 0, 1], [0, 3, 4])
-    """
-    if isinstance(sequences, (str, bytes)) or not hasattr(sequences, "__len__"):
-        raise InputTypeError(f"sequences must be a list of token-id sequences, got {type(sequences).__name__}")
-    arrays = []
-    for index, sequence in enumerate(sequences):
-        if isinstance(sequence, str) or not is_token_id_sequence(sequence):
-            raise InputTypeError(f"sequences[{index}] is {type(sequence).__name__}, expected a 1-D sequence of "
-                                 f"integer token ids (list of int or integer numpy array)")
-        arrays.append(as_token_ids(sequence, f"sequences[{index}]"))
-    offsets = np.zeros(len(arrays) + 1, dtype=np.int64)
-    np.cumsum([len(array) for array in arrays], out=offsets[1:])
-    if not arrays or offsets[-1] == 0:
-        return np.zeros(0, dtype=np.uint32), offsets
-    unique, inverse = np.unique(np.concatenate(arrays), return_inverse=True)
-    return inverse.astype(np.uint32).reshape(-1), offsets
 
 
 def _char_classes(code_points):

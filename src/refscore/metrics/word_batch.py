@@ -13,7 +13,7 @@ from typing import Any, Callable
 import numpy as np
 
 from refscore._core._ngrams import bleu_statistics, bleu_text_statistics, gleu_statistics, gleu_text_statistics
-from refscore._core._tokenize import encode_token_ids, encode_words
+from refscore._core._tokenize import encode_words
 from refscore.inputs import Batch, prepare_batch
 from refscore.checks import check_choice
 from refscore._memory import check_table_within_budget
@@ -45,7 +45,8 @@ def _token_id_layout(texts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Token-id segments as one uint32 array; ids outside uint32 are interned first (equal ids stay equal)."""
     flat, offsets = concatenate(texts, np.int64)
     if flat.size and (flat.min() < 0 or flat.max() >= _UINT32_LIMIT):
-        return encode_token_ids(texts)
+        # The kernels count uint32 ids; the ids' ranks keep equal ids equal and distinct ids distinct.
+        flat = np.unique(flat, return_inverse=True)[1].reshape(-1)
     return flat.astype(np.uint32), offsets
 
 
