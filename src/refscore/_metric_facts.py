@@ -285,6 +285,13 @@ class MetricFacts:
         """``--progress/--no-progress`` for a metric that draws progress bars while it scores (BERTScore); None
         decides by the run's length. Metrics that draw none ignore it (the default)."""
 
+    def system_statistics(self, system: str, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
+                          num_threads: int | None = None) -> Any:
+        """The per-segment statistics of one named system's outputs, segments ``segment_ids`` in that order (a
+        meta-evaluation's judgments): metrics score the text (the default); scores from outside join their rows by
+        (system, segment id) instead, so that no workflow treats them as a special case."""
+        return self.statistics(hypotheses, references, num_threads=num_threads)  # type: ignore[attr-defined]
+
     def warm_up(self) -> None:
         """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""
 

@@ -20,6 +20,7 @@ from refscore.cli.exit_codes import ExitCode, input_error_code
 from refscore.cli.io import CliError, os_error_text
 from refscore.cli.process import stopped
 from refscore.errors import InputError, MissingExtraError
+from refscore.metrics.external import external_path
 
 
 def _check_flag(text: str) -> tuple[str, float | None]:
@@ -27,7 +28,7 @@ def _check_flag(text: str) -> tuple[str, float | None]:
     name, equals, threshold = text.partition("=")
     if not name.strip():
         raise argparse.ArgumentTypeError(f"expected NAME or NAME=THRESHOLD, got {text!r}")
-    if name.strip().lower() == "file:":
+    if external_path(name) == "":
         raise argparse.ArgumentTypeError(f"{text!r} has no path after 'file:'; give the scores file (file:comet.jsonl"
                                          f"=0.8: .tsv, .csv or .jsonl with the columns id and score)")
     if not equals:
@@ -160,10 +161,7 @@ def _outputs(args: argparse.Namespace) -> dict[str, Any]:
 
 def _inputs(args: argparse.Namespace) -> list[tuple[str, Any]]:
     """The files the command reads, which no output may be (``--calibrate`` edits ``--config`` in place)."""
-    from refscore.testing.checks import EXTERNAL_PREFIX
-
-    scores = [("the scores file of --check", name[len(EXTERNAL_PREFIX):]) for name, _ in args.check
-              if name.lower().startswith(EXTERNAL_PREFIX)]
+    scores = [("the scores file of --check", path) for name, _ in args.check if (path := external_path(name))]
     return [("the cases file", args.cases), ("--baseline", args.baseline), ("--calibrate", args.calibrate),
             *([] if args.calibrate else [("--config", args.config)]), *scores]
 

@@ -22,6 +22,7 @@ from refscore.cli.io import CliError, is_record_file
 from refscore.cli.metric_flags import add_flag, declared_flags
 from refscore.errors import InputError
 from refscore.metrics import REGISTRY, get_metric_class
+from refscore.metrics.external import EXTERNAL_PREFIX, PAIR_FIELD, external_name, external_path
 from refscore.protocol import CliOption, Metric
 from refscore.text.languages import parse_language_pair
 
@@ -84,29 +85,20 @@ def flag_hint(message: str, options: Sequence[CliOption]) -> str:
     return f" (on the command line: {', '.join(named)})" if named else ""
 
 
-#: ``-m file:PATH``: per-segment scores computed elsewhere (refscore.metrics.external; docs/external-scores.md).
-EXTERNAL_PREFIX = "file:"
-#: Where a ``meta-eval LP=FILE`` run puts the language pair in a path (``-m file:comet.{pair}.tsv``).
-PAIR_FIELD = "{pair}"
-
-
 def is_external(spec: str) -> bool:
-    """Whether ``-m``'s ``spec`` is ``file:PATH`` (scores computed elsewhere)."""
-    return spec.strip().lower().startswith(EXTERNAL_PREFIX)
+    """Whether ``-m``'s ``spec`` is ``file:PATH`` (scores computed elsewhere; docs/external-scores.md)."""
+    return external_path(spec) is not None
 
 
 def metric_name(spec: str) -> str:
     """The name ``-m``'s ``spec`` is printed under, and that ``--metric-option NAME.OPTION=VALUE`` names: the
-    file's stem for ``file:PATH`` (without a ``{pair}`` field and the separators around it), else the registered
-    metric's name.
+    scores' name for ``file:PATH`` (:func:`refscore.metrics.external.external_name`), else the registered metric's.
 
     >>> metric_name("file:runs/comet.{pair}.tsv"), metric_name("file:mqm.jsonl"), metric_name("chrF")
     ('comet', 'mqm', 'chrf')
     """
-    if not is_external(spec):
-        return metric_class(spec).name
-    stem = os.path.splitext(os.path.basename(spec.strip()[len(EXTERNAL_PREFIX):]))[0]
-    return stem.replace(PAIR_FIELD, "").strip("._-") or "scores" if PAIR_FIELD in stem else stem
+    name = external_name(spec)
+    return metric_class(spec).name if name is None else name
 
 
 def metric_class(spec: str) -> type[Metric]:
@@ -128,7 +120,7 @@ def external_metric(spec: str, declared: dict[str, Any] | None = None, name: str
     from refscore.cli.io import check_readable
     from refscore.metrics.external import external_scores
 
-    path = spec.strip()[len(EXTERNAL_PREFIX):]
+    path = external_path(spec)
     if not path:
         raise CliError("-m file:PATH needs the path of a scores file (.tsv, .csv or .jsonl with the columns system, "
                        "id, score)", ExitCode.USAGE)

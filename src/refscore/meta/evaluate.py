@@ -111,17 +111,9 @@ class MetricScores:
 
 def _tables(metric: Metric, judgments: Any, num_threads: int | None) -> list[np.ndarray]:
     """Each system's per-segment statistics of ``metric`` (scores from outside joined by segment id)."""
-    from refscore.metrics.external import ExternalScores
-
-    tables = []
-    for system in judgments.systems:
-        if isinstance(metric, ExternalScores):
-            tables.append(metric.statistics_for(system, judgments.segment_ids).data.astype(np.float64))
-        else:
-            stats = metric.statistics(judgments.hypotheses[system], judgments.references[system],
-                                      num_threads=num_threads)
-            tables.append(np.asarray(stats.data, dtype=np.float64))
-    return tables
+    return [np.asarray(metric.system_statistics(system, judgments.hypotheses[system], judgments.references[system],
+                                                judgments.segment_ids, num_threads=num_threads).data,
+                       dtype=np.float64) for system in judgments.systems]
 
 
 def signatures(metric: Metric, judgments: Any, sentence_metric: Metric | None = None) -> dict[str, str]:

@@ -141,14 +141,10 @@ class Judgments:
     def metric_scores(self, metric: Metric, *, num_threads: int | None = None) -> np.ndarray:
         """Per-segment scores of ``metric`` as a (systems x segments) array. Scores from outside
         (:func:`refscore.external_scores`) are joined by (system, segment id); other metrics score the texts."""
-        from refscore.metrics.external import ExternalScores
-
         rows = []
         for system in self.systems:
-            if isinstance(metric, ExternalScores):
-                stats = metric.statistics_for(system, self.segment_ids)
-            else:
-                stats = metric.statistics(self.hypotheses[system], self.references[system], num_threads=num_threads)
+            stats = metric.system_statistics(system, self.hypotheses[system], self.references[system],
+                                             self.segment_ids, num_threads=num_threads)
             rows.append(np.asarray(metric.segment_scores(stats), dtype=np.float64))
         return np.vstack(rows) if rows else np.zeros((0, len(self.segment_ids)))
 

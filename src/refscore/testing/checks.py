@@ -37,12 +37,11 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.metrics.bleu import BLEU_BANDS
-from refscore.metrics.external import DECLARATIONS, ExternalScores, external_scores
+from refscore.metrics.external import (DECLARATIONS, EXTERNAL_PREFIX, ExternalScores, external_name, external_path,
+                                      external_scores)
 from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
 
 DEFAULT_THRESHOLD = 0.5
-#: A check on scores computed elsewhere names their file: ``file:PATH``.
-EXTERNAL_PREFIX = "file:"
 #: The options of such a check: ``external_scores``' declarations, and the system a multi-system file is read for.
 EXTERNAL_OPTIONS = (*DECLARATIONS, "system")
 
@@ -82,9 +81,7 @@ def external_check_name(metric: Any) -> str | None:
     >>> external_check_name("file:scores/comet.jsonl"), external_check_name("bleu")
     ('comet', None)
     """
-    if not (isinstance(metric, str) and metric.strip().lower().startswith(EXTERNAL_PREFIX)):
-        return None
-    return os.path.splitext(os.path.basename(metric.strip()[len(EXTERNAL_PREFIX):]))[0]
+    return external_name(metric)
 
 
 def _external_metric(metric: Any, options: dict[str, Any], name: str | None) -> ExternalScores | None:
@@ -97,9 +94,9 @@ def _external_metric(metric: Any, options: dict[str, Any], name: str | None) -> 
             raise InputError(f"check {metric.name!r}: options {sorted(options)} of a check on an external_scores() "
                              f"metric go to external_scores(...) itself")
         return metric
-    if external_check_name(metric) is None:
+    path = external_path(metric)
+    if path is None:
         return None
-    path = metric.strip()[len(EXTERNAL_PREFIX):]
     if not path:
         raise InputError(f"check {metric!r}: no path; give the scores file, e.g. file:comet.jsonl")
     unknown = sorted(set(options) - set(EXTERNAL_OPTIONS))

@@ -39,7 +39,8 @@ from typing import Any
 
 from refscore.errors import InputError
 from refscore.io.limits import parse_bounded, read_file_within_budget
-from refscore.testing.checks import EXTERNAL_PREFIX, Check, external_check_name
+from refscore.metrics.external import EXTERNAL_PREFIX, external_path
+from refscore.testing.checks import Check
 
 SETTINGS_KEYS = ("cases", "checks", "alpha", "explain", "no_output_is_error")
 CHECK_KEYS = ("metric", "threshold", "bands", "min_mean", "min_pass_rate", "options")
@@ -90,9 +91,10 @@ def check_from_mapping(name: str, table: Any, source: str) -> Check:
         raise ConfigError(f"{where}: options must be a table, e.g. options = {{ tokenize = \"intl\" }}")
     arguments = {key: table[key] for key in ("threshold", "bands", "min_mean", "min_pass_rate") if key in table}
     metric = table.get("metric", name)
-    if external_check_name(metric) is not None:     # file:PATH, relative to the pyproject.toml's folder
-        path = Path(metric.strip()[len(EXTERNAL_PREFIX):])
-        metric = EXTERNAL_PREFIX + str(path if path.is_absolute() or not str(path) else Path(source).parent / path)
+    given = external_path(metric)
+    if given is not None:     # file:PATH, relative to the pyproject.toml's folder
+        path = Path(given)
+        metric = EXTERNAL_PREFIX + str(path if path.is_absolute() or not given else Path(source).parent / path)
     try:
         return Check(metric, name=name, **arguments, **options)
     except (InputError, TypeError) as exc:
