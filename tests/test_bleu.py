@@ -280,6 +280,9 @@ def test_formula_equals_sacrebleu_compute_bleu_to_the_last_bit(options):
 
 
 @pytest.mark.parametrize("module", ["refscore._core._bleu", "refscore._core._ngrams", "refscore.metrics.bleu",
+                                    "refscore.metrics.bleu.metric", "refscore.metrics.bleu.formula",
+                                    "refscore.metrics.bleu.flavors", "refscore.metrics.bleu.arithmetic",
+                                    "refscore.metrics.bleu.explain", "refscore.metrics._explaining",
                                     "refscore.protocol", "refscore.metrics.gleu"])
 def test_docstring_examples_run(module):
     import doctest

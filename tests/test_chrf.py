@@ -326,7 +326,8 @@ def test_evaluate_dropin_add_batch_then_compute():
         chrf.add_batch(predictions=["a"], references="a")
 
 
-@pytest.mark.parametrize("module", ["refscore.metrics.chrf", "refscore._core._chrf"])
+@pytest.mark.parametrize("module", ["refscore.metrics.chrf", "refscore.metrics.chrf.metric",
+                                    "refscore.metrics.chrf.arithmetic", "refscore._core._chrf"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

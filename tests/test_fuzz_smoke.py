@@ -138,7 +138,7 @@ def test_rouge_explanations_stem_as_rouge_score():
     # the same wrong stemmer mode was in the explanations of failing ROUGE cases ('skies' explained as 'ski')
     from rouge_score import rouge_scorer
 
-    from refscore.metrics.explanations import rouge_tokens
+    from refscore.metrics.rouge.explain import rouge_tokens
     text = "Abaaaaaay skies, dying cats"
     peer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)._tokenizer
     assert rouge_tokens(text, stemmer=True) == peer.tokenize(text) == ["abaaaaaay", "sky", "die", "cat"]

@@ -11,7 +11,7 @@ from rouge_score import rouge_scorer
 from refscore.errors import InputError
 from refscore.testing import BLEU_BANDS, Check, UnknownCheckError, assert_scores
 from refscore.testing.checks import as_checks
-from refscore.metrics.explanations import lcs_mask
+from refscore.metrics.rouge.explain import lcs_mask
 from refscore.testing.explain import explain
 
 OUTPUTS = ["Paris is the capital of France.", "The capital of Germany is Berlin", "", "A dog barked loudly at night.",

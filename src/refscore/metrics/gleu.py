@@ -22,6 +22,7 @@ import numpy as np
 
 from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError
+from refscore.metrics._explaining import best_reference, missing, quoted, sacrebleu_tokens
 from refscore.metrics._pair_counts import GLEUPairCounts
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                          ngram_statistics)
@@ -86,7 +87,6 @@ class GLEU(GLEUPairCounts, Metric):
         return ColumnRules(self.columns, (("matches", "n_all"),), integer=True)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
-        from refscore.metrics.explanations import explain_gleu
 
         return explain_gleu(self, output, references)
 
@@ -131,6 +131,15 @@ def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore
     0.7142857142857143
     """
     return cast(GLEUScore, metric_with(GLEU, options).sentence_score(hypothesis, references))
+
+
+def explain_gleu(metric: Metric, output: str, references: Sequence[str]) -> str:
+    hyp, *refs = sacrebleu_tokens(metric, [output, *references])
+    reference = refs[best_reference(metric, output, references)]
+    words = missing(reference, hyp, 1)
+    if words:
+        return f"reference words missing from the output: {quoted(words)}"
+    return f"every reference word is in the output; reference n-grams missing: {quoted(missing(reference, hyp, 2))}"
 
 
 __all__ = ["GLEU", "GLEUConfig", "GLEUScore", "gleu", "sentence_gleu"]

@@ -23,6 +23,8 @@ from refscore._memory import check_segments_within_budget, memory_budget
 from refscore.checks import check_bool, check_num_threads
 from refscore.inputs import Batch, prepare_batch
 from refscore._offsets import concatenate
+from refscore._metric_facts import Arithmetic
+from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.protocol import CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
 
@@ -110,7 +112,7 @@ class TER(Metric):
     score_range: ClassVar[tuple[float, float] | None] = (0.0, math.inf)
     check_label: ClassVar[str | None] = "TER"
     exact_to: ClassVar[str | None] = "sacrebleu.TER (2.6)"
-    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:ter_arithmetic"
+    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.ter:ter_arithmetic"
     peer_json_name: ClassVar[str | None] = "TER"
     columns: ClassVar[tuple[str, ...]] = ("edits", "ref_length")
     cli_options: ClassVar[tuple[CliOption, ...]] = (
@@ -150,7 +152,6 @@ class TER(Metric):
         return ColumnRules(self.columns)   # edits and the average reference length: float64, never negative
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
-        from refscore.metrics.explanations import explain_ter
 
         return explain_ter(self, output, references)
 
@@ -181,8 +182,9 @@ class TER(Metric):
     def score_from_statistics(self, stats: Statistics) -> TERScore:
         self.check_statistics(stats)
         totals = stats.totals()
-        return self.new_score(stats, values={"num_edits": int(totals[0]) if np.isfinite(totals[0]) else float(totals[0]),
-                                             "ref_length": float(totals[1])})
+        result = self.new_score(stats, values={"num_edits": int(totals[0]) if np.isfinite(totals[0]) else float(totals[0]),
+                                               "ref_length": float(totals[1])})
+        return cast(TERScore, result)   # new_score makes score_class
 
     def signature(self, nrefs: int = 1) -> Signature:
         config = self.config
@@ -316,3 +318,46 @@ def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, 
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
     return cast(TERScore, metric.sentence_score(hypothesis, references))
+
+
+def explain_ter(metric: Metric, output: str, references: Sequence[str]) -> str:
+    stats = metric.statistics([output], [list(references)], num_threads=1)
+    scores = metric.segment_scores(stats)
+    edits, length = stats.column("edits")[0], stats.column("ref_length")[0]
+    reference = references[best_reference(metric, output, references)]
+    present = set(output.lower().split()) if not metric.config.case_sensitive else set(output.split())
+    words = reference.split() if metric.config.case_sensitive else reference.lower().split()
+    missing = list(dict.fromkeys(word for word in words if word not in present))
+    average = " (average of the references)" if len(references) > 1 else ""
+    text = f"TER {scores[0]:.3f}: {edits:g} edits over {length:g} reference words{average}"
+    return text + (f"; reference words not in the output: {quoted(missing)}" if missing else "")
+
+
+# -- sacreBLEU 2.6's arithmetic of resampled scores (TER's peer_arithmetic): float32 sums, np.float32 ratio
+def ter_arithmetic(metric: object) -> Arithmetic:
+    """sacreBLEU's ``TER._compute_score_from_stats``: exact and on float32 resample sums."""
+    return Arithmetic(100.0, _ter_exact, _ter_resampled)
+
+
+def _ter_ratios(totals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    edits, ref_length = totals[:, 0], totals[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = edits / ref_length
+    return ratio, ref_length > 0
+
+
+def _ter_exact(totals: np.ndarray) -> np.ndarray:
+    """sacreBLEU: ``100 * (edits / ref_length)``; 100 with edits but no reference words, else 0."""
+    totals = np.asarray(totals, dtype=np.float64)
+    ratio, has_reference = _ter_ratios(totals)
+    return np.where(has_reference, 100 * ratio, np.where(totals[:, 0] > 0, 100.0, 0.0))[:, None]
+
+
+def _ter_resampled(sums: np.ndarray) -> np.ndarray:
+    """The same on float32 sums: ``np.float32`` division and product; the two constants are Python floats."""
+    sums = np.asarray(sums, dtype=np.float32)
+    ratio, has_reference = _ter_ratios(sums)
+    percent = np.float32(100) * ratio
+    if np.all(has_reference):
+        return percent[:, None]
+    return np.where(has_reference, percent.astype(np.float64), np.where(sums[:, 0] > 0, 100.0, 0.0))[:, None]

@@ -1,8 +1,9 @@
 """Resampled scores' arithmetic, shared by the native API and compat: each metric declares its own
 (:meth:`~refscore.protocol.Metric.arithmetic`).
 
-BLEU, chrF and TER declare sacreBLEU 2.6's (:mod:`refscore.metrics.sacrebleu_arithmetic`: float32 resample sums,
-0–100 scale); the native API divides the final mean, ends and half-width by 100 once, so its values are exactly
+BLEU, chrF and TER declare sacreBLEU 2.6's (:mod:`refscore.metrics.bleu.arithmetic`,
+:mod:`refscore.metrics.chrf.arithmetic`, :func:`refscore.metrics.ter.ter_arithmetic`: float32 resample sums, 0–100
+scale); the native API divides the final mean, ends and half-width by 100 once, so its values are exactly
 sacreBLEU's / 100. Metrics without a sacreBLEU counterpart (ROUGE, BERTScore, GLEU, user metrics) keep refscore's
 own arithmetic: exact int64 sums scored in float64 on the 0–1 scale (:attr:`Arithmetic.peer` is False).
 

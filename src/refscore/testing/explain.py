@@ -1,7 +1,8 @@
 """Short explanations of one case's score: what the output lacks compared with the expected output.
 
-Each metric explains its own scores (:meth:`~refscore.protocol.Metric.explain_case`; refscore's metrics in
-:mod:`refscore.metrics.explanations`); a check asks the metric it runs, with the options it runs it with. Scores computed elsewhere (a ``file:PATH`` check)
+Each metric explains its own scores (:meth:`~refscore.protocol.Metric.explain_case`, beside each metric, e.g.
+:mod:`refscore.metrics.bleu.explain`); a check asks the metric it runs, with the options it runs it with. Scores
+computed elsewhere (a ``file:PATH`` check)
 cannot be explained from the text: their explanation names the file and line the score was read from.
 
 >>> from refscore.testing.checks import Check

@@ -346,7 +346,7 @@ class BERTScoreMetric(Metric):
         return self.scorer
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
-        from refscore.metrics.explanations import explain_bertscore
+        from refscore.metrics.bertscore.explain import explain_bertscore
 
         return explain_bertscore(self, output, references)
 

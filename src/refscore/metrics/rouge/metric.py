@@ -19,7 +19,7 @@ import math
 import re
 import warnings
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import numpy as np
 
@@ -334,7 +334,7 @@ class ROUGE(Metric):
         return CheckSpec(f"rouge{kind}", cls.name, f"ROUGE-{kind}", (("types", (f"rouge{kind}",)),))
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
-        from refscore.metrics.explanations import explain_rouge
+        from refscore.metrics.rouge.explain import explain_rouge
 
         return explain_rouge(self, output, references)
 
@@ -363,12 +363,13 @@ class ROUGE(Metric):
         types = self.config.types
         precision, recall, fmeasure = ({name: means[3 * t + k] for t, name in enumerate(types)} for k in range(3))
         first = types[0]
-        return self.new_score(stats, score=fmeasure[first], statistics=stats,
-                              values={"types": self.config.types, "precision": precision, "recall": recall,
-                                      "fmeasure": fmeasure, "documents": documents if math.isnan(documents)
-                                      else int(documents)},
-                              best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
-                              else None)
+        result = self.new_score(stats, score=fmeasure[first], statistics=stats,
+                                values={"types": self.config.types, "precision": precision, "recall": recall,
+                                        "fmeasure": fmeasure, "documents": documents if math.isnan(documents)
+                                        else int(documents)},
+                                best_reference=stats.carried if stats.carried_columns == self.best_reference_columns
+                                else None)
+        return cast(ROUGEScore, result)   # new_score makes score_class
 
     @functools.cached_property
     def _tokenizer_signature(self) -> str:

@@ -160,8 +160,9 @@ class ROUGE155(Metric):
         averages = {name: {"R": float(means[3 * i + 1]), "P": float(means[3 * i + 2]), "F": float(means[3 * i])}
                     for i, name in enumerate(self.config.types)}
         first = self.config.types[0]
-        return self.new_score(stats, score=averages[first]["F"], statistics=stats,
-                              values={"averages": averages, "documents": len(stats), "intervals": {}})
+        result = self.new_score(stats, score=averages[first]["F"], statistics=stats,
+                                values={"averages": averages, "documents": len(stats), "intervals": {}})
+        return cast(ROUGE155Score, result)   # new_score makes score_class
 
     def printed_lines(self, stats: Statistics, *, num_threads: int | None = None) -> dict[str, dict[str, PerlAverage]]:
         """The script's printed ``Average_R/P/F`` lines (bootstrap with the config's ``confidence`` and

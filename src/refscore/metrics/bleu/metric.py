@@ -31,9 +31,9 @@ from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
-from refscore.metrics.bleu_formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
+from refscore.metrics.bleu.formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
-from refscore.metrics.bleu_flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
+from refscore.metrics.bleu.flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
                                            evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
                                            smoothing_name, token_list_counts)
 from refscore.metrics.word_batch import check_tokenizer, ngram_statistics
@@ -64,9 +64,9 @@ class BLEUConfig:
     max_order: int = 4
     effective_order: bool = False
     spm_model: str | None = None
-    #: whose BLEU (:data:`~refscore.metrics.bleu_flavors.BLEU_FLAVORS`): ``sacrebleu``, ``nltk`` (NLTK's
+    #: whose BLEU (:data:`~refscore.metrics.bleu.flavors.BLEU_FLAVORS`): ``sacrebleu``, ``nltk`` (NLTK's
     #: ``corpus_bleu``: token lists, ``weights``, ``smoothing_function``, ``auto_reweigh``) or ``evaluate`` (HF's
-    #: ``bleu`` script: ``max_order``, ``smooth``); :mod:`refscore.metrics.bleu_flavors`
+    #: ``bleu`` script: ``max_order``, ``smooth``); :mod:`refscore.metrics.bleu.flavors`
     flavor: str = "sacrebleu"
     weights: tuple[Any, ...] | None = None
     smoothing_function: Callable[..., list[Any]] | None = None
@@ -166,7 +166,7 @@ class BLEU(BLEUPairCounts, Metric):
     check_defaults: ClassVar[tuple[tuple[str, Any], ...]] = (("effective_order", True),)
     check_bands: ClassVar[tuple[tuple[str, float], ...]] = tuple(BLEU_BANDS.items())
     exact_to: ClassVar[str | None] = "sacrebleu.BLEU (2.6)"
-    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:bleu_arithmetic"
+    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.bleu.arithmetic:bleu_arithmetic"
     peer_json_name: ClassVar[str | None] = "BLEU"
     target_tokenizers: ClassVar[dict[str, str]] = TARGET_TOKENIZERS   # -l SRC-TGT: sacreBLEU's choice
     cli_options: ClassVar[tuple[CliOption, ...]] = (
@@ -202,7 +202,7 @@ class BLEU(BLEUPairCounts, Metric):
         return ColumnRules(self.columns, tuple((f"match_{n}", f"total_{n}") for n in orders), integer=True)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
-        from refscore.metrics.explanations import explain_bleu
+        from refscore.metrics.bleu.explain import explain_bleu
 
         return explain_bleu(self, output, references)
 
@@ -318,9 +318,10 @@ class BLEU(BLEUPairCounts, Metric):
         sys_len, ref_len = int(totals[0]), int(totals[1])
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                float(config.resolved_smooth_value or 0.0), config.effective_order)
-        return self.new_score(stats, score=score / 100.0,
-                              values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
-                                            bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
+        result = self.new_score(stats, score=score / 100.0,
+                                values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
+                                              bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
+        return cast(BLEUScore, result)   # new_score makes score_class
 
     @property
     def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute

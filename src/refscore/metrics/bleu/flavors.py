@@ -4,7 +4,7 @@
 All three flavors count the same per-segment statistics (``hyp_len``, ``ref_len``, ``match_1..N``,
 ``total_1..N``) with the compiled n-gram kernel; they differ where the peers differ:
 
-- ``"sacrebleu"`` (the default): :func:`refscore.metrics.bleu_formula.bleu_from_counts`.
+- ``"sacrebleu"`` (the default): :func:`refscore.metrics.bleu.formula.bleu_from_counts`.
 - ``"nltk"``: token lists in (any hashable tokens), ``total_n = max(1, hypothesis n-grams)`` per segment (NLTK's
   ``max(1, ·)``), the closest reference length (ties to the shorter); then :func:`nltk_bleu_from_sums`: the early
   ``0`` when no unigram matches, NLTK's :class:`SmoothingFunction` on the corpus-level :class:`Fraction` ``p_n``
@@ -19,7 +19,7 @@ All three flavors count the same per-segment statistics (``hyp_len``, ``ref_len`
 >>> nltk_bleu_from_sums(metric_sums, [(0.5, 0.5)], SmoothingFunction().method1, False, None, None)
 [1.0]
 >>> round(nmt_bleu_from_sums(metric_sums, 4, smooth=True).bleu, 6)
-0.795271
+0.840896
 """
 from __future__ import annotations
 

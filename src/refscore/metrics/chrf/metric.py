@@ -27,6 +27,7 @@ from refscore.checks import check_bool, check_num_threads, check_number, check_o
 from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
+from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics._pair_counts import CHRFPairCounts
 from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
                                metric_with, nrefs_text)
@@ -221,7 +222,7 @@ class CHRF(CHRFPairCounts, Metric):
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     check_label: ClassVar[str | None] = "chrF"
     exact_to: ClassVar[str | None] = "sacrebleu.CHRF (2.6)"
-    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.sacrebleu_arithmetic:chrf_arithmetic"
+    peer_arithmetic: ClassVar[str | None] = "refscore.metrics.chrf.arithmetic:chrf_arithmetic"
     cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--chrf-char-order", "-cc"), "char_order", "chrF: character n-gram order (default 6)", int),
         CliOption(("--chrf-word-order", "-cw"), "word_order", "chrF: word n-gram order (default 0; 2 = chrF++)", int),
@@ -248,7 +249,6 @@ class CHRF(CHRFPairCounts, Metric):
         return ColumnRules(self.columns, pairs, integer=True)
 
     def explain_case(self, output: str, references: Sequence[str]) -> str:
-        from refscore.metrics.explanations import explain_chrf
 
         return explain_chrf(self, output, references)
 
@@ -274,9 +274,10 @@ class CHRF(CHRFPairCounts, Metric):
     def score_from_statistics(self, stats: Statistics) -> CHRFScore:
         self.check_statistics(stats)
         percent = float(f_scores_percent(stats.totals()[None, :], self.config)[0])
-        return self.new_score(stats, score=percent / 100.0,
-                              values=chrf_values(self.config.display_name, self.config.char_order,
-                                                 self.config.word_order, self.config.beta))
+        result = self.new_score(stats, score=percent / 100.0,
+                                values=chrf_values(self.config.display_name, self.config.char_order,
+                                                   self.config.word_order, self.config.beta))
+        return cast(CHRFScore, result)   # new_score makes score_class
 
     def signature(self, nrefs: int = 1) -> Signature:
         cfg = self.config
@@ -306,3 +307,12 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     chrF2 = 49.26
     """
     return cast(CHRFScore, metric_with(CHRF, options).sentence_score(hypothesis, references))
+
+
+def explain_chrf(metric: Metric, output: str, references: Sequence[str]) -> str:
+    reference = references[best_reference(metric, output, references)]
+    present = set(output.split())
+    missing = list(dict.fromkeys(word for word in reference.split() if word not in present))
+    if missing:
+        return f"reference words not in the output: {quoted(missing)}"
+    return "every reference word is in the output; the character n-grams differ (order, spacing or extra text)"
