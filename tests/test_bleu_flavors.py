@@ -15,7 +15,7 @@ from nltk.translate import bleu_score as peer
 import refscore
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.bleu import BLEU, sacrebleu_reported_counts
-from refscore.metrics.bleu_flavors import SmoothingFunction
+from refscore.metrics.bleu.flavors import SmoothingFunction
 from test_compat_evaluate_bleu import hf_bleu, tokenize_13a
 
 VOCABULARY = ["the", "cat", "sat", "on", "a", "mat", ".", "猫", 7]

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from refscore._core._bleu import PYTHON_SUM_COMPENSATED, bleu_score_one, bleu_scores
-from refscore.metrics.bleu_formula import bleu_from_counts, sum_like_python
+from refscore.metrics.bleu.formula import bleu_from_counts, sum_like_python
 
 pytestmark = pytest.mark.parity   # against the peer under this interpreter, on every supported Python
 

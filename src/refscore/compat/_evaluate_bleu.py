@@ -32,7 +32,7 @@ from refscore.compat._sacrebleu_bleu import BLEU as SacreBLEU
 from refscore.errors import InputTypeError
 from refscore.metrics.word_batch import count_ngrams, ngram_statistics
 from refscore.metrics.bleu import BLEU
-from refscore.metrics.bleu_flavors import encode_token_lists
+from refscore.metrics.bleu.flavors import encode_token_lists
 from refscore.text.tokenizer_registry import HF_13A
 from refscore.protocol import metric_with
 

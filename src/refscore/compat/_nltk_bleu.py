@@ -5,7 +5,7 @@ NLTK). BLEU is :class:`refscore.metrics.bleu.BLEU` with ``flavor="nltk"``: its s
 clipped n-grams in one GIL-free kernel call and its formula follows NLTK exactly (``p_n = Fraction(Σ clipped,
 Σ max(1, hypothesis n-grams))``, closest reference length, brevity penalty, the early ``0`` when no unigram
 matches, NLTK's :class:`SmoothingFunction` with ``method0``'s warning, and ``corpus_bleu`` handing methods 4–7 the
-**last** segment's ``references`` and ``hypothesis``); see :mod:`refscore.metrics.bleu_flavors`. This module
+**last** segment's ``references`` and ``hypothesis``); see :mod:`refscore.metrics.bleu.flavors`. This module
 only turns NLTK's arguments into the metric's config and its result into NLTK's return values.
 
 GLEU: per segment the reference with the best ``tp / max(hyp n-grams, ref n-grams)`` (first on ties) adds its
@@ -27,7 +27,7 @@ from refscore.checks import check_int
 from refscore.errors import InputError
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.word_batch import count_ngrams
-from refscore.metrics.bleu_flavors import (NLTK_DEFAULT_WEIGHTS, Fraction, SmoothingFunction, as_segments,
+from refscore.metrics.bleu.flavors import (NLTK_DEFAULT_WEIGHTS, Fraction, SmoothingFunction, as_segments,
                                            brevity_penalty, closest_ref_length, encode_token_lists,
                                            modified_precision)
 from refscore.protocol import metric_with

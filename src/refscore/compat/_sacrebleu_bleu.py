@@ -26,7 +26,7 @@ from refscore.compat._sacrebleu_base import SacreMetric, SacreScore, SacreSignat
 from refscore.metrics.advice import looks_tokenized
 from refscore.metrics.bleu import BLEU as _RefscoreBLEU
 from refscore.metrics.bleu import SMOOTH_DEFAULTS, sacrebleu_reported_counts
-from refscore.metrics.bleu_formula import bleu_score_one
+from refscore.metrics.bleu.formula import bleu_score_one
 from refscore.protocol import metric_with
 from refscore.errors import InputError
 from refscore.text.external import EXTERNAL_TOKENIZERS, tokenizer_signature
