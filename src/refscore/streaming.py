@@ -90,7 +90,7 @@ def stream_scores(paths: Any, metrics: Metric | Sequence[Metric], *, hypothesis_
     scale as the peers compute it with ``percent=True``, as the command line prints them). Each score's
     ``statistics`` is its one row of column totals.
     """
-    metrics = [metrics] if hasattr(metrics, "statistics") else list(metrics)  # one metric, or several
+    metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)  # one metric, or several
     running: dict[str, list[RunningTotals]] = {}
     positions: dict[str, int] = {}
 
@@ -124,7 +124,7 @@ def stream_statistics(paths: Any, metrics: Metric | Sequence[Metric], *, hypothe
                       num_threads: int | None = None) -> tuple[dict[str, list[Statistics]], list[str]]:
     """Every segment's statistics of record files, read chunk by chunk (memory holds the statistics, not the
     text): ``({system: [statistics of each metric]}, skipped malformed records)``, for bootstrap intervals."""
-    metrics = [metrics] if hasattr(metrics, "statistics") else list(metrics)  # one metric, or several
+    metrics = [metrics] if isinstance(metrics, Metric) else list(metrics)  # one metric, or several
     parts: dict[str, list[list[Statistics]]] = {}
 
     def consume(system: str, statistics: list[Statistics]) -> None:
