@@ -28,6 +28,7 @@ import numpy as np
 
 from refscore._core._pairwise import MAX_ITEM_UNITS, pairwise_matches
 from refscore._memory import memory_budget as resolve_budget
+from refscore._offsets import concatenate
 from refscore.errors import InputError
 
 #: Bytes of the kernel's counts per unit and order (ids, distinct n-grams, postings, hash slots), an upper bound.
@@ -135,15 +136,11 @@ class CountPairs(PairScoring):
     def matrices(self, cands: list[Item], refs: list[Item] | None, *, num_threads: int | None = None,
                  memory_budget: int | None = None) -> list[np.ndarray]:
         chunk_bytes = max(resolve_budget(memory_budget) // 8, 1 << 20)
-        cand_offsets = np.zeros(len(cands) + 1, dtype=np.int64)
-        np.cumsum([len(c) for c in cands], out=cand_offsets[1:])
+        cand_texts, cand_offsets = concatenate(cands, np.int64)
         ref_texts = ref_offsets = None
         if refs is not None:
-            ref_offsets = np.zeros(len(refs) + 1, dtype=np.int64)
-            np.cumsum([len(r) for r in refs], out=ref_offsets[1:])
-            ref_texts = np.concatenate(refs) if refs else np.zeros(0, np.int64)
-        flat, out_offsets = pairwise_matches(self.streams, len(self.text_units),
-                                             np.concatenate(cands) if cands else np.zeros(0, np.int64),
+            ref_texts, ref_offsets = concatenate(refs, np.int64)
+        flat, out_offsets = pairwise_matches(self.streams, len(self.text_units), cand_texts,
                                              cand_offsets, ref_texts, ref_offsets, refs is None, num_threads)
         # Every pair of the group in the kernel's order (item, candidate, reference): the texts of its two sides.
         sizes = [(len(cand), len(cand if refs is None else refs[k])) for k, cand in enumerate(cands)]

@@ -20,16 +20,11 @@ from typing import Any
 import numpy as np
 
 from refscore._core._tokenize import encode_words
+from refscore._offsets import offsets_from_lengths
 from refscore.text.external import EXTERNAL_TOKENIZERS
 
 Stream = tuple[np.ndarray, np.ndarray, int]
 _PUNCTUATION = frozenset(string.punctuation)   # sacreBLEU's CHRF._PUNCTS
-
-
-def _offsets(lengths: list[int]) -> np.ndarray:
-    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return offsets
 
 
 def character_units(texts: list[str], *, lowercase: bool, whitespace: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -39,7 +34,7 @@ def character_units(texts: list[str], *, lowercase: bool, whitespace: bool) -> t
     if not whitespace:
         prepared = ["".join(text.split()) for text in prepared]
     data = "".join(prepared).encode("utf-32-le", "surrogatepass")
-    return np.frombuffer(data, dtype="<u4").astype(np.uint32, copy=False), _offsets([len(t) for t in prepared])
+    return np.frombuffer(data, dtype="<u4").astype(np.uint32, copy=False), offsets_from_lengths([len(t) for t in prepared])
 
 
 def chrf_words(text: str) -> list[str]:
@@ -71,7 +66,7 @@ def chrf_word_units(texts: list[str], *, lowercase: bool) -> tuple[np.ndarray, n
         words = chrf_words(text.lower() if lowercase else text)
         ids += [vocabulary.setdefault(word, len(vocabulary)) for word in words]
         lengths.append(len(words))
-    return np.asarray(ids, dtype=np.uint32), _offsets(lengths)
+    return np.asarray(ids, dtype=np.uint32), offsets_from_lengths(lengths)
 
 
 def chrf_streams(texts: list[str], *, char_order: int, word_order: int, lowercase: bool,

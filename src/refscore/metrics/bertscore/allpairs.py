@@ -17,6 +17,8 @@ from typing import Any
 
 import numpy as np
 
+from refscore._offsets import offsets_from_lengths
+
 from refscore.metrics.bertscore.deps import torch_and_transformers
 
 __all__ = ["match_all_pairs"]
@@ -28,9 +30,7 @@ def _stacked(embeddings: Sequence[Any], weights: Sequence[np.ndarray]) -> tuple[
     tokens = torch.cat([embedding[:, 0] for embedding in embeddings]).double().cpu().numpy()
     with np.errstate(invalid="ignore", divide="ignore"):   # an empty text's weights are all 0: NaN, as bert-score
         normalised = np.concatenate([w.astype(np.float64) / w.astype(np.float64).sum() for w in weights])
-    offsets = np.zeros(len(embeddings) + 1, dtype=np.int64)
-    np.cumsum([embedding.shape[0] for embedding in embeddings], out=offsets[1:])
-    return tokens, normalised, offsets
+    return tokens, normalised, offsets_from_lengths([embedding.shape[0] for embedding in embeddings])
 
 
 def match_all_pairs(cand_embeddings: Sequence[Any], cand_weights: Sequence[np.ndarray],
