@@ -50,10 +50,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("command line", ("refscore.cli", "refscore.cli.*")),
 )
 
+#: The size budget of a Python or Cython module (C++ headers are not modules: MAX_HEADER_LINES). It is a guide,
+#: not a splitter: a module over it is either split by job or, when it is one cohesive piece (one algorithm, one
+#: peer's arithmetic), listed in LONG_MODULE_EXCEPTIONS with that reason; none passes HARD_MAX_LINES.
 MAX_LINES = 400
-#: Python and Cython modules are held to MAX_LINES (C++ headers are not modules: MAX_HEADER_LINES).
+HARD_MAX_LINES = 600
 MODULE_SUFFIXES = (".py", ".pyx")
-#: Modules allowed over MAX_LINES, with the reason (generated tables only).
+#: Modules allowed over MAX_LINES (up to HARD_MAX_LINES), each with the reason it is one piece.
 LONG_MODULE_EXCEPTIONS: dict[str, str] = {}
 #: C++ headers of the compiled core (``.hpp``/``.h`` under src/) are held to MAX_HEADER_LINES (split them by job)...
 MAX_HEADER_LINES = 450
@@ -259,8 +262,13 @@ def test_long_module_exceptions_exist_and_are_long():
     modules = module_files(SOURCE_ROOT, PACKAGE, MODULE_SUFFIXES)
     for module, reason in LONG_MODULE_EXCEPTIONS.items():
         assert module in modules and reason, module
-        assert len(modules[module].read_text(encoding="utf-8").splitlines()) > MAX_LINES, \
-            f"{module} is no longer over {MAX_LINES} lines: remove its exception"
+        lines = len(modules[module].read_text(encoding="utf-8").splitlines())
+        assert lines > MAX_LINES, f"{module} is no longer over {MAX_LINES} lines: remove its exception"
+
+
+def test_no_module_passes_the_hard_limit_even_with_a_reason():
+    found = long_modules(SOURCE_ROOT, PACKAGE, HARD_MAX_LINES, exceptions={})
+    assert not found, "\n".join(found)
 
 
 def test_every_registered_metric_follows_the_protocol():
