@@ -63,7 +63,6 @@ class MeanTokenAccuracy(TokenAccuracy):
     """Document-averaged: mean of per-segment accuracies, kept as a float ``score`` column and a ``documents`` count."""
 
     name = "meantokacc"
-    document_averaged = True
 
     def statistics(self, hypotheses, references, *, num_threads=None):
         counts, nrefs = _token_hits(self.config.lowercase, hypotheses, references)

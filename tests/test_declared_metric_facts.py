@@ -105,3 +105,22 @@ def test_integer_statistics_is_what_the_statistics_are(name):
     metric = get_metric_class(name)()
     stats = metric.statistics(["a b c", "b"], [["a b d"], ["c"]], num_threads=1)
     assert metric.integer_statistics == (stats.data.dtype.kind == "i"), name
+
+
+@pytest.mark.parametrize("name", [name for name in REGISTRY if name not in ("bertscore", "meteor")])
+def test_merge_rules_cover_every_column_and_count_documents_from_totals(name):
+    """Every statistics column has one declared merge rule, and the segment count of a document-averaged result is
+    the same from per-segment rows and from their one row of totals (streamed, distributed, torchmetrics runs)."""
+    metric = get_metric_class(name)()
+    stats = metric.statistics(["a b c", "b", ""], [["a b d"], ["c"], ["x"]], num_threads=1)
+    rules = metric.merge_rules()
+    assert set(rules) == set(stats.columns) | set(stats.carried_columns), name
+    assert set(rules.values()) <= {"sum", "segments", "carried"}
+    assert metric.carried_statistics_columns == stats.carried_columns
+    totals = type(stats)(stats.metric, stats.config_hash, stats.columns, stats.totals()[None, :], stats.nrefs)
+    whole, summed = metric.score_from_statistics(stats), metric.score_from_statistics(totals)
+    assert whole.score == pytest.approx(summed.score)
+    if "segments" in rules.values():
+        assert metric.documents(stats) == metric.documents(totals) == 3
+        if "documents" in whole.values:
+            assert whole.values["documents"] == summed.values["documents"] == 3, name

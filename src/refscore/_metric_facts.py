@@ -29,6 +29,10 @@ if TYPE_CHECKING:   # imported when asked for: it loads the compiled pairwise ke
 
 Scorer = Callable[[np.ndarray], np.ndarray]
 
+#: The merge rules of statistics columns (:meth:`MetricFacts.merge_rules`) and the segment-count column's name.
+SUM, SEGMENTS, CARRIED = "sum", "segments", "carried"
+DOCUMENTS = "documents"
+
 
 @dataclass(frozen=True)
 class CheckSpec:
@@ -176,10 +180,35 @@ class MetricFacts:
         columns = getattr(self, "columns", None)
         return None if columns is None else tuple(columns)
 
+    def merge_rules(self) -> dict[str, str]:
+        """Each statistics column's merge rule, by name: the one place a metric says how statistics of parts of a
+        corpus combine (``a + b``, streamed totals, distributed runs, bootstrap resamples). ``"sum"``: a column
+        summed over segments (counts; a document-averaged metric's per-segment scores). ``"segments"``: the
+        ``documents`` column of a document-averaged metric (ROUGE, BERTScore, METEOR, SQuAD, scores from outside),
+        summed too, the count its corpus means divide by. ``"carried"``: a column that follows its segment and is
+        never summed (ROUGE's best reference per type). Default: every summed column ``"sum"``, ``documents``
+        ``"segments"``.
+
+        >>> from refscore.metrics import get_metric_class
+        >>> get_metric_class("ter")().merge_rules(), get_metric_class("meteor")().merge_rules()["documents"]
+        ({'edits': 'sum', 'ref_length': 'sum'}, 'segments')
+        """
+        return {name: SEGMENTS if name == DOCUMENTS else SUM for name in self.statistics_columns or ()}
+
     @property
     def carried_statistics_columns(self) -> tuple[str, ...]:
-        """The carried (never summed) columns, in order (ROUGE's best reference per type); default none."""
-        return ()
+        """The carried (never summed) columns, in order (ROUGE's best reference per type): those of
+        :meth:`merge_rules` with the rule ``"carried"``."""
+        return tuple(name for name, rule in self.merge_rules().items() if rule == CARRIED)
+
+    def documents(self, stats: Any) -> int:
+        """The number of segments a document-averaged metric's corpus value is the mean over: the total of its
+        ``"segments"`` column, right for a row of totals as for per-segment rows; the rows otherwise."""
+        counted = [name for name, rule in self.merge_rules().items() if rule == SEGMENTS]
+        if not counted:
+            return len(stats)
+        total = float(stats.column(counted[0]).sum())
+        return int(total) if total == total else len(stats)   # NaN statistics: the rows
 
     def statistics_rules(self) -> ColumnRules:
         """What the values of this metric's statistics columns may be (counts never negative, matches at most

@@ -133,9 +133,6 @@ class Metric(MetricFacts, ABC):
 
     name: ClassVar[str]
     config_class: ClassVar[type]
-    #: True when the corpus score is a mean of per-segment scores (ROUGE, BERTScore) rather than a formula of
-    #: summed statistics (BLEU, chrF, TER, GLEU); bootstrap code resamples accordingly.
-    document_averaged: ClassVar[bool] = False
     #: Flags of ``refscore score`` that set this metric's config fields (shared flags apply to every metric).
     cli_options: ClassVar[tuple[CliOption, ...]] = ()
     #: The result class :meth:`new_score` makes (a subclass of :class:`Score` with fields of its own: TER's, BLEU's).

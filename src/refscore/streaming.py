@@ -51,12 +51,10 @@ class StreamResult:
 
 def _score(metric: Metric, running: RunningTotals) -> Score:
     """The corpus score of summed statistics: one row holding the totals scores as all rows would (the same rule
-    as :meth:`Metric.corpus_score_chunks`; document-averaged metrics carry their ``documents`` count column)."""
+    as :meth:`Metric.corpus_score_chunks`; a document-averaged metric counts its segments in its ``"segments"`` column,
+    :meth:`Metric.merge_rules`)."""
     totals = running.totals_statistics(metric)
-    score = dataclasses.replace(metric.score_from_statistics(totals), statistics=totals)
-    if "documents" in score.values:  # counted from rows: here one row of totals
-        score = dataclasses.replace(score, values={**score.values, "documents": running.segments})
-    return score
+    return dataclasses.replace(metric.score_from_statistics(totals), statistics=totals)
 
 
 def _walk(paths: Any, metrics: list[Metric], layout: RecordLayout, skip_bad_records: bool, chunk_records: int,

@@ -28,7 +28,6 @@ True
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Sequence
@@ -178,10 +177,7 @@ def _classes() -> dict[str, type]:
             signature); call it after :meth:`compute` (which syncs) or in one process."""
             stats = Statistics(self.refscore_metric.name, self.refscore_metric.config_hash, self.columns,
                                self.totals()[None, :], self.nrefs or 1)
-            result = self.refscore_metric.score_from_statistics(stats)
-            if "documents" in result.values:   # counted from rows: here one row of totals
-                result = dataclasses.replace(result, values={**result.values, "documents": int(self.segments)})
-            return result
+            return self.refscore_metric.score_from_statistics(stats)
 
         def compute(self) -> Any:
             """The corpus score (0-1, float64 tensor) of every segment added (in every process)."""

@@ -140,7 +140,6 @@ class ExternalScores(Metric):
 
     config_class = ExternalScoresConfig
     independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
-    document_averaged = True
     runtime_fields = frozenset({"scale"})   # how they are printed, not what they are
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:

@@ -79,7 +79,6 @@ class SQuAD(Metric):
     score_class = SQuADScore
     config_class: ClassVar[type] = SQuADConfig
     higher_is_better: ClassVar[bool] = True
-    document_averaged: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     check_label: ClassVar[str | None] = "SQuAD F1"
     exact_to: ClassVar[str | None] = "evaluate squad / squad_v2 (0.4.6; SQuAD v1.1 / v2.0 scripts)"

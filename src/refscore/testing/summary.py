@@ -58,7 +58,6 @@ class CaseMean(Metric):
 
     name: ClassVar[str] = "case_mean"
     config_class: ClassVar[type] = CaseMeanConfig
-    document_averaged: ClassVar[bool] = True
 
     def __init__(self, checks: list[Check]) -> None:
         super().__init__(CaseMeanConfig(tuple((c.name, c.metric.name, c.metric.config_hash) for c in checks)))

@@ -235,7 +235,6 @@ class BERTScoreMetric(Metric):
     name: ClassVar[str] = "bertscore"
     score_class = _CorpusResult
     config_class: ClassVar[type] = BERTScoreConfig
-    document_averaged: ClassVar[bool] = True
     #: a test case's threshold (0–1 scale): F1 of cosine similarities
     threshold_range: ClassVar[tuple[float, float]] = (-1.0, 1.0)
     #: rescaled with a baseline, (F - b) / (1 - b) stays at most 1 but can fall below -1
@@ -389,7 +388,7 @@ class BERTScoreMetric(Metric):
         _, transformers = torch_and_transformers()
         model_type = resolve_model_type(self.config.model_type, self.config.lang)
         return self.new_score(stats, score=f1, statistics=stats,
-                              values={"precision": precision, "recall": recall, "f1": f1, "documents": len(stats),
+                              values={"precision": precision, "recall": recall, "f1": f1, "documents": self.documents(stats),
                                       "hash": bert_score_hash(self.config, layer_of(self.config),
                                                               transformers.__version__, model_type)})
 

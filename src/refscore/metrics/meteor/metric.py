@@ -90,7 +90,6 @@ class METEOR(Metric):
     example_task = "summarization"
     config_class: ClassVar[type] = METEORConfig
     higher_is_better: ClassVar[bool] = True
-    document_averaged: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     check_label: ClassVar[str | None] = "METEOR"
     exact_to: ClassVar[str | None] = f"nltk.translate.meteor_score.meteor_score ({NLTK_VERSION})"

@@ -77,7 +77,6 @@ class ROUGE(Metric):
     score_class = ROUGEScore
     example_task = "summarization"
     config_class = ROUGEConfig
-    document_averaged = True
     flavor: ClassVar[str] = "rouge-score"
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)  # of a test case's threshold (0–1 scale)
     exact_to: ClassVar[str | None] = "rouge_score.rouge_scorer.RougeScorer (0.1.2)"
@@ -170,9 +169,9 @@ class ROUGE(Metric):
         scores came from."""
         return tuple(f"best_reference_{name}" for name in self.config.types)
 
-    @property
-    def carried_statistics_columns(self) -> tuple[str, ...]:
-        return self.best_reference_columns
+    def merge_rules(self) -> dict[str, str]:
+        """The per-document P/R/F summed, ``documents`` the count, each type's best reference carried."""
+        return {**super().merge_rules(), **{name: "carried" for name in self.best_reference_columns}}
 
     def statistics_rules(self) -> ColumnRules:
         return ColumnRules(self.columns)   # per-document P/R/F and the document count: never negative

@@ -57,7 +57,6 @@ class ROUGE155(Metric):
     score_class = ROUGE155Score
     example_task = "summarization"
     config_class: ClassVar[type] = ROUGE155Config
-    document_averaged: ClassVar[bool] = True
     #: no check of its own: the check name ``rouge155`` stays ROUGE's ``rouge<n>`` check, as before
     offers_checks: ClassVar[bool] = False
     cli_options: ClassVar[tuple[CliOption, ...]] = (
@@ -161,7 +160,7 @@ class ROUGE155(Metric):
                     for i, name in enumerate(self.config.types)}
         first = self.config.types[0]
         result = self.new_score(stats, score=averages[first]["F"], statistics=stats,
-                                values={"averages": averages, "documents": len(stats), "intervals": {}})
+                                values={"averages": averages, "documents": self.documents(stats), "intervals": {}})
         return cast(ROUGE155Score, result)   # new_score makes score_class
 
     def printed_lines(self, stats: Statistics, *, num_threads: int | None = None) -> dict[str, dict[str, PerlAverage]]:
@@ -189,10 +188,10 @@ class ROUGE155(Metric):
         averages = {name: {c: line.average for c, line in lines.items()} for name, lines in printed.items()}
         intervals = {name: {c: (line.low, line.high) for c, line in lines.items()} for name, lines in printed.items()}
         first = self.config.types[0]
-        return self.with_facts(ROUGE155Score(metric=self.name, score=averages[first]["F"],
-                                             signature=self.signature_text(stats.nrefs),
-                                             values={"averages": averages, "documents": len(stats),
-                                                     "intervals": intervals}, statistics=stats, printed=printed))
+        result = self.new_score(stats, score=averages[first]["F"], statistics=stats, printed=printed,
+                                values={"averages": averages, "documents": self.documents(stats),
+                                        "intervals": intervals})
+        return cast(ROUGE155Score, result)   # new_score makes score_class
 
     def reported_score(self, stats: Statistics, *, num_threads: int | None = None) -> ROUGE155Score:
         """What ``refscore score`` prints: :meth:`script_score`."""
