@@ -1,0 +1,160 @@
+# cython: language_level=3
+# distutils: language = c++
+"""Edit-distance kernels: Levenshtein and Indel distances of pairs and of all pairs of two lists (bit-parallel,
+``_edit_distance_kernel.hpp``), and torchmetrics' extended edit distance (EED), one nogil ``prange`` each.
+
+Texts arrive as one uint32 array of symbols (code points or word ids) with int64 offsets (text ``t`` is
+``symbols[offsets[t]:offsets[t + 1]]``); :func:`dense_symbols` numbers the symbols densely first, so the
+pattern tables are indexed directly. Results do not depend on the number of threads: every pair is computed on
+its own.
+"""
+from cython.parallel cimport prange, threadid
+from libc.stdint cimport int64_t, uint32_t
+from libcpp.vector cimport vector
+
+import numpy as np
+
+from refscore._core._parallel import resolve_num_threads
+
+cdef extern from "_edit_distance_kernel.hpp" namespace "refscore::editdist" nogil:
+    cdef cppclass Workspace:
+        pass
+    cdef cppclass EedWorkspace:
+        pass
+    cdef cppclass Pattern:
+        pass
+    int kLevenshtein
+    int kIndel
+    int64_t pair_distance(Workspace& ws, int kind, int64_t alphabet, const uint32_t* a, int64_t n,
+                          const uint32_t* b, int64_t m)
+    int64_t matrix_row(Workspace& ws, int kind, int64_t alphabet, const uint32_t* symbols, const int64_t* offsets,
+                       int64_t row, const int64_t* cols, int64_t n_cols, double* out)
+    double eed_score(EedWorkspace& ws, const uint32_t* hyp, int64_t n, const uint32_t* ref, int64_t m,
+                     double alpha, double rho, double deletion, double insertion)
+
+LEVENSHTEIN = kLevenshtein
+INDEL = kIndel
+
+
+def dense_symbols(uint32_t[::1] symbols not None):
+    """Renumber ``symbols`` in place as 0, 1, 2, ... in order of first appearance; returns the alphabet's size.
+
+    >>> values = np.array([104, 105, 104, 33], dtype=np.uint32)
+    >>> dense_symbols(values), values.tolist()
+    (3, [0, 1, 0, 2])
+    """
+    cdef Py_ssize_t n = symbols.shape[0], i
+    if n == 0:
+        return 0
+    cdef uint32_t top = 0
+    for i in range(n):
+        if symbols[i] > top:
+            top = symbols[i]
+    cdef vector[uint32_t] table = vector[uint32_t](<size_t>top + 1, <uint32_t>0xFFFFFFFFu)
+    cdef uint32_t alphabet = 0
+    cdef uint32_t unset = 0xFFFFFFFF
+    with nogil:
+        for i in range(n):
+            if table[symbols[i]] == unset:
+                table[symbols[i]] = alphabet
+                alphabet += 1
+            symbols[i] = table[symbols[i]]
+    return alphabet
+
+
+def _check_texts(const uint32_t[::1] symbols, const int64_t[::1] offsets, const int64_t[::1] indices, str name):
+    cdef Py_ssize_t n_texts = offsets.shape[0] - 1
+    if n_texts < 0 or offsets[n_texts] > symbols.shape[0]:
+        raise ValueError("offsets must hold one entry per text plus one and end within symbols")
+    if indices.shape[0] and (np.min(indices) < 0 or np.max(indices) >= n_texts):
+        raise ValueError(f"{name} must be text indices in [0, {n_texts})")
+
+
+def pair_distances(const uint32_t[::1] symbols not None, const int64_t[::1] offsets not None,
+                   const int64_t[::1] left not None, const int64_t[::1] right not None, int kind,
+                   int64_t alphabet, num_threads=None):
+    """The distance of ``kind`` (``LEVENSHTEIN`` or ``INDEL``) of text ``left[k]`` against text ``right[k]``.
+
+    >>> symbols = np.array([0, 1, 2, 0, 2], dtype=np.uint32)     # "abc", "ac"
+    >>> offsets = np.array([0, 3, 5])
+    >>> pair_distances(symbols, offsets, np.array([0]), np.array([1]), LEVENSHTEIN, 3).tolist()
+    [1]
+    """
+    if left.shape[0] != right.shape[0]:
+        raise ValueError("left and right must have one entry per pair")
+    _check_texts(symbols, offsets, left, "left")
+    _check_texts(symbols, offsets, right, "right")
+    cdef int threads = resolve_num_threads(num_threads)
+    cdef Py_ssize_t n_pairs = left.shape[0], k
+    out_array = np.zeros(n_pairs, dtype=np.int64)
+    cdef int64_t[::1] out = out_array
+    if n_pairs == 0:
+        return out_array
+    cdef vector[Workspace] workspaces = vector[Workspace](threads)
+    cdef uint32_t empty = 0
+    cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
+    with nogil:
+        for k in prange(n_pairs, num_threads=threads, schedule="dynamic", chunksize=64):
+            out[k] = pair_distance(workspaces[threadid()], kind, alphabet,
+                                   data + offsets[left[k]], offsets[left[k] + 1] - offsets[left[k]],
+                                   data + offsets[right[k]], offsets[right[k] + 1] - offsets[right[k]])
+    return out_array
+
+
+def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] offsets not None,
+                      const int64_t[::1] rows not None, const int64_t[::1] cols not None, int kind,
+                      int64_t alphabet, num_threads=None):
+    """RapidFuzz's normalized similarity of ``kind`` of every text of ``rows`` against every text of ``cols``:
+    float64 ``(len(rows), len(cols))``, each row's pattern table built once.
+
+    >>> symbols = np.array([0, 1, 2, 0, 2], dtype=np.uint32)     # "abc", "ac"
+    >>> similarity_matrix(symbols, np.array([0, 3, 5]), np.array([0, 1]), np.array([1]), INDEL, 3).tolist()
+    [[0.8], [1.0]]
+    """
+    _check_texts(symbols, offsets, rows, "rows")
+    _check_texts(symbols, offsets, cols, "cols")
+    cdef int threads = resolve_num_threads(num_threads)
+    cdef Py_ssize_t n_rows = rows.shape[0], n_cols = cols.shape[0], r
+    out_array = np.zeros((n_rows, n_cols), dtype=np.float64)
+    if n_rows == 0 or n_cols == 0:
+        return out_array
+    cdef double[:, ::1] out = out_array
+    cdef vector[Workspace] workspaces = vector[Workspace](threads)
+    cdef uint32_t empty = 0
+    cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
+    with nogil:
+        for r in prange(n_rows, num_threads=threads, schedule="dynamic"):
+            matrix_row(workspaces[threadid()], kind, alphabet, data, &offsets[0], rows[r], &cols[0], n_cols,
+                       &out[r, 0])
+    return out_array
+
+
+def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets not None,
+              const int64_t[::1] hyps not None, const int64_t[::1] refs not None, double alpha, double rho,
+              double deletion, double insertion, num_threads=None):
+    """torchmetrics' EED score (float64, before its rounding to float32) of text ``hyps[k]`` against text
+    ``refs[k]``, both preprocessed code points.
+
+    >>> symbols = np.array([ord(c) for c in " a b  a c "], dtype=np.uint32)
+    >>> round(eed_pairs(symbols, np.array([0, 5, 10]), np.array([0]), np.array([1]), 2.0, 0.3, 0.2, 1.0)[0], 6)
+    0.2
+    """
+    if hyps.shape[0] != refs.shape[0]:
+        raise ValueError("hyps and refs must have one entry per pair")
+    _check_texts(symbols, offsets, hyps, "hyps")
+    _check_texts(symbols, offsets, refs, "refs")
+    cdef int threads = resolve_num_threads(num_threads)
+    cdef Py_ssize_t n_pairs = hyps.shape[0], k
+    out_array = np.zeros(n_pairs, dtype=np.float64)
+    cdef double[::1] out = out_array
+    if n_pairs == 0:
+        return out_array
+    cdef vector[EedWorkspace] workspaces = vector[EedWorkspace](threads)
+    cdef uint32_t empty = 0
+    cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
+    with nogil:
+        for k in prange(n_pairs, num_threads=threads, schedule="dynamic"):
+            out[k] = eed_score(workspaces[threadid()], data + offsets[hyps[k]], offsets[hyps[k] + 1] - offsets[hyps[k]],
+                               data + offsets[refs[k]], offsets[refs[k] + 1] - offsets[refs[k]],
+                               alpha, rho, deletion, insertion)
+    return out_array
