@@ -22,6 +22,8 @@ DOCUMENTED = {
     "METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor",
     "ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match",
     "SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad",
+    "EditDistance", "EditDistanceConfig", "edit_distance", "sentence_edit_distance",
+    "EED", "EEDConfig", "eed", "sentence_eed",
     "bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test", "paired_test_from_statistics",
     "paired_bootstrap", "paired_approximate_randomization",
     "external_scores", "ExternalScores", "SystemSegments", "report", "Reward", "reward",

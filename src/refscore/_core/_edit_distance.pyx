@@ -136,8 +136,8 @@ def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets n
     ``refs[k]``, both preprocessed code points.
 
     >>> symbols = np.array([ord(c) for c in " a b  a c "], dtype=np.uint32)
-    >>> round(eed_pairs(symbols, np.array([0, 5, 10]), np.array([0]), np.array([1]), 2.0, 0.3, 0.2, 1.0)[0], 6)
-    0.2
+    >>> round(float(eed_pairs(symbols, np.array([0, 5, 10]), np.array([0]), np.array([1]), 2.0, 0.3, 0.2, 1.0)[0]), 6)
+    0.322034
     """
     if hyps.shape[0] != refs.shape[0]:
         raise ValueError("hyps and refs must have one entry per pair")

@@ -110,6 +110,9 @@ _BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
                     ("ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match")),
     "squad": ("refscore.metrics.squad:SQuAD", "refscore.metrics.squad",
               ("SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad")),
+    "edit_distance": ("refscore.metrics.edit_distance:EditDistance", "refscore.metrics.edit_distance",
+                      ("EditDistance", "EditDistanceConfig", "edit_distance", "sentence_edit_distance")),
+    "eed": ("refscore.metrics.eed:EED", "refscore.metrics.eed", ("EED", "EEDConfig", "eed", "sentence_eed")),
 }
 
 #: name -> "module:Class": refscore's metrics, then the plug-ins. Keep the order: it is the column order of tables.

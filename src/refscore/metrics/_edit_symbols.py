@@ -1,0 +1,54 @@
+"""Texts as the edit-distance kernels read them: one uint32 array of dense symbols and int64 offsets.
+
+Characters are code points (a lone surrogate included, as Python and RapidFuzz index it); words are
+``str.split()``'s, numbered in order of first appearance; token ids are numbered densely. Equal symbols get
+equal numbers within one call, which is all an edit distance compares.
+
+>>> symbols, offsets, alphabet = text_symbols(["abca", "", "cb"], "characters")
+>>> symbols.tolist(), offsets.tolist(), alphabet
+([0, 1, 2, 0, 2, 1], [0, 4, 4, 6], 3)
+>>> text_symbols(["the cat", "a cat"], "words")[0].tolist()
+[0, 1, 2, 1]
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from refscore._core._edit_distance import dense_symbols
+
+UNITS = ("characters", "words")
+
+
+def _offsets(lengths: Sequence[int]) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    if len(lengths):
+        np.cumsum(lengths, out=offsets[1:])
+    return offsets
+
+
+def text_symbols(texts: Sequence[Any], unit: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(symbols, offsets, alphabet)`` of ``texts`` (strings, or int64 token-id arrays) in ``unit``."""
+    if texts and not isinstance(texts[0], str):   # token ids: each id one symbol, whatever the unit
+        offsets = _offsets([len(ids) for ids in texts])
+        if offsets[-1] == 0:
+            return np.zeros(0, dtype=np.uint32), offsets, 0
+        _, inverse = np.unique(np.concatenate([np.asarray(ids, dtype=np.int64) for ids in texts]),
+                               return_inverse=True)
+        symbols = inverse.astype(np.uint32)
+        return symbols, offsets, int(symbols.max()) + 1
+    if unit == "characters":
+        # surrogatepass: a lone surrogate is one code point, as Python's len() and RapidFuzz count it
+        symbols = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).copy()
+        offsets = _offsets([len(text) for text in texts])
+        return symbols, offsets, dense_symbols(symbols)
+    vocabulary: dict[str, int] = {}
+    ids: list[int] = []
+    lengths: list[int] = []
+    for text in texts:
+        words = text.split()
+        ids.extend(vocabulary.setdefault(word, len(vocabulary)) for word in words)
+        lengths.append(len(words))
+    return np.array(ids, dtype=np.uint32), _offsets(lengths), len(vocabulary)
