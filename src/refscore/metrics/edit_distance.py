@@ -160,17 +160,20 @@ class EditDistance(Metric):
                          short_names={"nrefs": "#", "measure": "m", "unit": "u", "rapidfuzz": "rf"})
 
     def pair_scoring(self, texts: list[str]) -> Any:
-        """All-pairs matrices straight from the kernel: each candidate's pattern table built once per item."""
+        """All-pairs matrices straight from the kernel: the call's texts encoded once, each candidate's pattern
+        table built once per item and run against every reference of the item."""
         from refscore._pair_scoring import NativePairs
 
-        return NativePairs(self, texts, self._pair_matrices)
-
-    def _pair_matrices(self, texts: list[str], items: list[tuple[np.ndarray, np.ndarray]], *,
-                       num_threads: int | None = None, memory_budget: int | None = None) -> list[np.ndarray]:
         symbols, offsets, alphabet = text_symbols(texts, self.config.unit)
-        return [similarity_matrix(symbols, offsets, np.asarray(cand, dtype=np.int64),
-                                  np.asarray(ref, dtype=np.int64), self.kind, alphabet, num_threads)
-                for cand, ref in items]
+        kind = self.kind
+
+        def matrices(texts: list[str], items: list[tuple[np.ndarray, np.ndarray]], *,
+                     num_threads: int | None = None, memory_budget: int | None = None) -> list[np.ndarray]:
+            return [similarity_matrix(symbols, offsets, np.asarray(cand, dtype=np.int64),
+                                      np.asarray(ref, dtype=np.int64), kind, alphabet, num_threads)
+                    for cand, ref in items]
+
+        return NativePairs(self, texts, matrices)
 
 
 def edit_distance(hypotheses: Any, references: Any, *, num_threads: int | None = None, **options: Any) -> Score:
