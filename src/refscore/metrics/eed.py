@@ -174,6 +174,10 @@ class EED(Metric):
             return self.new_score(stats, score=float(total / np.float32(len(segments))))
         return self.new_score(stats)
 
+    def reported_score(self, stats: Any, *, num_threads: int | None = None) -> Any:
+        """``refscore score`` prints torchmetrics' float32 corpus mean too, not the float64 mean of the totals."""
+        return self.score_from_statistics(stats)
+
     def corpus_values(self, stats: Statistics) -> dict[str, Any]:
         eed, segments = (float(v) for v in stats.totals())
         return {"eed": eed / segments if segments else 0.0, "segments": segments}
