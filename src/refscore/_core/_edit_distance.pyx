@@ -11,26 +11,12 @@ its own.
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint32_t
 from libcpp.vector cimport vector
+from refscore._core._edit_distance_kernel cimport (EedWorkspace, Workspace, checked_pair_distance, eed_score,
+                                                   kIndel, kLevenshtein, matrix_row)
 
 import numpy as np
 
 from refscore._core._parallel import resolve_num_threads
-
-cdef extern from "_edit_distance_kernel.hpp" namespace "refscore::editdist" nogil:
-    cdef cppclass Workspace:
-        pass
-    cdef cppclass EedWorkspace:
-        pass
-    cdef cppclass Pattern:
-        pass
-    int kLevenshtein
-    int kIndel
-    int64_t pair_distance(Workspace& ws, int kind, int64_t alphabet, const uint32_t* a, int64_t n,
-                          const uint32_t* b, int64_t m)
-    int64_t matrix_row(Workspace& ws, int kind, int64_t alphabet, const uint32_t* symbols, const int64_t* offsets,
-                       int64_t row, const int64_t* cols, int64_t n_cols, double* out)
-    double eed_score(EedWorkspace& ws, const uint32_t* hyp, int64_t n, const uint32_t* ref, int64_t m,
-                     double alpha, double rho, double deletion, double insertion)
 
 LEVENSHTEIN = kLevenshtein
 INDEL = kIndel
@@ -95,9 +81,11 @@ def pair_distances(const uint32_t[::1] symbols not None, const int64_t[::1] offs
     cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
     with nogil:
         for k in prange(n_pairs, num_threads=threads, schedule="dynamic", chunksize=64):
-            out[k] = pair_distance(workspaces[threadid()], kind, alphabet,
+            out[k] = checked_pair_distance(workspaces[threadid()], kind, alphabet,
                                    data + offsets[left[k]], offsets[left[k] + 1] - offsets[left[k]],
                                    data + offsets[right[k]], offsets[right[k] + 1] - offsets[right[k]])
+    if n_pairs and out_array.min() < 0:
+        raise MemoryError("edit distance: out of memory for the pattern tables of a pair")
     return out_array
 
 
@@ -119,13 +107,17 @@ def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] o
     if n_rows == 0 or n_cols == 0:
         return out_array
     cdef double[:, ::1] out = out_array
+    status_array = np.zeros(n_rows, dtype=np.int64)
+    cdef int64_t[::1] status = status_array
     cdef vector[Workspace] workspaces = vector[Workspace](threads)
     cdef uint32_t empty = 0
     cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
     with nogil:
         for r in prange(n_rows, num_threads=threads, schedule="dynamic"):
-            matrix_row(workspaces[threadid()], kind, alphabet, data, &offsets[0], rows[r], &cols[0], n_cols,
-                       &out[r, 0])
+            status[r] = matrix_row(workspaces[threadid()], kind, alphabet, data, &offsets[0], rows[r], &cols[0],
+                                   n_cols, &out[r, 0])
+    if status_array.min() < 0:
+        raise MemoryError("edit distance: out of memory for the pattern table of a candidate")
     return out_array
 
 
@@ -157,4 +149,6 @@ def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets n
             out[k] = eed_score(workspaces[threadid()], data + offsets[hyps[k]], offsets[hyps[k] + 1] - offsets[hyps[k]],
                                data + offsets[refs[k]], offsets[refs[k] + 1] - offsets[refs[k]],
                                alpha, rho, deletion, insertion)
+    if np.isnan(out_array).any():
+        raise MemoryError("EED: out of memory for the rows of a pair (or 0 / 0 with rho = 0 and an empty reference)")
     return out_array

@@ -6,8 +6,10 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <vector>
 
 #include "_editdist_levenshtein.hpp"
@@ -83,6 +85,17 @@ inline int64_t pair_distance(Workspace& ws, int kind, int64_t alphabet, const ui
     return distance;
 }
 
+// pair_distance, -1 when its tables cannot be allocated (the binding raises MemoryError).
+inline int64_t checked_pair_distance(Workspace& ws, int kind, int64_t alphabet, const uint32_t* a, int64_t n,
+                                     const uint32_t* b, int64_t m) noexcept {
+    try {
+        return pair_distance(ws, kind, alphabet, a, n, b, m);
+    } catch (const std::bad_alloc&) {
+        ws.pattern = Pattern();
+        return -1;
+    }
+}
+
 // RapidFuzz's normaliser of ``kind`` with unit weights: max(n, m) for Levenshtein, n + m for Indel.
 inline int64_t maximum_distance(int kind, int64_t n, int64_t m) {
     return kind == kLevenshtein ? std::max(n, m) : n + m;
@@ -95,9 +108,9 @@ inline double normalized_similarity(int64_t distance, int64_t maximum) {
 }
 
 // One row of a similarity matrix: text ``row`` (the pattern, built once) against each text of ``cols``; writes
-// RapidFuzz's normalized similarity of every pair. Returns 0.
+// RapidFuzz's normalized similarity of every pair. Returns 0, or -1 when the tables cannot be allocated.
 inline int64_t matrix_row(Workspace& ws, int kind, int64_t alphabet, const uint32_t* symbols, const int64_t* offsets,
-                          int64_t row, const int64_t* cols, int64_t n_cols, double* out) {
+                          int64_t row, const int64_t* cols, int64_t n_cols, double* out) noexcept try {
     const uint32_t* a = symbols + offsets[row];
     const int64_t n = offsets[row + 1] - offsets[row];
     ws.pattern.set(alphabet, a, n);
@@ -109,6 +122,9 @@ inline int64_t matrix_row(Workspace& ws, int kind, int64_t alphabet, const uint3
     }
     ws.pattern.clear();
     return 0;
+} catch (const std::bad_alloc&) {
+    ws.pattern = Pattern();
+    return -1;
 }
 
 // Scratch of the EED dynamic programme.
@@ -120,7 +136,7 @@ struct EedWorkspace {
 // torchmetrics 1.x ``_eed_function`` (RWTH's EED.py) on code points, operation for operation in double precision
 // (the same additions in the same order, so the same bits): ``hyp`` and ``ref`` already preprocessed.
 inline double eed_score(EedWorkspace& ws, const uint32_t* hyp, int64_t n, const uint32_t* ref, int64_t m,
-                        double alpha, double rho, double deletion, double insertion) {
+                        double alpha, double rho, double deletion, double insertion) noexcept try {
     ws.visits.assign(static_cast<size_t>(n + 1), -1);
     ws.row.assign(static_cast<size_t>(n + 1), 1.0);
     ws.next.assign(static_cast<size_t>(n + 1), std::numeric_limits<double>::infinity());
@@ -155,6 +171,8 @@ inline double eed_score(EedWorkspace& ws, const uint32_t* hyp, int64_t n, const 
     const double denominator = static_cast<double>(m) + coverage;
     const double score = numerator / denominator;
     return score > 1.0 ? 1.0 : score;
+} catch (const std::bad_alloc&) {
+    return std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace editdist

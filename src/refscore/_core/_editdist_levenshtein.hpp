@@ -4,6 +4,7 @@
 // from the WER family's so that each can change without the other.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
