@@ -19,8 +19,39 @@ namespace editdist {
 
 enum Kind : int { kLevenshtein = 0, kIndel = 1 };
 
-// LCS length of the pattern (its match vectors) against s2, one 64-bit word per 64 pattern symbols; the
-// addition carries from word to word (Hyyrö's bit-parallel LCS).
+// LCS length over ``N`` 64-bit words of pattern (N = 0: ``words`` of them, the state in ``heap``): the addition
+// carries from word to word (Hyyrö's bit-parallel LCS). A fixed N keeps the state in registers.
+template <int N>
+inline int64_t lcs_words(const Pattern& pattern, const uint32_t* s2, int64_t m, int64_t words, uint64_t* heap) {
+    uint64_t local[N > 0 ? N : 1];
+    uint64_t* S = N > 0 ? local : heap;
+    const int64_t count = N > 0 ? N : words;
+    for (int64_t w = 0; w < count; ++w) S[w] = ~UINT64_C(0);
+    for (int64_t j = 0; j < m; ++j) {
+        const uint64_t* PM = pattern.row(s2[j]);
+        uint64_t carry = 0;
+        for (int64_t w = 0; w < count; ++w) {
+            const uint64_t a = S[w];
+            const uint64_t u = a & PM[w];
+            uint64_t t, x;
+            const bool first = __builtin_add_overflow(a, u, &t);
+            const bool second = __builtin_add_overflow(t, carry, &x);
+            carry = static_cast<uint64_t>(first | second);
+            S[w] = x | (a - u);
+        }
+    }
+    const int64_t n = pattern.length;
+    int64_t found = 0;
+    for (int64_t w = 0; w < count; ++w) {
+        uint64_t bits = ~S[w];
+        const int64_t valid = std::min<int64_t>(64, n - 64 * w);
+        if (valid < 64) bits &= (UINT64_C(1) << valid) - 1;
+        found += __builtin_popcountll(bits);
+    }
+    return found;
+}
+
+// LCS length of the pattern (its match vectors) against s2.
 inline int64_t lcs_length(const Pattern& pattern, const uint32_t* s2, int64_t m, std::vector<uint64_t>& state) {
     const int64_t n = pattern.length;
     if (n == 0 || m == 0) return 0;
@@ -34,28 +65,18 @@ inline int64_t lcs_length(const Pattern& pattern, const uint32_t* s2, int64_t m,
         const uint64_t mask = n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << n) - 1);
         return __builtin_popcountll(~S & mask);
     }
-    state.assign(static_cast<size_t>(words), ~UINT64_C(0));
-    uint64_t* S = state.data();
-    for (int64_t j = 0; j < m; ++j) {
-        uint64_t carry = 0;
-        const uint32_t symbol = s2[j];
-        for (int64_t w = 0; w < words; ++w) {
-            const uint64_t a = S[w];
-            const uint64_t u = a & pattern.get(w, symbol);
-            const uint64_t t = a + u;
-            const uint64_t x = t + carry;
-            carry = static_cast<uint64_t>(t < a) | static_cast<uint64_t>(x < t);
-            S[w] = x | (a - u);
-        }
+    switch (words) {
+        case 2: return lcs_words<2>(pattern, s2, m, words, nullptr);
+        case 3: return lcs_words<3>(pattern, s2, m, words, nullptr);
+        case 4: return lcs_words<4>(pattern, s2, m, words, nullptr);
+        case 5: return lcs_words<5>(pattern, s2, m, words, nullptr);
+        case 6: return lcs_words<6>(pattern, s2, m, words, nullptr);
+        case 7: return lcs_words<7>(pattern, s2, m, words, nullptr);
+        case 8: return lcs_words<8>(pattern, s2, m, words, nullptr);
+        default:
+            state.resize(static_cast<size_t>(words));
+            return lcs_words<0>(pattern, s2, m, words, state.data());
     }
-    int64_t found = 0;
-    for (int64_t w = 0; w < words; ++w) {
-        uint64_t bits = ~S[w];
-        const int64_t valid = std::min<int64_t>(64, n - 64 * w);
-        if (valid < 64) bits &= (UINT64_C(1) << valid) - 1;
-        found += __builtin_popcountll(bits);
-    }
-    return found;
 }
 
 // The distance of ``kind`` between the pattern's text and s2.

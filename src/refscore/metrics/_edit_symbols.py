@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from refscore._core._edit_distance import dense_symbols
+from refscore._core._tokenize import encode_words
 
 UNITS = ("characters", "words")
 
@@ -29,7 +30,7 @@ def _offsets(lengths: Sequence[int]) -> np.ndarray:
     return offsets
 
 
-def text_symbols(texts: Sequence[Any], unit: str) -> tuple[np.ndarray, np.ndarray, int]:
+def text_symbols(texts: Sequence[Any], unit: str, num_threads: int | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """``(symbols, offsets, alphabet)`` of ``texts`` (strings, or int64 token-id arrays) in ``unit``."""
     if texts and not isinstance(texts[0], str):   # token ids: each id one symbol, whatever the unit
         offsets = _offsets([len(ids) for ids in texts])
@@ -44,11 +45,6 @@ def text_symbols(texts: Sequence[Any], unit: str) -> tuple[np.ndarray, np.ndarra
         symbols = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).copy()
         offsets = _offsets([len(text) for text in texts])
         return symbols, offsets, dense_symbols(symbols)
-    vocabulary: dict[str, int] = {}
-    ids: list[int] = []
-    lengths: list[int] = []
-    for text in texts:
-        words = text.split()
-        ids.extend(vocabulary.setdefault(word, len(vocabulary)) for word in words)
-        lengths.append(len(words))
-    return np.array(ids, dtype=np.uint32), _offsets(lengths), len(vocabulary)
+    # the compiled tokenizer "none": str.split()'s words (every Python whitespace), ids by first appearance
+    symbols, offsets = encode_words(list(texts), tokenizer="none", num_threads=num_threads)
+    return symbols, offsets.astype(np.int64, copy=False), int(symbols.max()) + 1 if len(symbols) else 0

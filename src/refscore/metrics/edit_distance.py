@@ -111,7 +111,8 @@ class EditDistance(Metric):
         check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
         n, n_refs = len(batch), len(batch.references)
-        symbols, offsets, alphabet = text_symbols(list(batch.hypotheses) + list(batch.references), self.config.unit)
+        symbols, offsets, alphabet = text_symbols(list(batch.hypotheses) + list(batch.references), self.config.unit,
+                                                  num_threads)
         owner = np.repeat(np.arange(n, dtype=np.int64), batch.refs_per_segment)
         distance = pair_distances(symbols, offsets, owner, np.arange(n, n + n_refs, dtype=np.int64), self.kind,
                                   alphabet, num_threads)
