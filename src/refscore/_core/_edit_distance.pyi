@@ -4,6 +4,7 @@ import numpy.typing as npt
 LEVENSHTEIN: int
 INDEL: int
 
+def char_symbols(texts: list[str]) -> tuple[npt.NDArray[np.uint32], npt.NDArray[np.int64], int]: ...
 def dense_symbols(symbols: npt.NDArray[np.uint32]) -> int: ...
 def pair_distances(symbols: npt.NDArray[np.uint32], offsets: npt.NDArray[np.int64], left: npt.NDArray[np.int64],
                    right: npt.NDArray[np.int64], kind: int, alphabet: int,

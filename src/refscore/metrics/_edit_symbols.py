@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from refscore._core._edit_distance import dense_symbols
+from refscore._core._edit_distance import char_symbols
 from refscore._core._tokenize import encode_words
 
 UNITS = ("characters", "words")
@@ -41,10 +41,8 @@ def text_symbols(texts: Sequence[Any], unit: str, num_threads: int | None = None
         symbols = inverse.astype(np.uint32)
         return symbols, offsets, int(symbols.max()) + 1
     if unit == "characters":
-        # surrogatepass: a lone surrogate is one code point, as Python's len() and RapidFuzz count it
-        symbols = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype=np.uint32).copy()
-        offsets = _offsets([len(text) for text in texts])
-        return symbols, offsets, dense_symbols(symbols)
+        # the strings' own code points (a lone surrogate is one, as Python's len() and RapidFuzz count it)
+        return char_symbols(list(texts))
     # the compiled tokenizer "none": str.split()'s words (every Python whitespace), ids by first appearance
     symbols, offsets = encode_words(list(texts), tokenizer="none", num_threads=num_threads)
     return symbols, offsets.astype(np.int64, copy=False), int(symbols.max()) + 1 if len(symbols) else 0
