@@ -85,6 +85,17 @@ def test_ratio_is_fuzz_ratio_and_corpus_values():
     assert result.higher_is_better and "measure:levenshtein" in result.signature
 
 
+def test_distances_equal_torchmetrics_edit_distance():
+    from torchmetrics.functional.text import edit_distance as tm_edit_distance
+
+    preds, target = ["kitten", "abc", "", "中文😀x", "e\u0301"], ["sitting", "abd", "xyz", "中文", "é"]
+    result = refscore.edit_distance(preds, target)
+    assert result.segments["edit_distance"].size == 5
+    assert result.statistics.column("distance").tolist() == tm_edit_distance(preds, target, reduction="none").tolist()
+    assert result.values["distance"] == int(tm_edit_distance(preds, target, reduction="sum"))
+    assert result.values["mean_distance"] == pytest.approx(float(tm_edit_distance(preds, target)), rel=1e-7)
+
+
 def test_several_references_take_the_best_and_threads_do_not_matter():
     hyps = ["the cat sat", "abc", "xyz"] * 200
     refs = [["the dog sat", "the cat sat."], ["abd", "abc", "xbc"], ["", "q"]] * 200
