@@ -46,6 +46,10 @@ __all__ = ["CER", "MER", "WER", "WIL", "WIP", "ErrorRateConfig", "cer", "mer", "
 JIWER_VERSION = "4.0.0"
 TORCHMETRICS_VERSION = "1.x"
 PEERS = ("jiwer", "torchmetrics")
+#: Default bands of a test case's check (upper bounds, best first): a few, a fifth, half of the words wrong.
+ERROR_BANDS = (("near exact", 0.05), ("minor errors", 0.2), ("major errors", 0.5))
+#: WIP's (lower bounds, best first).
+WIP_BANDS = (("most information kept", 0.8), ("half kept", 0.5), ("little kept", 0.2))
 COLUMNS = ("hits", "substitutions", "deletions", "insertions", "ref_length", "hyp_length", "max_length")
 
 
@@ -114,6 +118,7 @@ class _ErrorRate(Metric):
     #: jiwer's WER of an empty reference is the count of inserted words
     score_range: ClassVar[tuple[float, float] | None] = (0.0, float("inf"))
     columns: ClassVar[tuple[str, ...]] = COLUMNS
+    check_bands: ClassVar[tuple[tuple[str, float], ...]] = ERROR_BANDS
     integer_statistics = True
     example_task: ClassVar[str] = "translation"
     unit: ClassVar[str] = "words"
@@ -243,6 +248,7 @@ class WIP(_ErrorRate):
     name: ClassVar[str] = "wip"
     check_label: ClassVar[str | None] = "WIP"
     higher_is_better: ClassVar[bool] = True
+    check_bands: ClassVar[tuple[tuple[str, float], ...]] = WIP_BANDS
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     score_range: ClassVar[tuple[float, float] | None] = (0.0, 1.0)
     exact_to: ClassVar[str | None] = f"jiwer.wip ({JIWER_VERSION})"
