@@ -37,8 +37,7 @@ def jiwer_words(text: str) -> list[str]:
     >>> jiwer_words("  a  b\\tc \\n d ")
     ['a', 'b\\tc', 'd']
     """
-    text = _MULTIPLE_SPACES.sub(" ", text).strip()
-    return text.split(" ") if text else []
+    return [word for word in _MULTIPLE_SPACES.sub(" ", text).strip().split(" ") if word]
 
 
 def jiwer_characters(text: str) -> str:
