@@ -19,7 +19,8 @@ jiwer = pytest.importorskip("jiwer")
 rapidfuzz = pytest.importorskip("rapidfuzz")
 from rapidfuzz.distance import Levenshtein  # noqa: E402
 
-ALPHABET = st.sampled_from(list("abcab  ") + ["猫", "犬", "\u0301", "é", "😀", "\t", "\n", "\u3000", "\u00a0"])
+ALPHABET = st.sampled_from(list("abcab  ") + ["猫", "犬", "\u0301", "é", "😀", "\t", "\n", "\u3000", "\u00a0", "\x1c",
+                                                 "\x85", "\u2028", "\u200b"])
 TEXT = st.text(ALPHABET, max_size=30)
 METRICS = {"wer": WER, "mer": MER, "wil": WIL, "wip": WIP}
 

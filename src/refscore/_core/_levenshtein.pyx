@@ -11,7 +11,8 @@ counts from. Pair ``p`` is ``references[p]`` (the first sequence, whose symbols 
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
-from refscore._core._levenshtein_kernel cimport Chunk, Counts, Workspace, align_pair, distance, remap_ids, remap_text
+from refscore._core._levenshtein_kernel cimport (Chunk, Counts, WordInterner, Workspace, align_pair, align_text_words,
+                                                 distance, kSplitJiwer, kSplitWhitespace, remap_ids, remap_text)
 from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
 import numpy as np
@@ -20,6 +21,9 @@ from refscore._core._parallel import resolve_num_threads
 
 #: The opcode types of the chunks' first column, in RapidFuzz's names.
 OPCODE_NAMES = ("equal", "replace", "insert", "delete")
+#: Word splits of :func:`align_words_text`: jiwer 4's default transform, or ``str.split()``.
+SPLIT_JIWER = kSplitJiwer
+SPLIT_WHITESPACE = kSplitWhitespace
 
 
 def _check_offsets(const int64_t[::1] ids, const int64_t[::1] offsets, str name):
@@ -57,15 +61,18 @@ cdef _collect(vector[vector[Chunk]]& per_pair, Py_ssize_t n_pairs):
 
 
 cdef _run(const int64_t* ref_ids, const int64_t* ref_offsets, const int64_t* hyp_ids, const int64_t* hyp_offsets,
-          const TextBatch* texts, Py_ssize_t n_pairs, bint want_chunks, bint distance_only, num_threads):
-    """The parallel loop of every entry point: token ids, or (``texts``) references then hypotheses as text."""
+          const TextBatch* texts, Py_ssize_t n_pairs, bint want_chunks, bint distance_only, num_threads,
+          int word_mode=-1):
+    """The parallel loop of every entry point: token ids, or (``texts``) references then hypotheses as text, over
+    code points, or over words when ``word_mode`` is a split (then two more columns: the word counts)."""
     cdef int threads = resolve_num_threads(num_threads)
     if n_pairs < 2 * threads:
         threads = max(1, <int>(n_pairs // 2))
-    width = 1 if distance_only else 4
+    width = 1 if distance_only else (6 if word_mode >= 0 else 4)
     counts_array = np.zeros((n_pairs, width), dtype=np.int64)
     cdef int64_t[:, ::1] counts = counts_array
     cdef vector[Workspace] workspaces = vector[Workspace](threads)
+    cdef vector[WordInterner] interners = vector[WordInterner](threads if word_mode >= 0 else 0)
     cdef Workspace* ws
     cdef vector[vector[Chunk]] per_pair
     if want_chunks:
@@ -77,6 +84,16 @@ cdef _run(const int64_t* ref_ids, const int64_t* ref_offsets, const int64_t* hyp
         with nogil:
             for p in prange(n_pairs, num_threads=threads, schedule="dynamic", chunksize=64):
                 ws = workspaces.data() + threadid()
+                if word_mode >= 0:
+                    c = align_text_words(ws[0], interners.data()[threadid()], texts.kinds[p], texts.data[p],
+                                         texts.lengths[p], texts.kinds[n_pairs + p], texts.data[n_pairs + p],
+                                         texts.lengths[n_pairs + p], word_mode,
+                                         &per_pair[p] if want_chunks else NULL, &counts[p, 4])
+                    counts[p, 0] = c.hits
+                    counts[p, 1] = c.substitutions
+                    counts[p, 2] = c.deletions
+                    counts[p, 3] = c.insertions
+                    continue
                 if is_text:
                     remap_text(ws[0], texts.kinds[p], texts.data[p], texts.lengths[p], texts.kinds[n_pairs + p],
                                texts.data[n_pairs + p], texts.lengths[n_pairs + p])
@@ -109,7 +126,8 @@ cdef _ids_run(const int64_t[::1] ref_ids, const int64_t[::1] ref_offsets, const 
                 distance_only, num_threads)
 
 
-cdef _text_run(list references, list hypotheses, bint want_chunks, bint distance_only, num_threads, str caller):
+cdef _text_run(list references, list hypotheses, bint want_chunks, bint distance_only, num_threads, str caller,
+               int word_mode=-1):
     if len(references) != len(hypotheses):
         raise ValueError(f"{caller}: {len(references)} references for {len(hypotheses)} hypotheses")
     cdef StringBuffers buffers   # the references, then the hypotheses
@@ -120,7 +138,8 @@ cdef _text_run(list references, list hypotheses, bint want_chunks, bint distance
     if index >= 0:
         raise TypeError(f"{caller}: hypotheses[{index}] is {type(hypotheses[index]).__name__}, expected str")
     cdef TextBatch texts = buffers.batch()
-    return _run(NULL, NULL, NULL, NULL, &texts, len(references), want_chunks, distance_only, num_threads)
+    return _run(NULL, NULL, NULL, NULL, &texts, len(references), want_chunks, distance_only, num_threads,
+                word_mode)
 
 
 def align_ids(const int64_t[::1] ref_ids, const int64_t[::1] ref_offsets, const int64_t[::1] hyp_ids,
@@ -142,6 +161,20 @@ def align_text(list references not None, list hypotheses not None, bint chunks=F
     [[4, 2, 0, 1]]
     """
     return _text_run(references, hypotheses, chunks, False, num_threads, "align_text")
+
+
+def align_words_text(list references not None, list hypotheses not None, int split=kSplitJiwer, bint chunks=False,
+                     num_threads=None):
+    """Like :func:`align_text` over the words of the strings (``split``: :data:`SPLIT_JIWER`, jiwer 4's default
+    transform, or :data:`SPLIT_WHITESPACE`, ``str.split()``): an (n, 6) array, the four counts then the words of
+    the reference and of the hypothesis.
+
+    >>> align_words_text(["the  cat\\tsat "], ["the cat sat"]).tolist()
+    [[1, 1, 0, 1, 2, 3]]
+    """
+    if split != kSplitJiwer and split != kSplitWhitespace:
+        raise ValueError(f"align_words_text: split must be SPLIT_JIWER or SPLIT_WHITESPACE, got {split}")
+    return _text_run(references, hypotheses, chunks, False, num_threads, "align_words_text", split)
 
 
 def distance_ids(const int64_t[::1] ref_ids, const int64_t[::1] ref_offsets, const int64_t[::1] hyp_ids,

@@ -14,3 +14,12 @@ cdef extern from "_levenshtein.hpp" namespace "refscore::levenshtein" nogil:
                     int64_t n2) except +
     Counts align_pair(Workspace& ws, vector[Chunk]* chunks) except +
     int64_t distance(Workspace& ws) except +
+
+cdef extern from "_levenshtein_words.hpp" namespace "refscore::levenshtein" nogil:
+    cdef cppclass WordInterner:
+        WordInterner() except +
+    Counts align_text_words(Workspace& ws, WordInterner& interner, int kind1, const void* d1, int64_t n1,
+                            int kind2, const void* d2, int64_t n2, int mode, vector[Chunk]* chunks,
+                            int64_t* lengths) except +
+    int kSplitJiwer
+    int kSplitWhitespace

@@ -21,11 +21,14 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["OPCODE_NAMES", "align_characters", "align_token_ids", "align_words", "jiwer_characters",
-           "jiwer_words", "word_ids"]
+__all__ = ["OPCODE_NAMES", "SPLITS", "align_characters", "align_text_words", "align_token_ids", "align_words",
+           "jiwer_characters", "jiwer_words", "word_ids"]
 
 #: The names of the opcode types (the first column of the chunks), RapidFuzz's.
 OPCODE_NAMES = ("equal", "replace", "insert", "delete")
+
+#: The word splits :func:`align_text_words` does in the kernel: jiwer 4's default transform, ``str.split()``.
+SPLITS = ("jiwer", "whitespace")
 
 _MULTIPLE_SPACES = re.compile(r"\s\s+")
 
@@ -93,3 +96,18 @@ def align_characters(references: Sequence[str], hypotheses: Sequence[str], *, ch
     from refscore._core import _levenshtein
 
     return _levenshtein.align_text(list(references), list(hypotheses), chunks, num_threads)
+
+
+def align_text_words(references: Sequence[str], hypotheses: Sequence[str], *, split: str = "jiwer",
+                     chunks: bool = False, num_threads: int | None = None) -> Any:
+    """:func:`align_words` of texts split into words by the kernel (``split``: ``"jiwer"``, the words of
+    :func:`jiwer_words`; ``"whitespace"``, ``str.split()``): an ``(n, 6)`` array, the four counts then the
+    reference's and the hypothesis's word counts (and the opcodes with ``chunks``).
+
+    >>> align_text_words(["a  b\\tc"], ["a b c"]).tolist()
+    [[1, 1, 0, 1, 2, 3]]
+    """
+    from refscore._core import _levenshtein
+
+    mode = {"jiwer": _levenshtein.SPLIT_JIWER, "whitespace": _levenshtein.SPLIT_WHITESPACE}[split]
+    return _levenshtein.align_words_text(list(references), list(hypotheses), mode, chunks, num_threads)

@@ -36,7 +36,7 @@ import numpy as np
 
 from refscore.checks import check_choice, check_num_threads
 from refscore.inputs import Batch, prepare_batch
-from refscore.metrics.edit_alignment import align_characters, align_token_ids, align_words, jiwer_words
+from refscore.metrics.edit_alignment import align_characters, align_text_words, align_token_ids
 from refscore.protocol import CliOption, ColumnRules, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 
 __all__ = ["CER", "MER", "WER", "WIL", "WIP", "ErrorRateConfig", "cer", "mer", "sentence_cer", "sentence_mer",
@@ -44,7 +44,7 @@ __all__ = ["CER", "MER", "WER", "WIL", "WIP", "ErrorRateConfig", "cer", "mer", "
 
 #: The peers' releases these metrics reproduce (in the signature).
 JIWER_VERSION = "4.0.0"
-TORCHMETRICS_VERSION = "1.x"
+TORCHMETRICS_VERSION = "1.9.0"
 PEERS = ("jiwer", "torchmetrics")
 #: Default bands of a test case's check (upper bounds, best first): a few, a fifth, half of the words wrong.
 ERROR_BANDS = (("near exact", 0.05), ("minor errors", 0.2), ("major errors", 0.5))
@@ -87,12 +87,10 @@ def _segments(metric: _ErrorRate, batch: Batch, num_threads: int | None) -> np.n
         counts = align_characters(refs, hyps, num_threads=num_threads)
         ref_len = np.fromiter(map(len, refs), dtype=np.int64, count=len(refs))
         hyp_len = np.fromiter(map(len, hyps), dtype=np.int64, count=len(hyps))
-    else:
-        split = str.split if torchmetrics else jiwer_words
-        ref_words, hyp_words = [split(r) for r in refs], [split(h) for h in hyps]
-        counts = align_words(ref_words, hyp_words, num_threads=num_threads)
-        ref_len = np.fromiter(map(len, ref_words), dtype=np.int64, count=len(refs))
-        hyp_len = np.fromiter(map(len, hyp_words), dtype=np.int64, count=len(hyps))
+    else:   # the kernel splits the words (jiwer's transform or str.split) and aligns them
+        both = align_text_words(refs, hyps, split="whitespace" if torchmetrics else "jiwer",
+                                num_threads=num_threads).reshape(-1, 6)
+        counts, ref_len, hyp_len = both[:, :4], both[:, 4], both[:, 5]
     counts = np.asarray(counts, dtype=np.int64).reshape(-1, 4)
     return np.column_stack([counts, ref_len, hyp_len, np.maximum(ref_len, hyp_len)]).astype(np.int64)
 

@@ -14,7 +14,8 @@ from typing import Any, Union
 
 from refscore.compat.jiwer import transforms as tr
 from refscore.compat.jiwer.transformations import cer_default, wer_default
-from refscore.metrics.edit_alignment import OPCODE_NAMES, align_characters, align_words, jiwer_words
+from refscore.metrics.edit_alignment import (OPCODE_NAMES, align_characters, align_text_words, align_words,
+                                              jiwer_words)
 
 __all__ = ["AlignmentChunk", "WordOutput", "CharacterOutput", "process_words", "process_characters"]
 
@@ -151,6 +152,16 @@ def _process_words(reference: Any, hypothesis: Any, reference_transform: _Transf
         reference = [reference]
     if isinstance(hypothesis, str):
         hypothesis = [hypothesis]
+    if (not alignments and reference_transform is wer_default and hypothesis_transform is wer_default
+            and isinstance(reference, list) and isinstance(hypothesis, list) and reference and hypothesis
+            and all(isinstance(x, str) for x in reference) and all(isinstance(x, str) for x in hypothesis)):
+        # the measures alone: the kernel splits jiwer's default words itself (no word lists in Python)
+        _check_lengths(reference, hypothesis)
+        counts = align_text_words(reference, hypothesis)
+        h, s, d, i, n_ref, n_hyp = (int(v) for v in counts.sum(axis=0))
+        wer, mer, wil, wip = _measures(h, s, d, i, n_ref, n_hyp)
+        return WordOutput(references=[], hypotheses=[], alignments=[], wer=wer, mer=mer, wil=wil, wip=wip,
+                          hits=h, substitutions=s, insertions=i, deletions=d)
     refs = _words(reference, reference_transform, True)
     hyps = _words(hypothesis, hypothesis_transform, False)
     _check_lengths(refs, hyps)
@@ -186,7 +197,8 @@ def _process_characters(reference: Any, hypothesis: Any, reference_transform: _T
         ref_texts, hyp_texts = [r.strip() for r in reference], [h.strip() for h in hypothesis]
         _check_lengths(ref_texts, hyp_texts)
         chunks, (h, s, d, i), n_ref, n_hyp = _align(ref_texts, hyp_texts, True, alignments)
-        refs, hyps = [list(r) for r in ref_texts], [list(x) for x in hyp_texts]
+        refs = [list(r) for r in ref_texts] if alignments else []
+        hyps = [list(x) for x in hyp_texts] if alignments else []
     else:
         refs = _apply_transform(reference, reference_transform, True)
         hyps = _apply_transform(hypothesis, hypothesis_transform, False)
