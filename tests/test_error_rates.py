@@ -208,3 +208,39 @@ def test_bad_input_names_the_argument():
         WER(peer="sclite")
     with pytest.raises(Exception, match=r"hypotheses\[1\]"):
         refscore.wer(["a", 3], ["a", "b"])
+
+
+def test_meta_evaluation_cli_and_mbr(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from refscore.meta import MetricScores, meta_evaluate
+    from refscore.meta.inputs import load_judgments
+
+    rng = random.Random(5)
+    words = "the cat sat on a mat and looked at the dog".split()
+    path = tmp_path / "judgments.jsonl"
+    with path.open("w", encoding="utf-8") as records:
+        for system in range(4):
+            for item in range(12):
+                kept = [w for w in words if rng.random() > 0.15 * system]
+                records.write(json.dumps({"system": f"s{system}", "seg_id": item, "hypothesis": " ".join(kept),
+                                          "reference": " ".join(words), "mqm": -float(len(words) - len(kept))})
+                              + "\n")
+    judgments = load_judgments(str(path))
+    scores = MetricScores.from_metric(WER(), judgments)
+    assert (scores.systems <= 0).all()   # lower is better: negated, as TER
+    entries = meta_evaluate(judgments.human["mqm"], [scores], n_bootstrap=0, k=0)
+    system = [e for e in entries if e.level == "system" and e.metric == "wer"]
+    assert system and all(e.value > 0.5 for e in system)   # more words lost: higher WER and worse MQM
+    (tmp_path / "hyp.txt").write_text("the cat sit\nhello\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("the cat sat\nhello world\n", encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "refscore.cli.main", "score", "-m", "wer,cer,wip", "--format", "json",
+                          "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt")], capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert "40" in run.stdout and "wip" in run.stdout
+    best = refscore.mbr([["the cat sat", "the cat sat down", "a dog"]], metric="wip")
+    # WIP of "the cat sat" against "the cat sat down" is (3/4)(3/3); against "a dog" 0
+    assert best.utilities[0].tolist() == [0.375, 0.375, 0.0] and best.best == ["the cat sat"]
