@@ -244,3 +244,21 @@ def test_meta_evaluation_cli_and_mbr(tmp_path):
     best = refscore.mbr([["the cat sat", "the cat sat down", "a dog"]], metric="wip")
     # WIP of "the cat sat" against "the cat sat down" is (3/4)(3/3); against "a dog" 0
     assert best.utilities[0].tolist() == [0.375, 0.375, 0.0] and best.best == ["the cat sat"]
+
+
+def test_distance_kernel_equals_rapidfuzz():
+    from refscore._core import _levenshtein
+
+    pairs = random_pairs(4, 300, [0, 1, 5, 64, 65, 200, 1500])
+    refs = np.array([x for a, _ in pairs for x in a], dtype=np.int64)
+    hyps = np.array([x for _, b in pairs for x in b], dtype=np.int64)
+    ref_off = np.r_[0, np.cumsum([len(a) for a, _ in pairs])].astype(np.int64)
+    hyp_off = np.r_[0, np.cumsum([len(b) for _, b in pairs])].astype(np.int64)
+    got = _levenshtein.distance_ids(refs, ref_off, hyps, hyp_off, num_threads=2)
+    assert got.tolist() == [Levenshtein.distance(a, b) for a, b in pairs]
+    texts = ["kitten", "", "猫😀a\u0301", "x" * 5000]
+    others = ["sitting", "abc", "猫a", "y" + "x" * 4998]
+    assert _levenshtein.distance_text(texts, others).tolist() == [Levenshtein.distance(a, b)
+                                                                  for a, b in zip(texts, others)]
+    with pytest.raises(TypeError, match=r"hypotheses\[0\]"):
+        _levenshtein.align_text(["a"], [b"a"])
