@@ -22,6 +22,8 @@ DOCUMENTED = {
     "METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor",
     "ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match",
     "SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad",
+    "WER", "ErrorRateConfig", "wer", "sentence_wer", "CER", "cer", "sentence_cer", "MER", "mer", "sentence_mer",
+    "WIL", "wil", "sentence_wil", "WIP", "wip", "sentence_wip",
     "EditDistance", "EditDistanceConfig", "edit_distance", "sentence_edit_distance",
     "EED", "EEDConfig", "eed", "sentence_eed",
     "bootstrap_ci", "bootstrap_ci_from_statistics", "paired_test", "paired_test_from_statistics",

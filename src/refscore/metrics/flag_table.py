@@ -187,6 +187,31 @@ BUILT_IN: dict[str, tuple[tuple[Any, ...], ...]] = {
          "SQuAD: 1.1 (default, evaluate's squad) or 2.0 (squad_v2's no-answer rule)",
          False, ('1.1', '2.0'), False),
     ),
+    'wer': (
+        ('error_rate_peer', ('--error-rate-peer',), 'peer',
+         'WER/CER/MER/WIL/WIP: whose definitions (jiwer: jiwer 4.0, the default; torchmetrics: its str.split words, unstripped characters, float32)',
+         False, ('jiwer', 'torchmetrics'), False),
+    ),
+    'cer': (
+        ('error_rate_peer', ('--error-rate-peer',), 'peer',
+         'WER/CER/MER/WIL/WIP: whose definitions (jiwer: jiwer 4.0, the default; torchmetrics: its str.split words, unstripped characters, float32)',
+         False, ('jiwer', 'torchmetrics'), False),
+    ),
+    'mer': (
+        ('error_rate_peer', ('--error-rate-peer',), 'peer',
+         'WER/CER/MER/WIL/WIP: whose definitions (jiwer: jiwer 4.0, the default; torchmetrics: its str.split words, unstripped characters, float32)',
+         False, ('jiwer', 'torchmetrics'), False),
+    ),
+    'wil': (
+        ('error_rate_peer', ('--error-rate-peer',), 'peer',
+         'WER/CER/MER/WIL/WIP: whose definitions (jiwer: jiwer 4.0, the default; torchmetrics: its str.split words, unstripped characters, float32)',
+         False, ('jiwer', 'torchmetrics'), False),
+    ),
+    'wip': (
+        ('error_rate_peer', ('--error-rate-peer',), 'peer',
+         'WER/CER/MER/WIL/WIP: whose definitions (jiwer: jiwer 4.0, the default; torchmetrics: its str.split words, unstripped characters, float32)',
+         False, ('jiwer', 'torchmetrics'), False),
+    ),
     'edit_distance': (
         ('ed_measure', ('--ed-measure',), 'measure',
          'edit distance: levenshtein (RapidFuzz Levenshtein) or indel (RapidFuzz Indel, fuzz.ratio)',
