@@ -11,9 +11,10 @@ REFERENCES = [["the cat sat on a mat"], ["the dog barked at night"], ["it rained
 TITLES = {"bleu": "Papineni02bleu", "google_bleu": "wu2016googles", "sacrebleu": "post-2018-call",
           "chrf": "popovic-2015-chrf", "ter": "snover-etal-2006-study", "rouge": "lin-2004-rouge",
           "meteor": "banarjee2005", "bertscore": "bert-score", "exact_match": "",   # HF's citation is empty
-          "squad": "Rajpurkar2016SQuAD10", "squad_v2": "Rajpurkar2016SQuAD10"}
+          "squad": "Rajpurkar2016SQuAD10", "squad_v2": "Rajpurkar2016SQuAD10",
+          "wer": "From WER and RIL to MER and WIL", "cer": "From WER and RIL to MER and WIL"}
 #: metrics whose HF script takes other inputs than texts (one reference string, or SQuAD's dicts)
-OWN_LAYOUTS = {"exact_match", "squad", "squad_v2"}
+OWN_LAYOUTS = {"exact_match", "squad", "squad_v2", "wer", "cer"}
 
 
 @pytest.mark.parametrize("name", sorted(evaluate.list_metrics()))

@@ -14,7 +14,7 @@ import pytest
 import refscore.compat as compat
 
 PROGRAMS = Path(__file__).parent / "compat_programs"
-PEER_ROOTS = ("sacrebleu", "rouge_score", "bert_score", "rouge")
+PEER_ROOTS = ("sacrebleu", "rouge_score", "bert_score", "rouge", "jiwer")
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

@@ -33,6 +33,8 @@ MODULES = {
     "bert_score.score": "refscore.compat.bert_score.score",
     **{f"nltk.translate.{name}": f"refscore.compat.nltk.translate.{name}" for name in (
         "bleu_score", "gleu_score", "chrf_score")},
+    **{f"jiwer{suffix}": f"refscore.compat.jiwer{suffix}" for suffix in (
+        "", ".process", ".measures", ".transforms", ".transformations", ".alignment")},
 }
 
 #: (peer module, name) -> why the drop-in does not have it.

@@ -1,5 +1,5 @@
 """The one-line switch: :func:`install` makes ``import sacrebleu``, ``import rouge_score``, ``import bert_score``,
-``import rouge``, ``from nltk.translate import bleu_score, gleu_score, chrf_score`` and ``evaluate.load(name)`` (for
+``import rouge``, ``import jiwer``, ``from nltk.translate import bleu_score, gleu_score, chrf_score`` and ``evaluate.load(name)`` (for
 the metrics :mod:`refscore.compat.evaluate` has) resolve to refscore's drop-ins in this process;
 :func:`uninstall` puts the real packages back.
 
@@ -38,7 +38,8 @@ __all__ = ["install", "installed", "uninstall"]
 
 #: peer package -> the drop-in package that replaces it with every submodule.
 PACKAGES = {"sacrebleu": "refscore.compat.sacrebleu", "rouge_score": "refscore.compat.rouge_score",
-            "bert_score": "refscore.compat.bert_score", "rouge": "refscore.compat.rouge"}
+            "bert_score": "refscore.compat.bert_score", "rouge": "refscore.compat.rouge",
+            "jiwer": "refscore.compat.jiwer"}
 #: single peer modules replaced inside a package that stays the peer's.
 MODULES = {f"nltk.translate.{name}": f"refscore.compat.nltk.translate.{name}"
            for name in ("bleu_score", "gleu_score", "chrf_score")}

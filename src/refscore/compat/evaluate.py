@@ -26,6 +26,8 @@ _MODULES: dict[str, str] = {
     "exact_match": "refscore.compat._evaluate_exact_match:ExactMatch",
     "squad": "refscore.compat._evaluate_squad:Squad",
     "squad_v2": "refscore.compat._evaluate_squad:SquadV2",
+    "wer": "refscore.compat._evaluate_error_rates:WER",
+    "cer": "refscore.compat._evaluate_error_rates:CER",
 }
 
 

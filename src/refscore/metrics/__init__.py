@@ -110,6 +110,15 @@ _BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
                     ("ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match")),
     "squad": ("refscore.metrics.squad:SQuAD", "refscore.metrics.squad",
               ("SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad")),
+    "wer": ("refscore.metrics.error_rates:WER", "refscore.metrics.error_rates",
+            ("WER", "ErrorRateConfig", "wer", "sentence_wer")),
+    "cer": ("refscore.metrics.error_rates:CER", "refscore.metrics.error_rates", ("CER", "cer", "sentence_cer")),
+    "mer": ("refscore.metrics.error_rates:MER", "refscore.metrics.error_rates", ("MER", "mer", "sentence_mer")),
+    "wil": ("refscore.metrics.error_rates:WIL", "refscore.metrics.error_rates", ("WIL", "wil", "sentence_wil")),
+    "wip": ("refscore.metrics.error_rates:WIP", "refscore.metrics.error_rates", ("WIP", "wip", "sentence_wip")),
+    "edit_distance": ("refscore.metrics.edit_distance:EditDistance", "refscore.metrics.edit_distance",
+                      ("EditDistance", "EditDistanceConfig", "edit_distance", "sentence_edit_distance")),
+    "eed": ("refscore.metrics.eed:EED", "refscore.metrics.eed", ("EED", "EEDConfig", "eed", "sentence_eed")),
 }
 
 #: name -> "module:Class": refscore's metrics, then the plug-ins. Keep the order: it is the column order of tables.
