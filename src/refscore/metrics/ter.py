@@ -341,7 +341,7 @@ def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, 
     """
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return cast(TERScore, metric.sentence_score(hypothesis, references))
+    return metric.sentence_score(hypothesis, references)
 
 
 def explain_ter(metric: Metric, output: str, references: Sequence[str]) -> str:

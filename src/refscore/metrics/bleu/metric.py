@@ -419,7 +419,7 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
     options.setdefault("effective_order", True)
-    return cast(BLEUScore, metric_with(BLEU, options).sentence_score(hypothesis, references))
+    return metric_with(BLEU, options).sentence_score(hypothesis, references)
 
 
 __all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",

@@ -331,7 +331,7 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
     chrF2 = 49.26
     """
-    return cast(CHRFScore, metric_with(CHRF, options).sentence_score(hypothesis, references))
+    return metric_with(CHRF, options).sentence_score(hypothesis, references)
 
 
 def explain_chrf(metric: Metric, output: str, references: Sequence[str]) -> str:
