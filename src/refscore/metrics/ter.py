@@ -26,6 +26,7 @@ from refscore._offsets import concatenate
 from refscore._metric_facts import Arithmetic
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics.advice import warn_if_tokenized
+from refscore.metrics._single import one_segment_offsets, single_text
 from refscore.protocol import CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
@@ -162,6 +163,29 @@ class TER(Metric):
         if not batch.is_token_ids:
             warn_if_tokenized("TER", batch.hypotheses, self.tokenized_input_fix)
         return self.statistics_from_edits(self._reference_edits(batch, num_threads), batch.nrefs)
+
+    def sentence_score(self, hypothesis: Any, references: Any) -> TERScore:
+        """TER of one segment; plain ``str`` text within the memory budget takes the per-call fast path
+        (:mod:`refscore.metrics._single`: no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+
+        >>> TER().sentence_score("the cat sat", ["the cat sat down"]).values
+        {'num_edits': 1, 'ref_length': 4.0}
+        """
+        from refscore._core._ter import ter_text
+
+        refs = single_text(hypothesis, references)
+        if refs is None or _workspace_bound(len(hypothesis), max(map(len, refs))) > memory_budget():
+            return cast(TERScore, super().sentence_score(hypothesis, references))   # its memory check explains
+        config = self.config
+        per_ref, lengths = ter_text([hypothesis], refs, one_segment_offsets(len(refs)), config.kernel_flags,
+                                    not config.case_sensitive, 1)
+        # as statistics_from_edits and scores_from_totals compute them, on one segment
+        edits = float(per_ref.min())
+        ref_length = int(lengths.sum()) / len(refs)
+        score = edits / ref_length if ref_length > 0 else (1.0 if edits > 0 else 0.0)
+        return TERScore(metric=self.name, score=score, signature=self.signature_text(len(refs)),
+                        higher_is_better=False, display_scale=float(self.display_scale),
+                        values={"num_edits": int(edits), "ref_length": ref_length})
 
     def statistics_from_edits(self, per_ref: ReferenceEdits, nrefs: int) -> Statistics:
         """Statistics from :meth:`reference_edits`: the fewest edits and the average length per segment."""
@@ -317,7 +341,7 @@ def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, 
     """
     metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
                  case_sensitive=case_sensitive)
-    return cast(TERScore, metric.sentence_score(hypothesis, references))
+    return metric.sentence_score(hypothesis, references)
 
 
 def explain_ter(metric: Metric, output: str, references: Sequence[str]) -> str:

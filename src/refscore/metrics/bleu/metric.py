@@ -31,6 +31,7 @@ from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
+from refscore.metrics._single import bleu_text_one, single_text
 from refscore.metrics.bleu.formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            check_smoothing, sacrebleu_reported_counts)
 from refscore.metrics.bleu.flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
@@ -312,16 +313,45 @@ class BLEU(BLEUPairCounts, Metric):
         self.check_statistics(stats)
         if self.config.flavor != "sacrebleu":
             return self.flavor_score(stats.totals(), signature=self.signature_text(stats.nrefs))
-        totals = stats.totals().tolist()
+        return self._sacrebleu_result(stats.totals().tolist(), stats.nrefs)
+
+    def _sacrebleu_result(self, totals: list[int], nrefs: int) -> BLEUScore:
+        """The sacreBLEU flavor's result of one row of summed statistics (a list of ints), checked by the caller."""
         config, order = self.config, self.config.max_order
         counts, order_totals = [int(c) for c in totals[2:2 + order]], [int(t) for t in totals[2 + order:]]
         sys_len, ref_len = int(totals[0]), int(totals[1])
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
-                                               float(config.resolved_smooth_value or 0.0), config.effective_order)
-        result = self.new_score(stats, score=score / 100.0,
-                                values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
-                                              bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
-        return cast(BLEUScore, result)   # new_score makes score_class
+                                               self._smooth_value, config.effective_order)
+        return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(nrefs),
+                         higher_is_better=True, display_scale=float(self.display_scale),
+                         values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
+                                            bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
+
+    @functools.cached_property
+    def _smooth_value(self) -> float:
+        return float(self.config.resolved_smooth_value or 0.0)
+
+    @functools.cached_property
+    def _single_text_kernel(self) -> bool:
+        """Whether plain text goes straight to the compiled kernel in :meth:`sentence_score` (the sacreBLEU
+        flavor with a compiled tokenizer; MeCab / SentencePiece and the other flavors take the batch path)."""
+        return self.config.flavor == "sacrebleu" and self.config.tokenize not in EXTERNAL_TOKENIZERS
+
+    def sentence_score(self, hypothesis: Any, references: Any) -> BLEUScore:
+        """BLEU of one segment; plain ``str`` text takes the per-call fast path (:mod:`refscore.metrics._single`:
+        no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+
+        >>> round(BLEU(effective_order=True).sentence_score("the cat sat", ["the dog sat"]).score, 4)
+        0.3467
+        """
+        refs = single_text(hypothesis, references) if self._single_text_kernel else None
+        if refs is None:
+            return cast(BLEUScore, super().sentence_score(hypothesis, references))
+        config = self.config
+        if config.tokenize != "none":
+            warn_if_cjk("BLEU", (hypothesis,), config.tokenize)   # tokenized text: only from 100 hypotheses on
+        row = bleu_text_one(hypothesis, refs, config.tokenize, config.lowercase, config.max_order)
+        return self._sacrebleu_result(row, len(refs))
 
     @property
     def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute
@@ -389,7 +419,7 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
     options.setdefault("effective_order", True)
-    return cast(BLEUScore, metric_with(BLEU, options).sentence_score(hypothesis, references))
+    return metric_with(BLEU, options).sentence_score(hypothesis, references)
 
 
 __all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",

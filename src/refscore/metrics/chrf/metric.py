@@ -15,6 +15,7 @@ chrF2++ = 49.41
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
@@ -29,6 +30,7 @@ from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics._pair_counts import CHRFPairCounts
+from refscore.metrics._single import one_segment_offsets, single_text
 from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
                                metric_with, nrefs_text)
 
@@ -279,6 +281,29 @@ class CHRF(CHRFPairCounts, Metric):
                                                    self.config.word_order, self.config.beta))
         return cast(CHRFScore, result)   # new_score makes score_class
 
+    def sentence_score(self, hypothesis: Any, references: Any) -> CHRFScore:
+        """chrF of one segment; plain ``str`` text takes the per-call fast path (:mod:`refscore.metrics._single`:
+        no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+
+        >>> round(CHRF().sentence_score("The cat sat.", ["The cat sat on the mat."]).score, 4)
+        0.4926
+        """
+        refs = single_text(hypothesis, references)
+        if refs is None:
+            return cast(CHRFScore, super().sentence_score(hypothesis, references))
+        config = self.config
+        data = chrf_statistics([hypothesis], refs, one_segment_offsets(len(refs)), config.char_order,
+                               config.word_order, self._factor, config.eps_smoothing,
+                               SPACE_KEEP if config.whitespace else SPACE_PYTHON, 1, lowercase=config.lowercase)
+        percent = float(chrf_f_scores(data, config.order, self._factor, config.eps_smoothing)[0])
+        return CHRFScore(metric=self.name, score=percent / 100.0, signature=self.signature_text(len(refs)),
+                         higher_is_better=True, display_scale=float(self.display_scale),
+                         values=chrf_values(config.display_name, config.char_order, config.word_order, config.beta))
+
+    @functools.cached_property
+    def _factor(self) -> float:
+        return float(self.config.beta ** 2)
+
     def signature(self, nrefs: int = 1) -> Signature:
         cfg = self.config
         return Signature({"nrefs": nrefs_text(nrefs),
@@ -306,7 +331,7 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
     chrF2 = 49.26
     """
-    return cast(CHRFScore, metric_with(CHRF, options).sentence_score(hypothesis, references))
+    return metric_with(CHRF, options).sentence_score(hypothesis, references)
 
 
 def explain_chrf(metric: Metric, output: str, references: Sequence[str]) -> str:
