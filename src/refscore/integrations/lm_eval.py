@@ -81,7 +81,7 @@ def _metric(name: str, options: Options) -> Metric:
     """The refscore metric of a YAML entry, built once per (name, options) and not per document."""
     try:
         return get_metric_class(name)(**dict(options))
-    except TypeError as error:   # the harness retries a TypeError with another call form: not one here
+    except (TypeError, ValueError) as error:   # a TypeError would make the harness retry another call form
         raise InputError(f"{_FEATURE}: metric {name!r} with options {dict(options)} (the extra keys of its "
                          f"metric_list entry): {error}") from error
 
