@@ -7,7 +7,9 @@ its framework on first use (an extra per framework: a missing one is an error na
   (extra ``torchmetrics``);
 - :mod:`refscore.integrations.trl`: reward functions with TRL's ``GRPOTrainer`` signature (extra ``trl``);
 - :mod:`refscore.integrations.lm_eval`: metric functions and a corpus aggregation for lm-evaluation-harness task
-  YAMLs, with the stderr of refscore's bootstrap (extra ``lm_eval``).
+  YAMLs, with the stderr of refscore's bootstrap (extra ``lm_eval``);
+- :mod:`refscore.integrations.mlflow`: scorers for ``mlflow.genai.evaluate`` and ``log_run`` of a refscore run to
+  a tracking store (extra ``mlflow``).
 
 They use refscore's public API only (a metric's ``statistics``/``score_from_statistics``/``scores_from_totals``,
 :class:`refscore.Reward`), so every number they give is the metric's own. docs/integrations/ has a page each.
@@ -21,4 +23,4 @@ from __future__ import annotations
 __all__ = ["FRAMEWORKS"]
 
 #: adapter module -> the extra that installs its framework (pyproject.toml's optional dependencies).
-FRAMEWORKS: dict[str, str] = {"torchmetrics": "torchmetrics", "trl": "trl", "lm_eval": "lm_eval"}
+FRAMEWORKS: dict[str, str] = {"torchmetrics": "torchmetrics", "trl": "trl", "lm_eval": "lm_eval", "mlflow": "mlflow"}
