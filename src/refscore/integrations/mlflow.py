@@ -31,12 +31,12 @@ from refscore.errors import InputError, InputTypeError
 from refscore.inputs import per_segment
 from refscore.lazy import require
 from refscore.metrics import get_metric_class
+from refscore.reporting import DEFAULT_METRICS   # the report's default selection (BLEU, chrF, TER)
 from refscore.significance import bootstrap_ci_from_statistics
 
 __all__ = ["log_run", "scorer"]
 
 _FEATURE = "refscore.integrations.mlflow"
-DEFAULT_METRICS = ("bleu", "chrf", "ter")
 
 
 def _references(expectations: Any, key: str, name: str) -> list[str]:
