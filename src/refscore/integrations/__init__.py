@@ -5,7 +5,11 @@ its framework on first use (an extra per framework: a missing one is an error na
 - :mod:`refscore.integrations.torchmetrics`: stateful ``torchmetrics.Metric`` objects whose states are a metric's
   summed statistics columns, so ``compute()`` is refscore's corpus score, in one process or synced across many
   (extra ``torchmetrics``);
-- :mod:`refscore.integrations.trl`: reward functions with TRL's ``GRPOTrainer`` signature (extra ``trl``).
+- :mod:`refscore.integrations.trl`: reward functions with TRL's ``GRPOTrainer`` signature (extra ``trl``);
+- :mod:`refscore.integrations.lm_eval`: metric functions and a corpus aggregation for lm-evaluation-harness task
+  YAMLs, with the stderr of refscore's bootstrap (extra ``lm_eval``);
+- :mod:`refscore.integrations.mlflow`: scorers for ``mlflow.genai.evaluate`` and ``log_run`` of a refscore run to
+  a tracking store (extra ``mlflow``).
 
 They use refscore's public API only (a metric's ``statistics``/``score_from_statistics``/``scores_from_totals``,
 :class:`refscore.Reward`), so every number they give is the metric's own. docs/integrations/ has a page each.
@@ -19,4 +23,4 @@ from __future__ import annotations
 __all__ = ["FRAMEWORKS"]
 
 #: adapter module -> the extra that installs its framework (pyproject.toml's optional dependencies).
-FRAMEWORKS: dict[str, str] = {"torchmetrics": "torchmetrics", "trl": "trl"}
+FRAMEWORKS: dict[str, str] = {"torchmetrics": "torchmetrics", "trl": "trl", "lm_eval": "lm_eval", "mlflow": "mlflow"}
