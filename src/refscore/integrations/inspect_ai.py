@@ -147,7 +147,7 @@ def _sample_score(inspect_ai: Any, name: str, corpus: bool, score: str | None, o
                              f"{', '.join(metric.score_names)}")
         index = metric.score_names.index(score) if score is not None else 0
     else:
-        sentence = reward(name, score=score, **options)
+        sentence = reward(name, score=score, **options)  # type: ignore[operator]  # the facade's function
 
     async def score_sample(state: Any, target: Any) -> Any:
         completion = state.output.completion
@@ -219,8 +219,8 @@ def _registered() -> dict[str, Any]:
                 return _sample_score(inspect_root, _name, _corpus, score, options)
 
             factory.__name__ = factory.__qualname__ = label
-            factory.__doc__ = (f"refscore's {name} {'corpus score of the summed statistics' if corpus else 'sentence score'}"
-                               f" (refscore.integrations.inspect_ai).")
+            kind = "corpus score of the summed statistics" if corpus else "sentence score"
+            factory.__doc__ = f"refscore's {name} {kind} (refscore.integrations.inspect_ai)."
             factory.__annotations__ = {"score": "str | None", "options": "Any", "return": Scorer_}
             metrics = ([corpus_metric(), bootstrap_metric()] if corpus
                        else [inspect_ai.mean(), inspect_ai.stderr(), bootstrap_metric()])

@@ -116,17 +116,17 @@ def _classes() -> dict[str, type]:
     metrics_corpus = require("lighteval.metrics.metrics_corpus", _FEATURE, "lighteval")
     preparator = require("lighteval.metrics.sample_preparator", _FEATURE, "lighteval")
 
-    class RefscoreSentence(metrics_sample.SampleLevelComputation):  # type: ignore[name-defined,misc]
+    class RefscoreSentence(metrics_sample.SampleLevelComputation):  # type: ignore[name-defined]
         """The sentence score of the first completion against the doc's golds."""
 
         def __init__(self, name: str, score: str | None = None, **options: Any) -> None:
             self.name, self.score, self.options = name, score, options
-            self.reward = reward(name, score=score, **options)
+            self.reward = reward(name, score=score, **options)  # type: ignore[operator]  # the facade's function
 
         def compute(self, doc: Any, model_response: Any, **kwargs: Any) -> float:
             return float(self.reward([_prediction(model_response)], [_golds(doc)])[0])
 
-    class RefscoreStatistics(preparator.Preparator):  # type: ignore[name-defined,misc]
+    class RefscoreStatistics(preparator.Preparator):  # type: ignore[name-defined]
         """The statistics row of the first completion against the doc's golds."""
 
         def __init__(self, metric: Metric) -> None:
@@ -135,7 +135,7 @@ def _classes() -> dict[str, type]:
         def prepare(self, doc: Any, model_response: Any, **kwargs: Any) -> dict[str, Any]:
             return _row(self.metric, _prediction(model_response), _golds(doc))
 
-    class RefscoreCorpus(metrics_corpus.CorpusLevelComputation):  # type: ignore[name-defined,misc]
+    class RefscoreCorpus(metrics_corpus.CorpusLevelComputation):  # type: ignore[name-defined]
         """The corpus score of the summed rows (or of lighteval's GenerativeCorpusMetricInput items)."""
 
         def __init__(self, metric: Metric, score: str | None = None) -> None:
@@ -163,7 +163,8 @@ def sample_metric(name: str, *, score: str | None = None, metric_name: str | Non
     metric_utils, sampling = _lighteval()
     computation = _classes()["RefscoreSentence"](name, score=score, **options)
     return metric_utils.SampleLevelMetric(
-        metric_name=metric_name or f"refscore_{name}", higher_is_better=bool(computation.reward.metric.higher_is_better),
+        metric_name=metric_name or f"refscore_{name}",
+        higher_is_better=bool(computation.reward.metric.higher_is_better),
         category=sampling.GENERATIVE, sample_level_fn=computation, corpus_level_fn=np.mean)
 
 
