@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -27,19 +26,20 @@ from refscore._core._bleu import bleu_score_one
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic, ColumnRules
 from refscore.inputs import per_segment, prepare_batch
-from refscore.checks import check_bool, check_num_threads, check_order
+from refscore.checks import check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
 from refscore.metrics._single import bleu_text_one, single_text
-from refscore.metrics.bleu.formula import (LOG_ZERO, SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
-                                           check_smoothing, sacrebleu_reported_counts)
-from refscore.metrics.bleu.flavors import (FLAVOR_FIELDS, brevity_penalty, check_flavor_options,
+from refscore.metrics.bleu.config import BLEUConfig
+from refscore.metrics.bleu.formula import (SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
+                                           sacrebleu_reported_counts)
+from refscore.metrics.bleu.flavors import (FLAVOR_FIELDS, brevity_penalty,
                                            evaluate_text_counts, nltk_bleu_from_sums, nmt_bleu_from_sums,
                                            smoothing_name, token_list_counts)
-from refscore.metrics.word_batch import check_tokenizer, ngram_statistics
+from refscore.metrics.word_batch import ngram_statistics
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
-from refscore.text.external import EXTERNAL_TOKENIZERS, SPM_MODELS, tokenize_texts, tokenizer_signature
+from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts, tokenizer_signature
 from refscore.text.languages import TARGET_TOKENIZERS
 from refscore.text.tokenizer_registry import tokenizers
 
@@ -47,52 +47,6 @@ from refscore.text.tokenizer_registry import tokenizers
 SACREBLEU_VERSION = "2.6.0"
 #: The NLTK release whose ``corpus_bleu`` the ``nltk`` flavor reproduces.
 NLTK_VERSION = "3.10.4"
-
-
-@dataclasses.dataclass(frozen=True)
-class BLEUConfig:
-    """Settings of :class:`BLEU` (sacreBLEU's ``BLEU`` arguments; ``max_order`` is ``max_ngram_order``).
-
-    ``tokenize`` and ``lowercase`` apply to text input only (token ids are used as given). ``spm_model`` is the
-    SentencePiece model file of the ``flores101`` / ``spm`` / ``flores200`` / ``spBLEU-1K`` tokenizers when it is
-    not in sacreBLEU's cache (:func:`refscore.text.external.find_sentencepiece_model`).
-    """
-
-    tokenize: str = "13a"
-    lowercase: bool = False
-    smooth_method: str = "exp"
-    smooth_value: float | None = None
-    max_order: int = 4
-    effective_order: bool = False
-    spm_model: str | None = None
-    #: whose BLEU (:data:`~refscore.metrics.bleu.flavors.BLEU_FLAVORS`): ``sacrebleu``, ``nltk`` (NLTK's
-    #: ``corpus_bleu``: token lists, ``weights``, ``smoothing_function``, ``auto_reweigh``) or ``evaluate`` (HF's
-    #: ``bleu`` script: ``max_order``, ``smooth``); :mod:`refscore.metrics.bleu.flavors`
-    flavor: str = "sacrebleu"
-    weights: tuple[Any, ...] | None = None
-    smoothing_function: Callable[..., list[Any]] | None = None
-    auto_reweigh: bool = False
-    smooth: bool = False
-
-    def __post_init__(self) -> None:
-        check_flavor_options(self)
-        check_tokenizer("BLEU", self.tokenize, external=EXTERNAL_TOKENIZERS)
-        if self.spm_model is not None:
-            if not isinstance(self.spm_model, (str, os.PathLike)):
-                raise InputTypeError(f"BLEU: spm_model must be a path (str), got {type(self.spm_model).__name__}")
-            if self.tokenize not in SPM_MODELS:
-                raise InputError(f"BLEU: spm_model applies to the SentencePiece tokenizers {tuple(SPM_MODELS)}, "
-                                 f"not tokenize={self.tokenize!r}; drop spm_model or choose one of those")
-            object.__setattr__(self, "spm_model", os.fspath(self.spm_model))
-        object.__setattr__(self, "lowercase", check_bool(self.lowercase, "lowercase", owner="BLEU"))
-        object.__setattr__(self, "effective_order", check_bool(self.effective_order, "effective_order", owner="BLEU"))
-        object.__setattr__(self, "max_order", check_order(self.max_order, "max_order", owner="BLEU"))
-        check_smoothing(self.smooth_method, self.smooth_value)
-
-    @property
-    def resolved_smooth_value(self) -> float | int | None:
-        """``smooth_value``, or the method's default when it is None."""
-        return SMOOTH_DEFAULTS[self.smooth_method] if self.smooth_value is None else self.smooth_value
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -323,7 +277,7 @@ class BLEU(BLEUPairCounts, Metric):
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                self._smooth_value, config.effective_order)
         return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(nrefs),
-                         higher_is_better=True, display_scale=float(self.display_scale),
+                         higher_is_better=bool(self.higher_is_better), display_scale=float(self.display_scale),
                          values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
                                             bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
 
