@@ -319,7 +319,7 @@ class MetricFacts:
         """The per-segment statistics of one named system's outputs, segments ``segment_ids`` in that order (a
         meta-evaluation's judgments): metrics score the text (the default); scores from outside join their rows by
         (system, segment id) instead, so that no workflow treats them as a special case."""
-        return self.statistics(hypotheses, references, num_threads=num_threads)  # type: ignore[attr-defined]
+        return self.statistics(hypotheses, references, num_threads=num_threads)  # type: ignore[attr-defined]  # a Metric mixin
 
     def warm_up(self) -> None:
         """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""

@@ -35,7 +35,7 @@ def object_path(package: str, name: str) -> str:
     constant) the module that provides it, from which Griffe follows the imports.
 
     >>> object_path("refscore", "bleu"), object_path("refscore.testing", "BLEU_BANDS")
-    ('refscore.metrics.bleu.bleu', 'refscore.testing.checks.BLEU_BANDS')
+    ('refscore.metrics.bleu.metric.bleu', 'refscore.testing.checks.BLEU_BANDS')
     """
     module = importlib.import_module(package)
     obj = getattr(module, name)

@@ -116,7 +116,7 @@ def _classes() -> dict[str, type]:
     metrics_corpus = require("lighteval.metrics.metrics_corpus", _FEATURE, "lighteval")
     preparator = require("lighteval.metrics.sample_preparator", _FEATURE, "lighteval")
 
-    class RefscoreSentence(metrics_sample.SampleLevelComputation):  # type: ignore[name-defined]
+    class RefscoreSentence(metrics_sample.SampleLevelComputation):  # type: ignore[name-defined]  # lighteval, imported lazily
         """The sentence score of the first completion against the doc's golds."""
 
         def __init__(self, name: str, score: str | None = None, **options: Any) -> None:
@@ -126,7 +126,7 @@ def _classes() -> dict[str, type]:
         def compute(self, doc: Any, model_response: Any, **kwargs: Any) -> float:
             return float(self.reward([_prediction(model_response)], [_golds(doc)])[0])
 
-    class RefscoreStatistics(preparator.Preparator):  # type: ignore[name-defined]
+    class RefscoreStatistics(preparator.Preparator):  # type: ignore[name-defined]  # lighteval, imported lazily
         """The statistics row of the first completion against the doc's golds."""
 
         def __init__(self, metric: Metric) -> None:
@@ -135,7 +135,7 @@ def _classes() -> dict[str, type]:
         def prepare(self, doc: Any, model_response: Any, **kwargs: Any) -> dict[str, Any]:
             return _row(self.metric, _prediction(model_response), _golds(doc))
 
-    class RefscoreCorpus(metrics_corpus.CorpusLevelComputation):  # type: ignore[name-defined]
+    class RefscoreCorpus(metrics_corpus.CorpusLevelComputation):  # type: ignore[name-defined]  # lighteval, imported lazily
         """The corpus score of the summed rows (or of lighteval's GenerativeCorpusMetricInput items)."""
 
         def __init__(self, metric: Metric, score: str | None = None) -> None:

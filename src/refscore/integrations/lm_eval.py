@@ -121,7 +121,7 @@ def metric_function(name: str, *, function_name: str | None = None,
     function = document_statistics
     function.__name__ = function.__qualname__ = function_name or f"refscore_{name}"
     # the metric it scores, for the registry's higher_is_better (the metric class's own fact)
-    function.refscore_metric = _metric(name, tuple(sorted((k, _frozen(v)) for k, v in defaults.items())))  # type: ignore[attr-defined]
+    function.refscore_metric = _metric(name, tuple(sorted((k, _frozen(v)) for k, v in defaults.items())))  # type: ignore[attr-defined]  # set on the function
     function.__doc__ = f"Per-document statistics of refscore's {name} (defaults {defaults or 'none'})."
     return function
 
@@ -194,7 +194,7 @@ def register() -> None:
         registry.register_aggregation("refscore")(aggregate)
     for function in (bleu, chrf, chrfpp, ter):
         if function.__name__ not in registry.METRIC_REGISTRY:
-            higher = bool(function.refscore_metric.higher_is_better)   # type: ignore[attr-defined]
+            higher = bool(function.refscore_metric.higher_is_better)   # type: ignore[attr-defined]  # set on the function
             registry.register_metric(metric=function.__name__, higher_is_better=higher, aggregation="refscore",
                                      output_type="generate_until")(function)
     original: Any = metrics.stderr_for_metric
@@ -204,10 +204,10 @@ def register() -> None:
     def stderr_for_metric(metric: Callable[..., float], bootstrap_iters: int) -> Callable[..., float] | None:
         if metric is aggregate and bootstrap_iters > 0:
             return functools.partial(stderr, iters=bootstrap_iters)
-        return original(metric, bootstrap_iters)  # type: ignore[no-any-return,unused-ignore]
+        return original(metric, bootstrap_iters)  # type: ignore[no-any-return,unused-ignore]  # the harness's untyped function
 
-    stderr_for_metric.__refscore__ = True   # type: ignore[attr-defined]
-    stderr_for_metric.__wrapped__ = original   # type: ignore[attr-defined]
+    stderr_for_metric.__refscore__ = True   # type: ignore[attr-defined]  # marks the wrapper
+    stderr_for_metric.__wrapped__ = original   # type: ignore[attr-defined]  # the harness's original, for unwrapping
     stderr_for_metric.__doc__ = original.__doc__
     for module in (metrics, evaluator_utils):   # evaluator_utils imported the function by name
         if hasattr(module, "stderr_for_metric"):
