@@ -11,9 +11,10 @@ its own.
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t
 from libcpp.vector cimport vector
-from refscore._core._strings cimport StringBuffers, point_at_strings
+from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 from refscore._core._edit_distance_kernel cimport (EedWorkspace, Workspace, checked_pair_distance, eed_score,
-                                                   kIndel, kLevenshtein, matrix_row)
+                                                   kCharacters, kIndel, kLevenshtein, kWords, matrix_row,
+                                                   text_pair_distance)
 
 import numpy as np
 
@@ -21,6 +22,8 @@ from refscore._core._parallel import resolve_num_threads
 
 LEVENSHTEIN = kLevenshtein
 INDEL = kIndel
+CHARACTERS = kCharacters
+WORDS = kWords
 
 
 def dense_symbols(uint32_t[::1] symbols not None):
@@ -145,11 +148,65 @@ def pair_distances(const uint32_t[::1] symbols not None, const int64_t[::1] offs
     return out_array
 
 
+def text_pair_distances(list hypotheses not None, list references not None, const int64_t[::1] owner not None,
+                        int kind, int unit, num_threads=None):
+    """The distance of ``kind`` of ``references[k]`` against ``hypotheses[owner[k]]`` in ``unit``
+    (``CHARACTERS``: code points; ``WORDS``: ``str.split()``), read from the strings' own buffers and numbered
+    pair by pair (no corpus-wide vocabulary): ``(distance, hyp_length, ref_length)``, int64 arrays, the lengths
+    in ``unit``.
+
+    >>> [a.tolist() for a in text_pair_distances(["kitten", "a b"], ["sitting", "a c b"], np.array([0, 1]),
+    ...                                          LEVENSHTEIN, CHARACTERS)]
+    [[3, 2], [6, 3], [7, 5]]
+    >>> text_pair_distances(["the cat sat"], ["the cat  sat down"], np.array([0]), INDEL, WORDS)[0].tolist()
+    [1]
+    """
+    if owner.shape[0] != len(references):
+        raise ValueError("owner must have one entry per reference")
+    if unit != kCharacters and unit != kWords:
+        raise ValueError(f"unit must be CHARACTERS or WORDS, got {unit}")
+    cdef Py_ssize_t n_hyps = len(hypotheses), n_pairs = len(references), k
+    if n_pairs and (np.min(owner) < 0 or np.max(owner) >= n_hyps):
+        raise ValueError(f"owner must be hypothesis indices in [0, {n_hyps})")
+    cdef StringBuffers buffers   # the hypotheses, then the references
+    cdef Py_ssize_t index = point_at_strings(hypotheses, buffers)
+    if index >= 0:
+        raise TypeError(f"text_pair_distances: hypotheses[{index}] is {type(hypotheses[index]).__name__}, expected str")
+    index = point_at_strings(references, buffers)
+    if index >= 0:
+        raise TypeError(f"text_pair_distances: references[{index}] is {type(references[index]).__name__}, "
+                        "expected str")
+    cdef TextBatch texts = buffers.batch()
+    cdef int threads = resolve_num_threads(num_threads)
+    if n_pairs < 64 * threads:   # a thread per 64 pairs at least: small batches are not worth waking a team
+        threads = max(1, <int>(n_pairs // 64))
+    out_array = np.zeros(n_pairs, dtype=np.int64)
+    lengths_array = np.zeros((n_pairs, 2), dtype=np.int64)
+    cdef int64_t[::1] out = out_array
+    cdef int64_t[:, ::1] lengths = lengths_array
+    if n_pairs == 0:
+        return out_array, lengths_array[:, 0], lengths_array[:, 1]
+    cdef vector[Workspace] workspaces = vector[Workspace](threads)
+    cdef Py_ssize_t h, r
+    with nogil:
+        for k in prange(n_pairs, num_threads=threads, schedule="dynamic", chunksize=64):
+            h = owner[k]
+            r = n_hyps + k
+            out[k] = text_pair_distance(workspaces[threadid()], kind, unit, texts.kinds[h], texts.data[h],
+                                        texts.lengths[h], texts.kinds[r], texts.data[r], texts.lengths[r],
+                                        &lengths[k, 0])
+    if out_array.min() < 0:
+        raise MemoryError("edit distance: out of memory for the pattern tables of a pair")
+    return out_array, lengths_array[:, 0].copy(), lengths_array[:, 1].copy()
+
+
 def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] offsets not None,
                       const int64_t[::1] rows not None, const int64_t[::1] cols not None, int kind,
-                      int64_t alphabet, num_threads=None):
+                      int64_t alphabet, num_threads=None, bint symmetric=False):
     """RapidFuzz's normalized similarity of ``kind`` of every text of ``rows`` against every text of ``cols``:
-    float64 ``(len(rows), len(cols))``, each row's pattern table built once.
+    float64 ``(len(rows), len(cols))``, each row's pattern table built once. ``symmetric`` (``rows`` and
+    ``cols`` the same texts): the upper triangle is computed and mirrored (both measures are symmetric, so the
+    mirrored values are the same bits), as RapidFuzz's ``cdist`` does for one list against itself.
 
     >>> symbols = np.array([0, 1, 2, 0, 2], dtype=np.uint32)     # "abc", "ac"
     >>> similarity_matrix(symbols, np.array([0, 3, 5]), np.array([0, 1]), np.array([1]), INDEL, 3).tolist()
@@ -157,6 +214,8 @@ def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] o
     """
     _check_texts(symbols, offsets, rows, "rows")
     _check_texts(symbols, offsets, cols, "cols")
+    if symmetric and not np.array_equal(rows, cols):
+        raise ValueError("symmetric needs rows and cols to be the same texts")
     cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_rows = rows.shape[0], n_cols = cols.shape[0], r
     out_array = np.zeros((n_rows, n_cols), dtype=np.float64)
@@ -171,9 +230,12 @@ def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] o
     with nogil:
         for r in prange(n_rows, num_threads=threads, schedule="dynamic"):
             status[r] = matrix_row(workspaces[threadid()], kind, alphabet, data, &offsets[0], rows[r], &cols[0],
-                                   n_cols, &out[r, 0])
+                                   r if symmetric else 0, n_cols, &out[r, 0])
     if status_array.min() < 0:
         raise MemoryError("edit distance: out of memory for the pattern table of a candidate")
+    if symmetric:
+        lower = np.tril_indices(n_rows, -1)
+        out_array[lower] = out_array.T[lower]
     return out_array
 
 

@@ -1,6 +1,7 @@
-// Edit distances over symbol sequences (uint32 code points or word ids, remapped to a dense alphabet):
-// Indel distance from a bit-parallel LCS (Hyyrö 2004, as RapidFuzz's Indel), Levenshtein from the bit-parallel
-// Myers/Hyyrö 2003 recurrence (_editdist_levenshtein.hpp), and torchmetrics' extended edit distance (EED, a
+// Edit distances over symbol sequences (uint32 code points or word ids, remapped to a dense alphabet, or two
+// strings numbered pair by pair): Indel distance from a bit-parallel LCS (Hyyrö 2004, as RapidFuzz's Indel),
+// Levenshtein from the bit-parallel Myers/Hyyrö 2003 recurrence, both the core's one kernel (_bitparallel.hpp,
+// shared with the WER family's _levenshtein.hpp), and torchmetrics' extended edit distance (EED, a
 // plain dynamic programme: its jumps and coverage counts have no bit-parallel form). Every function reads its
 // inputs and writes only its own scratch, so pairs run on any thread in any order with the same results.
 #pragma once
@@ -12,85 +13,52 @@
 #include <new>
 #include <vector>
 
-#include "_editdist_levenshtein.hpp"
+#include "_bitparallel.hpp"
+#include "_levenshtein.hpp"
+#include "_levenshtein_words.hpp"
 
 namespace refscore {
 namespace editdist {
 
 enum Kind : int { kLevenshtein = 0, kIndel = 1 };
+enum Unit : int { kCharacters = 0, kWords = 1 };
 
-// LCS length over ``N`` 64-bit words of pattern (N = 0: ``words`` of them, the state in ``heap``): the addition
-// carries from word to word (Hyyrö's bit-parallel LCS). A fixed N keeps the state in registers.
-template <int N>
-inline int64_t lcs_words(const Pattern& pattern, const uint32_t* s2, int64_t m, int64_t words, uint64_t* heap) {
-    uint64_t local[N > 0 ? N : 1];
-    uint64_t* S = N > 0 ? local : heap;
-    const int64_t count = N > 0 ? N : words;
-    for (int64_t w = 0; w < count; ++w) S[w] = ~UINT64_C(0);
-    for (int64_t j = 0; j < m; ++j) {
-        const uint64_t* PM = pattern.row(s2[j]);
-        uint64_t carry = 0;
-        for (int64_t w = 0; w < count; ++w) {
-            const uint64_t a = S[w];
-            const uint64_t u = a & PM[w];
-            uint64_t t, x;
-            const bool first = __builtin_add_overflow(a, u, &t);
-            const bool second = __builtin_add_overflow(t, carry, &x);
-            carry = static_cast<uint64_t>(first | second);
-            S[w] = x | (a - u);
-        }
-    }
-    const int64_t n = pattern.length;
-    int64_t found = 0;
-    for (int64_t w = 0; w < count; ++w) {
-        uint64_t bits = ~S[w];
-        const int64_t valid = std::min<int64_t>(64, n - 64 * w);
-        if (valid < 64) bits &= (UINT64_C(1) << valid) - 1;
-        found += __builtin_popcountll(bits);
-    }
-    return found;
+// The distance of ``kind`` between the pattern (n symbols, its masks in ``rows``) and s2[0, m).
+template <class Rows>
+inline int64_t rows_distance(int kind, Rows& rows, int64_t n, const uint32_t* s2, int64_t m,
+                             std::vector<uint64_t>& state) {
+    if (kind == kLevenshtein) return bitparallel::levenshtein(rows, n, s2, m, state);
+    return n + m - 2 * bitparallel::lcs(rows, n, s2, m, state);
 }
 
-// LCS length of the pattern (its match vectors) against s2.
-inline int64_t lcs_length(const Pattern& pattern, const uint32_t* s2, int64_t m, std::vector<uint64_t>& state) {
-    const int64_t n = pattern.length;
-    if (n == 0 || m == 0) return 0;
-    const int64_t words = pattern.words;
-    if (words == 1) {
-        uint64_t S = ~UINT64_C(0);
-        for (int64_t j = 0; j < m; ++j) {
-            const uint64_t u = S & pattern.get(0, s2[j]);
-            S = (S + u) | (S - u);
-        }
-        const uint64_t mask = n == 64 ? ~UINT64_C(0) : ((UINT64_C(1) << n) - 1);
-        return __builtin_popcountll(~S & mask);
-    }
-    switch (words) {
-        case 2: return lcs_words<2>(pattern, s2, m, words, nullptr);
-        case 3: return lcs_words<3>(pattern, s2, m, words, nullptr);
-        case 4: return lcs_words<4>(pattern, s2, m, words, nullptr);
-        case 5: return lcs_words<5>(pattern, s2, m, words, nullptr);
-        case 6: return lcs_words<6>(pattern, s2, m, words, nullptr);
-        case 7: return lcs_words<7>(pattern, s2, m, words, nullptr);
-        case 8: return lcs_words<8>(pattern, s2, m, words, nullptr);
-        default:
-            state.resize(static_cast<size_t>(words));
-            return lcs_words<0>(pattern, s2, m, words, state.data());
-    }
-}
-
-// The distance of ``kind`` between the pattern's text and s2.
-inline int64_t pattern_distance(int kind, const Pattern& pattern, const uint32_t* s2, int64_t m,
-                                std::vector<uint64_t>& state) {
-    if (kind == kLevenshtein) return levenshtein_distance(pattern, s2, m, state);
-    return pattern.length + m - 2 * lcs_length(pattern, s2, m, state);
-}
-
-// Per-thread scratch of the pair loops: the pattern table and the block state.
+// Per-thread scratch of the pair loops, reused from pair to pair (no allocation per pair once grown): the dense
+// mask table, the memory-linear one of the WER kernel (a pattern whose dense table would be too large) with its
+// local renumbering, the word interner, a direct table for code points below 2^16 and the block state.
 struct Workspace {
-    Pattern pattern;
+    bitparallel::DensePattern pattern;
+    levenshtein::Workspace linear;
+    levenshtein::WordInterner words;
+    std::vector<uint32_t> direct;     // code point -> local id + 1 (0: not seen in this pair)
+    std::vector<uint32_t> touched;
     std::vector<uint64_t> state;
 };
+
+// The distance of ``kind`` of a pattern (n symbols below ``alphabet``) against s2[0, m): the dense table when
+// it fits, the memory-linear one otherwise.
+inline int64_t pattern_distance(Workspace& ws, int kind, int64_t alphabet, const uint32_t* a, int64_t n,
+                                const uint32_t* b, int64_t m) {
+    if (bitparallel::DensePattern::fits(alphabet, n)) {
+        ws.pattern.set(alphabet, a, n);
+        const int64_t found = rows_distance(kind, ws.pattern, n, b, m, ws.state);
+        ws.pattern.clear();
+        return found;
+    }
+    ws.linear.alphabet = static_cast<uint32_t>(alphabet);
+    ws.linear.prepare(a, n);
+    const int64_t found = rows_distance(kind, ws.linear, n, b, m, ws.state);
+    ws.linear.unprepare();
+    return found;
+}
 
 // The distance of one pair, its common prefix and suffix removed first (they change neither distance), the
 // shorter side as the pattern (both distances are symmetric).
@@ -100,10 +68,7 @@ inline int64_t pair_distance(Workspace& ws, int kind, int64_t alphabet, const ui
     while (n > 0 && m > 0 && a[n - 1] == b[m - 1]) { --n; --m; }
     if (n == 0 || m == 0) return n + m;   // one side is empty: every symbol of the other is an edit
     if (n > m) { std::swap(a, b); std::swap(n, m); }
-    ws.pattern.set(alphabet, a, n);
-    const int64_t distance = pattern_distance(kind, ws.pattern, b, m, ws.state);
-    ws.pattern.clear();
-    return distance;
+    return pattern_distance(ws, kind, alphabet, a, n, b, m);
 }
 
 // pair_distance, -1 when its tables cannot be allocated (the binding raises MemoryError).
@@ -112,7 +77,77 @@ inline int64_t checked_pair_distance(Workspace& ws, int kind, int64_t alphabet, 
     try {
         return pair_distance(ws, kind, alphabet, a, n, b, m);
     } catch (const std::bad_alloc&) {
-        ws.pattern = Pattern();
+        ws = Workspace();
+        return -1;
+    }
+}
+
+// Code points of two strings numbered locally into ws.linear.a / .b (equal code points, equal ids; only the
+// pair's own symbols): a direct table below 2^16, the WER kernel's hashing above.
+inline void number_code_points(Workspace& ws, int kind1, const void* d1, int64_t n1, int kind2, const void* d2,
+                               int64_t n2) {
+    if (kind1 == 4 || kind2 == 4) {
+        levenshtein::remap_text(ws.linear, kind1, d1, n1, kind2, d2, n2);
+        return;
+    }
+    if (ws.direct.empty()) ws.direct.assign(65536, 0);
+    std::vector<uint32_t>& a = ws.linear.a;
+    std::vector<uint32_t>& b = ws.linear.b;
+    a.resize(static_cast<size_t>(n1));
+    b.resize(static_cast<size_t>(n2));
+    uint32_t next = 0;
+    for (int64_t i = 0; i < n1; ++i) {
+        const uint32_t c = levenshtein::code_point(kind1, d1, i);
+        uint32_t& id = ws.direct[c];
+        if (id == 0) {
+            id = ++next;
+            ws.touched.push_back(c);
+        }
+        a[static_cast<size_t>(i)] = id - 1;
+    }
+    for (int64_t j = 0; j < n2; ++j) {
+        const uint32_t id = ws.direct[levenshtein::code_point(kind2, d2, j)];
+        b[static_cast<size_t>(j)] = id ? id - 1 : next;   // not in the first string: the one id matching nothing
+    }
+    for (uint32_t c : ws.touched) ws.direct[c] = 0;
+    ws.touched.clear();
+    ws.linear.alphabet = next + 1;
+}
+
+// The distance of ``kind`` between two strings (PEP 393 buffers) in ``unit``: characters (code points, the
+// common affixes stripped before numbering) or str.split() words; ``lengths`` gets both lengths in that unit.
+// -1 when a table cannot be allocated.
+inline int64_t text_pair_distance(Workspace& ws, int kind, int unit, int kind1, const void* d1, int64_t n1,
+                                  int kind2, const void* d2, int64_t n2, int64_t* lengths) noexcept {
+    try {
+        if (unit == kWords) {
+            ws.words.intern(ws.linear, levenshtein::TextView{kind1, d1, n1}, levenshtein::TextView{kind2, d2, n2},
+                            levenshtein::kSplitWhitespace);
+            lengths[0] = static_cast<int64_t>(ws.linear.a.size());
+            lengths[1] = static_cast<int64_t>(ws.linear.b.size());
+        } else {
+            lengths[0] = n1;
+            lengths[1] = n2;
+            int64_t prefix = 0;
+            while (prefix < n1 && prefix < n2 &&
+                   levenshtein::code_point(kind1, d1, prefix) == levenshtein::code_point(kind2, d2, prefix))
+                ++prefix;
+            int64_t end1 = n1, end2 = n2;
+            while (end1 > prefix && end2 > prefix &&
+                   levenshtein::code_point(kind1, d1, end1 - 1) == levenshtein::code_point(kind2, d2, end2 - 1)) {
+                --end1;
+                --end2;
+            }
+            const int width1 = kind1, width2 = kind2;   // bytes per code point in PEP 393
+            number_code_points(ws, kind1, static_cast<const char*>(d1) + prefix * width1, end1 - prefix, kind2,
+                               static_cast<const char*>(d2) + prefix * width2, end2 - prefix);
+        }
+        const std::vector<uint32_t>& a = ws.linear.a;
+        const std::vector<uint32_t>& b = ws.linear.b;
+        return pair_distance(ws, kind, ws.linear.alphabet, a.data(), static_cast<int64_t>(a.size()), b.data(),
+                             static_cast<int64_t>(b.size()));
+    } catch (const std::bad_alloc&) {
+        ws = Workspace();
         return -1;
     }
 }
@@ -128,23 +163,34 @@ inline double normalized_similarity(int64_t distance, int64_t maximum) {
     return 1.0 - normalized_distance;
 }
 
-// One row of a similarity matrix: text ``row`` (the pattern, built once) against each text of ``cols``; writes
-// RapidFuzz's normalized similarity of every pair. Returns 0, or -1 when the tables cannot be allocated.
+// One row of a similarity matrix: text ``row`` (the pattern, built once) against each text of ``cols`` from
+// ``first`` on; writes RapidFuzz's normalized similarity of every pair. Returns 0, or -1 when the tables cannot
+// be allocated.
 inline int64_t matrix_row(Workspace& ws, int kind, int64_t alphabet, const uint32_t* symbols, const int64_t* offsets,
-                          int64_t row, const int64_t* cols, int64_t n_cols, double* out) noexcept try {
+                          int64_t row, const int64_t* cols, int64_t first, int64_t n_cols, double* out) noexcept try {
     const uint32_t* a = symbols + offsets[row];
     const int64_t n = offsets[row + 1] - offsets[row];
-    ws.pattern.set(alphabet, a, n);
-    for (int64_t c = 0; c < n_cols; ++c) {
+    const bool dense = bitparallel::DensePattern::fits(alphabet, n);
+    if (dense) {
+        ws.pattern.set(alphabet, a, n);
+    } else {
+        ws.linear.alphabet = static_cast<uint32_t>(alphabet);
+        ws.linear.prepare(a, n);
+    }
+    for (int64_t c = first; c < n_cols; ++c) {
         const uint32_t* b = symbols + offsets[cols[c]];
         const int64_t m = offsets[cols[c] + 1] - offsets[cols[c]];
-        const int64_t distance = pattern_distance(kind, ws.pattern, b, m, ws.state);
+        const int64_t distance = dense ? rows_distance(kind, ws.pattern, n, b, m, ws.state)
+                                       : rows_distance(kind, ws.linear, n, b, m, ws.state);
         out[c] = normalized_similarity(distance, maximum_distance(kind, n, m));
     }
-    ws.pattern.clear();
+    if (dense)
+        ws.pattern.clear();
+    else
+        ws.linear.unprepare();
     return 0;
 } catch (const std::bad_alloc&) {
-    ws.pattern = Pattern();
+    ws = Workspace();
     return -1;
 }
 

@@ -1,5 +1,5 @@
-// Bit-parallel Levenshtein distance and alignment (Myers 1999 / Hyyrö 2003, one 64-bit word per 64 symbols of
-// the first sequence) over integer symbols: token ids or code points, after `Workspace::remap` turned them into
+// Levenshtein distance and alignment over the shared bit-parallel kernel (_bitparallel.hpp: Myers 1999 / Hyyrö
+// 2003, one 64-bit word per 64 symbols of the first sequence) over integer symbols: token ids or code points, after `Workspace::remap` turned them into
 // small local ids (equal symbols, equal ids).
 //
 // The alignment is the one RapidFuzz 3 (`Levenshtein.editops` / `opcodes`, which jiwer 4 counts hits,
@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "_bitparallel.hpp"
 
 namespace refscore::levenshtein {
 
@@ -157,6 +159,7 @@ class Workspace {
     std::vector<int64_t> left, right;      // Hirschberg's two score columns
     std::vector<uint32_t> ra, rb;          // reversed halves
     std::vector<Editop> ops, backtrack;
+    std::vector<uint64_t> state;           // the block state of `distance` (more than 8 words)
 
   private:
     static uint64_t hash(uint64_t x) {
@@ -183,26 +186,7 @@ class Workspace {
     uint32_t scratch_symbol_ = UINT32_MAX;
 };
 
-// One step of the block algorithm: column vectors vp/vn (one word per 64 symbols of s1) advanced by one symbol
-// of s2 whose match masks are `pm`. The carries between words are Hyyrö's (HP enters word 0 as 1: the top row
-// D[0][j] = j grows by one per column).
-inline void advance(uint64_t* vp, uint64_t* vn, const uint64_t* pm, size_t words) {
-    uint64_t hp_carry = 1, hn_carry = 0;
-    for (size_t w = 0; w < words; ++w) {
-        const uint64_t x = pm[w] | hn_carry;
-        const uint64_t v_p = vp[w], v_n = vn[w];
-        const uint64_t d0 = (((x & v_p) + v_p) ^ v_p) | x | v_n;
-        uint64_t hp = v_n | ~(d0 | v_p);
-        uint64_t hn = d0 & v_p;
-        const uint64_t hp_out = hp >> 63, hn_out = hn >> 63;
-        hp = (hp << 1) | hp_carry;
-        hn = (hn << 1) | hn_carry;
-        vp[w] = hn | ~(d0 | hp);
-        vn[w] = hp & d0;
-        hp_carry = hp_out;
-        hn_carry = hn_out;
-    }
-}
+using bitparallel::advance;
 
 // D[i][n2] for i = 0..n1 (s1 = a[0, n1) along the bits, s2 = b[0, n2)) into `out` (n1 + 1 values).
 inline void last_column(Workspace& ws, const uint32_t* a, int64_t n1, const uint32_t* b, int64_t n2,
@@ -383,8 +367,8 @@ inline void opcodes(const std::vector<Editop>& ops, int64_t n1, int64_t n2, std:
     if (src < n1 || dest < n2) out.push_back({kEqual, src, n1, dest, n2});
 }
 
-// The Levenshtein distance of the pair in ws.a / ws.b (after `remap`): common affixes stripped, then one pass of
-// the block algorithm (no matrix kept).
+// The Levenshtein distance of the pair in ws.a / ws.b (after `remap`): common affixes stripped, then the shared
+// bit-parallel kernel (_bitparallel.hpp) with the shorter side as the pattern (the distance is symmetric).
 inline int64_t distance(Workspace& ws) {
     const uint32_t* a = ws.a.data();
     const uint32_t* b = ws.b.data();
@@ -400,8 +384,14 @@ inline int64_t distance(Workspace& ws) {
         --n2;
     }
     if (n1 == 0 || n2 == 0) return n1 + n2;
-    last_column(ws, a, n1, b, n2, ws.left);
-    return ws.left[static_cast<size_t>(n1)];
+    if (n1 > n2) {
+        std::swap(a, b);
+        std::swap(n1, n2);
+    }
+    ws.prepare(a, n1);
+    const int64_t found = bitparallel::levenshtein(ws, n1, b, n2, ws.state);
+    ws.unprepare();
+    return found;
 }
 
 // Code point `i` of a PEP 393 buffer of kind 1, 2 or 4.
