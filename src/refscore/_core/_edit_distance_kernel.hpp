@@ -15,7 +15,7 @@
 
 #include "_bitparallel.hpp"
 #include "_levenshtein.hpp"
-#include "_levenshtein_words.hpp"
+#include "_text.hpp"
 
 namespace refscore {
 namespace editdist {
@@ -31,15 +31,65 @@ inline int64_t rows_distance(int kind, Rows& rows, int64_t n, const uint32_t* s2
     return n + m - 2 * bitparallel::lcs(rows, n, s2, m, state);
 }
 
+// A word of str.split(): its span and a hash of its code points.
+struct WordSpan {
+    uint64_t hash;
+    int64_t start, length;
+};
+
+// str.split()'s words of s[0, n) (runs of str.isspace separate them), each hashed while it is read.
+template <class Char>
+inline void split_hashed(const Char* s, int64_t n, std::vector<WordSpan>& out) {
+    out.clear();
+    int64_t i = 0;
+    while (i < n) {
+        while (i < n && is_space(s[i])) ++i;
+        if (i >= n) break;
+        const int64_t start = i;
+        // a rotate-xor per code point (no multiply on the loop's critical path), mixed once per word; a collision
+        // only costs a comparison (words are compared by their code points)
+        uint64_t h = 0;
+        while (i < n && !is_space(s[i])) {
+            h = ((h << 7) | (h >> 57)) ^ static_cast<uint64_t>(s[i]);
+            ++i;
+        }
+        h ^= static_cast<uint64_t>(i - start) << 56;
+        h *= UINT64_C(0xff51afd7ed558ccd);
+        h ^= h >> 29;
+        out.push_back({h, start, i - start});
+    }
+}
+
+// Local numbering of one pair's symbols without clearing between pairs: a slot belongs to the current pair when
+// its stamp is the pair's (a new pair bumps the stamp; a wrap clears the table once in 2^32 pairs).
+struct StampedTable {
+    std::vector<uint32_t> stamp, id;
+    std::vector<uint64_t> hash;
+    uint32_t current = 0;
+
+    void start(size_t capacity) {
+        if (stamp.size() < capacity) {
+            stamp.assign(capacity, 0);
+            id.assign(capacity, 0);
+            hash.assign(capacity, 0);
+            current = 0;
+        }
+        if (++current == 0) {
+            std::fill(stamp.begin(), stamp.end(), 0);
+            current = 1;
+        }
+    }
+};
+
 // Per-thread scratch of the pair loops, reused from pair to pair (no allocation per pair once grown): the dense
 // mask table, the memory-linear one of the WER kernel (a pattern whose dense table would be too large) with its
-// local renumbering, the word interner, a direct table for code points below 2^16 and the block state.
+// local renumbering, the tables that number a pair's words and code points, and the block state.
 struct Workspace {
     bitparallel::DensePattern pattern;
     levenshtein::Workspace linear;
-    levenshtein::WordInterner words;
-    std::vector<uint32_t> direct;     // code point -> local id + 1 (0: not seen in this pair)
-    std::vector<uint32_t> touched;
+    StampedTable word_table, char_table;
+    std::vector<WordSpan> spans1, spans2;
+    std::vector<size_t> first_span;   // local word id -> its first span in the first string
     std::vector<uint64_t> state;
 };
 
@@ -82,70 +132,141 @@ inline int64_t checked_pair_distance(Workspace& ws, int kind, int64_t alphabet, 
     }
 }
 
-// Code points of two strings numbered locally into ws.linear.a / .b (equal code points, equal ids; only the
-// pair's own symbols): a direct table below 2^16, the WER kernel's hashing above.
-inline void number_code_points(Workspace& ws, int kind1, const void* d1, int64_t n1, int kind2, const void* d2,
-                               int64_t n2) {
-    if (kind1 == 4 || kind2 == 4) {
-        levenshtein::remap_text(ws.linear, kind1, d1, n1, kind2, d2, n2);
+template <class C1, class C2>
+inline bool same_code_points(const C1* a, const C2* b, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        if (static_cast<uint32_t>(a[i]) != static_cast<uint32_t>(b[i])) return false;
+    return true;
+}
+
+// Words of the two strings numbered locally into ws.linear.a / .b: the first string's words 0..k-1, a word of the
+// second that is none of them k; words compared by their code points (the hash finds the candidates).
+template <class C1, class C2>
+inline void number_words(Workspace& ws, const C1* s1, int64_t n1, const C2* s2, int64_t n2) {
+    split_hashed(s1, n1, ws.spans1);
+    split_hashed(s2, n2, ws.spans2);
+    size_t capacity = 16;
+    while (capacity < 2 * ws.spans1.size() + 2) capacity <<= 1;
+    StampedTable& table = ws.word_table;
+    table.start(capacity);
+    const size_t mask = capacity - 1;
+    std::vector<uint32_t>& a = ws.linear.a;
+    std::vector<uint32_t>& b = ws.linear.b;
+    a.resize(ws.spans1.size());
+    b.resize(ws.spans2.size());
+    uint32_t next = 0;
+    ws.first_span.clear();
+    for (size_t w = 0; w < ws.spans1.size(); ++w) {
+        const WordSpan& word = ws.spans1[w];
+        size_t slot = word.hash & mask;
+        uint32_t found = UINT32_MAX;
+        while (table.stamp[slot] == table.current) {
+            if (table.hash[slot] == word.hash) {
+                const WordSpan& seen = ws.spans1[ws.first_span[table.id[slot]]];
+                if (seen.length == word.length && same_code_points(s1 + seen.start, s1 + word.start, word.length)) {
+                    found = table.id[slot];
+                    break;
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+        if (found == UINT32_MAX) {
+            table.stamp[slot] = table.current;
+            table.hash[slot] = word.hash;
+            table.id[slot] = found = next++;
+            ws.first_span.push_back(w);
+        }
+        a[w] = found;
+    }
+    for (size_t w = 0; w < ws.spans2.size(); ++w) {
+        const WordSpan& word = ws.spans2[w];
+        size_t slot = word.hash & mask;
+        uint32_t found = next;   // no word of the first string: the one id that matches nothing
+        while (table.stamp[slot] == table.current) {
+            if (table.hash[slot] == word.hash) {
+                const WordSpan& seen = ws.spans1[ws.first_span[table.id[slot]]];
+                if (seen.length == word.length && same_code_points(s1 + seen.start, s2 + word.start, word.length)) {
+                    found = table.id[slot];
+                    break;
+                }
+            }
+            slot = (slot + 1) & mask;
+        }
+        b[w] = found;
+    }
+    ws.linear.alphabet = next + 1;
+}
+
+// Code points of two strings, their common affixes stripped, numbered locally into ws.linear.a / .b (equal code
+// points, equal ids; only the pair's own symbols): a direct table below 2^16, the WER kernel's hashing above.
+template <class C1, class C2>
+inline void number_code_points(Workspace& ws, const C1* s1, int64_t n1, const C2* s2, int64_t n2) {
+    while (n1 > 0 && n2 > 0 && static_cast<uint32_t>(s1[0]) == static_cast<uint32_t>(s2[0])) { ++s1; ++s2; --n1; --n2; }
+    while (n1 > 0 && n2 > 0 && static_cast<uint32_t>(s1[n1 - 1]) == static_cast<uint32_t>(s2[n2 - 1])) { --n1; --n2; }
+    if (sizeof(C1) == 4 || sizeof(C2) == 4) {
+        ws.linear.remap([s1](int64_t i) { return static_cast<uint32_t>(s1[i]); }, n1,
+                        [s2](int64_t j) { return static_cast<uint32_t>(s2[j]); }, n2);
         return;
     }
-    if (ws.direct.empty()) ws.direct.assign(65536, 0);
+    StampedTable& table = ws.char_table;
+    table.start(65536);
     std::vector<uint32_t>& a = ws.linear.a;
     std::vector<uint32_t>& b = ws.linear.b;
     a.resize(static_cast<size_t>(n1));
     b.resize(static_cast<size_t>(n2));
     uint32_t next = 0;
     for (int64_t i = 0; i < n1; ++i) {
-        const uint32_t c = levenshtein::code_point(kind1, d1, i);
-        uint32_t& id = ws.direct[c];
-        if (id == 0) {
-            id = ++next;
-            ws.touched.push_back(c);
+        const uint32_t c = s1[i];
+        if (table.stamp[c] != table.current) {
+            table.stamp[c] = table.current;
+            table.id[c] = next++;
         }
-        a[static_cast<size_t>(i)] = id - 1;
+        a[static_cast<size_t>(i)] = table.id[c];
     }
     for (int64_t j = 0; j < n2; ++j) {
-        const uint32_t id = ws.direct[levenshtein::code_point(kind2, d2, j)];
-        b[static_cast<size_t>(j)] = id ? id - 1 : next;   // not in the first string: the one id matching nothing
+        const uint32_t c = s2[j];
+        b[static_cast<size_t>(j)] = table.stamp[c] == table.current ? table.id[c] : next;
     }
-    for (uint32_t c : ws.touched) ws.direct[c] = 0;
-    ws.touched.clear();
     ws.linear.alphabet = next + 1;
 }
 
-// The distance of ``kind`` between two strings (PEP 393 buffers) in ``unit``: characters (code points, the
-// common affixes stripped before numbering) or str.split() words; ``lengths`` gets both lengths in that unit.
-// -1 when a table cannot be allocated.
+template <class C1, class C2>
+inline int64_t typed_text_distance(Workspace& ws, int kind, int unit, const C1* s1, int64_t n1, const C2* s2,
+                                   int64_t n2, int64_t* lengths) {
+    if (unit == kWords) {
+        number_words(ws, s1, n1, s2, n2);
+        lengths[0] = static_cast<int64_t>(ws.linear.a.size());
+        lengths[1] = static_cast<int64_t>(ws.linear.b.size());
+    } else {
+        lengths[0] = n1;
+        lengths[1] = n2;
+        number_code_points(ws, s1, n1, s2, n2);
+    }
+    const std::vector<uint32_t>& a = ws.linear.a;
+    const std::vector<uint32_t>& b = ws.linear.b;
+    return pair_distance(ws, kind, ws.linear.alphabet, a.data(), static_cast<int64_t>(a.size()), b.data(),
+                         static_cast<int64_t>(b.size()));
+}
+
+template <class C1>
+inline int64_t typed_text_distance(Workspace& ws, int kind, int unit, const C1* s1, int64_t n1, int kind2,
+                                   const void* d2, int64_t n2, int64_t* lengths) {
+    if (kind2 == 1) return typed_text_distance(ws, kind, unit, s1, n1, static_cast<const uint8_t*>(d2), n2, lengths);
+    if (kind2 == 2) return typed_text_distance(ws, kind, unit, s1, n1, static_cast<const uint16_t*>(d2), n2, lengths);
+    return typed_text_distance(ws, kind, unit, s1, n1, static_cast<const uint32_t*>(d2), n2, lengths);
+}
+
+// The distance of ``kind`` between two strings (PEP 393 buffers of kind 1, 2 or 4) in ``unit``: characters (code
+// points) or str.split() words, each pair numbered on its own; ``lengths`` gets both lengths in that unit. -1
+// when a table cannot be allocated.
 inline int64_t text_pair_distance(Workspace& ws, int kind, int unit, int kind1, const void* d1, int64_t n1,
                                   int kind2, const void* d2, int64_t n2, int64_t* lengths) noexcept {
     try {
-        if (unit == kWords) {
-            ws.words.intern(ws.linear, levenshtein::TextView{kind1, d1, n1}, levenshtein::TextView{kind2, d2, n2},
-                            levenshtein::kSplitWhitespace);
-            lengths[0] = static_cast<int64_t>(ws.linear.a.size());
-            lengths[1] = static_cast<int64_t>(ws.linear.b.size());
-        } else {
-            lengths[0] = n1;
-            lengths[1] = n2;
-            int64_t prefix = 0;
-            while (prefix < n1 && prefix < n2 &&
-                   levenshtein::code_point(kind1, d1, prefix) == levenshtein::code_point(kind2, d2, prefix))
-                ++prefix;
-            int64_t end1 = n1, end2 = n2;
-            while (end1 > prefix && end2 > prefix &&
-                   levenshtein::code_point(kind1, d1, end1 - 1) == levenshtein::code_point(kind2, d2, end2 - 1)) {
-                --end1;
-                --end2;
-            }
-            const int width1 = kind1, width2 = kind2;   // bytes per code point in PEP 393
-            number_code_points(ws, kind1, static_cast<const char*>(d1) + prefix * width1, end1 - prefix, kind2,
-                               static_cast<const char*>(d2) + prefix * width2, end2 - prefix);
-        }
-        const std::vector<uint32_t>& a = ws.linear.a;
-        const std::vector<uint32_t>& b = ws.linear.b;
-        return pair_distance(ws, kind, ws.linear.alphabet, a.data(), static_cast<int64_t>(a.size()), b.data(),
-                             static_cast<int64_t>(b.size()));
+        if (kind1 == 1)
+            return typed_text_distance(ws, kind, unit, static_cast<const uint8_t*>(d1), n1, kind2, d2, n2, lengths);
+        if (kind1 == 2)
+            return typed_text_distance(ws, kind, unit, static_cast<const uint16_t*>(d1), n1, kind2, d2, n2, lengths);
+        return typed_text_distance(ws, kind, unit, static_cast<const uint32_t*>(d1), n1, kind2, d2, n2, lengths);
     } catch (const std::bad_alloc&) {
         ws = Workspace();
         return -1;

@@ -26,7 +26,8 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from refscore._core._edit_distance import INDEL, LEVENSHTEIN, pair_distances, similarity_matrix
+from refscore._core._edit_distance import (CHARACTERS, INDEL, LEVENSHTEIN, WORDS, pair_distances, similarity_matrix,
+                                           text_pair_distances)
 from refscore.checks import check_choice, check_num_threads
 from refscore.inputs import prepare_batch
 from refscore.metrics._edit_symbols import UNITS, text_symbols
@@ -111,13 +112,19 @@ class EditDistance(Metric):
         check_num_threads(num_threads)
         batch = prepare_batch(hypotheses, references, allow_token_ids=True)
         n, n_refs = len(batch), len(batch.references)
-        symbols, offsets, alphabet = text_symbols(list(batch.hypotheses) + list(batch.references), self.config.unit,
-                                                  num_threads)
         owner = np.repeat(np.arange(n, dtype=np.int64), batch.refs_per_segment)
-        distance = pair_distances(symbols, offsets, owner, np.arange(n, n + n_refs, dtype=np.int64), self.kind,
-                                  alphabet, num_threads)
-        lengths = np.diff(offsets)
-        hyp_length, ref_length = lengths[owner], lengths[n:]
+        hypotheses, references = list(batch.hypotheses), list(batch.references)
+        if not batch.is_token_ids:   # strings (checked by prepare_batch): no vocabulary pass
+            # strings: each pair read from its buffers and numbered on its own, in parallel (no vocabulary pass)
+            unit = WORDS if self.config.unit == "words" else CHARACTERS
+            distance, hyp_length, ref_length = text_pair_distances(hypotheses, references, owner, self.kind, unit,
+                                                                   num_threads)
+        else:
+            symbols, offsets, alphabet = text_symbols(hypotheses + references, self.config.unit, num_threads)
+            distance = pair_distances(symbols, offsets, owner, np.arange(n, n + n_refs, dtype=np.int64), self.kind,
+                                      alphabet, num_threads)
+            lengths = np.diff(offsets)
+            hyp_length, ref_length = lengths[owner], lengths[n:]
         normalized, similarity = normalized_values(distance, self.maximum(hyp_length, ref_length))
         data = np.ones((n, len(self.columns)), dtype=np.float64)
         if n:
@@ -170,9 +177,14 @@ class EditDistance(Metric):
 
         def matrices(texts: list[str], items: list[tuple[np.ndarray, np.ndarray]], *,
                      num_threads: int | None = None, memory_budget: int | None = None) -> list[np.ndarray]:
-            return [similarity_matrix(symbols, offsets, np.asarray(cand, dtype=np.int64),
-                                      np.asarray(ref, dtype=np.int64), kind, alphabet, num_threads)
-                    for cand, ref in items]
+            found = []
+            for cand, ref in items:
+                rows, cols = np.asarray(cand, dtype=np.int64), np.asarray(ref, dtype=np.int64)
+                # one list against itself: the upper triangle, mirrored (the measures are symmetric)
+                symmetric = bool(np.array_equal(rows, cols))
+                found.append(similarity_matrix(symbols, offsets, rows, cols, kind, alphabet, num_threads,
+                                               symmetric))
+            return found
 
         return NativePairs(self, texts, matrices)
 
