@@ -410,6 +410,7 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
 }
 
 # The targets of the other modules import this module's helpers (Source, _corpus, _same_with_threads).
+from edit_targets import EDIT_TARGETS  # noqa: E402  (levenshtein, edit-distance, eed)
 from kernel_targets import KERNEL_TARGETS  # noqa: E402  (mt-coins, hash-keys, batch-text)
 from meteor_targets import METEOR_TARGETS  # noqa: E402
 from pair_targets import PAIR_TARGETS  # noqa: E402  (pairwise, mbr)
@@ -420,6 +421,7 @@ from statistics_targets import STATISTICS_TARGETS  # noqa: E402  (statistics-hea
 TARGETS.update(SPM_TARGETS)
 TARGETS.update(PAIR_TARGETS)
 TARGETS.update(KERNEL_TARGETS)
+TARGETS.update(EDIT_TARGETS)
 TARGETS.update(METEOR_TARGETS)
 TARGETS.update(STATISTICS_TARGETS)
 TARGETS.update(READER_TARGETS)
