@@ -116,6 +116,42 @@ inline int64_t levenshtein(Rows& rows, int64_t n, const uint32_t* s2, int64_t m,
     }
 }
 
+// One column of Hyyrö's LCS over N words (the addition's carry from word to word); two words are one 128-bit
+// integer (an add with carry, no flags juggled).
+template <int N>
+inline void lcs_step(uint64_t* S, const uint64_t* PM) {
+    if (N == 2) {
+        const unsigned __int128 a = (static_cast<unsigned __int128>(S[1]) << 64) | S[0];
+        const unsigned __int128 u = a & ((static_cast<unsigned __int128>(PM[1]) << 64) | PM[0]);
+        const unsigned __int128 x = (a + u) | (a - u);
+        S[0] = static_cast<uint64_t>(x);
+        S[1] = static_cast<uint64_t>(x >> 64);
+        return;
+    }
+    uint64_t carry = 0;
+    for (int w = 0; w < N; ++w) {
+        const uint64_t a = S[w];
+        const uint64_t u = a & PM[w];
+        uint64_t t, x;
+        const bool first = __builtin_add_overflow(a, u, &t);
+        const bool second = __builtin_add_overflow(t, carry, &x);
+        carry = static_cast<uint64_t>(first | second);
+        S[w] = x | (a - u);
+    }
+}
+
+template <int N>
+inline int64_t lcs_count(const uint64_t* S, int64_t n) {
+    int64_t found = 0;
+    for (int w = 0; w < N; ++w) {
+        uint64_t bits = ~S[w];
+        const int64_t valid = std::min<int64_t>(64, n - 64 * w);
+        if (valid < 64) bits &= (UINT64_C(1) << valid) - 1;
+        found += __builtin_popcountll(bits);
+    }
+    return found;
+}
+
 // LCS length over N words of pattern (N = 0: `words` of them, the state in `heap`): the addition carries from
 // word to word (Hyyrö's bit-parallel LCS).
 template <int N, class Rows>
@@ -162,7 +198,11 @@ inline int64_t lcs(Rows& rows, int64_t n, const uint32_t* s2, int64_t m, std::ve
         return __builtin_popcountll(~S & mask);
     }
     switch (words) {
-        case 2: return lcs_words<2>(rows, n, s2, m, words, nullptr);
+        case 2: {
+            uint64_t S[2] = {~UINT64_C(0), ~UINT64_C(0)};
+            for (int64_t j = 0; j < m; ++j) lcs_step<2>(S, rows.row(s2[j]));
+            return lcs_count<2>(S, n);
+        }
         case 3: return lcs_words<3>(rows, n, s2, m, words, nullptr);
         case 4: return lcs_words<4>(rows, n, s2, m, words, nullptr);
         case 5: return lcs_words<5>(rows, n, s2, m, words, nullptr);
@@ -173,6 +213,26 @@ inline int64_t lcs(Rows& rows, int64_t n, const uint32_t* s2, int64_t m, std::ve
             state.resize(static_cast<size_t>(words));
             return lcs_words<0>(rows, n, s2, m, words, state.data());
     }
+}
+
+// The LCS lengths of one pattern of N words against two texts at once: the two columns' dependency chains
+// interleaved (each step waits on its own previous step only), about twice one text's throughput.
+template <int N, class Rows>
+inline void lcs_two(Rows& rows, int64_t n, const uint32_t* s2, int64_t m2, const uint32_t* s3, int64_t m3,
+                    int64_t* out2, int64_t* out3) {
+    uint64_t S[N], T[N];
+    for (int w = 0; w < N; ++w) S[w] = T[w] = ~UINT64_C(0);
+    const int64_t common = std::min(m2, m3);
+    for (int64_t j = 0; j < common; ++j) {
+        const uint64_t* P = rows.row(s2[j]);
+        const uint64_t* Q = rows.row(s3[j]);
+        lcs_step<N>(S, P);
+        lcs_step<N>(T, Q);
+    }
+    for (int64_t j = common; j < m2; ++j) lcs_step<N>(S, rows.row(s2[j]));
+    for (int64_t j = common; j < m3; ++j) lcs_step<N>(T, rows.row(s3[j]));
+    *out2 = lcs_count<N>(S, n);
+    *out3 = lcs_count<N>(T, n);
 }
 
 // Match masks of one pattern over a dense alphabet: bit i of bits[symbol * capacity_words + word] is set when the

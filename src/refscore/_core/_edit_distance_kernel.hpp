@@ -298,6 +298,22 @@ inline int64_t matrix_row(Workspace& ws, int kind, int64_t alphabet, const uint3
         ws.linear.alphabet = static_cast<uint32_t>(alphabet);
         ws.linear.prepare(a, n);
     }
+    const int64_t words = (n + 63) / 64;
+    if (dense && kind == kIndel && n > 0 && words <= 2) {   // two columns at a time (see bitparallel::lcs_two)
+        for (; first + 1 < n_cols; first += 2) {
+            const uint32_t* b = symbols + offsets[cols[first]];
+            const int64_t m = offsets[cols[first] + 1] - offsets[cols[first]];
+            const uint32_t* d = symbols + offsets[cols[first + 1]];
+            const int64_t k = offsets[cols[first + 1] + 1] - offsets[cols[first + 1]];
+            int64_t lcs_b, lcs_d;
+            if (words == 1)
+                bitparallel::lcs_two<1>(ws.pattern, n, b, m, d, k, &lcs_b, &lcs_d);
+            else
+                bitparallel::lcs_two<2>(ws.pattern, n, b, m, d, k, &lcs_b, &lcs_d);
+            out[first] = normalized_similarity(n + m - 2 * lcs_b, maximum_distance(kind, n, m));
+            out[first + 1] = normalized_similarity(n + k - 2 * lcs_d, maximum_distance(kind, n, k));
+        }
+    }
     for (int64_t c = first; c < n_cols; ++c) {
         const uint32_t* b = symbols + offsets[cols[c]];
         const int64_t m = offsets[cols[c] + 1] - offsets[cols[c]];
