@@ -20,9 +20,9 @@ from rapidfuzz import process  # noqa: E402
 from rapidfuzz.distance import Indel, Levenshtein  # noqa: E402
 
 SCORERS = {"levenshtein": Levenshtein.normalized_similarity, "indel": Indel.normalized_similarity}
-#: Candidates and references with what RapidFuzz compares code point by code point: accents (composed and not),
-#: CJK, emoji, a NUL byte, Unicode spaces (str.split() separators), empty strings, a 300-character line (5 words
-#: of 64 bits in the kernel) and one text repeated.
+#: Candidates and references with what RapidFuzz compares code point by code point: accents (composed and
+#: not), CJK, emoji, a NUL byte, Unicode spaces (str.split() separators), empty strings, a 300-character line (5
+#: words of 64 bits in the kernel) and one text repeated.
 ITEMS = [{"id": "a", "candidates": ["the cat sat on the mat", "a cat sat on the mat", "dogs bark", "", "the cat"],
           "references": ["the cat sat on the mat", "there is a cat", ""]},
          {"id": "b", "candidates": ["Grüße aus Köln", "Gru\u0308ße von Köln", "猫が座った 😀", "a\x00b\u3000c"],

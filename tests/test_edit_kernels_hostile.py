@@ -2,8 +2,8 @@
 WER family's ``_levenshtein``, the edit-distance metric's ``_edit_distance``, EED): 100,000-character and
 40,000-word lines, a pattern of 100,000 distinct code points (its dense mask table would be 10^11 entries: the
 memory-linear one takes over), NUL bytes, lone surrogates, many references per segment; every number equal to
-RapidFuzz's (or jiwer's), on 2 threads (the fuzz targets compare 1 and 3). The fuzz targets (fuzz/edit_targets.py) run on random bytes in
-test_fuzz_smoke.py; these are the sizes a fuzzer does not reach."""
+RapidFuzz's (or jiwer's), on 2 threads. The fuzz targets (fuzz/edit_targets.py; 1 against 3 threads) run on random
+bytes in test_fuzz_smoke.py; these are the sizes a fuzzer does not reach."""
 from __future__ import annotations
 
 import random

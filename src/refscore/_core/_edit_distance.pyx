@@ -3,10 +3,12 @@
 """Edit-distance kernels: Levenshtein and Indel distances of pairs and of all pairs of two lists (bit-parallel,
 ``_edit_distance_kernel.hpp``), and torchmetrics' extended edit distance (EED), one nogil ``prange`` each.
 
-Texts arrive as one uint32 array of symbols (code points or word ids) with int64 offsets (text ``t`` is
-``symbols[offsets[t]:offsets[t + 1]]``); :func:`dense_symbols` numbers the symbols densely first, so the
-pattern tables are indexed directly. Results do not depend on the number of threads: every pair is computed on
-its own.
+Pairs of strings (:func:`text_pair_distances`) are read from the strings' own buffers and numbered pair by pair
+inside the parallel loop. Otherwise texts arrive as one uint32 array of symbols (code points or word ids) with int64
+offsets (text ``t`` is ``symbols[offsets[t]:offsets[t + 1]]``); :func:`dense_symbols` numbers the symbols densely
+first, so the pattern tables are indexed directly. Both distances come from the core's one bit-parallel kernel
+(``_bitparallel.hpp``), shared with the WER family. Results do not depend on the number of threads: every pair is
+computed on its own.
 """
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint16_t, uint32_t

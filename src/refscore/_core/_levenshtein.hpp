@@ -1,6 +1,6 @@
 // Levenshtein distance and alignment over the shared bit-parallel kernel (_bitparallel.hpp: Myers 1999 / Hyyrö
-// 2003, one 64-bit word per 64 symbols of the first sequence) over integer symbols: token ids or code points, after `Workspace::remap` turned them into
-// small local ids (equal symbols, equal ids).
+// 2003, one 64-bit word per 64 symbols of the first sequence) over integer symbols: token ids or code points,
+// after `Workspace::remap` turned them into small local ids (equal symbols, equal ids).
 //
 // The alignment is the one RapidFuzz 3 (`Levenshtein.editops` / `opcodes`, which jiwer 4 counts hits,
 // substitutions, deletions and insertions from) picks among the optimal ones: the common prefix and suffix are
