@@ -171,14 +171,15 @@ def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str,
 def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str, str] | None = None,
                  inputs: list[str] | None = None) -> dict[str, Any]:
     """``systems`` (name -> hypotheses) with each system's hypotheses as ``SystemSegments`` named ``names[name]``
-    (default: its own name) when scores come from outside (``-m file:PATH``); unchanged otherwise.
+    (default: its own name) when a metric reads its scores by key (:attr:`~refscore.protocol.Metric.keyed_scores`:
+    ``-m file:PATH``); unchanged otherwise.
 
     The join key of a segment is (system, id): the ``id`` field of its record when ``inputs`` (the ``-i`` paths)
     are JSONL/CSV/TSV record files whose records carry one, else its 1-based segment number. A system's records
     either all carry an id or none does (Parquet records: segment numbers); an id given twice is an error."""
-    from refscore.metrics.external import ExternalScores, SystemSegments
+    from refscore.metrics.external import SystemSegments
 
-    if not any(isinstance(metric, ExternalScores) for metric in metrics):
+    if not any(metric.keyed_scores for metric in metrics):
         return systems
     names = names or {}
     keyed = {}
@@ -209,9 +210,7 @@ def _record_ids(inputs: list[str], system: str) -> list[str] | None:
 def refuse_external(metrics: list[Metric], where: str) -> None:
     """Scores from outside join on whole systems read into memory; ``where`` (a streamed or distributed run) does
     not keep a system's segments together, so it refuses them before any input is read."""
-    from refscore.metrics.external import ExternalScores
-
-    names = [metric.name for metric in metrics if isinstance(metric, ExternalScores)]
+    names = [metric.name for metric in metrics if metric.keyed_scores]
     if names:
         raise CliError(f"-m file:...: scores from outside ({', '.join(names)}) are joined to whole systems in memory; "
                        f"{where} cannot use them: score them in a run of their own without that option",

@@ -29,6 +29,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -42,7 +43,7 @@ from refscore.protocol import Metric, Score, Signature, Statistics
 
 __all__ = ["COLUMNS", "DECLARATIONS", "EXTERNAL_PREFIX", "FORMATS", "OPTIONS", "PAIR_FIELD", "ExternalScores",
            "ExternalScoresConfig", "SystemSegments", "external_name", "external_path", "external_scores",
-           "keyed_systems"]
+           "keyed_systems", "spec_in_folder"]
 
 #: What names scores from outside wherever a metric is named: ``-m file:PATH``, ``Check("file:PATH")``,
 #: ``metric = "file:PATH"`` in pyproject.toml's checks (case-insensitive, as metric names are).
@@ -84,6 +85,20 @@ def external_name(spec: Any) -> str | None:
         return None
     stem = os.path.splitext(os.path.basename(path))[0]
     return (stem.replace(PAIR_FIELD, "").strip("._-") or "scores") if PAIR_FIELD in stem else stem
+
+
+def spec_in_folder(spec: Any, folder: str | os.PathLike[str]) -> Any:
+    """A metric as named in a file of ``folder`` (pyproject.toml's checks): a relative ``file:PATH`` is taken from
+    that folder; every other name, and an absolute path, is returned as given.
+
+    >>> spec_in_folder("file:scores/comet.tsv", "proj"), spec_in_folder("bleu", "proj")
+    ('file:proj/scores/comet.tsv', 'bleu')
+    """
+    given = external_path(spec)
+    if given is None:
+        return spec
+    path = Path(given)
+    return EXTERNAL_PREFIX + str(path if path.is_absolute() or not given else Path(folder) / path)
 
 
 class SystemSegments(list):
@@ -140,12 +155,15 @@ class ExternalScores(Metric):
 
     config_class = ExternalScoresConfig
     independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
+    keyed_scores = True
     runtime_fields = frozenset({"scale"})   # how they are printed, not what they are
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:
         self.name = config.name  # type: ignore[misc]  # each instance names its own scores
         self.higher_is_better = config.higher_is_better  # type: ignore[misc]  # per instance
         self.display_scale = config.scale  # type: ignore[misc]  # as given unless declared
+        # a threshold on them, and one score, lies in the declared range (any finite number without one)
+        self.threshold_range = config.range or (-math.inf, math.inf)  # type: ignore[misc]  # per instance
         super().__init__(config)
         self.table = table
 
@@ -209,10 +227,18 @@ class ExternalScores(Metric):
         values = np.fromiter((scores[segment_id] for segment_id in ids), dtype=np.float64, count=len(ids))
         return self._new_statistics(COLUMNS, np.column_stack([values, np.ones(len(ids))]), 1)
 
-    def system_statistics(self, system: str, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
+    def system_statistics(self, system: str | None, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
                           num_threads: int | None = None) -> Statistics:
         """The scores of ``system``'s segments ``segment_ids``, joined by key (:meth:`statistics_for`)."""
         return self.statistics_for(system, segment_ids)
+
+    def explain_segment(self, output: str, references: Sequence[str], system: str | None, segment_id: Any) -> str:
+        """Where the score was read (:meth:`explain_score`): the text is not what it was computed from."""
+        return self.explain_score(system, segment_id)
+
+    def baseline_declarations(self) -> dict[str, Any]:
+        """:meth:`declarations`: each run brings its own scores file, so runs compare when these are equal."""
+        return self.declarations()
 
     def explain_score(self, system: str | None, segment_id: Any) -> str:
         """Where the score of one segment was read: these scores are not computed from the text, so this is their
