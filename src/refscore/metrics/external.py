@@ -39,52 +39,16 @@ from refscore.wording import counted, fixed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
+from refscore.metrics.external_names import (DECLARATIONS, EXTERNAL_PREFIX, OPTIONS, PAIR_FIELD, external_name,
+                                             external_path)
 from refscore.protocol import Metric, Score, Signature, Statistics
 
 __all__ = ["COLUMNS", "DECLARATIONS", "EXTERNAL_PREFIX", "FORMATS", "OPTIONS", "PAIR_FIELD", "ExternalScores",
            "ExternalScoresConfig", "SystemSegments", "external_name", "external_path", "external_scores",
            "keyed_systems", "spec_in_folder"]
 
-#: What names scores from outside wherever a metric is named: ``-m file:PATH``, ``Check("file:PATH")``,
-#: ``metric = "file:PATH"`` in pyproject.toml's checks (case-insensitive, as metric names are).
-EXTERNAL_PREFIX = "file:"
-#: Where a ``meta-eval LP=FILE`` run puts the language pair in a path (``-m file:comet.{pair}.tsv``).
-PAIR_FIELD = "{pair}"
-
-#: What a user declares about outside scores (:func:`external_scores`' keyword arguments besides ``name``): the
-#: options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``) and of a check on them.
-DECLARATIONS = ("higher_is_better", "range")
-#: The options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``): the declarations and the printed scale.
-OPTIONS = (*DECLARATIONS, "scale")
-
 #: The columns of an external metric's statistics.
 COLUMNS = ("score", "documents")
-
-
-def external_path(spec: Any) -> str | None:
-    """The path of a ``file:PATH`` metric name (empty when the path is missing: the caller names what to give);
-    None when ``spec`` names no file, e.g. a registered metric.
-
-    >>> external_path("file:scores/comet.tsv"), external_path(" FILE:mqm.jsonl "), external_path("bleu")
-    ('scores/comet.tsv', 'mqm.jsonl', None)
-    """
-    if not isinstance(spec, str) or not spec.strip().lower().startswith(EXTERNAL_PREFIX):
-        return None
-    return spec.strip()[len(EXTERNAL_PREFIX):]
-
-
-def external_name(spec: Any) -> str | None:
-    """The name scores of ``file:PATH`` go by (printed, and named by options and checks): the file's stem, without
-    a ``{pair}`` field and the separators around it; None when ``spec`` names no file.
-
-    >>> external_name("file:runs/comet.{pair}.tsv"), external_name("file:mqm.jsonl"), external_name("chrf")
-    ('comet', 'mqm', None)
-    """
-    path = external_path(spec)
-    if path is None:
-        return None
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return (stem.replace(PAIR_FIELD, "").strip("._-") or "scores") if PAIR_FIELD in stem else stem
 
 
 def spec_in_folder(spec: Any, folder: str | os.PathLike[str]) -> Any:
