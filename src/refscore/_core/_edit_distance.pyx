@@ -126,8 +126,8 @@ def pair_distances(const uint32_t[::1] symbols not None, const int64_t[::1] offs
         raise ValueError("left and right must have one entry per pair")
     _check_texts(symbols, offsets, left, "left")
     _check_texts(symbols, offsets, right, "right")
-    cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_pairs = left.shape[0], k
+    cdef int threads = resolve_num_threads(num_threads, n_pairs)
     out_array = np.zeros(n_pairs, dtype=np.int64)
     cdef int64_t[::1] out = out_array
     if n_pairs == 0:
@@ -157,8 +157,8 @@ def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] o
     """
     _check_texts(symbols, offsets, rows, "rows")
     _check_texts(symbols, offsets, cols, "cols")
-    cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_rows = rows.shape[0], n_cols = cols.shape[0], r
+    cdef int threads = resolve_num_threads(num_threads, n_rows)
     out_array = np.zeros((n_rows, n_cols), dtype=np.float64)
     if n_rows == 0 or n_cols == 0:
         return out_array
@@ -191,8 +191,8 @@ def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets n
         raise ValueError("hyps and refs must have one entry per pair")
     _check_texts(symbols, offsets, hyps, "hyps")
     _check_texts(symbols, offsets, refs, "refs")
-    cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_pairs = hyps.shape[0], k
+    cdef int threads = resolve_num_threads(num_threads, n_pairs)
     out_array = np.zeros(n_pairs, dtype=np.float64)
     cdef double[::1] out = out_array
     if n_pairs == 0:
