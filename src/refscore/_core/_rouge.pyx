@@ -72,9 +72,7 @@ def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64
         return counts_array, best_array
     cdef int64_t[:, :, ::1] counts = counts_array
     cdef int64_t[:, ::1] best = best_array
-    cdef int threads = resolve_num_threads(num_threads)
-    if threads > n:
-        threads = <int>n
+    cdef int threads = resolve_num_threads(num_threads, n)
     cdef Config config
     _fill_config(&config, stem, types)
     cdef StringBuffers buffers
@@ -162,9 +160,7 @@ def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, c
         return counts_array, best_array
     cdef int64_t[:, :, ::1] counts = counts_array
     cdef int64_t[:, ::1] best = best_array
-    cdef int threads = resolve_num_threads(num_threads)
-    if threads > n:
-        threads = <int>n
+    cdef int threads = resolve_num_threads(num_threads, n)
     cdef Config config
     _fill_config(&config, False, types)
     cdef vector[unique_ptr[Worker]] workers

@@ -35,7 +35,7 @@ def _check_layout(const int64_t[::1] ref_offsets, Py_ssize_t n_segments):
 cdef _run(const TextBatch* texts, TextPreparation preparation, const int64_t* ids, const int64_t* offsets,
           const int64_t[::1] ref_offsets, Py_ssize_t n_segments, int64_t n_refs, int flags, num_threads):
     """The parallel loop shared by both entry points: text when ``texts`` is given, else token ids."""
-    cdef int threads = resolve_num_threads(num_threads)
+    cdef int threads = resolve_num_threads(num_threads, n_segments)
     edits_array = np.zeros(n_refs, dtype=np.int64)
     lengths_array = np.zeros(n_refs, dtype=np.int64)
     status_array = np.zeros(n_segments, dtype=np.intc)
