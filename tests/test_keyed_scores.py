@@ -42,7 +42,8 @@ def test_no_workflow_branches_on_scores_from_outside():
 
 def test_the_scan_sees_a_branch():
     tree = ast.parse("from refscore.metrics.external import ExternalScores\n"
-                     "def f(metric, h):\n    return isinstance(metric, ExternalScores) or isinstance(h, (list, SystemSegments))\n")
+                     "def f(metric, h):\n"
+                     "    return isinstance(metric, ExternalScores) or isinstance(h, (list, SystemSegments))\n")
     assert [name for _, name in _tested_types(tree)] == ["ExternalScores", "ExternalScores", "SystemSegments"]
 
 
@@ -60,7 +61,8 @@ def test_scores_from_outside_declare_what_differs():
     assert mqm.keyed_scores and mqm.threshold_range == (-25.0, 0.0) and mqm.score_range is None
     assert unbounded.threshold_range == (-math.inf, math.inf)
     assert mqm.baseline_declarations() == {"higher_is_better": True, "range": [-25.0, 0.0]}
-    assert mqm.system_statistics("sysA", ["x", "y"], [["r"], ["r"]], ["2", "1"]).column("score").tolist() == [-4.0, -1.0]
+    stats = mqm.system_statistics("sysA", ["x", "y"], [["r"], ["r"]], ["2", "1"])
+    assert stats.column("score").tolist() == [-4.0, -1.0]
     assert "read from scores['sysA'][1]" in mqm.explain_segment("y", ["r"], "sysA", "2")
 
 
