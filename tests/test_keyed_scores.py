@@ -79,3 +79,13 @@ def test_a_config_file_names_its_scores_from_its_folder():
     assert spec_in_folder("file:runs/comet.tsv", "project") == "file:project/runs/comet.tsv"
     assert spec_in_folder("file:/abs/comet.tsv", "project") == "file:/abs/comet.tsv"
     assert spec_in_folder("chrf", "project") == "chrf"
+
+
+def test_the_declared_facts_scan_sees_the_new_hooks_read():
+    """The AST test of tests/test_declared_metric_facts.py sees these hooks read by the workflows (so a hook
+    dropped from the base would fail it)."""
+    from test_declared_metric_facts import declared, metric_attributes_read
+
+    reads = {name for path in workflow_files() for _, name in metric_attributes_read(path)}
+    hooks = {"keyed_scores", "explain_segment", "baseline_declarations", "system_statistics"}
+    assert hooks <= reads and hooks <= declared()
