@@ -5,8 +5,8 @@ mbrs (0.1.8) draws with ``torch.Generator(device).manual_seed(seed)``: on the CP
 generator. torch turns the 32-bit outputs into the draws mbrs makes as follows (checked against torch 2.13 in
 tests/test_mbr_decoders.py, draw for draw):
 
-- ``torch.randint(high, size)`` (``high < 2**32``): one output per value, ``output % high``, in row-major order;
-- ``torch.randperm(n)``: Fisher-Yates from the front, position ``i`` swapped with ``i + output % (n - i)``;
+- ``torch.randint(high, size)`` (``high < 2**28``; larger ranges go another way): one output per value, ``output % high``, in row-major order;
+- ``torch.randperm(n)``: Fisher-Yates from the front, position ``i < n - 1`` swapped with ``i + output % (n - i)``;
 - ``torch.multinomial(weights, 1)`` (float32 weights): argmax of ``weights / q`` (float32), where ``q`` is
   ``tensor.exponential_()``: per element two outputs make a 64-bit word, whose low 53 bits ``u / 2**53`` give
   ``-log1p(-u)`` (float64, rounded to float32).
@@ -36,14 +36,14 @@ class TorchCPUDraws:
 
     def randint(self, high: int, size: tuple[int, ...]) -> np.ndarray:
         """``torch.randint(high, size, generator=...)``: int64 values in ``[0, high)``."""
-        if not 0 < high < 2**32:
-            raise ValueError(f"randint: high must be in [1, 2**32), got {high}")
+        if not 0 < high < 2**28:   # larger ranges are drawn otherwise by torch 2.13 (checked: 2**28 differs)
+            raise ValueError(f"randint: high must be in [1, 2**28), got {high}")
         count = int(np.prod(size, dtype=np.int64))
         return (self._outputs(count) % np.uint64(high)).astype(np.int64).reshape(size)
 
     def randperm(self, n: int) -> np.ndarray:
         """``torch.randperm(n, generator=...)``."""
-        outputs = self._outputs(n).tolist()
+        outputs = self._outputs(max(n - 1, 0)).tolist()   # n - 1 swaps, one output each
         order = list(range(n))
         for i in range(n - 1):
             j = i + outputs[i] % (n - i)
