@@ -3,6 +3,7 @@ of tests/test_mbr_decoders.py, run by mbrs' own interpreter (numpy, torch and mb
 
     /work/venv-mbrs/bin/python tests/mbrs_decoders_peer.py OUT.json            # the cases below and mbrs' results
     /work/venv-mbrs/bin/python tests/mbrs_decoders_peer.py tests/fixtures/mbrs_decoders.json   # re-record
+    /work/venv-mbrs/bin/python tests/mbrs_decoders_peer.py TIMES.json CASES.json 5   # time given cases (benchmark)
 
 The environment: ``python3.11 -m venv /work/venv-mbrs``, the CPU torch 2.13.0 wheel, then ``pip install
 mbrs==0.1.8`` (or ``--no-deps`` plus numpy). ``import mbrs.metrics`` imports every metric mbrs has (COMET, BLEURT,
@@ -219,11 +220,57 @@ def _cosine_expected(decoder: Any, hypotheses: list[str], references: list[str])
     return scores.mean(-1).tolist()
 
 
+def decode(case: dict[str, Any], peer: dict[str, Any]) -> Any:
+    """Only the decoder's call on the case (for timing: benchmarks/bench_mbr_decoders.py)."""
+    torch = peer["torch"]
+    if case["decoder"] == "centroid_mbr":
+        hyps = np.array(case["embeddings"], dtype=np.float32)
+        kmeans_cfg = peer["kmeans"].Config(ncentroids=case["ncentroids"], niter=case["niter"],
+                                           kmeanspp=case["kmeanspp"], seed=case["seed"])
+        decoder = peer["centroid"](peer["centroid"].Config(kmeans=kmeans_cfg, count_weight=case["count_weight"]),
+                                   peer["cosine_metric"](hyps, hyps))
+        hypotheses = [f"h{i}" for i in range(len(hyps))]
+        return lambda: decoder.decode(hypotheses, hypotheses, nbest=1)
+    matrix = np.array(case["matrix"], dtype=np.float32)
+    metric = peer["matrix_metric"](matrix, case["maximize"])
+    lprobs = torch.tensor(case["weights"], dtype=torch.float32).log() if "weights" in case else None
+    hypotheses = [str(i) for i in range(matrix.shape[0])]
+    references = [str(j) for j in range(matrix.shape[1])]
+    if case["decoder"] == "mbr":
+        decoder = peer["mbr"](peer["mbr"].Config(), metric)
+    else:
+        decoder = peer["pruning"](peer["pruning"].Config(
+            alpha=case["alpha"], sampling_scheduler=case["schedule"], num_bootstrap_samples=case["resamples"],
+            seed=case["seed"]), metric)
+    return lambda: decoder.decode(hypotheses, references, nbest=1, reference_lprobs=lprobs)
+
+
+def time_cases(cases: list[dict[str, Any]], peer: dict[str, Any], repeat: int) -> list[dict[str, Any]]:
+    """Per case: mbrs' chosen index and best wall and CPU seconds of ``repeat`` decoder calls."""
+    import time
+
+    out = []
+    for case in cases:
+        call = decode(case, peer)
+        best_wall = best_cpu = float("inf")
+        for _ in range(repeat):
+            wall, cpu = time.perf_counter(), time.process_time()
+            output = call()
+            best_wall, best_cpu = min(best_wall, time.perf_counter() - wall), min(best_cpu, time.process_time() - cpu)
+        out.append({"idx": output.idx, "score": output.score, "wall": best_wall, "cpu": best_cpu})
+    return out
+
+
 def main() -> None:
+    """``OUT.json``: record the cases above; ``OUT.json CASES.json REPEAT``: time the given cases."""
     import mbrs
     import torch
 
     peer = _mbrs()
+    if len(sys.argv) > 2:
+        cases = json.loads(Path(sys.argv[2]).read_text())
+        Path(sys.argv[1]).write_text(json.dumps(time_cases(cases, peer, int(sys.argv[3]))) + "\n")
+        return
     cases = build_cases()
     results = [run_case(case, peer) for case in cases]
     record = {"mbrs": getattr(mbrs, "__version__", "0.1.8"), "torch": torch.__version__, "cases": cases,

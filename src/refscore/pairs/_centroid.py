@@ -26,13 +26,13 @@ from refscore.pairs._utilities import sample_weights as check_sample_weights
 Utility = Callable[[int, np.ndarray], Any]
 
 
-def _distances(x: np.ndarray, centroids: np.ndarray) -> np.ndarray:
-    """Euclidean distances (rows of ``x`` x centroids), as ``torch.cdist(x, centroids, p=2)``, from the
-    differences (exact zeros for equal rows), one centroid at a time (memory: one ``x``-sized array)."""
-    out = np.empty((x.shape[0], centroids.shape[0]))
-    for j, centroid in enumerate(centroids):
-        out[:, j] = np.sqrt(((x - centroid[None, :]) ** 2).sum(axis=1))
-    return out
+def _distances(x: np.ndarray, centroids: np.ndarray, x_squared: np.ndarray | None = None) -> np.ndarray:
+    """Euclidean distances (rows of ``x`` x centroids), as ``torch.cdist(x, centroids, p=2)`` computes them for
+    more than 25 rows: through the product ``x @ centroids.T`` (here in float64, where torch works in the
+    embeddings' float32)."""
+    x_squared = np.einsum("ij,ij->i", x, x) if x_squared is None else x_squared
+    squared = x_squared[:, None] + np.einsum("ij,ij->i", centroids, centroids)[None, :] - 2.0 * (x @ centroids.T)
+    return np.sqrt(np.maximum(squared, 0.0))
 
 
 def kmeans(x: np.ndarray, ncentroids: int = 8, niter: int = 5, kmeanspp: bool = True,
@@ -51,18 +51,21 @@ def kmeans(x: np.ndarray, ncentroids: int = 8, niter: int = 5, kmeanspp: bool = 
     if x.shape[0] <= ncentroids:
         return x.copy(), np.arange(x.shape[0])
     draws = TorchCPUDraws(seed)
+    norms = np.einsum("ij,ij->i", x, x)
     if kmeanspp:
         centroids = x[draws.randint(x.shape[0], (1,))]
+        nearest_squared = _distances(x, centroids, norms)[:, 0] ** 2
         for _ in range(ncentroids - 1):
-            nearest = (_distances(centroids, x) ** 2).min(axis=0).astype(np.float32)
-            nearest = np.maximum(nearest, np.float32(1e-5))
+            # mbrs recomputes every centroid's distances each step; their minimum is the same kept up to date
+            nearest = np.maximum(nearest_squared.astype(np.float32), np.float32(1e-5))
             chosen = draws.multinomial_one(nearest / nearest.sum(dtype=np.float32))
             centroids = np.concatenate([centroids, x[chosen][None, :]])
+            nearest_squared = np.minimum(nearest_squared, _distances(x, centroids[-1:], norms)[:, 0] ** 2)
     else:
         centroids = x[draws.randperm(x.shape[0])[:ncentroids]]
     assigns = np.full(x.shape[0], -1)
     for _ in range(niter):
-        new_assigns = np.argmin(_distances(x, centroids), axis=1)
+        new_assigns = np.argmin(_distances(x, centroids, norms), axis=1)
         if np.array_equal(new_assigns, assigns):
             break
         assigns = new_assigns

@@ -38,18 +38,21 @@ def _schedule(value: Any) -> list[int]:
 
 
 def _bootstrap_means(scores: np.ndarray, samples: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
-    """(candidates, resamples): each candidate's (weighted) mean over each resample's columns. Identical rows (the
-    same candidate sampled twice) are computed once, so that they tie exactly, as they do in mbrs."""
-    distinct, inverse = np.unique(scores, axis=0, return_inverse=True)
-    columns = scores.shape[1]
-    counts = np.zeros((samples.shape[0], columns))
-    np.add.at(counts, (np.repeat(np.arange(samples.shape[0]), samples.shape[1]), samples.ravel()), 1.0)
+    """(candidates, resamples): each candidate's (weighted) mean over each resample's columns, from the counts of
+    each column in each resample. Identical rows (the same candidate sampled twice) are computed once, so that
+    they tie exactly, as they do in mbrs."""
+    first: dict[bytes, int] = {}
+    inverse = np.array([first.setdefault(row.tobytes(), len(first)) for row in scores], dtype=np.int64)
+    distinct = scores[np.unique(inverse, return_index=True)[1]]
+    resamples, columns = samples.shape[0], scores.shape[1]
+    cells = (np.arange(resamples)[:, None] * columns + samples).ravel()
+    counts = np.bincount(cells, minlength=resamples * columns).reshape(resamples, columns).astype(np.float64)
     if weights is None:
         means = (distinct @ counts.T) / samples.shape[1]
     else:
         weighted = counts * weights[None, :columns]
         means = (distinct @ weighted.T) / weighted.sum(axis=1)[None, :]
-    return means[inverse.reshape(-1)]
+    return means[inverse]
 
 
 def _expected(scores: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
