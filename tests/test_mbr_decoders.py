@@ -106,6 +106,63 @@ def test_live_mbrs(tmp_path):
     check_record(record)
 
 
+def random_cases(count: int, seed: int) -> list[dict[str, Any]]:
+    """Random shapes, values (continuous and tied), weights, seeds, thresholds, schedules and k-means settings."""
+    rng = np.random.default_rng(seed)
+    cases: list[dict[str, Any]] = []
+    for _ in range(count):
+        rows, columns = int(rng.integers(1, 50)), int(rng.integers(1, 120))
+        if rng.random() < 0.3:   # discrete values and duplicated candidates
+            base = np.round(rng.random((max(rows // 2, 1), columns)) * 10) / 10
+            matrix = base[rng.integers(0, len(base), rows)]
+        else:
+            matrix = np.round(rng.random((rows, 1)) * rng.random() + rng.random((rows, columns)), 4)
+        schedule = sorted(set(int(v) for v in rng.integers(1, 2 * columns + 2, int(rng.integers(1, 6)))))
+        case: dict[str, Any] = {"decoder": "pruning_mbr", "matrix": matrix.tolist(),
+                                "alpha": float(rng.choice([0.5, 0.9, 0.99, 1.0])), "schedule": schedule,
+                                "resamples": int(rng.integers(1, 300)), "seed": int(rng.integers(0, 2**32)),
+                                "maximize": True}
+        if rng.random() < 0.4:
+            case["weights"] = np.round(rng.random(columns) + 0.01, 4).tolist()
+        cases.append(case)
+        count_rows, dim = int(rng.integers(1, 80)), int(rng.integers(1, 20))
+        centres = rng.normal(size=(int(rng.integers(1, 8)), dim)) * 2
+        vectors = centres[rng.integers(0, len(centres), count_rows)] + rng.normal(size=(count_rows, dim))
+        cases.append({"decoder": "centroid_mbr", "embeddings": np.round(vectors, 3).tolist(),
+                      "ncentroids": int(rng.integers(1, 12)), "niter": int(rng.integers(1, 8)),
+                      "kmeanspp": bool(rng.random() < 0.7), "seed": int(rng.integers(0, 2**32)),
+                      "count_weight": bool(rng.random() < 0.5)})
+    return cases
+
+
+def test_live_mbrs_random_cases(tmp_path):
+    """mbrs' choices on 80 random cases (its decoders only: the chosen index and its score)."""
+    python = os.environ.get("REFSCORE_MBRS_PYTHON")
+    if not python:
+        pytest.skip("set REFSCORE_MBRS_PYTHON to an interpreter with mbrs 0.1.8 and torch to run mbrs itself")
+    cases = random_cases(40, seed=int(os.environ.get("REFSCORE_MBRS_SEED", "0")))
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    subprocess.run([python, str(PEER), str(tmp_path / "out.json"), str(tmp_path / "cases.json"), "1"], check=True,
+                   timeout=600)
+    for case, theirs in zip(cases, json.loads((tmp_path / "out.json").read_text())):
+        if case["decoder"] == "centroid_mbr":
+            vectors = _float32(case["embeddings"])
+            ours = centroid_mbr([[str(i) for i in range(len(vectors))]], [vectors], ncentroids=case["ncentroids"],
+                                niter=case["niter"], kmeanspp=case["kmeanspp"], seed=case["seed"],
+                                count_weight=case["count_weight"])
+            tolerance = 1e-5
+        else:
+            matrix = _float32(case["matrix"])
+            weighting = {"sample_weights": [_float32(case["weights"])]} if "weights" in case else {}
+            ours = pruning_mbr([[str(i) for i in range(len(matrix))]], utilities=[matrix], alpha=case["alpha"],
+                               sampling_scheduler=case["schedule"], num_bootstrap_samples=case["resamples"],
+                               seed=case["seed"], **weighting)
+            tolerance = RTOL
+        chosen = int(ours.chosen[0])
+        _same_choice(ours.utilities[0], chosen, theirs["idx"][0])
+        assert abs(ours.utilities[0, chosen] - theirs["score"][0]) <= tolerance * max(1.0, abs(theirs["score"][0]))
+
+
 # --- the random draws, against torch itself -------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)
