@@ -6,7 +6,7 @@ of tests/test_mbr_decoders.py, run by mbrs' own interpreter (numpy, torch and mb
     /work/venv-mbrs/bin/python tests/mbrs_decoders_peer.py TIMES.json CASES.json 5   # time given cases (benchmark)
 
 The environment: ``python3.11 -m venv /work/venv-mbrs``, the CPU torch 2.13.0 wheel, then ``pip install
-mbrs==0.1.8`` (or ``--no-deps`` plus numpy). ``import mbrs.metrics`` imports every metric mbrs has (COMET, BLEURT,
+mbrs==0.1.8`` (or ``--no-deps`` plus numpy), pinned by .ci/constraints-mbrs.txt (its header has the commands). ``import mbrs.metrics`` imports every metric mbrs has (COMET, BLEURT,
 MetricX, ...), so the package module is set up here from ``mbrs.metrics.base`` alone, as benchmarks/_mbrs_runner.py
 does. The utilities reach mbrs through two small metrics defined here: a lookup of the case's matrix (the
 hypotheses and references are the strings of their indices) for ``mbr`` and ``pruning_mbr``, and the cosine
