@@ -272,6 +272,8 @@ def test_centroid_weights_sum_over_clusters():
      r"include_self=False .* item 0 is 2 x 3"),
     (lambda: mbr([["a"]], utilities="m.npy"), InputTypeError, r"utilities must be a list of 2-D arrays"),
     (lambda: pruning_mbr([["a"]], utilities=[[[1.0]]], alpha=0), InputError, r"alpha must be > 0"),
+    (lambda: pruning_mbr([["a"]], utilities={"x": [[[1.0]]], "y": [[[1.0]]]}), InputError,
+     r"one utility matrix per item, got 2 by name \(x, y\)"),
     (lambda: pruning_mbr([["a"]], utilities=[[[1.0]]], sampling_scheduler=[8, 0]), InputError,
      r"sampling_scheduler\[1\] must be >= 1"),
     (lambda: pruning_mbr([["a"]], utilities=[[[1.0]]], seed=-1), InputError, r"seed must be"),

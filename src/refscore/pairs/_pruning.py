@@ -11,7 +11,7 @@ expected utility over the columns of the last step.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -126,6 +126,9 @@ def pruning_mbr(candidates: Any, metric: Any = None, pseudo_references: Any = No
     if utilities is not None:
         if metric is not None:
             raise InputError("pruning_mbr: give metric or utilities, not both")
+        if isinstance(utilities, Mapping):
+            raise InputError(f"pruning_mbr takes one utility matrix per item, got {len(utilities)} by name "
+                             f"({', '.join(map(str, utilities))}); combine them first (a weighted sum), or use mbr")
         matrices = utility_matrices(utilities, items, refs)
         sizes = [m.shape[1] for m in matrices]
     else:
