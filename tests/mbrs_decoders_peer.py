@@ -6,9 +6,10 @@ of tests/test_mbr_decoders.py, run by mbrs' own interpreter (numpy, torch and mb
     /work/venv-mbrs/bin/python tests/mbrs_decoders_peer.py TIMES.json CASES.json 5   # time given cases (benchmark)
 
 The environment: ``python3.11 -m venv /work/venv-mbrs``, the CPU torch 2.13.0 wheel, then ``pip install
-mbrs==0.1.8`` (or ``--no-deps`` plus numpy), pinned by .ci/constraints-mbrs.txt (its header has the commands). ``import mbrs.metrics`` imports every metric mbrs has (COMET, BLEURT,
-MetricX, ...), so the package module is set up here from ``mbrs.metrics.base`` alone, as benchmarks/_mbrs_runner.py
-does. The utilities reach mbrs through two small metrics defined here: a lookup of the case's matrix (the
+mbrs==0.1.8`` (or ``--no-deps`` plus numpy), pinned by .ci/constraints-mbrs.txt (its header has the commands).
+``import mbrs.metrics`` imports every metric mbrs has (COMET, BLEURT, MetricX, ...), so the package module is set up
+here from ``mbrs.metrics.base`` alone, as benchmarks/_mbrs_runner.py does (its chrF module is imported unchanged
+for the text cases). The utilities reach mbrs through two small metrics defined here: a lookup of the case's matrix (the
 hypotheses and references are the strings of their indices) for ``mbr`` and ``pruning_mbr``, and the cosine
 similarity of embeddings (an aggregatable, cacheable metric, as mbrs' COMET is) for ``centroid_mbr``.
 """
@@ -231,6 +232,12 @@ def decode(case: dict[str, Any], peer: dict[str, Any]) -> Any:
                                    peer["cosine_metric"](hyps, hyps))
         hypotheses = [f"h{i}" for i in range(len(hyps))]
         return lambda: decoder.decode(hypotheses, hypotheses, nbest=1)
+    if case["decoder"] == "pruning_chrf":   # texts, mbrs' own chrF (sacreBLEU's sentence chrF, 0-100)
+        chrf = importlib.import_module("mbrs.metrics.chrf").MetricChrF
+        decoder = peer["pruning"](peer["pruning"].Config(
+            alpha=case["alpha"], sampling_scheduler=case["schedule"], num_bootstrap_samples=case["resamples"],
+            seed=case["seed"]), chrf(chrf.Config(num_workers=1)))
+        return lambda: decoder.decode(case["hypotheses"], case["hypotheses"], nbest=1)
     matrix = np.array(case["matrix"], dtype=np.float32)
     metric = peer["matrix_metric"](matrix, case["maximize"])
     lprobs = torch.tensor(case["weights"], dtype=torch.float32).log() if "weights" in case else None

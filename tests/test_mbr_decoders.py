@@ -163,6 +163,34 @@ def test_live_mbrs_random_cases(tmp_path):
         assert abs(ours.utilities[0, chosen] - theirs["score"][0]) <= tolerance * max(1.0, abs(theirs["score"][0]))
 
 
+def test_live_mbrs_pruning_with_chrf_on_wmt22(tmp_path):
+    """Texts end to end: pruning MBR with refscore's chrF (only the pairs each step needs) against mbrs' pruning
+    decoder with its own chrF (sacreBLEU's, 0-100, float32), on samples of WMT22 en-de system outputs (drawn with
+    replacement: duplicates, as sampling gives)."""
+    python = os.environ.get("REFSCORE_MBRS_PYTHON")
+    if not python:
+        pytest.skip("set REFSCORE_MBRS_PYTHON to an interpreter with mbrs 0.1.8 and torch to run mbrs itself")
+    from conftest import read_segments, shared_data_path
+
+    systems = [read_segments(path) for path in sorted(shared_data_path("wmt22", "en-de", "sys").glob("*.txt"))]
+    rng = np.random.default_rng(11)
+    cases = []
+    for segment in rng.choice(min(map(len, systems)), 8, replace=False):
+        outputs = [system[segment] for system in systems]
+        cases.append({"decoder": "pruning_chrf", "hypotheses": [outputs[i] for i in rng.integers(0, len(outputs), 40)],
+                      "alpha": 0.9, "schedule": [4, 8, 16, 40], "resamples": 200, "seed": int(rng.integers(0, 2**32))})
+    (tmp_path / "cases.json").write_text(json.dumps(cases))
+    subprocess.run([python, str(PEER), str(tmp_path / "out.json"), str(tmp_path / "cases.json"), "1"], check=True,
+                   timeout=600)
+    for case, theirs in zip(cases, json.loads((tmp_path / "out.json").read_text())):
+        ours = pruning_mbr([case["hypotheses"]], metric="chrf", alpha=case["alpha"],
+                           sampling_scheduler=case["schedule"], num_bootstrap_samples=case["resamples"],
+                           seed=case["seed"])
+        chosen = int(ours.chosen[0])
+        assert case["hypotheses"][chosen] == case["hypotheses"][theirs["idx"][0]]
+        assert abs(100 * ours.utilities[0, chosen] - theirs["score"][0]) <= 1e-3
+
+
 # --- the random draws, against torch itself -------------------------------------------------------------------
 
 @settings(max_examples=40, deadline=None)

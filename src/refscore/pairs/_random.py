@@ -5,7 +5,8 @@ mbrs (0.1.8) draws with ``torch.Generator(device).manual_seed(seed)``: on the CP
 generator. torch turns the 32-bit outputs into the draws mbrs makes as follows (checked against torch 2.13 in
 tests/test_mbr_decoders.py, draw for draw):
 
-- ``torch.randint(high, size)`` (``high < 2**28``; larger ranges go another way): one output per value, ``output % high``, in row-major order;
+- ``torch.randint(high, size)`` (``high < 2**28``; larger ranges go another way): one output per value,
+  ``output % high``, in row-major order;
 - ``torch.randperm(n)``: Fisher-Yates from the front, position ``i < n - 1`` swapped with ``i + output % (n - i)``;
 - ``torch.multinomial(weights, 1)`` (float32 weights): argmax of ``weights / q`` (float32), where ``q`` is
   ``tensor.exponential_()``: per element two outputs make a 64-bit word, whose low 53 bits ``u / 2**53`` give
