@@ -1,5 +1,6 @@
 """refscore's MBR decoders against mbrs 0.1.8's on the same utility matrices and embeddings: plain MBR with
-sample weights, confidence-based pruning MBR, centroid MBR (k-means++ and a cosine utility); time per item
+sample weights, confidence-based pruning MBR, centroid MBR (k-means++ and a cosine utility), and pruning MBR on
+texts with each side's own chrF (WMT22 en-de system outputs from the shared data, when present); time per item
 (best of several calls, wall and CPU) and whether both chose the same candidate (or, where candidates tie exactly,
 one of the tied: torch.topk returns any of equal values, refscore the first) with the same expected utility.
 
@@ -54,12 +55,31 @@ def cases(items: int) -> dict[str, list[dict[str, Any]]]:
         out["centroid_mbr, 256 x 768, k = 16"].append({
             "decoder": "centroid_mbr", "embeddings": np.round(vectors, 3).tolist(), "ncentroids": 16, "niter": 5,
             "kmeanspp": True, "seed": 0, "count_weight": False})
+    texts = wmt22_outputs()
+    if texts:   # end to end on texts: refscore's chrF against mbrs' (sacreBLEU's) inside the pruning decoder
+        name = "pruning_mbr + chrF on WMT22 texts, 64 samples"
+        out[name] = []
+        for segment in rng.choice(len(texts), items, replace=False):
+            out[name].append({"decoder": "pruning_chrf",
+                              "hypotheses": [texts[segment][i] for i in rng.integers(0, len(texts[segment]), 64)],
+                              "alpha": 0.99, "schedule": [8, 16, 32, 64], "resamples": 500, "seed": 0})
     return out
+
+
+def wmt22_outputs() -> list[list[str]]:
+    """Per segment, the WMT22 en-de systems' outputs (empty when the shared data is not there)."""
+    folder = Path(os.environ.get("REFSCORE_SHARED_DATA", HERE.parent.parent / "shared" / "data")) / "wmt22" / "en-de"
+    systems = [path.read_text(encoding="utf-8").splitlines() for path in sorted((folder / "sys").glob("*.txt"))]
+    return [list(outputs) for outputs in zip(*systems)][:500] if systems else []
 
 
 def refscore_call(case: dict[str, Any]) -> Any:
     from refscore.pairs import centroid_mbr, mbr, pruning_mbr
 
+    if case["decoder"] == "pruning_chrf":
+        return lambda: pruning_mbr([case["hypotheses"]], metric="chrf", alpha=case["alpha"],
+                                   sampling_scheduler=case["schedule"], num_bootstrap_samples=case["resamples"],
+                                   seed=case["seed"])
     if case["decoder"] == "centroid_mbr":
         vectors = np.asarray(case["embeddings"], dtype=np.float32).astype(np.float64)
         labels = [[str(i) for i in range(len(vectors))]]
@@ -74,8 +94,12 @@ def refscore_call(case: dict[str, Any]) -> Any:
                                num_bootstrap_samples=case["resamples"], seed=case["seed"])
 
 
-def agree(result: Any, theirs: dict[str, Any]) -> bool:
+def agree(result: Any, theirs: dict[str, Any], case: dict[str, Any]) -> bool:
     utilities, chosen = result.utilities[0], int(result.chosen[0])
+    if case["decoder"] == "pruning_chrf":   # mbrs' chrF is 0-100
+        texts = case["hypotheses"]
+        return bool(texts[chosen] == texts[theirs["idx"][0]]
+                    and abs(100 * utilities[chosen] - theirs["score"][0]) <= 1e-3)
     same = abs(utilities[theirs["idx"][0]] - utilities[chosen]) <= 2e-6 * max(1.0, abs(utilities[chosen]))
     return bool(same and abs(utilities[chosen] - theirs["score"][0]) <= 1e-5)
 
@@ -100,7 +124,7 @@ def main() -> None:
             for case, peer in zip(settings_cases, theirs):
                 wall, _, result = best_time(refscore_call(case), args.repeat)
                 ours_wall += wall
-                same += agree(result, peer)
+                same += agree(result, peer, case)
             mbrs_wall = sum(peer["wall"] for peer in theirs)
             print(f"| {setting} | {1e3 * ours_wall / args.items:.2f} ms | {1e3 * mbrs_wall / args.items:.2f} ms | "
                   f"{mbrs_wall / ours_wall:.1f}x | {same}/{args.items} |")
