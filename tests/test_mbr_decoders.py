@@ -239,6 +239,21 @@ def test_weights(seed, rows, columns, scale):
 
 
 @settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**16), size=st.integers(1, 10))
+def test_weights_without_self_pairs(seed, size):
+    """Self-pairs left out: each candidate's weights renormalised over the others (NaN where none is left)."""
+    rng = np.random.default_rng(seed)
+    matrix, weights = rng.random((size, size)), rng.random(size) * (rng.random(size) < 0.8)
+    weights[0] = 0.5    # at least one positive weight
+    result = mbr([["x"] * size], utilities=[matrix], include_self=False, sample_weights=[weights])
+    for i in range(size):
+        others = [j for j in range(size) if j != i]
+        total = weights[others].sum()
+        expected = matrix[i, others] @ weights[others] / total if total > 0 else np.nan
+        np.testing.assert_allclose(result.utilities[0, i], expected, atol=1e-14)
+
+
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 2**16), rows=st.integers(1, 15), columns=st.integers(1, 30), alpha=st.floats(0.05, 1.0))
 def test_one_step_pruning_is_mbr(seed, rows, columns, alpha):
     matrix = np.random.default_rng(seed).random((rows, columns))
