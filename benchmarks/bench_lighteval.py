@@ -23,7 +23,6 @@ nltk 3.9.1 and so lives in a venv of its own (.ci/constraints-lighteval.txt):
 """
 from __future__ import annotations
 
-import argparse
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -40,7 +39,7 @@ from lighteval.models.model_output import ModelResponse
 from lighteval.tasks.requests import Doc, SamplingMethod
 
 from _timing import best_time
-from bench_bleu import DATA, read_segments  # the sibling script (benchmarks/ is on sys.path)
+from bench_bleu import one_system  # the sibling script (benchmarks/ is on sys.path)
 from refscore.integrations import lighteval as rl
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -71,13 +70,7 @@ def _fixed_orientation(name: str, peer: Callable[..., Any]) -> CorpusLevelMetric
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--segments", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    folder = DATA / "en-de"
-    references = read_segments(folder / "ref.txt")[:args.segments]
-    outputs = read_segments(sorted((folder / "sys").glob("*.txt"))[0])[:args.segments]
+    args, outputs, references = one_system(__doc__.split("\n\n")[0])
     docs = [Doc(query="", choices=[reference], gold_index=0, task_name="wmt22|en-de") for reference in references]
     responses = [ModelResponse(text=[output]) for output in outputs]
     print(f"{len(docs)} documents (WMT22 en-de, one system); best of {args.repeat}; scores on the 0-1 scale")
