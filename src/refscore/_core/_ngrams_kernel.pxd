@@ -28,5 +28,11 @@ cdef extern from "_ngrams_text.hpp" namespace "refscore::ngrams" nogil:
     cdef cppclass TextFailures:
         int64_t no_memory
         int64_t too_large
+    cdef cppclass TextWorker:
+        pass
+    int text_segment(Kind kind, TextWorker& worker, const TextInput& input, int64_t segment, int64_t low,
+                     int64_t high, int64_t* row) except +
+    int STATUS_OK
+    int STATUS_TOO_LARGE
     TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_groups, int64_t width, int64_t low,
                             int64_t high, int threads, int64_t* out) except +

@@ -23,6 +23,7 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from refscore._core._bleu import bleu_score_one
+from refscore._core._ngrams import TextPairCounter, bleu_text_pair, has_cjk
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic, ColumnRules
 from refscore.inputs import per_segment, prepare_batch
@@ -30,7 +31,7 @@ from refscore.checks import check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
-from refscore.metrics._single import bleu_text_one, single_text
+from refscore.metrics._single import SentenceResults
 from refscore.metrics.bleu.config import BLEUConfig
 from refscore.metrics.bleu.formula import (SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            sacrebleu_reported_counts)
@@ -40,7 +41,7 @@ from refscore.metrics.bleu.flavors import (FLAVOR_FIELDS, brevity_penalty,
 from refscore.metrics.word_batch import ngram_statistics
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts, tokenizer_signature
-from refscore.text.languages import TARGET_TOKENIZERS
+from refscore.text.languages import SPACE_TOKENIZERS, TARGET_TOKENIZERS
 from refscore.text.tokenizer_registry import tokenizers
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
@@ -272,40 +273,50 @@ class BLEU(BLEUPairCounts, Metric):
     def _sacrebleu_result(self, totals: list[int], nrefs: int) -> BLEUScore:
         """The sacreBLEU flavor's result of one row of summed statistics (a list of ints), checked by the caller."""
         config, order = self.config, self.config.max_order
-        counts, order_totals = [int(c) for c in totals[2:2 + order]], [int(t) for t in totals[2 + order:]]
-        sys_len, ref_len = int(totals[0]), int(totals[1])
+        counts, order_totals = totals[2:2 + order], totals[2 + order:]
+        sys_len, ref_len = totals[0], totals[1]
         score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
                                                self._smooth_value, config.effective_order)
-        return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(nrefs),
-                         higher_is_better=bool(self.higher_is_better), display_scale=float(self.display_scale),
-                         values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
-                                            bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
+        values = {"counts": tuple(counts), "totals": tuple(order_totals),
+                  "precisions": tuple([p / 100.0 for p in precisions]), "bp": bp, "sys_len": sys_len,
+                  "ref_len": ref_len, "ratio": sys_len / ref_len if ref_len else 0.0}   # bleu_values' order
+        return cast(BLEUScore, self._sentence_results.make(score / 100.0, nrefs, values))
+
+    @functools.cached_property
+    def _sentence_results(self) -> SentenceResults:
+        return SentenceResults(self)
 
     @functools.cached_property
     def _smooth_value(self) -> float:
         return float(self.config.resolved_smooth_value or 0.0)
 
     @functools.cached_property
-    def _single_text_kernel(self) -> bool:
-        """Whether plain text goes straight to the compiled kernel in :meth:`sentence_score` (the sacreBLEU
-        flavor with a compiled tokenizer; MeCab / SentencePiece and the other flavors take the batch path)."""
-        return self.config.flavor == "sacrebleu" and self.config.tokenize not in EXTERNAL_TOKENIZERS
+    def _pair_counter(self) -> TextPairCounter | None:
+        """The compiled single-pair counter of :meth:`sentence_score` for plain text (the sacreBLEU flavor with a
+        compiled tokenizer; MeCab / SentencePiece and the other flavors take the batch path)."""
+        config = self.config
+        if config.flavor != "sacrebleu" or config.tokenize in EXTERNAL_TOKENIZERS:
+            return None
+        return bleu_text_pair(config.tokenize, config.lowercase, config.max_order)
+
+    @functools.cached_property
+    def _cjk_advice(self) -> bool:
+        return self.config.tokenize in SPACE_TOKENIZERS   # the only tokenizers cjk_advice ever warns for
 
     def sentence_score(self, hypothesis: Any, references: Any) -> BLEUScore:
         """BLEU of one segment; plain ``str`` text takes the per-call fast path (:mod:`refscore.metrics._single`:
-        no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+        one compiled call, no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
 
         >>> round(BLEU(effective_order=True).sentence_score("the cat sat", ["the dog sat"]).score, 4)
         0.3467
         """
-        refs = single_text(hypothesis, references) if self._single_text_kernel else None
-        if refs is None:
+        counter = self._pair_counter
+        row = None if counter is None else counter.counts(hypothesis, references)
+        if row is None:
             return cast(BLEUScore, super().sentence_score(hypothesis, references))
-        config = self.config
-        if config.tokenize != "none":
-            warn_if_cjk("BLEU", (hypothesis,), config.tokenize)   # tokenized text: only from 100 hypotheses on
-        row = bleu_text_one(hypothesis, refs, config.tokenize, config.lowercase, config.max_order)
-        return self._sacrebleu_result(row, len(refs))
+        if self._cjk_advice and has_cjk(hypothesis):   # tokenized text: only from 100 hypotheses on
+            warn_if_cjk("BLEU", (hypothesis,), self.config.tokenize)
+        return self._sacrebleu_result(row, 1 if type(references) is str else len(references))
 
     @property
     def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute
