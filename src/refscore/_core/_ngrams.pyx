@@ -11,8 +11,8 @@ from libc.stdint cimport int64_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 from refscore._core._ngrams_kernel cimport (KIND_BLEU, KIND_GLEU, STATUS_OK, STATUS_TOO_LARGE, TABLE_SLOTS_LIMIT,
-                                            Kind, TextFailures, TextInput, TextWorker, ids_batch, kSlotBytes,
-                                            max_table_size, text_batch, text_segment)
+                                            Kind, Scratch, TextFailures, TextInput, TextWorker, bleu_text_segment,
+                                            ids_batch, kSlotBytes, max_table_size, text_batch, text_segment)
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
                               PyUnicode_READ)
 from refscore._core._strings cimport (CHARS_PER_THREAD, StringBuffers, TextBatch, point_at_strings,
@@ -269,6 +269,80 @@ cdef class TextPairCounter:
                                   f"slots); split very long segments")
             raise MemoryError("out of memory while tokenizing and counting the n-grams of this segment (or a "
                               "segment of more than 2**32 characters in all; split very long segments)")
+        return self.row
+
+
+cdef class TokenPairCounter:
+    """The BLEU row of one pair of token lists per call (NLTK's ``sentence_bleu`` layout: a hypothesis token list,
+    a list of reference token lists), on the calling thread with the GIL held, in one reused n-gram scratch. Tokens
+    are any hashable values, interned as :func:`refscore.metrics.bleu.flavors.encode_token_lists` interns them
+    (equal as dict keys: equal tokens); the row is :func:`bleu_statistics`'s.
+    """
+    cdef Scratch* scratch
+    cdef vector[uint32_t] ids
+    cdef vector[int64_t] offsets
+    cdef vector[int64_t] row
+    cdef int64_t max_order
+
+    def __cinit__(self):
+        self.scratch = new Scratch()
+
+    def __dealloc__(self):
+        del self.scratch
+
+    def __init__(self, int max_order):
+        if max_order < 1:
+            raise ValueError(f"max_order must be >= 1, got {max_order}")
+        self.max_order = max_order
+        self.row.resize(2 + 2 * max_order)
+
+    cdef bint add(self, dict vocabulary, tokens) except -1:
+        """Append one text's ids (new tokens numbered on); False when ``tokens`` is not a list or tuple."""
+        kind = type(tokens)
+        if kind is not list and kind is not tuple:
+            return False
+        cdef Py_ssize_t next_id
+        for token in tokens:
+            found = vocabulary.get(token)
+            if found is None:
+                next_id = len(vocabulary)
+                vocabulary[token] = next_id
+                self.ids.push_back(<uint32_t>next_id)
+            else:
+                self.ids.push_back(<uint32_t>(<Py_ssize_t>found))
+        self.offsets.push_back(<int64_t>self.ids.size())
+        return True
+
+    def counts(self, hypothesis, references):
+        """The BLEU row (a list of ints) of ``hypothesis`` (a list or tuple of tokens) against ``references`` (a
+        non-empty list or tuple of such); None for any other layout or an unhashable token (the batch path
+        reports those).
+
+        >>> TokenPairCounter(2).counts(["a", "b", "c"], [["a", "b", "d"], ["c"]])
+        [3, 3, 2, 1, 3, 2]
+        """
+        kind = type(references)
+        if (kind is not list and kind is not tuple) or not references:
+            return None
+        cdef dict vocabulary = {}
+        self.ids.clear()
+        self.offsets.assign(1, 0)
+        try:
+            if not self.add(vocabulary, hypothesis):
+                return None
+            hyp_vocabulary = len(vocabulary)
+            for reference in references:
+                if not self.add(vocabulary, reference):
+                    return None
+        except TypeError:   # an unhashable token
+            return None
+        if len(vocabulary) >= 0x80000000:
+            return None   # ids past the kernel's dense range: the batch path counts them
+        self.ids.push_back(0)   # the kernel reads ids[offsets[t]]; keeps the pointer valid when every text is empty
+        cdef int status = bleu_text_segment(self.ids.data(), self.offsets.data(), len(references), self.max_order,
+                                            self.scratch[0], self.row.data(), <uint32_t>hyp_vocabulary, False)
+        if status != STATUS_OK:
+            raise MemoryError("out of memory while counting the n-grams of this segment; split very long segments")
         return self.row
 
 

@@ -71,7 +71,8 @@ class SentenceResults:
 
     def __init__(self, metric: Metric) -> None:
         cls: type[Score] = metric.score_class
-        self._metric, self._cls, self._fields = metric, cls, {}
+        self._metric, self._cls = metric, cls
+        self._fields: dict[int, dict[str, Any]] = {}
         fields = dataclasses.fields(cls)
         self._plain = cls.__post_init__ is Score.__post_init__ and all(
             field.name in ("metric", "score", "signature", "values") or field.default is not dataclasses.MISSING
