@@ -15,6 +15,7 @@ counts (:class:`Remembered`): the same C expression on the same doubles, compute
 """
 cimport cython
 import sys
+from math import fsum as _fsum
 
 from libc.math cimport NAN, exp, fabs, isfinite, log
 from libc.stdint cimport int64_t
@@ -228,3 +229,59 @@ def bleu_scores(const count_t[:, :] correct not None, const count_t[:, :] total 
                      <double>ref_len[row], smoothing, smooth_value, effective_order, &score_view[row],
                      &precision_view[row, 0], &bp_view[row], memory, compensated)
     return scores, precisions, bps
+
+
+_NUMBERS = (float, int)
+
+
+def nltk_sentence_score(list row not None, weights, int method, epsilon, auto_reweigh, default_weights):
+    """NLTK 3.10's ``sentence_bleu`` of one BLEU row ``[hyp_len, ref_len, match_1..N, total_1..N]`` (N =
+    ``len(weights)``, a tuple or list of int / float weights): ``p_n = match_n / max(1, total_n)`` (the float of
+    NLTK's ``Fraction``: the correctly rounded quotient either way), the int ``0`` without unigram matches, then
+    smoothing ``method`` 0 (none), 1 (``epsilon / denominator`` where nothing matches) or 2 (add one to orders
+    >= 2), ``auto_reweigh`` as NLTK (``weights == default_weights``, fewer than 4 tokens), and ``bp *
+    exp(math.fsum(w_n * log(p_n) for p_n > 0))``. Returns None for what NLTK computes otherwise (method 0 with an
+    order without matches: its warning; weights or ``epsilon`` of other types): the caller's general path.
+
+    >>> nltk_sentence_score([4, 4, 3, 2, 4, 3], (0.5, 0.5), 1, 0.1, False, (0.25,) * 4)   # NLTK: the same float
+    0.7071067811865475
+    """
+    cdef Py_ssize_t order = len(weights), n
+    if order < 1 or len(row) != 2 + 2 * order:
+        return None
+    cdef vector[double] w = vector[double](order)
+    for n in range(order):
+        value = weights[n]
+        if type(value) not in _NUMBERS:
+            return None
+        w[n] = value
+    if row[2] == 0:
+        return 0
+    cdef double eps = 0.0
+    if method == 1:
+        if type(epsilon) not in _NUMBERS:
+            return None
+        eps = epsilon
+    cdef int64_t hyp_len = row[0], ref_len = row[1], match, total
+    cdef vector[double] p = vector[double](order)
+    for n in range(order):
+        match, total = row[2 + n], row[2 + order + n]
+        if total < 1:
+            total = 1   # NLTK's max(1, ·)
+        if method == 0 and match == 0:
+            return None
+        if method == 1 and match == 0:
+            p[n] = (0 + eps) / <double>total
+        elif method == 2 and n > 0:
+            p[n] = <double>(match + 1) / <double>(total + 1)
+        else:
+            p[n] = <double>match / <double>total
+    if auto_reweigh and hyp_len < 4 and weights == default_weights:
+        order = hyp_len   # NLTK: weights = (1 / hyp_len,) * hyp_len, zipped with p_n
+        for n in range(order):
+            w[n] = 1.0 / <double>hyp_len
+    terms = [w[n] * log(p[n]) for n in range(order) if p[n] > 0]
+    cdef double log_sum = _fsum(terms)
+    if hyp_len > ref_len:
+        return exp(log_sum)   # NLTK's bp is the int 1
+    return exp(1.0 - <double>ref_len / <double>hyp_len) * exp(log_sum)

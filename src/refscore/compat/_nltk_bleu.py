@@ -81,7 +81,7 @@ def sentence_bleu(references: Sequence[Sequence[Any]], hypothesis: Sequence[Any]
     >>> sentence_bleu([["left", "right"]], ["left", "right"])   # NLTK's method0: tiny, not 0 (with a warning)
     1.491668146240062e-154
     >>> sentence_bleu([["a", "b", "c", "d"]], ["a", "b", "c", "e"], smoothing_function=SmoothingFunction().method1)
-    0.668740304976422
+    0.3976353643835253
     """
     fast = nltk_sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)
     if fast is not None:

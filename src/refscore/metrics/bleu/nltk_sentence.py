@@ -1,19 +1,20 @@
 """The per-call fast path of NLTK's ``sentence_bleu`` (:func:`refscore.compat.nltk.sentence_bleu`): one
 compiled count of the token lists (``TokenPairCounter``: no id arrays, no statistics table) and NLTK's formula on
-floats for the common smoothing settings, with NLTK's values bit for bit (tests/test_compat_nltk_fast_path.py).
+floats (``nltk_sentence_score``, compiled) for the common smoothing settings, with NLTK's values bit for bit (tests/test_compat_nltk_fast_path.py).
 """
 from __future__ import annotations
 
-import math
 from typing import Any
 
+from refscore._core._bleu import nltk_sentence_score
 from refscore._core._ngrams import TokenPairCounter
-from refscore.metrics.bleu.flavors import NLTK_DEFAULT_WEIGHTS, SmoothingFunction, brevity_penalty
+from refscore.metrics.bleu.flavors import NLTK_DEFAULT_WEIGHTS, SmoothingFunction
 
 __all__ = ["nltk_sentence_bleu"]
 
 _COUNTERS: dict[int, TokenPairCounter] = {}
-_NUMBERS = (float, int)
+#: Longest weight tuple the fast path counts for (one counter per order is kept).
+_MAX_ORDER = 16
 
 
 def nltk_sentence_bleu(references: Any, hypothesis: Any, weights: Any, smoothing_function: Any,
@@ -31,41 +32,27 @@ def nltk_sentence_bleu(references: Any, hypothesis: Any, weights: Any, smoothing
     True
     """
     kind = type(weights)
-    if (kind is not tuple and kind is not list) or not weights:
-        return None
-    for weight in weights:
-        if type(weight) not in _NUMBERS:
-            return None   # weight tuples (several scores), or weights of other types
-    method = -1
+    if kind is not tuple and kind is not list:
+        return None   # weights of other types (NLTK also takes a list of weight tuples: several scores)
     if smoothing_function is None:
-        method = 0
+        method, epsilon = 0, None
     elif type(getattr(smoothing_function, "__self__", None)) is SmoothingFunction:
         function = smoothing_function.__func__
-        method = 1 if function is SmoothingFunction.method1 else 2 if function is SmoothingFunction.method2 else -1
-    if method < 0:
+        if function is SmoothingFunction.method1:
+            method, epsilon = 1, smoothing_function.__self__.epsilon
+        elif function is SmoothingFunction.method2:
+            method, epsilon = 2, None
+        else:
+            return None
+    else:
         return None
     order = len(weights)
     counter = _COUNTERS.get(order)
     if counter is None:
+        if not 1 <= order <= _MAX_ORDER:
+            return None
         counter = _COUNTERS[order] = TokenPairCounter(order)
     row = counter.counts(hypothesis, references)
     if row is None:
         return None
-    matches = row[2:2 + order]
-    if matches[0] == 0:
-        return 0
-    totals = [total if total > 1 else 1 for total in row[2 + order:]]   # NLTK's max(1, ·)
-    if method == 0:
-        if 0 in matches:
-            return None   # method0's warning, from the batch path
-        p_n = [m / t for m, t in zip(matches, totals)]
-    elif method == 1:
-        epsilon = smoothing_function.__self__.epsilon
-        p_n = [m / t if m else (m + epsilon) / t for m, t in zip(matches, totals)]
-    else:
-        p_n = [matches[0] / totals[0]] + [(m + 1) / (t + 1) for m, t in zip(matches[1:], totals[1:])]
-    hyp_len = row[0]
-    if auto_reweigh and hyp_len < 4 and weights == NLTK_DEFAULT_WEIGHTS:
-        weights = (1 / hyp_len,) * hyp_len
-    log_sum = math.fsum([w_i * math.log(p_i) for w_i, p_i in zip(weights, p_n) if p_i > 0])
-    return brevity_penalty(row[1], hyp_len) * math.exp(log_sum)
+    return nltk_sentence_score(row, weights, method, epsilon, auto_reweigh, NLTK_DEFAULT_WEIGHTS)
