@@ -12,6 +12,7 @@ Lower is better. Scores are on the 0–1 scale (sacreBLEU's TER / 100).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -27,7 +28,8 @@ from refscore._metric_facts import Arithmetic
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics._single import one_segment_offsets, single_text
-from refscore.protocol import CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
+from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
+                               metric_with, nrefs_text)
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
 SACREBLEU_VERSION = "2.6.0"
@@ -339,9 +341,16 @@ def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, 
     >>> refscore.sentence_ter("a b", "").score  # empty reference, non-empty hypothesis
     1.0
     """
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                 case_sensitive=case_sensitive)
+    if normalized is False and no_punct is False and asian_support is False and case_sensitive is False:
+        return _sentence_ter_metric().sentence_score(hypothesis, references)   # the common call, no options key
+    metric = metric_with(TER, {"normalized": normalized, "no_punct": no_punct, "asian_support": asian_support,
+                               "case_sensitive": case_sensitive})   # built once per setting, not per call
     return metric.sentence_score(hypothesis, references)
+
+
+@functools.cache
+def _sentence_ter_metric() -> TER:
+    return TER()
 
 
 def explain_ter(metric: Metric, output: str, references: Sequence[str]) -> str:

@@ -383,8 +383,15 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
     if isinstance(hypothesis, (list, tuple)) and hypothesis and isinstance(hypothesis[0], str):
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
+    if not options:   # the common call: its metric found without building the options' key
+        return _sentence_bleu_metric().sentence_score(hypothesis, references)
     options.setdefault("effective_order", True)
     return metric_with(BLEU, options).sentence_score(hypothesis, references)
+
+
+@functools.cache
+def _sentence_bleu_metric() -> BLEU:
+    return metric_with(BLEU, {"effective_order": True})
 
 
 __all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",

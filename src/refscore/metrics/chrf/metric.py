@@ -331,7 +331,14 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
     chrF2 = 49.26
     """
+    if not options:   # the common call: its metric found without building the options' key
+        return _sentence_chrf_metric().sentence_score(hypothesis, references)
     return metric_with(CHRF, options).sentence_score(hypothesis, references)
+
+
+@functools.cache
+def _sentence_chrf_metric() -> CHRF:
+    return metric_with(CHRF, {})
 
 
 def explain_chrf(metric: Metric, output: str, references: Sequence[str]) -> str:
