@@ -27,7 +27,7 @@ from refscore._offsets import concatenate
 from refscore._metric_facts import Arithmetic
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.metrics._single import one_segment_offsets, single_text
+from refscore.metrics._single import SentenceResults, one_segment_offsets, single_text
 from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
                                metric_with, nrefs_text)
 
@@ -185,9 +185,12 @@ class TER(Metric):
         edits = float(per_ref.min())
         ref_length = int(lengths.sum()) / len(refs)
         score = edits / ref_length if ref_length > 0 else (1.0 if edits > 0 else 0.0)
-        return TERScore(metric=self.name, score=score, signature=self.signature_text(len(refs)),
-                        higher_is_better=False, display_scale=float(self.display_scale),
-                        values={"num_edits": int(edits), "ref_length": ref_length})
+        return cast(TERScore, self._sentence_results.make(score, len(refs), {"num_edits": int(edits),
+                                                                              "ref_length": ref_length}))
+
+    @functools.cached_property
+    def _sentence_results(self) -> SentenceResults:
+        return SentenceResults(self)
 
     def statistics_from_edits(self, per_ref: ReferenceEdits, nrefs: int) -> Statistics:
         """Statistics from :meth:`reference_edits`: the fewest edits and the average length per segment."""
