@@ -40,9 +40,10 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 
 import refscore
 from bench_bleu import DATA, read_segments  # the sibling script (benchmarks/ is on sys.path)
-from refscore._core._chrf import SPACE_PYTHON, chrf_statistics
+from refscore._core._chrf import SPACE_PYTHON
+from refscore._core._chrf import PairScorer as ChrfPair
 from refscore._core._ngrams import TokenPairCounter, bleu_text_pair
-from refscore._core._rouge import PairScorer
+from refscore._core._rouge import PairScorer as RougePair
 from refscore._core._ter import ter_text
 from refscore.compat import nltk as compat_nltk
 from refscore.compat import sacrebleu as compat_sacrebleu
@@ -135,12 +136,12 @@ def run_length(pairs: Pairs, words: int, repeat: int) -> None:
               lambda: [token_counter.counts(h, r) for h, r in token_pairs], lambda a, b: a == b)
 
     peer_chrf, our_chrf = SacreCHRF(), refscore.CHRF()
-    config, factor = our_chrf.config, float(our_chrf.config.beta) ** 2
+    config = our_chrf.config
+    chrf_kernel = ChrfPair(config.char_order, config.word_order, float(config.beta) ** 2, config.eps_smoothing,
+                           SPACE_PYTHON)
     table.row("chrF sentence_score", lambda: [peer_chrf.sentence_score(h, [r]).score for h, r in pairs],
               lambda: [100 * our_chrf.sentence_score(h, r).score for h, r in pairs],
-              lambda: [chrf_statistics([h], [r], one, config.char_order, config.word_order, factor,
-                                       config.eps_smoothing, SPACE_PYTHON, 1, lowercase=False) for h, r in pairs],
-              close)
+              lambda: [chrf_kernel.score(h, r) for h, r in pairs], close)
     peer_ter, our_ter = SacreTER(), refscore.TER()
     flags = our_ter.config.kernel_flags
     ter_pairs = pairs[:TER_LONG_PAIRS] if words > 50 else pairs   # sacreBLEU's TER takes seconds per long pair
@@ -152,7 +153,7 @@ def run_length(pairs: Pairs, words: int, repeat: int) -> None:
 
     peer_scorer = peer_rouge.RougeScorer(ROUGE_TYPES)
     our_scorer = compat_rouge.RougeScorer(ROUGE_TYPES)
-    rouge_kernel = PairScorer(np.array([1, 2, 0], dtype=np.int64), False)
+    rouge_kernel = RougePair(np.array([1, 2, 0], dtype=np.int64), False)
     table.row("ROUGE RougeScorer.score (drop-in)", lambda: [peer_scorer.score(r, h) for h, r in pairs],
               lambda: [our_scorer.score(r, h) for h, r in pairs],
               lambda: [rouge_kernel.scores(h, r) for h, r in pairs], lambda a, b: a == b)

@@ -299,10 +299,6 @@ class BLEU(BLEUPairCounts, Metric):
             return None
         return bleu_text_pair(config.tokenize, config.lowercase, config.max_order)
 
-    @functools.cached_property
-    def _cjk_advice(self) -> bool:
-        return self.config.tokenize in SPACE_TOKENIZERS   # the only tokenizers cjk_advice ever warns for
-
     def sentence_score(self, hypothesis: Any, references: Any) -> BLEUScore:
         """BLEU of one segment; plain ``str`` text takes the per-call fast path (:mod:`refscore.metrics._single`:
         one compiled call, no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
@@ -310,13 +306,18 @@ class BLEU(BLEUPairCounts, Metric):
         >>> round(BLEU(effective_order=True).sentence_score("the cat sat", ["the dog sat"]).score, 4)
         0.3467
         """
-        counter = self._pair_counter
-        row = None if counter is None else counter.counts(hypothesis, references)
+        row = self.sentence_row(hypothesis, references)
         if row is None:
             return cast(BLEUScore, super().sentence_score(hypothesis, references))
-        if self._cjk_advice and has_cjk(hypothesis):   # tokenized text: only from 100 hypotheses on
-            warn_if_cjk("BLEU", (hypothesis,), self.config.tokenize)
+        if self.config.tokenize in SPACE_TOKENIZERS and has_cjk(hypothesis):   # cjk_advice's only tokenizers
+            warn_if_cjk("BLEU", (hypothesis,), self.config.tokenize)   # tokenized text: only from 100 hypotheses on
         return self._sacrebleu_result(row, 1 if type(references) is str else len(references))
+
+    def sentence_row(self, hypothesis: Any, references: Any) -> list[int] | None:
+        """The statistics row (:attr:`columns`, ints) of one plain-``str`` pair from the compiled single-pair entry
+        point, or None where :meth:`sentence_score` takes the batch path (other input, other flavors, MeCab)."""
+        counter = self._pair_counter
+        return None if counter is None else counter.counts(hypothesis, references)
 
     @property
     def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute
