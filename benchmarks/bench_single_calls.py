@@ -3,7 +3,8 @@ output vs reference A) cut to short (10 words), typical (30) and long (200) sent
 is how LLM-application tests and per-sample rewards call a metric; the batch APIs (``sentence_scores``,
 ``score_batch``) are the fast way for many pairs.
 
-Columns (microseconds per call, best of ``--repeat`` loops): ``peer``, ``refscore``, ``ratio`` (peer / refscore),
+Columns (microseconds per call, best of ``--repeat`` rounds in which the loops of a row take turns): ``peer``,
+``refscore``, ``ratio`` (peer / refscore, best against best), ``median`` (the ratio of the median rounds),
 ``kernel`` (the compiled call alone that refscore's call makes: its single-pair entry point or kernel, same
 arguments), ``outside`` (the share of refscore's call outside the kernel: the Python overhead budget),
 ``/floor+k`` (refscore's call over the floor plus the kernel; the floor is a loop of calls of an empty Python
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -67,6 +69,19 @@ def per_call(loop: Loop, calls: int, repeat: int) -> tuple[float, list[Any]]:
     return 1e6 * best / calls, results
 
 
+def alternated(loops: Sequence[Loop], calls: int, repeat: int) -> tuple[list[list[float]], list[list[Any]]]:
+    """Microseconds per call of each loop in each of ``repeat`` rounds, the loops taking turns within a round (a
+    slow spell of a shared machine falls on all of them), and each loop's last results."""
+    times: list[list[float]] = [[] for _ in loops]
+    results: list[list[Any]] = [[] for _ in loops]
+    for _ in range(repeat):
+        for k, loop in enumerate(loops):
+            start = time.perf_counter()
+            results[k] = loop()
+            times[k].append(1e6 * (time.perf_counter() - start) / calls)
+    return times, results
+
+
 def cut_pairs(hyps: Sequence[str], refs: Sequence[str], words: int, count: int) -> Pairs:
     """``count`` (hypothesis, reference) pairs of ``words`` hypothesis words: consecutive segments joined until
     the hypothesis has that many words, both sides cut to that many words (the pairs stay roughly parallel)."""
@@ -100,20 +115,21 @@ class Table:
         self.floor = min(per_call(lambda: [empty(h, r) for h, r in pairs], self.calls, repeat)[0] for _ in range(3))
 
     def row(self, name: str, peer: Loop, ours: Loop, kernel: Loop, agree: Callable[[Any, Any], bool]) -> None:
-        ours_us, our_results = per_call(ours, self.calls, self.repeat)   # refscore first: peers' caches start cold
-        kernel_us, _ = per_call(kernel, self.calls, self.repeat)
-        peer_us, peer_results = per_call(peer, self.calls, self.repeat)
+        (ours_t, kernel_t, peer_t), (our_results, _, peer_results) = alternated([ours, kernel, peer], self.calls,
+                                                                                 self.repeat)
         same = len(our_results) == len(peer_results) and all(agree(a, b) for a, b in zip(our_results, peer_results))
+        ours_us, kernel_us, peer_us = min(ours_t), min(kernel_t), min(peer_t)
         outside = max(ours_us - kernel_us, 0.0) / ours_us
-        print(f"{name:<40} {peer_us:9.1f} {ours_us:9.1f} {peer_us / ours_us:8.2f}x {kernel_us:8.1f} {outside:8.0%} "
-              f"{ours_us / (self.floor + kernel_us):8.2f}x   {'yes' if same else 'NO'}")
+        median_ratio = statistics.median(peer_t) / statistics.median(ours_t)
+        print(f"{name:<40} {peer_us:9.1f} {ours_us:9.1f} {peer_us / ours_us:8.2f}x {median_ratio:8.2f}x "
+              f"{kernel_us:8.1f} {outside:8.0%} {ours_us / (self.floor + kernel_us):8.2f}x   {'yes' if same else 'NO'}")
 
 
 def run_length(pairs: Pairs, words: int, repeat: int) -> None:
     table = Table(pairs, repeat)
     print(f"\n{words} words: {len(pairs):,} calls; floor (empty Python function call) {table.floor:.2f} us")
-    print(f"{'call':<40} {'peer':>9} {'refscore':>9} {'ratio':>9} {'kernel':>8} {'outside':>8} {'/floor+k':>9}   "
-          f"agree")
+    print(f"{'call':<40} {'peer':>9} {'refscore':>9} {'ratio':>9} {'median':>9} {'kernel':>8} {'outside':>8} "
+          f"{'/floor+k':>9}   agree")
     one = np.array([0, 1], dtype=np.int64)
     bleu_counter = bleu_text_pair("13a", False, 4)
     bleu_kernel: Loop = lambda: [bleu_counter.counts(h, r) for h, r in pairs]   # noqa: E731
