@@ -157,7 +157,7 @@ def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore
     >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score   # 5 of 7 n-grams
     0.7142857142857143
     """
-    return cast(GLEUScore, metric_with(GLEU, options).sentence_score(hypothesis, references))
+    return metric_with(GLEU, options).sentence_score(hypothesis, references)
 
 
 def explain_gleu(metric: Metric, output: str, references: Sequence[str]) -> str:
