@@ -116,3 +116,18 @@ def test_has_cjk_at_every_range_edge() -> None:
         for code in (low - 1, low, high, high + 1):
             sample = "x" + chr(code)
             assert has_cjk(sample) == (_ANY_CJK.search(sample) is not None), hex(code)
+
+
+@pytest.mark.parametrize("module", ["refscore._core._ngrams", "refscore._core._bleu", "refscore._core._chrf",
+                                    "refscore._core._rouge", "refscore.metrics._single",
+                                    "refscore.metrics.bleu.nltk_sentence", "refscore.metrics.rouge.pair",
+                                    "refscore.compat.rouge_score.rouge_scorer", "refscore.compat._nltk_bleu"])
+def test_docstring_examples_of_the_single_call_paths_run(module: str) -> None:
+    import doctest
+    import importlib
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")   # NLTK's method0 warning in an example
+        failures, attempted = doctest.testmod(importlib.import_module(module))
+    assert failures == 0 and attempted > 0

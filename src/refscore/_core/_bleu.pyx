@@ -167,6 +167,35 @@ def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_me
     return score, list(precisions), bp
 
 
+def sacrebleu_sentence(list row not None, int max_order, str smooth_method, double smooth_value,
+                       bint effective_order):
+    """``(score, values)`` of one row ``[sys_len, ref_len, correct_1..N, total_1..N]`` (ints) on the 0–1 scale,
+    as refscore's BLEU result holds them: the score :func:`bleu_score_one` gives, divided by 100, and the named
+    values ``counts``, ``totals``, ``precisions`` (0–1), ``bp``, ``sys_len``, ``ref_len``, ``ratio``, in that
+    order. One call per sentence score (the per-call fast path), the same floats as the two-step Python.
+
+    >>> score, values = sacrebleu_sentence([3, 3, 2, 1, 0, 3, 2, 1], 3, "add-k", 1.0, False)
+    >>> round(score, 4), values["counts"], [round(p, 4) for p in values["precisions"]], values["ratio"]
+    (0.6057, (2, 1, 0), [0.6667, 0.6667, 0.5], 1.0)
+    """
+    if max_order < 1 or len(row) != 2 + 2 * max_order:
+        raise ValueError(f"row must have {2 + 2 * max_order} entries for max_order {max_order}, got {len(row)}")
+    cdef int smoothing = smoothing_code(smooth_method)
+    cdef vector[double] counts = vector[double](2 * max_order)   # the matches, then the totals
+    cdef int n
+    for n in range(2 * max_order):
+        counts[n] = row[2 + n]
+    sys_len, ref_len = row[0], row[1]
+    cdef vector[double] precisions = vector[double](max_order)
+    cdef double score, bp
+    bleu_row(counts.data(), counts.data() + max_order, max_order, sys_len, ref_len, smoothing, smooth_value,
+             effective_order, &score, precisions.data(), &bp, NULL, PYTHON_SUM_COMPENSATED)
+    values = {"counts": tuple(row[2:2 + max_order]), "totals": tuple(row[2 + max_order:]),
+              "precisions": tuple([precisions[n] / 100.0 for n in range(max_order)]), "bp": bp,
+              "sys_len": sys_len, "ref_len": ref_len, "ratio": sys_len / ref_len if ref_len else 0.0}
+    return score / 100.0, values
+
+
 cdef bint _compensated(python_sum) except -1:
     return PYTHON_SUM_COMPENSATED if python_sum is None else bool(python_sum)
 

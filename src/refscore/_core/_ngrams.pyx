@@ -319,7 +319,7 @@ cdef class TokenPairCounter:
         reports those).
 
         >>> TokenPairCounter(2).counts(["a", "b", "c"], [["a", "b", "d"], ["c"]])
-        [3, 3, 2, 1, 3, 2]
+        [3, 3, 3, 1, 3, 2]
         """
         kind = type(references)
         if (kind is not list and kind is not tuple) or not references:

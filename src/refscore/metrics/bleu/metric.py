@@ -22,7 +22,7 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from refscore._core._bleu import bleu_score_one
+from refscore._core._bleu import sacrebleu_sentence
 from refscore._core._ngrams import TextPairCounter, bleu_text_pair, has_cjk
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic, ColumnRules
@@ -272,15 +272,10 @@ class BLEU(BLEUPairCounts, Metric):
 
     def _sacrebleu_result(self, totals: list[int], nrefs: int) -> BLEUScore:
         """The sacreBLEU flavor's result of one row of summed statistics (a list of ints), checked by the caller."""
-        config, order = self.config, self.config.max_order
-        counts, order_totals = totals[2:2 + order], totals[2 + order:]
-        sys_len, ref_len = totals[0], totals[1]
-        score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
-                                               self._smooth_value, config.effective_order)
-        values = {"counts": tuple(counts), "totals": tuple(order_totals),
-                  "precisions": tuple([p / 100.0 for p in precisions]), "bp": bp, "sys_len": sys_len,
-                  "ref_len": ref_len, "ratio": sys_len / ref_len if ref_len else 0.0}   # bleu_values' order
-        return cast(BLEUScore, self._sentence_results.make(score / 100.0, nrefs, values))
+        config = self.config
+        score, values = sacrebleu_sentence(totals, config.max_order, config.smooth_method, self._smooth_value,
+                                           config.effective_order)   # bleu_score_one, and bleu_values' order
+        return cast(BLEUScore, self._sentence_results.make(score, nrefs, values))
 
     @functools.cached_property
     def _sentence_results(self) -> SentenceResults:
