@@ -268,7 +268,7 @@ class BLEU(BLEUPairCounts, Metric):
         self.check_statistics(stats)
         if self.config.flavor != "sacrebleu":
             return self.flavor_score(stats.totals(), signature=self.signature_text(stats.nrefs))
-        return self._sacrebleu_result(stats.totals().tolist(), stats.nrefs)
+        return self._sacrebleu_result([int(v) for v in stats.totals().tolist()], stats.nrefs)   # ints, as counted
 
     def _sacrebleu_result(self, totals: list[int], nrefs: int) -> BLEUScore:
         """The sacreBLEU flavor's result of one row of summed statistics (a list of ints), checked by the caller."""

@@ -1,6 +1,7 @@
 """The per-call fast path of NLTK's ``sentence_bleu`` (:func:`refscore.compat.nltk.sentence_bleu`): one
 compiled count of the token lists (``TokenPairCounter``: no id arrays, no statistics table) and NLTK's formula on
-floats (``nltk_sentence_score``, compiled) for the common smoothing settings, with NLTK's values bit for bit (tests/test_compat_nltk_fast_path.py).
+floats (``nltk_sentence_score``, compiled) for the common smoothing settings, with NLTK's values bit for bit
+(tests/test_compat_nltk_fast_path.py).
 """
 from __future__ import annotations
 

@@ -283,8 +283,8 @@ class CHRF(CHRFPairCounts, Metric):
         return cast(CHRFScore, result)   # new_score makes score_class
 
     def sentence_score(self, hypothesis: Any, references: Any) -> CHRFScore:
-        """chrF of one segment; plain ``str`` text takes the per-call fast path (one compiled call, ``_chrf.PairScorer``;
-        no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+        """chrF of one segment; plain ``str`` text takes the per-call fast path (one compiled call,
+        ``_chrf.PairScorer``; no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
 
         >>> round(CHRF().sentence_score("The cat sat.", ["The cat sat on the mat."]).score, 4)
         0.4926
