@@ -279,8 +279,6 @@ cdef class TokenPairCounter:
     (equal as dict keys: equal tokens); the row is :func:`bleu_statistics`'s.
     """
     cdef Scratch* scratch
-    cdef vector[uint32_t] ids
-    cdef vector[int64_t] offsets
     cdef vector[int64_t] row
     cdef int64_t max_order
 
@@ -296,7 +294,8 @@ cdef class TokenPairCounter:
         self.max_order = max_order
         self.row.resize(2 + 2 * max_order)
 
-    cdef bint add(self, dict vocabulary, tokens) except -1:
+    @staticmethod
+    cdef bint add(dict vocabulary, tokens, vector[uint32_t]& ids, vector[int64_t]& offsets) except -1:
         """Append one text's ids (new tokens numbered on); False when ``tokens`` is not a list or tuple."""
         kind = type(tokens)
         if kind is not list and kind is not tuple:
@@ -307,10 +306,10 @@ cdef class TokenPairCounter:
             if found is None:
                 next_id = len(vocabulary)
                 vocabulary[token] = next_id
-                self.ids.push_back(<uint32_t>next_id)
+                ids.push_back(<uint32_t>next_id)
             else:
-                self.ids.push_back(<uint32_t>(<Py_ssize_t>found))
-        self.offsets.push_back(<int64_t>self.ids.size())
+                ids.push_back(<uint32_t>(<Py_ssize_t>found))
+        offsets.push_back(<int64_t>ids.size())
         return True
 
     def counts(self, hypothesis, references):
@@ -324,22 +323,25 @@ cdef class TokenPairCounter:
         kind = type(references)
         if (kind is not list and kind is not tuple) or not references:
             return None
+        # the ids are this call's own: interning may run tokens' own __hash__ / __eq__, during which another
+        # thread may call this counter; only the kernel, which runs no Python, uses the shared scratch
         cdef dict vocabulary = {}
-        self.ids.clear()
-        self.offsets.assign(1, 0)
+        cdef vector[uint32_t] ids
+        cdef vector[int64_t] offsets
+        offsets.push_back(0)
         try:
-            if not self.add(vocabulary, hypothesis):
+            if not TokenPairCounter.add(vocabulary, hypothesis, ids, offsets):
                 return None
             hyp_vocabulary = len(vocabulary)
             for reference in references:
-                if not self.add(vocabulary, reference):
+                if not TokenPairCounter.add(vocabulary, reference, ids, offsets):
                     return None
         except TypeError:   # an unhashable token
             return None
         if len(vocabulary) >= 0x80000000:
             return None   # ids past the kernel's dense range: the batch path counts them
-        self.ids.push_back(0)   # the kernel reads ids[offsets[t]]; keeps the pointer valid when every text is empty
-        cdef int status = bleu_text_segment(self.ids.data(), self.offsets.data(), len(references), self.max_order,
+        ids.push_back(0)   # the kernel reads ids[offsets[t]]; keeps the pointer valid when every text is empty
+        cdef int status = bleu_text_segment(ids.data(), offsets.data(), len(references), self.max_order,
                                             self.scratch[0], self.row.data(), <uint32_t>hyp_vocabulary, False)
         if status != STATUS_OK:
             raise MemoryError("out of memory while counting the n-grams of this segment; split very long segments")
