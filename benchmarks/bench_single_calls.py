@@ -46,7 +46,7 @@ from refscore._core._chrf import SPACE_PYTHON
 from refscore._core._chrf import PairScorer as ChrfPair
 from refscore._core._ngrams import TokenPairCounter, bleu_text_pair
 from refscore._core._rouge import PairScorer as RougePair
-from refscore._core._ter import ter_text
+from refscore._core._ter import PairScorer as TerPair
 from refscore.compat import nltk as compat_nltk
 from refscore.compat import sacrebleu as compat_sacrebleu
 from refscore.compat.rouge_score import rouge_scorer as compat_rouge
@@ -130,7 +130,6 @@ def run_length(pairs: Pairs, words: int, repeat: int) -> None:
     print(f"\n{words} words: {len(pairs):,} calls; floor (empty Python function call) {table.floor:.2f} us")
     print(f"{'call':<40} {'peer':>9} {'refscore':>9} {'ratio':>9} {'median':>9} {'kernel':>8} {'outside':>8} "
           f"{'/floor+k':>9}   agree")
-    one = np.array([0, 1], dtype=np.int64)
     bleu_counter = bleu_text_pair("13a", False, 4)
     bleu_kernel: Loop = lambda: [bleu_counter.counts(h, r) for h, r in pairs]   # noqa: E731
     peer_bleu, our_bleu = SacreBLEU(effective_order=True), refscore.BLEU(effective_order=True)
@@ -159,13 +158,13 @@ def run_length(pairs: Pairs, words: int, repeat: int) -> None:
               lambda: [100 * our_chrf.sentence_score(h, r).score for h, r in pairs],
               lambda: [chrf_kernel.score(h, r) for h, r in pairs], close)
     peer_ter, our_ter = SacreTER(), refscore.TER()
-    flags = our_ter.config.kernel_flags
+    ter_kernel = TerPair(our_ter.config.kernel_flags, True)
     ter_pairs = pairs[:TER_LONG_PAIRS] if words > 50 else pairs   # sacreBLEU's TER takes seconds per long pair
     ter_table = table if ter_pairs is pairs else Table(ter_pairs, 1)
     ter_table.row(f"TER sentence_score{'' if ter_pairs is pairs else f' ({len(ter_pairs)} calls, 1 loop)'}",
                   lambda: [peer_ter.sentence_score(h, [r]).score for h, r in ter_pairs],
                   lambda: [100 * our_ter.sentence_score(h, r).score for h, r in ter_pairs],
-                  lambda: [ter_text([h], [r], one, flags, True, 1) for h, r in ter_pairs], close)
+                  lambda: [ter_kernel.edits(h, r) for h, r in ter_pairs], close)
 
     peer_scorer = peer_rouge.RougeScorer(ROUGE_TYPES)
     our_scorer = compat_rouge.RougeScorer(ROUGE_TYPES)

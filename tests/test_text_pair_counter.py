@@ -119,7 +119,7 @@ def test_has_cjk_at_every_range_edge() -> None:
 
 
 @pytest.mark.parametrize("module", ["refscore._core._ngrams", "refscore._core._bleu", "refscore._core._chrf",
-                                    "refscore._core._rouge", "refscore.metrics._single",
+                                    "refscore._core._rouge", "refscore._core._ter", "refscore.metrics._single",
                                     "refscore.metrics.bleu.nltk_sentence", "refscore.metrics.rouge.pair",
                                     "refscore.compat.rouge_score.rouge_scorer", "refscore.compat._nltk_bleu"])
 def test_docstring_examples_of_the_single_call_paths_run(module: str) -> None:

@@ -27,7 +27,7 @@ from refscore._offsets import concatenate
 from refscore._metric_facts import Arithmetic
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.metrics._single import SentenceResults, one_segment_offsets, single_text
+from refscore.metrics._single import SentenceResults, single_text
 from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
                                metric_with, nrefs_text)
 
@@ -168,25 +168,25 @@ class TER(Metric):
 
     def sentence_score(self, hypothesis: Any, references: Any) -> TERScore:
         """TER of one segment; plain ``str`` text within the memory budget takes the per-call fast path
-        (:mod:`refscore.metrics._single`: no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+        (``_ter.PairScorer``: no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
 
         >>> TER().sentence_score("the cat sat", ["the cat sat down"]).values
         {'num_edits': 1, 'ref_length': 4.0}
         """
-        from refscore._core._ter import ter_text
-
         refs = single_text(hypothesis, references)
         if refs is None or _workspace_bound(len(hypothesis), max(map(len, refs))) > memory_budget():
             return cast(TERScore, super().sentence_score(hypothesis, references))   # its memory check explains
-        config = self.config
-        per_ref, lengths = ter_text([hypothesis], refs, one_segment_offsets(len(refs)), config.kernel_flags,
-                                    not config.case_sensitive, 1)
+        per_ref, lengths = self._pair_scorer.edits(hypothesis, refs)   # one compiled call, one reused workspace
         # as statistics_from_edits and scores_from_totals compute them, on one segment
-        edits = float(per_ref.min())
-        ref_length = int(lengths.sum()) / len(refs)
+        edits, ref_length = float(min(per_ref)), sum(lengths) / len(refs)
         score = edits / ref_length if ref_length > 0 else (1.0 if edits > 0 else 0.0)
         return cast(TERScore, self._sentence_results.make(score, len(refs), {"num_edits": int(edits),
                                                                               "ref_length": ref_length}))
+
+    @functools.cached_property
+    def _pair_scorer(self) -> Any:
+        from refscore._core._ter import PairScorer   # imported on first use, as the batch kernel
+        return PairScorer(self.config.kernel_flags, not self.config.case_sensitive)
 
     @functools.cached_property
     def _sentence_results(self) -> SentenceResults:
