@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refscore._core._ngrams import (TextPairCounter, bleu_text_pair, bleu_text_statistics, gleu_text_pair,
-                                    gleu_text_statistics, has_cjk)
+from refscore._core._ngrams import (TextPairCounter, TokenPairCounter, bleu_text_pair, bleu_text_statistics,
+                                    gleu_text_pair, gleu_text_statistics, has_cjk)
 from refscore.text.languages import _ANY_CJK
 
 TOKENIZERS = ["13a", "intl", "zh", "char", "none"]
@@ -131,3 +131,28 @@ def test_docstring_examples_of_the_single_call_paths_run(module: str) -> None:
         warnings.simplefilter("ignore")   # NLTK's method0 warning in an example
         failures, attempted = doctest.testmod(importlib.import_module(module))
     assert failures == 0 and attempted > 0
+
+
+def test_metrics_and_scorers_pickle_after_single_calls() -> None:
+    """A metric or scorer that kept a compiled single-pair worker still pickles (multiprocessing, Ray, datasets'
+    map): the worker is made anew from its settings, and the copy gives the same numbers."""
+    import pickle
+
+    import refscore
+    from refscore.compat import sacrebleu as compat_sacrebleu
+    from refscore.compat.rouge_score import rouge_scorer
+
+    hyp, refs = "The cat sat on the mat.", ["The cat is on the mat.", "A cat sat."]
+    for metric in (refscore.BLEU(), refscore.CHRF(word_order=2, lowercase=True), refscore.TER(), refscore.GLEU()):
+        before = metric.sentence_score(hyp, refs)
+        copy = pickle.loads(pickle.dumps(metric))
+        assert copy.sentence_score(hyp, refs) == before
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rougeLsum"], use_stemmer=True)
+    before_rouge = scorer.score(refs[0], hyp)
+    assert pickle.loads(pickle.dumps(scorer)).score(refs[0], hyp) == before_rouge
+    drop_in = compat_sacrebleu.BLEU(effective_order=True)
+    score = drop_in.sentence_score(hyp, refs).score
+    assert pickle.loads(pickle.dumps(drop_in)).sentence_score(hyp, refs).score == score
+    for counter in (bleu_text_pair("intl", True, 3, True), gleu_text_pair("13a", False, 1, 2), TokenPairCounter(3)):
+        pair = (hyp.split(), [r.split() for r in refs]) if isinstance(counter, TokenPairCounter) else (hyp, refs)
+        assert pickle.loads(pickle.dumps(counter)).counts(*pair) == counter.counts(*pair)

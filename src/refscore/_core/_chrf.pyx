@@ -116,6 +116,7 @@ cdef class PairScorer:
     cdef Settings settings
     cdef vector[int64_t] row
     cdef bint python_lowercase
+    cdef tuple arguments   # the constructor's: a pickled scorer is made anew (its scratch holds nothing)
 
     def __cinit__(self):
         self.scratch = new Scratch()
@@ -123,7 +124,7 @@ cdef class PairScorer:
     def __dealloc__(self):
         del self.scratch
 
-    def __init__(self, int char_order, int word_order, double factor, bint eps_smoothing, int space_mode, *,
+    def __init__(self, int char_order, int word_order, double factor, bint eps_smoothing, int space_mode,
                  bint lowercase=False):
         if char_order < 0 or word_order < 0 or char_order + word_order < 1:
             raise ValueError(f"PairScorer: need char_order >= 0, word_order >= 0 and at least one order, got "
@@ -131,6 +132,7 @@ cdef class PairScorer:
         if space_mode not in (SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX):
             raise ValueError(f"PairScorer: unknown space_mode {space_mode}")
         _, kernel_lowercase = kernel_case((), lowercase)
+        self.arguments = (char_order, word_order, factor, eps_smoothing, space_mode, lowercase)
         self.python_lowercase = lowercase and not kernel_lowercase
         self.settings.char_order = char_order
         self.settings.word_order = word_order
@@ -139,6 +141,9 @@ cdef class PairScorer:
         self.settings.space_mode = space_mode
         self.settings.lowercase = kernel_lowercase
         self.row.resize(3 * (char_order + word_order))
+
+    def __reduce__(self):
+        return PairScorer, self.arguments
 
     def score(self, hypothesis, references):
         """The sentence chrF (0–100), or None unless the hypothesis is a plain ``str`` and the references a plain

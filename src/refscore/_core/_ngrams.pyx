@@ -199,6 +199,7 @@ cdef class TextPairCounter:
     cdef int tokenizer
     cdef bint lowercase, python_lowercase, shortest_ref
     cdef int64_t low, high
+    cdef tuple arguments   # the constructor's: a pickled counter is made anew (its worker is scratch)
 
     def __cinit__(self):
         self.worker = new TextWorker()
@@ -211,6 +212,7 @@ cdef class TextPairCounter:
             raise ValueError(f"kind must be 'bleu' or 'gleu', got {kind!r}")
         if low < 1 or high < low:
             raise ValueError(f"need 1 <= low <= high, got low={low}, high={high}")
+        self.arguments = (kind, tokenizer, lowercase, low, high, shortest_ref)
         self.kind = KIND_BLEU if kind == "bleu" else KIND_GLEU
         self.tokenizer = tokenizer_code(tokenizer)
         _, kernel_lowercase = kernel_case((), lowercase)
@@ -219,6 +221,9 @@ cdef class TextPairCounter:
         self.shortest_ref = shortest_ref
         self.low, self.high = low, high
         self.row.resize(2 + 2 * high if self.kind == KIND_BLEU else 2)
+
+    def __reduce__(self):
+        return TextPairCounter, self.arguments
 
     def counts(self, hypothesis, references):
         """The statistics row (a list of ints, the columns of the batch function) of ``hypothesis`` against
@@ -293,6 +298,9 @@ cdef class TokenPairCounter:
             raise ValueError(f"max_order must be >= 1, got {max_order}")
         self.max_order = max_order
         self.row.resize(2 + 2 * max_order)
+
+    def __reduce__(self):
+        return TokenPairCounter, (self.max_order,)   # made anew: the scratch holds nothing between calls
 
     @staticmethod
     cdef bint add(dict vocabulary, tokens, vector[uint32_t]& ids, vector[int64_t]& offsets) except -1:
@@ -370,28 +378,23 @@ def gleu_text_pair(tokenizer, bint lowercase, int min_len, int max_len):
     return TextPairCounter("gleu", tokenizer, lowercase, min_len, max_len)
 
 
-cdef inline bint cjk_code_point(Py_UCS4 c) noexcept:
-    # refscore.text.languages' classes: Han, kana and Hangul (tests check this against its regex)
-    return ((0x3400 <= c <= 0x4DBF) or (0x4E00 <= c <= 0x9FFF) or (0xF900 <= c <= 0xFAFF)
-            or (0x20000 <= c <= 0x3134F) or (0x3040 <= c <= 0x30FF) or (0x31F0 <= c <= 0x31FF)
-            or (0xFF66 <= c <= 0xFF9F) or (0x1100 <= c <= 0x11FF) or (0x3130 <= c <= 0x318F)
-            or (0xA960 <= c <= 0xA97F) or (0xAC00 <= c <= 0xD7FF))
-
-
 def has_cjk(str text not None):
-    """Whether ``text`` has a Han, kana or Hangul code point (the CJK advice's first test, without a regex scan:
-    one-byte strings at once). A sentence call asks it before it looks for CJK advice.
+    """Whether ``text`` has a Han, kana or Hangul code point (refscore.text.languages' classes; tests check them
+    against its regex): the CJK advice's first test, one-byte strings at once, no regex scan.
 
     >>> has_cjk("Die Katze „schläft“."), has_cjk("猫が寝ている"), has_cjk("")
     (False, True, False)
     """
     refscore_string_ready(text)
-    if PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND:
-        return False
     cdef int kind = PyUnicode_KIND(text)
     cdef void* data = PyUnicode_DATA(text)
     cdef Py_ssize_t i
-    for i in range(PyUnicode_GET_LENGTH(text)):
-        if cjk_code_point(PyUnicode_READ(kind, data, i)):
+    cdef Py_UCS4 c
+    for i in range(PyUnicode_GET_LENGTH(text) if kind != PyUnicode_1BYTE_KIND else 0):
+        c = PyUnicode_READ(kind, data, i)
+        if ((0x3400 <= c <= 0x4DBF) or (0x4E00 <= c <= 0x9FFF) or (0xF900 <= c <= 0xFAFF) or (0x20000 <= c <= 0x3134F)
+                or (0x3040 <= c <= 0x30FF) or (0x31F0 <= c <= 0x31FF) or (0xFF66 <= c <= 0xFF9F)
+                or (0x1100 <= c <= 0x11FF) or (0x3130 <= c <= 0x318F) or (0xA960 <= c <= 0xA97F)
+                or (0xAC00 <= c <= 0xD7FF)):
             return True
     return False

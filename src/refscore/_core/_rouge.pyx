@@ -297,6 +297,7 @@ cdef class PairScorer:
     cdef vector[int64_t] types, counts, best
     cdef bint python_lowercase, stem
     cdef int64_t chars_read
+    cdef tuple arguments   # the constructor's: a pickled scorer is made anew (its worker is scratch)
 
     def __cinit__(self):
         self.worker = NULL
@@ -306,6 +307,7 @@ cdef class PairScorer:
 
     def __init__(self, const int64_t[::1] types not None, bint stem):
         cdef Py_ssize_t t
+        self.arguments = (np.array(types, dtype=np.int64), stem)
         for t in range(types.shape[0]):
             if types[t] < -1:
                 raise ValueError(f"PairScorer: invalid type code {types[t]}")
@@ -319,6 +321,9 @@ cdef class PairScorer:
         self.config.n_types = <int64_t>self.types.size()
         self.config.types = self.types.data()
         self.worker = new Worker(&self.config)
+
+    def __reduce__(self):
+        return PairScorer, self.arguments
 
     def scores(self, prediction, target):
         """``(precision, recall, fmeasure)`` per type of ``prediction`` against ``target``, or None unless both

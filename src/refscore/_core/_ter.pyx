@@ -129,6 +129,7 @@ cdef class PairScorer:
     cdef int flags
     cdef bint lowercase, python_lowercase
     cdef vector[int64_t] ref_edits, ref_lengths
+    cdef tuple arguments   # the constructor's: a pickled scorer is made anew (its workspace is scratch)
 
     def __cinit__(self):
         self.workspace = new Workspace()
@@ -137,10 +138,14 @@ cdef class PairScorer:
         del self.workspace
 
     def __init__(self, int flags, bint lowercase):
+        self.arguments = (flags, lowercase)
         self.flags = flags
         _, kernel_lowercase = kernel_case((), lowercase)
         self.lowercase = kernel_lowercase
         self.python_lowercase = lowercase and not kernel_lowercase
+
+    def __reduce__(self):
+        return PairScorer, self.arguments
 
     def edits(self, hypothesis, references):
         """``(edits per reference, length per reference)``, or None unless the hypothesis is a plain ``str`` and
