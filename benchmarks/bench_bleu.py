@@ -60,6 +60,18 @@ def read_segments(path: Path) -> list[str]:
     return lines[:-1] if text.endswith("\n") else lines
 
 
+def one_system(description: str, repeat: int = 3) -> tuple[argparse.Namespace, list[str], list[str]]:
+    """What the framework benchmarks score: ``--segments`` (2,000) and ``--repeat`` parsed, and the first WMT22
+    en-de system's outputs (JDExploreAcademy) with their references, cut to ``--segments``."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--segments", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=repeat)
+    args = parser.parse_args()
+    folder = DATA / "en-de"
+    outputs = read_segments(sorted((folder / "sys").glob("*.txt"))[0])[:args.segments]
+    return args, outputs, read_segments(folder / "ref.txt")[:args.segments]
+
+
 def load_pair(pair: str) -> tuple[list[str], list[list[str]], str]:
     """The first system (alphabetically) of a pair and all its reference streams."""
     root = DATA / pair

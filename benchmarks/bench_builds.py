@@ -6,6 +6,9 @@ minutes apart on a shared machine mixes the change with the machine's load; this
 builds meet the same load.
 
     python benchmarks/bench_builds.py --before /path/old/.venv/bin/python --after .venv/bin/python [--rounds 3]
+    python benchmarks/bench_builds.py --before-path /tmp/old/src --after-path src     # one interpreter, two trees
+
+``benchmarks/compare_builds.py`` builds two git revisions into such trees and runs this comparison on them.
 
 Each call runs with one thread (CPU seconds measure the work, not the scheduling) on real data from
 ``../shared/data`` (``REFSCORE_SHARED_DATA``): corpus BLEU, Google-BLEU, chrF, chrF++ and TER on WMT22 en-de (one
@@ -100,10 +103,45 @@ def _child(repeat: int) -> None:
     print(json.dumps(results))
 
 
+def _environment(path: str | None) -> dict[str, str]:
+    """The child's environment: ``path`` (a source tree's ``src`` with its built ``.so`` files) first on
+    ``PYTHONPATH``."""
+    env = dict(os.environ)
+    if path is not None:
+        env["PYTHONPATH"] = os.pathsep.join([path, *filter(None, [os.environ.get("PYTHONPATH")])])
+    return env
+
+
+def compare(builds: dict[str, tuple[str, str | None]], rounds: int, repeat: int) -> dict[str, dict[str, list[Any]]]:
+    """Time the calls in each build (label -> (interpreter, source path or None)), the builds alternating,
+    ``rounds`` times; print and return, per build and call, ``[best CPU s, best wall s, score]``."""
+    best: dict[str, dict[str, list[Any]]] = {label: {} for label in builds}
+    for round_index in range(rounds):
+        for label, (python, path) in builds.items():
+            out = subprocess.run([python, __file__, "--child", "--repeat", str(repeat)], check=True,
+                                 capture_output=True, text=True, cwd=Path(__file__).parent,
+                                 env=_environment(path)).stdout
+            for name, (cpu, wall, score) in json.loads(out.splitlines()[-1]).items():
+                kept = best[label].setdefault(name, [cpu, wall, score])
+                best[label][name] = [min(kept[0], cpu), min(kept[1], wall), score]
+        print(f"round {round_index + 1} of {rounds} done (load average {os.getloadavg()[0]:.1f})", file=sys.stderr)
+    before, after = list(builds)
+    print(f"{'call (1 thread; best CPU s of ' + str(rounds * repeat) + ')':<44} {before:>8} {after:>8}"
+          f" {'after/before':>12}  scores equal")
+    for name, (cpu_before, _, score_before) in best[before].items():
+        cpu_after, _, score_after = best[after][name]
+        print(f"{name:<44} {cpu_before:8.4f} {cpu_after:8.4f} {cpu_after / cpu_before:12.2f}  "
+              f"{score_before == score_after}")
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--before", help="interpreter of the earlier build")
     parser.add_argument("--after", default=sys.executable, help="interpreter of the later build (default: this one)")
+    parser.add_argument("--before-path", help="source folder (src/ with built .so files) of the earlier build, put "
+                                              "first on PYTHONPATH (then --before defaults to this interpreter)")
+    parser.add_argument("--after-path", help="the same for the later build")
     parser.add_argument("--rounds", type=int, default=3, help="alternations of the two builds")
     parser.add_argument("--repeat", type=int, default=3, help="timed calls per round")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -111,24 +149,10 @@ def main() -> None:
     if args.child:
         _child(args.repeat)
         return
-    if not args.before:
-        parser.error("--before PYTHON is required (the interpreter of the build to compare with)")
-    best: dict[str, dict[str, list[Any]]] = {"before": {}, "after": {}}
-    for round_index in range(args.rounds):
-        for label, python in (("before", args.before), ("after", args.after)):
-            out = subprocess.run([python, __file__, "--child", "--repeat", str(args.repeat)], check=True,
-                                 capture_output=True, text=True, cwd=Path(__file__).parent).stdout
-            for name, (cpu, wall, score) in json.loads(out.splitlines()[-1]).items():
-                kept = best[label].setdefault(name, [cpu, wall, score])
-                best[label][name] = [min(kept[0], cpu), min(kept[1], wall), score]
-        print(f"round {round_index + 1} of {args.rounds} done (load average {os.getloadavg()[0]:.1f})",
-              file=sys.stderr)
-    print(f"{'call (1 thread; best CPU s of ' + str(args.rounds * args.repeat) + ')':<44} {'before':>8} {'after':>8}"
-          f" {'after/before':>12}  scores equal")
-    for name, (cpu_before, _, score_before) in best["before"].items():
-        cpu_after, _, score_after = best["after"][name]
-        print(f"{name:<44} {cpu_before:8.4f} {cpu_after:8.4f} {cpu_after / cpu_before:12.2f}  "
-              f"{score_before == score_after}")
+    if not args.before and not args.before_path:
+        parser.error("--before PYTHON or --before-path SRC is required (the build to compare with)")
+    compare({"before": (args.before or sys.executable, args.before_path),
+             "after": (args.after, args.after_path)}, args.rounds, args.repeat)
 
 
 if __name__ == "__main__":

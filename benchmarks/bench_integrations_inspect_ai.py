@@ -14,7 +14,6 @@ samples whose values agree to 1e-9 and the largest difference.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 
@@ -25,7 +24,7 @@ from inspect_ai.scorer import SampleScore, Score, Target, exact, f1, mean, score
 from inspect_ai.solver import TaskState
 
 from _timing import best_time
-from bench_bleu import DATA, read_segments  # the sibling script (benchmarks/ is on sys.path)
+from bench_bleu import one_system  # the sibling script (benchmarks/ is on sys.path)
 from refscore.integrations import inspect_ai as ri
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -52,13 +51,7 @@ def _score_all(scorer_fn, pairs) -> list[Score]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--segments", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
-    folder = DATA / "en-de"
-    references = read_segments(folder / "ref.txt")[:args.segments]
-    outputs = read_segments(sorted((folder / "sys").glob("*.txt"))[0])[:args.segments]
+    args, outputs, references = one_system(__doc__.split("\n\n")[0])
     pairs = _states(outputs, references)
     print(f"{len(pairs)} samples (WMT22 en-de); best of {args.repeat}")
     print(f"{'measure':34} {'refscore ms':>11} {'inspect/peer ms':>15} {'ratio':>7} {'agree':>7} {'max diff':>9}")

@@ -14,13 +14,12 @@ equal), the seconds and the ratio at 100 resamples.
 """
 from __future__ import annotations
 
-import argparse
 import logging
 
 from lm_eval.api import metrics as lm_metrics
 
 from _timing import best_time
-from bench_bleu import DATA, read_segments  # the sibling script (benchmarks/ is on sys.path)
+from bench_bleu import one_system  # the sibling script (benchmarks/ is on sys.path)
 from refscore.integrations import lm_eval as rle
 
 logging.getLogger("sacrebleu").setLevel(logging.ERROR)
@@ -40,13 +39,7 @@ def adapter(function, hypotheses: list[str], references: list[str], iters: int) 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--segments", type=int, default=2000)
-    parser.add_argument("--repeat", type=int, default=1)
-    args = parser.parse_args()
-    folder = DATA / "en-de"
-    hypotheses = read_segments(folder / "sys" / "JDExploreAcademy.txt")[:args.segments]
-    references = read_segments(folder / "ref.txt")[:args.segments]
+    args, hypotheses, references = one_system(__doc__.split("\n\n")[0], repeat=1)
     rows = [("BLEU", lm_metrics.bleu, rle.bleu), ("chrF", lm_metrics.chrf, rle.chrf),
             ("chrF++", lm_metrics.chrfpp, rle.chrfpp), ("TER", lm_metrics.ter, rle.ter)]
     print(f"WMT22 en-de JDExploreAcademy, {len(hypotheses)} segments, 1 reference; lm-eval stderr: 100 resamples "

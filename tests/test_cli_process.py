@@ -123,6 +123,28 @@ def test_ctrl_c_during_paired_bootstrap_exits_130_with_one_line(tmp_path):
     assert_interrupted(process)
 
 
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_signal_inside_a_long_kernel_call_stops_it(tmp_path, how):
+    """EED of two 120,000-character lines is minutes of one nogil dynamic programme: the kernel polls for the
+    signal once per row (_core/_interrupt.hpp), so the process ends at once with its status and one line."""
+    (tmp_path / "ref.txt").write_text("x " * 59_999 + "y\n", encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("x " * 60_000 + "\n", encoding="utf-8")
+    process = start("score", "-m", "eed", "-r", "ref.txt", "-i", "hyp.txt", cwd=tmp_path)
+    process.stdin.close()
+    process.stdin = None
+    time.sleep(3)   # reading and preprocessing take well under a second: the kernel is running
+    assert process.poll() is None
+    process.send_signal(getattr(signal, how))
+    sent = time.perf_counter()
+    out, err = process.communicate(timeout=120)
+    assert time.perf_counter() - sent < 10   # without the poll: minutes
+    code, message = ((ExitCode.INTERRUPTED, INTERRUPTED_MESSAGE) if how == "SIGINT"
+                     else (ExitCode.TERMINATED, TERMINATED_MESSAGE))
+    assert process.returncode == code, err.decode()
+    assert other_stderr_lines(err) == [message], err.decode()
+    assert out == b""
+
+
 def test_ctrl_c_while_reading_stdin(tmp_path):
     (tmp_path / "ref.txt").write_text(lines(10, 1), encoding="utf-8")
     process = start("score", "-r", "ref.txt", "-i", "-", cwd=tmp_path)

@@ -122,3 +122,35 @@ def test_a_working_plugin_lists_its_flags_in_the_help(tmp_path):
     assert "  wordrecall: --wordrecall-lowercase" in stdout and stderr == "", stderr
     _, stdout, _ = modules_after(CLI, "score", "--help", env=_with_site(site))
     assert "--wordrecall-lowercase" in stdout
+
+
+#: What ``refscore score --help`` needs none of: the arrays, the protocol and the input readers (they load when a
+#: run reads its inputs), and importlib.metadata's imports (the plug-ins' entry points are read directly).
+NOT_IN_SCORE_HELP = ("numpy", "refscore.protocol", "refscore._core", "refscore.inputs", "refscore.cli.io",
+                     "refscore.io.record_files", "refscore.metrics.external", "importlib.metadata", "email")
+
+
+def test_score_help_builds_its_parser_without_arrays_inputs_or_importlib_metadata():
+    modules, stdout, stderr = modules_after(CLI, "score", "--help")
+    assert stderr == "" and "usage: refscore score" in stdout
+    assert loaded(modules, NOT_IN_SCORE_HELP) == []
+
+
+def test_scoring_one_line_reads_the_plugins_without_importlib_metadata(tmp_path):
+    (tmp_path / "ref.txt").write_text("the cat sat on the mat\n")
+    modules, stdout, stderr = modules_after(CLI, "score", "-m", "bleu", "-r", str(tmp_path / "ref.txt"), "-i",
+                                            str(tmp_path / "ref.txt"))
+    assert "100.00" in stdout and stderr == "", stderr
+    assert loaded(modules, ("importlib.metadata", "email", "refscore.metrics.external", "refscore.metrics.chrf",
+                            "refscore.significance")) == []
+
+
+def test_the_entry_points_are_those_importlib_metadata_reads():
+    from importlib.metadata import entry_points
+
+    from refscore.metrics._entry_points import group_entry_points
+
+    for group in ("console_scripts", "refscore.metrics", "pytest11"):
+        expected = sorted((point.name, point.value, f"{point.dist.name} {point.dist.version}")
+                          for point in entry_points(group=group) if point.dist is not None)
+        assert sorted(group_entry_points(group)) == expected, group

@@ -110,3 +110,24 @@ def test_an_ordinary_exit_status_1_is_kept():
     """The guard changes only libgomp's exit: ``sys.exit(1)`` after kernels ran with many threads stays 1."""
     result = _run(["-c", _SCORE.replace("print(", "sys.exit(1 + 0 * len(") + ")", "chrf", "100000"])
     assert result.returncode == 1, result.stderr
+
+
+_ONE_SEGMENT = ("import sys, refscore; metric = getattr(refscore, sys.argv[1]); "
+                "print(repr(metric(['the cat sat on the mat'], [['the cat is here']], num_threads=int(sys.argv[2]))"
+                ".score))")
+
+
+@pytest.mark.skipif(not openmp_enabled() or not sys.platform.startswith("linux"),
+                    reason="the probe is GNU OpenMP's (libgomp) refusal to create threads on glibc")
+@pytest.mark.parametrize("metric", ["chrf", "ter", "rouge", "edit_distance", "eed", "wer"])
+def test_one_segment_starts_no_team(metric):
+    """A kernel's team is capped at its loop's length: one segment runs on the calling thread alone. Before, a
+    one-segment ``reward``/inspect_ai call woke a team for nothing and paid tens of milliseconds on a busy machine.
+    The probe: threads with 2 GiB stacks under a 4 GiB address-space limit cannot be created (the test above), so
+    the call succeeds only if it asks for none."""
+    threads = max(2, thread_limit())
+    alone = _run(["-c", _ONE_SEGMENT, metric, "1"])
+    assert alone.returncode == 0, alone.stderr
+    asked = _run(["-c", _ONE_SEGMENT, metric, str(threads)], {"OMP_STACKSIZE": "2G"}, gib=4)
+    assert asked.returncode == 0, (asked.returncode, asked.stderr[-2000:])
+    assert asked.stdout == alone.stdout

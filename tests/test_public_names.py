@@ -30,7 +30,7 @@ DOCUMENTED = {
     "paired_bootstrap", "paired_approximate_randomization",
     "external_scores", "ExternalScores", "SystemSegments", "report", "Reward", "reward",
     "save_statistics", "load_statistics",
-    "pairwise", "pairwise_items", "mbr", "MBRResult",
+    "pairwise", "pairwise_items", "mbr", "MBRResult", "pruning_mbr", "centroid_mbr",
 }
 
 

@@ -29,7 +29,7 @@ _LAZY = LazyNames(__name__, globals(), {
     "refscore.reporting": ("report",),
     "refscore.reward": ("Reward", "reward"),
     "refscore.io.statistics": ("save_statistics", "load_statistics"),
-    "refscore.pairs": ("pairwise", "pairwise_items", "mbr", "MBRResult"),
+    "refscore.pairs": ("pairwise", "pairwise_items", "mbr", "MBRResult", "pruning_mbr", "centroid_mbr"),
 })
 __getattr__ = _LAZY.getattr
 __dir__ = _LAZY.dir

@@ -139,6 +139,12 @@ class MetricFacts:
     #: order, so a distributed run sends only column totals (``refscore.distributed``). A test checks it against
     #: the dtype of every registered metric's statistics.
     integer_statistics: ClassVar[bool] = False
+    #: True when the statistics are read by key, (system, segment id), from scores computed elsewhere instead of
+    #: computed from the text (:func:`refscore.external_scores`): the workflows hand such a metric each system's
+    #: hypotheses as :class:`~refscore.metrics.external.SystemSegments` (or the ids to
+    #: :meth:`system_statistics`), and refuse it where a system's segments are not kept together (streamed and
+    #: distributed runs, an output a test produces).
+    keyed_scores: ClassVar[bool] = False
     #: The bundled example ``refscore example`` scores this metric on: ``"translation"`` (German WMT) or
     #: ``"summarization"`` (English XSum: ROUGE, METEOR, whose stems and synonyms are English).
     example_task: ClassVar[str] = "translation"
@@ -314,12 +320,24 @@ class MetricFacts:
         """``--progress/--no-progress`` for a metric that draws progress bars while it scores (BERTScore); None
         decides by the run's length. Metrics that draw none ignore it (the default)."""
 
-    def system_statistics(self, system: str, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
+    def system_statistics(self, system: str | None, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
                           num_threads: int | None = None) -> Any:
-        """The per-segment statistics of one named system's outputs, segments ``segment_ids`` in that order (a
-        meta-evaluation's judgments): metrics score the text (the default); scores from outside join their rows by
-        (system, segment id) instead, so that no workflow treats them as a special case."""
+        """The per-segment statistics of one named system's outputs (``None``: the only system), segments
+        ``segment_ids`` in that order (a meta-evaluation's judgments, a test run's case ids): metrics score the text
+        (the default); scores from outside (:attr:`keyed_scores`) join their rows by (system, segment id) instead,
+        so that no workflow treats them as a special case."""
         return self.statistics(hypotheses, references, num_threads=num_threads)  # type: ignore[attr-defined]  # a Metric mixin
+
+    def explain_segment(self, output: str, references: Sequence[str], system: str | None, segment_id: Any) -> str:
+        """The explanation of one segment's score (a test case's): :meth:`explain_case` of its text by default;
+        scores from outside say where the row of (``system``, ``segment_id``) was read."""
+        return self.explain_case(output, references)
+
+    def baseline_declarations(self) -> dict[str, Any] | None:
+        """What two runs must share for their scores to be compared (a saved baseline), when that is not the
+        metric's name and config hash (None, the default): scores from outside, which each run reads from its own
+        file, compare when their declarations (direction, range) are equal."""
+        return None
 
     def warm_up(self) -> None:
         """Load what the metric loads lazily (a model) now: once per distributed worker, not inside a batch."""

@@ -9,7 +9,7 @@ importable where ``mkdocs build`` runs (the CI environment installs this checkou
 Each object is documented once, under the first package of :data:`API_PACKAGES` that exports it; the other
 packages link to it (``refscore.pairs.mbr`` is ``refscore.mbr``):
 
->>> [line for line in api_markdown("refscore.pairs").splitlines() if "mbr]" in line]
+>>> [line for line in api_markdown("refscore.pairs").splitlines() if "`refscore.mbr`" in line]
 ['[`refscore.mbr`][refscore.pairs._mbr.mbr] (documented with the `refscore` names).']
 """
 from __future__ import annotations

@@ -93,7 +93,7 @@ def chrf_statistics(list hypotheses, list references, const int64_t[::1] ref_off
     if n == 0:
         return out
     cdef int64_t[:, ::1] rows = out
-    cdef int threads = resolve_num_threads(num_threads)
+    cdef int threads = resolve_num_threads(num_threads, n)
     cdef int64_t failures
     with nogil:
         failures = batch_statistics(settings, hyp_buffers.batch(), ref_buffers.batch(), &ref_offsets[0], n,

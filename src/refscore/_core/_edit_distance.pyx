@@ -14,6 +14,8 @@ from libcpp.vector cimport vector
 from refscore._core._strings cimport StringBuffers, point_at_strings
 from refscore._core._edit_distance_kernel cimport (EedWorkspace, Workspace, checked_pair_distance, eed_score,
                                                    kIndel, kLevenshtein, matrix_row)
+from refscore._core._interrupt cimport begin as begin_interruptible, end as end_interruptible
+from cpython.exc cimport PyErr_CheckSignals
 
 import numpy as np
 
@@ -126,8 +128,8 @@ def pair_distances(const uint32_t[::1] symbols not None, const int64_t[::1] offs
         raise ValueError("left and right must have one entry per pair")
     _check_texts(symbols, offsets, left, "left")
     _check_texts(symbols, offsets, right, "right")
-    cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_pairs = left.shape[0], k
+    cdef int threads = resolve_num_threads(num_threads, n_pairs)
     out_array = np.zeros(n_pairs, dtype=np.int64)
     cdef int64_t[::1] out = out_array
     if n_pairs == 0:
@@ -157,8 +159,8 @@ def similarity_matrix(const uint32_t[::1] symbols not None, const int64_t[::1] o
     """
     _check_texts(symbols, offsets, rows, "rows")
     _check_texts(symbols, offsets, cols, "cols")
-    cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_rows = rows.shape[0], n_cols = cols.shape[0], r
+    cdef int threads = resolve_num_threads(num_threads, n_rows)
     out_array = np.zeros((n_rows, n_cols), dtype=np.float64)
     if n_rows == 0 or n_cols == 0:
         return out_array
@@ -191,8 +193,8 @@ def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets n
         raise ValueError("hyps and refs must have one entry per pair")
     _check_texts(symbols, offsets, hyps, "hyps")
     _check_texts(symbols, offsets, refs, "refs")
-    cdef int threads = resolve_num_threads(num_threads)
     cdef Py_ssize_t n_pairs = hyps.shape[0], k
+    cdef int threads = resolve_num_threads(num_threads, n_pairs)
     out_array = np.zeros(n_pairs, dtype=np.float64)
     cdef double[::1] out = out_array
     if n_pairs == 0:
@@ -200,11 +202,17 @@ def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets n
     cdef vector[EedWorkspace] workspaces = vector[EedWorkspace](threads)
     cdef uint32_t empty = 0
     cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
+    cdef bint interrupted
+    begin_interruptible()   # Ctrl-C stops the quadratic programme within a row (_interrupt.hpp)
     with nogil:
         for k in prange(n_pairs, num_threads=threads, schedule="dynamic"):
             out[k] = eed_score(workspaces[threadid()], data + offsets[hyps[k]], offsets[hyps[k] + 1] - offsets[hyps[k]],
                                data + offsets[refs[k]], offsets[refs[k] + 1] - offsets[refs[k]],
                                alpha, rho, deletion, insertion)
+    interrupted = end_interruptible()
+    if interrupted:   # the scores are incomplete: never returned
+        PyErr_CheckSignals()   # Python's handler ran: its KeyboardInterrupt (or the CLI's SIGTERM) is raised here
+        raise KeyboardInterrupt
     if np.isnan(out_array).any():
         raise MemoryError("EED: out of memory for the rows of a pair (or 0 / 0 with rho = 0 and an empty reference)")
     return out_array

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "_editdist_levenshtein.hpp"
+#include "_interrupt.hpp"
 
 namespace refscore {
 namespace editdist {
@@ -155,7 +156,8 @@ struct EedWorkspace {
 };
 
 // torchmetrics 1.x ``_eed_function`` (RWTH's EED.py) on code points, operation for operation in double precision
-// (the same additions in the same order, so the same bits): ``hyp`` and ``ref`` already preprocessed.
+// (the same additions in the same order, so the same bits): ``hyp`` and ``ref`` already preprocessed. The
+// programme is quadratic, so it polls for Ctrl-C once per row (_interrupt.hpp) and then returns NaN at once.
 inline double eed_score(EedWorkspace& ws, const uint32_t* hyp, int64_t n, const uint32_t* ref, int64_t m,
                         double alpha, double rho, double deletion, double insertion) noexcept try {
     ws.visits.assign(static_cast<size_t>(n + 1), -1);
@@ -165,6 +167,7 @@ inline double eed_score(EedWorkspace& ws, const uint32_t* hyp, int64_t n, const 
     double* row = ws.row.data();
     double* next = ws.next.data();
     for (int64_t w = 1; w <= m; ++w) {
+        if (interrupt::interrupted()) return std::numeric_limits<double>::quiet_NaN();
         const uint32_t symbol = ref[w - 1];
         next[0] = row[0] + 1.0;
         for (int64_t i = 1; i <= n; ++i) {

@@ -13,7 +13,7 @@ from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
 from refscore._core._levenshtein_kernel cimport (Chunk, Counts, WordInterner, Workspace, align_pair, align_text_words,
                                                  distance, kSplitJiwer, kSplitWhitespace, remap_ids, remap_text)
-from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
+from refscore._core._strings cimport StringBuffers, TextBatch, point_at_named_strings
 
 import numpy as np
 
@@ -131,12 +131,8 @@ cdef _text_run(list references, list hypotheses, bint want_chunks, bint distance
     if len(references) != len(hypotheses):
         raise ValueError(f"{caller}: {len(references)} references for {len(hypotheses)} hypotheses")
     cdef StringBuffers buffers   # the references, then the hypotheses
-    cdef Py_ssize_t index = point_at_strings(references, buffers)
-    if index >= 0:
-        raise TypeError(f"{caller}: references[{index}] is {type(references[index]).__name__}, expected str")
-    index = point_at_strings(hypotheses, buffers)
-    if index >= 0:
-        raise TypeError(f"{caller}: hypotheses[{index}] is {type(hypotheses[index]).__name__}, expected str")
+    point_at_named_strings(references, buffers, caller, "references")
+    point_at_named_strings(hypotheses, buffers, caller, "hypotheses")
     cdef TextBatch texts = buffers.batch()
     return _run(NULL, NULL, NULL, NULL, &texts, len(references), want_chunks, distance_only, num_threads,
                 word_mode)

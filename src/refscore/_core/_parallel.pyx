@@ -85,12 +85,17 @@ def thread_limit() -> int:
     return min(THREADS_PER_CPU * usable_cpus(), MAX_THREADS)
 
 
-def resolve_num_threads(num_threads=None) -> int:
+def resolve_num_threads(num_threads=None, items=None) -> int:
     """Number of threads a kernel uses.
 
     ``num_threads`` wins when given (>= 1); else ``$REFSCORE_NUM_THREADS``; else all cores that OpenMP
-    sees (``OMP_NUM_THREADS`` is honoured). Any of them is capped at :func:`thread_limit`. The thread count never
-    changes results.
+    sees (``OMP_NUM_THREADS`` is honoured). Any of them is capped at :func:`thread_limit`, and at ``items`` (the
+    loop's length: segments, pairs) when given, because a team member with nothing to do still has to be woken and
+    waited for, which on a busy machine costs a scheduler time slice: a one-segment call would pay milliseconds. The
+    thread count never changes results.
+
+    >>> resolve_num_threads(4, items=1)
+    1
     """
     if num_threads is None:
         env_value = os.environ.get(ENV_VAR, "").strip()
@@ -113,5 +118,7 @@ def resolve_num_threads(num_threads=None) -> int:
     if not refscore_openmp_enabled():
         return 1
     cdef int threads = <int>min(num_threads, thread_limit())
+    if items is not None:
+        threads = <int>max(1, min(threads, items))
     refscore_note_team(threads)
     return threads

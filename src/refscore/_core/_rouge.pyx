@@ -14,7 +14,7 @@ from libcpp.string cimport string
 from libcpp.string_view cimport string_view
 from libcpp.vector cimport vector
 from refscore._core._rouge_kernels cimport Config, PorterStemmer, Tokens, Worker
-from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
+from refscore._core._strings cimport StringBuffers, TextBatch, point_at_named_strings, point_at_strings
 
 import numpy as np
 
@@ -29,14 +29,21 @@ cdef void _fill_config(Config* config, bint stem, const int64_t[::1] types):
     config.types = &types[0] if types.shape[0] > 0 else NULL
 
 
+cdef int _check_references(const int64_t[::1] ref_offsets, Py_ssize_t n, str caller) except -1:
+    """Every segment has at least one reference (the same rule for text and id batches)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if ref_offsets[i + 1] <= ref_offsets[i]:
+            raise ValueError(f"{caller}: segment {i} has no reference")
+    return 0
+
+
 cdef list _lowered_texts(list texts, StringBuffers& buffers, Config* config):
     """Point ``buffers`` at the texts' buffers (lowercased in Python first where the kernel cannot) and tell the
     kernel whether it lowercases; returns the list the buffers belong to (keep it alive)."""
     texts, lowercase = kernel_case(texts, True)
     config.lowercase = lowercase
-    cdef Py_ssize_t index = point_at_strings(texts, buffers)
-    if index >= 0:
-        raise TypeError(f"texts[{index}] is {type(texts[index]).__name__}, expected str")
+    point_at_named_strings(texts, buffers, None, "texts")
     return texts
 
 
@@ -60,18 +67,14 @@ def score_batch(list texts not None, const int64_t[::1] ref_offsets, const int64
     for t in range(n_types):
         if types[t] < -1:
             raise ValueError(f"score_batch: invalid type code {types[t]}")
-    for i in range(n):
-        if ref_offsets[i + 1] <= ref_offsets[i]:
-            raise ValueError(f"score_batch: segment {i} has no reference")
+    _check_references(ref_offsets, n, "score_batch")
     counts_array = np.zeros((n, n_types, 3), dtype=np.int64)
     best_array = np.zeros((n, n_types), dtype=np.int64)
     if n == 0:
         return counts_array, best_array
     cdef int64_t[:, :, ::1] counts = counts_array
     cdef int64_t[:, ::1] best = best_array
-    cdef int threads = resolve_num_threads(num_threads)
-    if threads > n:
-        threads = <int>n
+    cdef int threads = resolve_num_threads(num_threads, n)
     cdef Config config
     _fill_config(&config, stem, types)
     cdef StringBuffers buffers
@@ -152,18 +155,14 @@ def score_batch_ids(const uint32_t[::1] ids, const int64_t[::1] token_offsets, c
     for k in range(sentence_ids.shape[0]):
         if sentence_ids[k] >= n_terms:
             raise ValueError(f"score_batch_ids: id {sentence_ids[k]} >= n_terms {n_terms}")
-    for i in range(n):
-        if ref_offsets[i + 1] <= ref_offsets[i]:
-            raise ValueError(f"score_batch_ids: segment {i} has no reference")
+    _check_references(ref_offsets, n, "score_batch_ids")
     counts_array = np.zeros((n, n_types, 3), dtype=np.int64)
     best_array = np.zeros((n, n_types), dtype=np.int64)
     if n == 0 or n_types == 0:
         return counts_array, best_array
     cdef int64_t[:, :, ::1] counts = counts_array
     cdef int64_t[:, ::1] best = best_array
-    cdef int threads = resolve_num_threads(num_threads)
-    if threads > n:
-        threads = <int>n
+    cdef int threads = resolve_num_threads(num_threads, n)
     cdef Config config
     _fill_config(&config, False, types)
     cdef vector[unique_ptr[Worker]] workers

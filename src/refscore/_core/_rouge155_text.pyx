@@ -15,7 +15,7 @@ from libcpp.string cimport string
 from libcpp.vector cimport vector
 
 from refscore._core._rouge155_kernel cimport ScriptRules, ScriptTokens, porter_stem, read_script_texts
-from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
+from refscore._core._strings cimport StringBuffers, TextBatch, point_at_named_strings
 
 import numpy as np
 
@@ -63,9 +63,7 @@ cdef class ScriptText:
 
     def tokenize(self, list texts, bint split_lines, bint stemming, bint remove_stopwords):
         cdef StringBuffers buffers
-        cdef Py_ssize_t index = point_at_strings(texts, buffers)
-        if index >= 0:
-            raise TypeError(f"texts[{index}] is {type(texts[index]).__name__}, expected str")
+        point_at_named_strings(texts, buffers, None, "texts")
         return self._read(buffers, split_lines, stemming, remove_stopwords)
 
     def tokenize_bytes(self, list chunks, bint split_lines, bint stemming, bint remove_stopwords):

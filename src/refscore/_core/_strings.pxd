@@ -68,3 +68,13 @@ cdef inline Py_ssize_t point_at_strings(list texts, StringBuffers& buffers) exce
         buffers.lengths.push_back(PyUnicode_GET_LENGTH(text))
         buffers.total_chars += PyUnicode_GET_LENGTH(text)
     return -1
+
+
+cdef inline int point_at_named_strings(list texts, StringBuffers& buffers, str caller, str name) except -1:
+    """:func:`point_at_strings`, raising the one ``TypeError`` every binding gives for an item that is not a str:
+    ``"{caller}: {name}[{index}] is {type}, expected str"`` (no ``caller``: from ``name`` on)."""
+    cdef Py_ssize_t index = point_at_strings(texts, buffers)
+    if index >= 0:
+        where = f"{caller}: {name}" if caller else name
+        raise TypeError(f"{where}[{index}] is {type(texts[index]).__name__}, expected str")
+    return 0

@@ -13,7 +13,8 @@ calling thread, one reused workspace, no arrays.
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
-from refscore._core._strings cimport StringBuffers, TextBatch, TextPreparation, point_at_strings
+from refscore._core._strings cimport (StringBuffers, TextBatch, TextPreparation, point_at_named_strings,
+                                      point_at_strings)
 from refscore._core._ter_kernel cimport (Workspace, ids_segment, kAsianSupport, kNoPunct, kNormalized,
                                          text_segment)
 
@@ -37,7 +38,7 @@ def _check_layout(const int64_t[::1] ref_offsets, Py_ssize_t n_segments):
 cdef _run(const TextBatch* texts, TextPreparation preparation, const int64_t* ids, const int64_t* offsets,
           const int64_t[::1] ref_offsets, Py_ssize_t n_segments, int64_t n_refs, int flags, num_threads):
     """The parallel loop shared by both entry points: text when ``texts`` is given, else token ids."""
-    cdef int threads = resolve_num_threads(num_threads)
+    cdef int threads = resolve_num_threads(num_threads, n_segments)
     edits_array = np.zeros(n_refs, dtype=np.int64)
     lengths_array = np.zeros(n_refs, dtype=np.int64)
     status_array = np.zeros(n_segments, dtype=np.intc)
@@ -87,12 +88,8 @@ def ter_text(list hypotheses not None, list references not None, const int64_t[:
     hypotheses, kernel_lowercase = kernel_case(hypotheses, lowercase)
     references, _ = kernel_case(references, lowercase)
     cdef StringBuffers buffers   # the hypotheses, then the references
-    cdef Py_ssize_t index = point_at_strings(hypotheses, buffers)
-    if index >= 0:
-        raise TypeError(f"ter_text: hypotheses[{index}] is {type(hypotheses[index]).__name__}, expected str")
-    index = point_at_strings(references, buffers)
-    if index >= 0:
-        raise TypeError(f"ter_text: references[{index}] is {type(references[index]).__name__}, expected str")
+    point_at_named_strings(hypotheses, buffers, "ter_text", "hypotheses")
+    point_at_named_strings(references, buffers, "ter_text", "references")
     cdef TextBatch texts = buffers.batch()
     cdef TextPreparation preparation
     preparation.rstrip = True

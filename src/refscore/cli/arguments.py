@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from refscore.cli.exit_codes import ExitCode
-from refscore.cli.io import CliError
+from refscore.cli.exit_codes import CliError
 
 
 def int_argument(minimum: int, what: str = "value", allow_none: bool = False) -> Callable[[str], int | None]:

@@ -12,16 +12,14 @@ import glob
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from refscore.io.record_files import record_bytes
 from refscore.wording import counted
-from refscore.cli.io import (STDIN, CliError, check_distinct_systems, check_readable, check_stdin_once,
-                             is_record_file, read_text_inputs)
-from refscore.cli.output import segment_header, segment_lines
-from refscore.cli.exit_codes import ExitCode, input_error_code
+from refscore.cli.exit_codes import CliError, ExitCode, input_error_code
 from refscore.errors import InputError
-from refscore.protocol import Metric
+
+if TYPE_CHECKING:   # `refscore score --help` adds this module's flags without the inputs' and metrics' modules
+    from refscore.protocol import Metric
 
 #: Record files larger than this are streamed by the local engine (statistics accumulate per chunk); for Parquet
 #: the uncompressed size of its row groups counts.
@@ -58,6 +56,8 @@ def add_engine_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _record_paths(args: argparse.Namespace) -> list[str]:
+    from refscore.cli.io import is_record_file
+
     paths = []
     for pattern in args.input or []:
         matches = sorted(glob.glob(pattern)) if glob.has_magic(pattern) and is_record_file(pattern) else []
@@ -69,6 +69,9 @@ def takes_over(args: argparse.Namespace) -> bool:
     """Whether this module runs the command (otherwise ``refscore score`` reads everything into memory)."""
     if getattr(args, "engine", "local") == "ray" or getattr(args, "skip_bad_records", False):
         return True
+    from refscore.cli.io import is_record_file
+    from refscore.io.record_files import record_bytes
+
     paths = _record_paths(args)
     return bool(paths) and all(is_record_file(p) for p in paths) and any(
         os.path.isfile(p) and record_bytes(p) > STREAM_BYTES for p in paths)
@@ -87,6 +90,8 @@ def _report_bad(bad: list[str]) -> None:
 def score_on_engine(metrics: list[Metric], args: argparse.Namespace) -> EngineRun:
     """``refscore score`` on the selected engine: what it computed, printed by refscore.cli.score as the in-memory
     run is."""
+    from refscore.cli.io import STDIN, check_distinct_systems, check_readable, check_stdin_once, is_record_file
+
     paths = _record_paths(args)
     check_stdin_once(args.references + (args.input or [STDIN]))
     check_distinct_systems(paths or [STDIN])
@@ -150,6 +155,8 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
     else:
         import pyarrow as pa
 
+        from refscore.cli.io import read_text_inputs
+
         systems, references = read_text_inputs(args.references, args.input or ["-"])
         names = list(systems)
         table = pa.table({
@@ -166,6 +173,7 @@ def _score_on_ray(metrics: list[Metric], args: argparse.Namespace, record_paths:
 def _score_streamed(metrics: list[Metric], args: argparse.Namespace, paths: list[str]) -> EngineRun:
     """The local engine in bounded memory: statistics accumulate per chunk; ``--segments`` text rows are printed
     as each chunk is done (JSON needs the whole document, so its segment columns are collected)."""
+    from refscore.cli.output import segment_header, segment_lines
     from refscore.streaming import stream_scores
 
     if args.confidence:  # intervals resample segments: keep every segment's statistics

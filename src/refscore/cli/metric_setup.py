@@ -14,17 +14,18 @@ import dataclasses
 import os
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refscore.cli.arguments import apply_progress, argument_type, grouped_options, non_negative_int, option_assignment
 from refscore.cli.exit_codes import ExitCode
-from refscore.cli.io import CliError, is_record_file
+from refscore.cli.exit_codes import CliError
 from refscore.cli.metric_flags import add_flag, declared_flags
 from refscore.errors import InputError
 from refscore.metrics import REGISTRY, get_metric_class
-from refscore.metrics.external import EXTERNAL_PREFIX, PAIR_FIELD, external_name, external_path
-from refscore.protocol import CliOption, Metric
-from refscore.text.languages import parse_language_pair
+from refscore.metrics.external_names import EXTERNAL_PREFIX, PAIR_FIELD, external_name, external_path
+
+if TYPE_CHECKING:   # a command's parser is built without the metrics' protocol (numpy): docs/cli.md, start-up
+    from refscore.protocol import CliOption, Metric
 
 
 def add_width_argument(parser: argparse.ArgumentParser, default: int | None, default_text: str) -> None:
@@ -64,7 +65,7 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
     flag such as --lowercase sets all selected metrics that have it."""
     group = parser.add_argument_group("metric options (each applies to the selected metrics that have it)")
     group.add_argument("--language-pair", "-l", dest="language_pair", metavar="SRC-TGT",
-                       type=argument_type(lambda text: parse_language_pair(text, "-l/--language-pair")),
+                       type=argument_type(_language_pair),
                        help="source and target language, as sacreBLEU's -l: BLEU's tokenizer is the one sacreBLEU "
                             "picks for the target (zh: zh, ja: ja-mecab, ko: ko-mecab, else 13a) unless "
                             "--tokenize is given")
@@ -74,9 +75,16 @@ def add_metric_arguments(parser: argparse.ArgumentParser) -> None:
             add_flag(group, spec)
 
 
+def _language_pair(text: str) -> Any:
+    from refscore.text.languages import parse_language_pair
+
+    return parse_language_pair(text, "-l/--language-pair")
+
+
 def flag_hint(message: str, options: Sequence[CliOption]) -> str:
     """The command-line flags of the Python argument names an error message mentions.
 
+    >>> from refscore.protocol import CliOption
     >>> flag_hint("give model_type or lang", [CliOption(("--bertscore-model",), "model_type", "")])
     ' (on the command line: model_type is --bertscore-model)'
     """
@@ -135,7 +143,7 @@ def external_metric(spec: str, declared: dict[str, Any] | None = None, name: str
 def add_metric_option_argument(group: Any) -> None:
     """``--metric-option NAME.OPTION=VALUE`` (in the parser or argument group ``group``), parsed by the parser of
     ``check``'s ``--check-option``."""
-    from refscore.metrics.external import OPTIONS
+    from refscore.metrics.external_names import OPTIONS
 
     group.add_argument("--metric-option", action="append", default=[], metavar="NAME.OPTION=VALUE",
                         type=option_assignment("NAME", "comet.higher_is_better=false or chrf.word_order=2"),
@@ -147,7 +155,7 @@ def add_metric_option_argument(group: Any) -> None:
 def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str, Any]]:
     """The ``--metric-option`` values of each of ``specs`` (``-m``'s metrics, in order); a NAME that is none of
     them, or an OPTION the metric does not take, is a usage error that names the valid ones."""
-    from refscore.metrics.external import OPTIONS
+    from refscore.metrics.external_names import OPTIONS
 
     given = grouped_options(getattr(args, "metric_option", None) or [])
     names = [metric_name(spec) for spec in specs]
@@ -171,15 +179,17 @@ def metric_options(args: argparse.Namespace, specs: list[str]) -> list[dict[str,
 def keyed_inputs(metrics: list[Metric], systems: dict[str, Any], names: dict[str, str] | None = None,
                  inputs: list[str] | None = None) -> dict[str, Any]:
     """``systems`` (name -> hypotheses) with each system's hypotheses as ``SystemSegments`` named ``names[name]``
-    (default: its own name) when scores come from outside (``-m file:PATH``); unchanged otherwise.
+    (default: its own name) when a metric reads its scores by key (:attr:`~refscore.protocol.Metric.keyed_scores`:
+    ``-m file:PATH``); unchanged otherwise.
 
     The join key of a segment is (system, id): the ``id`` field of its record when ``inputs`` (the ``-i`` paths)
     are JSONL/CSV/TSV record files whose records carry one, else its 1-based segment number. A system's records
     either all carry an id or none does (Parquet records: segment numbers); an id given twice is an error."""
-    from refscore.metrics.external import ExternalScores, SystemSegments
-
-    if not any(isinstance(metric, ExternalScores) for metric in metrics):
+    if not any(metric.keyed_scores for metric in metrics):
         return systems
+    from refscore.cli.io import is_record_file
+    from refscore.metrics.external import SystemSegments
+
     names = names or {}
     keyed = {}
     for name, hypotheses in systems.items():
@@ -209,9 +219,7 @@ def _record_ids(inputs: list[str], system: str) -> list[str] | None:
 def refuse_external(metrics: list[Metric], where: str) -> None:
     """Scores from outside join on whole systems read into memory; ``where`` (a streamed or distributed run) does
     not keep a system's segments together, so it refuses them before any input is read."""
-    from refscore.metrics.external import ExternalScores
-
-    names = [metric.name for metric in metrics if isinstance(metric, ExternalScores)]
+    names = [metric.name for metric in metrics if metric.keyed_scores]
     if names:
         raise CliError(f"-m file:...: scores from outside ({', '.join(names)}) are joined to whole systems in memory; "
                        f"{where} cannot use them: score them in a run of their own without that option",

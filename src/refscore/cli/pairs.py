@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from refscore.cli import mbr_utilities
 from refscore.cli.arguments import add_metrics_argument, add_progress_argument, positive_int
 from refscore.cli.commands import command_help
 from refscore.cli.exit_codes import ExitCode, input_error_code
@@ -36,7 +37,8 @@ from refscore.io.atomic import NO_SPACE, atomic_write, check_output_paths, outpu
 from refscore.io.json_lines import json_values
 from refscore.progress import progress_bar
 
-_FIELDS = ("id", "candidates", "references")
+_FIELDS = ("id", "candidates", "references", "weights", "log_probs")
+_WEIGHT_FIELDS = {"weights": "sample_weights", "log_probs": "sample_log_probs"}
 _EXAMPLE = 'each line is one item, e.g. {"candidates": ["a", "b"], "references": ["c"]}'
 #: Texts (candidates and references) per call of the scorer when items stream: enough pairs per call to keep the
 #: compiled core's threads busy, few enough that one batch's memory stays small.
@@ -52,6 +54,16 @@ class Items:
     ids: list[Any] = field(default_factory=list)
     candidates: list[list[str]] = field(default_factory=list)
     references: list[list[str]] | None = None
+    sample_weights: list[list[float]] | None = None
+    sample_log_probs: list[list[float]] | None = None
+
+
+def _number_list(value: Any, where: str, field_name: str) -> list[float]:
+    if not isinstance(value, list) or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                              for v in value):
+        raise CliError(f"{where}: '{field_name}' must be a list of numbers (one per pseudo-reference), got "
+                       f"{json.dumps(value)[:60]}", ExitCode.BAD_INPUT)
+    return [float(v) for v in value]
 
 
 def _string_list(value: Any, where: str, field_name: str) -> list[str]:
@@ -67,11 +79,12 @@ class ItemReader:
     handed on in batches, so that a file need not fit in memory. Every line must agree: all with references or
     none."""
 
-    def __init__(self, path: str) -> None:
-        self.path, self.source = path, source_name(path)
+    def __init__(self, path: str, weights: bool = False) -> None:
+        self.path, self.source, self.weights = path, source_name(path), weights
         if path != STDIN:
             check_readable(path, "-i")
         self.with_references: bool | None = None
+        self.with_weights: dict[str, bool | None] = dict.fromkeys(_WEIGHT_FIELDS)
         self.count = 0
 
     def input_bytes(self) -> int:
@@ -103,6 +116,20 @@ class ItemReader:
                            f"{'do not' if has else 'do'}; give references on every line or on none",
                            ExitCode.LINE_COUNT_MISMATCH)
         self.with_references = has
+        for name, attribute in _WEIGHT_FIELDS.items():
+            given = name in record
+            if given and not self.weights:
+                raise CliError(f"{where}: '{name}' weighs the pseudo-references of refscore mbr; refscore pairwise "
+                               f"does not use it", ExitCode.BAD_INPUT)
+            if self.with_weights[name] is not None and given != self.with_weights[name]:
+                raise CliError(f"{where}: {'has' if given else 'lacks'} '{name}' but the lines before "
+                               f"{'do not' if given else 'do'}; give it on every line or on none",
+                               ExitCode.LINE_COUNT_MISMATCH)
+            self.with_weights[name] = given
+            if given:
+                values = getattr(batch, attribute) if getattr(batch, attribute) is not None else []
+                values.append(_number_list(record[name], where, name))
+                setattr(batch, attribute, values)
         batch.ids.append(record.get("id", self.count))
         batch.candidates.append(_string_list(record["candidates"], where, "candidates"))
         if has:
@@ -114,6 +141,7 @@ class ItemReader:
         """The items in batches of about ``batch_texts`` texts (at least one item each; none for an empty input)."""
         batch, texts = Items(), 0
         self.with_references, self.count = None, 0   # each pass reads the input afresh
+        self.with_weights = dict.fromkeys(_WEIGHT_FIELDS)
         try:
             with self._stream() as stream:
                 for number, record in json_values(stream, self.source, hint=_EXAMPLE):
@@ -138,6 +166,9 @@ class ItemReader:
         for batch in self.batches():
             whole.ids += batch.ids
             whole.candidates += batch.candidates
+            for attribute in _WEIGHT_FIELDS.values():
+                if getattr(batch, attribute) is not None:
+                    setattr(whole, attribute, (getattr(whole, attribute) or []) + getattr(batch, attribute))
             if batch.references is not None:
                 whole.references = whole.references if whole.references is not None else []
                 whole.references += batch.references
@@ -258,20 +289,27 @@ def _selections(items: Items, result: Any) -> Iterator[str]:
 
 
 def cmd_mbr(args: argparse.Namespace) -> int:
-    from refscore.pairs import mbr
-
-    metrics = metrics_from_args(args.metrics, args)
     check_output_paths({"-o": args.output, "--matrices": args.matrices}, [("-i", args.input)])
-    reader = ItemReader(args.input)
-    options = {"metric": metrics, "weights": args.weights, "include_self": args.include_self,
-               "standardize": args.standardize, "num_threads": args.num_threads,
-               "memory_budget": args.memory_budget}
-    if args.matrices is not None:   # the archive holds each metric's padded matrix of all items
+    reader = ItemReader(args.input, weights=True)
+    utilities = None
+    if args.utilities is not None:
+        if getattr(args, "_metrics_given", False):   # set by -m (arguments._MetricNames)
+            raise CliError(f"--utilities replaces the metrics; leave out -m ({args.metrics})", ExitCode.USAGE)
+        check_readable(args.utilities, "--utilities")
+        utilities = mbr_utilities.load_utilities(args.utilities)
+    select = mbr_utilities.selection(args, utilities)
+    if args.matrices is not None or utilities is not None:   # all items at once: the archive, the file's matrices
         items = reader.read_all()
-        result = mbr(items.candidates, pseudo_references=items.references, return_matrices=True,
-                     progress=args.progress, **options)
+        try:
+            result = select(items, **({"return_matrices": True} if args.matrices is not None else {}),
+                            progress=args.progress)
+        except InputError as error:
+            raise CliError(str(error), ExitCode.BAD_INPUT) from None
         selections = "".join(_selections(items, result))
         to_stdout = args.output is None or args.output == STDIN
+        if args.matrices is None:
+            _write_lines(args.output, [selections])
+            return ExitCode.OK
         if to_stdout:
             check_printable(selections)   # before the archive is written
         with output_transaction() as outputs:   # both files or neither
@@ -286,8 +324,7 @@ def cmd_mbr(args: argparse.Namespace) -> int:
 
     def lines() -> Iterator[str]:
         for batch in reader.batches():
-            yield from _selections(batch, mbr(batch.candidates, pseudo_references=batch.references, progress=False,
-                                              **options))
+            yield from _selections(batch, select(batch, progress=False))
             bar.update(len(batch.ids))
 
     with bar:
@@ -327,7 +364,9 @@ def register(commands: Any) -> None:
     _common(mbr, "chrf")
     mbr.add_argument("--weights", type=float, nargs="+", default=None, metavar="W",
                      help="one weight per metric (default: equal weights summing to 1)")
-    mbr.add_argument("--include-self", action="store_true", help="score each candidate against itself too")
+    mbr.add_argument("--include-self", action=argparse.BooleanOptionalAction, default=None,
+                     help="score each candidate against itself too (default: no for metrics; with --utilities "
+                     "every column counts unless --no-include-self)")
     mbr.add_argument("--standardize", action="store_true",
                      help="standardise each metric's expected utilities per item before weighting")
     mbr.add_argument("-o", "--output", default=None, metavar="FILE",
@@ -335,4 +374,5 @@ def register(commands: Any) -> None:
                      "(default: standard output)")
     mbr.add_argument("--matrices", default=None, metavar="FILE.npz",
                      help="also write each metric's pairwise matrix (NaN-padded) into an .npz archive")
+    mbr_utilities.add_arguments(mbr)
     mbr.set_defaults(handler=cmd_mbr)

@@ -12,24 +12,18 @@ import json
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from refscore.cli.arguments import (add_metrics_argument, add_progress_argument, add_references_argument,
                                     add_seed_argument, positive_int, reference_files)
 from refscore.cli.commands import command_help
 from refscore.cli.engines import EngineRun, add_engine_arguments, score_on_engine, takes_over
 from refscore.cli.exit_codes import CliError, ExitCode
-from refscore.cli.io import (STDIN, check_distinct_systems, check_stdin_once, is_record_file, read_record_inputs,
-                             read_text_inputs)
 from refscore.cli.metric_setup import (add_metric_arguments, add_runtime_arguments, add_width_argument,
                                        keyed_inputs, metrics_from_args, refuse_external)
-from refscore.cli.names import display_names
 from refscore.cli.scale import score_scales, to_percent
 from refscore.cli.output import format_table, score_table, segment_rows, signatures, to_json
-from refscore.metrics.systems import statistics_by_system
-from refscore.protocol import Metric, Score, Statistics
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:   # `refscore score --help` builds the parser without the inputs', metrics' and numpy's modules
+    from refscore.protocol import Metric, Score, Statistics
     from refscore.significance import BootstrapCI
 
 
@@ -46,6 +40,8 @@ def result_row(system: str, metrics: list[Metric], statistics: list[Statistics] 
     ``segments`` (with ``with_segments``: each headline score per segment on that scale) and ``scales``. The printed
     scale's formula runs once per metric and row: on the corpus totals and every segment's row stacked.
     """
+    import numpy as np
+
     row: dict[str, Any] = {"system": system, "scores": {}, "summaries": {}, "percents": {},
                            "segments": dict(segments or {}),
                            "scales": {metric.name: float(metric.display_scale) for metric in metrics}}
@@ -75,6 +71,8 @@ def score_systems(metrics: list[Metric], systems: dict[str, list[str]], referenc
                   with_segments: bool, num_threads: int | None = None) -> list[dict[str, Any]]:
     """Score each system with each metric; the result rows feed every output format (see ``command_line_result``
     for the values: ``percent`` and ``segments`` are on the 0–100 scale)."""
+    from refscore.metrics.systems import statistics_by_system
+
     by_metric = [statistics_by_system(metric, systems, references, num_threads=num_threads) for metric in metrics]
     return [result_row(system, metrics, [statistics[system] for statistics in by_metric], num_threads, with_segments)
             for system in systems]
@@ -141,6 +139,10 @@ def print_run(metrics: list[Metric], run: EngineRun, args: argparse.Namespace) -
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from refscore.cli.io import (STDIN, check_distinct_systems, check_stdin_once, is_record_file, read_record_inputs,
+                                 read_text_inputs)
+    from refscore.cli.names import display_names
+
     args.references = reference_files(args)  # -r REF.txt, or sacreBLEU's order: score REF.txt -i HYP.txt
     if not args.references and not (args.input and any(is_record_file(path) for path in args.input)):
         raise CliError("score needs at least one reference file: -r REF.txt (or REF.txt before -i, as in "

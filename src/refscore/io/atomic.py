@@ -18,7 +18,6 @@ import errno
 import os
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from typing import IO, Any
@@ -119,6 +118,7 @@ def _check_output_path(target: str, argument: str) -> None:
     if not os.path.isdir(folder):
         raise UnwritableOutputError(f"{where}: {folder} is a file, not a folder; write elsewhere")
     try:
+        import tempfile   # here: the command line's start-up does without it
         descriptor, probe = tempfile.mkstemp(prefix=".refscore-check.", dir=folder)
     except OSError as exc:
         raise UnwritableOutputError(f"{where}: cannot create a file in {folder} ({exc.strerror}); write "
@@ -172,6 +172,7 @@ class OutputTransaction:
         target = os.path.abspath(os.fspath(path))
         directory, name = os.path.split(target)
         try:
+            import tempfile   # here: the command line's start-up does without it
             descriptor, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=f".tmp{os.path.splitext(name)[1]}",
                                                      dir=directory)
         except OSError as exc:   # checked before the work, but the folder may have changed since

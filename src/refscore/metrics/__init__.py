@@ -43,16 +43,16 @@ class _Registry(dict):
         if self._plugins_loaded:
             return
         self._plugins_loaded = True
-        from importlib.metadata import entry_points   # here: `import refscore` reads the registry, not the plug-ins
+        # here: `import refscore` reads the registry, not the plug-ins; read without importlib.metadata's imports
+        from refscore.metrics._entry_points import group_entry_points
 
-        for entry in entry_points(group=ENTRY_POINT_GROUP):
-            name, taken = entry.name.strip().lower(), dict.get(self, entry.name.strip().lower())
-            if taken is not None and taken != entry.value:   # the same entry found twice on the path is no clash
-                warnings.warn(f"refscore: the plug-in metric {name!r} ({entry.value}) is left out: the name is "
+        for entry_name, value, package in group_entry_points(ENTRY_POINT_GROUP):
+            name, taken = entry_name.strip().lower(), dict.get(self, entry_name.strip().lower())
+            if taken is not None and taken != value:   # the same entry found twice on the path is no clash
+                warnings.warn(f"refscore: the plug-in metric {name!r} ({value}) is left out: the name is "
                               f"taken by {taken}", RefscoreWarning, stacklevel=3)
-            if dict.setdefault(self, name, entry.value) == entry.value and name not in _BUILT_IN:
-                dist = getattr(entry, "dist", None)   # None where the entry point was not read from a distribution
-                self.packages[name] = f"{dist.name} {dist.version}" if dist is not None else "unknown package"
+            if dict.setdefault(self, name, value) == value and name not in _BUILT_IN:
+                self.packages[name] = package
 
     def __iter__(self) -> Iterator[str]:
         self._load_plugins()

@@ -78,7 +78,6 @@ class EditDistance(Metric):
     name: ClassVar[str] = "edit_distance"
     config_class: ClassVar[type] = EditDistanceConfig
     higher_is_better: ClassVar[bool] = True
-    document_averaged: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     check_label: ClassVar[str | None] = "edit similarity"
     check_bands: ClassVar[tuple[tuple[str, float], ...]] = (("identical", 1.0), ("near", 0.9), ("close", 0.7),

@@ -107,7 +107,6 @@ class EED(Metric):
     name: ClassVar[str] = "eed"
     config_class: ClassVar[type] = EEDConfig
     higher_is_better: ClassVar[bool] = False
-    document_averaged: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     check_label: ClassVar[str | None] = "EED"
     check_bands: ClassVar[tuple[tuple[str, float], ...]] = (("excellent", 0.1), ("good", 0.25), ("fair", 0.4))

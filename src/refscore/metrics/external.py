@@ -29,6 +29,7 @@ import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,52 +39,30 @@ from refscore.wording import counted, fixed
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY
 from refscore.metrics._score_tables import FORMATS, ScoreTable, listed_keys, score_table
+from refscore.metrics.external_names import (DECLARATIONS, EXTERNAL_PREFIX, OPTIONS, PAIR_FIELD, external_name,
+                                             external_path)
 from refscore.protocol import Metric, Score, Signature, Statistics
 
 __all__ = ["COLUMNS", "DECLARATIONS", "EXTERNAL_PREFIX", "FORMATS", "OPTIONS", "PAIR_FIELD", "ExternalScores",
            "ExternalScoresConfig", "SystemSegments", "external_name", "external_path", "external_scores",
-           "keyed_systems"]
-
-#: What names scores from outside wherever a metric is named: ``-m file:PATH``, ``Check("file:PATH")``,
-#: ``metric = "file:PATH"`` in pyproject.toml's checks (case-insensitive, as metric names are).
-EXTERNAL_PREFIX = "file:"
-#: Where a ``meta-eval LP=FILE`` run puts the language pair in a path (``-m file:comet.{pair}.tsv``).
-PAIR_FIELD = "{pair}"
-
-#: What a user declares about outside scores (:func:`external_scores`' keyword arguments besides ``name``): the
-#: options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``) and of a check on them.
-DECLARATIONS = ("higher_is_better", "range")
-#: The options of ``-m file:PATH`` (``--metric-option NAME.OPTION=VALUE``): the declarations and the printed scale.
-OPTIONS = (*DECLARATIONS, "scale")
+           "keyed_systems", "spec_in_folder"]
 
 #: The columns of an external metric's statistics.
 COLUMNS = ("score", "documents")
 
 
-def external_path(spec: Any) -> str | None:
-    """The path of a ``file:PATH`` metric name (empty when the path is missing: the caller names what to give);
-    None when ``spec`` names no file, e.g. a registered metric.
+def spec_in_folder(spec: Any, folder: str | os.PathLike[str]) -> Any:
+    """A metric as named in a file of ``folder`` (pyproject.toml's checks): a relative ``file:PATH`` is taken from
+    that folder; every other name, and an absolute path, is returned as given.
 
-    >>> external_path("file:scores/comet.tsv"), external_path(" FILE:mqm.jsonl "), external_path("bleu")
-    ('scores/comet.tsv', 'mqm.jsonl', None)
+    >>> spec_in_folder("file:scores/comet.tsv", "proj"), spec_in_folder("bleu", "proj")
+    ('file:proj/scores/comet.tsv', 'bleu')
     """
-    if not isinstance(spec, str) or not spec.strip().lower().startswith(EXTERNAL_PREFIX):
-        return None
-    return spec.strip()[len(EXTERNAL_PREFIX):]
-
-
-def external_name(spec: Any) -> str | None:
-    """The name scores of ``file:PATH`` go by (printed, and named by options and checks): the file's stem, without
-    a ``{pair}`` field and the separators around it; None when ``spec`` names no file.
-
-    >>> external_name("file:runs/comet.{pair}.tsv"), external_name("file:mqm.jsonl"), external_name("chrf")
-    ('comet', 'mqm', None)
-    """
-    path = external_path(spec)
-    if path is None:
-        return None
-    stem = os.path.splitext(os.path.basename(path))[0]
-    return (stem.replace(PAIR_FIELD, "").strip("._-") or "scores") if PAIR_FIELD in stem else stem
+    given = external_path(spec)
+    if given is None:
+        return spec
+    path = Path(given)
+    return EXTERNAL_PREFIX + str(path if path.is_absolute() or not given else Path(folder) / path)
 
 
 class SystemSegments(list):
@@ -140,12 +119,15 @@ class ExternalScores(Metric):
 
     config_class = ExternalScoresConfig
     independent_segments = False   # its "hypotheses" are (system, segment) keys, read per system
+    keyed_scores = True
     runtime_fields = frozenset({"scale"})   # how they are printed, not what they are
 
     def __init__(self, table: ScoreTable, config: ExternalScoresConfig) -> None:
         self.name = config.name  # type: ignore[misc]  # each instance names its own scores
         self.higher_is_better = config.higher_is_better  # type: ignore[misc]  # per instance
         self.display_scale = config.scale  # type: ignore[misc]  # as given unless declared
+        # a threshold on them, and one score, lies in the declared range (any finite number without one)
+        self.threshold_range = config.range or (-math.inf, math.inf)  # type: ignore[misc]  # per instance
         super().__init__(config)
         self.table = table
 
@@ -209,10 +191,18 @@ class ExternalScores(Metric):
         values = np.fromiter((scores[segment_id] for segment_id in ids), dtype=np.float64, count=len(ids))
         return self._new_statistics(COLUMNS, np.column_stack([values, np.ones(len(ids))]), 1)
 
-    def system_statistics(self, system: str, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
+    def system_statistics(self, system: str | None, hypotheses: Any, references: Any, segment_ids: Sequence[Any], *,
                           num_threads: int | None = None) -> Statistics:
         """The scores of ``system``'s segments ``segment_ids``, joined by key (:meth:`statistics_for`)."""
         return self.statistics_for(system, segment_ids)
+
+    def explain_segment(self, output: str, references: Sequence[str], system: str | None, segment_id: Any) -> str:
+        """Where the score was read (:meth:`explain_score`): the text is not what it was computed from."""
+        return self.explain_score(system, segment_id)
+
+    def baseline_declarations(self) -> dict[str, Any]:
+        """:meth:`declarations`: each run brings its own scores file, so runs compare when these are equal."""
+        return self.declarations()
 
     def explain_score(self, system: str | None, segment_id: Any) -> str:
         """Where the score of one segment was read: these scores are not computed from the text, so this is their

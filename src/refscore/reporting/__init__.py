@@ -120,11 +120,10 @@ def report(systems: Mapping[str, Sequence[str]] | None = None, references: Seque
     meta = _meta_inputs(judgments, human, calibration, metrics, n, seed, system_score)
     if systems is None and references is None and meta is not None and meta.judgments is not None:
         loaded = meta.judgments
-        from refscore.metrics.external import SystemSegments
+        from refscore.metrics.external import keyed_systems
 
         # keyed by (system, segment id), so that scores from outside join the judgments' segments
-        systems = {name: SystemSegments(loaded.hypotheses[name], system=name, ids=loaded.segment_ids)
-                   for name in loaded.systems}
+        systems = keyed_systems({name: loaded.hypotheses[name] for name in loaded.systems}, loaded.segment_ids)
         references = loaded.references[loaded.systems[0]]
         sources, ids = (loaded.sources if sources is None else sources), (loaded.segment_ids if ids is None else ids)
     elif systems is None and references is None and meta is not None:

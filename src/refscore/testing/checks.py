@@ -37,7 +37,7 @@ import numpy as np
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics import REGISTRY, get_metric_class, metric_classes
 from refscore.metrics.bleu import BLEU_BANDS
-from refscore.metrics.external import (DECLARATIONS, EXTERNAL_PREFIX, ExternalScores, external_name, external_path,
+from refscore.metrics.external import (DECLARATIONS, EXTERNAL_PREFIX, external_name, external_path,
                                       external_scores)
 from refscore.protocol import CheckSpec, Metric, Statistics, metric_with
 
@@ -84,12 +84,17 @@ def external_check_name(metric: Any) -> str | None:
     return external_name(metric)
 
 
-def _external_metric(metric: Any, options: dict[str, Any], name: str | None) -> ExternalScores | None:
+def _keyed(metric: Any) -> bool:
+    """Whether ``metric`` is a metric instance whose scores are read by key (an :class:`ExternalScores`)."""
+    return isinstance(metric, Metric) and metric.keyed_scores
+
+
+def _external_metric(metric: Any, options: dict[str, Any], name: str | None) -> Metric | None:
     """The metric of a check on scores computed elsewhere (``file:PATH`` or an :class:`ExternalScores`), None for a
     registered metric's check. ``options`` (without ``system``) are :func:`external_scores`' declarations; ``name``
     (the check's declared name, default the file's stem) names the scores, so that the checks of two versions, each
     with its own scores file, are one check under one name (a baseline gate compares them)."""
-    if isinstance(metric, ExternalScores):
+    if _keyed(metric):
         if options:
             raise InputError(f"check {metric.name!r}: options {sorted(options)} of a check on an external_scores() "
                              f"metric go to external_scores(...) itself")
@@ -140,21 +145,24 @@ class Check:
         options: metric options (``tokenize="intl"``, ``word_order=2``, ``model_type=...``).
     """
 
-    def __init__(self, metric: str | ExternalScores, threshold: float = DEFAULT_THRESHOLD, *, bands: Mapping[str, float] | None = None,
+    def __init__(self, metric: str | Metric, threshold: float = DEFAULT_THRESHOLD, *, bands: Mapping[str, float] | None = None,
                  name: str | None = None, min_mean: float | None = None, min_pass_rate: float = 1.0,
                  **options: Any) -> None:
         self.given = metric     # what the check was built from (with_options rebuilds a file check from it)
-        self.system = options.pop("system", None) if external_check_name(metric) or isinstance(
-            metric, ExternalScores) else None
+        self.system = options.pop("system", None) if external_check_name(metric) or _keyed(metric) else None
         #: The metric of outside scores (``file:PATH``), None for a registered metric's check.
         self.external = _external_metric(metric, options, name)
+        #: What the check reads its direction and ranges from: the registered metric's class, or the outside
+        #: scores' metric (whose declarations are per instance).
+        self.facts: type[Metric] | Metric
         if self.external is not None:
             canonical, spec = self.external.name, CheckSpec(self.external.name, self.external.name,
                                                             self.external.name)
-            self.metric_class: type[Metric] = ExternalScores
+            self.metric_class: type[Metric] = type(self.external)
+            self.facts = self.external
         else:
             canonical, spec = resolve_spec(cast(str, metric))  # not outside scores: a name
-            self.metric_class = get_metric_class(spec.registry)
+            self.metric_class = self.facts = get_metric_class(spec.registry)
         self.canonical = canonical
         self.spec = spec
         self.name = canonical if name is None else str(name)
@@ -225,33 +233,31 @@ class Check:
         if low <= number <= high:
             return number
         guess = number / 100
+        # the command line prints 0–1 scores as 0–100 (display_scale 100); scores from outside print as given
+        percent = self.facts.display_scale == 100
         hint = (f"; test cases use the 0–1 scale (refscore score prints 0–100): did you mean {guess:g}?"
-                if number > high and low <= guess <= high and self.external is None else "")
+                if number > high and low <= guess <= high and percent else "")
         why = (f" ({self.label} scores can pass 1, but a larger {what} passes outputs unrelated to the expected "
-               f"output)" if high > 1 and self.external is None else "")
+               f"output)" if high > 1 and percent else "")
         raise InputError(f"check {self.name!r}: {what} {value:g} is outside {self.label}'s range [{low:g}, "
                          f"{high:g}]{why}{hint}")
 
     @property
     def higher_is_better(self) -> bool:
         """The metric's direction (TER: lower is better; outside scores: their declared ``higher_is_better``)."""
-        return (self.metric_class if self.external is None else self.external).higher_is_better
+        return self.facts.higher_is_better
 
     @property
     def threshold_range(self) -> tuple[float, float]:
-        """The range of a threshold: the metric class's ``threshold_range``; for outside scores their declared
-        ``range`` (unbounded when they declare none)."""
-        if self.external is None:
-            return self.metric_class.threshold_range
-        return self.external.config.range or (-math.inf, math.inf)
+        """The range of a threshold: the metric's ``threshold_range`` (outside scores: their declared ``range``,
+        unbounded when they declare none)."""
+        return self.facts.threshold_range
 
     @property
     def score_range(self) -> tuple[float, float]:
-        """The range of one case's score: the metric class's ``score_range`` (its ``threshold_range`` when it
-        declares none); for outside scores their declared ``range`` (unbounded when they declare none)."""
-        if self.external is None:
-            return self.metric_class.score_range or self.metric_class.threshold_range
-        return self.threshold_range
+        """The range of one case's score: the metric's ``score_range`` (its ``threshold_range`` when it declares
+        none)."""
+        return self.facts.score_range or self.facts.threshold_range
 
     @property
     def label(self) -> str:
@@ -280,17 +286,18 @@ class Check:
         case ids; default ``"1".."n"``), of the file's only system or of the option ``system``. A case without
         a row, or a row without a case, is an error that names them.
         """
-        if self.external is not None:
-            case_ids: Sequence[Any] = range(1, len(hypotheses) + 1) if ids is None else ids
-            try:
-                stats = self.external.statistics_for(self.system, case_ids)
-            except InputError as exc:
-                raise InputError(f"check {self.name!r}: {exc} (a check joins the rows to the test cases by case id: "
-                                 f"the case's id, case-N when it has none; a file of several systems needs the "
-                                 f"option system)") from None
-            return np.asarray(self.external.segment_scores(stats), dtype=np.float64), stats
-        stats = self.metric.statistics(list(hypotheses), list(references), num_threads=num_threads)
-        return np.asarray(self.metric.segment_scores(stats), dtype=np.float64), stats
+        metric = self.metric
+        case_ids: Sequence[Any] = range(1, len(hypotheses) + 1) if ids is None else ids
+        try:
+            stats = metric.system_statistics(self.system, list(hypotheses), list(references), case_ids,
+                                             num_threads=num_threads)
+        except InputError as exc:
+            if not metric.keyed_scores:     # the metric's own error, as it is
+                raise
+            raise InputError(f"check {self.name!r}: {exc} (a check joins the rows to the test cases by case id: "
+                             f"the case's id, case-N when it has none; a file of several systems needs the "
+                             f"option system)") from None
+        return np.asarray(metric.segment_scores(stats), dtype=np.float64), stats
 
     def passes(self, scores: Any) -> np.ndarray:
         """Whether each score passes the threshold."""

@@ -39,7 +39,7 @@ from typing import Any
 
 from refscore.errors import InputError
 from refscore.io.limits import parse_bounded, read_file_within_budget
-from refscore.metrics.external import EXTERNAL_PREFIX, external_path
+from refscore.metrics.external import spec_in_folder
 from refscore.testing.checks import Check
 
 SETTINGS_KEYS = ("cases", "checks", "alpha", "explain", "no_output_is_error")
@@ -90,11 +90,7 @@ def check_from_mapping(name: str, table: Any, source: str) -> Check:
     if not isinstance(options, Mapping):
         raise ConfigError(f"{where}: options must be a table, e.g. options = {{ tokenize = \"intl\" }}")
     arguments = {key: table[key] for key in ("threshold", "bands", "min_mean", "min_pass_rate") if key in table}
-    metric = table.get("metric", name)
-    given = external_path(metric)
-    if given is not None:     # file:PATH, relative to the pyproject.toml's folder
-        path = Path(given)
-        metric = EXTERNAL_PREFIX + str(path if path.is_absolute() or not given else Path(source).parent / path)
+    metric = spec_in_folder(table.get("metric", name), Path(source).parent)   # file:PATH: from the file's folder
     try:
         return Check(metric, name=name, **arguments, **options)
     except (InputError, TypeError) as exc:

@@ -19,10 +19,8 @@ from refscore.testing.checks import Check
 def explain(check: Check, output: str, references: str | Sequence[str], case_id: str | None = None) -> str:
     """The explanation of one case's score under ``check``; a check on outside scores says where the case's score
     was read (the row whose id is ``case_id``)."""
-    if check.external is not None:
-        return check.external.explain_score(check.system, case_id)
     refs = [references] if isinstance(references, str) else list(references)
-    return check.metric.explain_case(output, refs)
+    return check.metric.explain_segment(output, refs, check.system, case_id)
 
 
 __all__ = ["explain"]

@@ -55,7 +55,7 @@ def _naming_hint(outcome: CheckOutcome) -> str:
     """How to compare a check on scores computed elsewhere with the baseline's: by one declared name, since its
     default name is its file's stem, which each version's scores file has its own of."""
     check = outcome.check
-    if check.external is None or check.name != external_check_name(check.given):   # a declared name: as given
+    if not check.metric.keyed_scores or check.name != external_check_name(check.given):   # a declared name: as given
         return ""
     return (f" (a check on a scores file is named by the file's stem: to compare it with the baseline's check on "
             f"its own scores file, give both the same name: --check-option {check.name}.name=NAME, "

@@ -118,7 +118,7 @@ class RefscoreSession:
         if batch is not None and position is not None and batch.cases[position] == case:     # the file's own output: batch result
             results = batch.results(str(case.id))
         else:   # an output produced by the test itself: scored on its own
-            external = [check.name for check in checks if check.external is not None]
+            external = [check.name for check in checks if check.metric.keyed_scores]
             if external:    # their scores belong to the cases file's outputs
                 pytest.fail(f"refscore case {case.id!r}: the checks {', '.join(external)} read scores computed "
                             f"elsewhere for the outputs of the cases file; an output the test produces has none "

@@ -175,9 +175,9 @@ class TestRun:
 
 def _score_check(check: Check, outputs: list[str], references: list[list[str]], missing: list[bool], explain_mode: str,
                  num_threads: int | None, ids: list[str]) -> CheckOutcome:
-    # only outside scores read the case ids (a Check subclass may override scores() without them)
-    scores, stats = (check.scores(outputs, references, num_threads=num_threads) if check.external is None else
-                     check.scores(outputs, references, num_threads=num_threads, ids=ids))
+    # only scores read by key take the case ids (a Check subclass may override scores() without them)
+    scores, stats = (check.scores(outputs, references, num_threads=num_threads, ids=ids)
+                     if check.metric.keyed_scores else check.scores(outputs, references, num_threads=num_threads))
     passed = check.passes(scores) & ~np.asarray(missing, dtype=bool)
     reasons = [NO_OUTPUT if gone else None for gone in missing]
     explanations = {}

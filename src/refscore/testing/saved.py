@@ -19,7 +19,6 @@ import numpy as np
 from refscore.io.atomic import write_text_atomically
 from refscore.errors import InputError
 from refscore.io.limits import parse_bounded, read_text_within_budget
-from refscore.metrics.external import ExternalScores
 from refscore.protocol import Metric
 from refscore.testing.checks import Check
 
@@ -69,9 +68,10 @@ class SavedCheck:
 
 def _settings_difference(saved: SavedCheck, metric: Metric) -> str:
     """The settings that differ, by name: ``word_order 0 vs 2`` (baseline vs this run)."""
-    if isinstance(metric, ExternalScores) and saved.settings is not None:
+    declared = metric.baseline_declarations()
+    if declared is not None and saved.settings is not None:
         return ", ".join(f"{name} {saved.settings.get(name)!r} vs {value!r}"
-                         for name, value in metric.declarations().items() if saved.settings.get(name) != value)
+                         for name, value in declared.items() if saved.settings.get(name) != value)
     if saved.metric != metric.name:
         return f"metric {saved.metric} vs {metric.name}"
     now = metric_settings(metric)
@@ -86,8 +86,8 @@ def _settings_difference(saved: SavedCheck, metric: Metric) -> str:
 def _comparable(saved: SavedCheck, check: Check) -> bool:
     """Whether a saved check's scores compare with ``check``'s: the same metric and configuration; for scores
     computed elsewhere, which each version brings in its own file, the same declarations (direction, range)."""
-    if check.external is not None and saved.settings is not None:
-        declared = check.external.declarations()
+    declared = check.metric.baseline_declarations()
+    if declared is not None and saved.settings is not None:
         return {name: saved.settings.get(name) for name in declared} == declared
     return (saved.metric, saved.config_hash) == (check.metric.name, check.metric.config_hash)
 

@@ -22,7 +22,6 @@ import ctypes
 import importlib
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from types import ModuleType
 from typing import Any
 
@@ -126,6 +125,8 @@ class _MecabTokenizer:
         chunks = min(num_threads * 4, len(lines) // _LINES_PER_CHUNK)
         if num_threads < 2 or chunks < 2 or self._parse_to_str is None:
             return [self(line) for line in lines]
+        from concurrent.futures import ThreadPoolExecutor   # here: only a long batch runs threads
+
         bounds = [len(lines) * k // chunks for k in range(chunks + 1)]
         with ThreadPoolExecutor(num_threads) as pool:
             parts = pool.map(lambda k: [self(line) for line in lines[bounds[k]:bounds[k + 1]]], range(chunks))

@@ -10,6 +10,7 @@ spaces and punctuation only (a Chinese clause is then one "word").
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -27,11 +28,19 @@ CJK_SHARE = 0.5
 #: The first this many characters of a corpus decide (the test runs on every corpus BLEU).
 CJK_SAMPLE_CHARS = 4_000
 
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
-_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]")
-_HANGUL = re.compile(r"[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]")
-_LETTERS = re.compile(r"\w")
-_ANY_CJK = re.compile("[" + "".join(pattern.pattern[1:-1] for pattern in (_HAN, _KANA, _HANGUL)) + "]")
+_HAN = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]"
+_KANA = r"[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]"
+_HANGUL = r"[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af\ud7b0-\ud7ff]"
+#: Below the first code point of those ranges no text is CJK (decided by ``max()``, without a regex).
+_FIRST_CJK = "\u1100"
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern[str], ...]:
+    """The compiled classes (any CJK, letters, Han, kana, Hangul), compiled on the first text that may be CJK:
+    compiling them costs the command line's start-up more than scoring a line."""
+    any_cjk = "[" + "".join(pattern[1:-1] for pattern in (_HAN, _KANA, _HANGUL)) + "]"
+    return tuple(re.compile(pattern) for pattern in (any_cjk, r"\w", _HAN, _KANA, _HANGUL))
 
 
 class LanguagePair(NamedTuple):
@@ -73,10 +82,13 @@ def cjk_language(texts: Sequence[str]) -> str | None:
         if size >= CJK_SAMPLE_CHARS:
             break
     joined = "\n".join(sample)
-    if _ANY_CJK.search(joined) is None:   # the common case, decided in one scan
+    if not joined or max(joined) < _FIRST_CJK:   # the common case, decided in one C scan
         return None
-    letters = len(_LETTERS.findall(joined))
-    han, kana, hangul = (len(pattern.findall(joined)) for pattern in (_HAN, _KANA, _HANGUL))
+    any_cjk, letters_pattern, *scripts = _patterns()
+    if any_cjk.search(joined) is None:
+        return None
+    letters = len(letters_pattern.findall(joined))
+    han, kana, hangul = (len(pattern.findall(joined)) for pattern in scripts)
     if not letters or han + kana + hangul <= CJK_SHARE * letters:
         return None
     if hangul >= han + kana:

@@ -13,7 +13,6 @@ it says so: :func:`check_intl_tables` warns once per process when ``intl`` is us
 """
 from __future__ import annotations
 
-import importlib.metadata
 import warnings
 
 from refscore._core._tokenize import UNICODE_TABLE_VERSIONS
@@ -25,7 +24,9 @@ TABLE_VERSIONS: dict[str, str] = dict(UNICODE_TABLE_VERSIONS)
 
 def installed_regex_version() -> str | None:
     """The installed ``regex`` distribution's version (``None`` when it is not installed), read from its metadata
-    without importing it."""
+    without importing it (importlib.metadata only when asked: it costs the command line's start-up)."""
+    import importlib.metadata
+
     try:
         return importlib.metadata.version("regex")
     except importlib.metadata.PackageNotFoundError:

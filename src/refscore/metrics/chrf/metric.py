@@ -242,7 +242,7 @@ class CHRF(CHRFPairCounts, Metric):
         "tokenized on purpose, this warning does not apply.")
     config: CHRFConfig
 
-    @property
+    @functools.cached_property
     def columns(self) -> tuple[str, ...]:
         return statistics_columns(self.config.char_order, self.config.word_order)
 
