@@ -17,6 +17,7 @@ from conftest import read_segments, shared_data_path
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.bleu import BLEU
 from refscore.metrics.chrf import CHRF
+from refscore.metrics.gleu import GLEU
 from refscore.metrics.ter import TER
 
 METRICS = [
@@ -25,6 +26,7 @@ METRICS = [
     BLEU(smooth_method="none", effective_order=True),
     CHRF(), CHRF(word_order=2), CHRF(lowercase=True, whitespace=True, eps_smoothing=True), CHRF(char_order=3, beta=1),
     TER(), TER(normalized=True, asian_support=True), TER(no_punct=True, case_sensitive=True),
+    GLEU(), GLEU(tokenize="intl", lowercase=True, min_len=2), GLEU(tokenize="char", max_len=2), GLEU(tokenize="zh"),
 ]
 IDS = [repr(metric) for metric in METRICS]
 
@@ -78,7 +80,7 @@ def test_sentence_functions_take_the_fast_path_with_the_same_numbers() -> None:
     assert refscore.sentence_ter(hyp, refs) == batch_path(TER(), hyp, refs)
 
 
-@pytest.mark.parametrize("metric", [BLEU(), TER()], ids=["bleu", "ter"])
+@pytest.mark.parametrize("metric", [BLEU(), TER(), GLEU()], ids=["bleu", "ter", "gleu"])
 def test_inputs_off_the_fast_path_keep_the_batch_path(metric: refscore.Metric) -> None:
     class Text(str):
         pass

@@ -15,6 +15,7 @@ counts (:class:`Remembered`): the same C expression on the same doubles, compute
 """
 cimport cython
 import sys
+from math import fsum as _fsum
 
 from libc.math cimport NAN, exp, fabs, isfinite, log
 from libc.stdint cimport int64_t
@@ -166,6 +167,35 @@ def bleu_score_one(correct, total, double sys_len, double ref_len, str smooth_me
     return score, list(precisions), bp
 
 
+def sacrebleu_sentence(list row not None, int max_order, str smooth_method, double smooth_value,
+                       bint effective_order):
+    """``(score, values)`` of one row ``[sys_len, ref_len, correct_1..N, total_1..N]`` (ints) on the 0–1 scale,
+    as refscore's BLEU result holds them: the score :func:`bleu_score_one` gives, divided by 100, and the named
+    values ``counts``, ``totals``, ``precisions`` (0–1), ``bp``, ``sys_len``, ``ref_len``, ``ratio``, in that
+    order. One call per sentence score (the per-call fast path), the same floats as the two-step Python.
+
+    >>> score, values = sacrebleu_sentence([3, 3, 2, 1, 0, 3, 2, 1], 3, "add-k", 1.0, False)
+    >>> round(score, 4), values["counts"], [round(p, 4) for p in values["precisions"]], values["ratio"]
+    (0.6057, (2, 1, 0), [0.6667, 0.6667, 0.5], 1.0)
+    """
+    if max_order < 1 or len(row) != 2 + 2 * max_order:
+        raise ValueError(f"row must have {2 + 2 * max_order} entries for max_order {max_order}, got {len(row)}")
+    cdef int smoothing = smoothing_code(smooth_method)
+    cdef vector[double] counts = vector[double](2 * max_order)   # the matches, then the totals
+    cdef int n
+    for n in range(2 * max_order):
+        counts[n] = row[2 + n]
+    sys_len, ref_len = row[0], row[1]
+    cdef vector[double] precisions = vector[double](max_order)
+    cdef double score, bp
+    bleu_row(counts.data(), counts.data() + max_order, max_order, sys_len, ref_len, smoothing, smooth_value,
+             effective_order, &score, precisions.data(), &bp, NULL, PYTHON_SUM_COMPENSATED)
+    values = {"counts": tuple(row[2:2 + max_order]), "totals": tuple(row[2 + max_order:]),
+              "precisions": tuple([precisions[n] / 100.0 for n in range(max_order)]), "bp": bp,
+              "sys_len": sys_len, "ref_len": ref_len, "ratio": sys_len / ref_len if ref_len else 0.0}
+    return score / 100.0, values
+
+
 cdef bint _compensated(python_sum) except -1:
     return PYTHON_SUM_COMPENSATED if python_sum is None else bool(python_sum)
 
@@ -228,3 +258,59 @@ def bleu_scores(const count_t[:, :] correct not None, const count_t[:, :] total 
                      <double>ref_len[row], smoothing, smooth_value, effective_order, &score_view[row],
                      &precision_view[row, 0], &bp_view[row], memory, compensated)
     return scores, precisions, bps
+
+
+_NUMBERS = (float, int)
+
+
+def nltk_sentence_score(list row not None, weights, int method, epsilon, auto_reweigh, default_weights):
+    """NLTK 3.10's ``sentence_bleu`` of one BLEU row ``[hyp_len, ref_len, match_1..N, total_1..N]`` (N =
+    ``len(weights)``, a tuple or list of int / float weights): ``p_n = match_n / max(1, total_n)`` (the float of
+    NLTK's ``Fraction``: the correctly rounded quotient either way), the int ``0`` without unigram matches, then
+    smoothing ``method`` 0 (none), 1 (``epsilon / denominator`` where nothing matches) or 2 (add one to orders
+    >= 2), ``auto_reweigh`` as NLTK (``weights == default_weights``, fewer than 4 tokens), and ``bp *
+    exp(math.fsum(w_n * log(p_n) for p_n > 0))``. Returns None for what NLTK computes otherwise (method 0 with an
+    order without matches: its warning; weights or ``epsilon`` of other types): the caller's general path.
+
+    >>> nltk_sentence_score([4, 4, 3, 2, 4, 3], (0.5, 0.5), 1, 0.1, False, (0.25,) * 4)   # NLTK: the same float
+    0.7071067811865475
+    """
+    cdef Py_ssize_t order = len(weights), n
+    if order < 1 or len(row) != 2 + 2 * order:
+        return None
+    cdef vector[double] w = vector[double](order)
+    for n in range(order):
+        value = weights[n]
+        if type(value) not in _NUMBERS:
+            return None
+        w[n] = value
+    if row[2] == 0:
+        return 0
+    cdef double eps = 0.0
+    if method == 1:
+        if type(epsilon) not in _NUMBERS:
+            return None
+        eps = epsilon
+    cdef int64_t hyp_len = row[0], ref_len = row[1], match, total
+    cdef vector[double] p = vector[double](order)
+    for n in range(order):
+        match, total = row[2 + n], row[2 + order + n]
+        if total < 1:
+            total = 1   # NLTK's max(1, ·)
+        if method == 0 and match == 0:
+            return None
+        if method == 1 and match == 0:
+            p[n] = (0 + eps) / <double>total
+        elif method == 2 and n > 0:
+            p[n] = <double>(match + 1) / <double>(total + 1)
+        else:
+            p[n] = <double>match / <double>total
+    if auto_reweigh and hyp_len < 4 and weights == default_weights:
+        order = hyp_len   # NLTK: weights = (1 / hyp_len,) * hyp_len, zipped with p_n
+        for n in range(order):
+            w[n] = 1.0 / <double>hyp_len
+    terms = [w[n] * log(p[n]) for n in range(order) if p[n] > 0]
+    cdef double log_sum = _fsum(terms)
+    if hyp_len > ref_len:
+        return exp(log_sum)   # NLTK's bp is the int 1
+    return exp(1.0 - <double>ref_len / <double>hyp_len) * exp(log_sum)

@@ -4,12 +4,15 @@
 One call scores a whole batch: the strings' own buffers are handed over once (``_strings.pxd``) and one
 ``nogil`` call runs the kernel's parallel loop over segments (lowercasing, whitespace removal, n-gram counting
 and the choice of the best reference all happen there). Results do not depend on the thread count.
+:class:`PairScorer` is the single-pair entry point (one sentence per call): the same segment kernel and formula
+on the calling thread, one reused scratch, no arrays.
 """
 import numpy as np
 
 from libc.stdint cimport int64_t
 from libcpp cimport bool as cbool
-from refscore._core._chrf_kernel cimport (KEEP_SPACE, REMOVE_PYTHON_SPACE, REMOVE_REGEX_SPACE, Settings,
+from libcpp.vector cimport vector
+from refscore._core._chrf_kernel cimport (KEEP_SPACE, REMOVE_PYTHON_SPACE, REMOVE_REGEX_SPACE, Scratch, Settings,
                                           batch_statistics, f_score)
 from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 
@@ -98,3 +101,73 @@ def chrf_statistics(list hypotheses, list references, const int64_t[::1] ref_off
     if failures:
         raise MemoryError(f"chrf_statistics: out of memory for {failures} segment(s)")
     return out
+
+
+cdef class PairScorer:
+    """sacreBLEU's sentence chrF (0–100) of one hypothesis against a ``str`` reference or a non-empty list or
+    tuple of them per call: :func:`chrf_statistics`' segment kernel and :func:`chrf_f_scores`' formula on the
+    calling thread with the GIL held (which keeps two threads from sharing the scratch at once), in one scratch
+    kept from call to call. Arguments as :func:`chrf_statistics`'.
+
+    >>> round(PairScorer(6, 0, 4.0, False, SPACE_PYTHON).score("The cat sat.", ["The cat sat on the mat."]), 4)
+    49.2607
+    """
+    cdef Scratch* scratch
+    cdef Settings settings
+    cdef vector[int64_t] row
+    cdef bint python_lowercase
+    cdef tuple arguments   # the constructor's: a pickled scorer is made anew (its scratch holds nothing)
+
+    def __cinit__(self):
+        self.scratch = new Scratch()
+
+    def __dealloc__(self):
+        del self.scratch
+
+    def __init__(self, int char_order, int word_order, double factor, bint eps_smoothing, int space_mode,
+                 bint lowercase=False):
+        if char_order < 0 or word_order < 0 or char_order + word_order < 1:
+            raise ValueError(f"PairScorer: need char_order >= 0, word_order >= 0 and at least one order, got "
+                             f"char_order={char_order}, word_order={word_order}")
+        if space_mode not in (SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX):
+            raise ValueError(f"PairScorer: unknown space_mode {space_mode}")
+        _, kernel_lowercase = kernel_case((), lowercase)
+        self.arguments = (char_order, word_order, factor, eps_smoothing, space_mode, lowercase)
+        self.python_lowercase = lowercase and not kernel_lowercase
+        self.settings.char_order = char_order
+        self.settings.word_order = word_order
+        self.settings.factor = factor
+        self.settings.eps_smoothing = eps_smoothing
+        self.settings.space_mode = space_mode
+        self.settings.lowercase = kernel_lowercase
+        self.row.resize(3 * (char_order + word_order))
+
+    def __reduce__(self):
+        return PairScorer, self.arguments
+
+    def score(self, hypothesis, references):
+        """The sentence chrF (0–100), or None unless the hypothesis is a plain ``str`` and the references a plain
+        ``str`` or a non-empty list or tuple of them (the batch path checks and reports the rest)."""
+        if type(hypothesis) is not str:
+            return None
+        cdef list refs
+        kind = type(references)
+        if kind is str:
+            refs = [references]
+        elif (kind is list or kind is tuple) and references:
+            refs = list(references)
+            for reference in refs:
+                if type(reference) is not str:
+                    return None
+        else:
+            return None
+        cdef list hyps = [hypothesis]
+        if self.python_lowercase:
+            hyps, refs = [hypothesis.lower()], [reference.lower() for reference in refs]
+        cdef StringBuffers hyp_buffers, ref_buffers
+        point_at_strings(hyps, hyp_buffers)
+        point_at_strings(refs, ref_buffers)
+        self.scratch.segment_statistics(self.settings, hyp_buffers.batch(), 0, ref_buffers.batch(), 0, len(refs),
+                                        self.row.data())
+        return f_score(self.row.data(), self.settings.char_order + self.settings.word_order, self.settings.factor,
+                       self.settings.eps_smoothing)

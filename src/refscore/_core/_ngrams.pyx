@@ -4,14 +4,19 @@
 
 Each function checks its arguments, hands the token ids (or the strings' buffers, ``_strings.pxd``) over once
 and runs the kernel's parallel loop over segments in one ``nogil`` call. Results do not depend on the thread
-count.
+count. :class:`TextPairCounter` is the single-pair entry point (one sentence per call): the same segment kernel on
+the calling thread, with no batch arrays and one reused worker.
 """
 from libc.stdint cimport int64_t, uint32_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
-from refscore._core._ngrams_kernel cimport (KIND_BLEU, KIND_GLEU, TABLE_SLOTS_LIMIT, Kind, TextFailures,
-                                            TextInput, ids_batch, kSlotBytes, max_table_size, text_batch)
-from refscore._core._strings cimport CHARS_PER_THREAD, StringBuffers, TextBatch, point_at_strings
+from refscore._core._ngrams_kernel cimport (KIND_BLEU, KIND_GLEU, STATUS_OK, STATUS_TOO_LARGE, TABLE_SLOTS_LIMIT,
+                                            Kind, Scratch, TextFailures, TextInput, TextWorker, bleu_text_segment,
+                                            ids_batch, kSlotBytes, max_table_size, text_batch, text_segment)
+from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
+                              PyUnicode_READ)
+from refscore._core._strings cimport (CHARS_PER_THREAD, StringBuffers, TextBatch, point_at_strings,
+                                      refscore_string_ready)
 from refscore._core._tokenize_kernel cimport repeated_text_groups
 
 import numpy as np
@@ -177,3 +182,219 @@ def gleu_text_statistics(list hypotheses not None, list references not None, con
         raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
     return run_text_segments(KIND_GLEU, hypotheses, references, ref_offsets, tokenizer, lowercase, 2, min_len,
                              max_len, num_threads)
+
+
+cdef class TextPairCounter:
+    """The statistics row of one text pair per call, for loops of single-sentence calls: the batch functions'
+    segment kernel run on the calling thread with the GIL held (no thread pool, no numpy arrays, no batch
+    checks), in one worker (tokenizer state and n-gram tables) kept from call to call. The GIL held for the
+    whole call is what keeps two threads from sharing the worker at once. Build it with
+    :func:`bleu_text_pair` or :func:`gleu_text_pair`.
+    """
+    cdef TextWorker* worker
+    cdef vector[int64_t] groups   # -1 for every text: a pair has no repeated texts to share
+    cdef vector[int64_t] row
+    cdef int64_t ref_offsets[2]
+    cdef Kind kind
+    cdef int tokenizer
+    cdef bint lowercase, python_lowercase, shortest_ref
+    cdef int64_t low, high
+    cdef tuple arguments   # the constructor's: a pickled counter is made anew (its worker is scratch)
+
+    def __cinit__(self):
+        self.worker = new TextWorker()
+
+    def __dealloc__(self):
+        del self.worker
+
+    def __init__(self, kind, tokenizer, bint lowercase, int low, int high, bint shortest_ref=False):
+        if kind not in ("bleu", "gleu"):
+            raise ValueError(f"kind must be 'bleu' or 'gleu', got {kind!r}")
+        if low < 1 or high < low:
+            raise ValueError(f"need 1 <= low <= high, got low={low}, high={high}")
+        self.arguments = (kind, tokenizer, lowercase, low, high, shortest_ref)
+        self.kind = KIND_BLEU if kind == "bleu" else KIND_GLEU
+        self.tokenizer = tokenizer_code(tokenizer)
+        _, kernel_lowercase = kernel_case((), lowercase)
+        self.lowercase = kernel_lowercase
+        self.python_lowercase = lowercase and not kernel_lowercase   # this Python's str.lower, not the tables'
+        self.shortest_ref = shortest_ref
+        self.low, self.high = low, high
+        self.row.resize(2 + 2 * high if self.kind == KIND_BLEU else 2)
+
+    def __reduce__(self):
+        return TextPairCounter, self.arguments
+
+    def counts(self, hypothesis, references):
+        """The statistics row (a list of ints, the columns of the batch function) of ``hypothesis`` against
+        ``references`` (a ``str``, or a non-empty list or tuple of ``str``); None when the pair is not plain
+        text (``str`` subclasses, token ids, other containers, an empty list: the batch path checks those).
+
+        >>> bleu_text_pair("13a", False, 2).counts("The cat sat.", ["the cat sat .", "A cat."])
+        [4, 4, 3, 2, 4, 3]
+        >>> bleu_text_pair("13a", False, 2).counts("a", []) is None
+        True
+        """
+        if type(hypothesis) is not str:
+            return None
+        cdef list texts
+        kind = type(references)
+        if kind is str:
+            texts = [hypothesis, references]
+        elif (kind is list or kind is tuple) and references:
+            texts = [hypothesis]
+            for reference in references:
+                if type(reference) is not str:
+                    return None
+                texts.append(reference)
+        else:
+            return None
+        if self.python_lowercase:
+            texts = [text.lower() for text in texts]
+        cdef Py_ssize_t n_texts = len(texts)
+        cdef StringBuffers buffers
+        point_at_strings(texts, buffers)
+        if <Py_ssize_t>self.groups.size() < n_texts:
+            self.groups.resize(n_texts, -1)
+        self.ref_offsets[0] = 0
+        self.ref_offsets[1] = n_texts - 1
+        cdef TextInput text_input
+        text_input.texts = buffers.batch()
+        text_input.groups = self.groups.data()
+        text_input.n_segments = 1
+        text_input.ref_offsets = self.ref_offsets
+        text_input.tokenizer = self.tokenizer
+        text_input.lowercase = self.lowercase
+        text_input.shortest_ref = self.shortest_ref
+        cdef int status = text_segment(self.kind, self.worker[0], text_input, 0, self.low, self.high,
+                                       self.row.data())
+        if status != STATUS_OK:
+            if status == STATUS_TOO_LARGE:
+                raise MemoryError(f"this segment has too many n-grams for one table (at most {MAX_TABLE_SLOTS} "
+                                  f"slots); split very long segments")
+            raise MemoryError("out of memory while tokenizing and counting the n-grams of this segment (or a "
+                              "segment of more than 2**32 characters in all; split very long segments)")
+        return self.row
+
+
+cdef class TokenPairCounter:
+    """The BLEU row of one pair of token lists per call (NLTK's ``sentence_bleu`` layout: a hypothesis token list,
+    a list of reference token lists), on the calling thread with the GIL held, in one reused n-gram scratch. Tokens
+    are any hashable values, interned as :func:`refscore.metrics.bleu.flavors.encode_token_lists` interns them
+    (equal as dict keys: equal tokens); the row is :func:`bleu_statistics`'s.
+    """
+    cdef Scratch* scratch
+    cdef vector[int64_t] row
+    cdef int64_t max_order
+
+    def __cinit__(self):
+        self.scratch = new Scratch()
+
+    def __dealloc__(self):
+        del self.scratch
+
+    def __init__(self, int max_order):
+        if max_order < 1:
+            raise ValueError(f"max_order must be >= 1, got {max_order}")
+        self.max_order = max_order
+        self.row.resize(2 + 2 * max_order)
+
+    def __reduce__(self):
+        return TokenPairCounter, (self.max_order,)   # made anew: the scratch holds nothing between calls
+
+    @staticmethod
+    cdef bint add(dict vocabulary, tokens, vector[uint32_t]& ids, vector[int64_t]& offsets) except -1:
+        """Append one text's ids (new tokens numbered on); False when ``tokens`` is not a list or tuple."""
+        kind = type(tokens)
+        if kind is not list and kind is not tuple:
+            return False
+        cdef Py_ssize_t next_id
+        for token in tokens:
+            found = vocabulary.get(token)
+            if found is None:
+                next_id = len(vocabulary)
+                vocabulary[token] = next_id
+                ids.push_back(<uint32_t>next_id)
+            else:
+                ids.push_back(<uint32_t>(<Py_ssize_t>found))
+        offsets.push_back(<int64_t>ids.size())
+        return True
+
+    def counts(self, hypothesis, references):
+        """The BLEU row (a list of ints) of ``hypothesis`` (a list or tuple of tokens) against ``references`` (a
+        non-empty list or tuple of such); None for any other layout or an unhashable token (the batch path
+        reports those).
+
+        >>> TokenPairCounter(2).counts(["a", "b", "c"], [["a", "b", "d"], ["c"]])
+        [3, 3, 3, 1, 3, 2]
+        """
+        kind = type(references)
+        if (kind is not list and kind is not tuple) or not references:
+            return None
+        # the ids are this call's own: interning may run tokens' own __hash__ / __eq__, during which another
+        # thread may call this counter; only the kernel, which runs no Python, uses the shared scratch
+        cdef dict vocabulary = {}
+        cdef vector[uint32_t] ids
+        cdef vector[int64_t] offsets
+        offsets.push_back(0)
+        try:
+            if not TokenPairCounter.add(vocabulary, hypothesis, ids, offsets):
+                return None
+            hyp_vocabulary = len(vocabulary)
+            for reference in references:
+                if not TokenPairCounter.add(vocabulary, reference, ids, offsets):
+                    return None
+        except TypeError:   # an unhashable token
+            return None
+        if len(vocabulary) >= 0x80000000:
+            return None   # ids past the kernel's dense range: the batch path counts them
+        ids.push_back(0)   # the kernel reads ids[offsets[t]]; keeps the pointer valid when every text is empty
+        cdef int status = bleu_text_segment(ids.data(), offsets.data(), len(references), self.max_order,
+                                            self.scratch[0], self.row.data(), <uint32_t>hyp_vocabulary, False)
+        if status != STATUS_OK:
+            raise MemoryError("out of memory while counting the n-grams of this segment; split very long segments")
+        return self.row
+
+
+def bleu_text_pair(tokenizer, bint lowercase, int max_order, bint shortest_ref=False):
+    """A :class:`TextPairCounter` of BLEU rows (the columns of :func:`bleu_text_statistics`).
+
+    >>> bleu_text_pair("none", False, 2).counts("a b c", "a b d")
+    [3, 3, 2, 1, 3, 2]
+    """
+    if max_order < 1:
+        raise ValueError(f"max_order must be >= 1, got {max_order}")
+    return TextPairCounter("bleu", tokenizer, lowercase, 1, max_order, shortest_ref)
+
+
+def gleu_text_pair(tokenizer, bint lowercase, int min_len, int max_len):
+    """A :class:`TextPairCounter` of Google-BLEU rows (the columns of :func:`gleu_text_statistics`).
+
+    >>> gleu_text_pair("none", False, 1, 2).counts("a b c", ["a b d", "a b c"])
+    [5, 5]
+    """
+    if min_len < 1 or max_len < min_len:
+        raise ValueError(f"need 1 <= min_len <= max_len, got min_len={min_len}, max_len={max_len}")
+    return TextPairCounter("gleu", tokenizer, lowercase, min_len, max_len)
+
+
+def has_cjk(str text not None):
+    """Whether ``text`` has a Han, kana or Hangul code point (refscore.text.languages' classes; tests check them
+    against its regex): the CJK advice's first test, one-byte strings at once, no regex scan.
+
+    >>> has_cjk("Die Katze „schläft“."), has_cjk("猫が寝ている"), has_cjk("")
+    (False, True, False)
+    """
+    refscore_string_ready(text)
+    cdef int kind = PyUnicode_KIND(text)
+    cdef void* data = PyUnicode_DATA(text)
+    cdef Py_ssize_t i
+    cdef Py_UCS4 c
+    for i in range(PyUnicode_GET_LENGTH(text) if kind != PyUnicode_1BYTE_KIND else 0):
+        c = PyUnicode_READ(kind, data, i)
+        if ((0x3400 <= c <= 0x4DBF) or (0x4E00 <= c <= 0x9FFF) or (0xF900 <= c <= 0xFAFF) or (0x20000 <= c <= 0x3134F)
+                or (0x3040 <= c <= 0x30FF) or (0x31F0 <= c <= 0x31FF) or (0xFF66 <= c <= 0xFF9F)
+                or (0x1100 <= c <= 0x11FF) or (0x3130 <= c <= 0x318F) or (0xA960 <= c <= 0xA97F)
+                or (0xAC00 <= c <= 0xD7FF)):
+            return True
+    return False

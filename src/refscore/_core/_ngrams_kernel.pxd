@@ -12,6 +12,10 @@ cdef extern from "_ngrams_kernel.hpp" namespace "refscore::ngrams" nogil:
     size_t kSlotBytes
     int64_t max_table_size(const int64_t* offsets, const int64_t* ref_offsets, int64_t n_segments, int64_t max_n,
                            cbool from_references) noexcept
+    cdef cppclass Scratch:
+        pass
+    int bleu_text_segment(const uint32_t* ids, const int64_t* offsets, int64_t n_refs, int64_t max_order,
+                          Scratch& scratch, int64_t* row, uint32_t vocabulary, cbool shortest) except +
     int64_t ids_batch(Kind kind, const uint32_t* ids, const int64_t* offsets, const int64_t* ref_offsets,
                       int64_t n_segments, int64_t width, int64_t low, int64_t high, int threads,
                       int64_t* out) except +
@@ -28,5 +32,11 @@ cdef extern from "_ngrams_text.hpp" namespace "refscore::ngrams" nogil:
     cdef cppclass TextFailures:
         int64_t no_memory
         int64_t too_large
+    cdef cppclass TextWorker:
+        pass
+    int text_segment(Kind kind, TextWorker& worker, const TextInput& input, int64_t segment, int64_t low,
+                     int64_t high, int64_t* row) except +
+    int STATUS_OK
+    int STATUS_TOO_LARGE
     TextFailures text_batch(Kind kind, const TextInput& input, int64_t n_groups, int64_t width, int64_t low,
                             int64_t high, int threads, int64_t* out) except +

@@ -3,7 +3,9 @@
 
 The texts (predictions first, then the flattened references) are handed over once as the strings' buffers
 (``_strings.pxd``); :func:`score_batch` runs one ``nogil`` ``prange`` loop that scores every segment with
-per-thread workers, which lowercase and tokenize each text themselves.
+per-thread workers, which lowercase and tokenize each text themselves. :class:`PairScorer` is the single-pair
+entry point (rouge-score's ``RougeScorer.score`` per call): the same segment kernel on the calling thread, one
+reused worker, no arrays.
 """
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint32_t
@@ -12,7 +14,7 @@ from libcpp.string cimport string
 from libcpp.string_view cimport string_view
 from libcpp.vector cimport vector
 from refscore._core._rouge_kernels cimport Config, PorterStemmer, Tokens, Worker
-from refscore._core._strings cimport StringBuffers, TextBatch, point_at_named_strings
+from refscore._core._strings cimport StringBuffers, TextBatch, point_at_named_strings, point_at_strings
 
 import numpy as np
 
@@ -272,3 +274,82 @@ def lcs_positions(ref, can, table_limit_words=None, bint up_on_tie=True):
         return []
     worker.get().lcs_positions(&x[0], x.shape[0], &y[0], y.shape[0], positions, up_on_tie)
     return [int(p) for p in positions]
+
+
+# Characters a PairScorer's worker reads before it is made anew: its term table grows with every distinct word met,
+# and a scorer may live for a whole run of single calls (term ids never show in the results).
+cdef enum:
+    PAIR_WORKER_CHARS = 1 << 24
+
+
+cdef class PairScorer:
+    """rouge-score's scores of one (prediction, target) pair of texts per call, for loops of single calls:
+    :func:`score_batch`'s segment kernel and :func:`prf_from_counts`' arithmetic on the calling thread with the
+    GIL held (which keeps two threads from sharing the worker at once), in one worker kept from call to call.
+    ``types`` are :func:`score_batch`'s codes.
+
+    >>> PairScorer(np.array([1, 0]), False).scores("The cat sat", "the cat")
+    [(0.6666666666666666, 1.0, 0.8), (0.6666666666666666, 1.0, 0.8)]
+    """
+    cdef Worker* worker
+    cdef Config config
+    cdef vector[int64_t] types, counts, best
+    cdef bint python_lowercase, stem
+    cdef int64_t chars_read
+    cdef tuple arguments   # the constructor's: a pickled scorer is made anew (its worker is scratch)
+
+    def __cinit__(self):
+        self.worker = NULL
+
+    def __dealloc__(self):
+        del self.worker
+
+    def __init__(self, const int64_t[::1] types not None, bint stem):
+        cdef Py_ssize_t t
+        self.arguments = (np.array(types, dtype=np.int64), stem)
+        for t in range(types.shape[0]):
+            if types[t] < -1:
+                raise ValueError(f"PairScorer: invalid type code {types[t]}")
+            self.types.push_back(types[t])
+        self.counts.resize(3 * self.types.size())
+        self.best.resize(self.types.size())
+        self.config.stem = stem
+        _, kernel_lowercase = kernel_case((), True)
+        self.config.lowercase = kernel_lowercase
+        self.python_lowercase = not kernel_lowercase
+        self.config.n_types = <int64_t>self.types.size()
+        self.config.types = self.types.data()
+        self.worker = new Worker(&self.config)
+
+    def __reduce__(self):
+        return PairScorer, self.arguments
+
+    def scores(self, prediction, target):
+        """``(precision, recall, fmeasure)`` per type of ``prediction`` against ``target``, or None unless both
+        are plain ``str`` (the batch path checks and reports the rest)."""
+        if type(prediction) is not str or type(target) is not str:
+            return None
+        cdef list texts = [prediction, target]
+        if self.python_lowercase:
+            texts = [prediction.lower(), target.lower()]
+        cdef StringBuffers buffers
+        point_at_strings(texts, buffers)
+        self.chars_read += buffers.total_chars
+        if self.chars_read > PAIR_WORKER_CHARS:
+            del self.worker
+            self.worker = NULL
+            self.worker = new Worker(&self.config)
+            self.chars_read = buffers.total_chars
+        cdef Py_ssize_t n_types = self.types.size(), t
+        if n_types == 0:
+            return []
+        if self.worker.score_segment(buffers.batch(), 0, 1, 2, self.counts.data(), self.best.data()):
+            raise MemoryError("ROUGE kernel ran out of memory")
+        cdef list result = []
+        cdef double matches, p, r
+        for t in range(n_types):   # prf_from_counts, operation by operation
+            matches = <double>self.counts[3 * t]
+            p = matches / <double>(self.counts[3 * t + 1] if self.counts[3 * t + 1] > 1 else 1)
+            r = matches / <double>(self.counts[3 * t + 2] if self.counts[3 * t + 2] > 1 else 1)
+            result.append((p, r, 2 * p * r / (p + r) if p + r > 0 else 0.0))
+        return result

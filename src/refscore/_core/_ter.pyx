@@ -7,11 +7,14 @@ this module hands the strings' buffers over once (``_strings.pxd``), runs every 
 each of its references, one reference at a time) on a thread with its own workspace, and returns per-reference
 edit counts and reference lengths.
 Results do not depend on the number of threads: every hypothesis/reference pair is computed independently.
+:class:`PairScorer` is the single-pair entry point (one sentence per call): the same segment kernel on the
+calling thread, one reused workspace, no arrays.
 """
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
-from refscore._core._strings cimport StringBuffers, TextBatch, TextPreparation, point_at_named_strings
+from refscore._core._strings cimport (StringBuffers, TextBatch, TextPreparation, point_at_named_strings,
+                                      point_at_strings)
 from refscore._core._ter_kernel cimport (Workspace, ids_segment, kAsianSupport, kNoPunct, kNormalized,
                                          text_segment)
 
@@ -108,3 +111,68 @@ def ter_ids(const int64_t[::1] ids, const int64_t[::1] offsets, const int64_t[::
     cdef TextPreparation unused
     return _run(NULL, unused, &ids[0] if ids.shape[0] > 0 else &empty, &offsets[0], ref_offsets, n_segments,
                 n_refs, 0, num_threads)
+
+
+cdef class PairScorer:
+    """The edits against each reference and the references' lengths in words (two lists of ints, as
+    :func:`ter_text` gives them) of one hypothesis against a ``str`` reference or a non-empty list or tuple of
+    them per call: :func:`ter_text`'s segment kernel on the calling thread with the GIL held (which keeps two
+    threads from sharing the workspace at once), in one workspace kept from call to call.
+
+    >>> PairScorer(0, True).edits("The cat sat ", ["the cat sat down", "a cat"])
+    ([1, 2], [4, 2])
+    """
+    cdef Workspace* workspace
+    cdef int flags
+    cdef bint lowercase, python_lowercase
+    cdef vector[int64_t] ref_edits, ref_lengths
+    cdef tuple arguments   # the constructor's: a pickled scorer is made anew (its workspace is scratch)
+
+    def __cinit__(self):
+        self.workspace = new Workspace()
+
+    def __dealloc__(self):
+        del self.workspace
+
+    def __init__(self, int flags, bint lowercase):
+        self.arguments = (flags, lowercase)
+        self.flags = flags
+        _, kernel_lowercase = kernel_case((), lowercase)
+        self.lowercase = kernel_lowercase
+        self.python_lowercase = lowercase and not kernel_lowercase
+
+    def __reduce__(self):
+        return PairScorer, self.arguments
+
+    def edits(self, hypothesis, references):
+        """``(edits per reference, length per reference)``, or None unless the hypothesis is a plain ``str`` and
+        the references a plain ``str`` or a non-empty list or tuple of them (the batch path checks the rest)."""
+        if type(hypothesis) is not str:
+            return None
+        cdef list texts
+        kind = type(references)
+        if kind is str:
+            texts = [hypothesis, references]
+        elif (kind is list or kind is tuple) and references:
+            texts = [hypothesis]
+            for reference in references:
+                if type(reference) is not str:
+                    return None
+                texts.append(reference)
+        else:
+            return None
+        if self.python_lowercase:
+            texts = [text.lower() for text in texts]
+        cdef StringBuffers buffers
+        point_at_strings(texts, buffers)
+        cdef int64_t n_refs = len(texts) - 1
+        self.ref_edits.assign(n_refs, 0)
+        self.ref_lengths.assign(n_refs, 0)
+        cdef TextPreparation preparation
+        preparation.rstrip = True
+        preparation.lowercase = self.lowercase
+        if text_segment(self.workspace, buffers.batch(), preparation, 0, 1, 1 + n_refs, self.flags,
+                        self.ref_edits.data(), self.ref_lengths.data()):
+            raise RuntimeError("TER backtracking reached an unset cell of the beam for this segment (sacreBLEU "
+                               "raises 'unknown operation' here too)")
+        return self.ref_edits, self.ref_lengths

@@ -30,6 +30,7 @@ from refscore.metrics.word_batch import count_ngrams
 from refscore.metrics.bleu.flavors import (NLTK_DEFAULT_WEIGHTS, Fraction, SmoothingFunction, as_segments,
                                            brevity_penalty, closest_ref_length, encode_token_lists,
                                            modified_precision)
+from refscore.metrics.bleu.nltk_sentence import nltk_sentence_bleu
 from refscore.protocol import metric_with
 
 __all__ = ["Fraction", "SmoothingFunction", "brevity_penalty", "closest_ref_length", "corpus_bleu", "corpus_gleu",
@@ -73,10 +74,20 @@ def sentence_bleu(references: Sequence[Sequence[Any]], hypothesis: Sequence[Any]
                   auto_reweigh: bool = False) -> float | list[float]:
     """NLTK's ``sentence_bleu`` (references first, token lists).
 
+    One weight tuple, no smoothing or refscore's ``method1`` / ``method2``, and list or tuple token lists take
+    the per-call fast path (one compiled count, NLTK's formula on floats: the values equal NLTK's bit for bit);
+    everything else is ``corpus_bleu`` of one segment.
+
     >>> sentence_bleu([["left", "right"]], ["left", "right"])   # NLTK's method0: tiny, not 0 (with a warning)
     1.491668146240062e-154
+    >>> sentence_bleu([["a", "b", "c", "d"]], ["a", "b", "c", "e"], smoothing_function=SmoothingFunction().method1)
+    0.3976353643835253
     """
+    fast = nltk_sentence_bleu(references, hypothesis, weights, smoothing_function, auto_reweigh)
+    if fast is not None:
+        return fast
     return corpus_bleu([references], [hypothesis], weights, smoothing_function, auto_reweigh, num_threads=1)
+
 
 
 # -- GLEU -----------------------------------------------------------------------------------------------------

@@ -15,9 +15,10 @@ nrefs:1|case:mixed|eff:no|tok:13a|smooth:floor[0.10]|version:2.6.0
 """
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -154,21 +155,31 @@ class BLEU(SacreMetric):
 
     def _scores(self, totals: np.ndarray) -> list[BLEUScore]:
         """sacreBLEU's compiled formula, row by row, without numpy (a corpus or sentence score)."""
+        return [self._row_score(row) for row in totals.tolist()]
+
+    def _row_score(self, row: list[int]) -> BLEUScore:
         order, config = self.max_ngram_order, self._metric.config
-        value = float(config.resolved_smooth_value or 0.0)
-        scores = []
-        for row in totals.tolist():
-            score, precisions, bp = bleu_score_one(row[2:2 + order], row[2 + order:], row[0], row[1],
-                                                   config.smooth_method, value, config.effective_order)
-            counts, order_totals = row[2:2 + order], row[2 + order:]
-            sacrebleu_reported_counts(counts, order_totals, config.smooth_method, config.smooth_value)
-            scores.append(BLEUScore(score, counts, order_totals, precisions, bp, int(row[0]), int(row[1])))
-        return scores
+        score, precisions, bp = bleu_score_one(row[2:2 + order], row[2 + order:], row[0], row[1],
+                                               config.smooth_method, self._smooth_value, config.effective_order)
+        counts, order_totals = row[2:2 + order], row[2 + order:]
+        sacrebleu_reported_counts(counts, order_totals, config.smooth_method, config.smooth_value)
+        return BLEUScore(score, counts, order_totals, precisions, bp, int(row[0]), int(row[1]))
+
+    @property
+    def _smooth_value(self) -> float:
+        return float(self._metric.config.resolved_smooth_value or 0.0)
 
     def sentence_score(self, hypothesis: str, references: Sequence[str | None]) -> BLEUScore:
-        """BLEU of one hypothesis against its references (sacreBLEU recommends ``effective_order=True`` here)."""
+        """BLEU of one hypothesis against its references (sacreBLEU recommends ``effective_order=True`` here).
+        A ``str`` hypothesis and a list of ``str`` references take refscore's per-call fast path
+        (:meth:`refscore.BLEU.sentence_row`: one compiled call), with the same numbers."""
         if not self.effective_order:
             _logger.warning("It is recommended to enable `effective_order` for sentence-level BLEU.")
+        if type(references) is list and None not in references:
+            row = cast(_RefscoreBLEU, self._metric).sentence_row(hypothesis, references)
+            if row is not None:
+                self.num_refs = len(references)
+                return self._row_score(row)
         return super().sentence_score(hypothesis, references)
 
 
@@ -200,6 +211,18 @@ def sentence_bleu(hypothesis: str, references: Sequence[str | None], smooth_meth
     >>> print(sentence_bleu("the cat sat", ["the dog sat"]))
     BLEU = 34.67 66.7/25.0/25.0/0.0 (BP = 1.000 ratio = 1.000 hyp_len = 3 ref_len = 3)
     """
-    metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
-                  smooth_value=smooth_value, effective_order=use_effective_order)
+    try:
+        metric = _sentence_metric(lowercase, tokenize, smooth_method, smooth_value, use_effective_order)
+    except TypeError:   # an unhashable argument: built for this call, and its own checks report it
+        metric = BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
+                      smooth_value=smooth_value, effective_order=use_effective_order)
     return metric.sentence_score(hypothesis, references)
+
+
+@functools.lru_cache(maxsize=16, typed=True)   # typed: 1 and True are different settings
+def _sentence_metric(lowercase: Any, tokenize: Any, smooth_method: Any, smooth_value: Any,
+                     use_effective_order: Any) -> BLEU:
+    """sentence_bleu's metric per setting, built once (sacreBLEU builds one per call; the result is the same:
+    the drop-in keeps no state a sentence score reads)."""
+    return BLEU(lowercase=lowercase, tokenize=tokenize, force=False, smooth_method=smooth_method,
+                smooth_value=smooth_value, effective_order=use_effective_order)

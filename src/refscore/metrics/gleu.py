@@ -14,16 +14,19 @@ Face ``evaluate``'s ``google_bleu``; ``tokenize="none"`` splits on whitespace (t
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, cast
 
 import numpy as np
 
+from refscore._core._ngrams import TextPairCounter, gleu_text_pair
 from refscore.checks import check_bool, check_num_threads, check_order
 from refscore.errors import InputError
 from refscore.metrics._explaining import best_reference, missing, quoted, sacrebleu_tokens
 from refscore.metrics._pair_counts import GLEUPairCounts
+from refscore.metrics._single import SentenceResults
 from refscore.metrics.word_batch import (WORD_TOKENIZERS, check_tokenizer,
                                          ngram_statistics)
 from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
@@ -98,6 +101,30 @@ class GLEU(GLEUPairCounts, Metric):
                                        orders=(self.config.min_len, self.config.max_len), num_threads=num_threads)
         return self._new_statistics(self.columns, data, batch.nrefs)
 
+    def sentence_score(self, hypothesis: Any, references: Any) -> GLEUScore:
+        """Google-BLEU of one segment; plain ``str`` text takes the per-call fast path (one compiled call,
+        ``_ngrams.gleu_text_pair``; no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+
+        >>> GLEU(tokenize="none", max_len=2).sentence_score("a b c d", ["a b c e", "x"]).values
+        {'matches': 5, 'n_all': 7}
+        """
+        row = self._pair_counter.counts(hypothesis, references)
+        if row is None:
+            return cast(GLEUScore, super().sentence_score(hypothesis, references))
+        matches, n_all = row
+        return cast(GLEUScore, self._sentence_results.make(
+            matches / n_all if n_all else 0.0, 1 if type(references) is str else len(references),
+            {"matches": matches, "n_all": n_all}))   # scores_from_totals and corpus_values of the one row
+
+    @functools.cached_property
+    def _pair_counter(self) -> TextPairCounter:
+        config = self.config
+        return gleu_text_pair(config.tokenize, config.lowercase, config.min_len, config.max_len)
+
+    @functools.cached_property
+    def _sentence_results(self) -> SentenceResults:
+        return SentenceResults(self)
+
     def scores_from_totals(self, totals: np.ndarray) -> np.ndarray:
         """``matches / n_all`` per row (0 where ``n_all == 0``): ``(m, 1)`` float64."""
         totals = np.atleast_2d(np.asarray(totals))
@@ -130,7 +157,7 @@ def sentence_gleu(hypothesis: Any, references: Any, **options: Any) -> GLEUScore
     >>> sentence_gleu("a b c d", "a b c e", tokenize="none", max_len=2).score   # 5 of 7 n-grams
     0.7142857142857143
     """
-    return cast(GLEUScore, metric_with(GLEU, options).sentence_score(hypothesis, references))
+    return metric_with(GLEU, options).sentence_score(hypothesis, references)
 
 
 def explain_gleu(metric: Metric, output: str, references: Sequence[str]) -> str:

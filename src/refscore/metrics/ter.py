@@ -12,6 +12,7 @@ Lower is better. Scores are on the 0–1 scale (sacreBLEU's TER / 100).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -26,8 +27,9 @@ from refscore._offsets import concatenate
 from refscore._metric_facts import Arithmetic
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics.advice import warn_if_tokenized
-from refscore.metrics._single import one_segment_offsets, single_text
-from refscore.protocol import CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics, nrefs_text
+from refscore.metrics._single import SentenceResults, single_text
+from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
+                               metric_with, nrefs_text)
 
 #: The sacreBLEU release whose TER this module reproduces (the signature's ``version`` field).
 SACREBLEU_VERSION = "2.6.0"
@@ -166,26 +168,29 @@ class TER(Metric):
 
     def sentence_score(self, hypothesis: Any, references: Any) -> TERScore:
         """TER of one segment; plain ``str`` text within the memory budget takes the per-call fast path
-        (:mod:`refscore.metrics._single`: no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+        (``_ter.PairScorer``: no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
 
         >>> TER().sentence_score("the cat sat", ["the cat sat down"]).values
         {'num_edits': 1, 'ref_length': 4.0}
         """
-        from refscore._core._ter import ter_text
-
         refs = single_text(hypothesis, references)
         if refs is None or _workspace_bound(len(hypothesis), max(map(len, refs))) > memory_budget():
             return cast(TERScore, super().sentence_score(hypothesis, references))   # its memory check explains
-        config = self.config
-        per_ref, lengths = ter_text([hypothesis], refs, one_segment_offsets(len(refs)), config.kernel_flags,
-                                    not config.case_sensitive, 1)
+        per_ref, lengths = self._pair_scorer.edits(hypothesis, refs)   # one compiled call, one reused workspace
         # as statistics_from_edits and scores_from_totals compute them, on one segment
-        edits = float(per_ref.min())
-        ref_length = int(lengths.sum()) / len(refs)
+        edits, ref_length = float(min(per_ref)), sum(lengths) / len(refs)
         score = edits / ref_length if ref_length > 0 else (1.0 if edits > 0 else 0.0)
-        return TERScore(metric=self.name, score=score, signature=self.signature_text(len(refs)),
-                        higher_is_better=False, display_scale=float(self.display_scale),
-                        values={"num_edits": int(edits), "ref_length": ref_length})
+        return cast(TERScore, self._sentence_results.make(score, len(refs), {"num_edits": int(edits),
+                                                                              "ref_length": ref_length}))
+
+    @functools.cached_property
+    def _pair_scorer(self) -> Any:
+        from refscore._core._ter import PairScorer   # imported on first use, as the batch kernel
+        return PairScorer(self.config.kernel_flags, not self.config.case_sensitive)
+
+    @functools.cached_property
+    def _sentence_results(self) -> SentenceResults:
+        return SentenceResults(self)
 
     def statistics_from_edits(self, per_ref: ReferenceEdits, nrefs: int) -> Statistics:
         """Statistics from :meth:`reference_edits`: the fewest edits and the average length per segment."""
@@ -339,9 +344,16 @@ def sentence_ter(hypothesis: Any, references: Any, *, normalized: bool = False, 
     >>> refscore.sentence_ter("a b", "").score  # empty reference, non-empty hypothesis
     1.0
     """
-    metric = TER(normalized=normalized, no_punct=no_punct, asian_support=asian_support,
-                 case_sensitive=case_sensitive)
+    if normalized is False and no_punct is False and asian_support is False and case_sensitive is False:
+        return _sentence_ter_metric().sentence_score(hypothesis, references)   # the common call, no options key
+    metric = metric_with(TER, {"normalized": normalized, "no_punct": no_punct, "asian_support": asian_support,
+                               "case_sensitive": case_sensitive})   # built once per setting, not per call
     return metric.sentence_score(hypothesis, references)
+
+
+@functools.cache
+def _sentence_ter_metric() -> TER:
+    return TER()
 
 
 def explain_ter(metric: Metric, output: str, references: Sequence[str]) -> str:

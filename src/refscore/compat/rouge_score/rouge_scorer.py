@@ -16,6 +16,7 @@ from refscore.errors import RefscoreWarning
 from refscore.text.sentences import nltk_sentences
 from refscore.protocol import metric_with
 from refscore.metrics.rouge import ROUGE, ROUGEScore, lcs_positions
+from refscore.metrics.rouge.pair import RougePair
 
 #: The token id between sentences in the ids given to ROUGE for a custom tokenizer (tokens get ids >= 0).
 _SENTENCE_END = -1
@@ -65,10 +66,37 @@ class RougeScorer(scoring.BaseScorer):
         if isinstance(tokenizer, tokenizers.DefaultTokenizer):
             self._use_stemmer, tokenizer = tokenizer.use_stemmer, None
         self._tokenizer = tokenizer
+        self._pair: tuple[tuple[Any, ...], RougePair | None] = ((), None)
 
     def score(self, target: str, prediction: str) -> dict[str, scoring.Score]:
-        """Scores of ``prediction`` against ``target`` (note the order: target first, as rouge-score)."""
-        return self.score_batch([target], [prediction])[0]
+        """Scores of ``prediction`` against ``target`` (note the order: target first, as rouge-score).
+
+        Plain ``str`` texts with the default tokenizer and no ``split_summaries`` take the per-call fast path
+        (:class:`refscore.metrics.rouge.pair.RougePair`: one compiled call), with :meth:`score_batch`'s numbers.
+
+        >>> RougeScorer(["rouge1"]).score("the cat sat down", "the cat sat")["rouge1"].recall
+        0.75
+        """
+        types = self.rouge_types
+        key = tuple(types)   # rouge_types may be reassigned: the pair scorer is kept for the types it was made for
+        pair = self._pair[1] if self._pair[0] == key else self._pair_for(key)
+        scores = None if pair is None else pair.scores(prediction, target)
+        if scores is None:
+            return self.score_batch([target], [prediction])[0]
+        if len(scores) == len(key):
+            return {t: scoring.Score(*s) for t, s in zip(key, scores)}
+        by_type = dict(zip(dict.fromkeys(key), scores))
+        return {t: scoring.Score(*by_type[t]) for t in key}
+
+    def _pair_for(self, key: tuple[Any, ...]) -> RougePair | None:
+        """The fast path's pair scorer of these types (checked as rouge-score checks them: errors as it gives
+        them), or None when the scorer's settings take the batch path."""
+        _check_types(key)
+        pair = None
+        if self._tokenizer is None and not self._split_summaries and key:
+            pair = RougePair(tuple(dict.fromkeys(key)), stemmer=self._use_stemmer)
+        self._pair = (key, pair)
+        return pair
 
     def score_multi(self, targets: Sequence[str], prediction: str) -> dict[str, scoring.Score]:
         """Per type, the score against the target with the highest F (the first on ties)."""

@@ -22,7 +22,8 @@ from typing import Any, ClassVar, cast
 
 import numpy as np
 
-from refscore._core._bleu import bleu_score_one
+from refscore._core._bleu import sacrebleu_sentence
+from refscore._core._ngrams import TextPairCounter, bleu_text_pair, has_cjk
 from refscore._core._parallel import resolve_num_threads
 from refscore._metric_facts import Arithmetic, ColumnRules
 from refscore.inputs import per_segment, prepare_batch
@@ -30,7 +31,7 @@ from refscore.checks import check_num_threads
 from refscore.errors import InputError, InputTypeError
 from refscore.metrics.advice import warn_if_cjk, warn_if_tokenized
 from refscore.metrics._pair_counts import BLEUPairCounts
-from refscore.metrics._single import bleu_text_one, single_text
+from refscore.metrics._single import SentenceResults
 from refscore.metrics.bleu.config import BLEUConfig
 from refscore.metrics.bleu.formula import (SMOOTH_DEFAULTS, BLEUComponents, bleu_from_counts,
                                            sacrebleu_reported_counts)
@@ -40,7 +41,7 @@ from refscore.metrics.bleu.flavors import (FLAVOR_FIELDS, brevity_penalty,
 from refscore.metrics.word_batch import ngram_statistics
 from refscore.protocol import CliOption, DeprecatedValue, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 from refscore.text.external import EXTERNAL_TOKENIZERS, tokenize_texts, tokenizer_signature
-from refscore.text.languages import TARGET_TOKENIZERS
+from refscore.text.languages import SPACE_TOKENIZERS, TARGET_TOKENIZERS
 from refscore.text.tokenizer_registry import tokenizers
 
 #: The sacreBLEU release whose semantics (and signature format) refscore's BLEU reproduces.
@@ -267,45 +268,51 @@ class BLEU(BLEUPairCounts, Metric):
         self.check_statistics(stats)
         if self.config.flavor != "sacrebleu":
             return self.flavor_score(stats.totals(), signature=self.signature_text(stats.nrefs))
-        return self._sacrebleu_result(stats.totals().tolist(), stats.nrefs)
+        return self._sacrebleu_result([int(v) for v in stats.totals().tolist()], stats.nrefs)   # ints, as counted
 
     def _sacrebleu_result(self, totals: list[int], nrefs: int) -> BLEUScore:
         """The sacreBLEU flavor's result of one row of summed statistics (a list of ints), checked by the caller."""
-        config, order = self.config, self.config.max_order
-        counts, order_totals = [int(c) for c in totals[2:2 + order]], [int(t) for t in totals[2 + order:]]
-        sys_len, ref_len = int(totals[0]), int(totals[1])
-        score, precisions, bp = bleu_score_one(counts, order_totals, sys_len, ref_len, config.smooth_method,
-                                               self._smooth_value, config.effective_order)
-        return BLEUScore(metric=self.name, score=score / 100.0, signature=self.signature_text(nrefs),
-                         higher_is_better=bool(self.higher_is_better), display_scale=float(self.display_scale),
-                         values=bleu_values(tuple(counts), tuple(order_totals), tuple(p / 100.0 for p in precisions),
-                                            bp, sys_len, ref_len, sys_len / ref_len if ref_len else 0.0))
+        config = self.config
+        score, values = sacrebleu_sentence(totals, config.max_order, config.smooth_method, self._smooth_value,
+                                           config.effective_order)   # bleu_score_one, and bleu_values' order
+        return cast(BLEUScore, self._sentence_results.make(score, nrefs, values))
+
+    @functools.cached_property
+    def _sentence_results(self) -> SentenceResults:
+        return SentenceResults(self)
 
     @functools.cached_property
     def _smooth_value(self) -> float:
         return float(self.config.resolved_smooth_value or 0.0)
 
     @functools.cached_property
-    def _single_text_kernel(self) -> bool:
-        """Whether plain text goes straight to the compiled kernel in :meth:`sentence_score` (the sacreBLEU
-        flavor with a compiled tokenizer; MeCab / SentencePiece and the other flavors take the batch path)."""
-        return self.config.flavor == "sacrebleu" and self.config.tokenize not in EXTERNAL_TOKENIZERS
+    def _pair_counter(self) -> TextPairCounter | None:
+        """The compiled single-pair counter of :meth:`sentence_score` for plain text (the sacreBLEU flavor with a
+        compiled tokenizer; MeCab / SentencePiece and the other flavors take the batch path)."""
+        config = self.config
+        if config.flavor != "sacrebleu" or config.tokenize in EXTERNAL_TOKENIZERS:
+            return None
+        return bleu_text_pair(config.tokenize, config.lowercase, config.max_order)
 
     def sentence_score(self, hypothesis: Any, references: Any) -> BLEUScore:
         """BLEU of one segment; plain ``str`` text takes the per-call fast path (:mod:`refscore.metrics._single`:
-        no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+        one compiled call, no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
 
         >>> round(BLEU(effective_order=True).sentence_score("the cat sat", ["the dog sat"]).score, 4)
         0.3467
         """
-        refs = single_text(hypothesis, references) if self._single_text_kernel else None
-        if refs is None:
+        row = self.sentence_row(hypothesis, references)
+        if row is None:
             return cast(BLEUScore, super().sentence_score(hypothesis, references))
-        config = self.config
-        if config.tokenize != "none":
-            warn_if_cjk("BLEU", (hypothesis,), config.tokenize)   # tokenized text: only from 100 hypotheses on
-        row = bleu_text_one(hypothesis, refs, config.tokenize, config.lowercase, config.max_order)
-        return self._sacrebleu_result(row, len(refs))
+        if self.config.tokenize in SPACE_TOKENIZERS and has_cjk(hypothesis):   # cjk_advice's only tokenizers
+            warn_if_cjk("BLEU", (hypothesis,), self.config.tokenize)   # tokenized text: only from 100 hypotheses on
+        return self._sacrebleu_result(row, 1 if type(references) is str else len(references))
+
+    def sentence_row(self, hypothesis: Any, references: Any) -> list[int] | None:
+        """The statistics row (:attr:`columns`, ints) of one plain-``str`` pair from the compiled single-pair entry
+        point, or None where :meth:`sentence_score` takes the batch path (other input, other flavors, MeCab)."""
+        counter = self._pair_counter
+        return None if counter is None else counter.counts(hypothesis, references)
 
     @property
     def compare_mt_words(self) -> bool:  # type: ignore[override]  # a property over the base class's plain attribute
@@ -372,8 +379,15 @@ def sentence_bleu(hypothesis: Any, references: Any, **options: Any) -> BLEUScore
     if isinstance(hypothesis, (list, tuple)) and hypothesis and isinstance(hypothesis[0], str):
         raise InputTypeError("sentence_bleu: hypothesis must be one string (or one token-id sequence), got a list "
                              "of strings; use refscore.bleu(...) or BLEU().sentence_scores(...) for many segments")
+    if not options:   # the common call: its metric found without building the options' key
+        return _sentence_bleu_metric().sentence_score(hypothesis, references)
     options.setdefault("effective_order", True)
     return metric_with(BLEU, options).sentence_score(hypothesis, references)
+
+
+@functools.cache
+def _sentence_bleu_metric() -> BLEU:
+    return metric_with(BLEU, {"effective_order": True})
 
 
 __all__ = ["BLEU", "BLEU_BANDS", "BLEUConfig", "BLEUScore", "BLEUComponents", "bleu", "bleu_from_counts",

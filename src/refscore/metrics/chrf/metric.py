@@ -23,14 +23,15 @@ from typing import Any, ClassVar, cast
 import numpy as np
 
 from refscore._memory import check_table_within_budget
-from refscore._core._chrf import SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX, chrf_f_scores, chrf_statistics
+from refscore._core._chrf import (SPACE_KEEP, SPACE_PYTHON, SPACE_REGEX, PairScorer, chrf_f_scores,
+                                  chrf_statistics)
 from refscore.checks import check_bool, check_num_threads, check_number, check_order
 from refscore.inputs import prepare_batch
 from refscore.errors import InputError
 from refscore.metrics.advice import warn_if_tokenized
 from refscore.metrics._explaining import best_reference, quoted
 from refscore.metrics._pair_counts import CHRFPairCounts
-from refscore.metrics._single import one_segment_offsets, single_text
+from refscore.metrics._single import SentenceResults
 from refscore.protocol import (CliOption, ColumnRules, DeprecatedValue, Metric, Score, Signature, Statistics,
                                metric_with, nrefs_text)
 
@@ -282,23 +283,33 @@ class CHRF(CHRFPairCounts, Metric):
         return cast(CHRFScore, result)   # new_score makes score_class
 
     def sentence_score(self, hypothesis: Any, references: Any) -> CHRFScore:
-        """chrF of one segment; plain ``str`` text takes the per-call fast path (:mod:`refscore.metrics._single`:
-        no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
+        """chrF of one segment; plain ``str`` text takes the per-call fast path (one compiled call,
+        ``_chrf.PairScorer``; no batch, no statistics table; the same numbers as :meth:`sentence_scores`).
 
         >>> round(CHRF().sentence_score("The cat sat.", ["The cat sat on the mat."]).score, 4)
         0.4926
         """
-        refs = single_text(hypothesis, references)
-        if refs is None:
+        percent = self._pair_scorer.score(hypothesis, references)
+        if percent is None:
             return cast(CHRFScore, super().sentence_score(hypothesis, references))
+        return cast(CHRFScore, self._sentence_results.make(percent / 100.0, 1 if type(references) is str
+                                                           else len(references), self._sentence_values.copy()))
+
+    @functools.cached_property
+    def _pair_scorer(self) -> PairScorer:
+        """The compiled single-pair entry point of :meth:`sentence_score` (one reused scratch, no arrays)."""
         config = self.config
-        data = chrf_statistics([hypothesis], refs, one_segment_offsets(len(refs)), config.char_order,
-                               config.word_order, self._factor, config.eps_smoothing,
-                               SPACE_KEEP if config.whitespace else SPACE_PYTHON, 1, lowercase=config.lowercase)
-        percent = float(chrf_f_scores(data, config.order, self._factor, config.eps_smoothing)[0])
-        return CHRFScore(metric=self.name, score=percent / 100.0, signature=self.signature_text(len(refs)),
-                         higher_is_better=True, display_scale=float(self.display_scale),
-                         values=chrf_values(config.display_name, config.char_order, config.word_order, config.beta))
+        return PairScorer(config.char_order, config.word_order, self._factor, config.eps_smoothing,
+                          SPACE_KEEP if config.whitespace else SPACE_PYTHON, lowercase=config.lowercase)
+
+    @functools.cached_property
+    def _sentence_results(self) -> SentenceResults:
+        return SentenceResults(self)
+
+    @functools.cached_property
+    def _sentence_values(self) -> dict[str, Any]:
+        config = self.config   # a sentence's named values depend on the config only
+        return chrf_values(config.display_name, config.char_order, config.word_order, config.beta)
 
     @functools.cached_property
     def _factor(self) -> float:
@@ -331,7 +342,14 @@ def sentence_chrf(hypothesis: str, references: str | list[str], **options: Any) 
     >>> print(sentence_chrf("The cat sat.", ["The cat sat on the mat."]))
     chrF2 = 49.26
     """
+    if not options:   # the common call: its metric found without building the options' key
+        return _sentence_chrf_metric().sentence_score(hypothesis, references)
     return metric_with(CHRF, options).sentence_score(hypothesis, references)
+
+
+@functools.cache
+def _sentence_chrf_metric() -> CHRF:
+    return metric_with(CHRF, {})
 
 
 def explain_chrf(metric: Metric, output: str, references: Sequence[str]) -> str:
