@@ -1,0 +1,140 @@
+"""Build a random-weight unbabel-comet checkpoint and record unbabel-comet's own scores (run INSIDE the comet venv).
+
+    python make_checkpoint.py OUT_DIR CASES_JSON [--family regression|regression-softmax] [--hidden 32 --layers 2]
+
+Writes ``OUT_DIR/encoder/`` (a tiny XLM-R config and a SentencePiece tokenizer trained here, saved as an
+XLMRobertaTokenizerFast folder), ``OUT_DIR/checkpoints/model.ckpt`` and ``OUT_DIR/hparams.yaml`` (the layout
+``comet.load_from_checkpoint`` reads: a Lightning checkpoint dict with ``state_dict`` and ``hyper_parameters``,
+written with torch.save, no Trainer), then loads the checkpoint back with ``comet.load_from_checkpoint`` and writes
+``OUT_DIR/scores.json``: ``{"batch_size": [per-segment scores]}`` of ``model.predict(samples, gpus=0)`` for each
+batch size in the cases file. The cases file is ``{"samples": [{"src", "mt", "ref"}...], "batch_sizes": [...]}``.
+
+No network: the encoder is built from its config (``load_pretrained_weights=False``) and the tokenizer is local.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+#: wmt22-comet-da's hparams (Unbabel/wmt22-comet-da hparams.yaml), the pretrained model aside.
+WMT22_DA = {
+    "activations": "Tanh", "batch_size": 16, "class_identifier": "regression_metric", "dropout": 0.1,
+    "encoder_learning_rate": 1.0e-06, "encoder_model": "XLM-RoBERTa", "final_activation": None,
+    "hidden_sizes": [3072, 1024], "keep_embeddings_frozen": True, "layer": "mix", "layer_norm": False,
+    "layer_transformation": "sparsemax", "layerwise_decay": 0.95, "learning_rate": 1.5e-05, "loss": "mse",
+    "nr_frozen_epochs": 0.3, "optimizer": "AdamW", "pool": "avg", "train_data": [], "validation_data": [],
+    "warmup_steps": 0, "load_pretrained_weights": False, "local_files_only": True,
+}
+
+#: Text for the SentencePiece model: several scripts, so non-Latin test text has pieces of its own.
+_CORPUS = [
+    "The quick brown fox jumps over the lazy dog.", "Der schnelle braune Fuchs springt über den faulen Hund.",
+    "Le renard brun rapide saute par-dessus le chien paresseux.", "Быстрая коричневая лиса прыгает через ленивую собаку.",
+    "敏捷的棕色狐狸跳过了懒狗。", "素早い茶色の狐がのろまな犬を飛び越える。", "빠른 갈색 여우가 게으른 개를 뛰어넘는다.",
+    "الثعلب البني السريع يقفز فوق الكلب الكسول.", "तेज़ भूरी लोमड़ी आलसी कुत्ते के ऊपर कूदती है।",
+    "Η γρήγορη καφέ αλεπού πηδά πάνω από τον τεμπέλη σκύλο.", "A translation quality metric scores hypotheses.",
+    "Machine translation systems are evaluated against human references.", "Ein Satz mit Zahlen: 12, 345 und 6789.",
+]
+
+
+def build_tokenizer(folder: Path, vocab_size: int) -> object:
+    """A SentencePiece unigram model trained here, as an XLM-R fast tokenizer folder (``tokenizer.json``).
+
+    The ``tokenizers`` model is built from the SentencePiece pieces directly, as transformers' XLM-R converter
+    lays them out (``<s> <pad> </s> <unk>``, the pieces, ``<mask>``): the converter itself needs a protobuf newer
+    than unbabel-comet's pin."""
+    import sentencepiece as spm
+    from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from transformers import XLMRobertaTokenizerFast
+
+    folder.mkdir(parents=True, exist_ok=True)
+    text = folder / "corpus.txt"
+    text.write_text("\n".join(_CORPUS * 3) + "\n", encoding="utf-8")
+    prefix = folder / "sentencepiece.bpe"
+    spm.SentencePieceTrainer.train(input=str(text), model_prefix=str(prefix), vocab_size=vocab_size,
+                                   model_type="unigram", hard_vocab_limit=False, character_coverage=1.0,
+                                   bos_id=0, pad_id=1, eos_id=2, unk_id=3, num_threads=1, minloglevel=2)
+    text.unlink()
+    processor = spm.SentencePieceProcessor(model_file=str(prefix) + ".model")
+    vocab = [("<s>", 0.0), ("<pad>", 0.0), ("</s>", 0.0), ("<unk>", 0.0)]
+    vocab += [(processor.id_to_piece(i), processor.get_score(i)) for i in range(4, processor.get_piece_size())]
+    vocab += [("<mask>", 0.0)]
+    tokenizer = Tokenizer(models.Unigram(vocab, unk_id=3))
+    tokenizer.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(Regex(" {2,}"), " ")])
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always")
+    tokenizer.decoder = decoders.Metaspace(replacement="\u2581", prepend_scheme="always")
+    tokenizer.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", pair="<s> $A </s> </s> $B </s>", special_tokens=[("<s>", 0), ("</s>", 2)])
+    fast = XLMRobertaTokenizerFast(tokenizer_object=tokenizer, bos_token="<s>", eos_token="</s>",
+                                   sep_token="</s>", cls_token="<s>", unk_token="<unk>", pad_token="<pad>",
+                                   mask_token="<mask>", model_max_length=512)
+    fast.save_pretrained(folder)
+    return fast
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out")
+    parser.add_argument("cases")
+    parser.add_argument("--family", default="regression", choices=("regression", "regression-softmax"))
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--vocab", type=int, default=400)
+    parser.add_argument("--estimator", type=int, nargs="+", default=[48, 16])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--no-predict", action="store_true")
+    args = parser.parse_args()
+
+    import torch
+    import yaml
+    from transformers import XLMRobertaConfig
+
+    out = Path(args.out)
+    encoder = out / "encoder"
+    tokenizer = build_tokenizer(encoder, args.vocab)
+    config = XLMRobertaConfig(vocab_size=len(tokenizer), hidden_size=args.hidden, num_hidden_layers=args.layers,
+                              num_attention_heads=args.heads, intermediate_size=args.hidden * 4,
+                              max_position_embeddings=514, pad_token_id=tokenizer.pad_token_id,
+                              bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
+    config.save_pretrained(encoder)
+
+    from comet.models import RegressionMetric, load_from_checkpoint
+
+    hparams = dict(WMT22_DA, pretrained_model=str(encoder), hidden_sizes=list(args.estimator))
+    if args.family == "regression-softmax":   # wmt20-comet-da style: softmax mix with layer norm
+        hparams.update(layer_transformation="softmax", layer_norm=True)
+    torch.manual_seed(args.seed)
+    init = {k: v for k, v in hparams.items() if k != "class_identifier"}
+    model = RegressionMetric(**init)
+    with torch.no_grad():   # random layer weights and gamma, so the mix is not uniform
+        for parameter in model.layerwise_attention.scalar_parameters:
+            parameter.copy_(torch.randn(1))
+        model.layerwise_attention.gamma.copy_(torch.rand(1) + 0.5)
+    (out / "checkpoints").mkdir(parents=True, exist_ok=True)
+    import pytorch_lightning
+
+    torch.save({"state_dict": model.state_dict(), "hyper_parameters": hparams, "epoch": 0, "global_step": 0,
+                "pytorch-lightning_version": pytorch_lightning.__version__}, out / "checkpoints" / "model.ckpt")
+    (out / "hparams.yaml").write_text(yaml.safe_dump(hparams), encoding="utf-8")
+    if args.no_predict:
+        return 0
+
+    cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
+    loaded = load_from_checkpoint(str(out / "checkpoints" / "model.ckpt"), local_files_only=True)
+    scores = {}
+    for batch_size in cases["batch_sizes"]:
+        prediction = loaded.predict(cases["samples"], batch_size=batch_size, gpus=0, progress_bar=False)
+        scores[str(batch_size)] = [float(s) for s in prediction.scores]
+    (out / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
