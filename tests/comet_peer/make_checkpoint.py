@@ -82,7 +82,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("out")
     parser.add_argument("cases")
-    parser.add_argument("--family", default="regression", choices=("regression", "regression-softmax"))
+    parser.add_argument("--family", default="regression", choices=("regression", "regression-softmax", "referenceless"))
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--heads", type=int, default=4)
@@ -105,14 +105,16 @@ def main() -> int:
                               bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
     config.save_pretrained(encoder)
 
-    from comet.models import RegressionMetric, load_from_checkpoint
+    from comet.models import ReferencelessRegression, RegressionMetric, load_from_checkpoint
 
     hparams = dict(WMT22_DA, pretrained_model=str(encoder), hidden_sizes=list(args.estimator))
     if args.family == "regression-softmax":   # wmt20-comet-da style: softmax mix with layer norm
         hparams.update(layer_transformation="softmax", layer_norm=True)
+    if args.family == "referenceless":   # wmt20-comet-qe-da style: source and hypothesis only
+        hparams.update(class_identifier="referenceless_regression_metric")
     torch.manual_seed(args.seed)
     init = {k: v for k, v in hparams.items() if k != "class_identifier"}
-    model = RegressionMetric(**init)
+    model = (ReferencelessRegression if args.family == "referenceless" else RegressionMetric)(**init)
     with torch.no_grad():   # random layer weights and gamma, so the mix is not uniform
         for parameter in model.layerwise_attention.scalar_parameters:
             parameter.copy_(torch.randn(1))
@@ -130,7 +132,10 @@ def main() -> int:
     loaded = load_from_checkpoint(str(out / "checkpoints" / "model.ckpt"), local_files_only=True)
     scores = {}
     for batch_size in cases["batch_sizes"]:
-        prediction = loaded.predict(cases["samples"], batch_size=batch_size, gpus=0, progress_bar=False)
+        samples = cases["samples"]
+        if args.family == "referenceless":
+            samples = [{"src": sample["src"], "mt": sample["mt"]} for sample in samples]
+        prediction = loaded.predict(samples, batch_size=batch_size, gpus=0, progress_bar=False)
         scores[str(batch_size)] = [float(s) for s in prediction.scores]
     (out / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
     return 0

@@ -61,6 +61,23 @@ def _activation(torch: Any, name: str) -> Any:
     return module()
 
 
+def _tokenizer(transformers: Any, folder: Any, max_length: int) -> Any:
+    """``texts -> token ids`` as unbabel-comet's ``XLMRobertaTokenizerFast(texts, truncation=True,
+    max_length=max_positions - 2)`` under transformers 4 (its pin): the ``tokenizers`` pipeline of the folder's
+    ``tokenizer.json`` as saved (transformers 5 rebuilds XLM-R's pre-tokenizer and drops the saved normaliser),
+    truncated at ``max_length`` tokens with the special tokens. Without ``tokenizer.json``, transformers'
+    conversion of ``sentencepiece.bpe.model``."""
+    path = folder / "tokenizer.json"
+    if path.is_file():
+        tokenizers = require("tokenizers")
+        tokenizer = tokenizers.Tokenizer.from_file(str(path))
+        tokenizer.no_padding()
+        tokenizer.enable_truncation(max_length=max_length)
+        return lambda texts: [encoding.ids for encoding in tokenizer.encode_batch(list(texts))]
+    slow = transformers.XLMRobertaTokenizerFast.from_pretrained(str(folder), local_files_only=True)
+    return lambda texts: slow(list(texts), truncation=True, max_length=max_length)["input_ids"]
+
+
 class CometModel:
     """A regression-family checkpoint ready to embed texts and estimate scores (float32, CPU or CUDA)."""
 
@@ -75,14 +92,13 @@ class CometModel:
         folder = str(checkpoint.encoder_dir)
         try:
             config = transformers.XLMRobertaConfig.from_pretrained(folder, local_files_only=True)
-            self.tokenizer = transformers.XLMRobertaTokenizerFast.from_pretrained(folder, local_files_only=True)
+            self.tokenize = _tokenizer(transformers, checkpoint.encoder_dir, int(config.max_position_embeddings) - 4)
         except (OSError, ValueError) as exc:
             raise MissingModelError(f"COMET: cannot read the encoder's config or tokenizer in {folder!r} ({exc}); "
                                     f"expected config.json and tokenizer.json (or sentencepiece.bpe.model)") from None
         self.encoder = transformers.XLMRobertaModel(config, add_pooling_layer=False)
         self._load(self.encoder, checkpoint.state_dict, "encoder.model.", checkpoint)
-        self.max_length = int(config.max_position_embeddings) - 4   # max_positions - 2, max_positions = mpe - 2
-        self.pad_id = int(self.tokenizer.pad_token_id)
+        self.pad_id = int(config.pad_token_id)
         layers = int(config.num_hidden_layers) + 1
         state = checkpoint.state_dict
         self.layer = hp.get("layer", "mix")
@@ -100,6 +116,8 @@ class CometModel:
         if self.pool not in ("avg", "max", "cls", "default"):
             raise InputError(f"COMET: invalid pooling {self.pool!r} in {str(checkpoint.path)!r}")
         self.estimator = self._estimator(torch, hp, state, int(config.hidden_size), checkpoint)
+        self.encoder.requires_grad_(False)
+        self.estimator.requires_grad_(False)
         self.encoder.to(device).eval()
         self.estimator.to(device).eval()
         self.packed = PackedEncoder.for_model(self.encoder, device, self.pad_id)
@@ -142,7 +160,7 @@ class CometModel:
         wanted = list(dict.fromkeys(texts))
         todo = [text for text in wanted if self.cache.get(text) is None]
         if todo:
-            ids = self.tokenizer(todo, truncation=True, max_length=self.max_length)["input_ids"]
+            ids = self.tokenize(todo)
             order = sorted(range(len(todo)), key=lambda i: len(ids[i]))
             with torch_threads(num_threads), torch.inference_mode():
                 start = 0
