@@ -58,24 +58,31 @@ def _need_peer() -> str:
     return python
 
 
-def _build(folder: Path, family: str, *extra: str, predict: bool = True) -> dict[str, list[float]]:
+FAMILIES = ["regression", "regression-softmax", "referenceless"]
+
+
+def _run_peer(root: Path, *arguments: str) -> None:
     python = _need_peer()
-    cases = folder.parent / f"{folder.name}-cases.json"
-    samples = [{"src": s, "mt": h, "ref": r} for s, h, r in zip(SOURCES, HYPS, REFS)]
-    cases.write_text(json.dumps({"samples": samples, "batch_sizes": BATCH_SIZES}), encoding="utf-8")
-    command = [python, str(SCRIPT), str(folder), str(cases), "--family", family, *extra]
-    if not predict:
-        command.append("--no-predict")
-    done = subprocess.run(command, capture_output=True, text=True, timeout=600,
+    done = subprocess.run([python, str(SCRIPT), str(root), *arguments], capture_output=True, text=True, timeout=900,
                           env={**os.environ, "PYTHONWARNINGS": "ignore", "TOKENIZERS_PARALLELISM": "false"})
     assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads((folder / "scores.json").read_text(encoding="utf-8")) if predict else {}
 
 
-@pytest.fixture(scope="module", params=["regression", "regression-softmax", "referenceless"])
-def checkpoint(request, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("comet") / request.param
-    return request.param, folder, _build(folder, request.param)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """Every family's checkpoint and unbabel-comet's scores, from one run of the peer's python."""
+    root = tmp_path_factory.mktemp("comet")
+    cases = root / "cases.json"
+    samples = [{"src": s, "mt": h, "ref": r} for s, h, r in zip(SOURCES, HYPS, REFS)]
+    cases.write_text(json.dumps({"samples": samples, "batch_sizes": BATCH_SIZES}), encoding="utf-8")
+    _run_peer(root, str(cases), "--family", *FAMILIES)
+    return root
+
+
+@pytest.fixture(params=FAMILIES)
+def checkpoint(request, built):
+    folder = built / request.param
+    return request.param, folder, json.loads((folder / "scores.json").read_text(encoding="utf-8"))
 
 
 def test_per_segment_scores_are_unbabel_comets(checkpoint):
@@ -163,9 +170,8 @@ def test_bad_checkpoints_name_the_file(tmp_path):
         COMET(sources=["a"]).warm_up()
 
 
-def test_unknown_family_and_missing_tokenizer(tmp_path):
-    folder = tmp_path / "model"
-    _build(folder, "regression", predict=False)
+def test_unknown_family_and_missing_tokenizer(built, tmp_path):
+    folder = built / "regression"
     bad = tmp_path / "bad"
     shutil.copytree(folder, bad)
     (bad / "hparams.yaml").write_text("class_identifier: fancy_metric\n", encoding="utf-8")

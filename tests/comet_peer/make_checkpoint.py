@@ -1,12 +1,13 @@
 """Build a random-weight unbabel-comet checkpoint and record unbabel-comet's own scores (run INSIDE the comet venv).
 
-    python make_checkpoint.py OUT_DIR CASES_JSON [--family regression|regression-softmax] [--hidden 32 --layers 2]
+    python make_checkpoint.py OUT_DIR [CASES_JSON] [--family regression regression-softmax referenceless]
+                              [--hidden 32 --layers 2 --heads 4 --estimator 48 16] [--predict-only]
 
-Writes ``OUT_DIR/encoder/`` (a tiny XLM-R config and a SentencePiece tokenizer trained here, saved as an
-XLMRobertaTokenizerFast folder), ``OUT_DIR/checkpoints/model.ckpt`` and ``OUT_DIR/hparams.yaml`` (the layout
+Writes, for each family, ``OUT_DIR/FAMILY/encoder/`` (a tiny XLM-R config and a SentencePiece tokenizer trained here, saved as an
+XLMRobertaTokenizerFast folder), ``OUT_DIR/FAMILY/checkpoints/model.ckpt`` and ``OUT_DIR/FAMILY/hparams.yaml`` (the layout
 ``comet.load_from_checkpoint`` reads: a Lightning checkpoint dict with ``state_dict`` and ``hyper_parameters``,
 written with torch.save, no Trainer), then loads the checkpoint back with ``comet.load_from_checkpoint`` and writes
-``OUT_DIR/scores.json``: ``{"batch_size": [per-segment scores]}`` of ``model.predict(samples, gpus=0)`` for each
+``OUT_DIR/FAMILY/scores.json``: ``{"batch_size": [per-segment scores]}`` of ``model.predict(samples, gpus=0)`` for each
 batch size in the cases file. The cases file is ``{"samples": [{"src", "mt", "ref"}...], "batch_sizes": [...]}``.
 
 No network: the encoder is built from its config (``load_pretrained_weights=False``) and the tokenizer is local.
@@ -78,25 +79,14 @@ def build_tokenizer(folder: Path, vocab_size: int) -> object:
     return fast
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("out")
-    parser.add_argument("cases")
-    parser.add_argument("--family", default="regression", choices=("regression", "regression-softmax", "referenceless"))
-    parser.add_argument("--hidden", type=int, default=32)
-    parser.add_argument("--layers", type=int, default=2)
-    parser.add_argument("--heads", type=int, default=4)
-    parser.add_argument("--vocab", type=int, default=400)
-    parser.add_argument("--estimator", type=int, nargs="+", default=[48, 16])
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--no-predict", action="store_true")
-    args = parser.parse_args()
-
+def build(out: Path, family: str, args: argparse.Namespace) -> None:
+    """One random-weight checkpoint of ``family`` in ``out`` (its encoder folder in ``out/encoder``)."""
+    import pytorch_lightning
     import torch
     import yaml
+    from comet.models import ReferencelessRegression, RegressionMetric
     from transformers import XLMRobertaConfig
 
-    out = Path(args.out)
     encoder = out / "encoder"
     tokenizer = build_tokenizer(encoder, args.vocab)
     config = XLMRobertaConfig(vocab_size=len(tokenizer), hidden_size=args.hidden, num_hidden_layers=args.layers,
@@ -104,40 +94,66 @@ def main() -> int:
                               max_position_embeddings=514, pad_token_id=tokenizer.pad_token_id,
                               bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
     config.save_pretrained(encoder)
-
-    from comet.models import ReferencelessRegression, RegressionMetric, load_from_checkpoint
-
     hparams = dict(WMT22_DA, pretrained_model=str(encoder), hidden_sizes=list(args.estimator))
-    if args.family == "regression-softmax":   # wmt20-comet-da style: softmax mix with layer norm
+    if family == "regression-softmax":   # wmt20-comet-da style: softmax mix with layer norm
         hparams.update(layer_transformation="softmax", layer_norm=True)
-    if args.family == "referenceless":   # wmt20-comet-qe-da style: source and hypothesis only
+    if family == "referenceless":   # wmt20-comet-qe-da style: source and hypothesis only
         hparams.update(class_identifier="referenceless_regression_metric")
     torch.manual_seed(args.seed)
     init = {k: v for k, v in hparams.items() if k != "class_identifier"}
-    model = (ReferencelessRegression if args.family == "referenceless" else RegressionMetric)(**init)
+    model = (ReferencelessRegression if family == "referenceless" else RegressionMetric)(**init)
     with torch.no_grad():   # random layer weights and gamma, so the mix is not uniform
         for parameter in model.layerwise_attention.scalar_parameters:
             parameter.copy_(torch.randn(1))
         model.layerwise_attention.gamma.copy_(torch.rand(1) + 0.5)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
-    import pytorch_lightning
-
     torch.save({"state_dict": model.state_dict(), "hyper_parameters": hparams, "epoch": 0, "global_step": 0,
                 "pytorch-lightning_version": pytorch_lightning.__version__}, out / "checkpoints" / "model.ckpt")
     (out / "hparams.yaml").write_text(yaml.safe_dump(hparams), encoding="utf-8")
-    if args.no_predict:
-        return 0
 
-    cases = json.loads(Path(args.cases).read_text(encoding="utf-8"))
+
+def predict(out: Path, cases_path: Path) -> None:
+    """``out/scores.json``: unbabel-comet's ``model.predict`` per batch size of the cases (and its seconds)."""
+    import time
+
+    from comet.models import load_from_checkpoint
+
+    cases = json.loads(cases_path.read_text(encoding="utf-8"))
     loaded = load_from_checkpoint(str(out / "checkpoints" / "model.ckpt"), local_files_only=True)
-    scores = {}
+    samples = cases["samples"]
+    if not loaded.requires_references():
+        samples = [{"src": sample["src"], "mt": sample["mt"]} for sample in samples]
+    scores: dict[str, list[float]] = {}
+    seconds: dict[str, float] = {}
     for batch_size in cases["batch_sizes"]:
-        samples = cases["samples"]
-        if args.family == "referenceless":
-            samples = [{"src": sample["src"], "mt": sample["mt"]} for sample in samples]
+        started = time.perf_counter()
         prediction = loaded.predict(samples, batch_size=batch_size, gpus=0, progress_bar=False)
+        seconds[str(batch_size)] = time.perf_counter() - started
         scores[str(batch_size)] = [float(s) for s in prediction.scores]
     (out / "scores.json").write_text(json.dumps(scores), encoding="utf-8")
+    (out / "seconds.json").write_text(json.dumps(seconds), encoding="utf-8")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out", help="the models go to OUT/FAMILY/")
+    parser.add_argument("cases", nargs="?", help="samples and batch sizes to predict (JSON); none: build only")
+    parser.add_argument("--family", nargs="+", default=["regression"],
+                        choices=("regression", "regression-softmax", "referenceless"))
+    parser.add_argument("--hidden", type=int, default=32)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--heads", type=int, default=4)
+    parser.add_argument("--vocab", type=int, default=400)
+    parser.add_argument("--estimator", type=int, nargs="+", default=[48, 16])
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--predict-only", action="store_true", help="the models exist: only predict")
+    args = parser.parse_args()
+    for family in args.family:
+        out = Path(args.out) / family
+        if not args.predict_only:
+            build(out, family, args)
+        if args.cases:
+            predict(out, Path(args.cases))
     return 0
 
 

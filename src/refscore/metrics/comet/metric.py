@@ -11,6 +11,7 @@ metric carries what the protocol does not pass. For ``refscore.pairwise``/``mbr`
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from collections.abc import Sequence
 from typing import Any, ClassVar
@@ -64,6 +65,16 @@ class COMETConfig:
         device_option(str(self.device))
         if not isinstance(self.batch_tokens, int) or self.batch_tokens < 1:
             raise InputError(f"COMET: batch_tokens must be an integer >= 1, got {self.batch_tokens!r}")
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(model: str, encoder: str | None, device: str, batch_tokens: int) -> Any:
+    """The model of a checkpoint, loaded once per process for every COMET instance with the same settings (a
+    test-case check or a workflow builds its own instance; the sentence embeddings they keep are shared)."""
+    from refscore.metrics.comet.checkpoint import load_checkpoint
+    from refscore.metrics.comet.model import CometModel
+
+    return CometModel(load_checkpoint(model, encoder), device=device, batch_tokens=batch_tokens)
 
 
 class COMET(Metric):
@@ -125,9 +136,7 @@ class COMET(Metric):
     def model(self) -> Any:
         """The loaded :class:`~refscore.metrics.comet.model.CometModel` (created on first use and kept)."""
         if self._model is None:
-            from refscore.metrics.comet.checkpoint import load_checkpoint
             from refscore.metrics.comet.deps import require
-            from refscore.metrics.comet.model import CometModel
 
             if not self.config.model:
                 raise MissingModelError("COMET: no checkpoint given; pass model=PATH (--comet-model PATH), an "
@@ -135,8 +144,7 @@ class COMET(Metric):
             device = self.config.device
             if device == "auto":
                 device = "cuda" if require("torch").cuda.is_available() else "cpu"
-            self._model = CometModel(load_checkpoint(self.config.model, self.config.encoder), device=device,
-                                     batch_tokens=self.config.batch_tokens)
+            self._model = _loaded(self.config.model, self.config.encoder, device, self.config.batch_tokens)
         return self._model
 
     def warm_up(self) -> None:
