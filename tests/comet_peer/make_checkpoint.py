@@ -44,7 +44,7 @@ _CORPUS = [
 ]
 
 
-def build_tokenizer(folder: Path, vocab_size: int) -> object:
+def build_tokenizer(folder: Path, vocab_size: int, corpus: Path | None = None) -> object:
     """A SentencePiece unigram model trained here, as an XLM-R fast tokenizer folder (``tokenizer.json``).
 
     The ``tokenizers`` model is built from the SentencePiece pieces directly, as transformers' XLM-R converter
@@ -56,7 +56,8 @@ def build_tokenizer(folder: Path, vocab_size: int) -> object:
 
     folder.mkdir(parents=True, exist_ok=True)
     text = folder / "corpus.txt"
-    text.write_text("\n".join(_CORPUS * 3) + "\n", encoding="utf-8")
+    lines = corpus.read_text(encoding="utf-8").splitlines() if corpus else []
+    text.write_text("\n".join(_CORPUS * 3 + lines) + "\n", encoding="utf-8")
     prefix = folder / "sentencepiece.bpe"
     spm.SentencePieceTrainer.train(input=str(text), model_prefix=str(prefix), vocab_size=vocab_size,
                                    model_type="unigram", hard_vocab_limit=False, character_coverage=1.0,
@@ -88,7 +89,7 @@ def build(out: Path, family: str, args: argparse.Namespace) -> None:
     from transformers import XLMRobertaConfig
 
     encoder = out / "encoder"
-    tokenizer = build_tokenizer(encoder, args.vocab)
+    tokenizer = build_tokenizer(encoder, args.vocab, Path(args.corpus) if args.corpus else None)
     config = XLMRobertaConfig(vocab_size=len(tokenizer), hidden_size=args.hidden, num_hidden_layers=args.layers,
                               num_attention_heads=args.heads, intermediate_size=args.hidden * 4,
                               max_position_embeddings=514, pad_token_id=tokenizer.pad_token_id,
@@ -146,6 +147,7 @@ def main() -> int:
     parser.add_argument("--vocab", type=int, default=400)
     parser.add_argument("--estimator", type=int, nargs="+", default=[48, 16])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--corpus", default=None, help="more text for the SentencePiece model (one per line)")
     parser.add_argument("--predict-only", action="store_true", help="the models exist: only predict")
     args = parser.parse_args()
     for family in args.family:
