@@ -8,7 +8,7 @@ tests/comet_peer/make_checkpoint.py in unbabel-comet's own venv (``REFSCORE_COME
 scores the 8 systems one call each (``refscore score -i sys1 ... sys8``: the sources and references are embedded
 in the first call and kept for the others). Model loading is timed apart. Both use the same torch thread count.
 
-    python bench_comet.py [--segments 32] [--threads 2]
+    python bench_comet.py [--segments 32] [--threads 2] [--bfloat16]
 
 Prints both times, the ratio and the largest per-segment difference (the scores agree when it is <= 1e-6).
 """
@@ -35,6 +35,7 @@ def main() -> int:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--hidden", type=int, default=768)
     parser.add_argument("--layers", type=int, default=12)
+    parser.add_argument("--bfloat16", action="store_true", help="also time dtype=bfloat16 and its deviation")
     args = parser.parse_args()
     python = os.environ.get("REFSCORE_COMET_PYTHON", str(HERE.parent.parent / "venv-comet" / "bin" / "python"))
     if not Path(python).is_file() or not DATA.is_dir():
@@ -79,6 +80,16 @@ def main() -> int:
         started = time.perf_counter()
         ours = [metric.sentence_scores(hyps, references, num_threads=args.threads) for hyps in systems.values()]
         seconds = time.perf_counter() - started
+        bf16_line = ""
+        if args.bfloat16:   # the opt-in precision: its time and its deviation from unbabel-comet's float32
+            fast = COMET(model=str(folder), sources=sources, dtype="bfloat16")
+            fast.warm_up()
+            started = time.perf_counter()
+            rough = [fast.sentence_scores(hyps, references, num_threads=args.threads) for hyps in systems.values()]
+            bf16_seconds = time.perf_counter() - started
+            deviation = np.abs(np.concatenate(rough) - np.array(theirs))
+            bf16_line = (f"  refscore COMET dtype=bfloat16:                    {bf16_seconds:8.2f} s   deviation "
+                         f"from float32: max {deviation.max():.2e}, mean {deviation.mean():.2e}")
     difference = float(np.abs(np.concatenate(ours) - np.array(theirs)).max())
     n = len(samples)
     print(f"COMET, {len(systems)} systems x {args.segments} WMT22 de-en segments ({n} triples), XLM-R "
@@ -87,6 +98,8 @@ def main() -> int:
     print(f"  refscore COMET (8 calls, one per system):        {seconds:8.2f} s   (model load {load_seconds:.2f} s)")
     print(f"  ratio {peer_seconds / seconds:.2f}x; largest per-segment difference {difference:.2e} "
           f"({'agree' if difference <= 1e-6 else 'DIFFER'} within 1e-6)")
+    if bf16_line:
+        print(bf16_line)
     return 0
 
 

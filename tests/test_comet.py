@@ -58,7 +58,7 @@ def _need_peer() -> str:
     return python
 
 
-FAMILIES = ["regression", "regression-softmax", "referenceless"]
+FAMILIES = ["regression", "regression-softmax", "referenceless", "unified", "unified-kiwi"]
 
 
 def _run_peer(root: Path, *arguments: str) -> None:
@@ -164,8 +164,6 @@ def test_bad_checkpoints_name_the_file(tmp_path):
     (fake / "hparams.yaml").write_text("class_identifier: regression_metric\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"model.ckpt.*not a PyTorch Lightning checkpoint"):
         COMET(model=str(fake), sources=["a"]).warm_up()
-    with pytest.raises(InputError, match="no sources"):
-        COMET(model=str(fake)).statistics(["a"], ["b"])
     with pytest.raises(MissingModelError, match="no checkpoint given"):
         COMET(sources=["a"]).warm_up()
 
@@ -185,6 +183,10 @@ def test_unknown_family_and_missing_tokenizer(built, tmp_path):
     shutil.copy(folder / "encoder" / "config.json", encoder / "config.json")
     with pytest.raises(MissingModelError, match="no tokenizer file; expected tokenizer.json"):
         COMET(model=str(folder), encoder=str(encoder), sources=["a"]).warm_up()
+    with pytest.raises(InputError, match="no sources"):
+        COMET(model=str(folder)).statistics(["a"], ["b"])
+    with pytest.raises(InputError, match="2 sources for 1 segment"):
+        COMET(model=str(folder), sources=["a", "b"]).statistics(["a"], ["b"])
     with pytest.raises(InputError, match="segment 0 has 2 references"):
         COMET(model=str(folder), sources=["a"]).statistics(["x"], [["y", "z"]])
 
@@ -195,3 +197,14 @@ def test_import_refscore_does_not_load_torch():
                           capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(Path(
                               refscore.__file__).parents[1])})
     assert done.stdout.split() == ["False", "False"], done.stderr
+
+
+def test_bfloat16_is_opt_in_and_close(checkpoint):
+    family, folder, expected = checkpoint
+    exact = COMET(model=str(folder), sources=SOURCES)
+    fast = COMET(model=str(folder), sources=SOURCES, dtype="bfloat16")
+    assert fast.config_hash != exact.config_hash and "dtype:bfloat16" in fast.signature_text()
+    deviation = np.abs(fast.sentence_scores(HYPS, REFS) - np.array(expected["1"])).max()
+    assert 0 < deviation < 0.05, deviation
+    with pytest.raises(InputError, match="dtype must be one of float32, bfloat16"):
+        COMET(model=str(folder), dtype="float16")

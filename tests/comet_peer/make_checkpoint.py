@@ -33,6 +33,18 @@ WMT22_DA = {
     "warmup_steps": 0, "load_pretrained_weights": False, "local_files_only": True,
 }
 
+#: wmt22-cometkiwi-da-like hparams of the unified family (UnifiedMetric's defaults, mt + src + ref inputs).
+UNIFIED = {
+    "activations": "Tanh", "batch_size": 16, "class_identifier": "unified_metric", "dropout": 0.1,
+    "encoder_learning_rate": 1.0e-06, "encoder_model": "XLM-RoBERTa", "final_activation": None,
+    "hidden_sizes": [3072, 1024], "input_segments": ["mt", "src", "ref"], "keep_embeddings_frozen": True,
+    "layer_norm": True, "layer_transformation": "sparsemax", "layerwise_decay": 0.95, "learning_rate": 1.5e-05,
+    "loss": "mse", "loss_lambda": 0.65, "nr_frozen_epochs": 0.3, "optimizer": "AdamW", "sent_layer": "mix",
+    "word_layer": 24, "word_level_training": False, "error_labels": ["minor", "major"],
+    "cross_entropy_weights": None, "train_data": [], "validation_data": [], "warmup_steps": 0,
+    "load_pretrained_weights": False, "local_files_only": True,
+}
+
 #: Text for the SentencePiece model: several scripts, so non-Latin test text has pieces of its own.
 _CORPUS = [
     "The quick brown fox jumps over the lazy dog.", "Der schnelle braune Fuchs springt über den faulen Hund.",
@@ -85,7 +97,7 @@ def build(out: Path, family: str, args: argparse.Namespace) -> None:
     import pytorch_lightning
     import torch
     import yaml
-    from comet.models import ReferencelessRegression, RegressionMetric
+    from comet.models import ReferencelessRegression, RegressionMetric, UnifiedMetric
     from transformers import XLMRobertaConfig
 
     encoder = out / "encoder"
@@ -95,17 +107,22 @@ def build(out: Path, family: str, args: argparse.Namespace) -> None:
                               max_position_embeddings=514, pad_token_id=tokenizer.pad_token_id,
                               bos_token_id=tokenizer.bos_token_id, eos_token_id=tokenizer.eos_token_id)
     config.save_pretrained(encoder)
-    hparams = dict(WMT22_DA, pretrained_model=str(encoder), hidden_sizes=list(args.estimator))
+    base = UNIFIED if family.startswith("unified") else WMT22_DA
+    hparams = dict(base, pretrained_model=str(encoder), hidden_sizes=list(args.estimator))
+    if family == "unified-kiwi":   # wmt22-cometkiwi-da's inputs: hypothesis and source only
+        hparams.update(input_segments=["mt", "src"], layer_norm=False, final_activation="Sigmoid")
     if family == "regression-softmax":   # wmt20-comet-da style: softmax mix with layer norm
         hparams.update(layer_transformation="softmax", layer_norm=True)
     if family == "referenceless":   # wmt20-comet-qe-da style: source and hypothesis only
         hparams.update(class_identifier="referenceless_regression_metric")
     torch.manual_seed(args.seed)
     init = {k: v for k, v in hparams.items() if k != "class_identifier"}
-    model = (ReferencelessRegression if family == "referenceless" else RegressionMetric)(**init)
-    with torch.no_grad():   # random layer weights and gamma, so the mix is not uniform
-        for parameter in model.layerwise_attention.scalar_parameters:
-            parameter.copy_(torch.randn(1))
+    classes = {"referenceless": ReferencelessRegression, "unified": UnifiedMetric, "unified-kiwi": UnifiedMetric}
+    model = classes.get(family, RegressionMetric)(**init)
+    with torch.no_grad():   # random layer weights rising with depth (sparsemax keeps several), and gamma
+        weights = model.layerwise_attention.scalar_parameters
+        for index, parameter in enumerate(weights):
+            parameter.copy_(0.3 * index / len(weights) + 0.05 * torch.randn(1))
         model.layerwise_attention.gamma.copy_(torch.rand(1) + 0.5)
     (out / "checkpoints").mkdir(parents=True, exist_ok=True)
     torch.save({"state_dict": model.state_dict(), "hyper_parameters": hparams, "epoch": 0, "global_step": 0,
@@ -122,7 +139,7 @@ def predict(out: Path, cases_path: Path) -> None:
     cases = json.loads(cases_path.read_text(encoding="utf-8"))
     loaded = load_from_checkpoint(str(out / "checkpoints" / "model.ckpt"), local_files_only=True)
     samples = cases["samples"]
-    if not loaded.requires_references():
+    if loaded.hparams.class_identifier == "referenceless_regression_metric":   # it reads no "ref" key
         samples = [{"src": sample["src"], "mt": sample["mt"]} for sample in samples]
     scores: dict[str, list[float]] = {}
     seconds: dict[str, float] = {}
@@ -140,7 +157,7 @@ def main() -> int:
     parser.add_argument("out", help="the models go to OUT/FAMILY/")
     parser.add_argument("cases", nargs="?", help="samples and batch sizes to predict (JSON); none: build only")
     parser.add_argument("--family", nargs="+", default=["regression"],
-                        choices=("regression", "regression-softmax", "referenceless"))
+                        choices=("regression", "regression-softmax", "referenceless", "unified", "unified-kiwi"))
     parser.add_argument("--hidden", type=int, default=32)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--heads", type=int, default=4)

@@ -27,7 +27,7 @@ __all__ = ["CometCheckpoint", "FAMILIES", "find_checkpoint", "load_checkpoint", 
 FAMILIES = {"regression_metric": "regression", "referenceless_regression_metric": "referenceless",
             "unified_metric": "unified", "xcomet_metric": "xcomet", "ranking_metric": "ranking"}
 #: The families refscore computes (the others are recognised and refused with a clear error).
-SUPPORTED_FAMILIES = ("regression_metric", "referenceless_regression_metric")
+SUPPORTED_FAMILIES = ("regression_metric", "referenceless_regression_metric", "unified_metric")
 #: Files a tokenizer folder needs (one of them): the fast tokenizer's JSON or the SentencePiece model.
 TOKENIZER_FILES = ("tokenizer.json", "sentencepiece.bpe.model")
 
@@ -123,8 +123,8 @@ def load_checkpoint(model: str | Path, encoder: str | Path | None = None) -> Com
                          f"unbabel-comet 2.2 loads (expected one of {', '.join(FAMILIES)})")
     if identifier not in SUPPORTED_FAMILIES:
         raise InputError(f"COMET: {str(hparams_file)!r} is a {identifier!r} checkpoint; refscore computes "
-                         f"{' and '.join(SUPPORTED_FAMILIES)} checkpoints (wmt20/wmt22-comet-da and their "
-                         f"reference-free kin) so far")
+                         f"{', '.join(SUPPORTED_FAMILIES)} checkpoints (wmt20/wmt22-comet-da, their "
+                         f"reference-free kin, wmt22-cometkiwi-da) so far")
     loaded = _read_torch(checkpoint)
     saved = loaded.get("hyper_parameters")
     hparams = dict(saved) if isinstance(saved, dict) and saved else dict(family_hparams)

@@ -28,6 +28,8 @@ __all__ = ["COMET", "comet", "COMETConfig"]
 #: The unbabel-comet release whose ``model.predict`` this metric reproduces (in the signature).
 COMET_VERSION = "2.2.7"
 _RUNTIME = {"runtime": True}
+#: The encoder precisions offered (float32: unbabel-comet's numbers).
+DTYPES = ("float32", "bfloat16")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -39,6 +41,8 @@ class COMETConfig:
         encoder: the local folder of the encoder's config and tokenizer (default: the hparams'
             ``pretrained_model`` when it is a folder, else ``MODEL/encoder``).
         sources: the source segments, one per hypothesis (one per item for ``pairwise``/``mbr``).
+        dtype: the encoder's precision, ``float32`` (unbabel-comet's numbers) or ``bfloat16`` (faster on recent
+            CPUs and GPUs, scores off by up to about 1e-2: docs/comet.md).
         device: ``cpu``, ``cuda``, ``cuda:N`` or ``auto`` (runtime: not in the hash).
         batch_tokens: tokens per encoder batch (runtime).
     """
@@ -46,6 +50,7 @@ class COMETConfig:
     model: str = ""
     encoder: str | None = None
     sources: tuple[str, ...] | None = None
+    dtype: str = "float32"
     device: str = dataclasses.field(default="cpu", metadata=_RUNTIME)
     batch_tokens: int = dataclasses.field(default=4096, metadata=_RUNTIME)
 
@@ -62,19 +67,21 @@ class COMETConfig:
             if bad is not None:
                 raise InputTypeError(f"COMET: sources[{bad}] is a {type(sources[bad]).__name__}, not a str")
             object.__setattr__(self, "sources", sources)
+        if self.dtype not in DTYPES:
+            raise InputError(f"COMET: dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
         device_option(str(self.device))
         if not isinstance(self.batch_tokens, int) or self.batch_tokens < 1:
             raise InputError(f"COMET: batch_tokens must be an integer >= 1, got {self.batch_tokens!r}")
 
 
 @functools.lru_cache(maxsize=4)
-def _loaded(model: str, encoder: str | None, device: str, batch_tokens: int) -> Any:
+def _loaded(model: str, encoder: str | None, device: str, batch_tokens: int, dtype: str) -> Any:
     """The model of a checkpoint, loaded once per process for every COMET instance with the same settings (a
     test-case check or a workflow builds its own instance; the sentence embeddings they keep are shared)."""
     from refscore.metrics.comet.checkpoint import load_checkpoint
     from refscore.metrics.comet.model import CometModel
 
-    return CometModel(load_checkpoint(model, encoder), device=device, batch_tokens=batch_tokens)
+    return CometModel(load_checkpoint(model, encoder), device=device, batch_tokens=batch_tokens, dtype=dtype)
 
 
 class COMET(Metric):
@@ -109,6 +116,8 @@ class COMET(Metric):
         CliOption(("--comet-encoder",), "encoder", "COMET: local folder of the encoder's config and tokenizer"),
         CliOption(("--comet-sources",), "sources", "COMET: the source segments, one per line of FILE",
                   sentences_file_option),
+        CliOption(("--comet-dtype",), "dtype", "COMET encoder precision (default float32, unbabel-comet's numbers)",
+                  str, DTYPES),
     )
     runtime_cli_options: ClassVar[tuple[CliOption, ...]] = (
         CliOption(("--comet-device",), "device", "COMET device: cpu, cuda, cuda:N or auto", device_option),
@@ -144,7 +153,8 @@ class COMET(Metric):
             device = self.config.device
             if device == "auto":
                 device = "cuda" if require("torch").cuda.is_available() else "cpu"
-            self._model = _loaded(self.config.model, self.config.encoder, device, self.config.batch_tokens)
+            self._model = _loaded(self.config.model, self.config.encoder, device, self.config.batch_tokens,
+                                  self.config.dtype)
         return self._model
 
     def warm_up(self) -> None:
@@ -160,32 +170,49 @@ class COMET(Metric):
             raise InputError(f"COMET: {len(sources)} sources for {count} {what}s; give one source per {what}")
         return sources
 
+    def inputs(self) -> tuple[bool, bool]:
+        """Whether the loaded model reads (sources, references): its family's inputs, the unified family's
+        ``input_segments``."""
+        model = self.model
+        if model.family == "unified_metric":
+            from refscore.metrics.comet.unified import input_segments
+
+            segments = input_segments(model)
+            return "src" in segments, "ref" in segments
+        return True, model.family == "regression_metric"
+
     def statistics(self, hypotheses: Any, references: Any, *, num_threads: int | None = None) -> Statistics:
         """Per segment: the model's score of (source, hypothesis, reference) and a 1 (``documents``)."""
         batch = prepare_batch(hypotheses, references, allow_token_ids=False)
-        sources = self._sources(len(batch), "segment")
-        model = self.model
+        takes_sources, takes_references = self.inputs()
+        sources = list(self._sources(len(batch), "segment")) if takes_sources else None
         refs: list[str] | None = None
-        if model.family == "regression_metric":
+        if takes_references:
             counts = batch.refs_per_segment
             bad = np.flatnonzero(counts != 1)
             if len(bad):
-                raise InputError(f"COMET: segment {int(bad[0])} has {int(counts[bad[0]])} references; unbabel-comet's "
-                                 f"regression models take exactly one reference per segment")
+                raise InputError(f"COMET: segment {int(bad[0])} has {int(counts[bad[0]])} references; "
+                                 f"unbabel-comet's models take exactly one reference per segment")
             refs = list(batch.references)
-        scores = self._scores(list(batch.hypotheses), list(sources), refs, num_threads)
+        scores = self._scores(list(batch.hypotheses), sources, refs, num_threads)
         # what a failed test case's explanation reads back (the protocol's explain_case gets no source)
-        self._explained = {(hyp, "" if refs is None else refs[i]): (sources[i], float(scores[i]))
+        self._explained = {(hyp, "" if refs is None else refs[i]): ("" if sources is None else sources[i],
+                                                                   float(scores[i]))
                            for i, hyp in enumerate(batch.hypotheses)}
         data = np.ones((len(batch), 2), dtype=np.float64)
         data[:, 0] = scores
         return self.new_statistics(self.columns, data, batch.nrefs)
 
-    def _scores(self, hyps: list[str], sources: list[str], refs: list[str] | None,
+    def _scores(self, hyps: list[str], sources: list[str] | None, refs: list[str] | None,
                 num_threads: int | None) -> np.ndarray:
         if not hyps:
             return np.zeros(0)
         model = self.model
+        if model.family == "unified_metric":
+            from refscore.metrics.comet.unified import unified_scores
+
+            return unified_scores(model, hyps, sources, refs, num_threads)
+        assert sources is not None   # the regression families read the source
         mt = model.embed(hyps, num_threads)
         src = model.embed(sources, num_threads)
         ref = None if refs is None else model.embed(refs, num_threads)
@@ -195,15 +222,17 @@ class COMET(Metric):
                       num_threads: int | None = None, memory_budget: int | None = None) -> list[np.ndarray]:
         """``refscore.pairwise``/``mbr``'s hook: item ``k``'s candidates x references scores with source
         ``sources[k]``, every distinct text embedded once per call (not once per pair)."""
-        sources = self._sources(len(items), "item")
+        takes_sources, takes_references = self.inputs()
+        sources: Sequence[str | None] = self._sources(len(items), "item") if takes_sources else [None] * len(items)
         model = self.model
-        model.embed(list(texts), num_threads)   # each distinct text once; the pairs below read the kept vectors
+        if model.family != "unified_metric":   # each distinct text once; the pairs below read the kept vectors
+            model.embed(list(texts), num_threads)
         matrices = []
         for (cand, ref), source in zip(items, sources):
             hyps = [texts[i] for i in cand for _ in ref]
             refs = [texts[j] for _ in cand for j in ref]
-            scores = self._scores(hyps, [source] * len(hyps), refs if model.family == "regression_metric" else None,
-                                  num_threads)
+            scores = self._scores(hyps, None if source is None else [source] * len(hyps),
+                                  refs if takes_references else None, num_threads)
             matrices.append(scores.reshape(len(cand), len(ref)))
         return matrices
 
@@ -232,7 +261,8 @@ class COMET(Metric):
         from pathlib import Path
 
         return Signature({"nrefs": nrefs_text(nrefs), "model": Path(self.config.model).name or "none",
-                          "comet": COMET_VERSION}, short_names={"nrefs": "#", "model": "m"})
+                          "dtype": self.config.dtype, "comet": COMET_VERSION},
+                         short_names={"nrefs": "#", "model": "m"})
 
 
 def comet(hypotheses: Any, references: Any, *, sources: Sequence[str], model: str, num_threads: int | None = None,

@@ -81,7 +81,8 @@ def _tokenizer(transformers: Any, folder: Any, max_length: int) -> Any:
 class CometModel:
     """A regression-family checkpoint ready to embed texts and estimate scores (float32, CPU or CUDA)."""
 
-    def __init__(self, checkpoint: CometCheckpoint, *, device: str = "cpu", batch_tokens: int = 4096) -> None:
+    def __init__(self, checkpoint: CometCheckpoint, *, device: str = "cpu", batch_tokens: int = 4096,
+                 dtype: str = "float32") -> None:
         torch, transformers = require("torch"), require("transformers")
         hp = checkpoint.hparams
         self.torch, self.device, self.batch_tokens = torch, device, batch_tokens
@@ -101,7 +102,9 @@ class CometModel:
         self.pad_id = int(config.pad_token_id)
         layers = int(config.num_hidden_layers) + 1
         state = checkpoint.state_dict
-        self.layer = hp.get("layer", "mix")
+        self.layer = hp.get("sent_layer", "mix") if self.family == "unified_metric" else hp.get("layer", "mix")
+        self.max_positions = int(config.max_position_embeddings) - 2
+        self.cls_id, self.sep_id = int(config.bos_token_id), int(config.eos_token_id)
         if self.layer == "mix":
             raw = torch.cat([state[f"layerwise_attention.scalar_parameters.{i}"].float() for i in range(layers)])
             transform = hp.get("layer_transformation", "softmax")
@@ -117,10 +120,12 @@ class CometModel:
             raise InputError(f"COMET: invalid pooling {self.pool!r} in {str(checkpoint.path)!r}")
         self.estimator = self._estimator(torch, hp, state, int(config.hidden_size), checkpoint)
         self.encoder.requires_grad_(False)
+        if dtype != "float32":   # the encoder only: the mix, pooling and estimator stay float32
+            self.encoder.to(dtype=getattr(torch, dtype))
         self.estimator.requires_grad_(False)
         self.encoder.to(device).eval()
         self.estimator.to(device).eval()
-        self.packed = PackedEncoder.for_model(self.encoder, device, self.pad_id)
+        self.packed = PackedEncoder.for_model(self.encoder, device, self.pad_id) if dtype == "float32" else None
         self.cache = EmbeddingCache(CACHE_ENTRIES, CACHE_BYTES)
 
     @staticmethod
@@ -135,7 +140,7 @@ class CometModel:
     def _estimator(self, torch: Any, hp: dict[str, Any], state: dict[str, Any], hidden: int,
                    checkpoint: CometCheckpoint) -> Any:
         sizes = [int(size) for size in hp.get("hidden_sizes", [3072, 1024])]
-        width = hidden * (6 if self.family == "regression_metric" else 4)
+        width = hidden * {"regression_metric": 6, "referenceless_regression_metric": 4}.get(self.family, 1)
         modules: list[Any] = []
         for size in sizes:   # Linear, activation, Dropout (the indices of the state dict's estimator.ff.N)
             modules += [torch.nn.Linear(width, size), _activation(torch, hp.get("activations", "Tanh")),
@@ -156,11 +161,21 @@ class CometModel:
     # -- sentence embeddings ----------------------------------------------------------------------------------
     def embed(self, texts: Sequence[str], num_threads: int | None = None) -> Any:
         """``(len(texts), hidden)`` float32 sentence embeddings; each distinct text is computed once and kept."""
+        return self._vectors(list(texts), self.tokenize, self._sentence_vector, num_threads)
+
+    def joint_vectors(self, sequences: Sequence[tuple[int, ...]], num_threads: int | None = None) -> Any:
+        """``(len(sequences), hidden)``: the mixed first-token state of each joint token sequence (the unified
+        family's sentence embedding), each distinct sequence computed once and kept."""
+        return self._vectors(list(sequences), lambda todo: [list(ids) for ids in todo], self._first_vector,
+                             num_threads)
+
+    def _vectors(self, keys: list[Any], sequences_of: Any, reduce: Any, num_threads: int | None) -> Any:
         torch = self.torch
-        wanted = list(dict.fromkeys(texts))
-        todo = [text for text in wanted if self.cache.get(text) is None]
+        kind = reduce.__name__
+        wanted = list(dict.fromkeys(keys))
+        todo = [key for key in wanted if self.cache.get((kind, key)) is None]
         if todo:
-            ids = self.tokenize(todo)
+            ids = sequences_of(todo)
             order = sorted(range(len(todo)), key=lambda i: len(ids[i]))
             with torch_threads(num_threads), torch.inference_mode():
                 start = 0
@@ -169,14 +184,21 @@ class CometModel:
                     while stop < len(order) and (stop - start + 1) * len(ids[order[stop]]) <= self.batch_tokens:
                         stop += 1
                     batch = [ids[i] for i in order[start:stop]]
-                    for index, vector in zip(order[start:stop], self._embed_batch(batch)):
-                        self.cache.put(todo[index], vector, items=1, nbytes=vector.numel() * 4)
+                    for index, vector in zip(order[start:stop], self._embed_batch(batch, reduce)):
+                        self.cache.put((kind, todo[index]), vector, items=1, nbytes=vector.numel() * 4)
                     start = stop
-        found = {text: self.cache.get(text) for text in wanted}
-        rows = [found[text] if found[text] is not None else self.embed([text], num_threads)[0] for text in texts]
+        found = {key: self.cache.get((kind, key)) for key in wanted}
+        rows = [found[key] if found[key] is not None else self._vectors([key], sequences_of, reduce, num_threads)[0]
+                for key in keys]
         return torch.stack(rows) if rows else torch.zeros((0, self.encoder.config.hidden_size))
 
-    def _embed_batch(self, batch: list[list[int]]) -> list[Any]:
+    def _sentence_vector(self, states: Any, length: int) -> Any:
+        return self._pool(self._mix(states), states, length)
+
+    def _first_vector(self, states: Any, length: int) -> Any:
+        return self._mix(states)[0]   # UnifiedMetric.forward: embeddings[:, 0, :]
+
+    def _embed_batch(self, batch: list[list[int]], reduce: Any) -> list[Any]:
         torch = self.torch
         lengths = [len(row) for row in batch]
         width = max(lengths)
@@ -192,7 +214,8 @@ class CometModel:
             hidden = torch.stack(self.encoder(input_ids=input_ids, attention_mask=mask, output_hidden_states=True,
                                               return_dict=True).hidden_states, dim=1)
             per_sentence = [hidden[row, :, :length] for row, length in enumerate(lengths)]
-        return [self._pool(self._mix(states), states, len(ids)) for states, ids in zip(per_sentence, batch)]
+        per_sentence = [states.float() for states in per_sentence]
+        return [reduce(states, len(ids)) for states, ids in zip(per_sentence, batch)]
 
     def _mix(self, states: Any) -> Any:
         """One sentence's ``(states, tokens, hidden)`` -> ``(tokens, hidden)``: LayerwiseAttention.forward."""
