@@ -24,7 +24,7 @@ import numpy as np
 
 from refscore.errors import InputError, MissingModelError
 from refscore.metrics.bertscore.cache import EmbeddingCache
-from refscore.metrics.bertscore.engine import torch_threads
+from refscore.metrics.bertscore.engine import parallel_map, thread_plan
 from refscore.metrics.bertscore.packed import PackedEncoder
 from refscore.metrics.comet.checkpoint import CometCheckpoint
 from refscore.metrics.comet.deps import require
@@ -177,16 +177,24 @@ class CometModel:
         if todo:
             ids = sequences_of(todo)
             order = sorted(range(len(todo)), key=lambda i: len(ids[i]))
-            with torch_threads(num_threads), torch.inference_mode():
-                start = 0
-                while start < len(order):
-                    stop = start + 1
-                    while stop < len(order) and (stop - start + 1) * len(ids[order[stop]]) <= self.batch_tokens:
-                        stop += 1
-                    batch = [ids[i] for i in order[start:stop]]
-                    for index, vector in zip(order[start:stop], self._embed_batch(batch, reduce)):
-                        self.cache.put((kind, todo[index]), vector, items=1, nbytes=vector.numel() * 4)
-                    start = stop
+            batches, start = [], 0
+            while start < len(order):   # length-sorted, within the token budget
+                stop = start + 1
+                while stop < len(order) and (stop - start + 1) * len(ids[order[stop]]) <= self.batch_tokens:
+                    stop += 1
+                batches.append(order[start:stop])
+                start = stop
+
+            def run(rows: list[int]) -> list[Any]:
+                with torch.inference_mode():   # thread-local: set in each worker
+                    return self._embed_batch([ids[i] for i in rows], reduce)
+
+            # on CPU several batches at once, one torch thread each (BERTScore's plan: independent streams scale
+            # better than splitting each small product; a batch is computed the same way whatever the count)
+            plan = thread_plan(num_threads, self.device)
+            for rows, vectors in zip(batches, parallel_map(run, batches, plan)):
+                for index, vector in zip(rows, vectors):
+                    self.cache.put((kind, todo[index]), vector, items=1, nbytes=vector.numel() * 4)
         found = {key: self.cache.get((kind, key)) for key in wanted}
         rows = [found[key] if found[key] is not None else self._vectors([key], sequences_of, reduce, num_threads)[0]
                 for key in keys]
