@@ -1,4 +1,4 @@
-"""COMET (unbabel-comet 2.2.7's regression models) from a local checkpoint, in torch + transformers only.
+"""COMET (unbabel-comet 2.2.7's regression and unified models) from a local checkpoint, in torch + transformers only.
 
 ``refscore.comet(hypotheses, references, sources=..., model=PATH)`` or ``COMET(model=PATH, sources=...)``; the
 ``comet`` extra installs torch, transformers and sentencepiece. See docs/comet.md.

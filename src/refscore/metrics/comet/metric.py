@@ -86,7 +86,8 @@ def _loaded(model: str, encoder: str | None, device: str, batch_tokens: int, dty
 
 class COMET(Metric):
     """unbabel-comet's regression estimators (``wmt20-comet-da``, ``wmt22-comet-da``, reference-free regression)
-    from a local checkpoint, per segment within float32 rounding of ``model.predict``.
+    and unified models (``wmt22-cometkiwi-da``) from a local checkpoint, per segment within float32 rounding of
+    ``model.predict``.
 
     >>> COMET(model="/nonexistent").warm_up()  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -1,4 +1,4 @@
-"""unbabel-comet's regression models (2.2.7) in plain torch + transformers: encoder, layer mix, pooling, estimator.
+"""unbabel-comet's models (2.2.7) in plain torch + transformers: encoder, layer mix, pooling, estimator.
 
 Each step follows unbabel-comet's source: the XLM-R encoder (``comet/encoders/xlmr.py``: every hidden state, the
 tokenizer's truncation at ``max_position_embeddings - 4`` tokens), the layer-wise attention
@@ -6,8 +6,8 @@ tokenizer's truncation at ``max_position_embeddings - 4`` tokens), the layer-wis
 scalar weights, each state normalised per sentence first with ``layer_norm``), the pooling
 (``comet/models/pooling_utils.py``: the mean over real tokens, the maximum, or the first token) and the
 feed-forward estimator (``comet/modules/feedforward.py``) on ``[mt; ref; mt*ref; |mt-ref|; mt*src; |mt-src|]``
-(``RegressionMetric.estimate``) or ``[mt; src; mt*src; |mt-src|]`` (``ReferencelessRegression``). Dropout is
-inactive at inference, as in ``model.predict``.
+(``RegressionMetric.estimate``) or ``[mt; src; mt*src; |mt-src|]`` (``ReferencelessRegression``); the unified
+family's joint inputs are in :mod:`refscore.metrics.comet.unified`. Dropout is inactive at inference, as in ``model.predict``.
 
 What differs is the batching: every distinct text is embedded once per call (and kept for the next calls of the
 same metric: the sources and references of all systems), in length-sorted batches within a token budget, through
@@ -90,6 +90,9 @@ class CometModel:
         if hp.get("encoder_model", "XLM-RoBERTa") not in ENCODERS:
             raise InputError(f"COMET: {str(checkpoint.path)!r} uses the encoder {hp.get('encoder_model')!r}; "
                              f"refscore builds {', '.join(ENCODERS)} encoders")
+        if hp.get("word_level_training"):   # its hypothesis is tokenized another way (subword_tokenize)
+            raise InputError(f"COMET: {str(checkpoint.path)!r} is a unified model with word_level_training; "
+                             f"refscore computes unified models without word-level tags (wmt22-cometkiwi-da)")
         folder = str(checkpoint.encoder_dir)
         try:
             config = transformers.XLMRobertaConfig.from_pretrained(folder, local_files_only=True)
