@@ -114,21 +114,22 @@ def test_public_function_and_systems_share_embeddings(checkpoint):
 
 def test_workflows_take_it_unchanged(checkpoint, tmp_path, capsys):
     family, folder, expected = checkpoint
-    check = refscore.testing.Check("comet", threshold=-0.2, model=str(folder), sources=SOURCES)
+    check = refscore.testing.Check("unbabel_comet", threshold=-0.2, model=str(folder), sources=SOURCES)
     scores, _ = check.scores(HYPS, [[r] for r in REFS])
     assert np.abs(scores - np.array(expected["1"])).max() <= TOLERANCE
     assert check.passes(scores).tolist() == [s >= -0.2 for s in scores]
     metric = COMET(model=str(folder), sources=SOURCES)
     assert "COMET" in metric.explain_case(HYPS[0], [REFS[0]])
     paired = refscore.paired_test(metric, {"A": HYPS, "B": list(reversed(HYPS))}, REFS, n=50, seed=3)
-    assert paired.results["comet"][0].score == pytest.approx(float(np.mean(expected["1"])), abs=TOLERANCE)
+    assert paired.results["unbabel_comet"][0].score == pytest.approx(float(np.mean(expected["1"])), abs=TOLERANCE)
     from refscore.cli.main import main
 
     for name, lines in (("hyp.txt", HYPS), ("ref.txt", REFS), ("src.txt", SOURCES)):
         (tmp_path / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
-    assert main(["score", "-m", "comet", "--comet-model", str(folder), "--comet-sources", str(tmp_path / "src.txt"),
-                 "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"), "--format", "json"]) == 0
-    record = json.loads(capsys.readouterr().out)[0]["scores"]["comet"]
+    assert main(["score", "-m", "unbabel_comet", "--comet-model", str(folder), "--comet-sources",
+                 str(tmp_path / "src.txt"), "-r", str(tmp_path / "ref.txt"), "-i", str(tmp_path / "hyp.txt"),
+                 "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)[0]["scores"]["unbabel_comet"]
     from refscore.cli.io import read_lines   # the command line's reading (it strips each line, as sacreBLEU)
 
     read = {name: read_lines(str(tmp_path / name)) for name in ("hyp.txt", "ref.txt", "src.txt")}

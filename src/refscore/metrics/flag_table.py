@@ -154,7 +154,7 @@ BUILT_IN: dict[str, tuple[tuple[Any, ...], ...]] = {
          'BERTScore batch size in (padded) tokens (default: automatic)',
          False, None, True),
     ),
-    'comet': (
+    'unbabel_comet': (
         ('comet_model', ('--comet-model',), 'model',
          'COMET: unbabel-comet model folder (checkpoints/model.ckpt, hparams.yaml) or its model.ckpt',
          False, None, False),

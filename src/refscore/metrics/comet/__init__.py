@@ -9,6 +9,6 @@
 """
 from __future__ import annotations
 
-from refscore.metrics.comet.metric import COMET, COMETConfig, comet
+from refscore.metrics.comet.metric import COMET, COMETConfig, comet, unbabel_comet
 
-__all__ = ["COMET", "COMETConfig", "comet"]
+__all__ = ["COMET", "COMETConfig", "comet", "unbabel_comet"]

@@ -6,7 +6,7 @@ segment, in the order of the hypotheses): every workflow calls ``statistics(hypo
 metric carries what the protocol does not pass. For ``refscore.pairwise``/``mbr`` the sources are one per item.
 
 >>> COMET.name, COMET.higher_is_better, COMET.integer_statistics
-('comet', True, False)
+('unbabel_comet', True, False)
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from refscore.inputs import prepare_batch
 from refscore.metrics.bertscore.config import device_option, positive_int_option, sentences_file_option
 from refscore.protocol import CliOption, Metric, Score, Signature, Statistics, metric_with, nrefs_text
 
-__all__ = ["COMET", "comet", "COMETConfig"]
+__all__ = ["COMET", "comet", "COMETConfig", "unbabel_comet"]
 
 #: The unbabel-comet release whose ``model.predict`` this metric reproduces (in the signature).
 COMET_VERSION = "2.2.7"
@@ -92,10 +92,10 @@ class COMET(Metric):
     >>> COMET(model="/nonexistent").warm_up()  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    refscore.errors.MissingModelError: COMET: no checkpoint at '/nonexistent' ...
+    refscore.errors.MissingModelError: COMET: no checkpoint at '/nonexistent'; ...
     """
 
-    name: ClassVar[str] = "comet"
+    name: ClassVar[str] = "unbabel_comet"
     config_class: ClassVar[type] = COMETConfig
     higher_is_better: ClassVar[bool] = True
     threshold_range: ClassVar[tuple[float, float]] = (-2.0, 2.0)
@@ -273,7 +273,11 @@ def comet(hypotheses: Any, references: Any, *, sources: Sequence[str], model: st
     >>> comet(["Hallo"], ["Hello"], sources=["Hi"], model="/nonexistent")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    refscore.errors.MissingModelError: COMET: no checkpoint at '/nonexistent' ...
+    refscore.errors.MissingModelError: COMET: no checkpoint at '/nonexistent'; ...
     """
     return metric_with(COMET, {"model": str(model), "sources": tuple(sources), **options}).corpus_score(
         hypotheses, references, num_threads=num_threads)
+
+
+#: :func:`comet` under the metric's registry name (``-m unbabel_comet``; ``comet`` names scores read from a file).
+unbabel_comet = comet
