@@ -149,6 +149,13 @@ def test_mbr_matrix_embeds_each_candidate_once(checkpoint):
         refs = [texts[j] for _ in cand for j in ref]
         single = COMET(model=str(folder), sources=[source] * len(hyps)).sentence_scores(hyps, refs)
         assert np.abs(matrix.ravel() - single).max() <= TOLERANCE
+    # refscore.mbr takes the metric unchanged: each candidate's mean utility against the item's other candidates
+    chosen = refscore.mbr([list(dict.fromkeys(c)) for c in candidates], metric)
+    for k, matrix in enumerate(matrices):
+        n = matrix.shape[0]
+        utilities = (matrix.sum(1) - np.diag(matrix)) / (n - 1)
+        assert np.abs(np.asarray(chosen.utilities[k]) - utilities).max() <= TOLERANCE
+        assert chosen.chosen[k] == int(np.argmax(utilities))
 
 
 def test_bad_checkpoints_name_the_file(tmp_path):
