@@ -18,7 +18,7 @@ DOCUMENTED = {
     "CHRF", "CHRFConfig", "CHRFScore", "chrf", "sentence_chrf",
     "TER", "TERConfig", "TERScore", "ter", "sentence_ter",
     "ROUGE", "ROUGEConfig", "ROUGEScore", "rouge", "ROUGE155", "ROUGE155Config", "ROUGE155Score", "rouge155",
-    "BERTScoreConfig", "BERTScorer", "bertscore",
+    "BERTScoreConfig", "BERTScorer", "bertscore", "COMET", "COMETConfig", "comet", "unbabel_comet",
     "METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor",
     "ExactMatch", "ExactMatchConfig", "exact_match", "sentence_exact_match",
     "SQuAD", "SQuADConfig", "SQuADScore", "squad", "sentence_squad",

@@ -104,6 +104,9 @@ _BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
                  ("ROUGE155", "ROUGE155Config", "ROUGE155Score", "rouge155")),
     "bertscore": ("refscore.metrics.bertscore:BERTScoreMetric", "refscore.metrics.bertscore",
                   ("BERTScoreConfig", "BERTScorer", "bertscore")),
+    # not "comet": that name stays free for COMET scores read from a file (-m file:comet.tsv, external_scores)
+    "unbabel_comet": ("refscore.metrics.comet:COMET", "refscore.metrics.comet",
+                      ("COMET", "COMETConfig", "comet", "unbabel_comet")),
     "meteor": ("refscore.metrics.meteor.metric:METEOR", "refscore.metrics.meteor",
                ("METEOR", "METEORConfig", "METEORScore", "meteor", "sentence_meteor")),
     "exact_match": ("refscore.metrics.exact_match:ExactMatch", "refscore.metrics.exact_match",
