@@ -69,6 +69,24 @@ class PairItems:
         return max((len(self.reference_indices(k)) for k in range(len(self))), default=0)
 
 
+def check_item_lists(candidates: Any, references: Any, *, candidates_name: str = "candidates",
+                     references_name: str = "references",
+                     without: str = "references=None to score candidates against each other",
+                     ) -> tuple[list[list[str]], list[list[str]] | None]:
+    """The checked candidate lists and reference lists (None when ``references`` is None), one of each per item;
+    ``without`` says in the error what leaving the references out means.
+
+    >>> check_item_lists([["a", "b"]], None)
+    ([['a', 'b']], None)
+    """
+    cands = check_items(candidates, candidates_name)
+    refs = None if references is None else check_items(references, references_name)
+    if refs is not None and len(refs) != len(cands):
+        raise InputError(f"{references_name} has {len(refs)} item(s) but {candidates_name} has {len(cands)}; give "
+                         f"one list of {references_name.replace('_', '-')} per item (or {without})")
+    return cands, refs
+
+
 def pair_items(candidates: Any, references: Any = None, *, candidates_name: str = "candidates",
                references_name: str = "references") -> PairItems:
     """Check the items and number every distinct text once.
@@ -77,12 +95,8 @@ def pair_items(candidates: Any, references: Any = None, *, candidates_name: str 
     >>> items.texts, [c.tolist() for c in items.candidates], [r.tolist() for r in items.references]
     (['a', 'b', 'c'], [[0, 1], [1]], [[0], [2, 0]])
     """
-    cands = check_items(candidates, candidates_name)
-    refs = None if references is None else check_items(references, references_name)
-    if refs is not None and len(refs) != len(cands):
-        raise InputError(f"{references_name} has {len(refs)} item(s) but {candidates_name} has {len(cands)}; give "
-                         f"one list of references per item (or references=None to score candidates against "
-                         f"each other)")
+    cands, refs = check_item_lists(candidates, references, candidates_name=candidates_name,
+                                   references_name=references_name)
     numbers: dict[str, int] = {}
 
     def index(item: list[str]) -> np.ndarray:

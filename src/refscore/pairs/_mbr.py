@@ -19,7 +19,7 @@ import numpy as np
 
 from refscore.checks import check_bool, check_number
 from refscore.errors import InputError
-from refscore.pairs._items import check_items, resolve_metric
+from refscore.pairs._items import check_item_lists, resolve_metric
 from refscore.pairs._matrix import pairwise
 from refscore.pairs._utilities import expected_utilities, sample_weights as check_sample_weights, utility_matrices
 
@@ -156,11 +156,8 @@ def mbr(candidates: Any, metric: Any = None, pseudo_references: Any = None, weig
         include_self = check_bool(include_self, "include_self")
     standardize = check_bool(standardize, "standardize")
     return_matrices = check_bool(return_matrices, "return_matrices")
-    items = check_items(candidates, "candidates")
-    refs = None if pseudo_references is None else check_items(pseudo_references, "pseudo_references")
-    if refs is not None and len(refs) != len(items):
-        raise InputError(f"pseudo_references has {len(refs)} item(s) but candidates has {len(items)}; "
-                         f"give one list of pseudo-references per item (or None: the other candidates)")
+    items, refs = check_item_lists(candidates, pseudo_references, references_name="pseudo_references",
+                                   without="None: the other candidates")
     if utilities is not None:
         if metric is not None:
             raise InputError("mbr: give metric or utilities, not both (utilities are the precomputed scores)")

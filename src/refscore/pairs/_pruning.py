@@ -18,7 +18,7 @@ import numpy as np
 
 from refscore.checks import check_int, check_number
 from refscore.errors import InputError, InputTypeError
-from refscore.pairs._items import check_items, resolve_metric
+from refscore.pairs._items import check_item_lists, resolve_metric
 from refscore.pairs._matrix import pairwise
 from refscore.pairs._mbr import MBRResult, select
 from refscore.pairs._random import TorchCPUDraws
@@ -118,11 +118,8 @@ def pruning_mbr(candidates: Any, metric: Any = None, pseudo_references: Any = No
     schedule = _schedule(sampling_scheduler)
     resamples = check_int(num_bootstrap_samples, "num_bootstrap_samples", minimum=1)
     seed = check_int(seed, "seed", minimum=0, maximum=2**32 - 1, hint="torch's CPU generator seeds with 32 bits")
-    items = check_items(candidates, "candidates")
-    refs = None if pseudo_references is None else check_items(pseudo_references, "pseudo_references")
-    if refs is not None and len(refs) != len(items):
-        raise InputError(f"pseudo_references has {len(refs)} item(s) but candidates has {len(items)}; give one list "
-                         f"of pseudo-references per item (or None: the candidates)")
+    items, refs = check_item_lists(candidates, pseudo_references, references_name="pseudo_references",
+                                   without="None: the candidates")
     if utilities is not None:
         if metric is not None:
             raise InputError("pruning_mbr: give metric or utilities, not both")
