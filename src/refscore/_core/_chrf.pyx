@@ -14,7 +14,7 @@ from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
 from refscore._core._chrf_kernel cimport (KEEP_SPACE, REMOVE_PYTHON_SPACE, REMOVE_REGEX_SPACE, Scratch, Settings,
                                           batch_statistics, f_score)
-from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
+from refscore._core._strings cimport StringBuffers, TextBatch, plain_pair_texts, point_at_strings
 
 from refscore._core._parallel import resolve_num_threads
 from refscore._core._tokenize import kernel_case
@@ -148,22 +148,10 @@ cdef class PairScorer:
     def score(self, hypothesis, references):
         """The sentence chrF (0–100), or None unless the hypothesis is a plain ``str`` and the references a plain
         ``str`` or a non-empty list or tuple of them (the batch path checks and reports the rest)."""
-        if type(hypothesis) is not str:
+        cdef list texts = plain_pair_texts(hypothesis, references, self.python_lowercase)
+        if texts is None:
             return None
-        cdef list refs
-        kind = type(references)
-        if kind is str:
-            refs = [references]
-        elif (kind is list or kind is tuple) and references:
-            refs = list(references)
-            for reference in refs:
-                if type(reference) is not str:
-                    return None
-        else:
-            return None
-        cdef list hyps = [hypothesis]
-        if self.python_lowercase:
-            hyps, refs = [hypothesis.lower()], [reference.lower() for reference in refs]
+        cdef list hyps = texts[:1], refs = texts[1:]
         cdef StringBuffers hyp_buffers, ref_buffers
         point_at_strings(hyps, hyp_buffers)
         point_at_strings(refs, ref_buffers)

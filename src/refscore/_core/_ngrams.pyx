@@ -15,8 +15,8 @@ from refscore._core._ngrams_kernel cimport (KIND_BLEU, KIND_GLEU, STATUS_OK, STA
                                             ids_batch, kSlotBytes, max_table_size, text_batch, text_segment)
 from cpython.unicode cimport (PyUnicode_1BYTE_KIND, PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND,
                               PyUnicode_READ)
-from refscore._core._strings cimport (CHARS_PER_THREAD, StringBuffers, TextBatch, point_at_strings,
-                                      refscore_string_ready)
+from refscore._core._strings cimport (CHARS_PER_THREAD, StringBuffers, TextBatch, plain_pair_texts,
+                                      point_at_strings, refscore_string_ready)
 from refscore._core._tokenize_kernel cimport repeated_text_groups
 
 import numpy as np
@@ -235,22 +235,9 @@ cdef class TextPairCounter:
         >>> bleu_text_pair("13a", False, 2).counts("a", []) is None
         True
         """
-        if type(hypothesis) is not str:
+        cdef list texts = plain_pair_texts(hypothesis, references, self.python_lowercase)
+        if texts is None:
             return None
-        cdef list texts
-        kind = type(references)
-        if kind is str:
-            texts = [hypothesis, references]
-        elif (kind is list or kind is tuple) and references:
-            texts = [hypothesis]
-            for reference in references:
-                if type(reference) is not str:
-                    return None
-                texts.append(reference)
-        else:
-            return None
-        if self.python_lowercase:
-            texts = [text.lower() for text in texts]
         cdef Py_ssize_t n_texts = len(texts)
         cdef StringBuffers buffers
         point_at_strings(texts, buffers)

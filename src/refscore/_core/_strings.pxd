@@ -78,3 +78,24 @@ cdef inline int point_at_named_strings(list texts, StringBuffers& buffers, str c
         where = f"{caller}: {name}" if caller else name
         raise TypeError(f"{where}[{index}] is {type(texts[index]).__name__}, expected str")
     return 0
+
+
+cdef inline list plain_pair_texts(object hypothesis, object references, bint lowercase):
+    """``[hypothesis, reference, ...]`` for the single-pair entry points when the pair is plain text (exact types:
+    a ``str`` hypothesis; a ``str`` or a non-empty list or tuple of ``str`` as references), lowercased by Python when
+    ``lowercase``; else None, and the caller takes the batch path, which checks and reports the rest."""
+    if type(hypothesis) is not str:
+        return None
+    cdef list texts
+    kind = type(references)
+    if kind is str:
+        texts = [hypothesis, references]
+    elif (kind is list or kind is tuple) and references:
+        texts = [hypothesis]
+        for reference in references:
+            if type(reference) is not str:
+                return None
+            texts.append(reference)
+    else:
+        return None
+    return [text.lower() for text in texts] if lowercase else texts

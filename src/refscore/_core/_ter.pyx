@@ -13,8 +13,8 @@ calling thread, one reused workspace, no arrays.
 from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t
 from libcpp.vector cimport vector
-from refscore._core._strings cimport (StringBuffers, TextBatch, TextPreparation, point_at_named_strings,
-                                      point_at_strings)
+from refscore._core._strings cimport (StringBuffers, TextBatch, TextPreparation, plain_pair_texts,
+                                      point_at_named_strings, point_at_strings)
 from refscore._core._ter_kernel cimport (Workspace, ids_segment, kAsianSupport, kNoPunct, kNormalized,
                                          text_segment)
 
@@ -147,22 +147,9 @@ cdef class PairScorer:
     def edits(self, hypothesis, references):
         """``(edits per reference, length per reference)``, or None unless the hypothesis is a plain ``str`` and
         the references a plain ``str`` or a non-empty list or tuple of them (the batch path checks the rest)."""
-        if type(hypothesis) is not str:
+        cdef list texts = plain_pair_texts(hypothesis, references, self.python_lowercase)
+        if texts is None:
             return None
-        cdef list texts
-        kind = type(references)
-        if kind is str:
-            texts = [hypothesis, references]
-        elif (kind is list or kind is tuple) and references:
-            texts = [hypothesis]
-            for reference in references:
-                if type(reference) is not str:
-                    return None
-                texts.append(reference)
-        else:
-            return None
-        if self.python_lowercase:
-            texts = [text.lower() for text in texts]
         cdef StringBuffers buffers
         point_at_strings(texts, buffers)
         cdef int64_t n_refs = len(texts) - 1
