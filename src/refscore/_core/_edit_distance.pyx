@@ -17,8 +17,7 @@ from refscore._core._strings cimport StringBuffers, TextBatch, point_at_strings
 from refscore._core._edit_distance_kernel cimport (EedWorkspace, Workspace, checked_pair_distance, eed_score,
                                                    kCharacters, kIndel, kLevenshtein, kWords, matrix_row,
                                                    text_pair_distance)
-from refscore._core._interrupt cimport begin as begin_interruptible, end as end_interruptible
-from cpython.exc cimport PyErr_CheckSignals
+from refscore._core._interrupt cimport begin as begin_interruptible, raise_if_interrupted
 
 import numpy as np
 
@@ -266,17 +265,13 @@ def eed_pairs(const uint32_t[::1] symbols not None, const int64_t[::1] offsets n
     cdef vector[EedWorkspace] workspaces = vector[EedWorkspace](threads)
     cdef uint32_t empty = 0
     cdef const uint32_t* data = &symbols[0] if symbols.shape[0] > 0 else &empty
-    cdef bint interrupted
     begin_interruptible()   # Ctrl-C stops the quadratic programme within a row (_interrupt.hpp)
     with nogil:
         for k in prange(n_pairs, num_threads=threads, schedule="dynamic"):
             out[k] = eed_score(workspaces[threadid()], data + offsets[hyps[k]], offsets[hyps[k] + 1] - offsets[hyps[k]],
                                data + offsets[refs[k]], offsets[refs[k] + 1] - offsets[refs[k]],
                                alpha, rho, deletion, insertion)
-    interrupted = end_interruptible()
-    if interrupted:   # the scores are incomplete: never returned
-        PyErr_CheckSignals()   # Python's handler ran: its KeyboardInterrupt (or the CLI's SIGTERM) is raised here
-        raise KeyboardInterrupt
+    raise_if_interrupted()   # the scores are incomplete after a signal: never returned
     if np.isnan(out_array).any():
         raise MemoryError("EED: out of memory for the rows of a pair (or 0 / 0 with rho = 0 and an empty reference)")
     return out_array

@@ -16,6 +16,7 @@ from cython.parallel cimport prange, threadid
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 from libcpp cimport bool as cbool
 from libcpp.vector cimport vector
+from refscore._core._interrupt cimport begin as begin_interruptible, raise_if_interrupted
 from refscore._core._rouge155_kernel cimport (Corpus, PathMarker, Scratch, Seq, clipped_overlap,
                                               ensure_pow_table, score_document, skip_bigram_keys)
 
@@ -124,7 +125,7 @@ def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_off
     if n_docs == 0 or n_types == 0:
         return out
     cdef double[:, :, ::1] out_view = out
-    cdef int threads = resolve_num_threads(num_threads)
+    cdef int threads = resolve_num_threads(num_threads, n_docs)
     cdef vector[Scratch] scratch = vector[Scratch](threads)
     cdef Scratch* scratch_data = scratch.data()
     cdef uint32_t empty_token = 0
@@ -145,9 +146,11 @@ def score_documents(const uint32_t[::1] flat_tokens, const int64_t[::1] flat_off
     corpus.best_model = best_model
     corpus.alpha = alpha
     cdef int64_t doc
+    begin_interruptible()   # Ctrl-C stops the LCS tables within a row (_rouge155_lcs.hpp)
     with nogil:
         for doc in prange(n_docs, num_threads=threads, schedule="dynamic"):
             score_document(corpus, doc, scratch_data[threadid()], &out_view[doc, 0, 0])
+    raise_if_interrupted()
     return out
 
 
@@ -195,7 +198,7 @@ def wlcs_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_offsets,
     if n == 0:
         return out
     cdef double[::1] out_view = out
-    cdef int threads = resolve_num_threads(num_threads)
+    cdef int threads = resolve_num_threads(num_threads, n)
     cdef vector[Scratch] scratch = vector[Scratch](threads)
     cdef Scratch* scratch_data = scratch.data()
     cdef int64_t longest = max(int(np.max(np.diff(ref_offsets))), int(np.max(np.diff(hyp_offsets))))
@@ -208,10 +211,12 @@ def wlcs_pairs(const uint32_t[::1] ref_tokens, const int64_t[::1] ref_offsets,
     cdef const uint32_t* ref_data = &ref_tokens[0] if ref_tokens.shape[0] else &empty_token
     cdef const uint32_t* hyp_data = &hyp_tokens[0] if hyp_tokens.shape[0] else &empty_token
     cdef int64_t i
+    begin_interruptible()
     with nogil:
         for i in prange(n, num_threads=threads, schedule="dynamic"):
             out_view[i] = scratch_data[threadid()].marker.wlcs_value(
                 _seq(ref_data, &ref_offsets[0], i), _seq(hyp_data, &hyp_offsets[0], i))
+    raise_if_interrupted()
     return out
 
 

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "_interrupt.hpp"
+
 namespace refscore::rouge155 {
 
 struct Seq {
@@ -34,8 +36,12 @@ struct PathMarker {
     }
 
     // One DP row: row i (model token xi) over columns 0..J from row i-1 (prev, l_prev).
+    // The table is quadratic in the sentence lengths (a 100,000-token line: tens of seconds), so each row first
+    // polls for Ctrl-C (_interrupt.hpp): once a signal arrived no row is computed, nothing reads a row left
+    // unwritten (every later row returns here too), and the caller raises instead of returning the scores.
     inline void step_row(uint32_t xi, int64_t J, const double* prev, const int32_t* l_prev, double* row,
                          int32_t* l_row) const {
+        if (interrupt::interrupted()) return;
         row[0] = 0.0;
         l_row[0] = 0;
         for (int64_t j = 1; j <= J; ++j) {
