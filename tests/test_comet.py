@@ -216,3 +216,36 @@ def test_bfloat16_is_opt_in_and_close(checkpoint):
     assert 0 < deviation < 0.05, deviation
     with pytest.raises(InputError, match="dtype must be one of float32, bfloat16"):
         COMET(model=str(folder), dtype="float16")
+
+
+def test_report_and_meta_evaluation_take_it_unchanged(built, tmp_path):
+    """The report and meta-evaluation read COMET through the protocol alone: the report's corpus score is the
+    metric's, and meta-evaluation's per-segment scores are the metric's segment scores of each system."""
+    from refscore.meta import MetricScores, meta_evaluate
+    from refscore.meta.inputs import load_judgments
+
+    folder = built / "regression"
+    metric = COMET(model=str(folder), sources=SOURCES)
+    systems = {"A": HYPS, "B": [HYPS[(i + 1) % len(HYPS)] for i in range(len(HYPS))], "C": REFS}
+    page = refscore.report(systems, REFS, metrics=[metric], sources=SOURCES, n=50, seed=3)
+    data = json.loads(page.split('id="refscore-data">', 1)[1].split("</script>", 1)[0])
+    assert data["scoreNames"] == ["unbabel_comet"] and data["higherIsBetter"]["unbabel_comet"] is True
+    for name, hyps in systems.items():   # the segment browser's scores (4 places) and the headline (2 places)
+        shown = np.array(data["segments"]["scores"]["unbabel_comet"][name])
+        assert np.abs(shown - metric.sentence_scores(hyps, REFS)).max() <= 5e-5
+        assert f"{metric.corpus_score(hyps, REFS).score:.2f} <span" in page
+    path = tmp_path / "judgments.jsonl"
+    with path.open("w", encoding="utf-8") as records:
+        for name, hyps in systems.items():
+            for item, (hypothesis, reference) in enumerate(zip(hyps, REFS)):
+                human = -float(abs(len(hypothesis) - len(reference)))   # any rating: the pipeline is under test
+                records.write(json.dumps({"system": name, "seg_id": item, "hypothesis": hypothesis,
+                                          "reference": reference, "mqm": human}) + "\n")
+    judgments = load_judgments(str(path))
+    scores = MetricScores.from_metric(metric, judgments)
+    order = list(judgments.systems)
+    for row, name in enumerate(order):
+        assert np.abs(np.asarray(scores.segments[row]) - metric.sentence_scores(systems[name], REFS)).max() \
+            <= TOLERANCE
+    entries = meta_evaluate(judgments.human["mqm"], [scores], n_bootstrap=0, k=0)
+    assert {entry.level for entry in entries if entry.metric == scores.name} == {"system", "segment"}
