@@ -21,6 +21,8 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX pipes and
 PIPE_BUFFER = 65_536
 #: stderr line of ``example`` when the BERTScore model is made unimportable (BERTScore takes most of its time).
 SKIPPED_BERTSCORE = "bertscore: skipped"
+#: ``refscore example`` always reports COMET as skipped: it has no checkpoint to load (COMET.for_example).
+SKIPPED_COMET = "unbabel_comet: skipped"
 
 
 def refscore_without_bertscore_model(*args: str) -> list[str]:
@@ -53,10 +55,10 @@ def run_with_early_reader(command: list[str], cwd: Path, read_bytes: int) -> tup
 
 
 def noise(stderr: str) -> list[str]:
-    """stderr lines other than the expected ones: a skipped BERTScore, refscore's input warnings (ROUGE-Lsum
-    without sentence breaks on the bundled XSum example)."""
+    """stderr lines other than the expected ones: a skipped BERTScore and COMET, refscore's input warnings
+    (ROUGE-Lsum without sentence breaks on the bundled XSum example)."""
     return [line for line in stderr.splitlines()
-            if line.strip() and not line.startswith((SKIPPED_BERTSCORE, "refscore: warning: "))]
+            if line.strip() and not line.startswith((SKIPPED_BERTSCORE, SKIPPED_COMET, "refscore: warning: "))]
 
 
 @pytest.fixture(scope="module")

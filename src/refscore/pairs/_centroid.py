@@ -87,7 +87,8 @@ def cosine_utility(embeddings: Sequence[np.ndarray]) -> Utility:
     return utility
 
 
-def _embedding_items(value: Any, counts: list[int], argument: str) -> list[np.ndarray]:
+def _embedding_items(value: Any, counts: Sequence[int | None], argument: str) -> list[np.ndarray]:
+    """One float64 (rows x dim) array per item; ``counts[k]``: item k's row count (None: any)."""
     if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)) or len(value) != len(counts):
         raise InputTypeError(f"{argument} must be a list of {len(counts)} 2-D array(s), one (rows x dim) per item")
     arrays = []
@@ -130,7 +131,7 @@ def centroid_mbr(candidates: Any, embeddings: Any, utility: Utility | str = "cos
     seed = check_int(seed, "seed", minimum=0, maximum=2**32 - 1, hint="torch's CPU generator seeds with 32 bits")
     hypotheses = _embedding_items(embeddings, [len(item) for item in items], "embeddings")
     references = hypotheses if pseudo_reference_embeddings is None else _embedding_items(
-        pseudo_reference_embeddings, [None] * len(items), "pseudo_reference_embeddings")  # type: ignore[list-item]
+        pseudo_reference_embeddings, [None] * len(items), "pseudo_reference_embeddings")
     for k, (h, r) in enumerate(zip(hypotheses, references)):
         if h.shape[1] != r.shape[1]:
             raise InputError(f"item {k}: the candidates' embeddings have {h.shape[1]} dimensions but the "
