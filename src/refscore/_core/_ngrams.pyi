@@ -1,5 +1,6 @@
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 MAX_TABLE_SLOTS: int
 
@@ -16,6 +17,7 @@ def gleu_text_statistics(hypotheses: list[str], references: list[str], ref_offse
                          tokenizer: str, lowercase: bool, min_len: int, max_len: int,
                          num_threads: int | None = ...) -> npt.NDArray[np.int64]: ...
 
+@disjoint_base  # a cdef class: it cannot share a subclass with another C-layout base
 class TextPairCounter:
     def __init__(self, kind: str, tokenizer: str, lowercase: bool, low: int, high: int,
                  shortest_ref: bool = ...) -> None: ...
@@ -25,6 +27,7 @@ def bleu_text_pair(tokenizer: str, lowercase: bool, max_order: int, shortest_ref
 def gleu_text_pair(tokenizer: str, lowercase: bool, min_len: int, max_len: int) -> TextPairCounter: ...
 def has_cjk(text: str) -> bool: ...
 
+@disjoint_base  # a cdef class: it cannot share a subclass with another C-layout base
 class TokenPairCounter:
     def __init__(self, max_order: int) -> None: ...
     def counts(self, hypothesis: object, references: object) -> list[int] | None: ...

@@ -2,6 +2,7 @@ from collections.abc import Sequence
 from typing import Literal, overload
 
 import numpy as np
+from typing_extensions import disjoint_base
 
 def score_batch(texts: list[str], ref_offsets: np.ndarray, types: np.ndarray, stem: bool,
                 num_threads: int | None = ...) -> tuple[np.ndarray, np.ndarray]: ...
@@ -22,6 +23,7 @@ def lcs_length(a: Sequence[int] | np.ndarray, b: Sequence[int] | np.ndarray) -> 
 def lcs_positions(ref: Sequence[int] | np.ndarray, can: Sequence[int] | np.ndarray,
                   table_limit_words: int | None = ..., up_on_tie: bool = ...) -> list[int]: ...
 
+@disjoint_base  # a cdef class: it cannot share a subclass with another C-layout base
 class PairScorer:
     def __init__(self, types: np.ndarray, stem: bool) -> None: ...
     def scores(self, prediction: object, target: object) -> list[tuple[float, float, float]] | None: ...

@@ -1,5 +1,6 @@
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 NORMALIZED: int
 NO_PUNCT: int
@@ -12,6 +13,7 @@ def ter_ids(ids: npt.NDArray[np.int64], offsets: npt.NDArray[np.int64], ref_offs
             n_segments: int, num_threads: int | None = ...
             ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
+@disjoint_base  # a cdef class: it cannot share a subclass with another C-layout base
 class PairScorer:
     def __init__(self, flags: int, lowercase: bool) -> None: ...
     def edits(self, hypothesis: object, references: object) -> tuple[list[int], list[int]] | None: ...
